@@ -1,0 +1,327 @@
+//! The register file (spec §4): a simple CSR port, the control registers, and the read-back
+//! of status and counters. Addresses and reset values come from [`crate::regs`].
+
+use crate::regs::*;
+use rust_hdl::prelude::*;
+
+/// Register file with one write port and one combinational read port.
+///
+/// A write (`we` high at a rising edge) lands at that edge; the block uses the new value from
+/// the next cycle on. Reads return registered values of the current cycle. Writes to STATUS
+/// clear the error bits written as 1; writes to a counter clear it; a write of 0 to SEED
+/// loads the reset seed. See `docs/registers.md`.
+#[derive(LogicBlock)]
+pub struct Csr {
+    /// Block clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: every register to its reset value.
+    pub reset: Signal<In, Bit>,
+    /// Write enable.
+    pub we: Signal<In, Bit>,
+    /// Word address (reads and writes).
+    pub addr: Signal<In, Bits<4>>,
+    /// Write data.
+    pub wdata: Signal<In, Bits<32>>,
+    /// Read data for `addr`.
+    pub rdata: Signal<Out, Bits<32>>,
+    /// STATUS.congested.
+    pub congested: Signal<In, Bit>,
+    /// STATUS.err_underflow.
+    pub err_underflow: Signal<In, Bit>,
+    /// STATUS.err_overflow.
+    pub err_overflow: Signal<In, Bit>,
+    /// STATUS.c.
+    pub c: Signal<In, Bits<16>>,
+    /// CNT_CONGESTED.
+    pub cnt_congested: Signal<In, Bits<32>>,
+    /// CNT_SENT.
+    pub cnt_sent: Signal<In, Bits<32>>,
+    /// CNT_THROTTLED.
+    pub cnt_throttled: Signal<In, Bits<32>>,
+    /// AT_STATUS.win.
+    pub win: Signal<In, Bits<16>>,
+    /// AT_STATUS.hit.
+    pub hit: Signal<In, Bits<16>>,
+    /// CTRL.enable.
+    pub enable: Signal<Out, Bit>,
+    /// CTRL.det_mode (AT when high).
+    pub det_at: Signal<Out, Bit>,
+    /// CTRL.thr_mode (RI when high).
+    pub thr_ri: Signal<Out, Bit>,
+    /// CREDIT_LIMIT.
+    pub credit_limit: Signal<Out, Bits<16>>,
+    /// TH_ENTER.
+    pub th_enter: Signal<Out, Bits<16>>,
+    /// TH_ESCAPE.
+    pub th_escape: Signal<Out, Bits<16>>,
+    /// AT_WIN_E.
+    pub at_win_e: Signal<Out, Bits<16>>,
+    /// AT_CNT_E.
+    pub at_cnt_e: Signal<Out, Bits<16>>,
+    /// AT_WIN_S.
+    pub at_win_s: Signal<Out, Bits<16>>,
+    /// AT_CNT_S.
+    pub at_cnt_s: Signal<Out, Bits<16>>,
+    /// SHAPE.m.
+    pub m: Signal<Out, Bits<5>>,
+    /// SHAPE.n.
+    pub n: Signal<Out, Bits<5>>,
+    /// K.
+    pub k: Signal<Out, Bits<16>>,
+    /// Strobe: SEED written this cycle; load `seed_load` into the generator.
+    pub reseed: Signal<Out, Bit>,
+    /// The seed a SEED write stores and loads (the reset seed instead of 0).
+    pub seed_load: Signal<Out, Bits<32>>,
+    /// Strobe: a detector register is written; restart the AT window.
+    pub restart: Signal<Out, Bit>,
+    /// Strobe: clear err_underflow.
+    pub clear_underflow: Signal<Out, Bit>,
+    /// Strobe: clear err_overflow.
+    pub clear_overflow: Signal<Out, Bit>,
+    /// Strobe: clear CNT_CONGESTED.
+    pub clear_congested: Signal<Out, Bit>,
+    /// Strobe: clear CNT_SENT.
+    pub clear_sent: Signal<Out, Bit>,
+    /// Strobe: clear CNT_THROTTLED.
+    pub clear_throttled: Signal<Out, Bit>,
+    // Reset values (derived from crate::regs - do not override).
+    rst_credit_limit: Constant<Bits<16>>,
+    rst_th_enter: Constant<Bits<16>>,
+    rst_th_escape: Constant<Bits<16>>,
+    rst_at_win_e: Constant<Bits<16>>,
+    rst_at_cnt_e: Constant<Bits<16>>,
+    rst_at_win_s: Constant<Bits<16>>,
+    rst_at_cnt_s: Constant<Bits<16>>,
+    rst_m: Constant<Bits<5>>,
+    rst_n: Constant<Bits<5>>,
+    rst_k: Constant<Bits<16>>,
+    rst_seed: Constant<Bits<32>>,
+    ctrl: DFF<Bits<3>>,
+    credit_limit_q: DFF<Bits<16>>,
+    th_enter_q: DFF<Bits<16>>,
+    th_escape_q: DFF<Bits<16>>,
+    at_win_e_q: DFF<Bits<16>>,
+    at_cnt_e_q: DFF<Bits<16>>,
+    at_win_s_q: DFF<Bits<16>>,
+    at_cnt_s_q: DFF<Bits<16>>,
+    m_q: DFF<Bits<5>>,
+    n_q: DFF<Bits<5>>,
+    k_q: DFF<Bits<16>>,
+    seed_q: DFF<Bits<32>>,
+    status: Signal<Local, Bits<32>>,
+    at_status: Signal<Local, Bits<32>>,
+}
+
+impl Default for Csr {
+    fn default() -> Self {
+        let c16 = |v: u16| Constant::new((v as u64).into());
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            we: Default::default(),
+            addr: Default::default(),
+            wdata: Default::default(),
+            rdata: Default::default(),
+            congested: Default::default(),
+            err_underflow: Default::default(),
+            err_overflow: Default::default(),
+            c: Default::default(),
+            cnt_congested: Default::default(),
+            cnt_sent: Default::default(),
+            cnt_throttled: Default::default(),
+            win: Default::default(),
+            hit: Default::default(),
+            enable: Default::default(),
+            det_at: Default::default(),
+            thr_ri: Default::default(),
+            credit_limit: Default::default(),
+            th_enter: Default::default(),
+            th_escape: Default::default(),
+            at_win_e: Default::default(),
+            at_cnt_e: Default::default(),
+            at_win_s: Default::default(),
+            at_cnt_s: Default::default(),
+            m: Default::default(),
+            n: Default::default(),
+            k: Default::default(),
+            reseed: Default::default(),
+            seed_load: Default::default(),
+            restart: Default::default(),
+            clear_underflow: Default::default(),
+            clear_overflow: Default::default(),
+            clear_congested: Default::default(),
+            clear_sent: Default::default(),
+            clear_throttled: Default::default(),
+            rst_credit_limit: c16(RESET_CREDIT_LIMIT),
+            rst_th_enter: c16(RESET_TH_ENTER),
+            rst_th_escape: c16(RESET_TH_ESCAPE),
+            rst_at_win_e: c16(RESET_AT_WIN_E),
+            rst_at_cnt_e: c16(RESET_AT_CNT_E),
+            rst_at_win_s: c16(RESET_AT_WIN_S),
+            rst_at_cnt_s: c16(RESET_AT_CNT_S),
+            rst_m: Constant::new((RESET_M as u64).into()),
+            rst_n: Constant::new((RESET_N as u64).into()),
+            rst_k: c16(RESET_K),
+            rst_seed: Constant::new((RESET_SEED as u64).into()),
+            ctrl: Default::default(),
+            credit_limit_q: Default::default(),
+            th_enter_q: Default::default(),
+            th_escape_q: Default::default(),
+            at_win_e_q: Default::default(),
+            at_cnt_e_q: Default::default(),
+            at_win_s_q: Default::default(),
+            at_cnt_s_q: Default::default(),
+            m_q: Default::default(),
+            n_q: Default::default(),
+            k_q: Default::default(),
+            seed_q: Default::default(),
+            status: Default::default(),
+            at_status: Default::default(),
+        }
+    }
+}
+
+impl Logic for Csr {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, ctrl, credit_limit_q, th_enter_q, th_escape_q, at_win_e_q, at_cnt_e_q,
+            at_win_s_q, at_cnt_s_q, m_q, n_q, k_q, seed_q
+        );
+        if self.wdata.val() == 0 {
+            self.seed_load.next = self.rst_seed.val();
+        } else {
+            self.seed_load.next = self.wdata.val();
+        }
+        self.reseed.next = false;
+        self.restart.next = false;
+        self.clear_underflow.next = false;
+        self.clear_overflow.next = false;
+        self.clear_congested.next = false;
+        self.clear_sent.next = false;
+        self.clear_throttled.next = false;
+        if self.we.val() {
+            match self.addr.val().index() {
+                0 => {
+                    self.ctrl.d.next = self.wdata.val().get_bits::<3>(0);
+                    self.restart.next = true;
+                }
+                1 => {
+                    self.credit_limit_q.d.next = self.wdata.val().get_bits::<16>(0);
+                }
+                2 => {
+                    self.th_enter_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.restart.next = true;
+                }
+                3 => {
+                    self.th_escape_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.restart.next = true;
+                }
+                4 => {
+                    self.at_win_e_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.restart.next = true;
+                }
+                5 => {
+                    self.at_cnt_e_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.restart.next = true;
+                }
+                6 => {
+                    self.at_win_s_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.restart.next = true;
+                }
+                7 => {
+                    self.at_cnt_s_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.restart.next = true;
+                }
+                8 => {
+                    self.m_q.d.next = self.wdata.val().get_bits::<5>(0);
+                    self.n_q.d.next = self.wdata.val().get_bits::<5>(8);
+                }
+                9 => {
+                    self.k_q.d.next = self.wdata.val().get_bits::<16>(0);
+                }
+                10 => {
+                    self.seed_q.d.next = self.seed_load.val();
+                    self.reseed.next = true;
+                }
+                11 => {
+                    self.clear_underflow.next = self.wdata.val().get_bit(1);
+                    self.clear_overflow.next = self.wdata.val().get_bit(2);
+                }
+                12 => {
+                    self.clear_congested.next = true;
+                }
+                13 => {
+                    self.clear_sent.next = true;
+                }
+                14 => {
+                    self.clear_throttled.next = true;
+                }
+                _ => {}
+            }
+        }
+        if self.reset.val() {
+            self.ctrl.d.next = 0.into();
+            self.credit_limit_q.d.next = self.rst_credit_limit.val();
+            self.th_enter_q.d.next = self.rst_th_enter.val();
+            self.th_escape_q.d.next = self.rst_th_escape.val();
+            self.at_win_e_q.d.next = self.rst_at_win_e.val();
+            self.at_cnt_e_q.d.next = self.rst_at_cnt_e.val();
+            self.at_win_s_q.d.next = self.rst_at_win_s.val();
+            self.at_cnt_s_q.d.next = self.rst_at_cnt_s.val();
+            self.m_q.d.next = self.rst_m.val();
+            self.n_q.d.next = self.rst_n.val();
+            self.k_q.d.next = self.rst_k.val();
+            self.seed_q.d.next = self.rst_seed.val();
+        }
+        // Outputs to the datapath.
+        self.enable.next = self.ctrl.q.val().get_bit(0);
+        self.det_at.next = self.ctrl.q.val().get_bit(1);
+        self.thr_ri.next = self.ctrl.q.val().get_bit(2);
+        self.credit_limit.next = self.credit_limit_q.q.val();
+        self.th_enter.next = self.th_enter_q.q.val();
+        self.th_escape.next = self.th_escape_q.q.val();
+        self.at_win_e.next = self.at_win_e_q.q.val();
+        self.at_cnt_e.next = self.at_cnt_e_q.q.val();
+        self.at_win_s.next = self.at_win_s_q.q.val();
+        self.at_cnt_s.next = self.at_cnt_s_q.q.val();
+        self.m.next = self.m_q.q.val();
+        self.n.next = self.n_q.q.val();
+        self.k.next = self.k_q.q.val();
+        // Read port.
+        self.status.next = bit_cast::<32, 16>(self.c.val()) << 16;
+        self.status.next = self.status.val().replace_bit(0, self.congested.val());
+        self.status.next = self.status.val().replace_bit(1, self.err_underflow.val());
+        self.status.next = self.status.val().replace_bit(2, self.err_overflow.val());
+        self.at_status.next =
+            (bit_cast::<32, 16>(self.hit.val()) << 16) | bit_cast::<32, 16>(self.win.val());
+        match self.addr.val().index() {
+            0 => self.rdata.next = bit_cast::<32, 3>(self.ctrl.q.val()),
+            1 => self.rdata.next = bit_cast::<32, 16>(self.credit_limit_q.q.val()),
+            2 => self.rdata.next = bit_cast::<32, 16>(self.th_enter_q.q.val()),
+            3 => self.rdata.next = bit_cast::<32, 16>(self.th_escape_q.q.val()),
+            4 => self.rdata.next = bit_cast::<32, 16>(self.at_win_e_q.q.val()),
+            5 => self.rdata.next = bit_cast::<32, 16>(self.at_cnt_e_q.q.val()),
+            6 => self.rdata.next = bit_cast::<32, 16>(self.at_win_s_q.q.val()),
+            7 => self.rdata.next = bit_cast::<32, 16>(self.at_cnt_s_q.q.val()),
+            8 => {
+                self.rdata.next = (bit_cast::<32, 5>(self.n_q.q.val()) << 8)
+                    | bit_cast::<32, 5>(self.m_q.q.val())
+            }
+            9 => self.rdata.next = bit_cast::<32, 16>(self.k_q.q.val()),
+            10 => self.rdata.next = self.seed_q.q.val(),
+            11 => self.rdata.next = self.status.val(),
+            12 => self.rdata.next = self.cnt_congested.val(),
+            13 => self.rdata.next = self.cnt_sent.val(),
+            14 => self.rdata.next = self.cnt_throttled.val(),
+            _ => self.rdata.next = self.at_status.val(),
+        }
+    }
+}
+
+#[test]
+fn csr_synthesizes() {
+    let mut uut = Csr::default();
+    uut.connect_all();
+    yosys_validate("csr", &generate_verilog(&uut)).unwrap();
+}

@@ -1,0 +1,302 @@
+//! Plain-Rust reference model of `PftInjector`: cycle-exact, no rust-hdl types.
+//!
+//! `step` takes the inputs of cycle t, returns the outputs of cycle t (computed from the
+//! registered state of cycle t and the inputs, like the RTL's combinational outputs) and
+//! commits the state of cycle t+1. Power-up state is all zeros, like the RTL's DFFs; assert
+//! `reset` for one cycle to load the reset values.
+
+use crate::regs::{self, addr};
+
+/// Inputs of one cycle (the top block's input ports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inputs {
+    pub reset: bool,
+    pub flit_valid: bool,
+    /// Credits the switch returns this cycle (0..=255).
+    pub credit_return: u8,
+    pub csr_we: bool,
+    pub csr_addr: u8,
+    pub csr_wdata: u32,
+}
+
+/// Outputs of one cycle (the top block's output ports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outputs {
+    pub send: bool,
+    pub congested: bool,
+    pub throttled: bool,
+    pub used_credits: u16,
+    pub csr_rdata: u32,
+}
+
+/// The software-visible registers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Regs {
+    pub ctrl: u32,
+    pub credit_limit: u16,
+    pub th_enter: u16,
+    pub th_escape: u16,
+    pub at_win_e: u16,
+    pub at_cnt_e: u16,
+    pub at_win_s: u16,
+    pub at_cnt_s: u16,
+    pub m: u8,
+    pub n: u8,
+    pub k: u16,
+    pub seed: u32,
+}
+
+impl Regs {
+    pub fn reset() -> Self {
+        Regs {
+            ctrl: regs::RESET_CTRL,
+            credit_limit: regs::RESET_CREDIT_LIMIT,
+            th_enter: regs::RESET_TH_ENTER,
+            th_escape: regs::RESET_TH_ESCAPE,
+            at_win_e: regs::RESET_AT_WIN_E,
+            at_cnt_e: regs::RESET_AT_CNT_E,
+            at_win_s: regs::RESET_AT_WIN_S,
+            at_cnt_s: regs::RESET_AT_CNT_S,
+            m: regs::RESET_M,
+            n: regs::RESET_N,
+            k: regs::RESET_K,
+            seed: regs::RESET_SEED,
+        }
+    }
+    pub fn shape(&self) -> u32 {
+        (self.m as u32) << regs::SHAPE_M_SHIFT | (self.n as u32) << regs::SHAPE_N_SHIFT
+    }
+}
+
+/// Everything the block holds, registers included.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PftModel {
+    pub regs: Regs,
+    /// Used credits.
+    pub c: u16,
+    pub err_underflow: bool,
+    pub err_overflow: bool,
+    /// The one-bit FSM: Normal (false) / Congested (true).
+    pub state: bool,
+    /// AT window and hit counters.
+    pub win: u16,
+    pub hit: u16,
+    /// FI: cycles since the last flit sent, saturating.
+    pub gap: u16,
+    /// RI: the free-running generator.
+    pub r: u32,
+    pub cnt_congested: u32,
+    pub cnt_sent: u32,
+    pub cnt_throttled: u32,
+}
+
+/// `f(c) = ((c << m) >> n) + k`, exact (up to 2^47 + 2^16).
+#[inline]
+pub fn level(c: u16, m: u8, n: u8, k: u16) -> u64 {
+    (((c as u64) << m) >> n) + k as u64
+}
+
+/// One step of the RI generator: Marsaglia's xorshift32 (13, 17, 5), a linear shift-xor
+/// generator of period 2^32 - 1 whose successive outputs are not shifted copies.
+#[inline]
+pub fn xorshift32(mut x: u32) -> u32 {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    x
+}
+
+impl PftModel {
+    /// Power-up state (all zeros, like the RTL's flip-flops before reset).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The state right after a reset cycle.
+    pub fn after_reset() -> Self {
+        let mut m = Self::new();
+        m.step(&Inputs { reset: true, ..Default::default() });
+        m
+    }
+
+    #[inline]
+    pub fn enabled(&self) -> bool {
+        self.regs.ctrl & regs::CTRL_ENABLE != 0
+    }
+    #[inline]
+    pub fn det_at(&self) -> bool {
+        self.regs.ctrl & regs::CTRL_DET_AT != 0
+    }
+    #[inline]
+    pub fn thr_ri(&self) -> bool {
+        self.regs.ctrl & regs::CTRL_THR_RI != 0
+    }
+    /// Congested as the throttle sees it (the state is held Normal while disabled).
+    #[inline]
+    pub fn congested(&self) -> bool {
+        self.state && self.enabled()
+    }
+    /// The current level f(c).
+    #[inline]
+    pub fn level(&self) -> u64 {
+        level(self.c, self.regs.m, self.regs.n, self.regs.k)
+    }
+    /// The throttle's verdict this cycle (true: a flit may leave).
+    #[inline]
+    pub fn throttle_ok(&self) -> bool {
+        if !self.congested() {
+            return true;
+        }
+        let gate = if self.thr_ri() { self.r as u64 } else { self.gap as u64 };
+        gate >= self.level()
+    }
+
+    /// The CSR read port (combinational read of registered values).
+    pub fn read(&self, a: u8) -> u32 {
+        let r = &self.regs;
+        match a & 0xF {
+            addr::CTRL => r.ctrl,
+            addr::CREDIT_LIMIT => r.credit_limit as u32,
+            addr::TH_ENTER => r.th_enter as u32,
+            addr::TH_ESCAPE => r.th_escape as u32,
+            addr::AT_WIN_E => r.at_win_e as u32,
+            addr::AT_CNT_E => r.at_cnt_e as u32,
+            addr::AT_WIN_S => r.at_win_s as u32,
+            addr::AT_CNT_S => r.at_cnt_s as u32,
+            addr::SHAPE => r.shape(),
+            addr::K => r.k as u32,
+            addr::SEED => r.seed,
+            addr::STATUS => {
+                (self.congested() as u32)
+                    | (self.err_underflow as u32) << 1
+                    | (self.err_overflow as u32) << 2
+                    | (self.c as u32) << regs::STATUS_C_SHIFT
+            }
+            addr::CNT_CONGESTED => self.cnt_congested,
+            addr::CNT_SENT => self.cnt_sent,
+            addr::CNT_THROTTLED => self.cnt_throttled,
+            _ => (self.win as u32) | (self.hit as u32) << 16, // AT_STATUS
+        }
+    }
+
+    /// Advance one clock cycle.
+    #[inline]
+    pub fn step(&mut self, i: &Inputs) -> Outputs {
+        // ---- cycle t: decisions from registered values ----
+        let credit_ok = self.c < self.regs.credit_limit;
+        let throttle_ok = self.throttle_ok();
+        let ready = !i.reset && i.flit_valid && credit_ok;
+        let send = ready && throttle_ok;
+        let out = Outputs {
+            send,
+            congested: self.congested(),
+            throttled: ready && !throttle_ok,
+            used_credits: self.c,
+            csr_rdata: self.read(i.csr_addr),
+        };
+        if i.reset {
+            *self = PftModel {
+                regs: Regs::reset(),
+                gap: regs::RESET_GAP,
+                r: regs::RESET_SEED,
+                ..Default::default()
+            };
+            return out;
+        }
+
+        // ---- commit t+1 ----
+        let next_state = self.next_detector(i);
+        let now_congested = out.congested;
+
+        // Credit counter: 17-bit sum so that underflow is seen, never wrapped.
+        let sum = self.c as u32 + send as u32;
+        let ret = i.credit_return as u32;
+        let c_next = if ret > sum {
+            self.err_underflow = true;
+            0
+        } else {
+            sum - ret
+        };
+        if c_next > self.regs.credit_limit as u32 {
+            self.err_overflow = true;
+        }
+        self.c = c_next as u16;
+
+        self.gap = if send { 0 } else { self.gap.saturating_add(1) };
+        self.r = xorshift32(self.r);
+        self.cnt_congested = self.cnt_congested.wrapping_add(now_congested as u32);
+        self.cnt_sent = self.cnt_sent.wrapping_add(send as u32);
+        self.cnt_throttled = self.cnt_throttled.wrapping_add(out.throttled as u32);
+        (self.state, self.win, self.hit) = next_state;
+
+        if i.csr_we {
+            self.write(i.csr_addr, i.csr_wdata);
+        }
+        out
+    }
+
+    /// Detector: next (state, win, hit). FT and AT per spec §2; a write to a detector register
+    /// restarts the AT window.
+    #[inline]
+    fn next_detector(&self, i: &Inputs) -> (bool, u16, u16) {
+        let r = &self.regs;
+        if !self.enabled() {
+            return (false, 0, 0);
+        }
+        let c = self.c;
+        let hit_now = if self.state { c < r.th_escape } else { c > r.th_enter };
+        if !self.det_at() {
+            // FT: switch on the first hit.
+            return (self.state ^ hit_now, 0, 0);
+        }
+        let (w, tp) = if self.state { (r.at_win_s, r.at_cnt_s) } else { (r.at_win_e, r.at_cnt_e) };
+        let win_tmp = if self.win == w { 0 } else { self.win.wrapping_add(1) };
+        let hit_tmp = if win_tmp == w { 0 } else { self.hit.wrapping_add(hit_now as u16) };
+        let restart = i.csr_we && regs::restarts_window(i.csr_addr & 0xF);
+        if hit_tmp >= tp {
+            (!self.state, 0, 0)
+        } else if restart {
+            (self.state, 0, 0)
+        } else {
+            (self.state, win_tmp, hit_tmp)
+        }
+    }
+
+    /// A CSR write, committed at the clock edge (after the cycle's counter updates, so a write
+    /// to a counter or an error bit wins over this cycle's increment or set).
+    fn write(&mut self, a: u8, d: u32) {
+        let r = &mut self.regs;
+        match a & 0xF {
+            addr::CTRL => r.ctrl = d & regs::CTRL_MASK,
+            addr::CREDIT_LIMIT => r.credit_limit = d as u16,
+            addr::TH_ENTER => r.th_enter = d as u16,
+            addr::TH_ESCAPE => r.th_escape = d as u16,
+            addr::AT_WIN_E => r.at_win_e = d as u16,
+            addr::AT_CNT_E => r.at_cnt_e = d as u16,
+            addr::AT_WIN_S => r.at_win_s = d as u16,
+            addr::AT_CNT_S => r.at_cnt_s = d as u16,
+            addr::SHAPE => {
+                r.m = (d >> regs::SHAPE_M_SHIFT) as u8 & 0x1F;
+                r.n = (d >> regs::SHAPE_N_SHIFT) as u8 & 0x1F;
+            }
+            addr::K => r.k = d as u16,
+            addr::SEED => {
+                let s = if d == 0 { regs::RESET_SEED } else { d };
+                r.seed = s;
+                self.r = s;
+            }
+            addr::STATUS => {
+                if d & regs::STATUS_ERR_UNDERFLOW != 0 {
+                    self.err_underflow = false;
+                }
+                if d & regs::STATUS_ERR_OVERFLOW != 0 {
+                    self.err_overflow = false;
+                }
+            }
+            addr::CNT_CONGESTED => self.cnt_congested = 0,
+            addr::CNT_SENT => self.cnt_sent = 0,
+            addr::CNT_THROTTLED => self.cnt_throttled = 0,
+            _ => {} // AT_STATUS is read-only
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Testbench support for the PFT block: random stimulus, vector files for the Verilog replay,
+//! waveforms, and the engines behind `pft-trace`.
+
+pub mod stimulus;
