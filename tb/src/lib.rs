@@ -2,3 +2,5 @@
 //! waveforms, and the engines behind `pft-trace`.
 
 pub mod stimulus;
+pub mod vectors;
+pub mod verilator;

@@ -1,0 +1,72 @@
+//! Build and run the exported Verilog under Verilator and iverilog.
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The harness sources shipped in `tb/verilator/`.
+pub fn harness_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("verilator")
+}
+
+fn run(cmd: &mut Command) -> Result<String> {
+    let out = cmd.output().with_context(|| format!("cannot run {cmd:?} (is it installed? apt-get install verilator iverilog)"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        bail!("{cmd:?} failed ({}):\n{stdout}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+    }
+    Ok(stdout)
+}
+
+/// Verilate `verilog` with `harness` (a file in `tb/verilator/`) into `dir`; return the binary.
+pub fn build(verilog: &Path, harness: &str, dir: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let exe = harness.trim_end_matches(".cpp");
+    run(Command::new("verilator")
+        .args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+        .args(["-Wno-WIDTH", "-Wno-fatal", "--top-module", "pft_injector", "-o", exe, "--Mdir"])
+        .arg(dir)
+        .arg(verilog)
+        .arg(harness_dir().join(harness)))?;
+    Ok(dir.join(exe))
+}
+
+/// Result of a replay: cycles compared and mismatching cycles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Replay {
+    pub cycles: u64,
+    pub mismatches: u64,
+}
+
+fn parse_replay(stdout: &str) -> Result<Replay> {
+    let last = stdout.lines().rev().find(|l| l.starts_with("cycles ")).context("no summary line")?;
+    let f: Vec<&str> = last.split_whitespace().collect();
+    if f.len() < 4 || f[2] != "mismatches" {
+        bail!("bad summary line {last:?}");
+    }
+    Ok(Replay { cycles: f[1].parse()?, mismatches: f[3].parse()? })
+}
+
+/// Run a Verilator replay binary on a vector file. Mismatches are not an error here; the
+/// caller asserts on them (and a mutant test expects them).
+pub fn replay(exe: &Path, vectors: &Path) -> Result<(Replay, String)> {
+    let out = Command::new(exe).arg(vectors).output().with_context(|| format!("cannot run {}", exe.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let r = parse_replay(&stdout).with_context(|| format!("{}: {stdout}{}", exe.display(), String::from_utf8_lossy(&out.stderr)))?;
+    Ok((r, stdout))
+}
+
+/// Compile `verilog` with the iverilog replay bench into `dir`; return the vvp file.
+pub fn build_iverilog(verilog: &Path, dir: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let vvp = dir.join("replay.vvp");
+    run(Command::new("iverilog").args(["-g2005", "-o"]).arg(&vvp).arg(harness_dir().join("replay_tb.v")).arg(verilog))?;
+    Ok(vvp)
+}
+
+/// Run the iverilog replay on a vector file.
+pub fn replay_iverilog(vvp: &Path, vectors: &Path) -> Result<(Replay, String)> {
+    let out = Command::new("vvp").arg("-n").arg(vvp).arg(format!("+vectors={}", vectors.display())).output()?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    Ok((parse_replay(&stdout).with_context(|| stdout.clone())?, stdout))
+}
