@@ -133,3 +133,29 @@ pub const fn restarts_window(a: u8) -> bool {
         addr::CTRL | addr::TH_ENTER | addr::TH_ESCAPE | addr::AT_WIN_E | addr::AT_CNT_E | addr::AT_WIN_S | addr::AT_CNT_S
     )
 }
+
+/// The register map as Markdown, for `docs/registers.md`.
+pub fn markdown() -> String {
+    let mut s = String::from(
+        "# PFT register map\n\n\
+         <!-- Generated from hdl/src/regs.rs by `make docs` (cargo run --release --bin pft-regs). \
+         Do not edit; a test fails when this file is stale. -->\n\n\
+         32-bit registers at word addresses 0x0-0xF on the CSR port (`csr_we`, `csr_addr[3:0]`, \
+         `csr_wdata[31:0]`, `csr_rdata[31:0]`). A write lands at the rising edge where `csr_we` is \
+         high and takes effect from the next cycle. Reads are combinational from registered values. \
+         Bits outside a register's mask read as 0 and ignore writes.\n\n\
+         | addr | name | access | mask | reset | description |\n|---|---|---|---|---|---|\n",
+    );
+    for r in REGS.iter() {
+        let access = match r.access {
+            Access::Rw => "RW",
+            Access::RoClear => "RO, write clears",
+            Access::Ro => "RO",
+        };
+        s += &format!(
+            "| 0x{:X} | {} | {} | 0x{:08X} | 0x{:X} | {} |\n",
+            r.addr, r.name, access, r.mask, r.reset, r.doc
+        );
+    }
+    s
+}

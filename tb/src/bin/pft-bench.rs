@@ -1,0 +1,89 @@
+//! `make bench`: cycles per second of the three views of the block on the same recorded
+//! inputs: the reference model, the rust-hdl RTL stepped by hand, and the exported Verilog
+//! under Verilator. Usage: pft-bench [--model-cycles N] [--rtl-cycles N] [--verilator-cycles N]
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use pft_hdl::model::{Inputs, Outputs, PftModel};
+use pft_hdl::stepper::{Engine, RtlStepper};
+use pft_tb::stimulus::{Mode, RandomStimulus};
+use pft_tb::{vectors, verilator};
+use std::hint::black_box;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(about = "Speed of the reference model, the rust-hdl RTL and Verilator on one input trace")]
+struct Args {
+    /// Cycles for the reference model.
+    #[arg(long, default_value_t = 50_000_000)]
+    model_cycles: u64,
+    /// Cycles for the hand-stepped rust-hdl RTL.
+    #[arg(long, default_value_t = 300_000)]
+    rtl_cycles: u64,
+    /// Cycles for Verilator.
+    #[arg(long, default_value_t = 50_000_000)]
+    verilator_cycles: u64,
+    /// Length of the recorded input trace (looped).
+    #[arg(long, default_value_t = 1_000_000)]
+    trace_cycles: u64,
+    /// Working directory (Verilog, Verilator build, trace).
+    #[arg(long, default_value = "out/bench")]
+    dir: PathBuf,
+}
+
+fn rate<E: Engine>(e: &mut E, inputs: &[Inputs], cycles: u64) -> f64 {
+    let t0 = Instant::now();
+    let mut sent = 0u64;
+    for t in 0..cycles {
+        let o: Outputs = e.step(&inputs[(t % inputs.len() as u64) as usize]);
+        sent += o.send as u64;
+    }
+    black_box(sent);
+    cycles as f64 / t0.elapsed().as_secs_f64()
+}
+
+fn main() -> Result<()> {
+    let a = Args::parse();
+    std::fs::create_dir_all(&a.dir).with_context(|| format!("cannot create {}", a.dir.display()))?;
+
+    // One input trace (AT-RI, the paper's mode, with random rewrites), recorded from the model.
+    let mut stim = RandomStimulus::new(Mode::AtRi, 0xBE7C);
+    let mut m = PftModel::new();
+    let mut prev = Outputs::default();
+    let mut inputs = Vec::with_capacity(a.trace_cycles as usize);
+    let vec_path = a.dir.join("trace.vec");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&vec_path)?);
+    for _ in 0..a.trace_cycles {
+        let i = stim.next(&prev);
+        prev = m.step(&i);
+        w.write_all(vectors::format_line(&i, &prev).as_bytes())?;
+        inputs.push(i);
+    }
+    w.flush()?;
+
+    let model = rate(&mut PftModel::new(), &inputs, a.model_cycles);
+    let rtl = rate(&mut RtlStepper::new(), &inputs, a.rtl_cycles);
+
+    let v = a.dir.join("pft_injector.v");
+    std::fs::write(&v, pft_hdl::verilog::pft_injector_verilog())?;
+    let exe = verilator::build(&v, "bench.cpp", &a.dir.join("obj_bench"))?;
+    let out = std::process::Command::new(&exe).arg(&vec_path).arg(a.verilator_cycles.to_string()).output()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let f: Vec<&str> = text.split_whitespace().collect();
+    anyhow::ensure!(out.status.success() && f.len() >= 4 && f[2] == "seconds", "verilator bench failed: {text}");
+    let verilator_rate = f[1].parse::<f64>()? / f[3].parse::<f64>()?;
+
+    println!("PFT block, AT-RI random trace of {} cycles (looped), release build", a.trace_cycles);
+    println!("{:<34} {:>12} {:>16} {:>14}", "engine", "cycles", "cycles/s", "vs Verilator");
+    for (name, cycles, r) in [
+        ("reference model (plain Rust)", a.model_cycles, model),
+        ("rust-hdl RTL (hand-stepped)", a.rtl_cycles, rtl),
+        ("Verilator -O3 (exported Verilog)", a.verilator_cycles, verilator_rate),
+    ] {
+        println!("{name:<34} {cycles:>12} {r:>16.0} {:>13.3}x", r / verilator_rate);
+    }
+    println!("model / rust-hdl = {:.0}x", model / rtl);
+    Ok(())
+}
