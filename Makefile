@@ -1,0 +1,51 @@
+# Entry points. The logic lives in cargo and in the scripts under synth/ and tb/.
+CARGO   ?= cargo
+RELEASE := --release
+OUT     := out
+
+.PHONY: setup run test verilog synth vcd bench docs fmt lint clean
+
+## setup: install yosys, verilator, iverilog, nextpnr-ice40 (apt; uses sudo when not root)
+setup:
+	.ci/install-deps
+
+## run: the main job on the default scenario (paper configuration, congested link)
+run:
+	$(CARGO) run $(RELEASE) --bin pft-trace -- --config tb/examples/paper-at-ri.toml \
+	    --link-latency 50 --drain 0.6 --cycles 1000000 --summary $(OUT)/run/summary.json
+	@cat $(OUT)/run/summary.json; echo
+
+## test: everything CI runs (Verilog checks, unit, equivalence and Verilog-replay tests)
+test: verilog
+	$(CARGO) test $(RELEASE) --workspace --locked
+
+## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog
+verilog:
+	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- synth/out/pft_injector.v
+	bash synth/check_verilog.sh synth/out/pft_injector.v
+
+## synth: Yosys generic and iCE40 synthesis, nextpnr-ice40 place and route (reports in synth/reports/)
+synth: verilog
+	bash synth/run.sh
+
+## vcd: directed congestion episodes (FT-FI and AT-RI) as VCD for GTKWave (tb/pft.gtkw)
+vcd:
+	bash tb/examples/episodes.sh $(OUT)/vcd
+
+## bench: cycles/s of the reference model, the rust-hdl RTL and Verilator, side by side
+bench:
+	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
+
+## docs: regenerate docs/registers.md from hdl/src/regs.rs
+docs:
+	$(CARGO) run $(RELEASE) -q --bin pft-regs > docs/registers.md
+
+fmt:
+	$(CARGO) fmt --all
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy $(RELEASE) --workspace --all-targets -- -D warnings
+
+clean:
+	rm -rf $(OUT) synth/out
