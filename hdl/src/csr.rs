@@ -185,8 +185,20 @@ impl Logic for Csr {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ctrl, credit_limit_q, th_enter_q, th_escape_q, at_win_e_q, at_cnt_e_q,
-            at_win_s_q, at_cnt_s_q, m_q, n_q, k_q, seed_q
+            self,
+            clock,
+            ctrl,
+            credit_limit_q,
+            th_enter_q,
+            th_escape_q,
+            at_win_e_q,
+            at_cnt_e_q,
+            at_win_s_q,
+            at_cnt_s_q,
+            m_q,
+            n_q,
+            k_q,
+            seed_q
         );
         if self.wdata.val() == 0 {
             self.seed_load.next = self.rst_seed.val();
@@ -305,8 +317,8 @@ impl Logic for Csr {
             6 => self.rdata.next = bit_cast::<32, 16>(self.at_win_s_q.q.val()),
             7 => self.rdata.next = bit_cast::<32, 16>(self.at_cnt_s_q.q.val()),
             8 => {
-                self.rdata.next = (bit_cast::<32, 5>(self.n_q.q.val()) << 8)
-                    | bit_cast::<32, 5>(self.m_q.q.val())
+                self.rdata.next =
+                    (bit_cast::<32, 5>(self.n_q.q.val()) << 8) | bit_cast::<32, 5>(self.m_q.q.val())
             }
             9 => self.rdata.next = bit_cast::<32, 16>(self.k_q.q.val()),
             10 => self.rdata.next = self.seed_q.q.val(),

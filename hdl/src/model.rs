@@ -115,7 +115,10 @@ impl PftModel {
     /// The state right after a reset cycle.
     pub fn after_reset() -> Self {
         let mut m = Self::new();
-        m.step(&Inputs { reset: true, ..Default::default() });
+        m.step(&Inputs {
+            reset: true,
+            ..Default::default()
+        });
         m
     }
 
@@ -147,7 +150,11 @@ impl PftModel {
         if !self.congested() {
             return true;
         }
-        let gate = if self.thr_ri() { self.r as u64 } else { self.gap as u64 };
+        let gate = if self.thr_ri() {
+            self.r as u64
+        } else {
+            self.gap as u64
+        };
         gate >= self.level()
     }
 
@@ -244,14 +251,30 @@ impl PftModel {
             return (false, 0, 0);
         }
         let c = self.c;
-        let hit_now = if self.state { c < r.th_escape } else { c > r.th_enter };
+        let hit_now = if self.state {
+            c < r.th_escape
+        } else {
+            c > r.th_enter
+        };
         if !self.det_at() {
             // FT: switch on the first hit.
             return (self.state ^ hit_now, 0, 0);
         }
-        let (w, tp) = if self.state { (r.at_win_s, r.at_cnt_s) } else { (r.at_win_e, r.at_cnt_e) };
-        let win_tmp = if self.win == w { 0 } else { self.win.wrapping_add(1) };
-        let hit_tmp = if win_tmp == w { 0 } else { self.hit.wrapping_add(hit_now as u16) };
+        let (w, tp) = if self.state {
+            (r.at_win_s, r.at_cnt_s)
+        } else {
+            (r.at_win_e, r.at_cnt_e)
+        };
+        let win_tmp = if self.win == w {
+            0
+        } else {
+            self.win.wrapping_add(1)
+        };
+        let hit_tmp = if win_tmp == w {
+            0
+        } else {
+            self.hit.wrapping_add(hit_now as u16)
+        };
         let restart = i.csr_we && regs::restarts_window(i.csr_addr & 0xF);
         if hit_tmp >= tp {
             (!self.state, 0, 0)

@@ -122,8 +122,7 @@ impl Logic for PftInjector {
         } else {
             self.throttle_ok.next = self.fi.ok.val();
         }
-        self.ready.next =
-            !self.reset.val() & self.flit_valid.val() & self.credit.credit_ok.val();
+        self.ready.next = !self.reset.val() & self.flit_valid.val() & self.credit.credit_ok.val();
         self.send.next = self.ready.val() & self.throttle_ok.val();
         self.throttled.next = self.ready.val() & !self.throttle_ok.val();
 

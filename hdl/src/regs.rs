@@ -130,7 +130,13 @@ pub fn by_name(name: &str) -> Option<&'static RegInfo> {
 pub const fn restarts_window(a: u8) -> bool {
     matches!(
         a,
-        addr::CTRL | addr::TH_ENTER | addr::TH_ESCAPE | addr::AT_WIN_E | addr::AT_CNT_E | addr::AT_WIN_S | addr::AT_CNT_S
+        addr::CTRL
+            | addr::TH_ENTER
+            | addr::TH_ESCAPE
+            | addr::AT_WIN_E
+            | addr::AT_CNT_E
+            | addr::AT_WIN_S
+            | addr::AT_CNT_S
     )
 }
 

@@ -105,7 +105,11 @@ impl Engine for RtlStepper {
 
     fn probe(&self) -> Probe {
         let u = self.uut.as_ref();
-        let level = if u.shifter.level_ovf.val() { 1u64 << 32 } else { u.shifter.level.val().index() as u64 };
+        let level = if u.shifter.level_ovf.val() {
+            1u64 << 32
+        } else {
+            u.shifter.level.val().index() as u64
+        };
         Probe {
             c: u.credit.c.val().index() as u16,
             state: u.fsm.congested.val(),

@@ -23,7 +23,11 @@ fn shifter_is_exact_for_every_m_n() {
                     let exact = level(c, m, n, k);
                     let ovf = uut.level_ovf.val();
                     let low = uut.level.val().index() as u64;
-                    assert_eq!(ovf, exact >= 1 << 32, "overflow flag, c={c:#x} m={m} n={n} k={k:#x}");
+                    assert_eq!(
+                        ovf,
+                        exact >= 1 << 32,
+                        "overflow flag, c={c:#x} m={m} n={n} k={k:#x}"
+                    );
                     if !ovf {
                         assert_eq!(low, exact, "c={c:#x} m={m} n={n} k={k:#x}");
                     }

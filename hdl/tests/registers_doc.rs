@@ -15,6 +15,11 @@ fn register_map_is_consistent() {
     use pft_hdl::regs::REGS;
     for (i, r) in REGS.iter().enumerate() {
         assert_eq!(r.addr as usize, i, "{} out of order", r.name);
-        assert_eq!(r.reset & !r.mask, 0, "{} reset value outside its mask", r.name);
+        assert_eq!(
+            r.reset & !r.mask,
+            0,
+            "{} reset value outside its mask",
+            r.name
+        );
     }
 }

@@ -5,7 +5,12 @@ use pft_hdl::model::{level, xorshift32, Inputs, PftModel};
 use pft_hdl::regs::{self, addr};
 
 fn write(m: &mut PftModel, a: u8, d: u32) {
-    m.step(&Inputs { csr_we: true, csr_addr: a, csr_wdata: d, ..Default::default() });
+    m.step(&Inputs {
+        csr_we: true,
+        csr_addr: a,
+        csr_wdata: d,
+        ..Default::default()
+    });
 }
 
 /// A model after reset with the given register writes applied.
@@ -24,7 +29,11 @@ fn sends_at_constant_c(m: &mut PftModel, cycles: u32) -> u32 {
     for _ in 0..cycles {
         let will_send = m.c < m.regs.credit_limit && m.throttle_ok();
         let c0 = m.c;
-        let o = m.step(&Inputs { flit_valid: true, credit_return: will_send as u8, ..Default::default() });
+        let o = m.step(&Inputs {
+            flit_valid: true,
+            credit_return: will_send as u8,
+            ..Default::default()
+        });
         assert_eq!(o.send, will_send);
         assert_eq!(m.c, c0);
         sent += o.send as u32;
@@ -35,7 +44,10 @@ fn sends_at_constant_c(m: &mut PftModel, cycles: u32) -> u32 {
 /// Fill `c` to `target` with the block disabled (no throttling), credit limit at maximum.
 fn fill(m: &mut PftModel, target: u16) {
     while m.c < target {
-        let o = m.step(&Inputs { flit_valid: true, ..Default::default() });
+        let o = m.step(&Inputs {
+            flit_valid: true,
+            ..Default::default()
+        });
         assert!(o.send);
     }
 }
@@ -52,7 +64,12 @@ fn level_is_exact_shift_add() {
 #[test]
 fn ri_probabilities_match_the_spec_examples() {
     // m = 18, n = 0, k = 0: c = 0x250 -> P = 0.964; c = 0x2000 -> 0.5; c >= 0x4000 -> 0.
-    for (c, p, tol) in [(0x250u16, 0.964, 0.004), (0x2000, 0.5, 0.006), (0x4000, 0.0, 0.0), (0x7000, 0.0, 0.0)] {
+    for (c, p, tol) in [
+        (0x250u16, 0.964, 0.004),
+        (0x2000, 0.5, 0.006),
+        (0x4000, 0.0, 0.0),
+        (0x7000, 0.0, 0.0),
+    ] {
         let mut m = configured(&[(addr::CREDIT_LIMIT, 0xFFFF), (addr::SEED, 12345)]);
         fill(&mut m, c);
         // FT with enter = escape = 0: Congested as soon as c > 0, and it never leaves.
@@ -63,7 +80,10 @@ fn ri_probabilities_match_the_spec_examples() {
         assert!(m.congested());
         let n = 200_000;
         let rate = sends_at_constant_c(&mut m, n) as f64 / n as f64;
-        assert!((rate - p).abs() <= tol, "c = {c:#x}: P(send) = {rate}, spec {p}");
+        assert!(
+            (rate - p).abs() <= tol,
+            "c = {c:#x}: P(send) = {rate}, spec {p}"
+        );
     }
 }
 
@@ -86,7 +106,11 @@ fn fi_sends_one_flit_every_one_plus_f_cycles() {
         let mut last = None;
         for t in 0..2_000u32 {
             let will = m.throttle_ok();
-            let o = m.step(&Inputs { flit_valid: true, credit_return: will as u8, ..Default::default() });
+            let o = m.step(&Inputs {
+                flit_valid: true,
+                credit_return: will as u8,
+                ..Default::default()
+            });
             if o.send {
                 if let Some(l) = last {
                     assert_eq!(t - l - 1, k, "idle cycles between two flits");
@@ -100,21 +124,36 @@ fn fi_sends_one_flit_every_one_plus_f_cycles() {
 
 #[test]
 fn fi_level_above_16_bits_blocks_until_c_falls() {
-    let mut m = configured(&[(addr::K, 0x1_0000 - 1), (addr::SHAPE, 1), (addr::TH_ENTER, 0), (addr::TH_ESCAPE, 0)]);
+    let mut m = configured(&[
+        (addr::K, 0x1_0000 - 1),
+        (addr::SHAPE, 1),
+        (addr::TH_ENTER, 0),
+        (addr::TH_ESCAPE, 0),
+    ]);
     fill(&mut m, 2);
     write(&mut m, addr::CTRL, regs::CTRL_ENABLE);
     m.step(&Inputs::default());
     assert!(m.congested());
     // f(c) = 2c + 0xFFFF > 0xFFFF for c >= 1: the saturated gap never reaches it.
     for _ in 0..70_000 {
-        assert!(!m.step(&Inputs { flit_valid: true, ..Default::default() }).send);
+        assert!(
+            !m.step(&Inputs {
+                flit_valid: true,
+                ..Default::default()
+            })
+            .send
+        );
     }
     assert_eq!(m.gap, 0xFFFF);
 }
 
 #[test]
 fn ft_thresholds_are_strict_and_toggle_when_enter_below_escape() {
-    let mut m = configured(&[(addr::TH_ENTER, 10), (addr::TH_ESCAPE, 20), (addr::CREDIT_LIMIT, 100)]);
+    let mut m = configured(&[
+        (addr::TH_ENTER, 10),
+        (addr::TH_ESCAPE, 20),
+        (addr::CREDIT_LIMIT, 100),
+    ]);
     fill(&mut m, 10);
     write(&mut m, addr::CTRL, regs::CTRL_ENABLE);
     // c = 10 is not > 10: stays Normal.
@@ -162,11 +201,18 @@ fn at_counts_hits_in_a_window_and_switches_mid_window() {
         let c_low = m2.c < 3;
         let ret = if c_low { 0 } else { (m2.c - 2) as u8 };
         let fv = c_low;
-        m2.step(&Inputs { flit_valid: fv, credit_return: ret, ..Default::default() });
+        m2.step(&Inputs {
+            flit_valid: fv,
+            credit_return: ret,
+            ..Default::default()
+        });
         t += 1;
         assert!(t < 40, "never escaped");
     }
-    assert!(t > 4, "escape needs 4 hits spread over the window, took {t}");
+    assert!(
+        t > 4,
+        "escape needs 4 hits spread over the window, took {t}"
+    );
 }
 
 #[test]
@@ -179,7 +225,11 @@ fn at_with_zero_count_switches_every_cycle_and_window_zero_never_switches() {
         s.push(m.congested());
     }
     assert_eq!(s, [true, false, true, false]);
-    let mut m = configured(&[(addr::AT_WIN_E, 0), (addr::AT_CNT_E, 1), (addr::TH_ENTER, 0)]);
+    let mut m = configured(&[
+        (addr::AT_WIN_E, 0),
+        (addr::AT_CNT_E, 1),
+        (addr::TH_ENTER, 0),
+    ]);
     fill(&mut m, 3);
     write(&mut m, addr::CTRL, regs::CTRL_ENABLE | regs::CTRL_DET_AT);
     for _ in 0..100 {
@@ -191,14 +241,31 @@ fn at_with_zero_count_switches_every_cycle_and_window_zero_never_switches() {
 #[test]
 fn disabled_block_is_held_normal_but_still_checks_credits() {
     let mut m = configured(&[(addr::TH_ENTER, 0), (addr::CREDIT_LIMIT, 4)]);
-    let sent: u32 = (0..10).map(|_| m.step(&Inputs { flit_valid: true, ..Default::default() }).send as u32).sum();
+    let sent: u32 = (0..10)
+        .map(|_| {
+            m.step(&Inputs {
+                flit_valid: true,
+                ..Default::default()
+            })
+            .send as u32
+        })
+        .sum();
     assert_eq!(sent, 4, "credit check applies while disabled");
     assert!(!m.congested());
-    let o = m.step(&Inputs { credit_return: 9, ..Default::default() });
+    let o = m.step(&Inputs {
+        credit_return: 9,
+        ..Default::default()
+    });
     assert!(!o.send);
-    assert!(m.err_underflow, "returning more credits than in use is an error");
+    assert!(
+        m.err_underflow,
+        "returning more credits than in use is an error"
+    );
     assert_eq!(m.c, 0);
-    assert_eq!(m.read(addr::STATUS) & regs::STATUS_ERR_UNDERFLOW, regs::STATUS_ERR_UNDERFLOW);
+    assert_eq!(
+        m.read(addr::STATUS) & regs::STATUS_ERR_UNDERFLOW,
+        regs::STATUS_ERR_UNDERFLOW
+    );
     write(&mut m, addr::STATUS, regs::STATUS_ERR_UNDERFLOW);
     assert!(!m.err_underflow, "write 1 clears");
 }
@@ -216,7 +283,9 @@ fn seed_register_reloads_the_generator_and_zero_is_refused() {
 /// GF(2) 32x32 matrices as 32 column words.
 type Mat = [u32; 32];
 fn apply(a: &Mat, x: u32) -> u32 {
-    (0..32).filter(|&i| x >> i & 1 == 1).fold(0, |acc, i| acc ^ a[i])
+    (0..32)
+        .filter(|&i| x >> i & 1 == 1)
+        .fold(0, |acc, i| acc ^ a[i])
 }
 fn mul(a: &Mat, b: &Mat) -> Mat {
     let mut c = [0; 32];

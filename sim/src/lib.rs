@@ -1,1 +1,7 @@
+//! Behavioural models around the PFT block: fixed-latency channels and a credit link to one
+//! switch input buffer. BookSim-like clock contract: every cycle, read the inputs (channel
+//! heads), then evaluate and commit; results never depend on call order.
 
+pub mod channel;
+pub mod link;
+pub mod schedule;

@@ -2,5 +2,6 @@
 //! waveforms, and the engines behind `pft-trace`.
 
 pub mod stimulus;
+pub mod trace;
 pub mod vectors;
 pub mod verilator;

@@ -100,7 +100,11 @@ impl RandomStimulus {
         match a {
             addr::CTRL => {
                 // Keep the mode; the block is disabled now and then.
-                let en = if r.gen_bool(0.9) { regs::CTRL_ENABLE } else { 0 };
+                let en = if r.gen_bool(0.9) {
+                    regs::CTRL_ENABLE
+                } else {
+                    0
+                };
                 (self.mode.ctrl() & !regs::CTRL_ENABLE) | en | (r.gen::<u32>() & !regs::CTRL_MASK)
             }
             addr::CREDIT_LIMIT => {
@@ -154,7 +158,11 @@ impl RandomStimulus {
         self.phase_left = r.gen_range(50..=4000);
         self.p_valid = *[1.0, 1.0, 0.9, 0.5, 0.1].get(r.gen_range(0..5)).unwrap();
         self.p_return = r.gen_range(0.0..=1.0);
-        self.max_return = if r.gen_bool(0.8) { 1 } else { r.gen_range(1..=4) };
+        self.max_return = if r.gen_bool(0.8) {
+            1
+        } else {
+            r.gen_range(1..=4)
+        };
     }
 
     /// Inputs of the next cycle, given the outputs of the previous one.
@@ -162,11 +170,17 @@ impl RandomStimulus {
         let cyc = self.cycle;
         self.cycle += 1;
         if cyc < 2 {
-            return Inputs { reset: true, ..Default::default() };
+            return Inputs {
+                reset: true,
+                ..Default::default()
+            };
         }
         if self.rng.gen_ratio(1, 200_000) {
             self.configure_all();
-            return Inputs { reset: true, ..Default::default() };
+            return Inputs {
+                reset: true,
+                ..Default::default()
+            };
         }
         if self.phase_left == 0 {
             self.new_phase();
@@ -192,6 +206,13 @@ impl RandomStimulus {
             Some((a, v)) => (true, a, v),
             None => (false, self.rng.gen_range(0..16), self.rng.gen()),
         };
-        Inputs { reset: false, flit_valid, credit_return, csr_we, csr_addr, csr_wdata }
+        Inputs {
+            reset: false,
+            flit_valid,
+            credit_return,
+            csr_we,
+            csr_addr,
+            csr_wdata,
+        }
     }
 }

@@ -29,7 +29,13 @@ pub fn format_line(i: &Inputs, o: &Outputs) -> String {
 
 /// Drive `engine` with the random stimulus of `mode`/`seed` for `cycles` cycles and write
 /// every cycle's inputs and outputs to `path`.
-pub fn record(engine: &mut impl Engine, mode: Mode, seed: u64, cycles: u64, path: &Path) -> io::Result<()> {
+pub fn record(
+    engine: &mut impl Engine,
+    mode: Mode,
+    seed: u64,
+    cycles: u64,
+    path: &Path,
+) -> io::Result<()> {
     let mut w = BufWriter::new(std::fs::File::create(path)?);
     let mut stim = RandomStimulus::new(mode, seed);
     let mut prev = Outputs::default();

@@ -10,10 +10,16 @@ pub fn harness_dir() -> PathBuf {
 }
 
 fn run(cmd: &mut Command) -> Result<String> {
-    let out = cmd.output().with_context(|| format!("cannot run {cmd:?} (is it installed? apt-get install verilator iverilog)"))?;
+    let out = cmd.output().with_context(|| {
+        format!("cannot run {cmd:?} (is it installed? apt-get install verilator iverilog)")
+    })?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() {
-        bail!("{cmd:?} failed ({}):\n{stdout}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+        bail!(
+            "{cmd:?} failed ({}):\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     Ok(stdout)
 }
@@ -23,8 +29,27 @@ pub fn build(verilog: &Path, harness: &str, dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let exe = harness.trim_end_matches(".cpp");
     run(Command::new("verilator")
-        .args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
-        .args(["-Wno-WIDTH", "-Wno-fatal", "--top-module", "pft_injector", "-o", exe, "--Mdir"])
+        .args([
+            "--cc",
+            "--exe",
+            "--build",
+            "-j",
+            "2",
+            "-O3",
+            "--x-assign",
+            "fast",
+            "--x-initial",
+            "fast",
+        ])
+        .args([
+            "-Wno-WIDTH",
+            "-Wno-fatal",
+            "--top-module",
+            "pft_injector",
+            "-o",
+            exe,
+            "--Mdir",
+        ])
         .arg(dir)
         .arg(verilog)
         .arg(harness_dir().join(harness)))?;
@@ -39,20 +64,36 @@ pub struct Replay {
 }
 
 fn parse_replay(stdout: &str) -> Result<Replay> {
-    let last = stdout.lines().rev().find(|l| l.starts_with("cycles ")).context("no summary line")?;
+    let last = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("cycles "))
+        .context("no summary line")?;
     let f: Vec<&str> = last.split_whitespace().collect();
     if f.len() < 4 || f[2] != "mismatches" {
         bail!("bad summary line {last:?}");
     }
-    Ok(Replay { cycles: f[1].parse()?, mismatches: f[3].parse()? })
+    Ok(Replay {
+        cycles: f[1].parse()?,
+        mismatches: f[3].parse()?,
+    })
 }
 
 /// Run a Verilator replay binary on a vector file. Mismatches are not an error here; the
 /// caller asserts on them (and a mutant test expects them).
 pub fn replay(exe: &Path, vectors: &Path) -> Result<(Replay, String)> {
-    let out = Command::new(exe).arg(vectors).output().with_context(|| format!("cannot run {}", exe.display()))?;
+    let out = Command::new(exe)
+        .arg(vectors)
+        .output()
+        .with_context(|| format!("cannot run {}", exe.display()))?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let r = parse_replay(&stdout).with_context(|| format!("{}: {stdout}{}", exe.display(), String::from_utf8_lossy(&out.stderr)))?;
+    let r = parse_replay(&stdout).with_context(|| {
+        format!(
+            "{}: {stdout}{}",
+            exe.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
     Ok((r, stdout))
 }
 
@@ -60,13 +101,24 @@ pub fn replay(exe: &Path, vectors: &Path) -> Result<(Replay, String)> {
 pub fn build_iverilog(verilog: &Path, dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let vvp = dir.join("replay.vvp");
-    run(Command::new("iverilog").args(["-g2005", "-o"]).arg(&vvp).arg(harness_dir().join("replay_tb.v")).arg(verilog))?;
+    run(Command::new("iverilog")
+        .args(["-g2005", "-o"])
+        .arg(&vvp)
+        .arg(harness_dir().join("replay_tb.v"))
+        .arg(verilog))?;
     Ok(vvp)
 }
 
 /// Run the iverilog replay on a vector file.
 pub fn replay_iverilog(vvp: &Path, vectors: &Path) -> Result<(Replay, String)> {
-    let out = Command::new("vvp").arg("-n").arg(vvp).arg(format!("+vectors={}", vectors.display())).output()?;
+    let out = Command::new("vvp")
+        .arg("-n")
+        .arg(vvp)
+        .arg(format!("+vectors={}", vectors.display()))
+        .output()?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    Ok((parse_replay(&stdout).with_context(|| stdout.clone())?, stdout))
+    Ok((
+        parse_replay(&stdout).with_context(|| stdout.clone())?,
+        stdout,
+    ))
 }

@@ -57,7 +57,8 @@ fn lockstep(mode: Mode, seed: u64, cycles: u64) -> Coverage {
         cov.full += (i.flit_valid && !o_rtl.send && !o_rtl.throttled && !i.reset) as u64;
         cov.writes += i.csr_we as u64;
         cov.resets += i.reset as u64;
-        cov.underflows += (i.credit_return as u32 > o_rtl.used_credits as u32 + o_rtl.send as u32) as u64;
+        cov.underflows +=
+            (i.credit_return as u32 > o_rtl.used_credits as u32 + o_rtl.send as u32) as u64;
         if model.regs.th_enter < model.regs.th_escape {
             cov.enter_below_escape += 1;
         } else {
@@ -65,7 +66,10 @@ fn lockstep(mode: Mode, seed: u64, cycles: u64) -> Coverage {
         }
         prev = o_rtl;
     }
-    eprintln!("{} seed {seed}: {cycles} cycles equal; {cov:?}", mode.name());
+    eprintln!(
+        "{} seed {seed}: {cycles} cycles equal; {cov:?}",
+        mode.name()
+    );
     cov
 }
 
@@ -73,9 +77,18 @@ fn check(mode: Mode) {
     let cov = lockstep(mode, 0x5EED_0000 + mode as u64, CYCLES);
     // The stimulus must have exercised every path, or equality proves little.
     assert!(cov.enters > 100 && cov.leaves > 100, "{cov:?}");
-    assert!(cov.throttled > 10_000 && cov.sent > 10_000 && cov.full > 10_000, "{cov:?}");
-    assert!(cov.writes > 300 && cov.resets >= 2 && cov.underflows > 10, "{cov:?}");
-    assert!(cov.enter_below_escape > 100_000 && cov.enter_at_or_above_escape > 100_000, "{cov:?}");
+    assert!(
+        cov.throttled > 10_000 && cov.sent > 10_000 && cov.full > 10_000,
+        "{cov:?}"
+    );
+    assert!(
+        cov.writes > 300 && cov.resets >= 2 && cov.underflows > 10,
+        "{cov:?}"
+    );
+    assert!(
+        cov.enter_below_escape > 100_000 && cov.enter_at_or_above_escape > 100_000,
+        "{cov:?}"
+    );
 }
 
 #[test]

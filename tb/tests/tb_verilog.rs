@@ -81,14 +81,33 @@ fn iverilog_matches_rtl_all_modes() {
 /// Deliberately broken Verilog: each mutation must make the replay report mismatches.
 /// (text in the generated Verilog, replacement, the mode that exercises it)
 pub const MUTANTS: [(&str, &str, &str, Mode); 3] = [
-    ("fi-off-by-one", "ok = ~level_ovf & (gap32 >= level);", "ok = ~level_ovf & (gap32 > level);", Mode::AtFi),
-    ("xorshift-13-to-12", "s1 = state$q << 32'hd;", "s1 = state$q << 32'hc;", Mode::FtRi),
-    ("credit-check-le", "credit_ok = count$q < credit_limit;", "credit_ok = count$q <= credit_limit;", Mode::FtFi),
+    (
+        "fi-off-by-one",
+        "ok = ~level_ovf & (gap32 >= level);",
+        "ok = ~level_ovf & (gap32 > level);",
+        Mode::AtFi,
+    ),
+    (
+        "xorshift-13-to-12",
+        "s1 = state$q << 32'hd;",
+        "s1 = state$q << 32'hc;",
+        Mode::FtRi,
+    ),
+    (
+        "credit-check-le",
+        "credit_ok = count$q < credit_limit;",
+        "credit_ok = count$q <= credit_limit;",
+        Mode::FtFi,
+    ),
 ];
 
 fn mutant(name: &str, from: &str, to: &str) -> PathBuf {
     let text = std::fs::read_to_string(verilog()).unwrap();
-    assert_eq!(text.matches(from).count(), 1, "mutation site {from:?} not found exactly once");
+    assert_eq!(
+        text.matches(from).count(),
+        1,
+        "mutation site {from:?} not found exactly once"
+    );
     let p = work().join(format!("mutant-{name}.v"));
     std::fs::write(&p, text.replace(from, to)).unwrap();
     p
@@ -97,17 +116,27 @@ fn mutant(name: &str, from: &str, to: &str) -> PathBuf {
 #[test]
 fn verilator_catches_broken_verilog() {
     let (name, from, to, mode) = MUTANTS[0];
-    let exe = verilator::build(&mutant(name, from, to), "replay.cpp", &work().join(format!("obj_{name}"))).unwrap();
+    let exe = verilator::build(
+        &mutant(name, from, to),
+        "replay.cpp",
+        &work().join(format!("obj_{name}")),
+    )
+    .unwrap();
     let vec = vectors_for("mutant-verilator", mode, VERILATOR_CYCLES);
     let (r, log) = verilator::replay(&exe, &vec).unwrap();
     eprintln!("mutant {name}: {r:?}\n{log}");
-    assert!(r.mismatches > 0, "mutant {name} survived: the Verilog comparison is blind to it");
+    assert!(
+        r.mismatches > 0,
+        "mutant {name} survived: the Verilog comparison is blind to it"
+    );
 }
 
 #[test]
 fn iverilog_catches_broken_verilog() {
     for (name, from, to, mode) in MUTANTS {
-        let vvp = verilator::build_iverilog(&mutant(name, from, to), &work().join(format!("iv_{name}"))).unwrap();
+        let vvp =
+            verilator::build_iverilog(&mutant(name, from, to), &work().join(format!("iv_{name}")))
+                .unwrap();
         let vec = vectors_for(&format!("mutant-{name}"), mode, IVERILOG_CYCLES);
         let (r, _) = verilator::replay_iverilog(&vvp, &vec).unwrap();
         eprintln!("mutant {name}: {r:?}");

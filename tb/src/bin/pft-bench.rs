@@ -14,7 +14,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(about = "Speed of the reference model, the rust-hdl RTL and Verilator on one input trace")]
+#[command(
+    about = "Speed of the reference model, the rust-hdl RTL and Verilator on one input trace"
+)]
 struct Args {
     /// Cycles for the reference model.
     #[arg(long, default_value_t = 50_000_000)]
@@ -46,7 +48,8 @@ fn rate<E: Engine>(e: &mut E, inputs: &[Inputs], cycles: u64) -> f64 {
 
 fn main() -> Result<()> {
     let a = Args::parse();
-    std::fs::create_dir_all(&a.dir).with_context(|| format!("cannot create {}", a.dir.display()))?;
+    std::fs::create_dir_all(&a.dir)
+        .with_context(|| format!("cannot create {}", a.dir.display()))?;
 
     // One input trace (AT-RI, the paper's mode, with random rewrites), recorded from the model.
     let mut stim = RandomStimulus::new(Mode::AtRi, 0xBE7C);
@@ -69,20 +72,39 @@ fn main() -> Result<()> {
     let v = a.dir.join("pft_injector.v");
     std::fs::write(&v, pft_hdl::verilog::pft_injector_verilog())?;
     let exe = verilator::build(&v, "bench.cpp", &a.dir.join("obj_bench"))?;
-    let out = std::process::Command::new(&exe).arg(&vec_path).arg(a.verilator_cycles.to_string()).output()?;
+    let out = std::process::Command::new(&exe)
+        .arg(&vec_path)
+        .arg(a.verilator_cycles.to_string())
+        .output()?;
     let text = String::from_utf8_lossy(&out.stdout);
     let f: Vec<&str> = text.split_whitespace().collect();
-    anyhow::ensure!(out.status.success() && f.len() >= 4 && f[2] == "seconds", "verilator bench failed: {text}");
+    anyhow::ensure!(
+        out.status.success() && f.len() >= 4 && f[2] == "seconds",
+        "verilator bench failed: {text}"
+    );
     let verilator_rate = f[1].parse::<f64>()? / f[3].parse::<f64>()?;
 
-    println!("PFT block, AT-RI random trace of {} cycles (looped), release build", a.trace_cycles);
-    println!("{:<34} {:>12} {:>16} {:>14}", "engine", "cycles", "cycles/s", "vs Verilator");
+    println!(
+        "PFT block, AT-RI random trace of {} cycles (looped), release build",
+        a.trace_cycles
+    );
+    println!(
+        "{:<34} {:>12} {:>16} {:>14}",
+        "engine", "cycles", "cycles/s", "vs Verilator"
+    );
     for (name, cycles, r) in [
         ("reference model (plain Rust)", a.model_cycles, model),
         ("rust-hdl RTL (hand-stepped)", a.rtl_cycles, rtl),
-        ("Verilator -O3 (exported Verilog)", a.verilator_cycles, verilator_rate),
+        (
+            "Verilator -O3 (exported Verilog)",
+            a.verilator_cycles,
+            verilator_rate,
+        ),
     ] {
-        println!("{name:<34} {cycles:>12} {r:>16.0} {:>13.3}x", r / verilator_rate);
+        println!(
+            "{name:<34} {cycles:>12} {r:>16.0} {:>13.3}x",
+            r / verilator_rate
+        );
     }
     println!("model / rust-hdl = {:.0}x", model / rtl);
     Ok(())

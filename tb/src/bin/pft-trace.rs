@@ -1,0 +1,180 @@
+//! `pft-trace`: trace the PFT block cycle by cycle, open loop from a stimulus CSV or closed
+//! loop against a behavioural credit link. Usage and formats: docs/trace.md.
+
+use anyhow::{Context, Result};
+use clap::{ArgGroup, Parser};
+use pft_sim::link::{LinkConfig, MAX_LINK_LATENCY_CYCLES};
+use pft_sim::schedule::{self, DrainSchedule};
+use pft_tb::trace::config::TraceConfig;
+use pft_tb::trace::run::{self, EngineKind, Sinks};
+use pft_tb::trace::stimulus_csv;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Trace the PFT injection block cycle by cycle (RTL or reference model).
+///
+/// Open loop: --stimulus IN.csv. Closed loop: --cycles N --link-latency L and --drain P or
+/// --drain-schedule. Outputs: --out (CSV), --vcd, --summary (JSON), --record-stimulus.
+#[derive(Parser, Debug)]
+#[command(name = "pft-trace", version)]
+#[command(group(ArgGroup::new("source").required(true).args(["stimulus", "cycles"])))]
+#[command(group(ArgGroup::new("drain_src").args(["drain", "drain_schedule"])))]
+struct Args {
+    /// Register settings (flat TOML; every key optional). See docs/trace.md.
+    #[arg(long, value_name = "CFG.toml")]
+    config: Option<PathBuf>,
+
+    /// Which implementation runs; both give identical outputs.
+    #[arg(long, value_enum, default_value_t = EngineKind::Model)]
+    engine: EngineKind,
+
+    /// Open loop: `flit_valid,credit_return` per traced cycle.
+    #[arg(long, value_name = "IN.csv",
+          conflicts_with_all = ["cycles", "link_latency", "drain", "drain_schedule", "link_seed", "record_stimulus"])]
+    stimulus: Option<PathBuf>,
+
+    /// Closed loop: number of traced cycles (>= 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          requires_all = ["link_latency", "drain_src"])]
+    cycles: Option<u64>,
+
+    /// Closed loop: one-way latency of the flit and credit channels, cycles.
+    #[arg(long, value_name = "L", requires = "cycles",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_LINK_LATENCY_CYCLES as i64))]
+    link_latency: Option<u32>,
+
+    /// Closed loop: probability in 0..=1 that the switch buffer's head leaves in a cycle.
+    #[arg(long, value_name = "P", requires = "cycles", value_parser = parse_drain)]
+    drain: Option<f64>,
+
+    /// Closed loop: drain probability by traced cycle, CYCLE:P[,CYCLE:P...] from cycle 0,
+    /// e.g. 0:1,2000:0.3,5000:1.
+    #[arg(long, value_name = "SCHEDULE", requires = "cycles", value_parser = parse_schedule)]
+    drain_schedule: Option<DrainSchedule>,
+
+    /// Closed loop: seed of the switch's drain draws [default: 1].
+    #[arg(long, value_name = "S", requires = "cycles")]
+    link_seed: Option<u64>,
+
+    /// Per-cycle CSV.
+    #[arg(long, value_name = "OUT.csv")]
+    out: Option<PathBuf>,
+
+    /// Waveform (VCD) of inputs, decision, state and counters.
+    #[arg(long, value_name = "OUT.vcd")]
+    vcd: Option<PathBuf>,
+
+    /// JSON summary.
+    #[arg(long, value_name = "OUT.json")]
+    summary: Option<PathBuf>,
+
+    /// Closed loop: write the NIC's inputs as a stimulus CSV (replays open loop identically).
+    #[arg(long, value_name = "STIM.csv", requires = "cycles")]
+    record_stimulus: Option<PathBuf>,
+}
+
+fn parse_drain(s: &str) -> Result<f64, String> {
+    schedule::parse_probability(s).ok_or_else(|| "must be a number in 0..=1".to_string())
+}
+
+fn parse_schedule(s: &str) -> Result<DrainSchedule, String> {
+    DrainSchedule::parse(s).map_err(|e| e.to_string())
+}
+
+fn run(a: Args) -> Result<String> {
+    // Every input is read and checked before any output file is created.
+    let cfg = match &a.config {
+        Some(p) => TraceConfig::load(p)?,
+        None => TraceConfig::default(),
+    };
+    let outs = [
+        ("--out", &a.out),
+        ("--vcd", &a.vcd),
+        ("--summary", &a.summary),
+        ("--record-stimulus", &a.record_stimulus),
+    ];
+    for (i, (f1, p1)) in outs.iter().enumerate() {
+        for (f2, p2) in &outs[i + 1..] {
+            if let (Some(p1), Some(p2)) = (p1, p2) {
+                anyhow::ensure!(
+                    p1 != p2,
+                    "{f1} and {f2} name the same file {}",
+                    p1.display()
+                );
+            }
+        }
+    }
+    let closed = a.stimulus.is_none();
+    let comment = format!(
+        "pft-trace, mode {}; cycle t spans [{}t, {}t+{}) ns; the {}-cycle config prelude is not traced",
+        cfg.mode_name(),
+        pft_tb::trace::record::VCD_PERIOD_NS,
+        pft_tb::trace::record::VCD_PERIOD_NS,
+        pft_tb::trace::record::VCD_PERIOD_NS,
+        cfg.prelude().len()
+    );
+    let summary = if let Some(stim_path) = &a.stimulus {
+        let stim = stimulus_csv::load(stim_path)?;
+        let mut sinks = Sinks::create(
+            a.out.as_deref(),
+            a.vcd.as_deref(),
+            a.summary.as_deref(),
+            None,
+            false,
+            &comment,
+        )?;
+        let s = run::open_loop(a.engine, &cfg, &stim, &mut sinks)?;
+        sinks.commit(&s)?;
+        s
+    } else {
+        // clap guarantees these in closed loop.
+        let cycles = a.cycles.context("--cycles is required")?;
+        let drain = match (a.drain, a.drain_schedule) {
+            (Some(p), None) => DrainSchedule::constant(p),
+            (None, Some(s)) => s,
+            _ => anyhow::bail!("closed loop needs exactly one of --drain and --drain-schedule"),
+        };
+        let link = LinkConfig {
+            latency_cycles: a.link_latency.context("--link-latency is required")?,
+            capacity_flits: cfg.credit_limit as u32,
+            drain,
+            seed: a.link_seed.unwrap_or(1),
+        };
+        let mut sinks = Sinks::create(
+            a.out.as_deref(),
+            a.vcd.as_deref(),
+            a.summary.as_deref(),
+            a.record_stimulus.as_deref(),
+            closed,
+            &comment,
+        )?;
+        let s = run::closed_loop(a.engine, &cfg, &link, cycles, &mut sinks)?;
+        sinks.commit(&s)?;
+        s
+    };
+    Ok(format!(
+        "pft-trace: {} cycles, mode {}, sent {} (rate {:.4}), mean c {:.2}, congested {:.4} of cycles ({} enters, {} leaves)",
+        summary.cycles,
+        summary.mode,
+        summary.sent,
+        summary.injection_rate,
+        summary.mean_c,
+        summary.frac_congested,
+        summary.enters_congested,
+        summary.leaves_congested
+    ))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(args) {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

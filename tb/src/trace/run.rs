@@ -1,0 +1,276 @@
+//! The trace driver: build an engine, apply the config prelude, then run open loop (stimulus
+//! rows) or closed loop (against `pft_sim::link::CreditLink`), recording every traced cycle.
+
+use super::config::TraceConfig;
+use super::output::AtomicFile;
+use super::record::{ConfigView, CsvSink, LinkSummary, Row, Stats, Summary, VcdSink};
+use super::stimulus_csv::{self, StimulusRow};
+use anyhow::{Context, Result};
+use pft_hdl::model::{Inputs, PftModel};
+use pft_hdl::stepper::{Engine, RtlStepper};
+use pft_sim::link::{CreditLink, LinkConfig};
+use std::io::Write;
+use std::path::Path;
+
+/// Which implementation of the block runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// The rust-hdl RTL, stepped by hand (slow, about 50k cycles/s).
+    Rtl,
+    /// The plain-Rust reference model (fast).
+    Model,
+}
+
+impl EngineKind {
+    pub fn build(self) -> Box<dyn Engine> {
+        match self {
+            EngineKind::Rtl => Box::new(RtlStepper::new()),
+            EngineKind::Model => Box::new(PftModel::new()),
+        }
+    }
+}
+
+/// The output files of a run, each optional. Nothing appears under a final name until
+/// `commit`; dropping `Sinks` uncommitted removes every temporary file.
+#[derive(Default)]
+pub struct Sinks {
+    pub csv: Option<CsvSink<AtomicFile>>,
+    pub vcd: Option<VcdSink<AtomicFile>>,
+    pub summary: Option<AtomicFile>,
+    /// Closed loop: the NIC's inputs, in stimulus format, for an open-loop replay.
+    pub record: Option<Vec<StimulusRow>>,
+    record_file: Option<AtomicFile>,
+}
+
+fn create(path: &Path, what: &str) -> Result<AtomicFile> {
+    AtomicFile::create(path)
+        .with_context(|| format!("cannot create {what} file {}", path.display()))
+}
+
+impl Sinks {
+    /// Open (under temporary names) every requested output.
+    pub fn create(
+        out: Option<&Path>,
+        vcd: Option<&Path>,
+        summary: Option<&Path>,
+        record_stimulus: Option<&Path>,
+        closed_loop: bool,
+        vcd_comment: &str,
+    ) -> Result<Self> {
+        let mut s = Sinks::default();
+        if let Some(p) = out {
+            let f = create(p, "--out")?;
+            s.csv = Some(
+                CsvSink::new(f, closed_loop).with_context(|| format!("writing {}", p.display()))?,
+            );
+        }
+        if let Some(p) = vcd {
+            let f = create(p, "--vcd")?;
+            s.vcd = Some(
+                VcdSink::new(f, closed_loop, vcd_comment)
+                    .with_context(|| format!("writing {}", p.display()))?,
+            );
+        }
+        if let Some(p) = summary {
+            s.summary = Some(create(p, "--summary")?);
+        }
+        if let Some(p) = record_stimulus {
+            s.record_file = Some(create(p, "--record-stimulus")?);
+            s.record = Some(Vec::new());
+        }
+        Ok(s)
+    }
+
+    fn row(&mut self, r: &Row) -> Result<()> {
+        if let Some(c) = self.csv.as_mut() {
+            c.row(r).context("writing --out")?;
+        }
+        if let Some(v) = self.vcd.as_mut() {
+            v.row(r).context("writing --vcd")?;
+        }
+        if let Some(rec) = self.record.as_mut() {
+            rec.push(StimulusRow {
+                flit_valid: r.flit_valid,
+                credit_return: r.credit_return,
+            });
+        }
+        Ok(())
+    }
+
+    /// Write the summary and the recorded stimulus, then rename every file into place.
+    pub fn commit(mut self, summary: &Summary) -> Result<()> {
+        if let Some(f) = self.summary.as_mut() {
+            serde_json::to_writer_pretty(&mut *f, summary).context("writing --summary")?;
+            writeln!(f).context("writing --summary")?;
+        }
+        if let (Some(f), Some(rows)) = (self.record_file.as_mut(), self.record.as_ref()) {
+            stimulus_csv::write(f, rows).context("writing --record-stimulus")?;
+        }
+        if let Some(v) = self.vcd.as_mut() {
+            v.finish().context("writing --vcd")?;
+        }
+        // Flush everything first, so that a full disk fails before any file is renamed.
+        let mut files: Vec<&mut AtomicFile> = Vec::new();
+        files.extend(self.csv.as_mut().map(|c| c.inner()));
+        files.extend(self.vcd.as_mut().map(|v| v.inner()));
+        files.extend(self.summary.as_mut());
+        files.extend(self.record_file.as_mut());
+        for f in files.iter_mut() {
+            let p = f.path().display().to_string();
+            f.finish().with_context(|| format!("writing {p}"))?;
+        }
+        for f in files {
+            let p = f.path().display().to_string();
+            f.commit()
+                .with_context(|| format!("cannot rename the temporary file to {p}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// One engine after the prelude, and the statistics of the traced cycles.
+pub struct Tracer {
+    engine: Box<dyn Engine>,
+    cycle: u64,
+    pub stats: Stats,
+}
+
+impl Tracer {
+    /// Build the engine and run the prelude (`TraceConfig::prelude`), untraced.
+    pub fn new(kind: EngineKind, cfg: &TraceConfig) -> Self {
+        let mut engine = kind.build();
+        for i in cfg.prelude() {
+            engine.step(&i);
+        }
+        Tracer {
+            engine,
+            cycle: 0,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Run one traced cycle with these inputs; the row has no `buf` yet.
+    pub fn step(&mut self, flit_valid: bool, credit_return: u8) -> Row {
+        let p = self.engine.probe();
+        let o = self.engine.step(&Inputs {
+            flit_valid,
+            credit_return,
+            ..Default::default()
+        });
+        debug_assert_eq!((p.c, p.state), (o.used_credits, o.congested));
+        let row = Row {
+            cycle: self.cycle,
+            flit_valid,
+            credit_return,
+            send: o.send,
+            throttled: o.throttled,
+            congested: o.congested,
+            c: o.used_credits,
+            level: p.level,
+            gap: p.gap,
+            r: p.r,
+            win: p.win,
+            hit: p.hit,
+            cnt_congested: p.cnt_congested,
+            cnt_sent: p.cnt_sent,
+            cnt_throttled: p.cnt_throttled,
+            err_underflow: p.err_underflow,
+            err_overflow: p.err_overflow,
+            buf: None,
+        };
+        self.cycle += 1;
+        row
+    }
+
+    /// Account a finished row and send it to the sinks.
+    pub fn record(&mut self, row: &Row, sinks: &mut Sinks) -> Result<()> {
+        self.stats.add(row);
+        sinks.row(row)
+    }
+}
+
+fn summary(stats: &Stats, cfg: &TraceConfig, link: Option<LinkSummary>) -> Summary {
+    Summary {
+        cycles: stats.cycles,
+        sent: stats.sent,
+        injection_rate: stats.injection_rate(),
+        mean_c: stats.mean_c(),
+        max_c: stats.max_c,
+        frac_congested: stats.frac_congested(),
+        throttled: stats.throttled,
+        frac_throttled: stats.frac_throttled(),
+        enters_congested: stats.enters,
+        first_enter_cycle: stats.first_enter,
+        leaves_congested: stats.leaves,
+        last_leave_cycle: stats.last_leave,
+        congested_at_end: stats.last.congested,
+        err_underflow: stats.last.err_underflow,
+        err_overflow: stats.last.err_overflow,
+        mode: cfg.mode_name(),
+        config: ConfigView {
+            enable: cfg.enable,
+            det_mode: if cfg.det_at { "at" } else { "ft" },
+            thr_mode: if cfg.thr_ri { "ri" } else { "fi" },
+            credit_limit: cfg.credit_limit,
+            th_enter: cfg.th_enter,
+            th_escape: cfg.th_escape,
+            at_win_e: cfg.at_win_e,
+            at_cnt_e: cfg.at_cnt_e,
+            at_win_s: cfg.at_win_s,
+            at_cnt_s: cfg.at_cnt_s,
+            m: cfg.m,
+            n: cfg.n,
+            k: cfg.k,
+            seed: cfg.seed,
+        },
+        link,
+    }
+}
+
+/// Open loop: one traced cycle per stimulus row.
+pub fn open_loop(
+    kind: EngineKind,
+    cfg: &TraceConfig,
+    stim: &[StimulusRow],
+    sinks: &mut Sinks,
+) -> Result<Summary> {
+    let mut t = Tracer::new(kind, cfg);
+    for s in stim {
+        let row = t.step(s.flit_valid, s.credit_return);
+        t.record(&row, sinks)?;
+    }
+    Ok(summary(&t.stats, cfg, None))
+}
+
+/// Closed loop: `cycles` traced cycles; the source always has a flit; `credit_return` comes
+/// from the link. The link's buffer is the block's CREDIT_LIMIT.
+pub fn closed_loop(
+    kind: EngineKind,
+    cfg: &TraceConfig,
+    link_cfg: &LinkConfig,
+    cycles: u64,
+    sinks: &mut Sinks,
+) -> Result<Summary> {
+    assert_eq!(link_cfg.capacity_flits, cfg.credit_limit as u32);
+    let mut t = Tracer::new(kind, cfg);
+    let mut link = CreditLink::new(link_cfg);
+    for _ in 0..cycles {
+        // Read phase: the NIC sees the credit channel's head; then evaluate and commit.
+        let credit_return = link.credit_return();
+        let mut row = t.step(true, credit_return);
+        let lc = link
+            .step(row.send)
+            .with_context(|| format!("link invariant violated (seed {})", link_cfg.seed))?;
+        row.buf = Some(lc.occupancy_flits);
+        t.record(&row, sinks)?;
+    }
+    let ls = LinkSummary {
+        latency_cycles: link_cfg.latency_cycles,
+        credit_round_trip_cycles: 2 * link_cfg.latency_cycles as u64 + 1,
+        drain_schedule: link_cfg.drain.to_string(),
+        seed: link_cfg.seed,
+        mean_buf_flits: t.stats.mean_buf(),
+        max_buf_flits: t.stats.max_buf,
+    };
+    Ok(summary(&t.stats, cfg, Some(ls)))
+}
