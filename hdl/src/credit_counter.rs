@@ -6,8 +6,8 @@ use rust_hdl::prelude::*;
 ///
 /// `c(t+1) = c(t) + send(t) - credit_return(t)`, computed on 17 bits so that nothing wraps.
 /// Returning more credits than are in use sets the sticky `err_underflow` and clamps `c` at 0;
-/// ending a cycle with `c > credit_limit` (only possible after CREDIT_LIMIT is lowered below
-/// `c`) sets the sticky `err_overflow`. A flit may leave only while `c < credit_limit`.
+/// a cycle that starts with `c > credit_limit` (only possible after CREDIT_LIMIT is lowered
+/// below `c`) sets the sticky `err_overflow`. A flit may leave only while `c < credit_limit`.
 #[derive(LogicBlock, Default)]
 pub struct CreditCounter {
     /// Block clock.
@@ -30,37 +30,51 @@ pub struct CreditCounter {
     pub credit_ok: Signal<Out, Bit>,
     /// Sticky: more credits were returned than were in use.
     pub err_underflow: Signal<Out, Bit>,
-    /// Sticky: `c` ended a cycle above `credit_limit`.
+    /// Sticky: `c` was above `credit_limit`.
     pub err_overflow: Signal<Out, Bit>,
     count: DFF<Bits<16>>,
     underflow: DFF<Bit>,
     overflow: DFF<Bit>,
-    sum: Signal<Local, Bits<17>>,
-    ret: Signal<Local, Bits<17>>,
-    next: Signal<Local, Bits<17>>,
+    c17: Signal<Local, Bits<17>>,
+    c17_inc: Signal<Local, Bits<17>>,
+    ret17: Signal<Local, Bits<17>>,
+    dec_idle: Signal<Local, Bits<17>>,
+    dec_send: Signal<Local, Bits<17>>,
+    under_idle: Signal<Local, Bit>,
+    under_send: Signal<Local, Bit>,
 }
 
 impl Logic for CreditCounter {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, count, underflow, overflow);
-        // Widen before adding (Verilog sizes expressions differently from Rust).
+        // Both outcomes (no send / send) are computed from c and credit_return alone, so the
+        // late `send` only picks one: it is the end of the block's critical path. Widen before
+        // any arithmetic (Verilog sizes expressions differently from Rust).
+        self.c17.next = bit_cast::<17, 16>(self.count.q.val());
+        self.c17_inc.next = self.c17.val() + 1;
+        self.ret17.next = bit_cast::<17, 8>(self.credit_return.val());
+        self.dec_idle.next = self.c17.val() - self.ret17.val();
+        self.dec_send.next = self.c17_inc.val() - self.ret17.val();
+        self.under_idle.next = self.ret17.val() > self.c17.val();
+        self.under_send.next = self.ret17.val() > self.c17_inc.val();
         if self.send.val() {
-            self.sum.next = bit_cast::<17, 16>(self.count.q.val()) + 1;
-        } else {
-            self.sum.next = bit_cast::<17, 16>(self.count.q.val());
-        }
-        self.ret.next = bit_cast::<17, 8>(self.credit_return.val());
-        if self.ret.val() > self.sum.val() {
-            self.next.next = 0.into();
+            if self.under_send.val() {
+                self.count.d.next = 0.into();
+                self.underflow.d.next = true;
+            } else {
+                self.count.d.next = bit_cast::<16, 17>(self.dec_send.val());
+            }
+        } else if self.under_idle.val() {
+            self.count.d.next = 0.into();
             self.underflow.d.next = true;
         } else {
-            self.next.next = self.sum.val() - self.ret.val();
+            self.count.d.next = bit_cast::<16, 17>(self.dec_idle.val());
         }
-        if self.next.val() > bit_cast::<17, 16>(self.credit_limit.val()) {
+        // Only a CREDIT_LIMIT lowered below the credits in flight can leave c above it.
+        if self.count.q.val() > self.credit_limit.val() {
             self.overflow.d.next = true;
         }
-        self.count.d.next = bit_cast::<16, 17>(self.next.val());
         if self.clear_underflow.val() {
             self.underflow.d.next = false;
         }

@@ -2,6 +2,7 @@
 //! of status and counters. Addresses and reset values come from [`crate::regs`].
 
 use crate::regs::*;
+use crate::shape_decode::ShapeDecode;
 use rust_hdl::prelude::*;
 
 /// Register file with one write port and one combinational read port.
@@ -62,10 +63,14 @@ pub struct Csr {
     pub at_win_s: Signal<Out, Bits<16>>,
     /// AT_CNT_S.
     pub at_cnt_s: Signal<Out, Bits<16>>,
-    /// SHAPE.m.
-    pub m: Signal<Out, Bits<5>>,
-    /// SHAPE.n.
-    pub n: Signal<Out, Bits<5>>,
+    /// SHAPE decoded: shift left (m >= n).
+    pub shape_left: Signal<Out, Bit>,
+    /// SHAPE decoded: m - n.
+    pub shape_d_left: Signal<Out, Bits<5>>,
+    /// SHAPE decoded: n - m.
+    pub shape_d_right: Signal<Out, Bits<5>>,
+    /// SHAPE decoded: bits of c that spill past bit 31.
+    pub shape_spill_mask: Signal<Out, Bits<16>>,
     /// K.
     pub k: Signal<Out, Bits<16>>,
     /// Strobe: SEED written this cycle; load `seed_load` into the generator.
@@ -108,6 +113,13 @@ pub struct Csr {
     n_q: DFF<Bits<5>>,
     k_q: DFF<Bits<16>>,
     seed_q: DFF<Bits<32>>,
+    // SHAPE is also stored decoded (written together with m_q/n_q) to keep the decode out of
+    // the per-cycle path.
+    decode: ShapeDecode,
+    left_q: DFF<Bit>,
+    d_left_q: DFF<Bits<5>>,
+    d_right_q: DFF<Bits<5>>,
+    spill_mask_q: DFF<Bits<16>>,
     status: Signal<Local, Bits<32>>,
     at_status: Signal<Local, Bits<32>>,
 }
@@ -141,8 +153,10 @@ impl Default for Csr {
             at_cnt_e: Default::default(),
             at_win_s: Default::default(),
             at_cnt_s: Default::default(),
-            m: Default::default(),
-            n: Default::default(),
+            shape_left: Default::default(),
+            shape_d_left: Default::default(),
+            shape_d_right: Default::default(),
+            shape_spill_mask: Default::default(),
             k: Default::default(),
             reseed: Default::default(),
             seed_load: Default::default(),
@@ -175,6 +189,11 @@ impl Default for Csr {
             n_q: Default::default(),
             k_q: Default::default(),
             seed_q: Default::default(),
+            decode: Default::default(),
+            left_q: Default::default(),
+            d_left_q: Default::default(),
+            d_right_q: Default::default(),
+            spill_mask_q: Default::default(),
             status: Default::default(),
             at_status: Default::default(),
         }
@@ -198,8 +217,20 @@ impl Logic for Csr {
             m_q,
             n_q,
             k_q,
-            seed_q
+            seed_q,
+            left_q,
+            d_left_q,
+            d_right_q,
+            spill_mask_q
         );
+        // The SHAPE decoder sees the value being loaded: the reset value or the write data.
+        if self.reset.val() {
+            self.decode.m.next = self.rst_m.val();
+            self.decode.n.next = self.rst_n.val();
+        } else {
+            self.decode.m.next = self.wdata.val().get_bits::<5>(0);
+            self.decode.n.next = self.wdata.val().get_bits::<5>(8);
+        }
         if self.wdata.val() == 0 {
             self.seed_load.next = self.rst_seed.val();
         } else {
@@ -248,6 +279,10 @@ impl Logic for Csr {
                 8 => {
                     self.m_q.d.next = self.wdata.val().get_bits::<5>(0);
                     self.n_q.d.next = self.wdata.val().get_bits::<5>(8);
+                    self.left_q.d.next = self.decode.left.val();
+                    self.d_left_q.d.next = self.decode.d_left.val();
+                    self.d_right_q.d.next = self.decode.d_right.val();
+                    self.spill_mask_q.d.next = self.decode.spill_mask.val();
                 }
                 9 => {
                     self.k_q.d.next = self.wdata.val().get_bits::<16>(0);
@@ -283,6 +318,10 @@ impl Logic for Csr {
             self.at_cnt_s_q.d.next = self.rst_at_cnt_s.val();
             self.m_q.d.next = self.rst_m.val();
             self.n_q.d.next = self.rst_n.val();
+            self.left_q.d.next = self.decode.left.val();
+            self.d_left_q.d.next = self.decode.d_left.val();
+            self.d_right_q.d.next = self.decode.d_right.val();
+            self.spill_mask_q.d.next = self.decode.spill_mask.val();
             self.k_q.d.next = self.rst_k.val();
             self.seed_q.d.next = self.rst_seed.val();
         }
@@ -297,8 +336,10 @@ impl Logic for Csr {
         self.at_cnt_e.next = self.at_cnt_e_q.q.val();
         self.at_win_s.next = self.at_win_s_q.q.val();
         self.at_cnt_s.next = self.at_cnt_s_q.q.val();
-        self.m.next = self.m_q.q.val();
-        self.n.next = self.n_q.q.val();
+        self.shape_left.next = self.left_q.q.val();
+        self.shape_d_left.next = self.d_left_q.q.val();
+        self.shape_d_right.next = self.d_right_q.q.val();
+        self.shape_spill_mask.next = self.spill_mask_q.q.val();
         self.k.next = self.k_q.q.val();
         // Read port.
         self.status.next = bit_cast::<32, 16>(self.c.val()) << 16;

@@ -11,6 +11,7 @@ pub mod perf_counters;
 pub mod pft_injector;
 pub mod regs;
 pub mod ri_gate;
+pub mod shape_decode;
 pub mod stepper;
 pub mod verilog;
 

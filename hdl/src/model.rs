@@ -224,7 +224,7 @@ impl PftModel {
         } else {
             sum - ret
         };
-        if c_next > self.regs.credit_limit as u32 {
+        if self.c > self.regs.credit_limit {
             self.err_overflow = true;
         }
         self.c = c_next as u16;

@@ -1,13 +1,17 @@
-//! The RTL shifter against the exact level, for every (m, n) and corner values of c and k.
+//! The RTL SHAPE decoder and shifter against the exact level, for every (m, n) and corner
+//! values of c and k.
 
 use pft_hdl::level_shifter::LevelShifter;
 use pft_hdl::model::level;
+use pft_hdl::shape_decode::ShapeDecode;
 use rust_hdl::prelude::*;
 
 #[test]
 fn shifter_is_exact_for_every_m_n() {
     let mut uut = LevelShifter::default();
     uut.connect_all();
+    let mut dec = ShapeDecode::default();
+    dec.connect_all();
     let cs = [0u16, 1, 2, 3, 0x250, 0x2a0, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF];
     let ks = [0u16, 1, 0x7FFF, 0xFFFF];
     let mut checked = 0;
@@ -15,9 +19,14 @@ fn shifter_is_exact_for_every_m_n() {
         for n in 0..32u8 {
             for c in cs {
                 for k in ks {
+                    dec.m.next = (m as u64).into();
+                    dec.n.next = (n as u64).into();
+                    assert!(simulate(&mut dec, 100));
                     uut.c.next = (c as u64).into();
-                    uut.m.next = (m as u64).into();
-                    uut.n.next = (n as u64).into();
+                    uut.left.next = dec.left.val();
+                    uut.d_left.next = dec.d_left.val();
+                    uut.d_right.next = dec.d_right.val();
+                    uut.spill_mask.next = dec.spill_mask.val();
                     uut.k.next = (k as u64).into();
                     assert!(simulate(&mut uut, 100));
                     let exact = level(c, m, n, k);
