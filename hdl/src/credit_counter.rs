@@ -40,8 +40,7 @@ pub struct CreditCounter {
     ret17: Signal<Local, Bits<17>>,
     dec_idle: Signal<Local, Bits<17>>,
     dec_send: Signal<Local, Bits<17>>,
-    under_idle: Signal<Local, Bit>,
-    under_send: Signal<Local, Bit>,
+    at_limit: Signal<Local, Bit>,
 }
 
 impl Logic for CreditCounter {
@@ -56,23 +55,26 @@ impl Logic for CreditCounter {
         self.ret17.next = bit_cast::<17, 8>(self.credit_return.val());
         self.dec_idle.next = self.c17.val() - self.ret17.val();
         self.dec_send.next = self.c17_inc.val() - self.ret17.val();
-        self.under_idle.next = self.ret17.val() > self.c17.val();
-        self.under_send.next = self.ret17.val() > self.c17_inc.val();
+        // Bit 16 of a difference is its borrow: more credits returned than in use. (With a
+        // send, c <= 0xFFFE, so c + 1 never sets bit 16 by itself.)
         if self.send.val() {
-            if self.under_send.val() {
+            if self.dec_send.val().get_bit(16) {
                 self.count.d.next = 0.into();
                 self.underflow.d.next = true;
             } else {
                 self.count.d.next = bit_cast::<16, 17>(self.dec_send.val());
             }
-        } else if self.under_idle.val() {
+        } else if self.dec_idle.val().get_bit(16) {
             self.count.d.next = 0.into();
             self.underflow.d.next = true;
         } else {
             self.count.d.next = bit_cast::<16, 17>(self.dec_idle.val());
         }
         // Only a CREDIT_LIMIT lowered below the credits in flight can leave c above it.
-        if self.count.q.val() > self.credit_limit.val() {
+        // c > limit is "no credit and not at the limit", sharing the credit check's compare.
+        self.at_limit.next = self.count.q.val() == self.credit_limit.val();
+        self.credit_ok.next = self.count.q.val() < self.credit_limit.val();
+        if !self.credit_ok.val() & !self.at_limit.val() {
             self.overflow.d.next = true;
         }
         if self.clear_underflow.val() {
@@ -87,7 +89,6 @@ impl Logic for CreditCounter {
             self.overflow.d.next = false;
         }
         self.c.next = self.count.q.val();
-        self.credit_ok.next = self.count.q.val() < self.credit_limit.val();
         self.err_underflow.next = self.underflow.q.val();
         self.err_overflow.next = self.overflow.q.val();
     }

@@ -63,12 +63,12 @@ pub struct Csr {
     pub at_win_s: Signal<Out, Bits<16>>,
     /// AT_CNT_S.
     pub at_cnt_s: Signal<Out, Bits<16>>,
-    /// SHAPE decoded: shift left (m >= n).
+    /// SHAPE decoded: m >= n.
     pub shape_left: Signal<Out, Bit>,
-    /// SHAPE decoded: m - n.
-    pub shape_d_left: Signal<Out, Bits<5>>,
-    /// SHAPE decoded: n - m.
-    pub shape_d_right: Signal<Out, Bits<5>>,
+    /// SHAPE decoded: barrel distance.
+    pub shape_distance: Signal<Out, Bits<5>>,
+    /// SHAPE decoded: the right shift clears c.
+    pub shape_zero: Signal<Out, Bit>,
     /// SHAPE decoded: bits of c that spill past bit 31.
     pub shape_spill_mask: Signal<Out, Bits<16>>,
     /// K.
@@ -117,8 +117,8 @@ pub struct Csr {
     // the per-cycle path.
     decode: ShapeDecode,
     left_q: DFF<Bit>,
-    d_left_q: DFF<Bits<5>>,
-    d_right_q: DFF<Bits<5>>,
+    distance_q: DFF<Bits<5>>,
+    zero_q: DFF<Bit>,
     spill_mask_q: DFF<Bits<16>>,
     status: Signal<Local, Bits<32>>,
     at_status: Signal<Local, Bits<32>>,
@@ -154,8 +154,8 @@ impl Default for Csr {
             at_win_s: Default::default(),
             at_cnt_s: Default::default(),
             shape_left: Default::default(),
-            shape_d_left: Default::default(),
-            shape_d_right: Default::default(),
+            shape_distance: Default::default(),
+            shape_zero: Default::default(),
             shape_spill_mask: Default::default(),
             k: Default::default(),
             reseed: Default::default(),
@@ -191,8 +191,8 @@ impl Default for Csr {
             seed_q: Default::default(),
             decode: Default::default(),
             left_q: Default::default(),
-            d_left_q: Default::default(),
-            d_right_q: Default::default(),
+            distance_q: Default::default(),
+            zero_q: Default::default(),
             spill_mask_q: Default::default(),
             status: Default::default(),
             at_status: Default::default(),
@@ -219,8 +219,8 @@ impl Logic for Csr {
             k_q,
             seed_q,
             left_q,
-            d_left_q,
-            d_right_q,
+            distance_q,
+            zero_q,
             spill_mask_q
         );
         // The SHAPE decoder sees the value being loaded: the reset value or the write data.
@@ -280,8 +280,8 @@ impl Logic for Csr {
                     self.m_q.d.next = self.wdata.val().get_bits::<5>(0);
                     self.n_q.d.next = self.wdata.val().get_bits::<5>(8);
                     self.left_q.d.next = self.decode.left.val();
-                    self.d_left_q.d.next = self.decode.d_left.val();
-                    self.d_right_q.d.next = self.decode.d_right.val();
+                    self.distance_q.d.next = self.decode.distance.val();
+                    self.zero_q.d.next = self.decode.zero.val();
                     self.spill_mask_q.d.next = self.decode.spill_mask.val();
                 }
                 9 => {
@@ -319,8 +319,8 @@ impl Logic for Csr {
             self.m_q.d.next = self.rst_m.val();
             self.n_q.d.next = self.rst_n.val();
             self.left_q.d.next = self.decode.left.val();
-            self.d_left_q.d.next = self.decode.d_left.val();
-            self.d_right_q.d.next = self.decode.d_right.val();
+            self.distance_q.d.next = self.decode.distance.val();
+            self.zero_q.d.next = self.decode.zero.val();
             self.spill_mask_q.d.next = self.decode.spill_mask.val();
             self.k_q.d.next = self.rst_k.val();
             self.seed_q.d.next = self.rst_seed.val();
@@ -337,8 +337,8 @@ impl Logic for Csr {
         self.at_win_s.next = self.at_win_s_q.q.val();
         self.at_cnt_s.next = self.at_cnt_s_q.q.val();
         self.shape_left.next = self.left_q.q.val();
-        self.shape_d_left.next = self.d_left_q.q.val();
-        self.shape_d_right.next = self.d_right_q.q.val();
+        self.shape_distance.next = self.distance_q.q.val();
+        self.shape_zero.next = self.zero_q.q.val();
         self.shape_spill_mask.next = self.spill_mask_q.q.val();
         self.k.next = self.k_q.q.val();
         // Read port.

@@ -5,20 +5,20 @@ use rust_hdl::prelude::*;
 
 /// Combinational shifter and adder, fed with SHAPE already decoded (see `ShapeDecode`).
 ///
-/// No bit shifted out to the left is lost: `((c << m) >> n)` is `c << d_left` or
-/// `c >> d_right`. A bit of `c` pushed past bit 31 (`c & spill_mask`) or a carry out of
+/// No bit shifted out to the left is lost: `((c << m) >> n)` is `c << (m - n)` or
+/// `c >> (n - m)`, both taken from one left barrel. A bit of `c` pushed past bit 31 (`c & spill_mask`) or a carry out of
 /// `+ k` sets `level_ovf`. Every comparison downstream is against a gate of at most 32 bits,
 /// so `level_ovf` means "never reached".
 #[derive(LogicBlock, Default)]
 pub struct LevelShifter {
     /// Used credits.
     pub c: Signal<In, Bits<16>>,
-    /// SHAPE decoded: shift left (m >= n).
+    /// SHAPE decoded: m >= n (else take the barrel's upper half).
     pub left: Signal<In, Bit>,
-    /// SHAPE decoded: m - n.
-    pub d_left: Signal<In, Bits<5>>,
-    /// SHAPE decoded: n - m.
-    pub d_right: Signal<In, Bits<5>>,
+    /// SHAPE decoded: left-shift distance of the barrel.
+    pub distance: Signal<In, Bits<5>>,
+    /// SHAPE decoded: the right shift clears c.
+    pub zero: Signal<In, Bit>,
     /// SHAPE decoded: bits of `c` that spill past bit 31.
     pub spill_mask: Signal<In, Bits<16>>,
     /// K.
@@ -28,6 +28,7 @@ pub struct LevelShifter {
     /// f(c) >= 2^32.
     pub level_ovf: Signal<Out, Bit>,
     c32: Signal<Local, Bits<32>>,
+    barrel: Signal<Local, Bits<32>>,
     shifted: Signal<Local, Bits<32>>,
     spill: Signal<Local, Bits<16>>,
     lo16: Signal<Local, Bits<16>>,
@@ -40,10 +41,14 @@ impl Logic for LevelShifter {
     #[hdl_gen]
     fn update(&mut self) {
         self.c32.next = bit_cast::<32, 16>(self.c.val());
+        // One barrel for both directions: c >> r is (c << (16 - r)) >> 16 (see ShapeDecode).
+        self.barrel.next = self.c32.val() << self.distance.val();
         if self.left.val() {
-            self.shifted.next = self.c32.val() << self.d_left.val();
+            self.shifted.next = self.barrel.val();
+        } else if self.zero.val() {
+            self.shifted.next = 0.into();
         } else {
-            self.shifted.next = self.c32.val() >> self.d_right.val();
+            self.shifted.next = self.barrel.val() >> 16;
         }
         self.spill.next = self.c.val() & self.spill_mask.val();
         self.level.next = self.shifted.val() + bit_cast::<32, 16>(self.k.val());

@@ -105,8 +105,8 @@ impl Logic for PftInjector {
         // Level and gates.
         self.shifter.c.next = self.credit.c.val();
         self.shifter.left.next = self.csr.shape_left.val();
-        self.shifter.d_left.next = self.csr.shape_d_left.val();
-        self.shifter.d_right.next = self.csr.shape_d_right.val();
+        self.shifter.distance.next = self.csr.shape_distance.val();
+        self.shifter.zero.next = self.csr.shape_zero.val();
         self.shifter.spill_mask.next = self.csr.shape_spill_mask.val();
         self.shifter.k.next = self.csr.k.val();
         self.fi.level.next = self.shifter.level.val();

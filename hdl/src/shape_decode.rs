@@ -3,26 +3,31 @@
 
 use rust_hdl::prelude::*;
 
-/// `((c << m) >> n)` equals `c << (m - n)` when `m >= n` and `c >> (n - m)` otherwise. For
-/// the left case, the bits of the 16-bit `c` that land above bit 31 are those at positions
-/// `>= 32 - (m - n)`: `spill_mask` marks them (zero when nothing can spill).
+/// `((c << m) >> n)` equals `c << (m - n)` when `m >= n` and `c >> (n - m)` otherwise. The
+/// shifter has one left barrel: a right shift by `r <= 16` is `(c << (16 - r)) >> 16`, and
+/// `16 - r` is `(m - n) + 16` modulo 32, i.e. `m - n` with bit 4 flipped. A right shift by
+/// more than 16 clears the 16-bit `c` (`zero`). For the left case, the bits of `c` that land
+/// above bit 31 are those at positions `>= 32 - (m - n)`: `spill_mask` marks them.
 #[derive(LogicBlock)]
 pub struct ShapeDecode {
     /// SHAPE.m.
     pub m: Signal<In, Bits<5>>,
     /// SHAPE.n.
     pub n: Signal<In, Bits<5>>,
-    /// `m >= n`: shift left by `d_left`, else right by `d_right`.
+    /// `m >= n`: the level is the barrel's output, else its upper half.
     pub left: Signal<Out, Bit>,
-    /// `m - n` (meaningful when `left`).
-    pub d_left: Signal<Out, Bits<5>>,
-    /// `n - m` (meaningful when not `left`).
-    pub d_right: Signal<Out, Bits<5>>,
+    /// Left-shift distance of the barrel.
+    pub distance: Signal<Out, Bits<5>>,
+    /// `n - m > 16`: the shifted value is 0.
+    pub zero: Signal<Out, Bit>,
     /// Bits of `c` that a left shift pushes past bit 31.
     pub spill_mask: Signal<Out, Bits<16>>,
     ones: Constant<Bits<16>>,
     thirty_two: Constant<Bits<6>>,
+    sixteen: Constant<Bits<6>>,
+    d5: Signal<Local, Bits<5>>,
     d6: Signal<Local, Bits<6>>,
+    r6: Signal<Local, Bits<6>>,
     spill_sh: Signal<Local, Bits<6>>,
 }
 
@@ -32,12 +37,15 @@ impl Default for ShapeDecode {
             m: Default::default(),
             n: Default::default(),
             left: Default::default(),
-            d_left: Default::default(),
-            d_right: Default::default(),
+            distance: Default::default(),
+            zero: Default::default(),
             spill_mask: Default::default(),
             ones: Constant::new(0xFFFF.into()),
             thirty_two: Constant::new(32.into()),
+            sixteen: Constant::new(16.into()),
+            d5: Default::default(),
             d6: Default::default(),
+            r6: Default::default(),
             spill_sh: Default::default(),
         }
     }
@@ -47,14 +55,18 @@ impl Logic for ShapeDecode {
     #[hdl_gen]
     fn update(&mut self) {
         self.left.next = self.m.val() >= self.n.val();
-        self.d_left.next = self.m.val() - self.n.val();
-        self.d_right.next = self.n.val() - self.m.val();
+        self.d5.next = self.m.val() - self.n.val();
         self.d6.next = bit_cast::<6, 5>(self.m.val()) - bit_cast::<6, 5>(self.n.val());
+        self.r6.next = bit_cast::<6, 5>(self.n.val()) - bit_cast::<6, 5>(self.m.val());
         // 32 - d in 1..32; shifting the 16 ones by 16 or more leaves 0 (nothing spills).
         self.spill_sh.next = self.thirty_two.val() - self.d6.val();
         if self.left.val() {
+            self.distance.next = self.d5.val();
+            self.zero.next = false;
             self.spill_mask.next = self.ones.val() << self.spill_sh.val();
         } else {
+            self.distance.next = self.d5.val() ^ 16;
+            self.zero.next = self.r6.val() > self.sixteen.val();
             self.spill_mask.next = 0.into();
         }
     }

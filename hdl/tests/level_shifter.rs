@@ -24,8 +24,8 @@ fn shifter_is_exact_for_every_m_n() {
                     assert!(simulate(&mut dec, 100));
                     uut.c.next = (c as u64).into();
                     uut.left.next = dec.left.val();
-                    uut.d_left.next = dec.d_left.val();
-                    uut.d_right.next = dec.d_right.val();
+                    uut.distance.next = dec.distance.val();
+                    uut.zero.next = dec.zero.val();
                     uut.spill_mask.next = dec.spill_mask.val();
                     uut.k.next = (k as u64).into();
                     assert!(simulate(&mut uut, 100));
