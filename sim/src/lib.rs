@@ -5,3 +5,4 @@
 pub mod channel;
 pub mod link;
 pub mod schedule;
+pub mod net;
