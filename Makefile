@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run test verilog synth vcd bench docs fmt lint clean
+.PHONY: setup run test verilog synth vcd screenshots bench docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40 (apt; uses sudo when not root)
 setup:
@@ -31,6 +31,11 @@ synth: verilog
 ## vcd: directed congestion episodes (FT-FI and AT-RI) as VCD for GTKWave (tb/pft.gtkw)
 vcd:
 	bash tb/examples/episodes.sh $(OUT)/vcd
+
+## screenshots: PNGs of the episodes for docs/waveforms.md (needs gtkwave xvfb x11-apps imagemagick)
+screenshots: vcd
+	bash tb/examples/screenshot.sh $(OUT)/vcd/episode-ft-fi.vcd docs/img/episode-ft-fi.png
+	bash tb/examples/screenshot.sh $(OUT)/vcd/episode-at-ri.vcd docs/img/episode-at-ri.png
 
 ## bench: cycles/s of the reference model, the rust-hdl RTL and Verilator, side by side
 bench:
