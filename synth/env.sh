@@ -1,0 +1,42 @@
+# shellcheck shell=bash
+# Settings shared by synth/check_verilog.sh and synth/run.sh. Source it; every value can be
+# overridden from the environment, e.g. `ICE40_FREQ_MHZ=48 bash synth/run.sh`.
+
+# The exported design (written by `cargo run --release --bin pft-verilog`). The top module
+# name is fixed by hdl/src/verilog.rs and is also written into the Yosys scripts.
+: "${PFT_TOP:=pft_injector}"
+: "${PFT_VERILOG:=synth/out/pft_injector.v}"
+
+# Scratch space (ignored by git) and committed reports, relative to the repository root.
+: "${SYNTH_WORK:=synth/out/work}"
+: "${SYNTH_REPORTS:=synth/reports}"
+
+# iCE40 place and route. 32 MHz is the anchor clock of a hand-written Verilog of the spec
+# (PFT-SPEC section 3); nextpnr runs with --timing-allow-fail, so missing it is reported,
+# not fatal. A fixed seed makes the run reproducible.
+: "${ICE40_DEVICE:=hx8k}"
+: "${ICE40_PACKAGE:=ct256}"
+: "${ICE40_FREQ_MHZ:=32}"
+: "${NEXTPNR_SEED:=1}"
+# 1: also map with `synth_ice40 -abc9` and place it (a second opinion, about 20 s more).
+: "${ICE40_ABC9:=1}"
+
+# Tools (Debian bookworm packages: yosys 0.23, nextpnr-ice40 0.4, fpga-icestorm,
+# verilator 5.006, iverilog 11).
+: "${YOSYS:=yosys}"
+: "${NEXTPNR_ICE40:=nextpnr-ice40}"
+: "${ICETIME:=icetime}"
+: "${VERILATOR:=verilator}"
+: "${IVERILOG:=iverilog}"
+: "${PYTHON:=python3}"
+
+# require_tool NAME...: exit 127 with a message if a tool is not on PATH.
+require_tool() {
+    local t
+    for t in "$@"; do
+        if ! command -v "$t" >/dev/null 2>&1; then
+            echo "error: '$t' not found on PATH (see synth/README.md for the packages)" >&2
+            exit 127
+        fi
+    done
+}
