@@ -4,5 +4,7 @@
 
 pub mod channel;
 pub mod link;
-pub mod schedule;
+pub mod metrics;
 pub mod net;
+pub mod schedule;
+pub mod workload;

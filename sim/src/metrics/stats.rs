@@ -1,0 +1,163 @@
+//! Raw samples and their summary. Percentiles use the nearest-rank method on the exact
+//! samples (no histogram, no clamping, no interpolation):
+//! `P_q = x_(k)` with `k = max(1, ceil(q/100 * n))`, `x_(1) <= ... <= x_(n)`, i.e. the
+//! smallest sample such that at least q % of the samples are <= it. P_50 of an even count is
+//! the lower middle sample; P_100 is the maximum.
+
+use super::csv_table::CsvTable;
+use serde::{Deserialize, Serialize};
+
+/// Nearest-rank percentile of ascending `sorted` samples, `q` in percent (0..=100).
+/// `None` for no samples or `q` out of range / NaN.
+pub fn percentile_sorted(sorted: &[f64], q: f64) -> Option<f64> {
+    let k = rank(sorted.len(), q)?;
+    Some(sorted[k - 1])
+}
+
+/// GPCNeT's percentile counted from the top (used for bandwidth, where the tail is low):
+/// the largest sample such that at least q % of the samples are >= it, i.e. `x_(n+1-k)` with
+/// `k = max(1, ceil(q/100 * n))`. `sorted` ascending.
+pub fn percentile_from_top(sorted: &[f64], q: f64) -> Option<f64> {
+    let n = sorted.len();
+    let k = rank(n, q)?;
+    Some(sorted[n - k])
+}
+
+fn rank(n: usize, q: f64) -> Option<usize> {
+    if n == 0 || !(0.0..=100.0).contains(&q) {
+        return None;
+    }
+    // Guard the product against rounding up past an exact integer (e.g. 0.99 * 100).
+    let x = q / 100.0 * n as f64;
+    let k = (x - 1e-9 * x.max(1.0)).ceil().max(1.0) as usize;
+    Some(k.min(n))
+}
+
+/// Sorts a copy ascending (NaNs last).
+pub fn sorted(values: &[f64]) -> Vec<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    v
+}
+
+/// Count, mean, min, p50, p99 (nearest rank) and max of a set of samples.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub count: u64,
+    pub mean: f64,
+    pub min: f64,
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Summary {
+    /// Summary of float samples (`None` when empty).
+    pub fn of(samples: &[f64]) -> Option<Summary> {
+        if samples.is_empty() {
+            return None;
+        }
+        let s = sorted(samples);
+        Some(Summary::of_sorted(&s))
+    }
+
+    /// Summary of integer samples, e.g. latencies in cycles (`None` when empty).
+    pub fn of_u64(samples: &[u64]) -> Option<Summary> {
+        if samples.is_empty() {
+            return None;
+        }
+        let mut s = samples.to_vec();
+        s.sort_unstable();
+        let sum: u128 = s.iter().map(|&x| x as u128).sum();
+        let n = s.len();
+        let pick = |q: f64| s[rank(n, q).expect("non-empty") - 1] as f64;
+        Some(Summary {
+            count: n as u64,
+            mean: sum as f64 / n as f64,
+            min: s[0] as f64,
+            p50: pick(50.0),
+            p99: pick(99.0),
+            max: s[n - 1] as f64,
+        })
+    }
+
+    /// Summary of ascending, non-empty samples.
+    pub fn of_sorted(s: &[f64]) -> Summary {
+        let n = s.len();
+        Summary {
+            count: n as u64,
+            mean: s.iter().sum::<f64>() / n as f64,
+            min: s[0],
+            p50: percentile_sorted(s, 50.0).unwrap_or(f64::NAN),
+            p99: percentile_sorted(s, 99.0).unwrap_or(f64::NAN),
+            max: s[n - 1],
+        }
+    }
+
+    /// A named CSV row.
+    pub fn row(&self, name: &str) -> SummaryRow {
+        SummaryRow {
+            name: name.to_string(),
+            count: self.count,
+            mean: self.mean,
+            min: self.min,
+            p50: self.p50,
+            p99: self.p99,
+            max: self.max,
+        }
+    }
+}
+
+/// CSV row of a `Summary`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    pub name: String,
+    pub count: u64,
+    pub mean: f64,
+    pub min: f64,
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+/// Raw latency samples in cycles (kept whole; summarised on demand).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencySamples {
+    pub samples: Vec<u64>,
+}
+
+impl LatencySamples {
+    pub fn push(&mut self, cycles: u64) {
+        self.samples.push(cycles);
+    }
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+    pub fn summary(&self) -> Option<Summary> {
+        Summary::of_u64(&self.samples)
+    }
+}
+
+impl CsvTable for LatencySamples {
+    type Row = SampleRow;
+    fn csv_rows(&self) -> Vec<SampleRow> {
+        self.samples
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| SampleRow {
+                index: i as u64,
+                cycles: c,
+            })
+            .collect()
+    }
+}
+
+/// CSV row of one raw sample.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampleRow {
+    pub index: u64,
+    pub cycles: u64,
+}

@@ -1,0 +1,273 @@
+//! The invariant checker and the deadlock dump.
+//!
+//! Always on (cheap, at the point where it happens): buffer overflow on every arrival, flit
+//! order per packet on every hop (a lost or duplicated flit), delivery to the right NIC,
+//! credit underflow at switch outputs, no progress for `deadlock_cycles` cycles while flits
+//! are in the network. With `check = true`, after every cycle, from independent counts:
+//! credit conservation on every link (sender's used credits = flits in the flit channel +
+//! flits in the receiver's buffer + credits in the credit channel, where the NIC's used
+//! credits are its PFT block's counter `c`), every buffer's occupancy against its entries
+//! and its size, the PFT blocks' error flags, and the total of flits in the network.
+
+use super::error::NetError;
+use super::network::{Network, NIC_BIT};
+use super::store::NONE;
+use std::fmt::Write;
+
+/// Lines of a deadlock dump before it is cut.
+const DUMP_LINES: usize = 40;
+
+impl Network {
+    /// Run every invariant check now (between steps). `step` calls it each cycle when
+    /// `check` is on.
+    pub fn check(&self) -> Result<(), NetError> {
+        let cycle = self.now;
+        let inv = |detail: String| NetError::Invariant { cycle, detail };
+        let nl = self.links.len();
+        let mut flits = vec![0u32; nl];
+        let mut credits = vec![0u32; nl];
+        for ev in self.fwheel.iter() {
+            flits[self.link_to(ev.rx) as usize] += 1;
+        }
+        for ev in self.cwheel.iter() {
+            credits[self.link_from(ev.tx) as usize] += 1;
+        }
+        // Buffer occupancy from the entries themselves.
+        let ports = self.sw.inp.len();
+        let mut occ_sw = vec![0u32; ports];
+        let mut occ_nic = vec![0u32; self.nodes as usize];
+        for (id, e) in self.entries.items.iter().enumerate() {
+            if !e.live {
+                continue;
+            }
+            let (arrived, sent) = self.entry_flits(id as u32);
+            if sent > arrived || arrived > e.len as u32 {
+                return Err(inv(format!(
+                    "{} in {}: {sent} flits sent, {arrived} arrived, of {}",
+                    self.packet_name(e.pkt),
+                    self.in_port_name(e.port),
+                    e.len
+                )));
+            }
+            let held = arrived - sent;
+            if e.port & NIC_BIT != 0 {
+                occ_nic[(e.port & !NIC_BIT) as usize] += held;
+            } else {
+                occ_sw[e.port as usize] += held;
+            }
+        }
+        for (g, (a, &b)) in self.sw.inp.iter().map(|p| p.occ).zip(&occ_sw).enumerate() {
+            if a != b {
+                return Err(inv(format!(
+                    "{}: occupancy counter {a} != {b} flits held by its packets",
+                    self.in_port_name(g as u32)
+                )));
+            }
+            if a > self.cfg.buffer_flits {
+                return Err(NetError::Overflow {
+                    cycle,
+                    component: self.in_port_name(g as u32),
+                    occupancy_flits: a,
+                    capacity_flits: self.cfg.buffer_flits,
+                });
+            }
+        }
+        for (n, (a, &b)) in self
+            .nic
+            .st
+            .iter()
+            .map(|s| s.rx_occ)
+            .zip(&occ_nic)
+            .enumerate()
+        {
+            if a != b {
+                return Err(inv(format!(
+                    "NIC {n} receive buffer: occupancy counter {a} != {b} flits held by its packets"
+                )));
+            }
+        }
+        // Credit conservation, link by link.
+        let mut total = 0u64;
+        for (l, k) in self.links.iter().enumerate() {
+            let (used, limit) = if k.tx & NIC_BIT != 0 {
+                let n = (k.tx & !NIC_BIT) as usize;
+                let e = &self.nic.engine[n];
+                (
+                    e.used_credits() as u32 + self.nic.st[n].credit_in as u32,
+                    self.cfg.buffer_flits,
+                )
+            } else {
+                let o = &self.sw.out[k.tx as usize];
+                (o.used, o.limit)
+            };
+            let buffer = if k.rx & NIC_BIT != 0 {
+                self.nic.st[(k.rx & !NIC_BIT) as usize].rx_occ
+            } else {
+                self.sw.inp[k.rx as usize].occ
+            };
+            let (f, c) = (flits[l], credits[l]);
+            total += (f + buffer) as u64;
+            if used != f + buffer + c {
+                return Err(NetError::CreditNotConserved {
+                    cycle,
+                    link: self.link_name(l as u32),
+                    used,
+                    flits_in_channel: f,
+                    flits_in_buffer: buffer,
+                    credits_in_channel: c,
+                    diff: used as i64 - (f + buffer + c) as i64,
+                });
+            }
+            if used > limit {
+                return Err(inv(format!(
+                    "link {}: {used} credits in use > {limit} credits",
+                    self.link_name(l as u32)
+                )));
+            }
+        }
+        for (n, e) in self.nic.engine.iter().enumerate() {
+            let p = e.probe();
+            if p.err_underflow || p.err_overflow {
+                return Err(NetError::Pft {
+                    cycle,
+                    nic: n as u32,
+                    detail: format!(
+                        "credit error flags set (underflow {}, overflow {}), c = {}",
+                        p.err_underflow, p.err_overflow, p.c
+                    ),
+                });
+            }
+        }
+        if total != self.flits_in_network {
+            return Err(inv(format!(
+                "{total} flits on links and in buffers != {} injected and not yet ejected",
+                self.flits_in_network
+            )));
+        }
+        Ok(())
+    }
+
+    /// (flits arrived, flits sent) of a buffer entry, from the ports that count them.
+    pub(crate) fn entry_flits(&self, e: u32) -> (u32, u32) {
+        let en = &self.entries[e];
+        if en.port & NIC_BIT != 0 {
+            let ns = &self.nic.st[(en.port & !NIC_BIT) as usize];
+            let arrived = if ns.rx_arriving == e {
+                ns.rx_arr_count
+            } else {
+                en.len
+            };
+            let sent = if ns.rx_head == e { ns.rx_sent } else { 0 };
+            (arrived as u32, sent as u32)
+        } else {
+            let ip = &self.sw.inp[en.port as usize];
+            let arrived = if ip.arriving == e {
+                ip.arr_count
+            } else {
+                en.len
+            };
+            let base = self.sw.sw[ip.sw as usize].base as usize;
+            let op = &self.sw.out[base + en.out as usize];
+            let sent = if op.entry == e { op.sent } else { 0 };
+            (arrived as u32, sent as u32)
+        }
+    }
+
+    /// The link into receiver `rx`.
+    fn link_to(&self, rx: u32) -> u32 {
+        if rx & NIC_BIT != 0 {
+            self.nic.st[(rx & !NIC_BIT) as usize].ej_link
+        } else {
+            self.sw.inp[rx as usize].link
+        }
+    }
+
+    /// The link out of sender `tx`.
+    fn link_from(&self, tx: u32) -> u32 {
+        if tx & NIC_BIT != 0 {
+            self.nic.st[(tx & !NIC_BIT) as usize].inj_link
+        } else {
+            self.sw.out[tx as usize].link
+        }
+    }
+
+    /// The no-progress error, with a dump of every non-empty buffer and busy port.
+    pub(crate) fn deadlock(&self) -> NetError {
+        let mut lines: Vec<String> = Vec::new();
+        let qpp = self.sw.qpp as usize;
+        for st in &self.sw.sw {
+            let base = st.base as usize;
+            for p in 0..st.radix as usize {
+                let g = base + p;
+                let occ = self.sw.inp[g].occ;
+                let locked = self.sw.out[g].entry;
+                if occ == 0 && locked == NONE {
+                    continue;
+                }
+                let mut l = format!("  {}:", self.in_port_name(g as u32));
+                if occ > 0 {
+                    let _ = write!(l, " holds {occ} flits");
+                    for k in 0..qpp {
+                        let e = self.sw.q[g * qpp + k].0;
+                        if e != NONE {
+                            let en = &self.entries[e];
+                            let op = &self.sw.out[base + en.out as usize];
+                            let (arrived, sent) = self.entry_flits(e);
+                            let _ = write!(
+                                l,
+                                "; queued {} for output {} ({} of {} flits here; output {}, credits used {}/{})",
+                                self.packet_name(en.pkt),
+                                en.out,
+                                arrived - sent,
+                                en.len,
+                                if op.entry == NONE { "free" } else { "busy" },
+                                op.used,
+                                op.limit
+                            );
+                        }
+                    }
+                }
+                if locked != NONE {
+                    let op = &self.sw.out[g];
+                    let en = &self.entries[locked];
+                    let _ = write!(
+                        l,
+                        "; output {p} sending {} from {} ({}/{} flits sent), credits used {}/{}",
+                        self.packet_name(en.pkt),
+                        self.in_port_name(en.port),
+                        op.sent,
+                        en.len,
+                        op.used,
+                        op.limit
+                    );
+                }
+                lines.push(l);
+            }
+        }
+        for n in 0..self.nodes as usize {
+            let c = self.nic.engine[n].used_credits();
+            let st = self.nic_stats(n as u32);
+            let rx = self.nic.st[n].rx_occ;
+            if c > 0 || rx > 0 || st.queued_flits > 0 {
+                lines.push(format!(
+                    "  NIC {n}: used credits {c}/{}, {} flits queued to send, receive buffer {rx}/{} flits, congested {}",
+                    self.cfg.buffer_flits,
+                    st.queued_flits,
+                    self.cfg.eject_buffer_flits,
+                    self.nic.engine[n].congested()
+                ));
+            }
+        }
+        let more = lines.len().saturating_sub(DUMP_LINES);
+        lines.truncate(DUMP_LINES);
+        if more > 0 {
+            lines.push(format!("  ... and {more} more"));
+        }
+        NetError::Deadlock {
+            cycle: self.now,
+            stalled_cycles: self.now - self.last_progress,
+            flits_in_network: self.flits_in_network,
+            dump: lines.join("\n"),
+        }
+    }
+}

@@ -1,0 +1,418 @@
+//! Typed, documented run configuration of the network (`NetConfig`), of the PFT blocks
+//! (`PftConfig`) and the engine choice (`EngineKind`). Every struct deserializes with serde
+//! (missing keys take the defaults, unknown keys are refused); `validate` checks ranges and
+//! returns a `ConfigError` that names the field and the allowed values.
+//!
+//! Units: 1 cycle = the time of one flit on one link; 1 flit = 1 credit = `flit_bytes` bytes.
+
+use pft_hdl::regs;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Largest switch radix (allocation uses 64-bit port masks).
+pub const MAX_RADIX: u32 = 64;
+/// Longest link, credit or switch latency accepted, in cycles.
+pub const MAX_LATENCY_CYCLES: u32 = 1 << 16;
+
+/// A configuration value out of range: names the field, the value and what is allowed.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("config field `{field}` = {value}: {allowed}")]
+pub struct ConfigError {
+    /// Dotted path of the field, e.g. `topology.radix`.
+    pub field: String,
+    /// The refused value, as text.
+    pub value: String,
+    /// What is allowed (a range and/or a rule).
+    pub allowed: String,
+}
+
+fn bad(field: &str, value: impl ToString, allowed: impl Into<String>) -> ConfigError {
+    ConfigError {
+        field: field.to_string(),
+        value: value.to_string(),
+        allowed: allowed.into(),
+    }
+}
+
+fn in_range(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), ConfigError> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(bad(field, v, format!("must be in {lo}..={hi}")))
+    }
+}
+
+/// Which topology, with its size. Serde form: `{ kind = "fat_tree", radix = 24, leaves = 10 }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TopologyConfig {
+    /// One switch of radix `nodes`; NIC i on port i (incast experiments). 2..=64 nodes.
+    SingleSwitch { nodes: u32 },
+    /// Two-level fat tree (leaf/spine; a folded 3-stage Clos) of `radix`-port switches:
+    /// `leaves` leaf switches with radix/2 NICs below and radix/2 up-links, one to each of
+    /// radix/2 spines; each spine uses `leaves` of its ports. Full bisection bandwidth.
+    /// Nodes = leaves * radix / 2. radix even in 4..=64, leaves in 2..=radix.
+    FatTree { radix: u32, leaves: u32 },
+    /// The largest two-level tree of `radix`-port switches: radix leaves and radix/2 spines,
+    /// radix^2/2 nodes. With radix 36: 648 nodes on 54 switches, the 3-stage fat tree of the
+    /// Sun Datacenter InfiniBand Switch 648 used by the IB CC seed paper.
+    ThreeStage { radix: u32 },
+}
+
+impl Default for TopologyConfig {
+    /// The paper's testbed size: 120 nodes, full bisection (radix 24, 10 leaves, 12 spines).
+    fn default() -> Self {
+        TopologyConfig::FatTree {
+            radix: 24,
+            leaves: 10,
+        }
+    }
+}
+
+impl TopologyConfig {
+    /// The IB seed's 648-node fabric of 36-port switches.
+    pub fn ib648() -> Self {
+        TopologyConfig::ThreeStage { radix: 36 }
+    }
+
+    /// Number of NICs (only meaningful after `validate`).
+    pub fn nodes(&self) -> u32 {
+        match *self {
+            TopologyConfig::SingleSwitch { nodes } => nodes,
+            TopologyConfig::FatTree { radix, leaves } => leaves * (radix / 2),
+            TopologyConfig::ThreeStage { radix } => radix * (radix / 2),
+        }
+    }
+
+    /// Check the sizes.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let even_radix = |radix: u32| {
+            if radix % 2 != 0 || !(4..=MAX_RADIX).contains(&radix) {
+                Err(bad(
+                    "topology.radix",
+                    radix,
+                    format!(
+                        "must be even and in 4..={MAX_RADIX} (half the ports of a leaf go down, half up)"
+                    ),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        match *self {
+            TopologyConfig::SingleSwitch { nodes } => {
+                in_range("topology.nodes", nodes, 2, MAX_RADIX)
+            }
+            TopologyConfig::FatTree { radix, leaves } => {
+                even_radix(radix)?;
+                if !(2..=radix).contains(&leaves) {
+                    return Err(bad(
+                        "topology.leaves",
+                        leaves,
+                        format!("must be in 2..={radix} (a spine has radix = {radix} ports, one per leaf)"),
+                    ));
+                }
+                Ok(())
+            }
+            TopologyConfig::ThreeStage { radix } => even_radix(radix),
+        }
+    }
+}
+
+/// Test hook: one deliberate fault, to show that the invariant checker catches it. Not
+/// settable from files (`#[serde(skip)]` on `NetConfig::fault`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The first credit a switch input returns in or after `cycle` is lost.
+    DropCredit { cycle: u64 },
+    /// The first flit a switch output sends in or after `cycle` is sent twice.
+    DuplicateFlit { cycle: u64 },
+    /// The first packet head a switch routes in or after `cycle` takes the wrong port.
+    Misroute { cycle: u64 },
+    /// Switch `switch` stops forwarding from `cycle` on (a stuck crossbar): no progress.
+    FreezeSwitch { switch: u32, cycle: u64 },
+}
+
+/// The network: topology, units, buffers, latencies, switch options, ejection, checks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NetConfig {
+    /// Topology and size.
+    pub topology: TopologyConfig,
+    /// If set, must equal the topology's node count (a cross-check for scenario files).
+    pub nodes: Option<u32>,
+    /// Bytes per flit; one flit = one credit = one cycle on a link. 1..=65536, default 64.
+    pub flit_bytes: u32,
+    /// Largest packet payload, bytes (messages are cut into packets of at most this). A
+    /// multiple of `flit_bytes`, at most 65535 flits and at most both buffer sizes. Default
+    /// 4096 (64 flits).
+    pub mtu_bytes: u32,
+    /// Switch input buffer per port, flits (= credits of the link feeding it; the PFT
+    /// CREDIT_LIMIT at a NIC is its edge switch's input buffer). mtu..=65535, default 1024.
+    pub buffer_flits: u32,
+    /// NIC receive buffer, flits (= credits of the last switch's output). mtu..=65535,
+    /// default 1024.
+    pub eject_buffer_flits: u32,
+    /// One-way flit latency of every link, cycles. 1..=65536, default 10.
+    pub link_latency_cycles: u32,
+    /// Latency of every credit return channel, cycles. 1..=65536, default 10.
+    pub credit_latency_cycles: u32,
+    /// Switch pipeline latency, cycles: a flit leaving an input buffer in cycle t enters
+    /// the output link in cycle t + this. 0..=65536, default 2.
+    pub switch_latency_cycles: u32,
+    /// Virtual output queues at every switch input (false: one FIFO per input, with
+    /// head-of-line blocking). Default false.
+    pub voq: bool,
+    /// NIC drain rate, flits per cycle (deterministic fractional accumulator). (0, 1],
+    /// default 1.
+    pub eject_rate: f64,
+    /// Run the invariant checker every cycle (credit conservation on every link, buffer
+    /// bounds, PFT credit agreement). Slower; on in tests. Default false.
+    pub check: bool,
+    /// Fail the run when no flit has moved for this many cycles while flits are in the
+    /// network (deadlock). 0 disables. Default 100000.
+    pub deadlock_cycles: u64,
+    /// Test hook (see `Fault`); never read from files.
+    #[serde(skip)]
+    pub fault: Option<Fault>,
+}
+
+impl Default for NetConfig {
+    fn default() -> Self {
+        NetConfig {
+            topology: TopologyConfig::default(),
+            nodes: None,
+            flit_bytes: 64,
+            mtu_bytes: 4096,
+            buffer_flits: 1024,
+            eject_buffer_flits: 1024,
+            link_latency_cycles: 10,
+            credit_latency_cycles: 10,
+            switch_latency_cycles: 2,
+            voq: false,
+            eject_rate: 1.0,
+            check: false,
+            deadlock_cycles: 100_000,
+            fault: None,
+        }
+    }
+}
+
+impl NetConfig {
+    /// Flits of the largest packet.
+    pub fn mtu_flits(&self) -> u32 {
+        self.mtu_bytes.div_ceil(self.flit_bytes.max(1))
+    }
+
+    /// Flits needed for `bytes` of payload (at least one).
+    pub fn flits_for(&self, bytes: u32) -> u32 {
+        bytes.div_ceil(self.flit_bytes).max(1)
+    }
+
+    /// Check every field; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.topology.validate()?;
+        if let Some(n) = self.nodes {
+            let t = self.topology.nodes();
+            if n != t {
+                return Err(bad(
+                    "nodes",
+                    n,
+                    format!("must equal the topology's node count, {t}"),
+                ));
+            }
+        }
+        in_range("flit_bytes", self.flit_bytes, 1, 65536)?;
+        if self.mtu_bytes == 0 || self.mtu_bytes % self.flit_bytes != 0 {
+            return Err(bad(
+                "mtu_bytes",
+                self.mtu_bytes,
+                format!(
+                    "must be a positive multiple of flit_bytes = {} (packets are whole flits)",
+                    self.flit_bytes
+                ),
+            ));
+        }
+        let mtu = self.mtu_flits();
+        if mtu > 0xFFFF {
+            return Err(bad(
+                "mtu_bytes",
+                self.mtu_bytes,
+                format!(
+                    "must be at most 65535 flits = {} bytes",
+                    0xFFFF * self.flit_bytes as u64
+                ),
+            ));
+        }
+        let buf = |field: &str, v: u32| {
+            in_range(field, v, mtu, 0xFFFF).map_err(|mut e| {
+                e.allowed += &format!(
+                    " (at least one packet of mtu_bytes = {} bytes = {mtu} flits, for virtual cut-through; at most the 16-bit credit counter)",
+                    self.mtu_bytes
+                );
+                e
+            })
+        };
+        buf("buffer_flits", self.buffer_flits)?;
+        buf("eject_buffer_flits", self.eject_buffer_flits)?;
+        in_range(
+            "link_latency_cycles",
+            self.link_latency_cycles,
+            1,
+            MAX_LATENCY_CYCLES,
+        )?;
+        in_range(
+            "credit_latency_cycles",
+            self.credit_latency_cycles,
+            1,
+            MAX_LATENCY_CYCLES,
+        )?;
+        in_range(
+            "switch_latency_cycles",
+            self.switch_latency_cycles,
+            0,
+            MAX_LATENCY_CYCLES,
+        )?;
+        if !(self.eject_rate > 0.0 && self.eject_rate <= 1.0) {
+            return Err(bad(
+                "eject_rate",
+                self.eject_rate,
+                "must be in (0, 1] flits per cycle",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// PFT detection strategy (CTRL.det_mode).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DetMode {
+    /// Fixed threshold.
+    Ft,
+    /// Average threshold over a window.
+    #[default]
+    At,
+}
+
+/// PFT throttling strategy (CTRL.thr_mode).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThrMode {
+    /// Fixed interval.
+    Fi,
+    /// Random interval.
+    #[default]
+    Ri,
+}
+
+/// The register settings written into every NIC's PFT block after its reset. CREDIT_LIMIT
+/// is not here: it is the edge switch's `buffer_flits`. SEED is not here either: each NIC
+/// gets its own, derived from the run seed. Defaults: the paper's highlighted configuration
+/// (AT-RI, m = 18, n = 0, k = 0, TH_ENTER = 0x250, TH_ESCAPE = 0x2a0), enabled, with the
+/// block's reset AT windows (64 cycles, 48 hits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PftConfig {
+    /// CTRL.enable; false = no throttling (the credit check still applies).
+    pub enable: bool,
+    pub det_mode: DetMode,
+    pub thr_mode: ThrMode,
+    pub th_enter: u16,
+    pub th_escape: u16,
+    pub at_win_e: u16,
+    pub at_cnt_e: u16,
+    pub at_win_s: u16,
+    pub at_cnt_s: u16,
+    /// SHAPE.m, 0..=31.
+    pub m: u8,
+    /// SHAPE.n, 0..=31.
+    pub n: u8,
+    pub k: u16,
+}
+
+impl Default for PftConfig {
+    fn default() -> Self {
+        PftConfig {
+            enable: true,
+            det_mode: DetMode::At,
+            thr_mode: ThrMode::Ri,
+            th_enter: regs::RESET_TH_ENTER,
+            th_escape: regs::RESET_TH_ESCAPE,
+            at_win_e: regs::RESET_AT_WIN_E,
+            at_cnt_e: regs::RESET_AT_CNT_E,
+            at_win_s: regs::RESET_AT_WIN_S,
+            at_cnt_s: regs::RESET_AT_CNT_S,
+            m: regs::RESET_M,
+            n: regs::RESET_N,
+            k: regs::RESET_K,
+        }
+    }
+}
+
+impl PftConfig {
+    /// PFT off: the block only checks credits.
+    pub fn disabled() -> Self {
+        PftConfig {
+            enable: false,
+            ..Default::default()
+        }
+    }
+
+    /// Check the fields.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.m > 31 {
+            return Err(bad("pft.m", self.m, "must be in 0..=31"));
+        }
+        if self.n > 31 {
+            return Err(bad("pft.n", self.n, "must be in 0..=31"));
+        }
+        Ok(())
+    }
+
+    /// The CTRL word.
+    pub fn ctrl(&self) -> u32 {
+        (if self.enable { regs::CTRL_ENABLE } else { 0 })
+            | (if self.det_mode == DetMode::At {
+                regs::CTRL_DET_AT
+            } else {
+                0
+            })
+            | (if self.thr_mode == ThrMode::Ri {
+                regs::CTRL_THR_RI
+            } else {
+                0
+            })
+    }
+
+    /// The CSR writes after reset, in order (CTRL last), for a link of `credit_limit`
+    /// credits and a generator seed `seed` (non-zero).
+    pub fn writes(&self, credit_limit: u16, seed: u32) -> [(u8, u32); 11] {
+        use regs::addr;
+        let shape = (self.m as u32) << regs::SHAPE_M_SHIFT | (self.n as u32) << regs::SHAPE_N_SHIFT;
+        [
+            (addr::CREDIT_LIMIT, credit_limit as u32),
+            (addr::TH_ENTER, self.th_enter as u32),
+            (addr::TH_ESCAPE, self.th_escape as u32),
+            (addr::AT_WIN_E, self.at_win_e as u32),
+            (addr::AT_CNT_E, self.at_cnt_e as u32),
+            (addr::AT_WIN_S, self.at_win_s as u32),
+            (addr::AT_CNT_S, self.at_cnt_s as u32),
+            (addr::SHAPE, shape),
+            (addr::K, self.k as u32),
+            (addr::SEED, seed),
+            (addr::CTRL, self.ctrl()),
+        ]
+    }
+}
+
+/// Which implementation of the PFT block runs in every NIC (one choice per run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// The plain-Rust reference model (fast; default).
+    #[default]
+    Model,
+    /// The rust-hdl RTL stepped by hand (about 60k block-cycles/s).
+    Rtl,
+}

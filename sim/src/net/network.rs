@@ -1,0 +1,797 @@
+//! `Network`: the state of a whole run (links, switches, NICs with their PFT blocks) and its
+//! clock. One `step` = one cycle in two phases:
+//!
+//! 1. read inputs: the flits and credits whose channel delay ends in this cycle are taken
+//!    from the channels (values committed in earlier cycles) into the receivers' buffers and
+//!    credit counters; the workload hands over this cycle's new messages;
+//! 2. evaluate and commit: every NIC and switch decides from its own state and writes its
+//!    outputs into channels, to be read `latency >= 1` cycles later.
+//!
+//! No component reads another's state in phase 2, so the order in which they are evaluated
+//! cannot change a result (`set_eval_order` exists to test exactly that).
+
+use super::config::{EngineKind, Fault, NetConfig, PftConfig};
+use super::error::NetError;
+use super::pft::{nic_seed, PftEngine};
+use super::store::{CreditEv, Entry, FlitEv, MsgState, Packet, Slab, Wheel, NEVER, NONE};
+use super::topology::{Peer, Topology};
+use super::types::{Delivery, Message, NodeId, Workload};
+use pft_hdl::model::Outputs;
+use pft_hdl::stepper::Probe;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::VecDeque;
+
+/// Marks a NIC in a link endpoint or an entry's port.
+pub(crate) const NIC_BIT: u32 = 1 << 31;
+/// Fixed-point one for the ejection accumulator (16 fractional bits).
+pub(crate) const ONE: u32 = 1 << 16;
+
+/// Per-NIC counters since cycle 0. Read them between steps to sample time series.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NicStats {
+    /// Messages accepted from the workload at this (source) NIC.
+    pub messages_accepted: u64,
+    /// Flits of accepted messages not yet injected (the NIC's send-queue backlog).
+    pub queued_flits: u64,
+    pub packets_injected: u64,
+    pub flits_injected: u64,
+    /// Flits drained from this NIC's receive buffer.
+    pub flits_ejected: u64,
+    /// Messages delivered at this (destination) NIC.
+    pub messages_delivered: u64,
+    pub bytes_delivered: u64,
+    /// Cycles in which the PFT block held back a ready flit that had a credit.
+    pub throttled_cycles: u64,
+    /// Cycles in which the PFT block was Congested.
+    pub congested_cycles: u64,
+}
+
+impl NicStats {
+    fn add(&mut self, o: &NicStats) {
+        self.messages_accepted += o.messages_accepted;
+        self.queued_flits += o.queued_flits;
+        self.packets_injected += o.packets_injected;
+        self.flits_injected += o.flits_injected;
+        self.flits_ejected += o.flits_ejected;
+        self.messages_delivered += o.messages_delivered;
+        self.bytes_delivered += o.bytes_delivered;
+        self.throttled_cycles += o.throttled_cycles;
+        self.congested_cycles += o.congested_cycles;
+    }
+}
+
+/// Order in which `step` evaluates the components in phase 2 (results must not depend on
+/// it; tests use the others to show it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalOrder {
+    /// NICs 0.., then switches 0.. (default).
+    #[default]
+    Forward,
+    /// Switches last to first, then NICs last to first.
+    Reverse,
+    /// A random permutation of all components, drawn from the seed, fixed for the run.
+    Shuffled(u64),
+}
+
+/// A directed link: its flit channel one way, its credit channel back. (Used to build and
+/// to check; the hot paths address receivers and senders directly.)
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Link {
+    /// Sender: NIC_BIT | nic, or a global switch output port.
+    pub tx: u32,
+    /// Receiver: NIC_BIT | nic, or a global switch input port.
+    pub rx: u32,
+}
+
+/// One switch.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SwState {
+    /// Global id of port 0.
+    pub base: u32,
+    pub radix: u32,
+    /// Ports that have a link.
+    pub used_mask: u64,
+    /// Outputs locked to a packet in transmission.
+    pub locked_out: u64,
+    /// Inputs transmitting a packet.
+    pub locked_in: u64,
+    /// Inputs with at least one queued packet.
+    pub queued: u64,
+    /// Entries (packets) held by the switch.
+    pub resident: u32,
+}
+
+/// A switch input port and its buffer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct InPort {
+    /// Flits in the buffer.
+    pub occ: u32,
+    /// Entry of the packet whose flits are arriving (NONE between packets), its packet,
+    /// flits arrived so far and length.
+    pub arriving: u32,
+    pub arr_pkt: u32,
+    pub arr_count: u16,
+    pub arr_len: u16,
+    /// The packet whose tail arrived last (to tell a duplicated flit from a lost one).
+    pub last: u32,
+    /// Switch.
+    pub sw: u32,
+    /// Queues (bit k: queue k) that hold a packet.
+    pub nonempty: u64,
+    /// The link feeding it.
+    pub link: u32,
+    /// Where its credits go: the link's sender.
+    pub credit_to: u32,
+    /// Round-robin pointer over outputs (VOQ).
+    pub rr: u8,
+}
+
+/// A switch output port and the credit state of its link.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OutPort {
+    /// Credits in use (flits sent and not yet credited back).
+    pub used: u32,
+    /// Credits of the link (the receiver's buffer).
+    pub limit: u32,
+    /// Entry of the packet being sent (NONE: free), the input holding it, its packet,
+    /// flits sent so far and length.
+    pub entry: u32,
+    pub from: u32,
+    pub pkt: u32,
+    pub sent: u16,
+    pub len: u16,
+    pub link: u32,
+    /// The link's receiver.
+    pub rx: u32,
+    pub sw: u32,
+    /// Round-robin pointer over inputs.
+    pub rr: u8,
+}
+
+/// Switch state: per switch `sw[s]`, per global port `inp[gp]` / `out[gp]` with
+/// gp = base + port, and queues `q[gp * qpp + k]` (head, tail), k = output with VOQ, else 0.
+#[derive(Debug, Default)]
+pub(crate) struct Switches {
+    pub sw: Vec<SwState>,
+    pub inp: Vec<InPort>,
+    pub out: Vec<OutPort>,
+    pub q: Vec<(u32, u32)>,
+    pub qpp: u32,
+    /// Scratch for the allocator: requesting inputs per output (all zero between uses).
+    pub reqs: Vec<u64>,
+}
+
+/// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct NicState {
+    /// Credits that arrived this cycle (the PFT block's `credit_return`).
+    pub credit_in: u8,
+    /// The PFT block's outputs in the last cycle: send | congested << 1 | throttled << 2,
+    /// and used_credits.
+    pub out_flags: u8,
+    pub out_c: u16,
+    /// Destinations with a non-empty send queue (the length of `Nics::active[n]`).
+    pub dsts: u32,
+    /// Packet being injected (NONE between packets), its next flit and length.
+    pub cur_pkt: u32,
+    pub cur_seq: u16,
+    pub cur_len: u16,
+    /// Flits in the receive buffer.
+    pub rx_occ: u32,
+    /// Ejection accumulator, 16 fractional bits.
+    pub acc: u32,
+    /// Cycles the PFT block throttled / was Congested.
+    pub throttled: u64,
+    pub congested: u64,
+    /// Edge switch input (injection link receiver) and output (ejection link sender).
+    pub inj_rx: u32,
+    pub ej_tx: u32,
+    /// The receive buffer's head entry, flits drained, length, packet, message.
+    pub rx_head: u32,
+    pub rx_sent: u16,
+    pub rx_head_len: u16,
+    pub rx_head_pkt: u32,
+    pub rx_head_msg: u32,
+    /// The receive buffer's last entry.
+    pub rx_tail: u32,
+    /// The entry arriving (NONE between packets): packet, flits arrived, length.
+    pub rx_arriving: u32,
+    pub rx_arr_pkt: u32,
+    pub rx_arr_count: u16,
+    pub rx_arr_len: u16,
+    pub inj_link: u32,
+    pub ej_link: u32,
+}
+
+/// NIC state; send queues `sq[src * nodes + dst]` (head, tail).
+pub(crate) struct Nics {
+    pub st: Vec<NicState>,
+    pub engine: Vec<PftEngine>,
+    /// Destinations with a non-empty send queue, in round-robin order.
+    pub active: Vec<VecDeque<u32>>,
+    pub sq: Vec<(u32, u32)>,
+    pub stats: Vec<NicStats>,
+}
+
+/// The whole network of one run. See the module docs of `net` for the API.
+pub struct Network {
+    pub(crate) cfg: NetConfig,
+    pub(crate) topo: Topology,
+    pub(crate) nodes: u32,
+    pub(crate) now: u64,
+    pub(crate) links: Vec<Link>,
+    pub(crate) fwheel: Wheel<FlitEv>,
+    pub(crate) cwheel: Wheel<CreditEv>,
+    pub(crate) packets: Slab<Packet>,
+    pub(crate) entries: Slab<Entry>,
+    pub(crate) msgs: Slab<MsgState>,
+    pub(crate) sw: Switches,
+    pub(crate) nic: Nics,
+    pub(crate) mtu_flits: u32,
+    pub(crate) rate_fp: u32,
+    /// Flit latency of an injection link, of a switch output link (+ pipeline), and credit
+    /// latency, cycles.
+    pub(crate) lat_inj: u64,
+    pub(crate) lat_sw: u64,
+    pub(crate) lat_credit: u64,
+    pub(crate) flits_in_network: u64,
+    pub(crate) messages_pending: u64,
+    pub(crate) last_progress: u64,
+    pub(crate) fault: Option<Fault>,
+    pub(crate) fault_fired: bool,
+    order: Option<Vec<u32>>,
+    msg_buf: Vec<Message>,
+    deliveries: Vec<Delivery>,
+    engine_kind: EngineKind,
+    seed: u64,
+}
+
+impl Network {
+    /// Build a network at cycle 0: empty channels and buffers, every PFT block reset and
+    /// configured (CREDIT_LIMIT = `buffer_flits`, SEED derived from `seed` per NIC).
+    pub fn new(
+        cfg: &NetConfig,
+        pft: &PftConfig,
+        engine: EngineKind,
+        seed: u64,
+    ) -> Result<Network, NetError> {
+        cfg.validate()?;
+        pft.validate()?;
+        let topo = Topology::build(&cfg.topology);
+        if let Some(Fault::FreezeSwitch { switch, .. }) = cfg.fault {
+            if switch as usize >= topo.switches().len() {
+                return Err(NetError::Config(super::config::ConfigError {
+                    field: "fault.switch".into(),
+                    value: switch.to_string(),
+                    allowed: format!("must be in 0..{}", topo.switches().len()),
+                }));
+            }
+        }
+        let nodes = topo.nodes();
+        let n = nodes as usize;
+        let specs = topo.switches();
+        let max_radix = specs.iter().map(|s| s.radix).max().unwrap_or(1);
+        let qpp = if cfg.voq { max_radix } else { 1 };
+
+        let mut sw = Switches {
+            qpp,
+            reqs: vec![0; 64],
+            ..Default::default()
+        };
+        for (s, spec) in specs.iter().enumerate() {
+            let base = sw.inp.len() as u32;
+            let mut used_mask = 0u64;
+            for (p, peer) in spec.ports.iter().enumerate() {
+                if *peer != Peer::Unused {
+                    used_mask |= 1 << p;
+                }
+                sw.inp.push(InPort {
+                    occ: 0,
+                    arriving: NONE,
+                    arr_pkt: NONE,
+                    arr_count: 0,
+                    arr_len: 0,
+                    last: NONE,
+                    sw: s as u32,
+                    nonempty: 0,
+                    link: NONE,
+                    credit_to: NONE,
+                    rr: 0,
+                });
+                sw.out.push(OutPort {
+                    used: 0,
+                    limit: 0,
+                    entry: NONE,
+                    from: NONE,
+                    pkt: NONE,
+                    sent: 0,
+                    len: 0,
+                    link: NONE,
+                    rx: NONE,
+                    sw: s as u32,
+                    rr: 0,
+                });
+            }
+            sw.sw.push(SwState {
+                base,
+                radix: spec.radix,
+                used_mask,
+                ..Default::default()
+            });
+        }
+        sw.q = vec![(NONE, NONE); sw.inp.len() * qpp as usize];
+
+        // Links: NIC injection and ejection, then every switch-to-switch direction.
+        let mut links: Vec<Link> = Vec::new();
+        let connect = |links: &mut Vec<Link>, sw: &mut Switches, tx: u32, rx: u32| {
+            let l = links.len() as u32;
+            links.push(Link { tx, rx });
+            if tx & NIC_BIT == 0 {
+                let o = &mut sw.out[tx as usize];
+                o.link = l;
+                o.rx = rx;
+                o.limit = if rx & NIC_BIT != 0 {
+                    cfg.eject_buffer_flits
+                } else {
+                    cfg.buffer_flits
+                };
+            }
+            if rx & NIC_BIT == 0 {
+                let i = &mut sw.inp[rx as usize];
+                i.link = l;
+                i.credit_to = tx;
+            }
+            l
+        };
+        let mut st = Vec::with_capacity(n);
+        for d in 0..nodes {
+            let (s, p) = topo.attach(d);
+            let g = sw.sw[s as usize].base + p;
+            let inj_link = connect(&mut links, &mut sw, NIC_BIT | d, g);
+            let ej_link = connect(&mut links, &mut sw, g, NIC_BIT | d);
+            st.push(NicState {
+                credit_in: 0,
+                out_flags: 0,
+                out_c: 0,
+                dsts: 0,
+                throttled: 0,
+                congested: 0,
+                cur_seq: 0,
+                cur_len: 0,
+                cur_pkt: NONE,
+                rx_head: NONE,
+                rx_tail: NONE,
+                rx_occ: 0,
+                rx_sent: 0,
+                rx_head_len: 0,
+                rx_head_pkt: NONE,
+                rx_head_msg: NONE,
+                rx_arriving: NONE,
+                rx_arr_pkt: NONE,
+                rx_arr_count: 0,
+                rx_arr_len: 0,
+                acc: ONE,
+                inj_rx: g,
+                ej_tx: g,
+                inj_link,
+                ej_link,
+            });
+        }
+        for (s, spec) in specs.iter().enumerate() {
+            for (p, peer) in spec.ports.iter().enumerate() {
+                if let Peer::Switch { switch, port } = *peer {
+                    let from = sw.sw[s].base + p as u32;
+                    let to = sw.sw[switch as usize].base + port;
+                    connect(&mut links, &mut sw, from, to);
+                }
+            }
+        }
+
+        let credit_limit = cfg.buffer_flits as u16;
+        let nic = Nics {
+            st,
+            engine: (0..nodes)
+                .map(|i| PftEngine::configured(engine, pft, credit_limit, nic_seed(seed, i)))
+                .collect(),
+            active: (0..n).map(|_| VecDeque::new()).collect(),
+            sq: vec![(NONE, NONE); n * n],
+            stats: vec![NicStats::default(); n],
+        };
+        let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
+        let max_lat = lat_sw.max(cfg.credit_latency_cycles);
+        Ok(Network {
+            mtu_flits: cfg.mtu_flits(),
+            rate_fp: ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE),
+            lat_inj: cfg.link_latency_cycles as u64,
+            lat_sw: lat_sw as u64,
+            lat_credit: cfg.credit_latency_cycles as u64,
+            cfg: cfg.clone(),
+            nodes,
+            now: 0,
+            links,
+            fwheel: Wheel::new(max_lat),
+            cwheel: Wheel::new(max_lat),
+            packets: Slab::default(),
+            entries: Slab::default(),
+            msgs: Slab::default(),
+            sw,
+            nic,
+            flits_in_network: 0,
+            messages_pending: 0,
+            last_progress: 0,
+            fault: cfg.fault,
+            fault_fired: false,
+            order: None,
+            msg_buf: Vec::new(),
+            deliveries: Vec::new(),
+            engine_kind: engine,
+            seed,
+            topo,
+        })
+    }
+
+    /// Simulate one cycle: read inputs, take the workload's new messages, evaluate and
+    /// commit every component, check (if enabled), then report this cycle's deliveries to
+    /// the workload (sorted by message id). After an error the network must not be used.
+    pub fn step(&mut self, workload: &mut dyn Workload) -> Result<(), NetError> {
+        let now = self.now;
+        self.deliveries.clear();
+        // Phase 1: read the channel heads of this cycle.
+        self.read_inputs().map_err(|e| *e)?;
+        let mut buf = std::mem::take(&mut self.msg_buf);
+        workload.tick(now, &mut buf);
+        for m in buf.drain(..) {
+            self.accept(m)?;
+        }
+        self.msg_buf = buf;
+        // Phase 2: evaluate and commit.
+        let check = self.cfg.check;
+        match self.order.take() {
+            None => {
+                for n in 0..self.nodes {
+                    self.eval_nic(n, check).map_err(|e| *e)?;
+                }
+                for s in 0..self.sw.sw.len() as u32 {
+                    self.eval_switch(s);
+                }
+            }
+            Some(order) => {
+                let r = order.iter().try_for_each(|&c| {
+                    if c < self.nodes {
+                        self.eval_nic(c, check)
+                    } else {
+                        self.eval_switch(c - self.nodes);
+                        Ok(())
+                    }
+                });
+                self.order = Some(order);
+                r.map_err(|e| *e)?;
+            }
+        }
+        if check {
+            self.check()?;
+        }
+        if self.cfg.deadlock_cycles > 0
+            && self.flits_in_network > 0
+            && now - self.last_progress >= self.cfg.deadlock_cycles
+        {
+            return Err(self.deadlock());
+        }
+        self.deliveries.sort_unstable_by_key(|d| d.msg.id);
+        for d in &self.deliveries {
+            workload.delivered(now, d);
+        }
+        self.now += 1;
+        Ok(())
+    }
+
+    /// `step` `cycles` times.
+    pub fn run(&mut self, workload: &mut dyn Workload, cycles: u64) -> Result<(), NetError> {
+        for _ in 0..cycles {
+            self.step(workload)?;
+        }
+        Ok(())
+    }
+
+    /// Step until nothing is queued or in flight (true) or `max_cycles` have passed (false).
+    pub fn run_until_idle(
+        &mut self,
+        workload: &mut dyn Workload,
+        max_cycles: u64,
+    ) -> Result<bool, NetError> {
+        for _ in 0..max_cycles {
+            if self.is_idle() {
+                return Ok(true);
+            }
+            self.step(workload)?;
+        }
+        Ok(self.is_idle())
+    }
+
+    /// Phase 1.
+    fn read_inputs(&mut self) -> Result<(), Box<NetError>> {
+        let now = self.now;
+        let flits = self.fwheel.take(now);
+        let mut r = Ok(());
+        for ev in &flits {
+            r = if ev.rx & NIC_BIT != 0 {
+                self.nic_receive(ev.rx & !NIC_BIT, ev)
+            } else {
+                self.switch_receive(ev.rx, ev)
+            };
+            if r.is_err() {
+                break;
+            }
+        }
+        self.fwheel.restore(now, flits);
+        r?;
+        let mut r = Ok(());
+        let credits = self.cwheel.take(now);
+        for ev in &credits {
+            if ev.tx & NIC_BIT != 0 {
+                let c = &mut self.nic.st[(ev.tx & !NIC_BIT) as usize].credit_in;
+                *c = c.saturating_add(1);
+            } else {
+                let u = &mut self.sw.out[ev.tx as usize].used;
+                if *u == 0 {
+                    r = Err(Box::new(NetError::CreditUnderflow {
+                        cycle: now,
+                        component: self.out_port_name(ev.tx),
+                    }));
+                    break;
+                }
+                *u -= 1;
+            }
+        }
+        self.cwheel.restore(now, credits);
+        r
+    }
+
+    /// Take a message from the workload into its source NIC's send queue for its
+    /// destination.
+    fn accept(&mut self, m: Message) -> Result<(), NetError> {
+        let refuse = |reason: String| NetError::BadMessage {
+            cycle: self.now,
+            id: m.id,
+            reason,
+        };
+        if m.src >= self.nodes || m.dst >= self.nodes {
+            return Err(refuse(format!(
+                "NIC {} -> NIC {}: nodes are 0..{}",
+                m.src, m.dst, self.nodes
+            )));
+        }
+        if m.src == m.dst {
+            return Err(refuse(format!(
+                "source and destination are both NIC {} (the network carries no loopback)",
+                m.src
+            )));
+        }
+        if m.bytes == 0 {
+            return Err(refuse("0 bytes (a message has at least one byte)".into()));
+        }
+        let mtu = self.cfg.mtu_bytes;
+        let full = (m.bytes / mtu) as u64 * self.mtu_flits as u64;
+        let rem = m.bytes % mtu;
+        let flits = full
+            + if rem > 0 {
+                self.cfg.flits_for(rem) as u64
+            } else {
+                0
+            };
+        if flits > u32::MAX as u64 {
+            return Err(refuse(format!("{} bytes is too long", m.bytes)));
+        }
+        let slot = self.msgs.alloc(MsgState {
+            msg: m,
+            next: NONE,
+            bytes_left: m.bytes,
+            flits_total: flits as u32,
+            flits_ejected: 0,
+            injected: NEVER,
+        });
+        let (src, n) = (m.src as usize, self.nodes as usize);
+        let q = &mut self.nic.sq[src * n + m.dst as usize];
+        if q.0 == NONE {
+            q.0 = slot;
+            self.nic.active[src].push_back(m.dst);
+            self.nic.st[src].dsts += 1;
+        } else {
+            self.msgs[q.1].next = slot;
+        }
+        q.1 = slot;
+        let st = &mut self.nic.stats[src];
+        st.messages_accepted += 1;
+        st.queued_flits += flits;
+        self.messages_pending += 1;
+        Ok(())
+    }
+
+    /// Record a delivery (called by the NIC when a message's last flit is ejected).
+    pub(crate) fn deliver(&mut self, d: Delivery) {
+        self.deliveries.push(d);
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    /// The cycle the next `step` simulates (= cycles simulated so far).
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Number of NICs.
+    pub fn nodes(&self) -> u32 {
+        self.nodes
+    }
+
+    pub fn config(&self) -> &NetConfig {
+        &self.cfg
+    }
+
+    pub fn topology(&self) -> &Topology {
+        &self.topo
+    }
+
+    pub fn engine_kind(&self) -> EngineKind {
+        self.engine_kind
+    }
+
+    /// The run seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Counters of NIC `n`.
+    pub fn nic_stats(&self, n: NodeId) -> NicStats {
+        let ns = &self.nic.st[n as usize];
+        NicStats {
+            throttled_cycles: ns.throttled,
+            congested_cycles: ns.congested,
+            ..self.nic.stats[n as usize]
+        }
+    }
+
+    /// All NICs' counters summed.
+    pub fn total_stats(&self) -> NicStats {
+        let mut t = NicStats::default();
+        for n in 0..self.nodes {
+            t.add(&self.nic_stats(n));
+        }
+        t
+    }
+
+    /// NIC `n`'s used credits `c` now (its PFT block's counter).
+    pub fn used_credits(&self, n: NodeId) -> u16 {
+        self.nic.engine[n as usize].used_credits()
+    }
+
+    /// NIC `n`'s PFT block is Congested now.
+    pub fn congested(&self, n: NodeId) -> bool {
+        self.nic.engine[n as usize].congested()
+    }
+
+    /// The outputs of NIC `n`'s PFT block in the last simulated cycle (`csr_rdata` is not
+    /// kept: the network never reads the CSR port during a run, it reads 0 here).
+    pub fn pft_outputs(&self, n: NodeId) -> Outputs {
+        let s = &self.nic.st[n as usize];
+        Outputs {
+            send: s.out_flags & 1 != 0,
+            congested: s.out_flags & 2 != 0,
+            throttled: s.out_flags & 4 != 0,
+            used_credits: s.out_c,
+            csr_rdata: 0,
+        }
+    }
+
+    /// The registered state of NIC `n`'s PFT block now.
+    pub fn pft_probe(&self, n: NodeId) -> Probe {
+        self.nic.engine[n as usize].probe()
+    }
+
+    /// Messages delivered in the last simulated cycle, by message id.
+    pub fn last_deliveries(&self) -> &[Delivery] {
+        &self.deliveries
+    }
+
+    /// Flits injected and not yet ejected (on links or in buffers).
+    pub fn flits_in_network(&self) -> u64 {
+        self.flits_in_network
+    }
+
+    /// Messages accepted and not yet delivered.
+    pub fn messages_pending(&self) -> u64 {
+        self.messages_pending
+    }
+
+    /// Nothing queued at a NIC, nothing in flight.
+    pub fn is_idle(&self) -> bool {
+        self.messages_pending == 0 && self.flits_in_network == 0
+    }
+
+    /// Flits in the input buffer of port `port` of switch `switch` now.
+    pub fn switch_input_flits(&self, switch: u32, port: u32) -> u32 {
+        self.sw.inp[(self.sw.sw[switch as usize].base + port) as usize].occ
+    }
+
+    /// Flits in NIC `n`'s receive buffer now.
+    pub fn nic_receive_flits(&self, n: NodeId) -> u32 {
+        self.nic.st[n as usize].rx_occ
+    }
+
+    /// Choose the phase-2 evaluation order (results do not depend on it).
+    pub fn set_eval_order(&mut self, order: EvalOrder) {
+        let total = self.nodes + self.sw.sw.len() as u32;
+        self.order = match order {
+            EvalOrder::Forward => None,
+            EvalOrder::Reverse => {
+                let mut v: Vec<u32> = (0..total).collect();
+                v.reverse();
+                Some(v)
+            }
+            EvalOrder::Shuffled(seed) => {
+                let mut v: Vec<u32> = (0..total).collect();
+                v.shuffle(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+                Some(v)
+            }
+        };
+    }
+
+    // ---------------------------------------------------------------- names for messages
+
+    pub(crate) fn switch_name(&self, s: u32) -> &str {
+        &self.topo.switches()[s as usize].name
+    }
+
+    pub(crate) fn in_port_name(&self, gp: u32) -> String {
+        if gp & NIC_BIT != 0 {
+            return format!("NIC {} receive buffer", gp & !NIC_BIT);
+        }
+        let s = self.sw.inp[gp as usize].sw;
+        format!(
+            "{} input {}",
+            self.switch_name(s),
+            gp - self.sw.sw[s as usize].base
+        )
+    }
+
+    pub(crate) fn out_port_name(&self, gp: u32) -> String {
+        let s = self.sw.out[gp as usize].sw;
+        format!(
+            "{} output {}",
+            self.switch_name(s),
+            gp - self.sw.sw[s as usize].base
+        )
+    }
+
+    pub(crate) fn link_name(&self, l: u32) -> String {
+        let k = self.links[l as usize];
+        let tx = if k.tx & NIC_BIT != 0 {
+            format!("NIC {}", k.tx & !NIC_BIT)
+        } else {
+            self.out_port_name(k.tx)
+        };
+        let rx = if k.rx & NIC_BIT != 0 {
+            format!("NIC {}", k.rx & !NIC_BIT)
+        } else {
+            self.in_port_name(k.rx)
+        };
+        format!("{l} ({tx} -> {rx})")
+    }
+
+    /// A packet's identity for messages.
+    pub(crate) fn packet_name(&self, p: u32) -> String {
+        match self.packets.items.get(p as usize) {
+            Some(pk) if pk.len > 0 => {
+                let id = self.msgs.items[pk.msg as usize].msg.id;
+                format!(
+                    "packet {p} (message {id}, NIC {} -> NIC {}, {} flits)",
+                    pk.src, pk.dst, pk.len
+                )
+            }
+            _ => format!("packet {p} (not live)"),
+        }
+    }
+}

@@ -1,0 +1,376 @@
+//! The NIC: message layer (per-destination send queues, message -> packets -> flits), the
+//! PFT block gating the injection port, and the receive buffer drained at `eject_rate`.
+//!
+//! ```text
+//!  workload --Message--> send queue per destination --round robin per packet-->
+//!     flit_valid --> [PFT block] --send--> injection link --> edge switch input buffer
+//!                        ^ credit_return <-- credit channel <--+ (one per flit it forwards)
+//!  ejection link --> receive buffer (eject_buffer_flits) --eject_rate--> Delivery
+//!                        one credit per drained flit --> last switch's output
+//! ```
+//!
+//! The PFT block's `c` is the NIC's only credit state: the NIC sends exactly when the
+//! block's `send` output is high, and feeds it `flit_valid` (a flit is ready) and
+//! `credit_return` (credits arriving this cycle).
+
+use super::error::NetError;
+use super::network::{Network, NIC_BIT, ONE};
+use super::store::{CreditEv, Entry, FlitEv, Packet, NEVER, NONE};
+use super::types::Delivery;
+use pft_hdl::model::Inputs;
+
+impl Network {
+    /// Phase 2 for NIC `n`.
+    #[inline]
+    pub(crate) fn eval_nic(&mut self, n: u32, check: bool) -> Result<(), Box<NetError>> {
+        let i = n as usize;
+        let now = self.now;
+        // Injection: one step of the PFT block.
+        let ns = &mut self.nic.st[i];
+        let credit_return = std::mem::take(&mut ns.credit_in);
+        let flit_valid = ns.cur_pkt != NONE || ns.dsts > 0;
+        let engine = &mut self.nic.engine[i];
+        let c_before = if check { engine.used_credits() } else { 0 };
+        let out = engine.step(&Inputs {
+            flit_valid,
+            credit_return,
+            ..Default::default()
+        });
+        if check && out.used_credits != c_before {
+            return Err(Box::new(NetError::Pft {
+                cycle: now,
+                nic: n,
+                detail: format!(
+                    "output used_credits = {} but the counter held {c_before}",
+                    out.used_credits
+                ),
+            }));
+        }
+        let ns = &mut self.nic.st[i];
+        ns.throttled += out.throttled as u64;
+        ns.congested += out.congested as u64;
+        ns.out_flags = out.send as u8 | (out.congested as u8) << 1 | (out.throttled as u8) << 2;
+        ns.out_c = out.used_credits;
+        if out.send {
+            if !flit_valid {
+                return Err(Box::new(NetError::Pft {
+                    cycle: now,
+                    nic: n,
+                    detail: "send without flit_valid".into(),
+                }));
+            }
+            if self.nic.st[i].cur_pkt == NONE {
+                self.start_packet(i);
+            }
+            let ns = &mut self.nic.st[i];
+            let seq = ns.cur_seq;
+            let ev = FlitEv {
+                rx: ns.inj_rx,
+                pkt: ns.cur_pkt,
+                seq,
+            };
+            ns.cur_seq = seq + 1;
+            if seq + 1 == ns.cur_len {
+                ns.cur_pkt = NONE;
+            }
+            self.fwheel.push(now + self.lat_inj, ev);
+            let st = &mut self.nic.stats[i];
+            st.flits_injected += 1;
+            st.queued_flits -= 1;
+            self.flits_in_network += 1;
+            self.last_progress = now;
+        }
+        // Ejection: the fractional accumulator earns eject_rate flits per cycle and banks
+        // at most one flit while the buffer is empty.
+        let ns = &mut self.nic.st[i];
+        if ns.rx_occ > 0 || ns.acc < ONE {
+            let mut acc = ns.acc + self.rate_fp;
+            if ns.rx_occ > 0 && acc >= ONE {
+                acc -= ONE;
+                self.drain_one(i);
+            }
+            let ns = &mut self.nic.st[i];
+            if ns.rx_occ == 0 {
+                acc = acc.min(ONE);
+            }
+            ns.acc = acc;
+        }
+        Ok(())
+    }
+
+    /// Start the next packet: round robin over the destinations with queued messages, so a
+    /// backlog to one destination never blocks the others at the NIC.
+    fn start_packet(&mut self, i: usize) {
+        let n = self.nodes as usize;
+        let d = self.nic.active[i]
+            .pop_front()
+            .expect("flit_valid implies a queued destination");
+        self.nic.st[i].dsts -= 1;
+        let q = i * n + d as usize;
+        let m = self.nic.sq[q].0;
+        let mtu = self.cfg.mtu_bytes;
+        let ms = &mut self.msgs[m];
+        let bytes = ms.bytes_left.min(mtu);
+        ms.bytes_left -= bytes;
+        if ms.injected == NEVER {
+            ms.injected = self.now;
+        }
+        let done = ms.bytes_left == 0;
+        let next = ms.next;
+        let len = self.cfg.flits_for(bytes) as u16;
+        let pkt = self.packets.alloc(Packet {
+            msg: m,
+            src: i as u32,
+            dst: d,
+            len,
+            rx: 0,
+        });
+        if done {
+            self.nic.sq[q].0 = next;
+            if next == NONE {
+                self.nic.sq[q].1 = NONE;
+            }
+        }
+        if self.nic.sq[q].0 != NONE {
+            self.nic.active[i].push_back(d);
+            self.nic.st[i].dsts += 1;
+        }
+        let ns = &mut self.nic.st[i];
+        ns.cur_pkt = pkt;
+        ns.cur_seq = 0;
+        ns.cur_len = len;
+        self.nic.stats[i].packets_injected += 1;
+    }
+
+    /// Drain the receive buffer's oldest flit: its credit goes back to the switch; the
+    /// message is delivered with its last flit.
+    #[inline]
+    fn drain_one(&mut self, i: usize) {
+        let now = self.now;
+        let ns = &mut self.nic.st[i];
+        debug_assert!(
+            ns.rx_sent
+                < if ns.rx_arriving == ns.rx_head {
+                    ns.rx_arr_count
+                } else {
+                    ns.rx_head_len
+                }
+        );
+        ns.rx_sent += 1;
+        ns.rx_occ -= 1;
+        self.cwheel
+            .push(now + self.lat_credit, CreditEv { tx: ns.ej_tx });
+        self.nic.stats[i].flits_ejected += 1;
+        self.flits_in_network -= 1;
+        self.last_progress = now;
+        let ns = &mut self.nic.st[i];
+        if ns.rx_sent < ns.rx_head_len {
+            return;
+        }
+        // The packet's tail: retire it, move to the next one.
+        let (e, pkt, m, len) = (ns.rx_head, ns.rx_head_pkt, ns.rx_head_msg, ns.rx_head_len);
+        let next = self.entries[e].next;
+        let ns = &mut self.nic.st[i];
+        ns.rx_head = next;
+        ns.rx_sent = 0;
+        if next == NONE {
+            ns.rx_tail = NONE;
+        } else {
+            let en = &self.entries[next];
+            ns.rx_head_len = en.len;
+            ns.rx_head_pkt = en.pkt;
+            ns.rx_head_msg = en.msg;
+        }
+        self.entries[e].live = false;
+        self.entries.free(e);
+        self.packets[pkt].len = 0;
+        self.packets.free(pkt);
+        let ms = &mut self.msgs[m];
+        ms.flits_ejected += len as u32;
+        if ms.flits_ejected >= ms.flits_total {
+            let d = Delivery {
+                msg: ms.msg,
+                injected: ms.injected,
+                delivered: now,
+            };
+            ms.flits_total = 0; // marks the slot free
+            self.msgs.free(m);
+            let st = &mut self.nic.stats[i];
+            st.messages_delivered += 1;
+            st.bytes_delivered += d.msg.bytes as u64;
+            self.messages_pending -= 1;
+            self.deliver(d);
+        }
+    }
+
+    /// Phase 1: a flit arrives at NIC `n`'s receive buffer.
+    #[inline]
+    pub(crate) fn nic_receive(&mut self, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+        let i = n as usize;
+        let now = self.now;
+        let ns = &mut self.nic.st[i];
+        if ns.rx_arriving != NONE {
+            // Body flit of the packet arriving: count it.
+            if ev.pkt != ns.rx_arr_pkt || ev.seq != ns.rx_arr_count {
+                let ns = *ns;
+                return Err(Box::new(self.sequence_error(
+                    Some(ns.rx_arr_pkt),
+                    ns.rx_arr_count,
+                    ns.rx_arr_len,
+                    NONE,
+                    ev,
+                    NIC_BIT | n,
+                )));
+            }
+            ns.rx_arr_count += 1;
+            if ns.rx_arr_count == ns.rx_arr_len {
+                ns.rx_arriving = NONE;
+            }
+        } else {
+            // A head: the packet must be live, for this NIC, and not seen here before.
+            let pk = match self.packets.items.get(ev.pkt as usize) {
+                Some(p) if p.len > 0 && p.rx == 0 => *p,
+                _ => {
+                    return Err(Box::new(NetError::FlitDuplicated {
+                        cycle: now,
+                        component: format!(
+                            "NIC {n} (a flit of a packet that already arrived here)"
+                        ),
+                        packet: ev.pkt,
+                        seq: ev.seq as u32,
+                        arrived: 0,
+                        len: 0,
+                    }))
+                }
+            };
+            if pk.dst != n {
+                return Err(Box::new(NetError::Misrouted {
+                    cycle: now,
+                    packet: ev.pkt,
+                    msg_id: self.msgs[pk.msg].msg.id,
+                    src: pk.src,
+                    dst: pk.dst,
+                    at: n,
+                }));
+            }
+            if ev.seq != 0 {
+                return Err(Box::new(self.sequence_error(
+                    None,
+                    0,
+                    0,
+                    NONE,
+                    ev,
+                    NIC_BIT | n,
+                )));
+            }
+            self.packets[ev.pkt].rx = 1;
+            let e = self.entries.alloc(Entry {
+                pkt: ev.pkt,
+                next: NONE,
+                port: NIC_BIT | n,
+                msg: pk.msg,
+                len: pk.len,
+                out: 0,
+                live: true,
+            });
+            let t = self.nic.st[i].rx_tail;
+            let ns = &mut self.nic.st[i];
+            if t == NONE {
+                ns.rx_head = e;
+                ns.rx_sent = 0;
+                ns.rx_head_len = pk.len;
+                ns.rx_head_pkt = ev.pkt;
+                ns.rx_head_msg = pk.msg;
+            }
+            ns.rx_tail = e;
+            if pk.len > 1 {
+                ns.rx_arriving = e;
+                ns.rx_arr_pkt = ev.pkt;
+                ns.rx_arr_count = 1;
+                ns.rx_arr_len = pk.len;
+            }
+            if t != NONE {
+                self.entries[t].next = e;
+            }
+        }
+        let ns = &mut self.nic.st[i];
+        ns.rx_occ += 1;
+        if ns.rx_occ > self.cfg.eject_buffer_flits {
+            return Err(Box::new(NetError::Overflow {
+                cycle: now,
+                component: format!("NIC {n} receive buffer"),
+                occupancy_flits: ns.rx_occ,
+                capacity_flits: self.cfg.eject_buffer_flits,
+            }));
+        }
+        Ok(())
+    }
+
+    /// The error for a flit that broke a buffer's arrival order. A buffer receives flits
+    /// packet by packet, in order: with `arriving` the packet being received (None between
+    /// packets; `arrived` of its `len` flits so far) and `last` the packet received before
+    /// it, a flit must be the next flit of `arriving`, or a head flit between packets.
+    /// Anything else is a lost or duplicated flit.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn sequence_error(
+        &self,
+        arriving: Option<u32>,
+        arrived: u16,
+        len: u16,
+        last: u32,
+        ev: &FlitEv,
+        port: u32,
+    ) -> NetError {
+        let cycle = self.now;
+        let (arrived, len) = (arrived as u32, len as u32);
+        let dup = |arrived: u32, len: u32| NetError::FlitDuplicated {
+            cycle,
+            component: self.in_port_name(port),
+            packet: ev.pkt,
+            seq: ev.seq as u32,
+            arrived,
+            len,
+        };
+        let lost = |detail: String| NetError::FlitLost {
+            cycle,
+            component: self.in_port_name(port),
+            detail,
+        };
+        let len_of = |p: u32| {
+            self.packets
+                .items
+                .get(p as usize)
+                .map_or(0, |k| k.len as u32)
+        };
+        let Some(a) = arriving else {
+            if ev.pkt == last {
+                return dup(len_of(last), len_of(last));
+            }
+            return lost(format!(
+                "flit {} of {} arrived with no packet in progress (its head never came)",
+                ev.seq,
+                self.packet_name(ev.pkt)
+            ));
+        };
+        if ev.pkt == a {
+            if (ev.seq as u32) < arrived {
+                return dup(arrived, len);
+            }
+            return lost(format!(
+                "flit {} of {} arrived when flit {arrived} was expected",
+                ev.seq,
+                self.packet_name(ev.pkt)
+            ));
+        }
+        if ev.pkt == last {
+            return dup(len_of(last), len_of(last));
+        }
+        lost(format!(
+            "flit {} of {} arrived while {} had only {arrived} of {len} flits (its tail never came)",
+            ev.seq,
+            self.packet_name(ev.pkt),
+            self.packet_name(a)
+        ))
+    }
+}

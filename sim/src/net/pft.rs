@@ -1,0 +1,88 @@
+//! `PftEngine`: one NIC's PFT block, either the reference model or the rust-hdl RTL (one
+//! choice per run), configured like the hardware: a reset cycle, then CSR writes.
+
+use super::config::{EngineKind, PftConfig};
+use pft_hdl::model::{Inputs, Outputs, PftModel};
+use pft_hdl::stepper::{Engine, Probe, RtlStepper};
+
+/// One NIC's PFT block.
+pub enum PftEngine {
+    Model(PftModel),
+    Rtl(RtlStepper),
+}
+
+impl PftEngine {
+    /// A block after its prelude: one reset cycle, then one CSR write per cycle
+    /// (`PftConfig::writes`, CTRL last), with no flit and no credit. These 12 cycles happen
+    /// before network cycle 0.
+    pub fn configured(kind: EngineKind, cfg: &PftConfig, credit_limit: u16, seed: u32) -> Self {
+        let mut e = match kind {
+            EngineKind::Model => PftEngine::Model(PftModel::new()),
+            EngineKind::Rtl => PftEngine::Rtl(RtlStepper::new()),
+        };
+        e.step(&Inputs {
+            reset: true,
+            ..Default::default()
+        });
+        for (a, d) in cfg.writes(credit_limit, seed) {
+            e.step(&Inputs {
+                csr_we: true,
+                csr_addr: a,
+                csr_wdata: d,
+                ..Default::default()
+            });
+        }
+        e
+    }
+
+    /// One cycle.
+    #[inline]
+    pub fn step(&mut self, i: &Inputs) -> Outputs {
+        match self {
+            PftEngine::Model(m) => m.step(i),
+            PftEngine::Rtl(r) => r.step(i),
+        }
+    }
+
+    /// The block's used-credit counter `c` now (between cycles): the NIC's credit state.
+    #[inline]
+    pub fn used_credits(&self) -> u16 {
+        match self {
+            PftEngine::Model(m) => m.c,
+            PftEngine::Rtl(r) => r.probe().c,
+        }
+    }
+
+    /// Congested as the throttle sees it, now.
+    #[inline]
+    pub fn congested(&self) -> bool {
+        match self {
+            PftEngine::Model(m) => m.congested(),
+            PftEngine::Rtl(r) => r.probe().state,
+        }
+    }
+
+    /// The block's registered state now.
+    pub fn probe(&self) -> Probe {
+        match self {
+            PftEngine::Model(m) => m.probe(),
+            PftEngine::Rtl(r) => r.probe(),
+        }
+    }
+}
+
+/// The RI generator seed of NIC `nic` for run seed `run_seed`: splitmix64 of both, never 0,
+/// so that NICs do not throttle in lock-step.
+pub fn nic_seed(run_seed: u64, nic: u32) -> u32 {
+    let mut z = run_seed ^ (0x5046_5400_0000_0000 | nic as u64);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    let s = (z ^ (z >> 32)) as u32;
+    if s == 0 {
+        1
+    } else {
+        s
+    }
+}

@@ -1,0 +1,202 @@
+//! Flat storage shared by the network's components: slabs of packet descriptors, buffer
+//! entries and messages (indices, free lists, no per-cycle allocation), and the timing
+//! wheels that implement every flit and credit channel.
+
+use super::types::Message;
+
+/// "No index".
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A vector with a free list; indices stay valid until freed.
+#[derive(Clone, Debug)]
+pub(crate) struct Slab<T> {
+    pub items: Vec<T>,
+    free: Vec<u32>,
+}
+
+impl<T> Default for Slab<T> {
+    fn default() -> Self {
+        Slab {
+            items: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+}
+
+impl<T> Slab<T> {
+    #[inline]
+    pub fn alloc(&mut self, v: T) -> u32 {
+        if let Some(i) = self.free.pop() {
+            self.items[i as usize] = v;
+            i
+        } else {
+            self.items.push(v);
+            (self.items.len() - 1) as u32
+        }
+    }
+    #[inline]
+    pub fn free(&mut self, i: u32) {
+        self.free.push(i);
+    }
+}
+
+impl<T> std::ops::Index<u32> for Slab<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: u32) -> &T {
+        &self.items[i as usize]
+    }
+}
+impl<T> std::ops::IndexMut<u32> for Slab<T> {
+    #[inline]
+    fn index_mut(&mut self, i: u32) -> &mut T {
+        &mut self.items[i as usize]
+    }
+}
+
+/// A packet descriptor: one per packet between its first flit's injection and its last
+/// flit's ejection, wherever its flits are.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Packet {
+    /// Message slot.
+    pub msg: u32,
+    pub src: u32,
+    pub dst: u32,
+    /// Flits (0 = free slot).
+    pub len: u16,
+    /// 1 once its head reached the destination NIC (a second head is a duplicate).
+    pub rx: u16,
+}
+
+/// A packet's presence in one buffer (a switch input or a NIC receive buffer): the buffer
+/// holds these, not one object per flit. Its flit counts live in the port that is using
+/// it: the input port counts the flits of the packet arriving, the output port (or the
+/// NIC's receive logic) the flits of the packet leaving; a packet is never counted twice.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Entry {
+    pub pkt: u32,
+    /// Next entry in the same queue.
+    pub next: u32,
+    /// Global input-port id of the buffer (NIC_BIT | n for a NIC receive buffer).
+    pub port: u32,
+    /// Message slot (NIC receive buffers).
+    pub msg: u32,
+    pub len: u16,
+    /// Output port (switch) it is routed to.
+    pub out: u8,
+    pub live: bool,
+}
+
+/// A message from its acceptance at the source NIC to its delivery.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MsgState {
+    pub msg: Message,
+    /// Next message in the same send queue.
+    pub next: u32,
+    /// Payload bytes not yet cut into packets.
+    pub bytes_left: u32,
+    pub flits_total: u32,
+    pub flits_ejected: u32,
+    /// Cycle the first flit left the source NIC (`NEVER` until then).
+    pub injected: u64,
+}
+
+pub(crate) const NEVER: u64 = u64::MAX;
+
+/// A flit on a link, addressed to the link's receiver (NIC_BIT | nic, or a global switch
+/// input port: each receiver has exactly one incoming link).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FlitEv {
+    pub rx: u32,
+    pub pkt: u32,
+    /// Index of the flit in its packet (0 = head, len-1 = tail).
+    pub seq: u16,
+}
+
+/// One credit on a link's return channel, addressed to the link's sender (NIC_BIT | nic,
+/// or a global switch output port).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CreditEv {
+    pub tx: u32,
+}
+
+/// Every channel of one kind at once: a value written in cycle t on a channel of latency L
+/// (1 <= L < size) is read in cycle t + L. Bucket t holds what arrives in cycle t; only busy
+/// channels cost anything. Same semantics as `crate::channel::Channel` per link.
+#[derive(Clone, Debug)]
+pub(crate) struct Wheel<T> {
+    buckets: Vec<Vec<T>>,
+    mask: u64,
+}
+
+impl<T> Wheel<T> {
+    /// A wheel for latencies up to `max_latency`.
+    pub fn new(max_latency: u32) -> Self {
+        let size = (max_latency as usize + 1).next_power_of_two();
+        Wheel {
+            buckets: (0..size).map(|_| Vec::new()).collect(),
+            mask: size as u64 - 1,
+        }
+    }
+    /// Commit: `ev` arrives in cycle `at`.
+    #[inline]
+    pub fn push(&mut self, at: u64, ev: T) {
+        self.buckets[(at & self.mask) as usize].push(ev);
+    }
+    /// Read: everything arriving in cycle `now` (give the vector back with `restore`).
+    #[inline]
+    pub fn take(&mut self, now: u64) -> Vec<T> {
+        std::mem::take(&mut self.buckets[(now & self.mask) as usize])
+    }
+    #[inline]
+    pub fn restore(&mut self, now: u64, mut v: Vec<T>) {
+        v.clear();
+        self.buckets[(now & self.mask) as usize] = v;
+    }
+    /// Everything in flight.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.buckets.iter().flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::Channel;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// A wheel carries every channel exactly like one `Channel` per channel.
+    #[test]
+    fn wheel_matches_channels() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let lat = [1u32, 2, 5, 7];
+        let mut chans: Vec<Channel<u32>> = lat.iter().map(|&l| Channel::new(l)).collect();
+        let mut wheel: Wheel<(usize, u32)> = Wheel::new(7);
+        for t in 0..2000u64 {
+            // Read phase.
+            let mut got: Vec<(usize, u32)> = wheel.take(t).to_vec();
+            got.sort_unstable();
+            let want: Vec<(usize, u32)> = chans
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.head() != 0)
+                .map(|(i, c)| (i, c.head()))
+                .collect();
+            assert_eq!(got, want, "cycle {t}");
+            wheel.restore(t, Vec::new());
+            // Commit phase.
+            for (i, c) in chans.iter_mut().enumerate() {
+                let v = if rng.gen_bool(0.5) {
+                    rng.gen_range(1..100)
+                } else {
+                    0
+                };
+                if v != 0 {
+                    wheel.push(t + lat[i] as u64, (i, v));
+                }
+                c.commit(v);
+            }
+        }
+    }
+}

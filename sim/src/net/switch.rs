@@ -1,0 +1,291 @@
+//! The switch: input-buffered, virtual cut-through, separable input-first round-robin
+//! allocation, optional virtual output queues.
+//!
+//! - Each input port has a buffer of `buffer_flits` (the credits of the link feeding it).
+//!   It holds packet entries (descriptor + flits arrived + flits sent), in one FIFO or, with
+//!   VOQ, in one queue per output port.
+//! - A packet is routed when its head arrives (table lookup, d-mod-k). It may be granted an
+//!   output only if that output is free and the downstream buffer has credits for the whole
+//!   packet (virtual cut-through); its flits then leave one per cycle as they arrive (cut
+//!   through: the head may leave in the cycle it arrives), the output and the input stay
+//!   locked to it until its tail has left, and no later flit needs to wait for a credit.
+//! - Crossbar: one flit per cycle per input and per output (no speedup).
+//! - Allocation (each cycle, for free inputs and outputs): every free input with a
+//!   candidate requests one output: without VOQ, the output of its FIFO head (head-of-line
+//!   blocking); with VOQ, the first eligible queue head in round-robin order from its
+//!   pointer. Every output then grants one requesting input in round-robin order from its
+//!   pointer. Pointers move past the granted port (iSLIP-style, one iteration).
+//! - A flit leaving an input in cycle t returns a credit upstream (arriving t + credit
+//!   latency) and enters the output link in cycle t + switch latency (the pipeline is
+//!   modelled as part of the output channel), arriving t + switch + link latency.
+
+use super::config::Fault;
+use super::error::NetError;
+use super::network::Network;
+use super::store::{CreditEv, Entry, FlitEv, NONE};
+
+impl Network {
+    /// Phase 1: a flit arrives at global input port `gp`.
+    #[inline]
+    pub(crate) fn switch_receive(&mut self, gp: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+        let g = gp as usize;
+        let ip = &mut self.sw.inp[g];
+        if ip.arriving != NONE {
+            // Body flit of the packet arriving: count it.
+            if ev.pkt != ip.arr_pkt || ev.seq != ip.arr_count {
+                let ip = *ip;
+                return Err(Box::new(self.sequence_error(
+                    Some(ip.arr_pkt),
+                    ip.arr_count,
+                    ip.arr_len,
+                    ip.last,
+                    ev,
+                    gp,
+                )));
+            }
+            ip.arr_count += 1;
+            if ip.arr_count == ip.arr_len {
+                ip.arriving = NONE;
+                ip.last = ev.pkt;
+            }
+        } else {
+            if ev.seq != 0 {
+                let last = ip.last;
+                return Err(Box::new(self.sequence_error(None, 0, 0, last, ev, gp)));
+            }
+            // Head: route and queue.
+            let s = ip.sw as usize;
+            let pk = self.packets[ev.pkt];
+            let mut out = self.topo.route(s as u32, pk.dst);
+            if let Some(Fault::Misroute { cycle }) = self.fault {
+                if !self.fault_fired && self.now >= cycle {
+                    self.fault_fired = true;
+                    let used = self.sw.sw[s].used_mask;
+                    let r = self.sw.sw[s].radix;
+                    out = (1..r)
+                        .map(|k| (out + k) % r)
+                        .find(|&o| used >> o & 1 != 0)
+                        .unwrap_or(out);
+                }
+            }
+            let e = self.entries.alloc(Entry {
+                pkt: ev.pkt,
+                next: NONE,
+                port: gp,
+                msg: pk.msg,
+                len: pk.len,
+                out: out as u8,
+                live: true,
+            });
+            let k = if self.sw.qpp > 1 { out } else { 0 };
+            let q = &mut self.sw.q[g * self.sw.qpp as usize + k as usize];
+            let ip = &mut self.sw.inp[g];
+            if q.0 == NONE {
+                q.0 = e;
+                q.1 = e;
+                ip.nonempty |= 1 << k;
+                let st = &mut self.sw.sw[s];
+                st.queued |= 1 << (gp - st.base);
+            } else {
+                let t = q.1;
+                q.1 = e;
+                self.entries[t].next = e;
+            }
+            self.sw.sw[s].resident += 1;
+            let ip = &mut self.sw.inp[g];
+            if pk.len > 1 {
+                ip.arriving = e;
+                ip.arr_pkt = ev.pkt;
+                ip.arr_count = 1;
+                ip.arr_len = pk.len;
+            } else {
+                ip.last = ev.pkt;
+            }
+        }
+        let ip = &mut self.sw.inp[g];
+        ip.occ += 1;
+        if ip.occ > self.cfg.buffer_flits {
+            return Err(Box::new(NetError::Overflow {
+                cycle: self.now,
+                component: self.in_port_name(gp),
+                occupancy_flits: self.sw.inp[g].occ,
+                capacity_flits: self.cfg.buffer_flits,
+            }));
+        }
+        Ok(())
+    }
+
+    /// Phase 2 for switch `s`: allocate, then move one flit per locked output.
+    #[inline]
+    pub(crate) fn eval_switch(&mut self, s: u32) {
+        let si = s as usize;
+        let st = self.sw.sw[si];
+        if st.resident == 0 {
+            return;
+        }
+        if let Some(Fault::FreezeSwitch { switch, cycle }) = self.fault {
+            if switch == s && self.now >= cycle {
+                return;
+            }
+        }
+        let free_out = st.used_mask & !st.locked_out;
+        let cand = st.queued & !st.locked_in;
+        if cand != 0 && free_out != 0 {
+            self.allocate(si, cand, free_out);
+        }
+        let mut busy = self.sw.sw[si].locked_out;
+        let base = st.base as usize;
+        while busy != 0 {
+            let o = busy.trailing_zeros() as usize;
+            busy &= busy - 1;
+            self.transmit(si, base + o);
+        }
+    }
+
+    /// Separable input-first round-robin allocation, one iteration.
+    fn allocate(&mut self, si: usize, mut cand: u64, free_out: u64) {
+        let st = self.sw.sw[si];
+        let base = st.base as usize;
+        let qpp = self.sw.qpp as usize;
+        let voq = qpp > 1;
+        let mut req_outs = 0u64;
+        while cand != 0 {
+            let i = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let g = base + i;
+            if voq {
+                let m = self.sw.inp[g].nonempty & free_out;
+                if m == 0 {
+                    continue;
+                }
+                let start = self.sw.inp[g].rr as u32;
+                let mut rot = m.rotate_right(start);
+                while rot != 0 {
+                    let o = (rot.trailing_zeros() + start) as usize & 63;
+                    rot &= rot - 1;
+                    let e = self.sw.q[g * qpp + o].0;
+                    let op = &self.sw.out[base + o];
+                    if op.limit - op.used >= self.entries[e].len as u32 {
+                        self.sw.reqs[o] |= 1 << i;
+                        req_outs |= 1 << o;
+                        break;
+                    }
+                }
+            } else {
+                let e = self.sw.q[g].0;
+                let en = &self.entries[e];
+                let o = en.out as usize;
+                let op = &self.sw.out[base + o];
+                if free_out >> o & 1 != 0 && op.limit - op.used >= en.len as u32 {
+                    self.sw.reqs[o] |= 1 << i;
+                    req_outs |= 1 << o;
+                }
+            }
+        }
+        let r = st.radix;
+        let (mut locked_out, mut locked_in, mut queued) = (st.locked_out, st.locked_in, st.queued);
+        while req_outs != 0 {
+            let o = req_outs.trailing_zeros() as usize;
+            req_outs &= req_outs - 1;
+            let reqs = std::mem::take(&mut self.sw.reqs[o]);
+            let bo = base + o;
+            let start = self.sw.out[bo].rr as u32;
+            let i = (reqs.rotate_right(start).trailing_zeros() + start) as usize & 63;
+            // Grant: take the packet out of its queue; lock input and output to it.
+            let g = base + i;
+            let k = if voq { o } else { 0 };
+            let q = &mut self.sw.q[g * qpp + k];
+            let e = q.0;
+            let next = self.entries[e].next;
+            q.0 = next;
+            let ip = &mut self.sw.inp[g];
+            if next == NONE {
+                q.1 = NONE;
+                ip.nonempty &= !(1 << k);
+                if ip.nonempty == 0 {
+                    queued &= !(1 << i);
+                }
+            }
+            ip.rr = ((o as u32 + 1) % r) as u8;
+            let en = &self.entries[e];
+            let op = &mut self.sw.out[bo];
+            op.entry = e;
+            op.from = g as u32;
+            op.pkt = en.pkt;
+            op.len = en.len;
+            op.sent = 0;
+            op.rr = ((i as u32 + 1) % r) as u8;
+            locked_out |= 1 << o;
+            locked_in |= 1 << i;
+        }
+        let st = &mut self.sw.sw[si];
+        st.locked_out = locked_out;
+        st.locked_in = locked_in;
+        st.queued = queued;
+    }
+
+    /// Move one flit through locked output `bo` (global id) of switch `si`, if it has
+    /// arrived.
+    #[inline]
+    fn transmit(&mut self, si: usize, bo: usize) {
+        let op = &mut self.sw.out[bo];
+        let g = op.from as usize;
+        let ip = &mut self.sw.inp[g];
+        // Flits of the packet here so far: all of them unless it is still arriving.
+        let arrived = if ip.arriving == op.entry {
+            ip.arr_count
+        } else {
+            op.len
+        };
+        if arrived == op.sent {
+            return; // cut-through: the next flit is still on its way
+        }
+        let seq = op.sent;
+        op.sent += 1;
+        op.used += 1;
+        ip.occ -= 1;
+        let (e, tail) = (op.entry, op.sent == op.len);
+        let credit = CreditEv { tx: ip.credit_to };
+        let flit = FlitEv {
+            rx: op.rx,
+            pkt: op.pkt,
+            seq,
+        };
+        if tail {
+            op.entry = NONE;
+        }
+        let now = self.now;
+        let flit_at = now + self.lat_sw;
+        let mut drop_credit = false;
+        if let Some(f) = self.fault {
+            if !self.fault_fired {
+                match f {
+                    Fault::DropCredit { cycle } if now >= cycle => {
+                        self.fault_fired = true;
+                        drop_credit = true;
+                    }
+                    Fault::DuplicateFlit { cycle } if now >= cycle => {
+                        self.fault_fired = true;
+                        self.fwheel.push(flit_at, flit);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if !drop_credit {
+            self.cwheel.push(now + self.lat_credit, credit);
+        }
+        self.fwheel.push(flit_at, flit);
+        self.last_progress = now;
+        if tail {
+            let st = &mut self.sw.sw[si];
+            let o = bo as u32 - st.base;
+            let i = g as u32 - st.base;
+            st.locked_out &= !(1 << o);
+            st.locked_in &= !(1 << i);
+            st.resident -= 1;
+            self.entries[e].live = false;
+            self.entries.free(e);
+        }
+    }
+}

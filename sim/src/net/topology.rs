@@ -1,0 +1,212 @@
+//! Topologies (single switch, two-level fat tree, the 648-node 3-stage fabric) and their
+//! deterministic up/down routing tables (d-mod-k).
+//!
+//! A two-level fat tree of radix-k switches (h = k/2):
+//! ```text
+//!   spine 0   spine 1  ...  spine h-1        spine j, port l  <->  leaf l, port h + j
+//!     |  \     /  |           |
+//!   leaf 0   leaf 1  ...  leaf L-1            leaf l, port p < h  <->  NIC l*h + p
+//!   |||||    |||||         |||||
+//! ```
+//! Routing to destination d (NIC d sits on leaf d / h, port d % h): a leaf sends d down on
+//! port d % h if d is below it, else up to spine d mod h (port h + d % h): d-mod-k, so every
+//! destination has exactly one spine and every down-link carries one destination only. A
+//! spine sends d down to leaf d / h. Paths are up*/down*: leaf, spine, leaf (or one leaf).
+
+use super::config::TopologyConfig;
+use super::types::NodeId;
+
+/// What is on the far side of a switch port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// A NIC.
+    Nic(NodeId),
+    /// Port `port` of switch `switch`.
+    Switch { switch: u32, port: u32 },
+    /// Nothing (e.g. a spine port above a missing leaf).
+    Unused,
+}
+
+/// One switch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwitchSpec {
+    /// Ports (all ports, used or not).
+    pub radix: u32,
+    /// 0 = leaf (edge), 1 = spine.
+    pub level: u8,
+    /// Human-readable name, e.g. "leaf 3", "spine 0".
+    pub name: String,
+    /// What each port connects to.
+    pub ports: Vec<Peer>,
+}
+
+/// One hop of a path: through `switch` from `in_port` to `out_port`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    pub switch: u32,
+    pub in_port: u32,
+    pub out_port: u32,
+}
+
+/// A built topology with its routing table.
+#[derive(Clone, Debug)]
+pub struct Topology {
+    nodes: u32,
+    switches: Vec<SwitchSpec>,
+    /// Edge switch and port of every NIC.
+    attach: Vec<(u32, u32)>,
+    /// `route[s * nodes + d]`: the output port of switch s towards NIC d (u8::MAX: none).
+    route: Vec<u8>,
+    description: String,
+}
+
+impl Topology {
+    /// Build from a validated config.
+    pub fn build(cfg: &TopologyConfig) -> Topology {
+        match *cfg {
+            TopologyConfig::SingleSwitch { nodes } => Self::single_switch(nodes),
+            TopologyConfig::FatTree { radix, leaves } => Self::fat_tree(radix, leaves),
+            TopologyConfig::ThreeStage { radix } => Self::fat_tree(radix, radix),
+        }
+    }
+
+    fn single_switch(nodes: u32) -> Topology {
+        let sw = SwitchSpec {
+            radix: nodes,
+            level: 0,
+            name: "switch 0".into(),
+            ports: (0..nodes).map(Peer::Nic).collect(),
+        };
+        Topology {
+            nodes,
+            switches: vec![sw],
+            attach: (0..nodes).map(|n| (0, n)).collect(),
+            route: (0..nodes).map(|d| d as u8).collect(),
+            description: format!("single switch, {nodes} ports"),
+        }
+    }
+
+    fn fat_tree(radix: u32, leaves: u32) -> Topology {
+        let h = radix / 2;
+        let nodes = leaves * h;
+        let mut switches = Vec::new();
+        for l in 0..leaves {
+            let mut ports: Vec<Peer> = (0..h).map(|p| Peer::Nic(l * h + p)).collect();
+            ports.extend((0..h).map(|j| Peer::Switch {
+                switch: leaves + j,
+                port: l,
+            }));
+            switches.push(SwitchSpec {
+                radix,
+                level: 0,
+                name: format!("leaf {l}"),
+                ports,
+            });
+        }
+        for j in 0..h {
+            let ports = (0..radix)
+                .map(|p| {
+                    if p < leaves {
+                        Peer::Switch {
+                            switch: p,
+                            port: h + j,
+                        }
+                    } else {
+                        Peer::Unused
+                    }
+                })
+                .collect();
+            switches.push(SwitchSpec {
+                radix,
+                level: 1,
+                name: format!("spine {j}"),
+                ports,
+            });
+        }
+        let n = nodes as usize;
+        let mut route = vec![u8::MAX; switches.len() * n];
+        for d in 0..nodes {
+            let (leaf_of_d, local) = (d / h, d % h);
+            for l in 0..leaves {
+                route[l as usize * n + d as usize] = if l == leaf_of_d {
+                    local as u8
+                } else {
+                    (h + d % h) as u8 // d-mod-k: spine d mod h
+                };
+            }
+            for j in 0..h {
+                route[(leaves + j) as usize * n + d as usize] = leaf_of_d as u8;
+            }
+        }
+        Topology {
+            nodes,
+            attach: (0..nodes).map(|d| (d / h, d % h)).collect(),
+            description: format!(
+                "two-level fat tree of radix-{radix} switches: {leaves} leaves x {h} nodes, {h} spines ({leaves} of {radix} ports used), {} switches, {nodes} nodes",
+                leaves + h
+            ),
+            switches,
+            route,
+        }
+    }
+
+    /// Number of NICs.
+    pub fn nodes(&self) -> u32 {
+        self.nodes
+    }
+
+    /// The switches.
+    pub fn switches(&self) -> &[SwitchSpec] {
+        &self.switches
+    }
+
+    /// Edge switch and port of NIC `n`.
+    pub fn attach(&self, n: NodeId) -> (u32, u32) {
+        self.attach[n as usize]
+    }
+
+    /// The output port of switch `s` towards NIC `d`.
+    #[inline]
+    pub fn route(&self, s: u32, d: NodeId) -> u32 {
+        self.route[s as usize * self.nodes as usize + d as usize] as u32
+    }
+
+    /// One line describing the topology.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The path of a packet from NIC `src` to NIC `dst` by following the routing tables, or
+    /// an error naming the switch where it breaks (no route, unused port, loop).
+    pub fn path(&self, src: NodeId, dst: NodeId) -> Result<Vec<Hop>, String> {
+        let (mut s, mut in_port) = self.attach(src);
+        let mut hops = Vec::new();
+        for _ in 0..=self.switches.len() {
+            let out = self.route(s, dst);
+            let sw = &self.switches[s as usize];
+            if out >= sw.radix {
+                return Err(format!("{} has no route to NIC {dst}", sw.name));
+            }
+            hops.push(Hop {
+                switch: s,
+                in_port,
+                out_port: out,
+            });
+            match sw.ports[out as usize] {
+                Peer::Nic(n) if n == dst => return Ok(hops),
+                Peer::Nic(n) => {
+                    return Err(format!(
+                        "{} port {out} leads to NIC {n}, not {dst}",
+                        sw.name
+                    ))
+                }
+                Peer::Unused => return Err(format!("{} routes to unused port {out}", sw.name)),
+                Peer::Switch { switch, port } => {
+                    s = switch;
+                    in_port = port;
+                }
+            }
+        }
+        Err(format!("routing loop from NIC {src} to NIC {dst}"))
+    }
+}

@@ -1,0 +1,782 @@
+//! The GPCNeT process engine. Every process runs a list of steps per iteration; a step posts
+//! its sends and waits (MPI `Waitall`) until its own sends are delivered and every awaited
+//! message has arrived. Messages are matched like MPI: by (source process, kind, sequence).
+//! A process reacts to a delivery in the cycle after it (its new messages are created then).
+
+use super::layout::{Layout, NodeRole};
+use super::results::{
+    CanaryProcessResult, CanaryTestResult, CongestorProcessResult, GpcnetResults,
+};
+use super::{CanaryTest, CongestorKind, GpcnetConfig};
+use crate::net::types::{Delivery, Message, Workload};
+use crate::workload::config::{check_fabric, ConfigErrors};
+use crate::workload::tag;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    LatToLeft,
+    LatToRight,
+    BwToLeft,
+    BwToRight,
+    Barrier,
+    Allreduce,
+    A2a,
+    Incast,
+    Put,
+    PutAck,
+    GetReq,
+    GetResp,
+}
+
+impl Kind {
+    fn tag(self) -> u32 {
+        match self {
+            Kind::LatToLeft | Kind::LatToRight => tag::CANARY_LATENCY,
+            Kind::BwToLeft | Kind::BwToRight => tag::CANARY_BANDWIDTH,
+            Kind::Barrier => tag::CANARY_BARRIER,
+            Kind::Allreduce => tag::CANARY_ALLREDUCE,
+            Kind::A2a => tag::CONGESTOR_A2A,
+            Kind::Incast => tag::CONGESTOR_INCAST,
+            Kind::Put => tag::CONGESTOR_PUT,
+            Kind::PutAck => tag::CONGESTOR_PUT_ACK,
+            Kind::GetReq => tag::CONGESTOR_GET_REQ,
+            Kind::GetResp => tag::CONGESTOR_GET_RESP,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Meta {
+    src: u32,
+    dst: u32,
+    kind: Kind,
+    seq: u64,
+    bytes: u32,
+}
+
+type Key = (u32, Kind, u64);
+
+#[derive(Clone, Debug)]
+struct Send {
+    dst: u32,
+    kind: Kind,
+    seq: u64,
+    count: u32,
+    bytes: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Await {
+    src: u32,
+    kind: Kind,
+    seq: u64,
+    count: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Step {
+    sends: Vec<Send>,
+    awaits: Vec<Await>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum ProcRole {
+    Canary { cidx: u32, comm: u32, rank: u32 },
+    Congestor { group: u32, comm: u32, rank: u32 },
+}
+
+#[derive(Clone, Debug, Default)]
+struct Proc {
+    mailbox: HashMap<Key, u32>,
+    steps: Vec<Step>,
+    step: usize,
+    pending: u32,
+    iter: u32,
+    iter_start: u64,
+    left: u32,
+    right: u32,
+    outstanding: u32,
+    bytes: u64,
+    ops: u64,
+    acc_sum: f64,
+    acc_n: u32,
+    acc_bytes: u64,
+    acc_cycles: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+struct CanaryState {
+    started: bool,
+    finished: bool,
+    pos: usize,
+    ring: u32,
+    running: u32,
+    start_cycle: Option<u64>,
+    end_cycle: Option<u64>,
+}
+
+/// The GPCNeT-like workload (see the module docs and docs/workloads.md).
+#[derive(Clone, Debug)]
+pub struct GpcnetWorkload {
+    cfg: GpcnetConfig,
+    layout: Layout,
+    roles: Vec<ProcRole>,
+    procs: Vec<Proc>,
+    canary_procs: Vec<u32>,
+    canary_comms: Vec<Vec<u32>>,
+    cong_comms: Vec<Vec<Vec<u32>>>,
+    inflight: HashMap<u64, Meta>,
+    outbox: Vec<Message>,
+    next_id: u64,
+    ring_rng: Xoshiro256PlusPlus,
+    congestors_started: bool,
+    canary: CanaryState,
+    test_span: Vec<(Option<u64>, Option<u64>)>,
+    results: Vec<Vec<CanaryProcessResult>>,
+    last_cycle: u64,
+}
+
+impl GpcnetWorkload {
+    /// Builds the workload for `nodes` NICs (flit size is not needed: every GPCNeT test is
+    /// closed loop). `flit_bytes` is still checked so all workloads take the same arguments.
+    pub fn new(
+        cfg: &GpcnetConfig,
+        nodes: u32,
+        flit_bytes: u32,
+        seed: u64,
+    ) -> Result<Self, ConfigErrors> {
+        let mut errs = ConfigErrors::default();
+        check_fabric(&mut errs, nodes, flit_bytes);
+        if let Err(e) = cfg.validate(nodes) {
+            errs.0
+                .extend(e.0.into_iter().filter(|f| f.field != "nodes"));
+        }
+        errs.into_result()?;
+        let layout = Layout::new(cfg, nodes, seed);
+        let ppn = cfg.ppn;
+        let np = layout.processes() as usize;
+        let mut roles = vec![
+            ProcRole::Canary {
+                cidx: 0,
+                comm: 0,
+                rank: 0
+            };
+            np
+        ];
+        let mut canary_procs = Vec::new();
+        for node in 0..nodes {
+            for l in 0..ppn {
+                let p = layout.process(node, l) as usize;
+                roles[p] = match layout.roles[node as usize] {
+                    NodeRole::Canary { rank } => {
+                        canary_procs.push(p as u32);
+                        ProcRole::Canary {
+                            cidx: 0,
+                            comm: l,
+                            rank,
+                        }
+                    }
+                    NodeRole::Congestor { group, rank } => ProcRole::Congestor {
+                        group,
+                        comm: l,
+                        rank,
+                    },
+                };
+            }
+        }
+        // canary result index: ordered by (canary rank, local index)
+        canary_procs.sort_by_key(|&p| {
+            let ProcRole::Canary { rank, comm, .. } = roles[p as usize] else {
+                unreachable!()
+            };
+            (rank, comm)
+        });
+        for (i, &p) in canary_procs.iter().enumerate() {
+            if let ProcRole::Canary { cidx, .. } = &mut roles[p as usize] {
+                *cidx = i as u32;
+            }
+        }
+        let canary_comms = (0..ppn).map(|l| layout.canary_comm(l)).collect();
+        let cong_comms = (0..layout.groups.len())
+            .map(|g| (0..ppn).map(|l| layout.congestor_comm(g, l)).collect())
+            .collect();
+        let results = cfg
+            .canary_tests
+            .iter()
+            .map(|_| {
+                canary_procs
+                    .iter()
+                    .map(|&p| {
+                        let ProcRole::Canary { comm, .. } = roles[p as usize] else {
+                            unreachable!()
+                        };
+                        CanaryProcessResult {
+                            process: p,
+                            node: layout.node_of(p),
+                            comm,
+                            samples: Vec::new(),
+                            ring_values: Vec::new(),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(GpcnetWorkload {
+            cfg: cfg.clone(),
+            roles,
+            procs: vec![Proc::default(); np],
+            canary_procs,
+            canary_comms,
+            cong_comms,
+            inflight: HashMap::new(),
+            outbox: Vec::new(),
+            next_id: 0,
+            ring_rng: Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x1319_8a2e_0370_7344),
+            congestors_started: false,
+            canary: CanaryState::default(),
+            test_span: vec![(None, None); cfg.canary_tests.len()],
+            results,
+            layout,
+            last_cycle: 0,
+        })
+    }
+
+    /// Where every role runs.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// True once every canary test has completed (the run can stop).
+    pub fn finished(&self) -> bool {
+        self.canary.finished
+    }
+
+    /// The canary test running now (`None` before the canaries start and after they end).
+    pub fn current_test(&self) -> Option<CanaryTest> {
+        if self.canary.started && !self.canary.finished {
+            Some(self.cfg.canary_tests[self.canary.pos])
+        } else {
+            None
+        }
+    }
+
+    /// Messages handed to the network and not yet delivered.
+    pub fn in_flight(&self) -> usize {
+        self.inflight.len()
+    }
+
+    /// (source process, destination process) of an undelivered message.
+    pub fn processes_of(&self, msg_id: u64) -> Option<(u32, u32)> {
+        self.inflight.get(&msg_id).map(|m| (m.src, m.dst))
+    }
+
+    /// Everything measured so far.
+    pub fn results(&self) -> GpcnetResults {
+        let tests = self
+            .cfg
+            .canary_tests
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| CanaryTestResult {
+                test: t,
+                units: t.units().to_string(),
+                start_cycle: self.test_span[i].0,
+                end_cycle: self.test_span[i].1,
+                processes: self.results[i].clone(),
+            })
+            .collect();
+        let mut congestors = Vec::new();
+        if self.cfg.congestors {
+            for (p, role) in self.roles.iter().enumerate() {
+                if let ProcRole::Congestor { group, rank, .. } = *role {
+                    congestors.push(CongestorProcessResult {
+                        process: p as u32,
+                        node: self.layout.node_of(p as u32),
+                        group,
+                        kind: self.layout.groups[group as usize].kind,
+                        root: rank == 0,
+                        bytes: self.procs[p].bytes,
+                        ops: self.procs[p].ops,
+                    });
+                }
+            }
+        }
+        let measure_cycles = match (self.canary.start_cycle, self.canary.end_cycle) {
+            (Some(s), Some(e)) => e.saturating_sub(s),
+            (Some(s), None) => self.last_cycle.saturating_sub(s),
+            _ => 0,
+        };
+        GpcnetResults {
+            nodes: self.layout.nodes,
+            ppn: self.layout.ppn,
+            congestors_on: self.cfg.congestors,
+            canary_start_cycle: self.canary.start_cycle,
+            canary_end_cycle: self.canary.end_cycle,
+            finished: self.canary.finished,
+            measure_cycles,
+            tests,
+            congestors,
+        }
+    }
+
+    fn measuring(&self) -> bool {
+        self.canary.started && !self.canary.finished
+    }
+
+    fn send(&mut self, src: u32, dst: u32, kind: Kind, seq: u64, bytes: u32, emit: u64) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.inflight.insert(
+            id,
+            Meta {
+                src,
+                dst,
+                kind,
+                seq,
+                bytes,
+            },
+        );
+        self.outbox.push(Message {
+            id,
+            src: self.layout.node_of(src),
+            dst: self.layout.node_of(dst),
+            bytes,
+            tag: kind.tag(),
+            created: emit,
+        });
+    }
+
+    fn post_step(&mut self, p: u32, emit: u64) {
+        let pr = &self.procs[p as usize];
+        let sends = pr.steps[pr.step].sends.clone();
+        for s in &sends {
+            for _ in 0..s.count {
+                self.send(p, s.dst, s.kind, s.seq, s.bytes, emit);
+            }
+            self.procs[p as usize].pending += s.count;
+        }
+    }
+
+    /// Completes as many steps of `p` as its mailbox allows. `at`: cycle of the event that
+    /// triggered this; `emit`: cycle in which new messages are created.
+    fn progress(&mut self, p: u32, at: u64, emit: u64) {
+        loop {
+            let pr = &mut self.procs[p as usize];
+            if pr.step >= pr.steps.len() || pr.pending > 0 {
+                return;
+            }
+            let st = &pr.steps[pr.step];
+            let ready = st.awaits.iter().all(|a| {
+                pr.mailbox
+                    .get(&(a.src, a.kind, a.seq))
+                    .copied()
+                    .unwrap_or(0)
+                    >= a.count
+            });
+            if !ready {
+                return;
+            }
+            for a in &st.awaits {
+                let k = (a.src, a.kind, a.seq);
+                let c = pr.mailbox.get_mut(&k).expect("checked above");
+                *c -= a.count;
+                if *c == 0 {
+                    pr.mailbox.remove(&k);
+                }
+            }
+            pr.step += 1;
+            if pr.step < pr.steps.len() {
+                self.post_step(p, emit);
+            } else {
+                self.iteration_done(p, at, emit);
+            }
+        }
+    }
+
+    fn test_params(&self, t: CanaryTest) -> (u32, u32, u32) {
+        let c = &self.cfg;
+        match t {
+            CanaryTest::Latency => (c.lat_warmup_iters, c.lat_iters, c.lat_rings),
+            CanaryTest::Bandwidth => (c.bw_warmup_iters, c.bw_iters, c.bw_rings),
+            CanaryTest::Allreduce => (c.allreduce_warmup_iters, c.allreduce_iters, 1),
+        }
+    }
+
+    fn iteration_done(&mut self, p: u32, at: u64, emit: u64) {
+        match self.roles[p as usize] {
+            ProcRole::Congestor { .. } => {
+                self.procs[p as usize].iter += 1;
+                self.start_iteration(p, emit);
+            }
+            ProcRole::Canary { cidx, .. } => {
+                let test = self.cfg.canary_tests[self.canary.pos];
+                let (warm, iters, _) = self.test_params(test);
+                let bw_bytes = self.cfg.bw_msg_bytes as u64 * self.cfg.bw_outstanding as u64 * 2;
+                let pr = &mut self.procs[p as usize];
+                let cycles = at.saturating_sub(pr.iter_start).max(1);
+                if pr.iter >= warm {
+                    let sample = match test {
+                        CanaryTest::Bandwidth => bw_bytes as f64 / cycles as f64,
+                        _ => cycles as f64,
+                    };
+                    pr.acc_sum += sample;
+                    pr.acc_n += 1;
+                    pr.acc_bytes += bw_bytes;
+                    pr.acc_cycles += cycles;
+                    self.results[self.canary.pos][cidx as usize]
+                        .samples
+                        .push(sample);
+                }
+                pr.iter += 1;
+                if pr.iter < warm + iters {
+                    self.start_iteration(p, emit);
+                } else {
+                    let value = match test {
+                        CanaryTest::Bandwidth => pr.acc_bytes as f64 / pr.acc_cycles as f64,
+                        _ => pr.acc_sum / pr.acc_n as f64,
+                    };
+                    self.results[self.canary.pos][cidx as usize]
+                        .ring_values
+                        .push(value);
+                    self.canary.running -= 1;
+                    if self.canary.running == 0 {
+                        self.ring_done(at, emit);
+                    }
+                }
+            }
+        }
+    }
+
+    fn ring_done(&mut self, at: u64, emit: u64) {
+        let test = self.cfg.canary_tests[self.canary.pos];
+        let (_, _, rings) = self.test_params(test);
+        self.canary.ring += 1;
+        if self.canary.ring < rings {
+            self.start_ring(emit);
+            return;
+        }
+        self.test_span[self.canary.pos].1 = Some(at);
+        self.canary.pos += 1;
+        self.canary.ring = 0;
+        if self.canary.pos < self.cfg.canary_tests.len() {
+            self.start_ring(emit);
+        } else {
+            self.canary.finished = true;
+            self.canary.end_cycle = Some(at);
+        }
+    }
+
+    /// Starts a ring (or the allreduce run) of the current test for every canary process,
+    /// all in cycle `emit` (an ideal, traffic-free barrier separates rings and tests).
+    fn start_ring(&mut self, emit: u64) {
+        let test = self.cfg.canary_tests[self.canary.pos];
+        if self.canary.ring == 0 {
+            self.test_span[self.canary.pos].0 = Some(emit);
+        }
+        if test != CanaryTest::Allreduce {
+            for l in 0..self.canary_comms.len() {
+                let mut ring = self.canary_comms[l].clone();
+                ring.shuffle(&mut self.ring_rng);
+                let n = ring.len();
+                for i in 0..n {
+                    let pr = &mut self.procs[ring[i] as usize];
+                    pr.left = ring[(i + n - 1) % n];
+                    pr.right = ring[(i + 1) % n];
+                }
+            }
+        }
+        self.canary.running = self.canary_procs.len() as u32;
+        for i in 0..self.canary_procs.len() {
+            let p = self.canary_procs[i];
+            let pr = &mut self.procs[p as usize];
+            debug_assert!(
+                pr.mailbox.is_empty(),
+                "stale canary messages at a ring start"
+            );
+            pr.iter = 0;
+            pr.acc_sum = 0.0;
+            pr.acc_n = 0;
+            pr.acc_bytes = 0;
+            pr.acc_cycles = 0;
+            self.start_iteration(p, emit);
+        }
+    }
+
+    fn start_iteration(&mut self, p: u32, emit: u64) {
+        let steps = self.build_steps(p);
+        let pr = &mut self.procs[p as usize];
+        pr.steps = steps;
+        pr.step = 0;
+        pr.iter_start = emit;
+        if !pr.steps.is_empty() {
+            self.post_step(p, emit);
+        }
+    }
+
+    fn build_steps(&self, p: u32) -> Vec<Step> {
+        let pr = &self.procs[p as usize];
+        let k = pr.iter as u64;
+        let c = &self.cfg;
+        match self.roles[p as usize] {
+            ProcRole::Canary { comm, rank, .. } => {
+                let members = &self.canary_comms[comm as usize];
+                match c.canary_tests[self.canary.pos] {
+                    CanaryTest::Latency => vec![Step {
+                        sends: vec![
+                            snd(pr.left, Kind::LatToLeft, k, 1, c.lat_msg_bytes),
+                            snd(pr.right, Kind::LatToRight, k, 1, c.lat_msg_bytes),
+                        ],
+                        awaits: vec![
+                            awt(pr.left, Kind::LatToRight, k, 1),
+                            awt(pr.right, Kind::LatToLeft, k, 1),
+                        ],
+                    }],
+                    CanaryTest::Bandwidth => {
+                        let o = c.bw_outstanding;
+                        let mut steps = vec![Step {
+                            sends: vec![
+                                snd(pr.left, Kind::BwToLeft, k, o, c.bw_msg_bytes),
+                                snd(pr.right, Kind::BwToRight, k, o, c.bw_msg_bytes),
+                            ],
+                            awaits: vec![
+                                awt(pr.left, Kind::BwToRight, k, o),
+                                awt(pr.right, Kind::BwToLeft, k, o),
+                            ],
+                        }];
+                        steps.extend(barrier_steps(members, rank, k, c.barrier_msg_bytes));
+                        steps
+                    }
+                    CanaryTest::Allreduce => {
+                        allreduce_steps(members, rank, k, c.allreduce_msg_bytes)
+                    }
+                }
+            }
+            ProcRole::Congestor { group, comm, rank } => {
+                let members = &self.cong_comms[group as usize][comm as usize];
+                a2a_steps(members, rank, k, c.congestor_msg_bytes)
+            }
+        }
+    }
+
+    fn start_congestors(&mut self, emit: u64) {
+        for g in 0..self.cong_comms.len() {
+            let kind = self.layout.groups[g].kind;
+            for l in 0..self.cong_comms[g].len() {
+                let members = self.cong_comms[g][l].clone();
+                for (r, &p) in members.iter().enumerate() {
+                    if kind == CongestorKind::A2a {
+                        self.start_iteration(p, emit);
+                    } else if r > 0 {
+                        for _ in 0..self.cfg.congestor_window {
+                            self.post_op(p, members[0], kind, emit);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn post_op(&mut self, p: u32, root: u32, kind: CongestorKind, emit: u64) {
+        self.procs[p as usize].outstanding += 1;
+        let (k, b) = match kind {
+            CongestorKind::Incast => (Kind::Incast, self.cfg.congestor_msg_bytes),
+            CongestorKind::PutIncast => (Kind::Put, self.cfg.congestor_msg_bytes),
+            CongestorKind::GetBcast => (Kind::GetReq, self.cfg.control_msg_bytes),
+            CongestorKind::A2a => unreachable!("a2a runs steps"),
+        };
+        self.send(p, root, k, 0, b, emit);
+    }
+
+    fn op_done(&mut self, p: u32, root: u32, bytes: u32, emit: u64) {
+        let measuring = self.measuring();
+        let ProcRole::Congestor { group, .. } = self.roles[p as usize] else {
+            return;
+        };
+        let kind = self.layout.groups[group as usize].kind;
+        let pr = &mut self.procs[p as usize];
+        pr.outstanding = pr.outstanding.saturating_sub(1);
+        if measuring {
+            pr.bytes += bytes as u64;
+            pr.ops += 1;
+        }
+        self.post_op(p, root, kind, emit);
+    }
+}
+
+fn snd(dst: u32, kind: Kind, seq: u64, count: u32, bytes: u32) -> Send {
+    Send {
+        dst,
+        kind,
+        seq,
+        count,
+        bytes,
+    }
+}
+
+fn awt(src: u32, kind: Kind, seq: u64, count: u32) -> Await {
+    Await {
+        src,
+        kind,
+        seq,
+        count,
+    }
+}
+
+/// Dissemination barrier over `members` (rank order): round j sends to rank + 2^j and waits
+/// for rank - 2^j, for j < ceil(log2 n).
+fn barrier_steps(members: &[u32], rank: u32, k: u64, bytes: u32) -> Vec<Step> {
+    let n = members.len() as u64;
+    let r = rank as u64;
+    let mut steps = Vec::new();
+    let mut j = 0u64;
+    while (1u64 << j) < n {
+        let d = 1u64 << j;
+        let to = members[((r + d) % n) as usize];
+        let from = members[((r + n - d % n) % n) as usize];
+        let seq = k * 64 + j;
+        steps.push(Step {
+            sends: vec![snd(to, Kind::Barrier, seq, 1, bytes)],
+            awaits: vec![awt(from, Kind::Barrier, seq, 1)],
+        });
+        j += 1;
+    }
+    steps
+}
+
+/// Recursive-doubling allreduce (MPICH's algorithm for short messages, with its fold of the
+/// ranks beyond the largest power of two).
+fn allreduce_steps(members: &[u32], rank: u32, k: u64, bytes: u32) -> Vec<Step> {
+    let n = members.len() as u32;
+    let pof2 = 1u32 << (31 - n.leading_zeros());
+    let rem = n - pof2;
+    let base = k * 64;
+    let mut steps = Vec::new();
+    let newrank = if rank < 2 * rem {
+        if rank % 2 == 0 {
+            let peer = members[(rank + 1) as usize];
+            steps.push(Step {
+                sends: vec![snd(peer, Kind::Allreduce, base, 1, bytes)],
+                awaits: vec![],
+            });
+            steps.push(Step {
+                sends: vec![],
+                awaits: vec![awt(peer, Kind::Allreduce, base + 63, 1)],
+            });
+            return steps;
+        }
+        steps.push(Step {
+            sends: vec![],
+            awaits: vec![awt(members[(rank - 1) as usize], Kind::Allreduce, base, 1)],
+        });
+        rank / 2
+    } else {
+        rank - rem
+    };
+    let mut s = 0u32;
+    while (1u32 << s) < pof2 {
+        let pn = newrank ^ (1 << s);
+        let pr = if pn < rem { pn * 2 + 1 } else { pn + rem };
+        let peer = members[pr as usize];
+        let seq = base + 1 + s as u64;
+        steps.push(Step {
+            sends: vec![snd(peer, Kind::Allreduce, seq, 1, bytes)],
+            awaits: vec![awt(peer, Kind::Allreduce, seq, 1)],
+        });
+        s += 1;
+    }
+    if rank < 2 * rem {
+        steps.push(Step {
+            sends: vec![snd(
+                members[(rank - 1) as usize],
+                Kind::Allreduce,
+                base + 63,
+                1,
+                bytes,
+            )],
+            awaits: vec![],
+        });
+    }
+    steps
+}
+
+/// One all-to-all pass as GPCNeT's `a2a_congestor`: rounds i = 1..n-1 of `MPI_Sendrecv`
+/// (XOR partner when n is a power of two, else send to rank+i and receive from rank-i).
+fn a2a_steps(members: &[u32], rank: u32, k: u64, bytes: u32) -> Vec<Step> {
+    let n = members.len() as u32;
+    let pof2 = n.is_power_of_two();
+    (1..n)
+        .map(|i| {
+            let (dst, src) = if pof2 {
+                (rank ^ i, rank ^ i)
+            } else {
+                ((rank + i) % n, (rank + n - i) % n)
+            };
+            let seq = k * n as u64 + i as u64;
+            Step {
+                sends: vec![snd(members[dst as usize], Kind::A2a, seq, 1, bytes)],
+                awaits: vec![awt(members[src as usize], Kind::A2a, seq, 1)],
+            }
+        })
+        .collect()
+}
+
+impl Workload for GpcnetWorkload {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        self.last_cycle = self.last_cycle.max(now);
+        if !self.congestors_started && self.cfg.congestors {
+            self.congestors_started = true;
+            self.start_congestors(now);
+        }
+        if !self.canary.started && now >= self.cfg.canary_start_cycles {
+            self.canary.started = true;
+            self.canary.start_cycle = Some(now);
+            self.canary.pos = 0;
+            self.canary.ring = 0;
+            self.start_ring(now);
+        }
+        out.append(&mut self.outbox);
+    }
+
+    fn delivered(&mut self, now: u64, d: &Delivery) {
+        self.last_cycle = self.last_cycle.max(now);
+        let Some(m) = self.inflight.remove(&d.msg.id) else {
+            return;
+        };
+        let emit = now + 1;
+        match m.kind {
+            Kind::Incast => self.op_done(m.src, m.dst, m.bytes, emit),
+            Kind::Put => {
+                let b = self.cfg.control_msg_bytes;
+                self.send(m.dst, m.src, Kind::PutAck, 0, b, emit);
+            }
+            Kind::PutAck => {
+                let b = self.cfg.congestor_msg_bytes;
+                self.op_done(m.dst, m.src, b, emit);
+            }
+            Kind::GetReq => {
+                let b = self.cfg.congestor_msg_bytes;
+                self.send(m.dst, m.src, Kind::GetResp, 0, b, emit);
+            }
+            Kind::GetResp => self.op_done(m.dst, m.src, m.bytes, emit),
+            _ => {
+                *self.procs[m.dst as usize]
+                    .mailbox
+                    .entry((m.src, m.kind, m.seq))
+                    .or_insert(0) += 1;
+                let measuring = self.measuring();
+                let sp = &mut self.procs[m.src as usize];
+                sp.pending = sp.pending.saturating_sub(1);
+                if m.kind == Kind::A2a && measuring {
+                    sp.bytes += m.bytes as u64;
+                    sp.ops += 1;
+                }
+                self.progress(m.dst, now, emit);
+                self.progress(m.src, now, emit);
+            }
+        }
+    }
+}

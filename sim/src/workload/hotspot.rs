@@ -1,0 +1,342 @@
+//! Hot spots as in the InfiniBand congestion-control study (seed 002): C nodes send only to
+//! their hot spot, V nodes send uniformly, B nodes send a fraction `p_hot` of their load to
+//! their hot spot and the rest uniformly; hot spots may move every `move_period_cycles`.
+
+use super::config::{check_fabric, flits_for, ConfigErrors, MAX_MSG_BYTES};
+use super::injection::{InjectionProcess, Injector};
+use super::tag;
+use super::uniform::{check_window, uniform_other};
+use crate::net::types::{Delivery, Message, NodeId, Workload};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+
+/// Configuration of the `hotspot` workload. Every field has a default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HotspotConfig {
+    /// Number of hot spots H. Range 1..=nodes-1. Default 8.
+    pub hotspots: u32,
+    /// Fraction of nodes that are C (contributors: 100 % of their load to their hot spot).
+    /// Range 0..=1; `frac_c + frac_v + frac_b` must be 1 (within 1e-9). Default 0.8.
+    pub frac_c: f64,
+    /// Fraction of nodes that are V (potential victims: uniform traffic). Default 0.2.
+    pub frac_v: f64,
+    /// Fraction of nodes that are B (both: `p_hot` of their load to their hot spot, the rest
+    /// uniform). Default 0.0.
+    pub frac_b: f64,
+    /// Share of a B node's load that goes to its hot spot. Range 0..=1. Default 0.5.
+    pub p_hot: f64,
+    /// Offered load per node, payload flits per cycle (fraction of link bandwidth).
+    /// Range 0..=1. Default 1.0 (the study's "inject at full speed").
+    pub load: f64,
+    /// Payload bytes per message. Range 1..=67108864. Default 4096 (the study's message).
+    pub msg_bytes: u32,
+    /// Injection process of each stream. Default Bernoulli.
+    pub injection: InjectionProcess,
+    /// Hot spots move every this many cycles (at cycles k * period, k >= 1); `None` = static.
+    /// Range >= 1. Default `None`.
+    pub move_period_cycles: Option<u64>,
+    /// Cap of undelivered messages per node and stream (hot and uniform streams separately,
+    /// so a backed-up hot stream never blocks the uniform one); a draw that finds the cap
+    /// reached is dropped. `None` = no cap. Range >= 1. Default `None`.
+    pub max_outstanding: Option<u32>,
+    /// First cycle in which messages are created. Default 0.
+    pub start_cycle: u64,
+    /// No message is created in this cycle or later. Default `None`.
+    pub stop_cycle: Option<u64>,
+}
+
+impl Default for HotspotConfig {
+    fn default() -> Self {
+        HotspotConfig {
+            hotspots: 8,
+            frac_c: 0.8,
+            frac_v: 0.2,
+            frac_b: 0.0,
+            p_hot: 0.5,
+            load: 1.0,
+            msg_bytes: 4096,
+            injection: InjectionProcess::Bernoulli,
+            move_period_cycles: None,
+            max_outstanding: None,
+            start_cycle: 0,
+            stop_cycle: None,
+        }
+    }
+}
+
+impl HotspotConfig {
+    /// Checks every field for a network of `nodes` endpoints.
+    pub fn validate(&self, nodes: u32) -> Result<(), ConfigErrors> {
+        let mut errs = ConfigErrors::default();
+        errs.check_u64("nodes", nodes as u64, 2, super::config::MAX_NODES as u64);
+        errs.check_u64(
+            "hotspots",
+            self.hotspots as u64,
+            1,
+            (nodes.max(2) - 1) as u64,
+        );
+        errs.check_f64("frac_c", self.frac_c, 0.0, 1.0);
+        errs.check_f64("frac_v", self.frac_v, 0.0, 1.0);
+        errs.check_f64("frac_b", self.frac_b, 0.0, 1.0);
+        let sum = self.frac_c + self.frac_v + self.frac_b;
+        if (sum - 1.0).abs() > 1e-9 || sum.is_nan() {
+            errs.push(
+                "frac_c + frac_v + frac_b",
+                sum,
+                "1.0 (within 1e-9)".to_string(),
+            );
+        }
+        errs.check_f64("p_hot", self.p_hot, 0.0, 1.0);
+        errs.check_f64("load", self.load, 0.0, 1.0);
+        errs.check_u64("msg_bytes", self.msg_bytes as u64, 1, MAX_MSG_BYTES as u64);
+        self.injection
+            .validate(self.load, "injection", "load", &mut errs);
+        if let Some(p) = self.move_period_cycles {
+            errs.check_u64("move_period_cycles", p, 1, u64::MAX);
+        }
+        if let Some(m) = self.max_outstanding {
+            errs.check_u64("max_outstanding", m as u64, 1, u32::MAX as u64);
+        }
+        check_window(&mut errs, self.start_cycle, self.stop_cycle);
+        errs.into_result()
+    }
+}
+
+/// Class of a node in the hot-spot workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeClass {
+    /// Contributor: all its load to its hot spot.
+    C,
+    /// Potential victim: uniform traffic.
+    V,
+    /// Both: `p_hot` to its hot spot, the rest uniform.
+    B,
+}
+
+/// The hot spots in force from `from_cycle` on; `hotspots[s]` is subset s's target.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HotspotEpoch {
+    pub from_cycle: u64,
+    pub hotspots: Vec<NodeId>,
+}
+
+const HOT: usize = 0;
+const UNI: usize = 1;
+
+/// The hot-spot workload. Classes and subsets are drawn once from the seed; hot-spot moves
+/// come from a second generator, and arrivals from a third, so changing the move period does
+/// not change the classes.
+#[derive(Clone, Debug)]
+pub struct HotspotWorkload {
+    cfg: HotspotConfig,
+    nodes: u32,
+    class: Vec<NodeClass>,
+    subset: Vec<Option<u32>>,
+    /// Per node, per stream (HOT, UNI): its injector, if the node has that stream.
+    streams: Vec<[Option<Injector>; 2]>,
+    on: Vec<[bool; 2]>,
+    outstanding: Vec<[u32; 2]>,
+    history: Vec<HotspotEpoch>,
+    move_rng: Xoshiro256PlusPlus,
+    rng: Xoshiro256PlusPlus,
+    next_id: u64,
+}
+
+impl HotspotWorkload {
+    /// Builds the workload for `nodes` endpoints with flits of `flit_bytes` bytes.
+    pub fn new(
+        cfg: &HotspotConfig,
+        nodes: u32,
+        flit_bytes: u32,
+        seed: u64,
+    ) -> Result<Self, ConfigErrors> {
+        let mut errs = ConfigErrors::default();
+        check_fabric(&mut errs, nodes, flit_bytes);
+        if let Err(e) = cfg.validate(nodes) {
+            errs.0
+                .extend(e.0.into_iter().filter(|f| f.field != "nodes"));
+        }
+        errs.into_result()?;
+
+        let mut place_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
+        let move_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x6a09_e667_f3bc_c908);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+
+        // Classes: shuffle the nodes; the first n_c are C, the next n_b are B, the rest V.
+        let n = nodes as usize;
+        let n_c = ((cfg.frac_c * n as f64).round() as usize).min(n);
+        let n_b = ((cfg.frac_b * n as f64).round() as usize).min(n - n_c);
+        let mut order: Vec<NodeId> = (0..nodes).collect();
+        order.shuffle(&mut place_rng);
+        let mut class = vec![NodeClass::V; n];
+        let mut subset = vec![None; n];
+        for (i, &node) in order.iter().enumerate() {
+            let (c, s) = if i < n_c {
+                (NodeClass::C, Some((i as u32) % cfg.hotspots))
+            } else if i < n_c + n_b {
+                (NodeClass::B, Some(((i - n_c) as u32) % cfg.hotspots))
+            } else {
+                (NodeClass::V, None)
+            };
+            class[node as usize] = c;
+            subset[node as usize] = s;
+        }
+        let mut first: Vec<NodeId> = (0..nodes).collect();
+        first.shuffle(&mut place_rng);
+        first.truncate(cfg.hotspots as usize);
+
+        let flits = flits_for(cfg.msg_bytes, flit_bytes);
+        let mk = |load: f64| Some(Injector::new(&cfg.injection, load, flits));
+        let streams: Vec<[Option<Injector>; 2]> = class
+            .iter()
+            .map(|c| match c {
+                NodeClass::C => [mk(cfg.load), None],
+                NodeClass::V => [None, mk(cfg.load)],
+                NodeClass::B => [mk(cfg.p_hot * cfg.load), mk((1.0 - cfg.p_hot) * cfg.load)],
+            })
+            .collect();
+        let on = streams
+            .iter()
+            .map(|s| {
+                [
+                    s[HOT].as_ref().is_some_and(|i| i.initial_state(&mut rng)),
+                    s[UNI].as_ref().is_some_and(|i| i.initial_state(&mut rng)),
+                ]
+            })
+            .collect();
+        Ok(HotspotWorkload {
+            cfg: cfg.clone(),
+            nodes,
+            class,
+            subset,
+            streams,
+            on,
+            outstanding: vec![[0, 0]; n],
+            history: vec![HotspotEpoch {
+                from_cycle: 0,
+                hotspots: first,
+            }],
+            move_rng,
+            rng,
+            next_id: 0,
+        })
+    }
+
+    /// Class of `node`.
+    pub fn class_of(&self, node: NodeId) -> NodeClass {
+        self.class[node as usize]
+    }
+
+    /// Subset (index of the hot spot it targets) of a C or B node; `None` for V nodes.
+    pub fn subset_of(&self, node: NodeId) -> Option<u32> {
+        self.subset[node as usize]
+    }
+
+    /// Hot spots in force now (after the last `tick`).
+    pub fn hotspots(&self) -> &[NodeId] {
+        &self
+            .history
+            .last()
+            .expect("history is never empty")
+            .hotspots
+    }
+
+    /// Every hot-spot set so far, oldest first.
+    pub fn history(&self) -> &[HotspotEpoch] {
+        &self.history
+    }
+
+    /// True when `node` is a hot spot now.
+    pub fn is_hotspot(&self, node: NodeId) -> bool {
+        self.hotspots().contains(&node)
+    }
+
+    fn maybe_move(&mut self, now: u64) {
+        let Some(period) = self.cfg.move_period_cycles else {
+            return;
+        };
+        if now == 0 || now % period != 0 {
+            return;
+        }
+        // Each subset switches to a new hot spot, different from its previous one and from
+        // the other subsets' new ones.
+        let old = self.hotspots().to_vec();
+        let mut new: Vec<NodeId> = Vec::with_capacity(old.len());
+        for &prev in &old {
+            loop {
+                let cand = self.move_rng.gen_range(0..self.nodes);
+                if cand != prev && !new.contains(&cand) {
+                    new.push(cand);
+                    break;
+                }
+            }
+        }
+        self.history.push(HotspotEpoch {
+            from_cycle: now,
+            hotspots: new,
+        });
+    }
+}
+
+impl Workload for HotspotWorkload {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        self.maybe_move(now);
+        if now < self.cfg.start_cycle || self.cfg.stop_cycle.is_some_and(|s| now >= s) {
+            return;
+        }
+        let current = self.history.len() - 1;
+        for src in 0..self.nodes {
+            let s = src as usize;
+            for stream in [HOT, UNI] {
+                let Some(inj) = &self.streams[s][stream] else {
+                    continue;
+                };
+                if !inj.step(&mut self.on[s][stream], &mut self.rng) {
+                    continue;
+                }
+                let (dst, t) = if stream == HOT {
+                    let sub = self.subset[s].expect("C and B nodes have a subset") as usize;
+                    (self.history[current].hotspots[sub], tag::HOTSPOT_HOT)
+                } else {
+                    (
+                        uniform_other(&mut self.rng, self.nodes, src),
+                        tag::HOTSPOT_UNIFORM,
+                    )
+                };
+                if dst == src {
+                    continue; // a C/B node that is itself its subset's hot spot stays idle
+                }
+                if let Some(cap) = self.cfg.max_outstanding {
+                    if self.outstanding[s][stream] >= cap {
+                        continue;
+                    }
+                }
+                self.outstanding[s][stream] += 1;
+                out.push(Message {
+                    id: self.next_id,
+                    src,
+                    dst,
+                    bytes: self.cfg.msg_bytes,
+                    tag: t,
+                    created: now,
+                });
+                self.next_id += 1;
+            }
+        }
+    }
+
+    fn delivered(&mut self, _now: u64, d: &Delivery) {
+        let stream = if d.msg.tag == tag::HOTSPOT_HOT {
+            HOT
+        } else {
+            UNI
+        };
+        if let Some(o) = self.outstanding.get_mut(d.msg.src as usize) {
+            o[stream] = o[stream].saturating_sub(1);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Traffic for the network model: each workload implements `net::types::Workload`, is seeded
+//! (rand_xoshiro) and deterministic, and has a serde configuration with documented defaults
+//! and a `validate(nodes)` that names the offending field and its allowed range.
+//!
+//! - `uniform`: uniform random destinations, Bernoulli or on/off (bursty) injection.
+//! - `hotspot`: C / V / B node classes around (moving) hot spots, after the InfiniBand study.
+//! - `gpcnet`: GPCNeT-like congestors and canaries, closed loop through deliveries.
+//!
+//! docs/workloads.md has the parameters, the modelling decisions and the metric formulas.
+
+pub mod config;
+pub mod gpcnet;
+pub mod hotspot;
+pub mod injection;
+pub mod tag;
+pub mod uniform;
+
+pub use config::{flits_for, ConfigErrors, FieldError};
+pub use gpcnet::{CanaryTest, CongestorKind, GpcnetConfig, GpcnetResults, GpcnetWorkload};
+pub use hotspot::{HotspotConfig, HotspotWorkload, NodeClass};
+pub use injection::InjectionProcess;
+pub use uniform::{UniformConfig, UniformWorkload};
+
+use crate::net::types::{Delivery, Message, Workload};
+use serde::{Deserialize, Serialize};
+
+/// Any workload's configuration, selected by `kind` (TOML: `kind = "uniform"` plus that
+/// workload's fields).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WorkloadConfig {
+    Uniform(UniformConfig),
+    Hotspot(HotspotConfig),
+    Gpcnet(GpcnetConfig),
+}
+
+impl WorkloadConfig {
+    /// Checks the configuration for `nodes` endpoints.
+    pub fn validate(&self, nodes: u32) -> Result<(), ConfigErrors> {
+        match self {
+            WorkloadConfig::Uniform(c) => c.validate(nodes),
+            WorkloadConfig::Hotspot(c) => c.validate(nodes),
+            WorkloadConfig::Gpcnet(c) => c.validate(nodes),
+        }
+    }
+
+    /// Builds the workload for `nodes` endpoints with `flit_bytes`-byte flits.
+    pub fn build(
+        &self,
+        nodes: u32,
+        flit_bytes: u32,
+        seed: u64,
+    ) -> Result<AnyWorkload, ConfigErrors> {
+        Ok(match self {
+            WorkloadConfig::Uniform(c) => {
+                AnyWorkload::Uniform(UniformWorkload::new(c, nodes, flit_bytes, seed)?)
+            }
+            WorkloadConfig::Hotspot(c) => {
+                AnyWorkload::Hotspot(HotspotWorkload::new(c, nodes, flit_bytes, seed)?)
+            }
+            WorkloadConfig::Gpcnet(c) => {
+                AnyWorkload::Gpcnet(Box::new(GpcnetWorkload::new(c, nodes, flit_bytes, seed)?))
+            }
+        })
+    }
+}
+
+/// A built workload of any kind (so callers keep access to the kind-specific results).
+#[derive(Clone, Debug)]
+pub enum AnyWorkload {
+    Uniform(UniformWorkload),
+    Hotspot(HotspotWorkload),
+    Gpcnet(Box<GpcnetWorkload>),
+}
+
+impl AnyWorkload {
+    /// True when the workload has nothing more to measure (GPCNeT: all canary tests done);
+    /// always false for the open-loop workloads, which run until the caller stops.
+    pub fn finished(&self) -> bool {
+        match self {
+            AnyWorkload::Gpcnet(g) => g.finished(),
+            _ => false,
+        }
+    }
+
+    /// GPCNeT results, for a GPCNeT workload.
+    pub fn gpcnet_results(&self) -> Option<GpcnetResults> {
+        match self {
+            AnyWorkload::Gpcnet(g) => Some(g.results()),
+            _ => None,
+        }
+    }
+}
+
+impl Workload for AnyWorkload {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        match self {
+            AnyWorkload::Uniform(w) => w.tick(now, out),
+            AnyWorkload::Hotspot(w) => w.tick(now, out),
+            AnyWorkload::Gpcnet(w) => w.tick(now, out),
+        }
+    }
+
+    fn delivered(&mut self, now: u64, d: &Delivery) {
+        match self {
+            AnyWorkload::Uniform(w) => w.delivered(now, d),
+            AnyWorkload::Hotspot(w) => w.delivered(now, d),
+            AnyWorkload::Gpcnet(w) => w.delivered(now, d),
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Uniform random traffic: every node sends to destinations drawn uniformly from the other
+//! nodes, with Bernoulli or on/off (bursty) injection at a given load.
+
+use super::config::{check_fabric, flits_for, ConfigErrors, MAX_MSG_BYTES};
+use super::injection::{InjectionProcess, Injector};
+use super::tag;
+use crate::net::types::{Delivery, Message, NodeId, Workload};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+
+/// Configuration of the `uniform` workload. Every field has a default (`#[serde(default)]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UniformConfig {
+    /// Offered load per node, as a fraction of the injection link's bandwidth, i.e. payload
+    /// flits per cycle per node (a message counts `ceil(msg_bytes / flit_bytes)` flits).
+    /// Range 0..=1. Default 0.5.
+    pub load: f64,
+    /// Payload bytes per message. Range 1..=67108864. Default 256.
+    pub msg_bytes: u32,
+    /// Injection process. Default Bernoulli.
+    pub injection: InjectionProcess,
+    /// At most this many of a node's messages may be undelivered; a creation draw that finds
+    /// the cap reached is dropped (the offered load then falls below `load`). `None` = open
+    /// loop without a cap. Range >= 1. Default `None`.
+    pub max_outstanding: Option<u32>,
+    /// First cycle in which messages are created. Default 0.
+    pub start_cycle: u64,
+    /// No message is created in this cycle or later (`None` = never stop). Must be
+    /// > `start_cycle`. Default `None`.
+    pub stop_cycle: Option<u64>,
+}
+
+impl Default for UniformConfig {
+    fn default() -> Self {
+        UniformConfig {
+            load: 0.5,
+            msg_bytes: 256,
+            injection: InjectionProcess::Bernoulli,
+            max_outstanding: None,
+            start_cycle: 0,
+            stop_cycle: None,
+        }
+    }
+}
+
+impl UniformConfig {
+    /// Checks every field for a network of `nodes` endpoints.
+    pub fn validate(&self, nodes: u32) -> Result<(), ConfigErrors> {
+        let mut errs = ConfigErrors::default();
+        errs.check_u64("nodes", nodes as u64, 2, super::config::MAX_NODES as u64);
+        errs.check_f64("load", self.load, 0.0, 1.0);
+        errs.check_u64("msg_bytes", self.msg_bytes as u64, 1, MAX_MSG_BYTES as u64);
+        self.injection
+            .validate(self.load, "injection", "load", &mut errs);
+        if let Some(m) = self.max_outstanding {
+            errs.check_u64("max_outstanding", m as u64, 1, u32::MAX as u64);
+        }
+        check_window(&mut errs, self.start_cycle, self.stop_cycle);
+        errs.into_result()
+    }
+}
+
+pub(crate) fn check_window(errs: &mut ConfigErrors, start: u64, stop: Option<u64>) {
+    if let Some(stop) = stop {
+        if stop <= start {
+            errs.push(
+                "stop_cycle",
+                stop,
+                format!("stop_cycle > start_cycle = {start}"),
+            );
+        }
+    }
+}
+
+/// Uniform random traffic. Deterministic for a given (config, nodes, flit_bytes, seed) and a
+/// given sequence of deliveries (the latter only matters with `max_outstanding`).
+#[derive(Clone, Debug)]
+pub struct UniformWorkload {
+    cfg: UniformConfig,
+    nodes: u32,
+    inj: Injector,
+    on: Vec<bool>,
+    outstanding: Vec<u32>,
+    rng: Xoshiro256PlusPlus,
+    next_id: u64,
+}
+
+impl UniformWorkload {
+    /// Builds the workload for `nodes` endpoints with flits of `flit_bytes` bytes.
+    pub fn new(
+        cfg: &UniformConfig,
+        nodes: u32,
+        flit_bytes: u32,
+        seed: u64,
+    ) -> Result<Self, ConfigErrors> {
+        let mut errs = ConfigErrors::default();
+        check_fabric(&mut errs, nodes, flit_bytes);
+        if let Err(e) = cfg.validate(nodes) {
+            errs.0
+                .extend(e.0.into_iter().filter(|f| f.field != "nodes"));
+        }
+        errs.into_result()?;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let inj = Injector::new(
+            &cfg.injection,
+            cfg.load,
+            flits_for(cfg.msg_bytes, flit_bytes),
+        );
+        let on = (0..nodes).map(|_| inj.initial_state(&mut rng)).collect();
+        Ok(UniformWorkload {
+            cfg: cfg.clone(),
+            nodes,
+            inj,
+            on,
+            outstanding: vec![0; nodes as usize],
+            rng,
+            next_id: 0,
+        })
+    }
+
+    /// Messages created so far.
+    pub fn messages_created(&self) -> u64 {
+        self.next_id
+    }
+}
+
+/// A destination drawn uniformly from all nodes except `src`.
+pub(crate) fn uniform_other<R: Rng>(rng: &mut R, nodes: u32, src: NodeId) -> NodeId {
+    let d = rng.gen_range(0..nodes - 1);
+    if d >= src {
+        d + 1
+    } else {
+        d
+    }
+}
+
+impl Workload for UniformWorkload {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        if now < self.cfg.start_cycle || self.cfg.stop_cycle.is_some_and(|s| now >= s) {
+            return;
+        }
+        for src in 0..self.nodes {
+            let fire = self.inj.step(&mut self.on[src as usize], &mut self.rng);
+            if !fire {
+                continue;
+            }
+            let dst = uniform_other(&mut self.rng, self.nodes, src);
+            if let Some(cap) = self.cfg.max_outstanding {
+                if self.outstanding[src as usize] >= cap {
+                    continue;
+                }
+            }
+            self.outstanding[src as usize] += 1;
+            out.push(Message {
+                id: self.next_id,
+                src,
+                dst,
+                bytes: self.cfg.msg_bytes,
+                tag: tag::UNIFORM,
+                created: now,
+            });
+            self.next_id += 1;
+        }
+    }
+
+    fn delivered(&mut self, _now: u64, d: &Delivery) {
+        if let Some(o) = self.outstanding.get_mut(d.msg.src as usize) {
+            *o = o.saturating_sub(1);
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! Uniform random traffic: offered load, bursty variant, destinations, determinism, validation.
+#![allow(clippy::needless_range_loop, clippy::useless_vec)]
+
+mod workload_fabric;
+
+use pft_sim::metrics::DeliveryStats;
+use pft_sim::net::types::{Message, Workload};
+use pft_sim::workload::{
+    tag, AnyWorkload, InjectionProcess, UniformConfig, UniformWorkload, WorkloadConfig,
+};
+use workload_fabric::Fabric;
+
+fn run(cfg: &UniformConfig, nodes: u32, flit: u32, seed: u64, cycles: u64) -> Fabric {
+    let mut w = UniformWorkload::new(cfg, nodes, flit, seed).expect("valid");
+    let mut f = Fabric::ideal(nodes, 5);
+    f.run_until(&mut w, cycles);
+    f
+}
+
+/// Per-source created flits.
+fn flits_by_src(msgs: &[Message], nodes: u32, flit: u32) -> Vec<u64> {
+    let mut v = vec![0u64; nodes as usize];
+    for m in msgs {
+        v[m.src as usize] += (m.bytes as u64).div_ceil(flit as u64);
+    }
+    v
+}
+
+#[test]
+fn bernoulli_offers_the_configured_load_per_node() {
+    // 64-byte messages, 16-byte flits: 4 flits each; load 0.3 -> p = 0.075 message/cycle.
+    let (nodes, flit, cycles) = (16u32, 16u32, 100_000u64);
+    let cfg = UniformConfig {
+        load: 0.3,
+        msg_bytes: 64,
+        ..Default::default()
+    };
+    let f = run(&cfg, nodes, flit, 7, cycles);
+    let p = 0.3 / 4.0;
+    let mean_msgs = p * cycles as f64;
+    let sd = (cycles as f64 * p * (1.0 - p)).sqrt();
+    for (n, fl) in flits_by_src(&f.created, nodes, flit).iter().enumerate() {
+        let msgs = *fl as f64 / 4.0;
+        assert!(
+            (msgs - mean_msgs).abs() < 5.0 * sd,
+            "node {n}: {msgs} messages, expected {mean_msgs} +- 5 sd ({sd})"
+        );
+    }
+    let total: u64 = flits_by_src(&f.created, nodes, flit).iter().sum();
+    let rate = total as f64 / (nodes as f64 * cycles as f64);
+    // 5 sd of the pooled mean: 4 * 5 * sqrt(N p (1-p)) / (N) flits/cycle with N = nodes*cycles
+    let tol = 4.0 * 5.0 * (p * (1.0 - p) / (nodes as f64 * cycles as f64)).sqrt();
+    assert!(
+        (rate - 0.3).abs() < tol,
+        "offered {rate} flits/cycle/node, want 0.3 +- {tol}"
+    );
+
+    // The same load comes out at the destinations (measured with the metrics).
+    let mut st = DeliveryStats::new(nodes, flit, 1000, cycles - 100);
+    f.deliveries.iter().for_each(|d| st.record(d));
+    let rep = st.report(None);
+    assert!(
+        (rep.mean_accepted_flits_per_cycle - 0.3).abs() < 0.01,
+        "accepted {}",
+        rep.mean_accepted_flits_per_cycle
+    );
+    assert!(rep.jain_accepted.unwrap() > 0.99);
+}
+
+#[test]
+fn destinations_are_uniform_over_the_other_nodes() {
+    let nodes = 8u32;
+    let cfg = UniformConfig {
+        load: 1.0,
+        msg_bytes: 16,
+        ..Default::default()
+    };
+    let f = run(&cfg, nodes, 16, 3, 20_000);
+    let mut pair = vec![vec![0u64; nodes as usize]; nodes as usize];
+    for m in &f.created {
+        assert_ne!(m.src, m.dst, "a node never sends to itself");
+        assert_eq!(m.tag, tag::UNIFORM);
+        pair[m.src as usize][m.dst as usize] += 1;
+    }
+    // load 1, 1 flit: every node sends every cycle; each other node gets 1/7 of it.
+    let per_src = 20_000.0f64;
+    let q = 1.0 / 7.0;
+    let sd = (per_src * q * (1.0 - q)).sqrt();
+    for s in 0..nodes as usize {
+        let sent: u64 = pair[s].iter().sum();
+        assert_eq!(
+            sent, 20_000,
+            "load 1.0 with 1-flit messages sends every cycle"
+        );
+        for d in 0..nodes as usize {
+            if s == d {
+                continue;
+            }
+            let c = pair[s][d] as f64;
+            assert!((c - per_src * q).abs() < 5.0 * sd, "{s}->{d}: {c}");
+        }
+    }
+}
+
+fn window_counts(msgs: &[Message], nodes: u32, cycles: u64, win: u64) -> Vec<f64> {
+    let nw = (cycles / win) as usize;
+    let mut c = vec![0f64; nodes as usize * nw];
+    for m in msgs {
+        let w = (m.created / win) as usize;
+        if w < nw {
+            c[m.src as usize * nw + w] += 1.0;
+        }
+    }
+    c
+}
+
+fn mean_var(x: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let m = x.iter().sum::<f64>() / n;
+    (
+        m,
+        x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0),
+    )
+}
+
+#[test]
+fn on_off_keeps_the_mean_and_raises_the_variance() {
+    let (nodes, cycles) = (16u32, 200_000u64);
+    let base = UniformConfig {
+        load: 0.3,
+        msg_bytes: 16,
+        ..Default::default()
+    };
+    let bursty = UniformConfig {
+        injection: InjectionProcess::OnOff {
+            mean_burst_cycles: 20.0,
+            peak_load: 1.0,
+        },
+        ..base.clone()
+    };
+    let fb = run(&base, nodes, 16, 11, cycles);
+    let fo = run(&bursty, nodes, 16, 11, cycles);
+    let rate = |f: &Fabric| f.created.len() as f64 / (nodes as f64 * cycles as f64);
+    assert!((rate(&fb) - 0.3).abs() < 0.003, "bernoulli {}", rate(&fb));
+    // on/off: correlation time ~ 1/(alpha+beta) = 14 cycles, so the pooled mean's sd is
+    // about 0.0013; allow 0.01.
+    assert!((rate(&fo) - 0.3).abs() < 0.01, "on/off {}", rate(&fo));
+
+    let (mb, vb) = mean_var(&window_counts(&fb.created, nodes, cycles, 100));
+    let (mo, vo) = mean_var(&window_counts(&fo.created, nodes, cycles, 100));
+    assert!(
+        (mb - 30.0).abs() < 0.5 && (mo - 30.0).abs() < 1.0,
+        "{mb} {mo}"
+    );
+    assert!(
+        vo > 3.0 * vb,
+        "bursty variance {vo} should be well above Bernoulli's {vb}"
+    );
+
+    // With peak load 1 and 1-flit messages a node sends in every On cycle, so runs of
+    // consecutive sending cycles are the On periods: mean length = mean_burst_cycles.
+    let mut runs = Vec::new();
+    for n in 0..nodes {
+        let mut cyc: Vec<u64> = fo
+            .created
+            .iter()
+            .filter(|m| m.src == n)
+            .map(|m| m.created)
+            .collect();
+        cyc.sort_unstable();
+        let mut len = 1u64;
+        for w in cyc.windows(2) {
+            if w[1] == w[0] + 1 {
+                len += 1;
+            } else {
+                runs.push(len as f64);
+                len = 1;
+            }
+        }
+    }
+    let (mr, _) = mean_var(&runs);
+    assert!((mr - 20.0).abs() < 1.0, "mean burst {mr} cycles, want 20");
+}
+
+#[test]
+fn same_seed_same_messages_other_seed_other_messages() {
+    let cfg = UniformConfig {
+        load: 0.4,
+        msg_bytes: 100,
+        injection: InjectionProcess::OnOff {
+            mean_burst_cycles: 8.0,
+            peak_load: 0.9,
+        },
+        ..Default::default()
+    };
+    let a = run(&cfg, 12, 32, 42, 5000).created;
+    let b = run(&cfg, 12, 32, 42, 5000).created;
+    let c = run(&cfg, 12, 32, 43, 5000).created;
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    // ids are unique and dense
+    assert!(a.iter().enumerate().all(|(i, m)| m.id == i as u64));
+}
+
+#[test]
+fn start_and_stop_bound_the_creation_window() {
+    let cfg = UniformConfig {
+        load: 0.5,
+        msg_bytes: 16,
+        start_cycle: 100,
+        stop_cycle: Some(300),
+        ..Default::default()
+    };
+    let f = run(&cfg, 4, 16, 1, 1000);
+    assert!(!f.created.is_empty());
+    assert!(f
+        .created
+        .iter()
+        .all(|m| m.created >= 100 && m.created < 300));
+}
+
+#[test]
+fn max_outstanding_caps_undelivered_messages() {
+    let cfg = UniformConfig {
+        load: 1.0,
+        msg_bytes: 16,
+        max_outstanding: Some(2),
+        ..Default::default()
+    };
+    let mut w = UniformWorkload::new(&cfg, 6, 16, 5).unwrap();
+    let mut f = Fabric::ideal(6, 50);
+    f.run_until(&mut w, 49);
+    // nothing delivered yet: exactly two per node (load 1 draws every cycle)
+    assert_eq!(f.created.len(), 12);
+    f.run_until(&mut w, 1000);
+    // then about two per node per 50 cycles, never more than 2 in flight per node
+    let mut outstanding = vec![0i64; 6];
+    let mut ev: Vec<(u64, i64, u32)> = f.created.iter().map(|m| (m.created, 1, m.src)).collect();
+    ev.extend(f.deliveries.iter().map(|d| (d.delivered, -1, d.msg.src)));
+    ev.sort_by_key(|e| (e.0, e.1));
+    for (_, d, s) in ev {
+        outstanding[s as usize] += d;
+        assert!(outstanding[s as usize] <= 2);
+    }
+    assert!(f.created.len() > 200);
+}
+
+#[test]
+fn validation_names_the_field_and_range_without_panicking() {
+    let bad = UniformConfig {
+        load: 1.5,
+        msg_bytes: 0,
+        stop_cycle: Some(0),
+        ..Default::default()
+    };
+    let e = bad.validate(8).unwrap_err();
+    assert!(
+        e.names("load") && e.names("msg_bytes") && e.names("stop_cycle"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("0 <= load <= 1"), "{e}");
+    assert!(UniformWorkload::new(&bad, 8, 16, 0).is_err());
+
+    let e = UniformConfig::default().validate(1).unwrap_err();
+    assert!(e.names("nodes"), "{e}");
+    let e = UniformWorkload::new(&UniformConfig::default(), 8, 0, 0).unwrap_err();
+    assert!(e.names("flit_bytes"), "{e}");
+
+    let onoff = |burst: f64, peak: f64, load: f64| UniformConfig {
+        load,
+        injection: InjectionProcess::OnOff {
+            mean_burst_cycles: burst,
+            peak_load: peak,
+        },
+        ..Default::default()
+    };
+    let e = onoff(10.0, 0.2, 0.3).validate(8).unwrap_err();
+    assert!(e.names("load"), "peak below load: {e}");
+    let e = onoff(0.5, 1.0, 0.3).validate(8).unwrap_err();
+    assert!(e.names("injection.mean_burst_cycles"), "{e}");
+    let e = onoff(10.0, f64::NAN, 0.3).validate(8).unwrap_err();
+    assert!(e.names("injection.peak_load"), "{e}");
+    assert!(onoff(10.0, 1.0, 0.9).validate(8).is_ok());
+    // load 0.95 with bursts of 10 at peak 1 needs alpha > 1: refused
+    assert!(onoff(10.0, 1.0, 0.95).validate(8).is_err());
+}
+
+#[test]
+fn toml_config_defaults_and_unknown_fields() {
+    let c: WorkloadConfig = toml::from_str(
+        "kind = \"uniform\"\nload = 0.25\n[injection]\ntype = \"on_off\"\nmean_burst_cycles = 30.0\npeak_load = 0.8\n",
+    )
+    .unwrap();
+    let WorkloadConfig::Uniform(u) = &c else {
+        panic!("not uniform: {c:?}")
+    };
+    assert_eq!(u.load, 0.25);
+    assert_eq!(u.msg_bytes, UniformConfig::default().msg_bytes);
+    assert!(c.validate(4).is_ok());
+    let mut w = c.build(4, 16, 1).unwrap();
+    assert!(matches!(w, AnyWorkload::Uniform(_)));
+    let mut out = Vec::new();
+    for t in 0..1000 {
+        w.tick(t, &mut out);
+    }
+    assert!(!out.is_empty());
+    assert!(!w.finished());
+    assert!(toml::from_str::<WorkloadConfig>("kind = \"uniform\"\nlaod = 0.2\n").is_err());
+    assert!(toml::from_str::<WorkloadConfig>("kind = \"nope\"\n").is_err());
+}
