@@ -64,7 +64,41 @@ impl Regs {
         }
     }
     pub fn shape(&self) -> u32 {
-        (self.m as u32) << regs::SHAPE_M_SHIFT | (self.n as u32) << regs::SHAPE_N_SHIFT
+        regs::shape_word(self.m, self.n)
+    }
+
+    /// The CSR writes that load these values after a reset: every writable register once,
+    /// CTRL last, so the block only starts detecting once it is configured.
+    pub fn csr_writes(&self) -> [(u8, u32); 11] {
+        [
+            (addr::CREDIT_LIMIT, self.credit_limit as u32),
+            (addr::TH_ENTER, self.th_enter as u32),
+            (addr::TH_ESCAPE, self.th_escape as u32),
+            (addr::AT_WIN_E, self.at_win_e as u32),
+            (addr::AT_CNT_E, self.at_cnt_e as u32),
+            (addr::AT_WIN_S, self.at_win_s as u32),
+            (addr::AT_CNT_S, self.at_cnt_s as u32),
+            (addr::SHAPE, self.shape()),
+            (addr::K, self.k as u32),
+            (addr::SEED, self.seed),
+            (addr::CTRL, self.ctrl),
+        ]
+    }
+
+    /// The configuration prelude: one reset cycle, then `csr_writes`, one per cycle, with no
+    /// flit and no credit (12 cycles).
+    pub fn prelude(&self) -> Vec<Inputs> {
+        std::iter::once(Inputs {
+            reset: true,
+            ..Default::default()
+        })
+        .chain(self.csr_writes().iter().map(|&(a, d)| Inputs {
+            csr_we: true,
+            csr_addr: a,
+            csr_wdata: d,
+            ..Default::default()
+        }))
+        .collect()
     }
 }
 

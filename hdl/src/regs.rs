@@ -32,6 +32,18 @@ pub const CTRL_DET_AT: u32 = 1 << 1;
 pub const CTRL_THR_RI: u32 = 1 << 2;
 pub const CTRL_MASK: u32 = 0x7;
 
+/// The CTRL word for a mode.
+pub const fn ctrl_word(enable: bool, det_at: bool, thr_ri: bool) -> u32 {
+    (if enable { CTRL_ENABLE } else { 0 })
+        | (if det_at { CTRL_DET_AT } else { 0 })
+        | (if thr_ri { CTRL_THR_RI } else { 0 })
+}
+
+/// The SHAPE word for (m, n).
+pub const fn shape_word(m: u8, n: u8) -> u32 {
+    (m as u32) << SHAPE_M_SHIFT | (n as u32) << SHAPE_N_SHIFT
+}
+
 /// STATUS fields (read-only except the write-1-to-clear error bits).
 pub const STATUS_CONGESTED: u32 = 1 << 0;
 pub const STATUS_ERR_UNDERFLOW: u32 = 1 << 1;

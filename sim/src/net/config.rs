@@ -372,37 +372,35 @@ impl PftConfig {
 
     /// The CTRL word.
     pub fn ctrl(&self) -> u32 {
-        (if self.enable { regs::CTRL_ENABLE } else { 0 })
-            | (if self.det_mode == DetMode::At {
-                regs::CTRL_DET_AT
-            } else {
-                0
-            })
-            | (if self.thr_mode == ThrMode::Ri {
-                regs::CTRL_THR_RI
-            } else {
-                0
-            })
+        regs::ctrl_word(
+            self.enable,
+            self.det_mode == DetMode::At,
+            self.thr_mode == ThrMode::Ri,
+        )
     }
 
-    /// The CSR writes after reset, in order (CTRL last), for a link of `credit_limit`
-    /// credits and a generator seed `seed` (non-zero).
+    /// The register values for a link of `credit_limit` credits and a generator seed `seed`
+    /// (non-zero).
+    pub fn regs(&self, credit_limit: u16, seed: u32) -> pft_hdl::model::Regs {
+        pft_hdl::model::Regs {
+            ctrl: self.ctrl(),
+            credit_limit,
+            th_enter: self.th_enter,
+            th_escape: self.th_escape,
+            at_win_e: self.at_win_e,
+            at_cnt_e: self.at_cnt_e,
+            at_win_s: self.at_win_s,
+            at_cnt_s: self.at_cnt_s,
+            m: self.m,
+            n: self.n,
+            k: self.k,
+            seed,
+        }
+    }
+
+    /// The CSR writes after reset, in order (CTRL last).
     pub fn writes(&self, credit_limit: u16, seed: u32) -> [(u8, u32); 11] {
-        use regs::addr;
-        let shape = (self.m as u32) << regs::SHAPE_M_SHIFT | (self.n as u32) << regs::SHAPE_N_SHIFT;
-        [
-            (addr::CREDIT_LIMIT, credit_limit as u32),
-            (addr::TH_ENTER, self.th_enter as u32),
-            (addr::TH_ESCAPE, self.th_escape as u32),
-            (addr::AT_WIN_E, self.at_win_e as u32),
-            (addr::AT_CNT_E, self.at_cnt_e as u32),
-            (addr::AT_WIN_S, self.at_win_s as u32),
-            (addr::AT_CNT_S, self.at_cnt_s as u32),
-            (addr::SHAPE, shape),
-            (addr::K, self.k as u32),
-            (addr::SEED, seed),
-            (addr::CTRL, self.ctrl()),
-        ]
+        self.regs(credit_limit, seed).csr_writes()
     }
 }
 

@@ -20,17 +20,8 @@ impl PftEngine {
             EngineKind::Model => PftEngine::Model(PftModel::new()),
             EngineKind::Rtl => PftEngine::Rtl(RtlStepper::new()),
         };
-        e.step(&Inputs {
-            reset: true,
-            ..Default::default()
-        });
-        for (a, d) in cfg.writes(credit_limit, seed) {
-            e.step(&Inputs {
-                csr_we: true,
-                csr_addr: a,
-                csr_wdata: d,
-                ..Default::default()
-            });
+        for i in cfg.regs(credit_limit, seed).prelude() {
+            e.step(&i);
         }
         e
     }

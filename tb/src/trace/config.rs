@@ -1,8 +1,8 @@
 //! `TraceConfig`: the block's register settings for a trace, read from a flat TOML file, and
 //! the CSR-write prelude that applies them.
 
-use pft_hdl::model::Inputs;
-use pft_hdl::regs::{self, addr};
+use pft_hdl::model::{Inputs, Regs};
+use pft_hdl::regs;
 use std::path::Path;
 use thiserror::Error;
 
@@ -175,9 +175,7 @@ impl TraceConfig {
 
     /// The CTRL word.
     pub fn ctrl(&self) -> u32 {
-        (if self.enable { regs::CTRL_ENABLE } else { 0 })
-            | (if self.det_at { regs::CTRL_DET_AT } else { 0 })
-            | (if self.thr_ri { regs::CTRL_THR_RI } else { 0 })
+        regs::ctrl_word(self.enable, self.det_at, self.thr_ri)
     }
 
     /// The mode as text, e.g. "at-ri" (or "off" when disabled).
@@ -192,38 +190,33 @@ impl TraceConfig {
         )
     }
 
+    /// The register values this config loads.
+    pub fn regs(&self) -> Regs {
+        Regs {
+            ctrl: self.ctrl(),
+            credit_limit: self.credit_limit,
+            th_enter: self.th_enter,
+            th_escape: self.th_escape,
+            at_win_e: self.at_win_e,
+            at_cnt_e: self.at_cnt_e,
+            at_win_s: self.at_win_s,
+            at_cnt_s: self.at_cnt_s,
+            m: self.m,
+            n: self.n,
+            k: self.k,
+            seed: self.seed,
+        }
+    }
+
     /// The CSR writes of the prelude, in order: every register once, CTRL last.
     pub fn writes(&self) -> [(u8, u32); 11] {
-        let shape = (self.m as u32) << regs::SHAPE_M_SHIFT | (self.n as u32) << regs::SHAPE_N_SHIFT;
-        [
-            (addr::CREDIT_LIMIT, self.credit_limit as u32),
-            (addr::TH_ENTER, self.th_enter as u32),
-            (addr::TH_ESCAPE, self.th_escape as u32),
-            (addr::AT_WIN_E, self.at_win_e as u32),
-            (addr::AT_CNT_E, self.at_cnt_e as u32),
-            (addr::AT_WIN_S, self.at_win_s as u32),
-            (addr::AT_CNT_S, self.at_cnt_s as u32),
-            (addr::SHAPE, shape),
-            (addr::K, self.k as u32),
-            (addr::SEED, self.seed),
-            (addr::CTRL, self.ctrl()),
-        ]
+        self.regs().csr_writes()
     }
 
     /// The prelude: one reset cycle, then one cycle per CSR write (`writes()`), with
     /// `flit_valid = 0` and `credit_return = 0` throughout. 12 cycles, not traced.
     pub fn prelude(&self) -> Vec<Inputs> {
-        let mut v = vec![Inputs {
-            reset: true,
-            ..Default::default()
-        }];
-        v.extend(self.writes().iter().map(|&(a, d)| Inputs {
-            csr_we: true,
-            csr_addr: a,
-            csr_wdata: d,
-            ..Default::default()
-        }));
-        v
+        self.regs().prelude()
     }
 }
 
