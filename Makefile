@@ -3,17 +3,22 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run test verilog synth vcd screenshots bench docs fmt lint clean
+.PHONY: setup run trace test verilog synth vcd screenshots bench docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40 (apt; uses sudo when not root)
 setup:
 	.ci/install-deps
 
-## run: the main job on the default scenario (paper configuration, congested link)
+## run: the main job: the default 120-node GPCNeT-like scenario, PFT off vs the paper's
+##      configuration (and the other configs it lists); prints one table with F_C and CIF
 run:
+	$(CARGO) run $(RELEASE) --bin pftsim -- compare scenarios/default.toml --out $(OUT)/default
+
+## trace: the block alone, paper configuration, against a credit link that drains 0.6 flit/cycle
+trace:
 	$(CARGO) run $(RELEASE) --bin pft-trace -- --config tb/examples/paper-at-ri.toml \
-	    --link-latency 50 --drain 0.6 --cycles 1000000 --summary $(OUT)/run/summary.json
-	@cat $(OUT)/run/summary.json; echo
+	    --link-latency 50 --drain 0.6 --cycles 1000000 --summary $(OUT)/trace/summary.json
+	@cat $(OUT)/trace/summary.json; echo
 
 ## test: everything CI runs (Verilog checks, unit, equivalence and Verilog-replay tests)
 test: verilog

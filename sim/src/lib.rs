@@ -6,5 +6,6 @@ pub mod channel;
 pub mod link;
 pub mod metrics;
 pub mod net;
+pub mod scenario;
 pub mod schedule;
 pub mod workload;

@@ -1,0 +1,271 @@
+//! Scenarios: a TOML file describing one experiment (network, workload, named PFT
+//! configurations, cycle budget, seed, engine, time-series sampling), and the two commands
+//! of `pftsim` that run it:
+//!
+//! - `run`: one PFT configuration (plus the isolated baseline for GPCNeT when asked);
+//!   writes `summary.json`, `nodes.csv`, `timeseries.csv` and SVG plots.
+//! - `compare`: PFT off, every listed configuration and the isolated baseline, on all
+//!   cores; prints one table (throughput, victim latency and bandwidth, F_C, CIF) and
+//!   writes `compare.json`, `compare.csv` and every run's own outputs in subdirectories.
+//!
+//! docs/scenarios.md documents the file format and the shipped scenarios.
+
+pub mod config;
+pub mod output;
+pub mod plot;
+pub mod progress;
+pub mod report;
+pub mod run;
+
+pub use config::{PftEntry, Scenario, ScenarioError};
+pub use progress::Progress;
+pub use report::{CompareReport, CompareRow, RunSummary};
+pub use run::{RunOutput, RunSpec};
+
+use crate::metrics::Distribution;
+use crate::net::PftConfig;
+use anyhow::Context;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Label of the run with PFT disabled.
+pub const OFF: &str = "off";
+/// Label of the isolated baseline (congestors off, PFT off).
+pub const ISOLATED: &str = "isolated";
+
+/// Runs `specs` on up to `jobs` threads; results in the order of `specs`.
+pub fn run_all(
+    sc: &Scenario,
+    specs: &[RunSpec],
+    jobs: usize,
+    progress: &Progress,
+) -> anyhow::Result<Vec<RunOutput>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<anyhow::Result<RunOutput>>>> =
+        Mutex::new((0..specs.len()).map(|_| None).collect());
+    let workers = jobs.clamp(1, specs.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= specs.len() {
+                    break;
+                }
+                let r = run::run(sc, &specs[i], progress);
+                let failed = r.is_err();
+                results.lock().expect("no panics while held")[i] = Some(r);
+                if failed {
+                    // stop handing out work; the error is reported below
+                    next.store(specs.len(), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let mut out = Vec::with_capacity(specs.len());
+    for r in results.into_inner().expect("no panics while held") {
+        match r {
+            Some(r) => out.push(r?),
+            None => anyhow::bail!("a run was skipped after another run failed"),
+        }
+    }
+    Ok(out)
+}
+
+/// The spec of the `[[pft]]` entry `name`, or of PFT off for `off`.
+fn pft_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
+    let pft = if name == OFF {
+        PftConfig::disabled()
+    } else {
+        let names: Vec<&str> = sc.pft.iter().map(|p| p.name.as_str()).collect();
+        sc.pft_named(name)
+            .with_context(|| {
+                format!(
+                    "--pft {name}: the scenario has no [[pft]] entry of that name (it has: {}, and `off`)",
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                )
+            })?
+            .config()
+    };
+    Ok(RunSpec {
+        label: name.to_string(),
+        pft,
+        congestors: true,
+    })
+}
+
+fn isolated_spec() -> RunSpec {
+    RunSpec {
+        label: ISOLATED.to_string(),
+        pft: PftConfig::disabled(),
+        congestors: false,
+    }
+}
+
+/// True when the scenario asks for, and its workload has, an isolated baseline.
+pub fn wants_isolated(sc: &Scenario) -> bool {
+    sc.isolated && sc.gpcnet().is_some()
+}
+
+/// Writes one run's files into `dir` (summary.json last) and returns its summary.
+pub fn write_run(
+    dir: &Path,
+    sc: &Scenario,
+    r: &RunOutput,
+    iso: Option<&RunOutput>,
+    off: Option<&RunOutput>,
+) -> anyhow::Result<RunSummary> {
+    output::prepare_dir(dir, "summary.json")?;
+    output::write_csv(&dir.join("nodes.csv"), &r.nodes)?;
+    output::write_csv(&dir.join("timeseries.csv"), &r.timeseries.samples())?;
+    let mut runs = vec![r];
+    runs.extend(iso);
+    write_distribution_plots(dir, sc, &runs)?;
+    let series: Vec<(String, Vec<(u64, u32)>)> = r
+        .timeseries
+        .watched()
+        .iter()
+        .map(|&n| {
+            let role = &r.nodes[n as usize].role;
+            (
+                format!("NIC {n} ({role})"),
+                r.timeseries
+                    .node_samples(n)
+                    .iter()
+                    .map(|s| (s.cycle, s.c))
+                    .collect(),
+            )
+        })
+        .collect();
+    let p = &r.spec.pft;
+    let svg = plot::timeseries_svg(
+        &format!(
+            "{}: used credits c at chosen NICs, PFT {}",
+            sc.name(),
+            report::describe(p)
+        ),
+        &series,
+        p.enable.then_some((p.th_enter, p.th_escape)),
+        sc.network.buffer_flits,
+    )?;
+    output::write_atomic(&dir.join("c_timeseries.svg"), svg.as_bytes())?;
+    let summary = report::run_summary(sc, r, iso, off);
+    output::write_json(&dir.join("summary.json"), &summary)?;
+    Ok(summary)
+}
+
+/// `latency_distribution.svg` and `bandwidth_distribution.svg` over `runs`.
+fn write_distribution_plots(dir: &Path, sc: &Scenario, runs: &[&RunOutput]) -> anyhow::Result<()> {
+    let gp = sc.gpcnet().is_some();
+    let who = if gp { "process" } else { "victim NIC" };
+    for (file, what, pick) in [
+        (
+            "latency_distribution.svg",
+            "mean latency (cycles)",
+            (|r: &RunOutput| r.victims.latency_per_process.clone())
+                as fn(&RunOutput) -> Option<Distribution>,
+        ),
+        (
+            "bandwidth_distribution.svg",
+            "bandwidth (bytes/cycle)",
+            |r: &RunOutput| r.victims.bandwidth_per_process.clone(),
+        ),
+    ] {
+        let series: Vec<(String, Vec<f64>)> = runs
+            .iter()
+            .filter_map(|r| pick(r).map(|d| (r.spec.label.clone(), d.sorted)))
+            .collect();
+        let svg = plot::distribution_svg(
+            &format!("{}: victim {what} per {who}", sc.name()),
+            what,
+            &series,
+            run::HIST_BINS,
+        )?;
+        output::write_atomic(&dir.join(file), svg.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `pftsim run`: the `[[pft]]` entry `pft_name` (default: the first, or PFT off when the
+/// list is empty), plus the isolated baseline when the scenario asks for it.
+pub fn run_command(
+    sc: &Scenario,
+    pft_name: Option<&str>,
+    out: &Path,
+    jobs: usize,
+    progress: &Progress,
+) -> anyhow::Result<RunSummary> {
+    let name = pft_name
+        .map(str::to_string)
+        .or_else(|| sc.pft.first().map(|p| p.name.clone()))
+        .unwrap_or_else(|| OFF.to_string());
+    let mut specs = vec![pft_spec(sc, &name)?];
+    if wants_isolated(sc) {
+        specs.push(isolated_spec());
+    }
+    output::prepare_dir(out, "summary.json")?;
+    let runs = run_all(sc, &specs, jobs, progress)?;
+    let iso = runs.get(1);
+    if let Some(i) = iso {
+        write_run(&out.join(ISOLATED), sc, i, None, None)?;
+    }
+    write_run(out, sc, &runs[0], iso, None)
+}
+
+/// `pftsim compare`: PFT off, every `[[pft]]` entry and the isolated baseline.
+pub fn compare_command(
+    sc: &Scenario,
+    out: &Path,
+    jobs: usize,
+    progress: &Progress,
+) -> anyhow::Result<CompareReport> {
+    let wall = Instant::now();
+    let mut specs = Vec::new();
+    if wants_isolated(sc) {
+        specs.push(isolated_spec());
+    }
+    specs.push(pft_spec(sc, OFF)?);
+    for p in &sc.pft {
+        specs.push(pft_spec(sc, &p.name)?);
+    }
+    output::prepare_dir(out, "compare.json")?;
+    let runs = run_all(sc, &specs, jobs, progress)?;
+    let iso = runs.iter().find(|r| r.spec.label == ISOLATED);
+    let off = runs.iter().find(|r| r.spec.label == OFF);
+    for r in &runs {
+        let is_iso = r.spec.label == ISOLATED;
+        let off_for = off.filter(|_| r.spec.pft.enable && !is_iso);
+        write_run(
+            &out.join(&r.spec.label),
+            sc,
+            r,
+            iso.filter(|_| !is_iso),
+            off_for,
+        )?;
+    }
+    let rows: Vec<CompareRow> = runs
+        .iter()
+        .map(|r| report::compare_row(r, iso, off))
+        .collect();
+    output::write_csv(&out.join("compare.csv"), &rows)?;
+    let refs: Vec<&RunOutput> = runs.iter().collect();
+    write_distribution_plots(out, sc, &refs)?;
+    let first = &runs[0].victims;
+    let rep = CompareReport {
+        scenario: sc.name().to_string(),
+        description: sc.description.clone(),
+        seed: sc.seed,
+        engine: sc.engine,
+        nodes: sc.nodes(),
+        credit_limit: sc.network.buffer_flits,
+        latency_units: first.latency_units.clone(),
+        bandwidth_units: first.bandwidth_units.clone(),
+        victims: first.source.clone(),
+        rows,
+        wall_seconds: wall.elapsed().as_secs_f64(),
+        config: sc.clone(),
+    };
+    output::write_json(&out.join("compare.json"), &rep)?;
+    Ok(rep)
+}

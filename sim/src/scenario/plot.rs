@@ -1,0 +1,172 @@
+//! SVG plots (plotters, SVG backend only, no font files: text is laid out with plotters'
+//! built-in estimate and drawn as SVG `<text>`):
+//!
+//! - per-process distributions, as the PFT paper's Figs 3-4: the number of processes per
+//!   equal-width interval of mean latency or bandwidth, one outline per run;
+//! - `c` over time at the watched NICs, with the PFT thresholds as dashed lines.
+
+use plotters::prelude::*;
+
+const SIZE: (u32, u32) = (960, 540);
+
+fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("plot: {e}")
+}
+
+/// Histogram outlines of several value sets over common bins. Returns the SVG text.
+pub fn distribution_svg(
+    title: &str,
+    x_desc: &str,
+    series: &[(String, Vec<f64>)],
+    bins: usize,
+) -> anyhow::Result<String> {
+    let all: Vec<f64> = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .filter(|x| x.is_finite())
+        .collect();
+    let mut lo = all.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !lo.is_finite() {
+        (lo, hi) = (0.0, 1.0);
+    }
+    if hi - lo <= f64::EPSILON * hi.abs().max(1.0) {
+        let pad = (lo.abs() * 0.05).max(0.5);
+        (lo, hi) = (lo - pad, hi + pad);
+    }
+    let bins = bins.max(1);
+    let w = (hi - lo) / bins as f64;
+    let counts: Vec<Vec<u64>> = series
+        .iter()
+        .map(|(_, v)| {
+            let mut c = vec![0u64; bins];
+            for &x in v.iter().filter(|x| x.is_finite()) {
+                let b = (((x - lo) / w).floor() as usize).min(bins - 1);
+                c[b] += 1;
+            }
+            c
+        })
+        .collect();
+    let ymax = counts.iter().flatten().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d(lo..hi, 0.0..ymax)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc(x_desc)
+            .y_desc("processes per interval")
+            .draw()
+            .map_err(err)?;
+        for (i, ((name, _), c)) in series.iter().zip(&counts).enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let mut pts = vec![(lo, 0.0)];
+            for (b, &k) in c.iter().enumerate() {
+                let x0 = lo + b as f64 * w;
+                pts.push((x0, k as f64));
+                pts.push((x0 + w, k as f64));
+            }
+            pts.push((hi, 0.0));
+            chart
+                .draw_series(LineSeries::new(pts, color.stroke_width(2)))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// One line per watched NIC of `c` against the cycle; `thresholds` (enter, escape) and the
+/// credit limit as horizontal dashed lines. Returns the SVG text.
+pub fn timeseries_svg(
+    title: &str,
+    series: &[(String, Vec<(u64, u32)>)],
+    thresholds: Option<(u16, u16)>,
+    credit_limit: u32,
+) -> anyhow::Result<String> {
+    let xmax = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().map(|p| p.0))
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let ymax = credit_limit.max(1) as f64 * 1.05;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..xmax, 0.0..ymax)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc("cycle")
+            .y_desc("used credits c")
+            .draw()
+            .map_err(err)?;
+        for (i, (name, pts)) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            chart
+                .draw_series(LineSeries::new(
+                    pts.iter().map(|&(t, c)| (t as f64, c as f64)),
+                    color.stroke_width(1),
+                ))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+        }
+        let mut hlines: Vec<(String, f64, RGBColor)> =
+            vec![("CREDIT_LIMIT".into(), credit_limit as f64, BLACK)];
+        if let Some((enter, escape)) = thresholds {
+            hlines.push((format!("TH_ENTER {enter:#x}"), enter as f64, RED));
+            hlines.push((format!("TH_ESCAPE {escape:#x}"), escape as f64, BLUE));
+        }
+        for (name, y, color) in hlines {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(0.0, y), (xmax, y)],
+                    6,
+                    4,
+                    color.stroke_width(1),
+                ))
+                .map_err(err)?
+                .label(name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}

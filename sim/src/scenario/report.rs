@@ -1,0 +1,367 @@
+//! What `run` and `compare` write: the per-run `summary.json`, the rows of `compare.csv` and
+//! the table `compare` prints.
+//!
+//! - F_C (PFT paper eq. 2) of a run with PFT on against the PFT-off run:
+//!   `F_C = (B_C * D_0) / (B_0 * D_C)`, B = victim bandwidth, D = victim latency. GPCNeT:
+//!   `metrics::control_factors` (Avg columns of the bandwidth and latency tests; the `tail`
+//!   variant uses the 99% columns). Open loop: the same formula on the victim messages' mean
+//!   (and p99) latency and per-NIC bandwidth.
+//! - CIF (GPCNeT) of a congested run against the isolated run: latency `congested /
+//!   isolated`, bandwidth `isolated / congested`, for Avg and 99%.
+
+use super::config::Scenario;
+use super::run::{ClassRow, PftStats, RunOutput, VictimStats};
+use crate::metrics::delivery::TagLatency;
+use crate::metrics::{
+    congestion_impact, control_factor, control_factors, jain_index, CongestionImpact,
+    ControlFactors, GpcnetSummary,
+};
+use crate::net::{DetMode, EngineKind, PftConfig, ThrMode};
+use crate::workload::CanaryTest;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Short description of a PFT configuration: `off`, or `AT-RI m=18 n=0 k=0 0x250/0x2a0`.
+pub fn describe(p: &PftConfig) -> String {
+    if !p.enable {
+        return "off".to_string();
+    }
+    let det = match p.det_mode {
+        DetMode::Ft => "FT",
+        DetMode::At => "AT",
+    };
+    let thr = match p.thr_mode {
+        ThrMode::Fi => "FI",
+        ThrMode::Ri => "RI",
+    };
+    format!(
+        "{det}-{thr} m={} n={} k={} {:#x}/{:#x}",
+        p.m, p.n, p.k, p.th_enter, p.th_escape
+    )
+}
+
+/// Throughput over the measurement window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Throughput {
+    /// Mean over all NICs of flits accepted (ejected) per cycle.
+    pub accepted_per_node_cycle: f64,
+    /// Mean over all NICs of flits injected per cycle.
+    pub injected_per_node_cycle: f64,
+    /// Jain's index of the per-NIC accepted rates, all NICs.
+    pub jain_accepted: Option<f64>,
+    /// Jain's index of the per-NIC accepted rates within each class.
+    pub jain_accepted_by_class: BTreeMap<String, Option<f64>>,
+    /// Jain's index of the victims' per-process (or per-NIC) bandwidth.
+    pub jain_victim_bandwidth: Option<f64>,
+    pub classes: Vec<ClassRow>,
+    /// Message latency (delivered - created, and delivered - injected) per traffic tag, for
+    /// messages created in the window.
+    pub message_latency: Vec<TagLatency>,
+}
+
+/// A run compared with another: F_C against PFT off, or CIF against the isolated run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Versus {
+    /// Label of the other run.
+    pub against: String,
+    /// F_C (Avg statistic) against `against` = PFT off; `None` when not applicable.
+    pub f_c: Option<f64>,
+    /// F_C from the 99% statistics.
+    pub f_c_tail: Option<f64>,
+    /// GPCNeT's detailed F_C variants.
+    pub control_factors: Option<ControlFactors>,
+}
+
+/// Brief of the isolated baseline inside a run's summary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IsolatedBrief {
+    pub cycles_run: u64,
+    pub finished: bool,
+    pub victims: VictimStats,
+}
+
+/// `summary.json` of one run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunSummary {
+    pub scenario: String,
+    pub description: String,
+    /// Run label: a `[[pft]]` name, `off` or `isolated`.
+    pub run: String,
+    pub pft_label: String,
+    pub pft: PftConfig,
+    /// GPCNeT: false for the isolated baseline.
+    pub congestors: bool,
+    pub seed: u64,
+    pub engine: EngineKind,
+    pub nodes: u32,
+    pub credit_limit: u32,
+    pub max_cycles: u64,
+    pub cycles_run: u64,
+    /// GPCNeT: every canary test finished; open loop: `cycles.max` reached.
+    pub finished: bool,
+    /// Wall-clock seconds of this run (the only number that changes between runs).
+    pub wall_seconds: f64,
+    pub window_start: u64,
+    pub window_cycles: u64,
+    pub throughput: Throughput,
+    pub victims: VictimStats,
+    pub pft_stats: PftStats,
+    /// F_C against the PFT-off run (`compare`, PFT-on runs only).
+    pub control: Option<Versus>,
+    /// CIF against the isolated run (GPCNeT, when the scenario has `isolated = true`).
+    pub cif: Option<CongestionImpact>,
+    pub isolated: Option<IsolatedBrief>,
+    pub gpcnet: Option<GpcnetSummary>,
+    /// The scenario as it was run (defaults filled in).
+    pub config: Scenario,
+}
+
+fn jain_of(v: &[f64]) -> Option<f64> {
+    jain_index(v)
+}
+
+/// Builds the summary of `r`, with `iso` (isolated baseline) and `off` (PFT off) if given.
+pub fn run_summary(
+    sc: &Scenario,
+    r: &RunOutput,
+    iso: Option<&RunOutput>,
+    off: Option<&RunOutput>,
+) -> RunSummary {
+    let n = r.nodes.len().max(1) as f64;
+    let acc: Vec<f64> = r.nodes.iter().map(|x| x.accepted_per_cycle).collect();
+    let mut by_class = BTreeMap::new();
+    for c in &r.classes {
+        let v: Vec<f64> = r
+            .nodes
+            .iter()
+            .filter(|x| x.class == c.class)
+            .map(|x| x.accepted_per_cycle)
+            .collect();
+        by_class.insert(c.class.clone(), jain_of(&v));
+    }
+    let throughput = Throughput {
+        accepted_per_node_cycle: acc.iter().sum::<f64>() / n,
+        injected_per_node_cycle: r.nodes.iter().map(|x| x.injected_per_cycle).sum::<f64>() / n,
+        jain_accepted: jain_of(&acc),
+        jain_accepted_by_class: by_class,
+        jain_victim_bandwidth: r
+            .victims
+            .bandwidth_per_process
+            .as_ref()
+            .and_then(|d| jain_of(&d.sorted)),
+        classes: r.classes.clone(),
+        message_latency: r.delivery.latency.clone(),
+    };
+    RunSummary {
+        scenario: sc.name().to_string(),
+        description: sc.description.clone(),
+        run: r.spec.label.clone(),
+        pft_label: describe(&r.spec.pft),
+        pft: r.spec.pft,
+        congestors: r.spec.congestors,
+        seed: sc.seed,
+        engine: sc.engine,
+        nodes: r.nodes.len() as u32,
+        credit_limit: sc.network.buffer_flits,
+        max_cycles: sc.cycles.max,
+        cycles_run: r.cycles_run,
+        finished: r.finished,
+        wall_seconds: r.wall_seconds,
+        window_start: r.window_start,
+        window_cycles: r.window_cycles,
+        throughput,
+        victims: r.victims.clone(),
+        pft_stats: r.pft_stats.clone(),
+        control: off.map(|o| versus_off(r, o)),
+        cif: iso.and_then(|i| cif(r, i)),
+        isolated: iso.map(|i| IsolatedBrief {
+            cycles_run: i.cycles_run,
+            finished: i.finished,
+            victims: i.victims.clone(),
+        }),
+        gpcnet: r.gpcnet.clone(),
+        config: sc.clone(),
+    }
+}
+
+/// F_C of `on` against `off`.
+pub fn versus_off(on: &RunOutput, off: &RunOutput) -> Versus {
+    match (&on.gpcnet, &off.gpcnet) {
+        (Some(a), Some(b)) => {
+            let cf = control_factors(a, b);
+            let tail = cf
+                .all
+                .iter()
+                .find(|f| f.statistic == "tail" && f.delay_test == CanaryTest::Latency)
+                .and_then(|f| f.f_c);
+            Versus {
+                against: off.spec.label.clone(),
+                f_c: cf.primary,
+                f_c_tail: tail,
+                control_factors: Some(cf),
+            }
+        }
+        _ => {
+            let (a, b) = (&on.victims, &off.victims);
+            let fc = |bc: Option<f64>, dc: Option<f64>, b0: Option<f64>, d0: Option<f64>| {
+                control_factor(bc?, dc?, b0?, d0?)
+            };
+            Versus {
+                against: off.spec.label.clone(),
+                f_c: fc(
+                    a.bandwidth_mean,
+                    a.latency_mean,
+                    b.bandwidth_mean,
+                    b.latency_mean,
+                ),
+                f_c_tail: fc(
+                    a.bandwidth_p99,
+                    a.latency_p99,
+                    b.bandwidth_p99,
+                    b.latency_p99,
+                ),
+                control_factors: None,
+            }
+        }
+    }
+}
+
+/// GPCNeT's CIF of `congested` against `iso` (`None` for open-loop workloads).
+pub fn cif(congested: &RunOutput, iso: &RunOutput) -> Option<CongestionImpact> {
+    Some(congestion_impact(
+        iso.gpcnet.as_ref()?,
+        congested.gpcnet.as_ref()?,
+    ))
+}
+
+/// One row of `compare.csv` and of the printed table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareRow {
+    pub config: String,
+    pub pft: String,
+    pub congestors: bool,
+    pub cycles_run: u64,
+    pub finished: bool,
+    /// Mean flits accepted per NIC per cycle over the window.
+    pub accepted: f64,
+    pub lat_mean: Option<f64>,
+    pub lat_p99: Option<f64>,
+    pub bw_mean: Option<f64>,
+    /// Low tail (GPCNeT's 99% for bandwidth).
+    pub bw_p99: Option<f64>,
+    pub f_c: Option<f64>,
+    pub f_c_tail: Option<f64>,
+    pub cif_lat_avg: Option<f64>,
+    pub cif_lat_p99: Option<f64>,
+    pub cif_bw_avg: Option<f64>,
+    pub cif_bw_p99: Option<f64>,
+    pub frac_congested: f64,
+    pub frac_throttled: f64,
+    pub wall_seconds: f64,
+}
+
+/// The row of `r`.
+pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutput>) -> CompareRow {
+    let v = off
+        .filter(|o| o.spec.label != r.spec.label && r.spec.pft.enable && r.spec.congestors)
+        .map(|o| versus_off(r, o));
+    let c = iso
+        .filter(|i| i.spec.label != r.spec.label)
+        .and_then(|i| cif(r, i));
+    let pick = |t: CanaryTest| {
+        c.as_ref()
+            .and_then(|c| c.factors.iter().find(|f| f.test == t).cloned())
+    };
+    let (l, b) = (pick(CanaryTest::Latency), pick(CanaryTest::Bandwidth));
+    CompareRow {
+        config: r.spec.label.clone(),
+        pft: describe(&r.spec.pft),
+        congestors: r.spec.congestors,
+        cycles_run: r.cycles_run,
+        finished: r.finished,
+        accepted: r.accepted_per_node_cycle(),
+        lat_mean: r.victims.latency_mean,
+        lat_p99: r.victims.latency_p99,
+        bw_mean: r.victims.bandwidth_mean,
+        bw_p99: r.victims.bandwidth_p99,
+        f_c: v.as_ref().and_then(|v| v.f_c),
+        f_c_tail: v.as_ref().and_then(|v| v.f_c_tail),
+        cif_lat_avg: l.as_ref().and_then(|f| f.avg),
+        cif_lat_p99: l.as_ref().and_then(|f| f.tail),
+        cif_bw_avg: b.as_ref().and_then(|f| f.avg),
+        cif_bw_p99: b.as_ref().and_then(|f| f.tail),
+        frac_congested: r.pft_stats.frac_congested,
+        frac_throttled: r.pft_stats.frac_throttled,
+        wall_seconds: r.wall_seconds,
+    }
+}
+
+/// `compare.json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompareReport {
+    pub scenario: String,
+    pub description: String,
+    pub seed: u64,
+    pub engine: EngineKind,
+    pub nodes: u32,
+    pub credit_limit: u32,
+    pub latency_units: String,
+    pub bandwidth_units: String,
+    pub victims: String,
+    pub rows: Vec<CompareRow>,
+    /// Wall-clock seconds of the whole command.
+    pub wall_seconds: f64,
+    pub config: Scenario,
+}
+
+fn num(v: Option<f64>, width: usize) -> String {
+    match v {
+        None => format!("{:>width$}", "-"),
+        Some(x) if x.abs() >= 1e5 => format!("{x:>width$.3e}"),
+        Some(x) if x.abs() >= 100.0 => format!("{x:>width$.0}"),
+        Some(x) if x.abs() >= 10.0 => format!("{x:>width$.1}"),
+        Some(x) => format!("{x:>width$.3}"),
+    }
+}
+
+/// The table `compare` prints: one line per run.
+pub fn compare_table(rep: &CompareReport) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "scenario {} ({} NICs, CREDIT_LIMIT {}, seed {}, engine {:?})\n",
+        rep.scenario, rep.nodes, rep.credit_limit, rep.seed, rep.engine
+    ));
+    s.push_str(&format!("victims: {}\n", rep.victims));
+    s.push_str(&format!(
+        "{:<10} {:<31} {:>9} {:>6} {:>8} {:>9} {:>9} {:>8} {:>8} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6} {:>6}\n",
+        "config", "pft", "cycles", "done", "accepted", "lat_mean", "lat_p99", "bw_mean", "bw_p99",
+        "F_C", "F_C99", "CIFlat", "CIFlat99", "CIFbw", "CIFbw99", "cong%", "thr%"
+    ));
+    for r in &rep.rows {
+        s.push_str(&format!(
+            "{:<10} {:<31} {:>9} {:>6} {} {} {} {} {} {} {} {} {} {} {} {:>6.1} {:>6.1}\n",
+            r.config,
+            r.pft,
+            r.cycles_run,
+            if r.finished { "yes" } else { "NO" },
+            num(Some(r.accepted), 8),
+            num(r.lat_mean, 9),
+            num(r.lat_p99, 9),
+            num(r.bw_mean, 8),
+            num(r.bw_p99, 8),
+            num(r.f_c, 6),
+            num(r.f_c_tail, 6),
+            num(r.cif_lat_avg, 7),
+            num(r.cif_lat_p99, 8),
+            num(r.cif_bw_avg, 7),
+            num(r.cif_bw_p99, 7),
+            100.0 * r.frac_congested,
+            100.0 * r.frac_throttled,
+        ));
+    }
+    s.push_str(&format!(
+        "units: accepted flits/NIC/cycle; latency {}; bandwidth {}. F_C against `off`, CIF against `isolated`.\n",
+        rep.latency_units, rep.bandwidth_units
+    ));
+    s
+}

@@ -1,0 +1,475 @@
+//! One run of a scenario: build the network and the workload, step until the cycle budget
+//! is spent (or, for GPCNeT, until the canary tests finish), and collect what the reports
+//! need: per-node counters over the measurement window, victim latency and bandwidth, the
+//! GPCNeT summary, the PFT state and a time series of `c` at chosen NICs.
+//!
+//! Measurement window: `[warmup, end)`, `end` = cycles run. NIC counters are the difference
+//! of `NicStats` between the two ends; `c` is averaged over every cycle of the window.
+
+use super::config::Scenario;
+use super::progress::Progress;
+use crate::metrics::{
+    percentile_from_top, summarize, DeliveryReport, DeliveryStats, Distribution, GpcnetSummary,
+    Summary, TimeSeries,
+};
+use crate::net::{Delivery, NetConfig, Network, NicStats, NodeId, PftConfig};
+use crate::workload::gpcnet::NodeRole;
+use crate::workload::{tag, AnyWorkload, CanaryTest, NodeClass, WorkloadConfig};
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Bins of the per-process histograms.
+pub const HIST_BINS: usize = 20;
+/// Cycles between progress-bar updates.
+const PROGRESS_EVERY: u64 = 1 << 13;
+
+/// What to run: one PFT configuration, with or without the aggressors.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Label in reports and the output directory (`off`, `isolated` or a `[[pft]]` name).
+    pub label: String,
+    pub pft: PftConfig,
+    /// GPCNeT only: false runs the isolated baseline (congestors off).
+    pub congestors: bool,
+}
+
+/// One NIC over the window (a row of `nodes.csv`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeRow {
+    pub node: NodeId,
+    /// Class of traffic it runs (`canary`, `a2a`, `incast`, `put_incast`, `get_bcast`;
+    /// `C`, `V`, `B`; `uniform`).
+    pub class: String,
+    /// The class plus its part in it (`incast_root`, `V_hotspot`, ...).
+    pub role: String,
+    pub flits_injected: u64,
+    pub flits_ejected: u64,
+    /// Flits injected per cycle of the window.
+    pub injected_per_cycle: f64,
+    /// Flits ejected (accepted) per cycle of the window.
+    pub accepted_per_cycle: f64,
+    /// Mean used credits `c` over the window's cycles.
+    pub mean_c: f64,
+    pub max_c: u32,
+    /// Fraction of the window's cycles in which its PFT block was Congested.
+    pub frac_congested: f64,
+    /// Cycles in which its PFT block held back a ready flit that had a credit.
+    pub throttled_cycles: u64,
+    pub frac_throttled: f64,
+}
+
+/// One class of NICs over the window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassRow {
+    pub class: String,
+    pub nodes: u32,
+    /// Mean over its NICs of flits injected per cycle.
+    pub injected_per_node_cycle: f64,
+    /// Mean over its NICs of flits accepted per cycle.
+    pub accepted_per_node_cycle: f64,
+    pub mean_c: f64,
+    pub frac_congested: f64,
+    pub throttled_cycles: u64,
+    pub frac_throttled: f64,
+}
+
+/// Victim (canary) traffic: GPCNeT's latency and bandwidth tests, or the open-loop
+/// workloads' uniformly addressed messages.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VictimStats {
+    /// What the numbers are (`gpcnet latency test` / `hotspot_uniform messages` ...).
+    pub source: String,
+    pub latency_units: String,
+    /// Mean latency: GPCNeT's Avg of the latency test, or the mean message latency.
+    pub latency_mean: Option<f64>,
+    /// 99th percentile (nearest rank) of the latency samples (GPCNeT's "99%").
+    pub latency_p99: Option<f64>,
+    /// All latency samples: count, mean, min, p50, p99, max.
+    pub latency: Option<Summary>,
+    pub bandwidth_units: String,
+    /// Mean bandwidth: GPCNeT's Avg of the bandwidth test, or the mean over victim NICs of
+    /// victim bytes delivered per cycle.
+    pub bandwidth_mean: Option<f64>,
+    /// Low tail: the value 99 % of the samples reach or exceed (GPCNeT's "99%").
+    pub bandwidth_p99: Option<f64>,
+    /// All bandwidth samples: count, mean, min, p50, p99 (high side), max.
+    pub bandwidth: Option<Summary>,
+    /// Per-process (GPCNeT) or per-NIC (open loop) mean latency, for the Fig. 3-style plot.
+    pub latency_per_process: Option<Distribution>,
+    /// Per-process or per-NIC bandwidth, for the Fig. 4-style plot.
+    pub bandwidth_per_process: Option<Distribution>,
+}
+
+/// PFT activity over the window, all NICs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PftStats {
+    /// Fraction of NIC-cycles spent Congested.
+    pub frac_congested: f64,
+    /// NICs that were Congested at least once.
+    pub nics_ever_congested: u32,
+    pub throttled_cycles: u64,
+    /// Throttled NIC-cycles / NIC-cycles.
+    pub frac_throttled: f64,
+    pub mean_c: f64,
+    pub max_c: u32,
+}
+
+/// Everything one run measured.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    pub spec: RunSpec,
+    pub cycles_run: u64,
+    pub wall_seconds: f64,
+    /// GPCNeT: every canary test finished. Open loop: the run reached `cycles.max`.
+    pub finished: bool,
+    pub window_start: u64,
+    pub window_cycles: u64,
+    pub nodes: Vec<NodeRow>,
+    pub classes: Vec<ClassRow>,
+    pub delivery: DeliveryReport,
+    pub victims: VictimStats,
+    pub gpcnet: Option<GpcnetSummary>,
+    pub pft_stats: PftStats,
+    pub timeseries: TimeSeries,
+}
+
+impl RunOutput {
+    /// Mean accepted flits per NIC per cycle over the window.
+    pub fn accepted_per_node_cycle(&self) -> f64 {
+        let n = self.nodes.len().max(1) as f64;
+        self.nodes.iter().map(|r| r.accepted_per_cycle).sum::<f64>() / n
+    }
+}
+
+/// Class and role of every NIC.
+fn roles(w: &AnyWorkload, nodes: u32) -> Vec<(String, String)> {
+    match w {
+        AnyWorkload::Gpcnet(g) => {
+            let l = g.layout();
+            l.roles
+                .iter()
+                .map(|r| match *r {
+                    NodeRole::Canary { .. } => ("canary".to_string(), "canary".to_string()),
+                    NodeRole::Congestor { group, rank } => {
+                        let kind = l.groups[group as usize].kind;
+                        let class = kind_name(kind).to_string();
+                        let role = if rank == 0 && kind != crate::workload::CongestorKind::A2a {
+                            format!("{class}_root")
+                        } else {
+                            class.clone()
+                        };
+                        (class, role)
+                    }
+                })
+                .collect()
+        }
+        AnyWorkload::Hotspot(h) => (0..nodes)
+            .map(|n| {
+                let class = match h.class_of(n) {
+                    NodeClass::C => "C",
+                    NodeClass::V => "V",
+                    NodeClass::B => "B",
+                }
+                .to_string();
+                let hot = h.history().iter().any(|e| e.hotspots.contains(&n));
+                let role = if hot {
+                    format!("{class}_hotspot")
+                } else {
+                    class.clone()
+                };
+                (class, role)
+            })
+            .collect(),
+        AnyWorkload::Uniform(_) => (0..nodes)
+            .map(|_| ("uniform".to_string(), "uniform".to_string()))
+            .collect(),
+    }
+}
+
+fn kind_name(k: crate::workload::CongestorKind) -> &'static str {
+    use crate::workload::CongestorKind::*;
+    match k {
+        A2a => "a2a",
+        Incast => "incast",
+        PutIncast => "put_incast",
+        GetBcast => "get_bcast",
+    }
+}
+
+/// The NICs watched by default: a victim and a sender (and root) of each aggressor class.
+fn auto_watch(w: &AnyWorkload, nodes: u32) -> Vec<NodeId> {
+    let mut v: Vec<NodeId> = Vec::new();
+    match w {
+        AnyWorkload::Gpcnet(g) => {
+            let l = g.layout();
+            v.extend(l.canary_nodes.first());
+            for grp in &l.groups {
+                v.extend(grp.nodes.get(1));
+                if grp.kind != crate::workload::CongestorKind::A2a {
+                    v.extend(grp.nodes.first());
+                }
+            }
+        }
+        AnyWorkload::Hotspot(h) => {
+            for class in [NodeClass::C, NodeClass::B, NodeClass::V] {
+                v.extend((0..nodes).find(|&n| h.class_of(n) == class && !h.is_hotspot(n)));
+            }
+            v.extend(h.hotspots().first());
+        }
+        AnyWorkload::Uniform(_) => v.extend(0..nodes.min(2)),
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Victim messages of the open-loop workloads, by source NIC.
+#[derive(Default)]
+struct OpenLoopVictims {
+    latencies: Vec<u64>,
+    /// Per source: (latency sum, count, bytes delivered in the window).
+    by_src: BTreeMap<NodeId, (u64, u64, u64)>,
+}
+
+impl OpenLoopVictims {
+    fn record(&mut self, d: &Delivery, victim_tag: u32, start: u64) {
+        if d.msg.tag != victim_tag {
+            return;
+        }
+        let e = self.by_src.entry(d.msg.src).or_default();
+        if d.delivered >= start {
+            e.2 += d.msg.bytes as u64;
+        }
+        if d.msg.created >= start {
+            let lat = d.delivered - d.msg.created;
+            self.latencies.push(lat);
+            e.0 += lat;
+            e.1 += 1;
+        }
+    }
+}
+
+/// Runs `spec` of `sc` (validated). `progress` draws a bar labelled with the run.
+pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result<RunOutput> {
+    let wall = Instant::now();
+    let net_cfg: &NetConfig = &sc.network;
+    let mut wl_cfg = sc.workload.clone();
+    if let WorkloadConfig::Gpcnet(g) = &mut wl_cfg {
+        g.congestors = spec.congestors;
+    }
+    let mut net = Network::new(net_cfg, &spec.pft, sc.engine, sc.seed)
+        .with_context(|| format!("run `{}`: building the network", spec.label))?;
+    let nodes = net.nodes();
+    let n = nodes as usize;
+    let mut w = wl_cfg
+        .build(nodes, net_cfg.flit_bytes, sc.seed)
+        .map_err(|e| anyhow::anyhow!("run `{}`: building the workload: {e}", spec.label))?;
+    let watch = match &sc.timeseries.nics {
+        Some(v) => v.clone(),
+        None => auto_watch(&w, nodes),
+    };
+    let mut ts = TimeSeries::new(watch.clone(), sc.timeseries.period);
+    let max = sc.cycles.max;
+    let start = sc.warmup();
+    let stop_when_finished = sc.cycles.stop_when_finished && sc.gpcnet().is_some();
+    let victim_tag = match &sc.workload {
+        WorkloadConfig::Hotspot(_) => tag::HOTSPOT_UNIFORM,
+        _ => tag::UNIFORM,
+    };
+    let mut dstats = DeliveryStats::new(nodes, net_cfg.flit_bytes, start, max);
+    let mut ol = OpenLoopVictims::default();
+    let mut at_start: Vec<NicStats> = vec![NicStats::default(); n];
+    let mut c_sum = vec![0u64; n];
+    let mut c_max = vec![0u32; n];
+    let pb = progress.bar(&spec.label, max);
+
+    while net.now() < max && !(stop_when_finished && w.finished()) {
+        let t = net.now();
+        if t == start {
+            for (i, s) in at_start.iter_mut().enumerate() {
+                *s = net.nic_stats(i as NodeId);
+            }
+        }
+        net.step(&mut w).with_context(|| {
+            format!(
+                "run `{}` failed in cycle {t} (scenario {}, seed {})",
+                spec.label,
+                sc.name(),
+                sc.seed
+            )
+        })?;
+        for d in net.last_deliveries() {
+            dstats.record(d);
+            ol.record(d, victim_tag, start);
+        }
+        if t >= start {
+            for i in 0..n {
+                let c = net.used_credits(i as NodeId) as u32;
+                c_sum[i] += c as u64;
+                c_max[i] = c_max[i].max(c);
+            }
+        }
+        if ts.due(t) {
+            for &node in &watch {
+                ts.push(t, node, net.used_credits(node) as u32, net.congested(node))
+                    .context("time series")?;
+            }
+        }
+        if t % PROGRESS_EVERY == 0 {
+            progress.update(&pb, t);
+            if let AnyWorkload::Gpcnet(g) = &w {
+                if let Some(test) = g.current_test() {
+                    pb.set_message(format!("{test:?}"));
+                }
+            }
+        }
+    }
+    pb.finish_and_clear();
+    let end = net.now();
+    let window = end.saturating_sub(start).max(1);
+    let wf = window as f64;
+    let role = roles(&w, nodes);
+    let rows: Vec<NodeRow> = (0..nodes)
+        .map(|i| {
+            let s = net.nic_stats(i);
+            let a = &at_start[i as usize];
+            let inj = s.flits_injected - a.flits_injected;
+            let ej = s.flits_ejected - a.flits_ejected;
+            let thr = s.throttled_cycles - a.throttled_cycles;
+            let (class, role) = role[i as usize].clone();
+            NodeRow {
+                node: i,
+                class,
+                role,
+                flits_injected: inj,
+                flits_ejected: ej,
+                injected_per_cycle: inj as f64 / wf,
+                accepted_per_cycle: ej as f64 / wf,
+                mean_c: c_sum[i as usize] as f64 / wf,
+                max_c: c_max[i as usize],
+                frac_congested: (s.congested_cycles - a.congested_cycles) as f64 / wf,
+                throttled_cycles: thr,
+                frac_throttled: thr as f64 / wf,
+            }
+        })
+        .collect();
+    let classes = class_rows(&rows);
+    let nf = n.max(1) as f64;
+    let pft_stats = PftStats {
+        frac_congested: rows.iter().map(|r| r.frac_congested).sum::<f64>() / nf,
+        nics_ever_congested: (0..nodes)
+            .filter(|&i| net.nic_stats(i).congested_cycles > 0)
+            .count() as u32,
+        throttled_cycles: rows.iter().map(|r| r.throttled_cycles).sum(),
+        frac_throttled: rows.iter().map(|r| r.frac_throttled).sum::<f64>() / nf,
+        mean_c: rows.iter().map(|r| r.mean_c).sum::<f64>() / nf,
+        max_c: rows.iter().map(|r| r.max_c).max().unwrap_or(0),
+    };
+    let gpcnet = w.gpcnet_results().map(|r| summarize(&r, HIST_BINS));
+    let victims = match &gpcnet {
+        Some(g) => gpcnet_victims(g),
+        None => open_loop_victims(&ol, victim_tag, wf),
+    };
+    let finished = match &gpcnet {
+        Some(g) => g.finished,
+        None => end >= max,
+    };
+    Ok(RunOutput {
+        spec: spec.clone(),
+        cycles_run: end,
+        wall_seconds: wall.elapsed().as_secs_f64(),
+        finished,
+        window_start: start,
+        window_cycles: window,
+        nodes: rows,
+        classes,
+        delivery: dstats.report(Some(end)),
+        victims,
+        gpcnet,
+        pft_stats,
+        timeseries: ts,
+    })
+}
+
+fn class_rows(rows: &[NodeRow]) -> Vec<ClassRow> {
+    let mut order: Vec<String> = Vec::new();
+    for r in rows {
+        if !order.contains(&r.class) {
+            order.push(r.class.clone());
+        }
+    }
+    order.sort();
+    order
+        .into_iter()
+        .map(|class| {
+            let m: Vec<&NodeRow> = rows.iter().filter(|r| r.class == class).collect();
+            let k = m.len().max(1) as f64;
+            let mean = |f: fn(&NodeRow) -> f64| m.iter().map(|r| f(r)).sum::<f64>() / k;
+            ClassRow {
+                nodes: m.len() as u32,
+                injected_per_node_cycle: mean(|r| r.injected_per_cycle),
+                accepted_per_node_cycle: mean(|r| r.accepted_per_cycle),
+                mean_c: mean(|r| r.mean_c),
+                frac_congested: mean(|r| r.frac_congested),
+                throttled_cycles: m.iter().map(|r| r.throttled_cycles).sum(),
+                frac_throttled: mean(|r| r.frac_throttled),
+                class,
+            }
+        })
+        .collect()
+}
+
+fn gpcnet_victims(g: &GpcnetSummary) -> VictimStats {
+    let lat = g.test(CanaryTest::Latency);
+    let bw = g.test(CanaryTest::Bandwidth);
+    VictimStats {
+        source: "GPCNeT canaries: latency test (cycles per iteration) and bandwidth test \
+                 (bytes per cycle per process); mean = GPCNeT Avg, p99 = GPCNeT 99%"
+            .to_string(),
+        latency_units: "cycles".to_string(),
+        latency_mean: lat.and_then(|t| t.avg),
+        latency_p99: lat.and_then(|t| t.tail),
+        latency: lat.and_then(|t| t.samples),
+        bandwidth_units: "bytes/cycle".to_string(),
+        bandwidth_mean: bw.and_then(|t| t.avg),
+        bandwidth_p99: bw.and_then(|t| t.tail),
+        bandwidth: bw.and_then(|t| t.samples),
+        latency_per_process: lat.and_then(|t| t.per_process.clone()),
+        bandwidth_per_process: bw.and_then(|t| t.per_process.clone()),
+    }
+}
+
+fn open_loop_victims(ol: &OpenLoopVictims, victim_tag: u32, window: f64) -> VictimStats {
+    let lat = Summary::of_u64(&ol.latencies);
+    let bws: Vec<f64> = ol
+        .by_src
+        .values()
+        .map(|&(_, _, b)| b as f64 / window)
+        .collect();
+    let bw_sorted = crate::metrics::stats::sorted(&bws);
+    let per_lat: Vec<f64> = ol
+        .by_src
+        .values()
+        .filter(|e| e.1 > 0)
+        .map(|&(s, c, _)| s as f64 / c as f64)
+        .collect();
+    VictimStats {
+        source: format!(
+            "open loop: `{}` messages (latency = delivered - created, cycles; bandwidth = \
+             their bytes delivered per cycle of the window, per source NIC)",
+            tag::name(victim_tag)
+        ),
+        latency_units: "cycles".to_string(),
+        latency_mean: lat.map(|s| s.mean),
+        latency_p99: lat.map(|s| s.p99),
+        latency: lat,
+        bandwidth_units: "bytes/cycle".to_string(),
+        bandwidth_mean: Summary::of(&bws).map(|s| s.mean),
+        bandwidth_p99: percentile_from_top(&bw_sorted, 99.0),
+        bandwidth: Summary::of(&bws),
+        latency_per_process: Distribution::new(&per_lat, HIST_BINS),
+        bandwidth_per_process: Distribution::new(&bws, HIST_BINS),
+    }
+}

@@ -1,0 +1,374 @@
+//! The `pftsim` command line: `run` and `compare` on scenarios/smoke.toml write their files
+//! with the documented headers and keys; the same command gives the same numbers; bad
+//! scenarios fail cleanly (non-zero exit, the key and its range named, no panic, no output);
+//! the RTL and model engines give identical results.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_pftsim");
+
+fn smoke() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/smoke.toml")
+}
+
+/// A fresh, empty directory under the target's temporary directory.
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("pftsim")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.parent().unwrap()).unwrap();
+    d
+}
+
+fn pftsim(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("pftsim runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = pftsim(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "pftsim {args:?} failed:\n{err}");
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn json(p: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn header(p: &Path) -> String {
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Drops every `wall_seconds` key (the only number that may differ between runs).
+fn strip_wall(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.remove("wall_seconds");
+            m.values_mut().for_each(strip_wall);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_wall),
+        _ => {}
+    }
+}
+
+const NODES_HEADER: &str = "node,class,role,flits_injected,flits_ejected,injected_per_cycle,\
+accepted_per_cycle,mean_c,max_c,frac_congested,throttled_cycles,frac_throttled";
+
+fn check_run_dir(d: &Path) {
+    for f in [
+        "summary.json",
+        "nodes.csv",
+        "timeseries.csv",
+        "latency_distribution.svg",
+        "bandwidth_distribution.svg",
+        "c_timeseries.svg",
+    ] {
+        assert!(d.join(f).is_file(), "{} missing", d.join(f).display());
+    }
+    assert_eq!(header(&d.join("nodes.csv")), NODES_HEADER);
+    assert_eq!(header(&d.join("timeseries.csv")), "cycle,node,c,congested");
+    let svg = std::fs::read_to_string(d.join("c_timeseries.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    let s = json(&d.join("summary.json"));
+    for k in [
+        "scenario",
+        "run",
+        "pft",
+        "seed",
+        "engine",
+        "cycles_run",
+        "finished",
+        "wall_seconds",
+        "throughput",
+        "victims",
+        "pft_stats",
+        "config",
+        "gpcnet",
+    ] {
+        assert!(s.get(k).is_some(), "summary.json lacks `{k}`");
+    }
+    for k in ["latency", "bandwidth"] {
+        let sm = &s["victims"][k];
+        for q in ["count", "mean", "p50", "p99", "max"] {
+            assert!(sm[q].is_number(), "victims.{k}.{q} missing: {sm}");
+        }
+    }
+    for k in ["frac_congested", "throttled_cycles", "mean_c"] {
+        assert!(s["pft_stats"][k].is_number());
+    }
+    assert!(s["throughput"]["jain_accepted"].is_number());
+    assert!(s["throughput"]["classes"].as_array().unwrap().len() >= 5);
+    assert_eq!(s["finished"], Value::Bool(true), "smoke run did not finish");
+}
+
+#[test]
+fn run_writes_every_file_and_reruns_identically() {
+    let a = tmp("run_a");
+    let b = tmp("run_b");
+    let sm = smoke();
+    let out = ok(&["run", sm.to_str().unwrap(), "--out", a.to_str().unwrap()]);
+    assert!(out.contains("run `paper`"), "{out}");
+    check_run_dir(&a);
+    check_run_dir(&a.join("isolated"));
+    let s = json(&a.join("summary.json"));
+    assert_eq!(s["run"], "paper");
+    assert!(s["cif"]["factors"].as_array().unwrap().len() == 3);
+    assert_eq!(s["isolated"]["finished"], Value::Bool(true));
+
+    ok(&["run", sm.to_str().unwrap(), "--out", b.to_str().unwrap()]);
+    let (mut x, mut y) = (s, json(&b.join("summary.json")));
+    strip_wall(&mut x);
+    strip_wall(&mut y);
+    assert_eq!(x, y, "the same command gave different numbers");
+    for f in ["nodes.csv", "timeseries.csv", "isolated/nodes.csv"] {
+        assert_eq!(
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+            "{f} differs between two identical runs"
+        );
+    }
+
+    // --pft picks another entry, `off` disables PFT
+    let c = tmp("run_off");
+    ok(&[
+        "run",
+        sm.to_str().unwrap(),
+        "--out",
+        c.to_str().unwrap(),
+        "--pft",
+        "off",
+    ]);
+    let s = json(&c.join("summary.json"));
+    assert_eq!(s["pft"]["enable"], Value::Bool(false));
+    assert_eq!(s["pft_stats"]["throttled_cycles"], 0);
+}
+
+#[test]
+fn compare_prints_one_table_and_writes_each_run() {
+    let d = tmp("compare");
+    let out = ok(&[
+        "compare",
+        smoke().to_str().unwrap(),
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    for w in [
+        "config", "F_C", "CIFlat", "isolated", "off", "paper", "hard",
+    ] {
+        assert!(out.contains(w), "table lacks {w}:\n{out}");
+    }
+    assert_eq!(
+        header(&d.join("compare.csv")),
+        "config,pft,congestors,cycles_run,finished,accepted,lat_mean,lat_p99,bw_mean,bw_p99,\
+f_c,f_c_tail,cif_lat_avg,cif_lat_p99,cif_bw_avg,cif_bw_p99,frac_congested,frac_throttled,\
+wall_seconds"
+    );
+    let c = json(&d.join("compare.json"));
+    let rows = c["rows"].as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["config"].as_str().unwrap()).collect();
+    assert_eq!(names, ["isolated", "off", "paper", "hard"]);
+    for r in rows {
+        assert_eq!(r["finished"], Value::Bool(true));
+    }
+    // F_C only for PFT-on runs; CIF for every congested run
+    assert!(rows[1]["f_c"].is_null() && rows[2]["f_c"].is_number());
+    assert!(rows[3]["f_c"].as_f64().unwrap() > 0.0);
+    assert!(rows[0]["cif_lat_avg"].is_null() && rows[1]["cif_lat_avg"].is_number());
+    // the hard throttle really throttles
+    assert!(rows[3]["frac_throttled"].as_f64().unwrap() > 0.01);
+    for n in names {
+        check_run_dir(&d.join(n));
+    }
+    let hard = json(&d.join("hard/summary.json"));
+    assert!(hard["control"]["f_c"].is_number());
+    assert_eq!(hard["control"]["against"], "off");
+    assert!(d.join("latency_distribution.svg").is_file());
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn bad_scenarios_fail_cleanly() {
+    let base = std::fs::read_to_string(smoke()).unwrap();
+    let dir = tmp("bad");
+    let gpcnet_keys = |t: &str| {
+        t.lines()
+            .filter(|l| {
+                !["ppn", "congestor", "canary", "lat_", "bw_", "allreduce"]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "unknown_key",
+            base.replace("[cycles]\n", "[cycles]\nmaxx = 5\n"),
+            vec!["unknown field `maxx`", "max"],
+        ),
+        (
+            "unknown_workload_key",
+            base.replace("ppn = 4\n", "ppn = 4\nfoo = 1\n"),
+            vec!["unknown field `foo`"],
+        ),
+        (
+            "odd_radix",
+            base.replace("radix = 8", "radix = 9"),
+            vec!["network.topology.radix", "9", "even", "4..=64"],
+        ),
+        (
+            "load_above_1",
+            gpcnet_keys(&base.replace("kind = \"gpcnet\"", "kind = \"uniform\"\nload = 1.5")),
+            vec!["workload.load", "1.5", "0 <= load <= 1"],
+        ),
+        (
+            "malformed",
+            base.replace("[workload]", "[workload"),
+            vec!["TOML parse error", "line"],
+        ),
+        (
+            "m_too_big",
+            base.replace("m = 0", "m = 40"),
+            vec!["pft[1].m", "0..=31"],
+        ),
+        (
+            "warmup_past_max",
+            base.replace("max = 400_000", "max = 400_000\nwarmup = 500_000"),
+            vec!["cycles.warmup", "below cycles.max"],
+        ),
+        (
+            "watch_out_of_range",
+            base.replace("nics = [0, 1, 2, 3]", "nics = [0, 99]"),
+            vec!["timeseries.nics[1]", "0..16"],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        let p = write(&dir, &format!("{name}.toml"), &text);
+        let out = dir.join(format!("out_{name}"));
+        for cmd in ["run", "compare"] {
+            let o = pftsim(&[cmd, p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{name} {cmd}: {err}");
+            assert!(!err.contains("panicked"), "{name}: {err}");
+            for n in &needles {
+                assert!(err.contains(n), "{name} {cmd}: `{n}` not in\n{err}");
+            }
+            assert!(!out.exists(), "{name}: output left behind");
+        }
+    }
+    // a missing file, and an unknown --pft name
+    let out = dir.join("out_missing");
+    let o = pftsim(&[
+        "run",
+        dir.join("nope.toml").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err.contains("nope.toml") && err.contains("No such file"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let o = pftsim(&[
+        "run",
+        smoke().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--pft",
+        "nosuch",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err.contains("nosuch") && err.contains("paper, hard"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
+
+/// A tiny incast that makes the PFT blocks go Congested and throttle.
+fn tiny(engine: &str, pft: &str) -> String {
+    format!(
+        r#"
+name = "tiny_{engine}"
+seed = 3
+engine = "{engine}"
+[cycles]
+max = 2500
+[timeseries]
+period = 10
+[network]
+topology = {{ kind = "single_switch", nodes = 6 }}
+buffer_flits = 128
+eject_buffer_flits = 128
+mtu_bytes = 1024
+check = true
+[workload]
+kind = "hotspot"
+hotspots = 1
+frac_c = 0.5
+frac_v = 0.5
+load = 0.9
+msg_bytes = 1024
+[[pft]]
+{pft}
+"#
+    )
+}
+
+#[test]
+fn rtl_and_model_engines_agree() {
+    let dir = tmp("engines");
+    for (tag, pft) in [
+        (
+            "ftfi",
+            "name = \"ftfi\"\ndet_mode = \"ft\"\nthr_mode = \"fi\"\nth_enter = 40\nth_escape = 20\nm = 0\nn = 2",
+        ),
+        (
+            "atri",
+            "name = \"atri\"\nth_enter = 30\nth_escape = 40\nat_win_e = 16\nat_cnt_e = 8\nat_win_s = 16\nat_cnt_s = 8\nm = 25",
+        ),
+    ] {
+        let mut sums = Vec::new();
+        for engine in ["model", "rtl"] {
+            let p = write(&dir, &format!("{tag}_{engine}.toml"), &tiny(engine, pft));
+            let out = dir.join(format!("out_{tag}_{engine}"));
+            ok(&[
+                "run",
+                p.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--quiet",
+            ]);
+            let mut s = json(&out.join("summary.json"));
+            strip_wall(&mut s);
+            for k in ["scenario", "engine", "config"] {
+                s.as_object_mut().unwrap().remove(k);
+            }
+            let nodes = std::fs::read_to_string(out.join("nodes.csv")).unwrap();
+            let ts = std::fs::read_to_string(out.join("timeseries.csv")).unwrap();
+            sums.push((s, nodes, ts));
+        }
+        let t = sums[0].0["pft_stats"]["throttled_cycles"].as_u64().unwrap();
+        assert!(t > 0, "{tag}: the blocks never throttled, the check is void");
+        assert_eq!(sums[0].0, sums[1].0, "{tag}: summaries differ");
+        assert_eq!(sums[0].1, sums[1].1, "{tag}: nodes.csv differs");
+        assert_eq!(sums[0].2, sums[1].2, "{tag}: timeseries.csv differs");
+    }
+}
