@@ -98,6 +98,22 @@ pub fn check_fabric(errs: &mut ConfigErrors, nodes: u32, flit_bytes: u32) {
     errs.check_u64("flit_bytes", flit_bytes as u64, 1, 1 << 16);
 }
 
+/// What every workload constructor checks: the fabric arguments and the configuration's own
+/// `validate(nodes)` result (whose `nodes` complaints the fabric check already made).
+pub fn check_workload(
+    nodes: u32,
+    flit_bytes: u32,
+    validated: Result<(), ConfigErrors>,
+) -> Result<(), ConfigErrors> {
+    let mut errs = ConfigErrors::default();
+    check_fabric(&mut errs, nodes, flit_bytes);
+    if let Err(e) = validated {
+        errs.0
+            .extend(e.0.into_iter().filter(|f| f.field != "nodes"));
+    }
+    errs.into_result()
+}
+
 /// Flits a message of `bytes` payload occupies: `ceil(bytes / flit_bytes)`, at least 1.
 pub fn flits_for(bytes: u32, flit_bytes: u32) -> u64 {
     let fb = flit_bytes.max(1) as u64;

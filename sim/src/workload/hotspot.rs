@@ -2,7 +2,7 @@
 //! their hot spot, V nodes send uniformly, B nodes send a fraction `p_hot` of their load to
 //! their hot spot and the rest uniformly; hot spots may move every `move_period_cycles`.
 
-use super::config::{check_fabric, flits_for, ConfigErrors, MAX_MSG_BYTES};
+use super::config::{check_workload, flits_for, ConfigErrors, MAX_MSG_BYTES};
 use super::injection::{InjectionProcess, Injector};
 use super::tag;
 use super::uniform::{check_window, uniform_other};
@@ -154,13 +154,7 @@ impl HotspotWorkload {
         flit_bytes: u32,
         seed: u64,
     ) -> Result<Self, ConfigErrors> {
-        let mut errs = ConfigErrors::default();
-        check_fabric(&mut errs, nodes, flit_bytes);
-        if let Err(e) = cfg.validate(nodes) {
-            errs.0
-                .extend(e.0.into_iter().filter(|f| f.field != "nodes"));
-        }
-        errs.into_result()?;
+        check_workload(nodes, flit_bytes, cfg.validate(nodes))?;
 
         let mut place_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
         let move_rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x6a09_e667_f3bc_c908);

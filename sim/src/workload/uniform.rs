@@ -1,7 +1,7 @@
 //! Uniform random traffic: every node sends to destinations drawn uniformly from the other
 //! nodes, with Bernoulli or on/off (bursty) injection at a given load.
 
-use super::config::{check_fabric, flits_for, ConfigErrors, MAX_MSG_BYTES};
+use super::config::{check_workload, flits_for, ConfigErrors, MAX_MSG_BYTES};
 use super::injection::{InjectionProcess, Injector};
 use super::tag;
 use crate::net::types::{Delivery, Message, NodeId, Workload};
@@ -95,13 +95,7 @@ impl UniformWorkload {
         flit_bytes: u32,
         seed: u64,
     ) -> Result<Self, ConfigErrors> {
-        let mut errs = ConfigErrors::default();
-        check_fabric(&mut errs, nodes, flit_bytes);
-        if let Err(e) = cfg.validate(nodes) {
-            errs.0
-                .extend(e.0.into_iter().filter(|f| f.field != "nodes"));
-        }
-        errs.into_result()?;
+        check_workload(nodes, flit_bytes, cfg.validate(nodes))?;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let inj = Injector::new(
             &cfg.injection,

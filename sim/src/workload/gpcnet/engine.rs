@@ -9,7 +9,7 @@ use super::results::{
 };
 use super::{CanaryTest, CongestorKind, GpcnetConfig};
 use crate::net::types::{Delivery, Message, Workload};
-use crate::workload::config::{check_fabric, ConfigErrors};
+use crate::workload::config::{check_workload, ConfigErrors};
 use crate::workload::tag;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -149,13 +149,7 @@ impl GpcnetWorkload {
         flit_bytes: u32,
         seed: u64,
     ) -> Result<Self, ConfigErrors> {
-        let mut errs = ConfigErrors::default();
-        check_fabric(&mut errs, nodes, flit_bytes);
-        if let Err(e) = cfg.validate(nodes) {
-            errs.0
-                .extend(e.0.into_iter().filter(|f| f.field != "nodes"));
-        }
-        errs.into_result()?;
+        check_workload(nodes, flit_bytes, cfg.validate(nodes))?;
         let layout = Layout::new(cfg, nodes, seed);
         let ppn = cfg.ppn;
         let np = layout.processes() as usize;
