@@ -192,6 +192,31 @@ impl Network {
     }
 
     /// The no-progress error, with a dump of every non-empty buffer and busy port.
+    /// NIC `n`'s PFT block has held a packet halfway for twice `deadlock_cycles`: say why.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn starved(&self, n: u32) -> NetError {
+        let ns = &self.nic.st[n as usize];
+        let probe = self.nic.engine[n as usize].probe();
+        let limit = self.cfg.buffer_flits;
+        let edge = self.in_port_name(ns.inj_rx);
+        let reason = format!(
+            "its PFT block throttles every cycle while {edge} stays locked to the packet, so c cannot fall; a throttle level that reaches P(send) = 0 below CREDIT_LIMIT does this (see docs/scenarios.md, 'levels that block completely'): f(c) = (c << m >> n) + k = {}{} now",
+            probe.level,
+            if probe.level >= 1 << 32 { " or more" } else { "" }
+        );
+        NetError::Starved {
+            cycle: self.now,
+            nic: n,
+            packet: self.packet_name(ns.cur_pkt),
+            stalled_cycles: self.now - ns.last_send,
+            c: probe.c,
+            credit_limit: limit,
+            state: if probe.state { "Congested" } else { "Normal" }.to_string(),
+            reason,
+        }
+    }
+
     pub(crate) fn deadlock(&self) -> NetError {
         let mut lines: Vec<String> = Vec::new();
         let qpp = self.sw.qpp as usize;

@@ -5,6 +5,7 @@
 //!
 //! Units: 1 cycle = the time of one flit on one link; 1 flit = 1 credit = `flit_bytes` bytes.
 
+use super::faults::FaultSpec;
 use pft_hdl::regs;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -170,8 +171,13 @@ pub struct NetConfig {
     /// bounds, PFT credit agreement). Slower; on in tests. Default false.
     pub check: bool,
     /// Fail the run when no flit has moved for this many cycles while flits are in the
-    /// network (deadlock). 0 disables. Default 100000.
+    /// network (deadlock), or when one NIC has been stuck halfway through a packet for
+    /// twice as long while others move (starvation). 0 disables both. Default 100000.
     pub deadlock_cycles: u64,
+    /// Run-time faults (`[[network.faults]]`, see `faults::FaultSpec`): late or jittered
+    /// credits, stalled or slow ejection, paused links, PFT registers rewritten mid-run.
+    /// Default none.
+    pub faults: Vec<FaultSpec>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -193,6 +199,7 @@ impl Default for NetConfig {
             eject_rate: 1.0,
             check: false,
             deadlock_cycles: 100_000,
+            faults: Vec::new(),
             fault: None,
         }
     }
@@ -279,6 +286,9 @@ impl NetConfig {
                 self.eject_rate,
                 "must be in (0, 1] flits per cycle",
             ));
+        }
+        for (i, f) in self.faults.iter().enumerate() {
+            f.validate(&format!("faults[{i}]"), self.deadlock_cycles)?;
         }
         Ok(())
     }
@@ -396,6 +406,21 @@ impl PftConfig {
             k: self.k,
             seed,
         }
+    }
+
+    /// The smallest `c <= credit_limit` from which the throttle passes no flit at all while
+    /// Congested (P(send) = 0: RI level > 2^32 - 1, FI level > 65535, the saturated gap),
+    /// or None. Such a setting can stop a NIC halfway through a packet for good when the
+    /// edge switch keeps that input locked to the packet (docs/scenarios.md).
+    pub fn blocking_from(&self, credit_limit: u16) -> Option<u16> {
+        if !self.enable {
+            return None;
+        }
+        let max_gate: u64 = match self.thr_mode {
+            ThrMode::Ri => u32::MAX as u64,
+            ThrMode::Fi => 0xFFFF,
+        };
+        (0..=credit_limit).find(|&c| pft_hdl::model::level(c, self.m, self.n, self.k) > max_gate)
     }
 
     /// The CSR writes after reset, in order (CTRL last).

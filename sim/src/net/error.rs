@@ -67,6 +67,17 @@ pub enum NetError {
         flits_in_network: u64,
         dump: String,
     },
+    #[error("cycle {cycle}: NIC {nic} starved by its PFT block: {packet} is stuck halfway, no flit sent for {stalled_cycles} cycles (c = {c} of {credit_limit} credits, {state}): {reason}")]
+    Starved {
+        cycle: u64,
+        nic: u32,
+        packet: String,
+        stalled_cycles: u64,
+        c: u16,
+        credit_limit: u32,
+        state: String,
+        reason: String,
+    },
     #[error("cycle {cycle}: invariant broken: {detail}")]
     Invariant { cycle: u64, detail: String },
 }

@@ -32,6 +32,7 @@
 mod check;
 pub mod config;
 pub mod error;
+pub mod faults;
 mod network;
 mod nic;
 pub mod pft;
@@ -45,6 +46,7 @@ pub use config::{
     ConfigError, DetMode, EngineKind, Fault, NetConfig, PftConfig, ThrMode, TopologyConfig,
 };
 pub use error::NetError;
+pub use faults::{CreditScope, FaultSpec, LinkRef, Window};
 pub use network::{EvalOrder, Network, NicStats};
 pub use source::{BernoulliSource, Pattern};
 pub use topology::{Hop, Peer, SwitchSpec, Topology};

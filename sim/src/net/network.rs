@@ -10,8 +10,9 @@
 //! No component reads another's state in phase 2, so the order in which they are evaluated
 //! cannot change a result (`set_eval_order` exists to test exactly that).
 
-use super::config::{EngineKind, Fault, NetConfig, PftConfig};
+use super::config::{ConfigError, EngineKind, Fault, NetConfig, PftConfig};
 use super::error::NetError;
+use super::faults::{self, CreditScope, FaultSpec};
 use super::pft::{nic_seed, PftEngine};
 use super::store::{CreditEv, Entry, FlitEv, MsgState, Packet, Slab, Wheel, NEVER, NONE};
 use super::topology::{Peer, Topology};
@@ -101,6 +102,8 @@ pub(crate) struct SwState {
     pub queued: u64,
     /// Entries (packets) held by the switch.
     pub resident: u32,
+    /// Outputs whose link is paused (fault): they send nothing.
+    pub paused_out: u64,
 }
 
 /// A switch input port and its buffer.
@@ -169,6 +172,8 @@ pub(crate) struct Switches {
 pub(crate) struct NicState {
     /// Credits that arrived this cycle (the PFT block's `credit_return`).
     pub credit_in: u8,
+    /// The injection link is paused (fault): the NIC offers no flit.
+    pub inj_paused: bool,
     /// The PFT block's outputs in the last cycle: send | congested << 1 | throttled << 2,
     /// and used_credits.
     pub out_flags: u8,
@@ -181,8 +186,11 @@ pub(crate) struct NicState {
     pub cur_len: u16,
     /// Flits in the receive buffer.
     pub rx_occ: u32,
-    /// Ejection accumulator, 16 fractional bits.
+    /// Ejection accumulator and drain rate (flits per cycle), 16 fractional bits.
     pub acc: u32,
+    pub rate: u32,
+    /// Last cycle this NIC sent a flit (to tell a packet stuck halfway).
+    pub last_send: u64,
     /// Cycles the PFT block throttled / was Congested.
     pub throttled: u64,
     pub congested: u64,
@@ -216,6 +224,16 @@ pub(crate) struct Nics {
     pub stats: Vec<NicStats>,
 }
 
+/// Extra delay of credit returns while credit faults are active.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CreditFx {
+    pub on: bool,
+    pub fixed_nic: u32,
+    pub jitter_nic: u32,
+    pub fixed_sw: u32,
+    pub jitter_sw: u32,
+}
+
 /// The whole network of one run. See the module docs of `net` for the API.
 pub struct Network {
     pub(crate) cfg: NetConfig,
@@ -242,6 +260,14 @@ pub struct Network {
     pub(crate) last_progress: u64,
     pub(crate) fault: Option<Fault>,
     pub(crate) fault_fired: bool,
+    /// Run-time faults and which are active now.
+    faults: Vec<FaultSpec>,
+    fault_on: Vec<bool>,
+    /// Extra credit delay now: fixed and jitter (max), for credits to NICs and to switches.
+    pub(crate) cfx: CreditFx,
+    /// Pending CSR writes per NIC (PFT rewrite faults) and their total.
+    pub(crate) csr_q: Vec<VecDeque<(u8, u32)>>,
+    pub(crate) csr_pending: usize,
     order: Option<Vec<u32>>,
     msg_buf: Vec<Message>,
     deliveries: Vec<Delivery>,
@@ -273,6 +299,7 @@ impl Network {
         let nodes = topo.nodes();
         let n = nodes as usize;
         let specs = topo.switches();
+        check_fault_refs(&cfg.faults, &topo)?;
         let max_radix = specs.iter().map(|s| s.radix).max().unwrap_or(1);
         let qpp = if cfg.voq { max_radix } else { 1 };
 
@@ -374,6 +401,9 @@ impl Network {
                 rx_arr_count: 0,
                 rx_arr_len: 0,
                 acc: ONE,
+                rate: 0,
+                last_send: 0,
+                inj_paused: false,
                 inj_rx: g,
                 ej_tx: g,
                 inj_link,
@@ -401,10 +431,16 @@ impl Network {
             stats: vec![NicStats::default(); n],
         };
         let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
-        let max_lat = lat_sw.max(cfg.credit_latency_cycles);
+        let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
+        let max_lat = lat_sw.max(cfg.credit_latency_cycles + credit_extra);
+        let rate_fp = ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE);
+        let mut nic = nic;
+        for s in &mut nic.st {
+            s.rate = rate_fp;
+        }
         Ok(Network {
             mtu_flits: cfg.mtu_flits(),
-            rate_fp: ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE),
+            rate_fp,
             lat_inj: cfg.link_latency_cycles as u64,
             lat_sw: lat_sw as u64,
             lat_credit: cfg.credit_latency_cycles as u64,
@@ -424,6 +460,15 @@ impl Network {
             last_progress: 0,
             fault: cfg.fault,
             fault_fired: false,
+            faults: cfg.faults.clone(),
+            fault_on: vec![false; cfg.faults.len()],
+            cfx: CreditFx::default(),
+            csr_q: if cfg.faults.is_empty() {
+                Vec::new()
+            } else {
+                (0..n).map(|_| VecDeque::new()).collect()
+            },
+            csr_pending: 0,
             order: None,
             msg_buf: Vec::new(),
             deliveries: Vec::new(),
@@ -439,6 +484,9 @@ impl Network {
     pub fn step(&mut self, workload: &mut dyn Workload) -> Result<(), NetError> {
         let now = self.now;
         self.deliveries.clear();
+        if !self.faults.is_empty() {
+            self.apply_faults();
+        }
         // Phase 1: read the channel heads of this cycle.
         self.read_inputs().map_err(|e| *e)?;
         let mut buf = std::mem::take(&mut self.msg_buf);
@@ -613,6 +661,122 @@ impl Network {
     /// Record a delivery (called by the NIC when a message's last flit is ejected).
     pub(crate) fn deliver(&mut self, d: Delivery) {
         self.deliveries.push(d);
+    }
+
+    // ---------------------------------------------------------------- faults
+
+    /// Start and end the run-time faults whose windows open or close in this cycle.
+    fn apply_faults(&mut self) {
+        let now = self.now;
+        let (mut credit, mut eject, mut pause) = (false, false, false);
+        for (i, f) in self.faults.iter().enumerate() {
+            if let FaultSpec::PftRewrite { at, nics, pft } = f {
+                if *at == now {
+                    let limit = self.cfg.buffer_flits as u16;
+                    let writes: Vec<(u8, u32)> = pft
+                        .writes(limit, 1)
+                        .into_iter()
+                        .filter(|&(a, _)| {
+                            a != pft_hdl::regs::addr::SEED && a != pft_hdl::regs::addr::CREDIT_LIMIT
+                        })
+                        .collect();
+                    let list: Vec<u32> = nics.clone().unwrap_or_else(|| (0..self.nodes).collect());
+                    for n in list {
+                        self.csr_q[n as usize].extend(writes.iter().copied());
+                        self.csr_pending += writes.len();
+                    }
+                }
+                continue;
+            }
+            let on = f.window().active(now);
+            if on != self.fault_on[i] {
+                self.fault_on[i] = on;
+                match f {
+                    FaultSpec::CreditDelay { .. } | FaultSpec::CreditJitter { .. } => credit = true,
+                    FaultSpec::Eject { .. } => eject = true,
+                    FaultSpec::LinkPause { .. } => pause = true,
+                    FaultSpec::PftRewrite { .. } => {}
+                }
+            }
+        }
+        let active = self
+            .faults
+            .iter()
+            .zip(&self.fault_on)
+            .filter(|(_, &on)| on)
+            .map(|(f, _)| f);
+        if credit {
+            let mut fx = CreditFx::default();
+            for f in active.clone() {
+                let (fixed, jitter, scope) = match *f {
+                    FaultSpec::CreditDelay { cycles, scope, .. } => (cycles, 0, scope),
+                    FaultSpec::CreditJitter {
+                        max_cycles, scope, ..
+                    } => (0, max_cycles, scope),
+                    _ => continue,
+                };
+                fx.fixed_nic += fixed;
+                fx.jitter_nic += jitter;
+                if scope == CreditScope::All {
+                    fx.fixed_sw += fixed;
+                    fx.jitter_sw += jitter;
+                }
+            }
+            fx.on = fx.fixed_nic + fx.jitter_nic > 0;
+            self.cfx = fx;
+        }
+        if eject {
+            for s in &mut self.nic.st {
+                s.rate = self.rate_fp;
+            }
+            for f in active.clone() {
+                if let FaultSpec::Eject { nics, rate, .. } = f {
+                    let r = (rate * ONE as f64).round() as u32;
+                    let mut set = |n: usize| self.nic.st[n].rate = r;
+                    match nics {
+                        Some(v) => v.iter().for_each(|&n| set(n as usize)),
+                        None => (0..self.nodes as usize).for_each(set),
+                    }
+                }
+            }
+        }
+        if pause {
+            for s in &mut self.nic.st {
+                s.inj_paused = false;
+            }
+            for s in &mut self.sw.sw {
+                s.paused_out = 0;
+            }
+            for f in active {
+                if let FaultSpec::LinkPause { link, .. } = f {
+                    match (link.nic, link.switch, link.port) {
+                        (Some(n), _, _) => self.nic.st[n as usize].inj_paused = true,
+                        (None, Some(s), Some(p)) => self.sw.sw[s as usize].paused_out |= 1 << p,
+                        _ => unreachable!("validated"),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cycle a credit sent now by a receiver towards `tx` arrives.
+    #[inline]
+    pub(crate) fn credit_at(&self, tx: u32) -> u64 {
+        let at = self.now + self.lat_credit;
+        if !self.cfx.on {
+            return at;
+        }
+        let (fixed, jitter) = if tx & NIC_BIT != 0 {
+            (self.cfx.fixed_nic, self.cfx.jitter_nic)
+        } else {
+            (self.cfx.fixed_sw, self.cfx.jitter_sw)
+        };
+        let j = if jitter > 0 {
+            faults::mix(self.seed, tx, self.now) % (jitter as u64 + 1)
+        } else {
+            0
+        };
+        at + fixed as u64 + j
     }
 
     // ---------------------------------------------------------------- accessors
@@ -794,4 +958,62 @@ impl Network {
             _ => format!("packet {p} (not live)"),
         }
     }
+}
+
+/// Check that the faults name NICs, switches and ports that exist.
+fn check_fault_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), ConfigError> {
+    let nodes = topo.nodes();
+    let sws = topo.switches();
+    let bad = |field: String, value: String, allowed: String| ConfigError {
+        field,
+        value,
+        allowed,
+    };
+    for (i, f) in faults.iter().enumerate() {
+        let field = format!("faults[{i}]");
+        let nic_list = match f {
+            FaultSpec::Eject { nics, .. } | FaultSpec::PftRewrite { nics, .. } => nics.as_deref(),
+            _ => None,
+        };
+        for &n in nic_list.unwrap_or(&[]) {
+            if n >= nodes {
+                return Err(bad(
+                    format!("{field}.nics"),
+                    n.to_string(),
+                    format!("NICs are 0..{nodes}"),
+                ));
+            }
+        }
+        if let FaultSpec::LinkPause { link, .. } = f {
+            if let Some(n) = link.nic {
+                if n >= nodes {
+                    return Err(bad(
+                        format!("{field}.link.nic"),
+                        n.to_string(),
+                        format!("NICs are 0..{nodes}"),
+                    ));
+                }
+            }
+            if let (Some(s), Some(p)) = (link.switch, link.port) {
+                let Some(spec) = sws.get(s as usize) else {
+                    return Err(bad(
+                        format!("{field}.link.switch"),
+                        s.to_string(),
+                        format!("switches are 0..{}", sws.len()),
+                    ));
+                };
+                if p >= spec.radix || spec.ports[p as usize] == Peer::Unused {
+                    return Err(bad(
+                        format!("{field}.link.port"),
+                        p.to_string(),
+                        format!(
+                            "must be a connected port of {} (0..{})",
+                            spec.name, spec.radix
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }

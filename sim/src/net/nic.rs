@@ -28,14 +28,24 @@ impl Network {
         // Injection: one step of the PFT block.
         let ns = &mut self.nic.st[i];
         let credit_return = std::mem::take(&mut ns.credit_in);
-        let flit_valid = ns.cur_pkt != NONE || ns.dsts > 0;
-        let engine = &mut self.nic.engine[i];
-        let c_before = if check { engine.used_credits() } else { 0 };
-        let out = engine.step(&Inputs {
+        let flit_valid = !ns.inj_paused && (ns.cur_pkt != NONE || ns.dsts > 0);
+        let mut inputs = Inputs {
             flit_valid,
             credit_return,
             ..Default::default()
-        });
+        };
+        if self.csr_pending > 0 {
+            // A register rewrite in progress (fault): one CSR write per cycle.
+            if let Some((a, d)) = self.csr_q[i].pop_front() {
+                self.csr_pending -= 1;
+                inputs.csr_we = true;
+                inputs.csr_addr = a;
+                inputs.csr_wdata = d;
+            }
+        }
+        let engine = &mut self.nic.engine[i];
+        let c_before = if check { engine.used_credits() } else { 0 };
+        let out = engine.step(&inputs);
         if check && out.used_credits != c_before {
             return Err(Box::new(NetError::Pft {
                 cycle: now,
@@ -63,6 +73,7 @@ impl Network {
                 self.start_packet(i);
             }
             let ns = &mut self.nic.st[i];
+            ns.last_send = now;
             let seq = ns.cur_seq;
             let ev = FlitEv {
                 rx: ns.inj_rx,
@@ -79,12 +90,21 @@ impl Network {
             st.queued_flits -= 1;
             self.flits_in_network += 1;
             self.last_progress = now;
+        } else if out.throttled
+            && self.nic.st[i].cur_pkt != NONE
+            && self.cfg.deadlock_cycles > 0
+            && now - self.nic.st[i].last_send >= 2 * self.cfg.deadlock_cycles
+        {
+            // Starvation by the throttle itself: a packet stuck halfway, with credit, the
+            // PFT block holding it. (Without credit the fabric is stuck, and the deadlock
+            // detector speaks. Twice the limit, so a fabric-wide stop is reported as one.)
+            return Err(Box::new(self.starved(n)));
         }
         // Ejection: the fractional accumulator earns eject_rate flits per cycle and banks
         // at most one flit while the buffer is empty.
         let ns = &mut self.nic.st[i];
-        if ns.rx_occ > 0 || ns.acc < ONE {
-            let mut acc = ns.acc + self.rate_fp;
+        if ns.rate > 0 && (ns.rx_occ > 0 || ns.acc < ONE) {
+            let mut acc = ns.acc + ns.rate;
             if ns.rx_occ > 0 && acc >= ONE {
                 acc -= ONE;
                 self.drain_one(i);
@@ -158,8 +178,8 @@ impl Network {
         );
         ns.rx_sent += 1;
         ns.rx_occ -= 1;
-        self.cwheel
-            .push(now + self.lat_credit, CreditEv { tx: ns.ej_tx });
+        let tx = ns.ej_tx;
+        self.cwheel.push(self.credit_at(tx), CreditEv { tx });
         self.nic.stats[i].flits_ejected += 1;
         self.flits_in_network -= 1;
         self.last_progress = now;

@@ -133,7 +133,7 @@ impl Network {
         if cand != 0 && free_out != 0 {
             self.allocate(si, cand, free_out);
         }
-        let mut busy = self.sw.sw[si].locked_out;
+        let mut busy = self.sw.sw[si].locked_out & !self.sw.sw[si].paused_out;
         let base = st.base as usize;
         while busy != 0 {
             let o = busy.trailing_zeros() as usize;
@@ -273,7 +273,7 @@ impl Network {
             }
         }
         if !drop_credit {
-            self.cwheel.push(now + self.lat_credit, credit);
+            self.cwheel.push(self.credit_at(credit.tx), credit);
         }
         self.fwheel.push(flit_at, flit);
         self.last_progress = now;

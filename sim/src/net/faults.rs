@@ -1,0 +1,416 @@
+//! Run-time faults, set in the scenario file as `[[network.faults]]` tables: credit returns
+//! that are late or jittered, an ejection port that stalls or slows down, a link that
+//! pauses, and PFT registers rewritten through the CSR port while traffic runs. Unlike the
+//! test hook `Fault` (which breaks an invariant on purpose), these are things a real fabric
+//! does; the network must stay lossless through them, and the invariant checker says so.
+//!
+//! Every timed fault has a window: active from cycle `start` for `duration` cycles (absent:
+//! for ever), repeating every `period` cycles when a period is given. Randomness (credit
+//! jitter) is a hash of the run seed, the link and the cycle, so it depends neither on the
+//! component evaluation order nor on anything else in the run.
+
+use super::config::{ConfigError, PftConfig};
+use serde::{Deserialize, Serialize};
+
+/// Largest extra credit-return delay accepted, cycles (fixed delay plus jitter).
+pub const MAX_CREDIT_EXTRA_CYCLES: u32 = 1 << 16;
+/// Largest credit jitter accepted, cycles. The PFT block takes at most 255 credits in one
+/// cycle (`credit_return` is 8 bits); a link returns one credit per cycle, so jitter J can
+/// bunch at most J + 2 credits into one cycle.
+pub const MAX_CREDIT_JITTER_CYCLES: u32 = 200;
+
+/// When a fault is active: from `start` for `duration` cycles (None: for ever), repeating
+/// every `period` cycles (None: once). `period`, when given, must exceed `duration`. In
+/// files these are the keys `start`, `duration`, `period` of the fault's table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Window {
+    pub start: u64,
+    pub duration: Option<u64>,
+    pub period: Option<u64>,
+}
+
+impl Window {
+    /// Active in cycle `now`.
+    #[inline]
+    pub fn active(&self, now: u64) -> bool {
+        if now < self.start {
+            return false;
+        }
+        let t = now - self.start;
+        match (self.duration, self.period) {
+            (None, _) => true,
+            (Some(d), None) => t < d,
+            (Some(d), Some(p)) => t % p < d,
+        }
+    }
+
+    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        if self.duration == Some(0) {
+            return Err(bad(
+                &format!("{field}.duration"),
+                0,
+                "must be at least 1 cycle (leave it out for a fault that never ends)",
+            ));
+        }
+        if let Some(p) = self.period {
+            let Some(d) = self.duration else {
+                return Err(bad(
+                    &format!("{field}.period"),
+                    p,
+                    "needs a duration (a fault that never ends cannot repeat)",
+                ));
+            };
+            if p <= d {
+                return Err(bad(
+                    &format!("{field}.period"),
+                    p,
+                    format!("must exceed duration = {d}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which credit channels a credit fault touches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CreditScope {
+    /// Every credit channel in the fabric.
+    #[default]
+    All,
+    /// Only the credits returning to NICs: the ones the PFT blocks count (`c`).
+    Nics,
+}
+
+/// Which link pauses: a NIC's injection link (`{ nic = N }`), or a switch output
+/// (`{ switch = S, port = P }`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LinkRef {
+    pub nic: Option<u32>,
+    pub switch: Option<u32>,
+    pub port: Option<u32>,
+}
+
+impl LinkRef {
+    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        match (self.nic, self.switch, self.port) {
+            (Some(_), None, None) | (None, Some(_), Some(_)) => Ok(()),
+            _ => Err(bad(
+                field,
+                format!("{self:?}"),
+                "must be { nic = N } (a NIC's injection link) or { switch = S, port = P } (a switch output)",
+            )),
+        }
+    }
+}
+
+/// One run-time fault.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FaultSpec {
+    /// Every credit sent while active arrives `cycles` later than the credit latency.
+    CreditDelay {
+        cycles: u32,
+        #[serde(default)]
+        scope: CreditScope,
+        #[serde(default)]
+        start: u64,
+        #[serde(default)]
+        duration: Option<u64>,
+        #[serde(default)]
+        period: Option<u64>,
+    },
+    /// Every credit sent while active arrives 0..=`max_cycles` later, pseudo-random per
+    /// link and cycle.
+    CreditJitter {
+        max_cycles: u32,
+        #[serde(default)]
+        scope: CreditScope,
+        #[serde(default)]
+        start: u64,
+        #[serde(default)]
+        duration: Option<u64>,
+        #[serde(default)]
+        period: Option<u64>,
+    },
+    /// The listed NICs (all if absent) drain their receive buffers at `rate` flits per
+    /// cycle while active; `rate = 0` stalls the ejection port.
+    Eject {
+        #[serde(default)]
+        nics: Option<Vec<u32>>,
+        rate: f64,
+        #[serde(default)]
+        start: u64,
+        #[serde(default)]
+        duration: Option<u64>,
+        #[serde(default)]
+        period: Option<u64>,
+    },
+    /// The link sends no flit while active (credits still return on its credit channel):
+    /// a NIC injection link holds its NIC's flits, a switch output holds its packet.
+    LinkPause {
+        link: LinkRef,
+        #[serde(default)]
+        start: u64,
+        #[serde(default)]
+        duration: Option<u64>,
+        #[serde(default)]
+        period: Option<u64>,
+    },
+    /// In cycle `at`, the driver rewrites the PFT registers of the listed NICs (all if
+    /// absent) with `pft`, one CSR write per cycle (CTRL last, SEED kept), while traffic
+    /// runs.
+    PftRewrite {
+        at: u64,
+        #[serde(default)]
+        nics: Option<Vec<u32>>,
+        pft: PftConfig,
+    },
+}
+
+fn bad(field: &str, value: impl ToString, allowed: impl Into<String>) -> ConfigError {
+    ConfigError {
+        field: field.to_string(),
+        value: value.to_string(),
+        allowed: allowed.into(),
+    }
+}
+
+impl FaultSpec {
+    /// The window of a timed fault (a PFT rewrite happens once, in cycle `at`).
+    pub fn window(&self) -> Window {
+        match self {
+            FaultSpec::CreditDelay {
+                start,
+                duration,
+                period,
+                ..
+            }
+            | FaultSpec::CreditJitter {
+                start,
+                duration,
+                period,
+                ..
+            }
+            | FaultSpec::Eject {
+                start,
+                duration,
+                period,
+                ..
+            }
+            | FaultSpec::LinkPause {
+                start,
+                duration,
+                period,
+                ..
+            } => Window {
+                start: *start,
+                duration: *duration,
+                period: *period,
+            },
+            FaultSpec::PftRewrite { at, .. } => Window {
+                start: *at,
+                duration: Some(1),
+                period: None,
+            },
+        }
+    }
+
+    /// Check the values that do not depend on the topology. `field` is e.g.
+    /// `network.faults[2]`; `deadlock_cycles` is the network's deadlock limit (0: off).
+    pub fn validate(&self, field: &str, deadlock_cycles: u64) -> Result<(), ConfigError> {
+        let w = self.window();
+        w.validate(field)?;
+        // A stall that outlasts the deadlock detector would be reported as a deadlock.
+        let stall = |what: &str| -> Result<(), ConfigError> {
+            if deadlock_cycles == 0 {
+                return Ok(());
+            }
+            match w.duration {
+                Some(d) if d < deadlock_cycles => Ok(()),
+                d => Err(bad(
+                    &format!("{field}.duration"),
+                    d.map_or("none (for ever)".to_string(), |d| d.to_string()),
+                    format!(
+                        "a {what} must end within deadlock_cycles = {deadlock_cycles} (or set network.deadlock_cycles = 0)"
+                    ),
+                )),
+            }
+        };
+        match self {
+            FaultSpec::CreditDelay { cycles, .. } => {
+                if !(1..=MAX_CREDIT_EXTRA_CYCLES).contains(cycles) {
+                    return Err(bad(
+                        &format!("{field}.cycles"),
+                        cycles,
+                        format!("must be in 1..={MAX_CREDIT_EXTRA_CYCLES}"),
+                    ));
+                }
+            }
+            FaultSpec::CreditJitter { max_cycles, .. } => {
+                if !(1..=MAX_CREDIT_JITTER_CYCLES).contains(max_cycles) {
+                    return Err(bad(
+                        &format!("{field}.max_cycles"),
+                        max_cycles,
+                        format!("must be in 1..={MAX_CREDIT_JITTER_CYCLES} (a NIC's PFT block takes at most 255 credits per cycle)"),
+                    ));
+                }
+            }
+            FaultSpec::Eject { nics, rate, .. } => {
+                if !(0.0..=1.0).contains(rate) {
+                    return Err(bad(
+                        &format!("{field}.rate"),
+                        rate,
+                        "must be in [0, 1] flits per cycle (0 stalls the port)",
+                    ));
+                }
+                if nics.as_ref().is_some_and(|v| v.is_empty()) {
+                    return Err(bad(
+                        &format!("{field}.nics"),
+                        "[]",
+                        "must list at least one NIC (leave it out for all NICs)",
+                    ));
+                }
+                if *rate == 0.0 {
+                    stall("stalled ejection port")?;
+                }
+            }
+            FaultSpec::LinkPause { link, .. } => {
+                link.validate(&format!("{field}.link"))?;
+                stall("link pause")?
+            }
+            FaultSpec::PftRewrite { nics, pft, .. } => {
+                pft.validate().map_err(|mut e| {
+                    e.field = format!("{field}.{}", e.field);
+                    e
+                })?;
+                if nics.as_ref().is_some_and(|v| v.is_empty()) {
+                    return Err(bad(
+                        &format!("{field}.nics"),
+                        "[]",
+                        "must list at least one NIC (leave it out for all NICs)",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The largest extra credit delay this fault can add, cycles.
+    pub fn max_credit_extra(&self) -> u32 {
+        match self {
+            FaultSpec::CreditDelay { cycles, .. } => *cycles,
+            FaultSpec::CreditJitter { max_cycles, .. } => *max_cycles,
+            _ => 0,
+        }
+    }
+}
+
+/// splitmix64: the jitter of a credit from the run seed, the credit's sender and the cycle.
+#[inline]
+pub(crate) fn mix(seed: u64, tx: u32, now: u64) -> u64 {
+    let mut z = seed ^ ((tx as u64) << 40) ^ now.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows() {
+        let once = Window {
+            start: 10,
+            duration: Some(5),
+            period: None,
+        };
+        let on: Vec<u64> = (0..40).filter(|&t| once.active(t)).collect();
+        assert_eq!(on, vec![10, 11, 12, 13, 14]);
+        let rep = Window {
+            period: Some(8),
+            ..once
+        };
+        let on: Vec<u64> = (0..30).filter(|&t| rep.active(t)).collect();
+        assert_eq!(
+            on,
+            vec![10, 11, 12, 13, 14, 18, 19, 20, 21, 22, 26, 27, 28, 29]
+        );
+        assert!(Window::default().active(0) && Window::default().active(u64::MAX));
+    }
+
+    #[test]
+    fn parse_and_refuse() {
+        #[derive(Deserialize)]
+        struct F {
+            faults: Vec<FaultSpec>,
+        }
+        let f: F = toml::from_str(
+            r#"
+            [[faults]]
+            kind = "credit_jitter"
+            max_cycles = 20
+            scope = "nics"
+            [[faults]]
+            kind = "eject"
+            nics = [3]
+            rate = 0.0
+            start = 100
+            duration = 50
+            period = 1000
+            [[faults]]
+            kind = "link_pause"
+            link = { switch = 2, port = 5 }
+            start = 7
+            duration = 9
+            [[faults]]
+            kind = "pft_rewrite"
+            at = 5000
+            pft = { det_mode = "ft", thr_mode = "fi", m = 0, n = 4 }
+            "#,
+        )
+        .unwrap();
+        assert_eq!(f.faults.len(), 4);
+        for (i, x) in f.faults.iter().enumerate() {
+            x.validate(&format!("faults[{i}]"), 100_000).unwrap();
+        }
+        assert_eq!(
+            f.faults[2],
+            FaultSpec::LinkPause {
+                link: LinkRef {
+                    nic: None,
+                    switch: Some(2),
+                    port: Some(5)
+                },
+                start: 7,
+                duration: Some(9),
+                period: None,
+            }
+        );
+        // A stall without an end would look like a deadlock.
+        let e = FaultSpec::Eject {
+            nics: None,
+            rate: 0.0,
+            start: 0,
+            duration: None,
+            period: None,
+        }
+        .validate("network.faults[0]", 100_000)
+        .unwrap_err();
+        assert_eq!(e.field, "network.faults[0].duration");
+        let e = FaultSpec::CreditJitter {
+            max_cycles: 500,
+            scope: CreditScope::All,
+            start: 0,
+            duration: None,
+            period: None,
+        }
+        .validate("f", 0)
+        .unwrap_err();
+        assert!(e.to_string().contains("1..=200"), "{e}");
+    }
+}
