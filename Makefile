@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog synth vcd screenshots bench docs fmt lint clean
+.PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40 (apt; uses sudo when not root)
 setup:
@@ -50,6 +50,16 @@ bench:
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000
 	target/release/net-bench --topo ib648 --load 0.5 --cycles 50000
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 2000 --engine rtl
+
+## faults: the fault study: scenarios/faults.toml under each run-time fault, PFT off / paper /
+##         FT-FI, checker on (table in docs/faults.md; about 5 minutes)
+faults:
+	$(CARGO) run $(RELEASE) --locked -p pft-sim --example fault_study -- scenarios/faults.toml --out $(OUT)/faults
+
+## soak: 1e8 cycles of one block (model) and 1e7 cycles of the 648-node network with every
+##       fault on, invariants and memory checked (docs/soak.md; about 30 minutes; not in CI)
+soak:
+	bash tb/examples/soak.sh $(OUT)/soak
 
 ## docs: regenerate docs/registers.md from hdl/src/regs.rs
 docs:
