@@ -1,0 +1,114 @@
+//! Where do the flits of a congested run sit? Runs a scenario with one PFT configuration
+//! (or PFT off) and, every `--every` cycles after the warm-up, counts the flits in every
+//! switch input buffer by class:
+//!
+//! - `injection`: leaf inputs fed by a NIC. This is exactly the `c` the NIC's PFT block sees.
+//! - `spine_in`: spine inputs, fed by leaves (the up path).
+//! - `leaf_down`: leaf inputs fed by spines (the down path, towards the destinations).
+//!
+//! It prints the mean flits per buffer and the share of all buffered flits per class, plus
+//! the fraction of buffers of each class that are more than half full. docs/results.md uses
+//! it to locate the congestion trees.
+//!
+//! ```sh
+//! cargo run --release -p pft-sim --example buffer_census -- scenarios/default.toml --pft off
+//! ```
+
+use anyhow::Context;
+use clap::Parser;
+use pft_sim::net::{Network, Peer, PftConfig};
+use pft_sim::scenario::Scenario;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(about = "Count buffered flits by buffer class during a scenario run")]
+struct Cli {
+    scenario: PathBuf,
+    /// A `[[pft]]` name of the scenario, or `off`.
+    #[arg(long, default_value = "off")]
+    pft: String,
+    /// Cycles between samples.
+    #[arg(long, default_value_t = 1000)]
+    every: u64,
+    /// Stop after this many cycles [default: the scenario's cycles.max, or when a GPCNeT
+    /// workload's canaries finish].
+    #[arg(long)]
+    cycles: Option<u64>,
+}
+
+const CLASSES: [&str; 3] = ["injection", "spine_in", "leaf_down"];
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let sc = Scenario::load(&cli.scenario)?;
+    let pft = if cli.pft == "off" {
+        PftConfig::disabled()
+    } else {
+        sc.pft_named(&cli.pft)
+            .with_context(|| format!("--pft {}: no such [[pft]] entry", cli.pft))?
+            .config()
+    };
+    let mut net = Network::new(&sc.network, &pft, sc.engine, sc.seed)?;
+    let mut w = sc
+        .workload
+        .build(net.nodes(), sc.network.flit_bytes, sc.seed)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let cap = sc.network.buffer_flits as f64;
+    // Buffers of each class: (switch, port).
+    let mut bufs: [Vec<(u32, u32)>; 3] = Default::default();
+    for (s, spec) in net.topology().switches().iter().enumerate() {
+        for (p, peer) in spec.ports.iter().enumerate() {
+            let class = match (spec.level, peer) {
+                (_, Peer::Unused) => continue,
+                (0, Peer::Nic(_)) => 0,
+                (0, Peer::Switch { .. }) => 2,
+                _ => 1,
+            };
+            bufs[class].push((s as u32, p as u32));
+        }
+    }
+    let max = cli.cycles.unwrap_or(sc.cycles.max);
+    let warmup = sc.warmup();
+    let stop_when_finished = cli.cycles.is_none() && sc.gpcnet().is_some();
+    let (mut sum, mut full, mut samples) = ([0f64; 3], [0f64; 3], 0u64);
+    while net.now() < max && !(stop_when_finished && w.finished()) {
+        net.step(&mut w)?;
+        let t = net.now();
+        if t >= warmup && t % cli.every == 0 {
+            samples += 1;
+            for k in 0..3 {
+                for &(s, p) in &bufs[k] {
+                    let f = net.switch_input_flits(s, p) as f64;
+                    sum[k] += f;
+                    full[k] += (f > cap / 2.0) as u8 as f64;
+                }
+            }
+        }
+    }
+    anyhow::ensure!(samples > 0, "no sample: the run ended before the warm-up");
+    let total: f64 = sum.iter().sum();
+    println!(
+        "scenario {} pft {}: {} cycles, {} samples from cycle {warmup}, every {}",
+        sc.name(),
+        cli.pft,
+        net.now(),
+        samples,
+        cli.every
+    );
+    println!(
+        "{:<10} {:>7} {:>12} {:>14} {:>13}",
+        "class", "buffers", "mean flits", "share of flits", ">half full %"
+    );
+    for k in 0..3 {
+        let n = bufs[k].len() as f64;
+        println!(
+            "{:<10} {:>7} {:>12.1} {:>14.3} {:>13.1}",
+            CLASSES[k],
+            bufs[k].len(),
+            sum[k] / samples as f64 / n,
+            sum[k] / total,
+            100.0 * full[k] / samples as f64 / n
+        );
+    }
+    Ok(())
+}
