@@ -8,19 +8,123 @@
 //! ```
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
-//! both, accepted load and peak RSS (VmHWM from /proc/self/status).
+//! both, accepted load and peak RSS (VmHWM from /proc/self/status). A bad argument is a
+//! usage error (exit status 2) naming the flag and its range; a refused network, exit 1.
 
+use clap::Parser;
 use pft_sim::net::{
     BernoulliSource, EngineKind, NetConfig, Network, Pattern, PftConfig, TopologyConfig,
 };
+use pft_sim::workload::config::MAX_MSG_BYTES;
+use std::process::ExitCode;
 use std::time::Instant;
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: net-bench [--topo ft128|ft120|ib648|single:N] [--load L] [--cycles N] \
-         [--engine model|rtl] [--voq] [--check] [--pft on|off] [--msg-bytes B] [--seed S]"
-    );
-    std::process::exit(2)
+/// Simulation speed and peak memory of the network model under uniform Bernoulli load.
+// `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
+#[derive(Parser, Debug)]
+#[command(name = "net-bench", allow_negative_numbers = true)]
+pub struct Args {
+    /// Topology: ft128 (radix-16 fat tree), ft120 (the default 120-node tree), ib648
+    /// (648 nodes, radix 36) or single:N (one switch, N in 2..=64 NICs).
+    #[arg(long, value_name = "TOPO", default_value = "ft128", value_parser = parse_topo)]
+    topo: Topo,
+    /// Offered flits per cycle per NIC, in 0..=1.
+    #[arg(long, value_name = "L", default_value_t = 0.5, value_parser = parse_load)]
+    load: f64,
+    /// Simulated cycles, 1..=10^10.
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = parse_cycles)]
+    cycles: u64,
+    /// PFT implementation in every NIC.
+    #[arg(long, value_name = "ENGINE", default_value = "model", value_parser = parse_engine)]
+    engine: EngineKind,
+    /// Virtual output queues at switch inputs.
+    #[arg(long)]
+    voq: bool,
+    /// Run the invariant checker every cycle.
+    #[arg(long)]
+    check: bool,
+    /// PFT on (the paper's configuration) or off.
+    #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set,
+          value_parser = parse_on_off)]
+    pft: bool,
+    /// Message size, bytes, 1..=67108864.
+    #[arg(long, value_name = "B", default_value_t = 4096, value_parser = parse_msg_bytes)]
+    msg_bytes: u32,
+    /// Run seed (any u64).
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed)]
+    seed: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Topo {
+    name: String,
+    cfg: TopologyConfig,
+}
+
+fn parse_topo(s: &str) -> Result<Topo, String> {
+    let cfg = match s {
+        "ft128" => TopologyConfig::FatTree {
+            radix: 16,
+            leaves: 16,
+        },
+        "ft120" => TopologyConfig::default(),
+        "ib648" => TopologyConfig::ib648(),
+        t => match t.strip_prefix("single:").map(|n| n.parse::<u32>()) {
+            Some(Ok(nodes)) if (2..=64).contains(&nodes) => TopologyConfig::SingleSwitch { nodes },
+            _ => {
+                return Err(
+                    "must be ft128, ft120, ib648 or single:N with N an integer in 2..=64"
+                        .to_string(),
+                )
+            }
+        },
+    };
+    Ok(Topo {
+        name: s.to_string(),
+        cfg,
+    })
+}
+
+fn parse_load(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(l) if (0.0..=1.0).contains(&l) => Ok(l),
+        _ => Err("must be a number in 0..=1 (flits per cycle per NIC)".to_string()),
+    }
+}
+
+fn parse_int(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if (lo as i128..=hi as i128).contains(&n) => Ok(n as u64),
+        _ => Err(format!("must be an integer in {lo}..={hi}")),
+    }
+}
+
+fn parse_cycles(s: &str) -> Result<u64, String> {
+    parse_int(s, 1, 10_000_000_000)
+}
+
+fn parse_msg_bytes(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, MAX_MSG_BYTES as u64).map(|n| n as u32)
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    parse_int(s, 0, u64::MAX)
+}
+
+fn parse_engine(s: &str) -> Result<EngineKind, String> {
+    match s {
+        "model" => Ok(EngineKind::Model),
+        "rtl" => Ok(EngineKind::Rtl),
+        _ => Err("must be model or rtl".to_string()),
+    }
+}
+
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err("must be on or off".to_string()),
+    }
 }
 
 fn vm_hwm_kib() -> Option<u64> {
@@ -37,61 +141,26 @@ fn cpu_s() -> f64 {
         .map_or(0.0, |ns| ns as f64 * 1e-9)
 }
 
-fn main() {
-    let mut topo = "ft128".to_string();
-    let mut load = 0.5f64;
-    let mut cycles = 100_000u64;
-    let mut engine = EngineKind::Model;
-    let mut cfg = NetConfig::default();
-    let mut pft = PftConfig::default();
-    let mut msg_bytes = 4096u32;
-    let mut seed = 1u64;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut val = || args.next().unwrap_or_else(|| usage());
-        match a.as_str() {
-            "--topo" => topo = val(),
-            "--load" => load = val().parse().unwrap_or_else(|_| usage()),
-            "--cycles" => cycles = val().parse().unwrap_or_else(|_| usage()),
-            "--engine" => {
-                engine = match val().as_str() {
-                    "model" => EngineKind::Model,
-                    "rtl" => EngineKind::Rtl,
-                    _ => usage(),
-                }
-            }
-            "--voq" => cfg.voq = true,
-            "--check" => cfg.check = true,
-            "--pft" => {
-                pft.enable = match val().as_str() {
-                    "on" => true,
-                    "off" => false,
-                    _ => usage(),
-                }
-            }
-            "--msg-bytes" => msg_bytes = val().parse().unwrap_or_else(|_| usage()),
-            "--seed" => seed = val().parse().unwrap_or_else(|_| usage()),
-            _ => usage(),
-        }
-    }
-    cfg.topology = match topo.as_str() {
-        "ft128" => TopologyConfig::FatTree {
-            radix: 16,
-            leaves: 16,
-        },
-        "ft120" => TopologyConfig::default(),
-        "ib648" => TopologyConfig::ib648(),
-        t => match t.strip_prefix("single:").and_then(|n| n.parse().ok()) {
-            Some(nodes) => TopologyConfig::SingleSwitch { nodes },
-            None => usage(),
-        },
+fn main() -> ExitCode {
+    let a = Args::parse();
+    let (topo, load, cycles, engine, msg_bytes, seed) =
+        (a.topo.name, a.load, a.cycles, a.engine, a.msg_bytes, a.seed);
+    let cfg = NetConfig {
+        topology: a.topo.cfg,
+        voq: a.voq,
+        check: a.check,
+        ..NetConfig::default()
+    };
+    let pft = PftConfig {
+        enable: a.pft,
+        ..PftConfig::default()
     };
     let t0 = Instant::now();
     let mut net = match Network::new(&cfg, &pft, engine, seed) {
         Ok(n) => n,
         Err(e) => {
             eprintln!("error: {e}");
-            std::process::exit(1)
+            return ExitCode::FAILURE;
         }
     };
     let build_s = t0.elapsed().as_secs_f64();
@@ -108,13 +177,13 @@ fn main() {
     let c1 = cpu_s();
     if let Err(e) = net.run(&mut w, cycles) {
         eprintln!("error: {e}");
-        std::process::exit(1)
+        return ExitCode::FAILURE;
     }
     let secs = t1.elapsed().as_secs_f64();
     let cpu = cpu_s() - c1;
     let st = net.total_stats();
     let accepted = st.flits_ejected as f64 / (cycles as f64 * nodes as f64);
-    println!(
+    let line = format!(
         "topology={topo} nodes={nodes} engine={engine:?} voq={} check={} pft={} load={load} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} throttled_cycles={} peak_rss_mib={:.1}",
         cfg.voq,
         cfg.check,
@@ -125,4 +194,10 @@ fn main() {
         st.throttled_cycles,
         vm_hwm_kib().unwrap_or(0) as f64 / 1024.0
     );
+    use std::io::Write;
+    if let Err(e) = writeln!(std::io::stdout(), "{line}") {
+        eprintln!("error: cannot write to stdout: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }

@@ -14,19 +14,22 @@ use pft_sim::scenario::{self, report, Progress, Scenario};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
 #[derive(Parser)]
 #[command(
     name = "pftsim",
     version,
+    subcommand_required = true,
+    arg_required_else_help = false,
     about = "Run PFT network scenarios (docs/scenarios.md)"
 )]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
 }
 
 #[derive(Subcommand)]
-enum Cmd {
+pub enum Cmd {
     /// Run one PFT configuration of a scenario (plus its isolated baseline if asked for).
     Run {
         /// Scenario file (TOML).
@@ -58,13 +61,21 @@ enum Cmd {
 }
 
 #[derive(clap::Args)]
-struct Opts {
+pub struct Opts {
     /// Runs at once (default: the number of cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
     jobs: Option<u32>,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+}
+
+/// `--jobs`: an integer in 1..=256 (the message says so for every bad value).
+fn parse_jobs(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n as u32),
+        _ => Err("must be an integer in 1..=256".to_string()),
+    }
 }
 
 impl Opts {
@@ -83,6 +94,15 @@ impl Opts {
     }
 }
 
+/// Writes to stdout; a closed or full stdout is an error, not a panic.
+fn say(args: std::fmt::Arguments) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(args)
+        .and_then(|_| out.flush())
+        .map_err(|e| anyhow::anyhow!("cannot write to stdout: {e}"))
+}
+
 fn fmt_opt(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |x| format!("{x:.4}"))
 }
@@ -90,14 +110,16 @@ fn fmt_opt(v: Option<f64>) -> String {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match &cli.cmd {
-        Cmd::Check { scenario } => Scenario::load(scenario).map(|s| {
-            println!(
-                "{}: ok ({} NICs, {} PFT configuration(s))",
-                scenario.display(),
-                s.nodes(),
-                s.pft.len()
-            );
-        }).map_err(anyhow::Error::from),
+        Cmd::Check { scenario } => Scenario::load(scenario)
+            .map_err(anyhow::Error::from)
+            .and_then(|s| {
+                say(format_args!(
+                    "{}: ok ({} NICs, {} PFT configuration(s))\n",
+                    scenario.display(),
+                    s.nodes(),
+                    s.pft.len()
+                ))
+            }),
         Cmd::Run {
             scenario,
             out,
@@ -107,9 +129,9 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::from)
             .and_then(|sc| {
                 let s = scenario::run_command(&sc, pft.as_deref(), out, opts.jobs(), &opts.progress())?;
-                println!(
+                say(format_args!(
                     "{} run `{}` (PFT {}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
-                     victim latency mean {} p99 {}; bandwidth mean {} p99 {}; congested {:.1}% of NIC-cycles",
+                     victim latency mean {} p99 {}; bandwidth mean {} p99 {}; congested {:.1}% of NIC-cycles\n",
                     s.scenario,
                     s.run,
                     s.pft_label,
@@ -122,9 +144,8 @@ fn main() -> ExitCode {
                     fmt_opt(s.victims.bandwidth_mean),
                     fmt_opt(s.victims.bandwidth_p99),
                     100.0 * s.pft_stats.frac_congested,
-                );
-                println!("wrote {}", out.join("summary.json").display());
-                Ok(())
+                ))?;
+                say(format_args!("wrote {}\n", out.join("summary.json").display()))
             }),
         Cmd::Compare {
             scenario,
@@ -134,13 +155,12 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::from)
             .and_then(|sc| {
                 let rep = scenario::compare_command(&sc, out, opts.jobs(), &opts.progress())?;
-                print!("{}", report::compare_table(&rep));
-                println!(
-                    "{:.1} s wall; wrote {}",
+                say(format_args!(
+                    "{}{:.1} s wall; wrote {}\n",
+                    report::compare_table(&rep),
                     rep.wall_seconds,
                     out.join("compare.json").display()
-                );
-                Ok(())
+                ))
             }),
     };
     match res {

@@ -273,9 +273,11 @@ impl Scenario {
         Ok(s)
     }
 
-    /// Parses TOML text (no validation).
+    /// Parses TOML text (no validation). The error names the dotted key it is about (as far
+    /// as the text shows it), the allowed range of a mistyped integer, the line and column,
+    /// and then quotes the parser's own report.
     pub fn parse(text: &str) -> Result<Scenario, String> {
-        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())
+        toml::from_str(text).map_err(|e| parse_message(text, &e))
     }
 
     /// The scenario's name (`"scenario"` when neither the file nor the stem gave one).
@@ -299,8 +301,9 @@ impl Scenario {
     /// Start of the measurement window (see `CyclesConfig::warmup`).
     pub fn warmup(&self) -> u64 {
         self.cycles.warmup.unwrap_or_else(|| {
-            self.gpcnet()
-                .map_or(0, |g| g.canary_start_cycles.min(self.cycles.max - 1))
+            self.gpcnet().map_or(0, |g| {
+                g.canary_start_cycles.min(self.cycles.max.saturating_sub(1))
+            })
         })
     }
 
@@ -400,4 +403,256 @@ impl Scenario {
             Err(errs)
         }
     }
+}
+
+/// The message of a TOML or serde error: "`key` (line L, column C): what", then the parser's
+/// report with the offending line.
+fn parse_message(text: &str, e: &toml::de::Error) -> String {
+    let report = e.to_string().trim_end().to_string();
+    let what = with_ranges(e.message().trim_end());
+    let Some(span) = e.span() else {
+        return format!("{what}\n{report}");
+    };
+    let at = floor_boundary(text, span.start);
+    let (mut line, mut col) = line_col(text, at);
+    let on_header = {
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[line_start..].split('\n').next().unwrap_or("");
+        header(line.trim_start(), &mut Vec::new()).is_some()
+    };
+    let key = if let Some(field) = backticked_after(&what, "missing field ") {
+        // The span is the table that lacks the field (or the whole document).
+        let whole = span.start == 0 && span.end >= text.trim_end().len();
+        let table = if whole && !on_header {
+            None
+        } else {
+            key_at(text, at)
+        };
+        Some(match table {
+            Some(t) => format!("{t}.{field}"),
+            None => field.to_string(),
+        })
+    } else if on_header {
+        // serde lost the position inside the table (an internally tagged enum such as
+        // [workload]): look for the entry the message quotes.
+        let table = key_at(text, at);
+        match entry_in_table(text, at, &what) {
+            Some(entry_at) => {
+                (line, col) = line_col(text, entry_at);
+                key_at(text, entry_at).or(table)
+            }
+            None => table,
+        }
+    } else {
+        key_at(text, at)
+    };
+    match key {
+        Some(k) => format!("`{k}` (line {line}, column {col}): {what}\n{report}"),
+        None => format!("line {line}, column {col}: {what}\n{report}"),
+    }
+}
+
+/// The entry that `msg` is about, below the table header at `at` (serde lost its position:
+/// an internally tagged enum such as `[workload]` or `[[network.faults]]`), found from
+/// "unknown field `k`" or the value the message quotes ("integer `v`", "string \"v\"",
+/// ...). Looks in the table's own lines first, then in everything below the header; the
+/// match must be unique. Returns the byte offset of the entry's key.
+fn entry_in_table(text: &str, at: usize, msg: &str) -> Option<usize> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut offset = line_start;
+    let lines: Vec<(usize, &str)> = text[line_start..]
+        .split('\n')
+        .map(|l| {
+            let start = offset;
+            offset += l.len() + 1;
+            let t = l.trim_start();
+            (start + (l.len() - t.len()), t)
+        })
+        .skip(1)
+        .collect();
+    let own = lines
+        .iter()
+        .take_while(|(_, l)| !l.starts_with('['))
+        .count();
+    let unknown = backticked_after(msg, "unknown field ");
+    let literal = if unknown.is_some() {
+        None
+    } else if let Some(i) = msg.find("integer `") {
+        Some(msg[i + "integer ".len()..].split('`').nth(1)?.to_string())
+    } else if let Some(i) = msg.find("string \"") {
+        let rest = &msg[i + "string ".len()..];
+        Some(format!("\"{}\"", rest[1..].split('"').next()?))
+    } else if let Some(i) = msg.find("floating point `") {
+        Some(
+            msg[i + "floating point ".len()..]
+                .split('`')
+                .nth(1)?
+                .to_string(),
+        )
+    } else if let Some(i) = msg.find("boolean `") {
+        Some(msg[i + "boolean ".len()..].split('`').nth(1)?.to_string())
+    } else if msg.contains("invalid type: sequence") {
+        Some("[".to_string()) // an array: matched by its opening bracket
+    } else if msg.contains("invalid type: map") {
+        Some("{".to_string()) // an inline table
+    } else {
+        return None;
+    };
+    let matches = |scope: &[(usize, &str)]| -> Vec<usize> {
+        scope
+            .iter()
+            .filter_map(|&(o, l)| {
+                let k = leading_key(l)?;
+                let hit = match (&unknown, &literal) {
+                    (Some(u), _) => k == *u,
+                    (None, Some(lit)) => {
+                        let value = l[k.len()..].trim_start()[1..].split('#').next()?.trim();
+                        if lit == "[" || lit == "{" {
+                            value.starts_with(lit.as_str())
+                        } else {
+                            value.replace('_', "") == *lit
+                        }
+                    }
+                    (None, None) => false,
+                };
+                hit.then_some(o)
+            })
+            .collect()
+    };
+    for scope in [&lines[..own], &lines[..]] {
+        match matches(scope).as_slice() {
+            [one] => return Some(*one),
+            [] => continue,
+            _ => return None, // ambiguous
+        }
+    }
+    None
+}
+
+/// serde names integer types (`expected u32`); say what they allow instead.
+fn with_ranges(msg: &str) -> String {
+    let mut m = msg.to_string();
+    for (ty, range) in [
+        ("u8", "0..=255"),
+        ("u16", "0..=65535"),
+        ("u32", "0..=4294967295"),
+        ("u64", "0..=18446744073709551615"),
+    ] {
+        let from = format!("expected {ty}");
+        if m.ends_with(&from) {
+            let cut = m.len() - from.len();
+            m = format!("{}expected an integer in {range}", &m[..cut]);
+        }
+    }
+    if m == "number too large to fit in target type" {
+        m.push_str(" (TOML integers are in -9223372036854775808..=9223372036854775807)");
+    }
+    if m.ends_with("expected f64") {
+        let cut = m.len() - "f64".len();
+        m = format!("{}a number", &m[..cut]);
+    }
+    m
+}
+
+/// The text between the backticks that follow `prefix` at the start of `msg`.
+fn backticked_after<'a>(msg: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = msg.strip_prefix(prefix)?.strip_prefix('`')?;
+    rest.split('`').next()
+}
+
+fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// 1-based line and column (in characters) of byte offset `at`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+fn is_key_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'
+}
+
+/// `key` when `line` (already trimmed at the start) starts with `key =`.
+fn leading_key(line: &str) -> Option<&str> {
+    let end = line.find(|c: char| !is_key_char(c)).unwrap_or(line.len());
+    let (key, rest) = line.split_at(end);
+    (!key.is_empty() && rest.trim_start().starts_with('=')).then_some(key)
+}
+
+/// The name in a table header line (`[a.b]`, or `[[pft]]` counted as `pft[i]` by `arrays`).
+fn header(line: &str, arrays: &mut Vec<(String, usize)>) -> Option<String> {
+    let l = line.split('#').next().unwrap_or("").trim();
+    if let Some(inner) = l.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
+        let name = inner.trim();
+        if name.is_empty() || !name.chars().all(is_key_char) {
+            return None;
+        }
+        let i = match arrays.iter_mut().find(|(n, _)| n == name) {
+            Some((_, count)) => {
+                *count += 1;
+                *count - 1
+            }
+            None => {
+                arrays.push((name.to_string(), 1));
+                0
+            }
+        };
+        return Some(format!("{name}[{i}]"));
+    }
+    let inner = l.strip_prefix('[')?.strip_suffix(']')?.trim();
+    (!inner.is_empty() && inner.chars().all(is_key_char)).then(|| inner.to_string())
+}
+
+/// The dotted key whose value (or name) is at byte offset `at`, found by scanning the lines:
+/// the table header above it, the nearest `key =` at or above its line, and the key of an
+/// inline table entry before it on its line. `None` when the text shows none.
+fn key_at(text: &str, at: usize) -> Option<String> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let mut arrays = Vec::new();
+    let mut table: Option<String> = None;
+    let mut key: Option<(usize, String)> = None;
+    let mut offset = 0;
+    for line in text[..line_end].split('\n') {
+        let start = offset;
+        offset += line.len() + 1;
+        let t = line.trim_start();
+        if let Some(h) = header(t, &mut arrays) {
+            table = Some(h);
+            key = None;
+            if start == line_start {
+                return table;
+            }
+        } else if let Some(k) = leading_key(t) {
+            key = Some((start, k.to_string()));
+        }
+    }
+    let (key_line, mut k) = key?;
+    if key_line == line_start {
+        // an entry of an inline table before `at`: `topology = { kind = "x", ... }`
+        let before = &text[line_start..at];
+        if let Some(open) = before.rfind('{') {
+            if !before[open..].contains('}') {
+                if let Some(inner) = before[open + 1..]
+                    .rsplit(',')
+                    .next()
+                    .and_then(|seg| leading_key(seg.trim_start()))
+                {
+                    k = format!("{k}.{inner}");
+                }
+            }
+        }
+    }
+    Some(match table {
+        Some(t) => format!("{t}.{k}"),
+        None => k,
+    })
 }

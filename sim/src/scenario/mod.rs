@@ -205,6 +205,8 @@ pub fn run_command(
         specs.push(isolated_spec());
     }
     output::prepare_dir(out, "summary.json")?;
+    // an earlier command's isolated run must not look like part of this one
+    output::remove_marker(&out.join(ISOLATED), "summary.json")?;
     let runs = run_all(sc, &specs, jobs, progress)?;
     let iso = runs.get(1);
     if let Some(i) = iso {
@@ -230,6 +232,10 @@ pub fn compare_command(
         specs.push(pft_spec(sc, &p.name)?);
     }
     output::prepare_dir(out, "compare.json")?;
+    // an earlier command's runs must not look like part of this one
+    for sp in &specs {
+        output::remove_marker(&out.join(&sp.label), "summary.json")?;
+    }
     let runs = run_all(sc, &specs, jobs, progress)?;
     let iso = runs.iter().find(|r| r.spec.label == ISOLATED);
     let off = runs.iter().find(|r| r.spec.label == OFF);

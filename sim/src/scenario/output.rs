@@ -43,7 +43,22 @@ pub fn write_csv<R: Serialize>(path: &Path, rows: &[R]) -> anyhow::Result<()> {
 /// Creates `dir` and removes its completion marker `marker` (left by an earlier command),
 /// so that the directory never looks complete while this command runs.
 pub fn prepare_dir(dir: &Path, marker: &str) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "output directory {} exists and is not a directory",
+            dir.display()
+        );
+    }
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    remove_marker(dir, marker)
+}
+
+/// Removes `dir/marker` if it is there (a missing `dir` is fine).
+pub fn remove_marker(dir: &Path, marker: &str) -> anyhow::Result<()> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
     let m = dir.join(marker);
     match std::fs::remove_file(&m) {
         Ok(()) => Ok(()),

@@ -13,26 +13,44 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+// `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
 #[derive(Parser)]
 #[command(
+    name = "pft-bench",
+    allow_negative_numbers = true,
     about = "Speed of the reference model, the rust-hdl RTL and Verilator on one input trace"
 )]
-struct Args {
-    /// Cycles for the reference model.
-    #[arg(long, default_value_t = 50_000_000)]
+pub struct Args {
+    /// Cycles for the reference model, 1..=10^12.
+    #[arg(long, value_name = "N", default_value_t = 50_000_000, value_parser = parse_cycles)]
     model_cycles: u64,
-    /// Cycles for the hand-stepped rust-hdl RTL.
-    #[arg(long, default_value_t = 300_000)]
+    /// Cycles for the hand-stepped rust-hdl RTL, 1..=10^12.
+    #[arg(long, value_name = "N", default_value_t = 300_000, value_parser = parse_cycles)]
     rtl_cycles: u64,
-    /// Cycles for Verilator.
-    #[arg(long, default_value_t = 50_000_000)]
+    /// Cycles for Verilator, 1..=10^12.
+    #[arg(long, value_name = "N", default_value_t = 50_000_000, value_parser = parse_cycles)]
     verilator_cycles: u64,
-    /// Length of the recorded input trace (looped).
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Length of the recorded input trace (looped), 1..=10^8 (it is held in memory).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = parse_trace_cycles)]
     trace_cycles: u64,
     /// Working directory (Verilog, Verilator build, trace).
     #[arg(long, default_value = "out/bench")]
     dir: PathBuf,
+}
+
+fn parse_int(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if (lo as i128..=hi as i128).contains(&n) => Ok(n as u64),
+        _ => Err(format!("must be an integer in {lo}..={hi}")),
+    }
+}
+
+fn parse_cycles(s: &str) -> Result<u64, String> {
+    parse_int(s, 1, 1_000_000_000_000)
+}
+
+fn parse_trace_cycles(s: &str) -> Result<u64, String> {
+    parse_int(s, 1, 100_000_000)
 }
 
 fn rate<E: Engine>(e: &mut E, inputs: &[Inputs], cycles: u64) -> f64 {
@@ -46,8 +64,22 @@ fn rate<E: Engine>(e: &mut E, inputs: &[Inputs], cycles: u64) -> f64 {
     cycles as f64 / t0.elapsed().as_secs_f64()
 }
 
-fn main() -> Result<()> {
-    let a = Args::parse();
+fn main() -> std::process::ExitCode {
+    match bench(Args::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn bench(a: Args) -> Result<()> {
+    anyhow::ensure!(
+        !a.dir.exists() || a.dir.is_dir(),
+        "--dir {}: exists and is not a directory",
+        a.dir.display()
+    );
     std::fs::create_dir_all(&a.dir)
         .with_context(|| format!("cannot create {}", a.dir.display()))?;
 
@@ -57,7 +89,10 @@ fn main() -> Result<()> {
     let mut prev = Outputs::default();
     let mut inputs = Vec::with_capacity(a.trace_cycles as usize);
     let vec_path = a.dir.join("trace.vec");
-    let mut w = std::io::BufWriter::new(std::fs::File::create(&vec_path)?);
+    let mut w = std::io::BufWriter::new(
+        std::fs::File::create(&vec_path)
+            .with_context(|| format!("cannot create {}", vec_path.display()))?,
+    );
     for _ in 0..a.trace_cycles {
         let i = stim.next(&prev);
         prev = m.step(&i);
@@ -84,14 +119,18 @@ fn main() -> Result<()> {
     );
     let verilator_rate = f[1].parse::<f64>()? / f[3].parse::<f64>()?;
 
-    println!(
+    use std::fmt::Write as _;
+    let mut report = String::new();
+    writeln!(
+        report,
         "PFT block, AT-RI random trace of {} cycles (looped), release build",
         a.trace_cycles
-    );
-    println!(
+    )?;
+    writeln!(
+        report,
         "{:<34} {:>12} {:>16} {:>14}",
         "engine", "cycles", "cycles/s", "vs Verilator"
-    );
+    )?;
     for (name, cycles, r) in [
         ("reference model (plain Rust)", a.model_cycles, model),
         ("rust-hdl RTL (hand-stepped)", a.rtl_cycles, rtl),
@@ -101,11 +140,15 @@ fn main() -> Result<()> {
             verilator_rate,
         ),
     ] {
-        println!(
+        writeln!(
+            report,
             "{name:<34} {cycles:>12} {r:>16.0} {:>13.3}x",
             r / verilator_rate
-        );
+        )?;
     }
-    println!("model / rust-hdl = {:.0}x", model / rtl);
-    Ok(())
+    writeln!(report, "model / rust-hdl = {:.0}x", model / rtl)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(report.as_bytes())
+        .and_then(|_| out.flush())
+        .context("cannot write to stdout")
 }

@@ -15,11 +15,12 @@ use std::process::ExitCode;
 ///
 /// Open loop: --stimulus IN.csv. Closed loop: --cycles N --link-latency L and --drain P or
 /// --drain-schedule. Outputs: --out (CSV), --vcd, --summary (JSON), --record-stimulus.
+// `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
 #[derive(Parser, Debug)]
-#[command(name = "pft-trace", version)]
+#[command(name = "pft-trace", version, allow_negative_numbers = true)]
 #[command(group(ArgGroup::new("source").required(true).args(["stimulus", "cycles"])))]
 #[command(group(ArgGroup::new("drain_src").args(["drain", "drain_schedule"])))]
-struct Args {
+pub struct Args {
     /// Register settings (flat TOML; every key optional). See docs/trace.md.
     #[arg(long, value_name = "CFG.toml")]
     config: Option<PathBuf>,
@@ -34,7 +35,7 @@ struct Args {
     stimulus: Option<PathBuf>,
 
     /// Closed loop: number of traced cycles (>= 1).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+    #[arg(long, value_name = "N", value_parser = parse_cycles,
           requires_all = ["link_latency", "drain_src"])]
     cycles: Option<u64>,
 
@@ -53,7 +54,7 @@ struct Args {
     drain_schedule: Option<DrainSchedule>,
 
     /// Closed loop: seed of the switch's drain draws [default: 1].
-    #[arg(long, value_name = "S", requires = "cycles")]
+    #[arg(long, value_name = "S", requires = "cycles", value_parser = parse_seed)]
     link_seed: Option<u64>,
 
     /// Per-cycle CSV.
@@ -77,8 +78,46 @@ fn parse_drain(s: &str) -> Result<f64, String> {
     schedule::parse_probability(s).ok_or_else(|| "must be a number in 0..=1".to_string())
 }
 
+fn parse_int(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match s.trim().parse::<i128>() {
+        Ok(n) if (lo as i128..=hi as i128).contains(&n) => Ok(n as u64),
+        _ => Err(format!("must be an integer in {lo}..={hi}")),
+    }
+}
+
+fn parse_cycles(s: &str) -> Result<u64, String> {
+    parse_int(s, 1, u64::MAX)
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    parse_int(s, 0, u64::MAX)
+}
+
 fn parse_schedule(s: &str) -> Result<DrainSchedule, String> {
     DrainSchedule::parse(s).map_err(|e| e.to_string())
+}
+
+/// An output must name a file: not an existing directory, and not below an existing file.
+fn check_output_path(flag: &str, p: &std::path::Path) -> Result<()> {
+    anyhow::ensure!(
+        !p.is_dir(),
+        "{flag} {}: is a directory (give a file name)",
+        p.display()
+    );
+    let mut dir = p.parent();
+    while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+        if d.exists() {
+            anyhow::ensure!(
+                d.is_dir(),
+                "{flag} {}: {} is not a directory",
+                p.display(),
+                d.display()
+            );
+            break;
+        }
+        dir = d.parent();
+    }
+    Ok(())
 }
 
 fn run(a: Args) -> Result<String> {
@@ -102,6 +141,11 @@ fn run(a: Args) -> Result<String> {
                     p1.display()
                 );
             }
+        }
+    }
+    for (flag, p) in &outs {
+        if let Some(p) = p {
+            check_output_path(flag, p)?;
         }
     }
     let closed = a.stimulus.is_none();
@@ -169,8 +213,14 @@ fn main() -> ExitCode {
     let args = Args::parse();
     match run(args) {
         Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
+            use std::io::Write;
+            match writeln!(std::io::stdout(), "{line}") {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write to stdout: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Err(e) => {
             eprintln!("error: {e:#}");

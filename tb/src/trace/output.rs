@@ -23,6 +23,18 @@ impl AtomicFile {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
+        if dir.exists() && !dir.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not a directory", dir.display()),
+            ));
+        }
+        if path.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is a directory", path.display()),
+            ));
+        }
         // A missing output directory is created (inputs are all checked before this).
         std::fs::create_dir_all(dir)?;
         let tmp = dir.join(format!(

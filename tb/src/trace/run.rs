@@ -109,15 +109,24 @@ impl Sinks {
         if let Some(v) = self.vcd.as_mut() {
             v.finish().context("writing --vcd")?;
         }
-        // Flush everything first, so that a full disk fails before any file is renamed.
+        // Flush everything first, so that a full disk fails before any file is renamed, and
+        // rename the summary last: its presence marks a finished run.
         let mut files: Vec<&mut AtomicFile> = Vec::new();
         files.extend(self.csv.as_mut().map(|c| c.inner()));
         files.extend(self.vcd.as_mut().map(|v| v.inner()));
-        files.extend(self.summary.as_mut());
         files.extend(self.record_file.as_mut());
+        files.extend(self.summary.as_mut());
         for f in files.iter_mut() {
             let p = f.path().display().to_string();
             f.finish().with_context(|| format!("writing {p}"))?;
+        }
+        // A rename onto a directory fails: find out before the first rename.
+        for f in files.iter() {
+            anyhow::ensure!(
+                !f.path().is_dir(),
+                "cannot write {}: it is a directory",
+                f.path().display()
+            );
         }
         for f in files {
             let p = f.path().display().to_string();

@@ -60,25 +60,51 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
     let mut rd = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
+        // Fields are plain integers: a quote is an error, not a CSV quoted field that could
+        // run on to the end of the file.
+        .quoting(false)
         .from_reader(bytes);
     let mut rows = Vec::new();
     let mut rec = csv::StringRecord::new();
     let mut first = true;
+    // Line numbers come from byte offsets. The reader's own line count is one short after a
+    // CRLF line end, and a record's position is where the reader started, before the line
+    // ends (and blank lines) it skipped: skip them here too.
+    let line_at = |byte: u64| {
+        let mut end = (byte as usize).min(bytes.len());
+        while end < bytes.len() && (bytes[end] == b'\r' || bytes[end] == b'\n') {
+            end += 1;
+        }
+        // a line ends with LF, CRLF or a lone CR (the reader accepts all three)
+        let b = &bytes[..end];
+        let lone_cr = (0..end)
+            .filter(|&i| b[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+            .count();
+        (b.iter().filter(|&&c| c == b'\n').count() + lone_cr) as u64 + 1
+    };
     loop {
-        let line = rd.position().line();
+        let line = line_at(rd.position().byte());
         match rd.read_record(&mut rec) {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
-                let line = e.position().map_or(line, |p| p.line());
+                let line = e.position().map_or(line, |p| line_at(p.byte()));
+                let msg = match e.kind() {
+                    csv::ErrorKind::Utf8 { err, .. } => match err.field() {
+                        0 => "column `flit_valid` is not valid UTF-8".to_string(),
+                        1 => "column `credit_return` is not valid UTF-8".to_string(),
+                        f => format!("field {} is not valid UTF-8", f + 1),
+                    },
+                    _ => e.to_string(),
+                };
                 return Err(StimulusError::Csv {
                     path: path(),
                     line,
-                    msg: e.to_string(),
+                    msg,
                 });
             }
         }
-        let line = rec.position().map_or(line, |p| p.line());
+        let line = rec.position().map_or(line, |p| line_at(p.byte()));
         if first {
             first = false;
             let found: Vec<&str> = rec.iter().collect();
