@@ -39,6 +39,11 @@ pub struct BernoulliSource {
 impl BernoulliSource {
     /// `load`: offered flits per cycle per source, in 0..=1; `flit_bytes` converts
     /// `msg_bytes` into flits.
+    ///
+    /// # Panics
+    /// On `nodes < 2`, `load` outside 0..=1 (or NaN), `msg_bytes == 0` or `flit_bytes == 0`.
+    /// This is a test and benchmark source; tools validate user input before calling it
+    /// (`net-bench` does).
     pub fn new(
         nodes: u32,
         pattern: Pattern,
@@ -49,7 +54,7 @@ impl BernoulliSource {
     ) -> Self {
         assert!(nodes >= 2, "a source needs two nodes");
         assert!((0.0..=1.0).contains(&load), "load {load} not in 0..=1");
-        assert!(msg_bytes > 0);
+        assert!(msg_bytes > 0 && flit_bytes > 0, "msg_bytes and flit_bytes must be positive");
         let flits = msg_bytes.div_ceil(flit_bytes) as f64;
         let p = (load / flits).min(1.0);
         BernoulliSource {
