@@ -372,3 +372,41 @@ fn rtl_and_model_engines_agree() {
         assert_eq!(sums[0].2, sums[1].2, "{tag}: timeseries.csv differs");
     }
 }
+
+/// A PFT setting that passes no flit at all below CREDIT_LIMIT is valid but gets a warning
+/// (it can stall a NIC halfway through a packet); the shipped scenarios get none.
+#[test]
+fn blocking_levels_are_warned_about() {
+    let d = tmp("warn");
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("blocky.toml");
+    std::fs::write(
+        &f,
+        "[workload]\nkind = \"uniform\"\n[[pft]]\nname = \"blocky\"\nthr_mode = \"ri\"\nm = 26\n\
+         [[network.faults]]\nkind = \"pft_rewrite\"\nat = 10\npft = { thr_mode = \"fi\", m = 16 }\n",
+    )
+    .unwrap();
+    let o = pftsim(&["check", f.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("warning:") && err.contains("[[pft]] `blocky`") && err.contains("c >= 64"),
+        "{err}"
+    );
+    assert!(
+        err.contains("network.faults[0].pft") && err.contains("c >= 1 "),
+        "{err}"
+    );
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    for e in std::fs::read_dir(scenarios).unwrap() {
+        let p = e.unwrap().path();
+        let o = pftsim(&["check", p.to_str().unwrap()]);
+        assert!(o.status.success());
+        assert!(
+            o.stderr.is_empty(),
+            "{}: {}",
+            p.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

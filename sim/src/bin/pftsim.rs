@@ -103,6 +103,15 @@ fn say(args: std::fmt::Arguments) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write to stdout: {e}"))
 }
 
+/// Loads and validates a scenario; its warnings go to stderr.
+fn load(path: &std::path::Path) -> anyhow::Result<Scenario> {
+    let sc = Scenario::load(path)?;
+    for w in sc.warnings() {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    Ok(sc)
+}
+
 fn fmt_opt(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |x| format!("{x:.4}"))
 }
@@ -110,8 +119,7 @@ fn fmt_opt(v: Option<f64>) -> String {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match &cli.cmd {
-        Cmd::Check { scenario } => Scenario::load(scenario)
-            .map_err(anyhow::Error::from)
+        Cmd::Check { scenario } => load(scenario)
             .and_then(|s| {
                 say(format_args!(
                     "{}: ok ({} NICs, {} PFT configuration(s))\n",
@@ -125,8 +133,7 @@ fn main() -> ExitCode {
             out,
             pft,
             opts,
-        } => Scenario::load(scenario)
-            .map_err(anyhow::Error::from)
+        } => load(scenario)
             .and_then(|sc| {
                 let s = scenario::run_command(&sc, pft.as_deref(), out, opts.jobs(), &opts.progress())?;
                 say(format_args!(
@@ -151,8 +158,7 @@ fn main() -> ExitCode {
             scenario,
             out,
             opts,
-        } => Scenario::load(scenario)
-            .map_err(anyhow::Error::from)
+        } => load(scenario)
             .and_then(|sc| {
                 let rep = scenario::compare_command(&sc, out, opts.jobs(), &opts.progress())?;
                 say(format_args!(

@@ -408,7 +408,7 @@ impl PftConfig {
         }
     }
 
-    /// The smallest `c <= credit_limit` from which the throttle passes no flit at all while
+    /// The smallest `c < credit_limit` from which the throttle passes no flit at all while
     /// Congested (P(send) = 0: RI level > 2^32 - 1, FI level > 65535, the saturated gap),
     /// or None. Such a setting can stop a NIC halfway through a packet for good when the
     /// edge switch keeps that input locked to the packet (docs/scenarios.md).
@@ -420,7 +420,8 @@ impl PftConfig {
             ThrMode::Ri => u32::MAX as u64,
             ThrMode::Fi => 0xFFFF,
         };
-        (0..=credit_limit).find(|&c| pft_hdl::model::level(c, self.m, self.n, self.k) > max_gate)
+        // At c = CREDIT_LIMIT no flit may leave anyway; the next credit lowers c.
+        (0..credit_limit).find(|&c| pft_hdl::model::level(c, self.m, self.n, self.k) > max_gate)
     }
 
     /// The CSR writes after reset, in order (CTRL last).

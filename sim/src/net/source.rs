@@ -54,7 +54,10 @@ impl BernoulliSource {
     ) -> Self {
         assert!(nodes >= 2, "a source needs two nodes");
         assert!((0.0..=1.0).contains(&load), "load {load} not in 0..=1");
-        assert!(msg_bytes > 0 && flit_bytes > 0, "msg_bytes and flit_bytes must be positive");
+        assert!(
+            msg_bytes > 0 && flit_bytes > 0,
+            "msg_bytes and flit_bytes must be positive"
+        );
         let flits = msg_bytes.div_ceil(flit_bytes) as f64;
         let p = (load / flits).min(1.0);
         BernoulliSource {

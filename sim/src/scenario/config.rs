@@ -273,6 +273,33 @@ impl Scenario {
         Ok(s)
     }
 
+    /// Settings that are valid but probably not what the user wants: PFT configurations
+    /// (listed, or written by a `pft_rewrite` fault) whose level passes no flit at all
+    /// below CREDIT_LIMIT, which can stall a NIC halfway through a packet for good
+    /// (docs/scenarios.md, "levels that block completely").
+    pub fn warnings(&self) -> Vec<String> {
+        let limit = self.network.buffer_flits.min(u16::MAX as u32) as u16;
+        let mut pfts: Vec<(String, PftConfig)> = self
+            .pft
+            .iter()
+            .map(|p| (format!("[[pft]] `{}`", p.name), p.config()))
+            .collect();
+        for (i, f) in self.network.faults.iter().enumerate() {
+            if let crate::net::FaultSpec::PftRewrite { pft, .. } = f {
+                pfts.push((format!("network.faults[{i}].pft"), *pft));
+            }
+        }
+        pfts.into_iter()
+            .filter_map(|(what, p)| {
+                p.blocking_from(limit).map(|c| {
+                    format!(
+                        "{what}: the throttle passes no flit at all once Congested with c >= {c} (CREDIT_LIMIT {limit}); a NIC stopped halfway through a packet may never finish it (the run then stops with `starved`)"
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// Parses TOML text (no validation). The error names the dotted key it is about (as far
     /// as the text shows it), the allowed range of a mistyped integer, the line and column,
     /// and then quotes the parser's own report.
