@@ -114,7 +114,11 @@ fn main() -> anyhow::Result<()> {
     let sets: Sets = toml::from_str(SETS).context("the built-in fault sets")?;
     let progress = Progress::new();
     let mut table: Vec<StudyRow> = Vec::new();
-    for set in sets.set.iter().filter(|s| cli.only.is_empty() || cli.only.contains(&s.name)) {
+    for set in sets
+        .set
+        .iter()
+        .filter(|s| cli.only.is_empty() || cli.only.contains(&s.name))
+    {
         let mut sc = base.clone();
         sc.name = Some(format!("{}-{}", base.name(), set.name));
         sc.network.faults = set.faults.clone();
@@ -128,7 +132,8 @@ fn main() -> anyhow::Result<()> {
                 }
             }
         }
-        sc.validate().map_err(|p| anyhow::anyhow!("fault set {}: {p}", set.name))?;
+        sc.validate()
+            .map_err(|p| anyhow::anyhow!("fault set {}: {p}", set.name))?;
         eprintln!("== {}: {}", set.name, set.what);
         let rep = compare_command(&sc, &cli.out.join(&set.name), cli.jobs, &progress)
             .with_context(|| format!("fault set {}", set.name))?;

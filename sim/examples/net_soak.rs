@@ -67,7 +67,8 @@ fn main() -> anyhow::Result<()> {
     let cycles = cli.cycles.unwrap_or(sc.cycles.max);
     anyhow::ensure!(cli.every >= 1, "--every must be at least 1");
     let pft = sc.pft.first().map(|p| p.config()).unwrap_or_default();
-    let mut net = Network::new(&sc.network, &pft, sc.engine, sc.seed).context("building the network")?;
+    let mut net =
+        Network::new(&sc.network, &pft, sc.engine, sc.seed).context("building the network")?;
     let nodes = net.nodes();
     let inner = sc
         .workload
