@@ -5,7 +5,7 @@ OUT     := out
 
 .PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak docs fmt lint clean
 
-## setup: install yosys, verilator, iverilog, nextpnr-ice40 (apt; uses sudo when not root)
+## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3 (apt; uses sudo when not root)
 setup:
 	.ci/install-deps
 
@@ -20,8 +20,9 @@ trace:
 	    --link-latency 50 --drain 0.6 --cycles 1000000 --summary $(OUT)/trace/summary.json
 	@cat $(OUT)/trace/summary.json; echo
 
-## test: everything CI runs (Verilog checks, unit, equivalence and Verilog-replay tests)
-test: verilog
+## test: everything CI runs (Verilog checks, formal proofs, unit, equivalence, Verilog-replay,
+##       property, bad-input and fuzz tests)
+test: verilog formal
 	$(CARGO) test $(RELEASE) --workspace --locked
 
 ## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog
@@ -32,6 +33,11 @@ verilog:
 ## synth: Yosys generic and iCE40 synthesis, nextpnr-ice40 place and route (reports in synth/reports/)
 synth: verilog
 	bash synth/run.sh
+
+## formal: properties of the exported Verilog, Yosys + yosys-smtbmc (z3): BMC 30 cycles,
+##         k-induction, covers, broken copies that must fail (docs/formal.md; about 1.5 min)
+formal: verilog
+	bash synth/formal/run.sh
 
 ## vcd: directed congestion episodes (FT-FI and AT-RI) as VCD for GTKWave (tb/pft.gtkw)
 vcd:
@@ -73,4 +79,4 @@ lint:
 	$(CARGO) clippy $(RELEASE) --workspace --all-targets -- -D warnings
 
 clean:
-	rm -rf $(OUT) synth/out
+	rm -rf $(OUT) synth/out synth/formal/out
