@@ -224,8 +224,9 @@ fn paused_links() {
         2,
         WIN,
     );
-    // Flits already in the link arrive; then nothing until the pause ends.
-    assert!(sw.in_window_ejected <= 64, "{sw:?}");
+    // At most the flits on the wire when the pause starts (5 cycles of link and switch
+    // latency) and the few in the receive buffer (drained at 1 flit/cycle); ~1300 without it.
+    assert!(sw.in_window_ejected <= 16, "{sw:?}");
 }
 
 #[test]
@@ -553,4 +554,131 @@ fn blocking_level_is_reported_as_starvation() {
     net.run(&mut w, 40_000).unwrap();
     assert!(net.run_until_idle(&mut w, 2_000_000).unwrap());
     assert_eq!(w.delivered, w.id);
+}
+
+/// Runs a scenario file's first PFT configuration through the `pftsim run` code path.
+fn run_scenario(text: &str) -> anyhow::Result<pft_sim::scenario::RunOutput> {
+    let sc = pft_sim::scenario::Scenario::parse(text).map_err(|e| anyhow::anyhow!(e))?;
+    sc.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let spec = pft_sim::scenario::RunSpec {
+        label: "t".into(),
+        pft: sc.pft.first().map(|p| p.config()).unwrap_or_default(),
+        congestors: true,
+    };
+    pft_sim::scenario::run::run(&sc, &spec, &pft_sim::scenario::Progress::quiet())
+}
+
+/// 300 overlapping one-cycle credit delays whose windows end one cycle apart: the delay in
+/// force falls by one cycle per cycle, so about 300 credits reach one NIC in the same cycle,
+/// more than the block's 8-bit `credit_return` takes. The NIC holds the excess for the
+/// next cycles; with the checker on every cycle, credit conservation must hold throughout.
+#[test]
+fn credit_bursts_beyond_255_are_carried_not_lost() {
+    let mut text = String::from(
+        r#"
+        [cycles]
+        max = 3000
+        [network]
+        topology = { kind = "single_switch", nodes = 4 }
+        check = true
+        [workload]
+        kind = "hotspot"
+        hotspots = 1
+        frac_c = 0.75
+        frac_v = 0.25
+        load = 1.0
+        msg_bytes = 65536
+        max_outstanding = 16
+        [[pft]]
+        name = "paper"
+        "#,
+    );
+    for i in 0..300 {
+        text += &format!(
+            "[[network.faults]]\nkind = \"credit_delay\"\ncycles = 1\nscope = \"nics\"\nduration = {}\n",
+            1001 + i
+        );
+    }
+    let r = run_scenario(&text).unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(
+        r.accepted_per_node_cycle() > 0.1,
+        "{}",
+        r.accepted_per_node_cycle()
+    );
+}
+
+/// Waiting a long time for credit is not starvation: a NIC behind a nearly stopped
+/// ejection port, with a throttle that always passes at least half of the flits, waits
+/// hundreds of thousands of cycles for credits and is throttled now and then. The watchdog
+/// counts only cycles in a row in which the block holds back a flit that has credit.
+#[test]
+fn long_credit_waits_are_not_starvation() {
+    let r = run_scenario(
+        r#"
+        [cycles]
+        max = 2_000_000
+        [network]
+        topology = { kind = "single_switch", nodes = 8 }
+        buffer_flits = 1000
+        voq = true
+        eject_rate = 0.0001
+        deadlock_cycles = 50000
+        eject_buffer_flits = 64
+        [workload]
+        kind = "hotspot"
+        hotspots = 1
+        frac_c = 0.75
+        frac_v = 0.25
+        load = 0.5
+        msg_bytes = 4096
+        max_outstanding = 64
+        [[pft]]
+        name = "ri21"
+        m = 21
+        "#,
+    )
+    .unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(r.pft_stats.throttled_cycles > 0, "the throttle never acted");
+}
+
+/// Stalls: a rate that would round to zero is refused; stalls that chain into a stop of
+/// the whole fabric end as a deadlock whose dump names the stall faults.
+#[test]
+fn stalls_are_refused_or_explained() {
+    let e = FaultSpec::Eject {
+        nics: None,
+        rate: 1e-6,
+        start: 0,
+        duration: None,
+        period: None,
+    }
+    .validate("faults[0]", 100_000)
+    .unwrap_err();
+    assert_eq!(e.field, "faults[0].rate");
+    let mut faults = Vec::new();
+    for i in 0..8u64 {
+        faults.push(FaultSpec::Eject {
+            nics: None,
+            rate: 0.0,
+            start: 500 + 999 * i,
+            duration: Some(999),
+            period: None,
+        });
+    }
+    let cfg = NetConfig {
+        topology: TopologyConfig::SingleSwitch { nodes: 4 },
+        deadlock_cycles: 1000,
+        faults,
+        ..Default::default()
+    };
+    let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
+    let mut w = BernoulliSource::new(4, Pattern::Incast { dst: 3 }, 1.0, 4096, 64, 1);
+    let e = net.run(&mut w, 20_000).unwrap_err();
+    let NetError::Deadlock { dump, .. } = &e else {
+        panic!("{e:?}")
+    };
+    assert!(
+        dump.contains("note: the run has stall faults (faults[0]"),
+        "{dump}"
+    );
 }

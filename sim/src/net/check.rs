@@ -92,8 +92,10 @@ impl Network {
             let (used, limit) = if k.tx & NIC_BIT != 0 {
                 let n = (k.tx & !NIC_BIT) as usize;
                 let e = &self.nic.engine[n];
+                // Credits that arrived but wait for the block (more than 255 in one cycle)
+                // are no longer in use on the link.
                 (
-                    e.used_credits() as u32 + self.nic.st[n].credit_in as u32,
+                    (e.used_credits() as u32).wrapping_sub(self.nic.st[n].credit_in),
                     self.cfg.buffer_flits,
                 )
             } else {
@@ -209,7 +211,7 @@ impl Network {
             cycle: self.now,
             nic: n,
             packet: self.packet_name(ns.cur_pkt),
-            stalled_cycles: self.now - ns.last_send,
+            stalled_cycles: self.now + 1 - ns.thr_since,
             c: probe.c,
             credit_limit: limit,
             state: if probe.state { "Congested" } else { "Normal" }.to_string(),
@@ -287,6 +289,17 @@ impl Network {
         lines.truncate(DUMP_LINES);
         if more > 0 {
             lines.push(format!("  ... and {more} more"));
+        }
+        let stalls: Vec<String> = (self.cfg.faults.iter().enumerate())
+            .filter(|(_, f)| f.stalls())
+            .map(|(i, _)| format!("faults[{i}]"))
+            .collect();
+        if !stalls.is_empty() {
+            lines.push(format!(
+                "  note: the run has stall faults ({}); stalls that together stop every flit for network.deadlock_cycles = {} cycles end the run here (raise the limit, or shorten the stalls)",
+                stalls.join(", "),
+                self.cfg.deadlock_cycles
+            ));
         }
         NetError::Deadlock {
             cycle: self.now,

@@ -290,6 +290,21 @@ impl NetConfig {
         for (i, f) in self.faults.iter().enumerate() {
             f.validate(&format!("faults[{i}]"), self.deadlock_cycles)?;
         }
+        let extra: u64 = self
+            .faults
+            .iter()
+            .map(|f| f.max_credit_extra() as u64)
+            .sum();
+        if extra > super::faults::MAX_CREDIT_EXTRA_CYCLES as u64 {
+            return Err(bad(
+                "faults",
+                format!("{extra} cycles of credit delay and jitter in all"),
+                format!(
+                    "the credit faults' `cycles` and `max_cycles` may add up to at most {}",
+                    super::faults::MAX_CREDIT_EXTRA_CYCLES
+                ),
+            ));
+        }
         Ok(())
     }
 }

@@ -67,7 +67,7 @@ pub enum NetError {
         flits_in_network: u64,
         dump: String,
     },
-    #[error("cycle {cycle}: NIC {nic} starved by its PFT block: {packet} is stuck halfway, no flit sent for {stalled_cycles} cycles (c = {c} of {credit_limit} credits, {state}): {reason}")]
+    #[error("cycle {cycle}: NIC {nic} starved by its PFT block: {packet} is stuck halfway, its next flit held back (with credit) for {stalled_cycles} cycles in a row (c = {c} of {credit_limit} credits, {state}): {reason}")]
     Starved {
         cycle: u64,
         nic: u32,

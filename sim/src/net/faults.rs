@@ -12,12 +12,15 @@
 use super::config::{ConfigError, PftConfig};
 use serde::{Deserialize, Serialize};
 
-/// Largest extra credit-return delay accepted, cycles (fixed delay plus jitter).
+/// Largest extra credit-return delay accepted, cycles: for one fault, and for all credit
+/// faults of a network together (the credit channels are sized for the sum).
 pub const MAX_CREDIT_EXTRA_CYCLES: u32 = 1 << 16;
-/// Largest credit jitter accepted, cycles. The PFT block takes at most 255 credits in one
-/// cycle (`credit_return` is 8 bits); a link returns one credit per cycle, so jitter J can
-/// bunch at most J + 2 credits into one cycle.
+/// Largest credit jitter accepted, cycles. Jitter bunches credits; the PFT block takes at
+/// most 255 in one cycle (`credit_return` is 8 bits) and the NIC holds the rest for the
+/// next cycles, so nothing is lost, but a long jitter would mostly test that queue.
 pub const MAX_CREDIT_JITTER_CYCLES: u32 = 200;
+/// Smallest non-zero ejection rate a fault may set (the drain accumulator's resolution).
+pub const MIN_EJECT_RATE: f64 = 1.0 / 65536.0;
 
 /// When a fault is active: from `start` for `duration` cycles (None: for ever), repeating
 /// every `period` cycles (None: once). `period`, when given, must exceed `duration`. In
@@ -259,11 +262,11 @@ impl FaultSpec {
                 }
             }
             FaultSpec::Eject { nics, rate, .. } => {
-                if !(0.0..=1.0).contains(rate) {
+                if !(*rate == 0.0 || (MIN_EJECT_RATE..=1.0).contains(rate)) {
                     return Err(bad(
                         &format!("{field}.rate"),
                         rate,
-                        "must be in [0, 1] flits per cycle (0 stalls the port)",
+                        "must be 0 (a stalled port) or in [1/65536, 1] flits per cycle",
                     ));
                 }
                 if nics.as_ref().is_some_and(|v| v.is_empty()) {
@@ -296,6 +299,14 @@ impl FaultSpec {
             }
         }
         Ok(())
+    }
+
+    /// True for a fault that can stop flits: a stalled ejection port or a paused link.
+    pub fn stalls(&self) -> bool {
+        matches!(
+            self,
+            FaultSpec::Eject { rate, .. } if *rate == 0.0
+        ) || matches!(self, FaultSpec::LinkPause { .. })
     }
 
     /// The largest extra credit delay this fault can add, cycles.

@@ -170,8 +170,10 @@ pub(crate) struct Switches {
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct NicState {
-    /// Credits that arrived this cycle (the PFT block's `credit_return`).
-    pub credit_in: u8,
+    /// Credits that arrived and are not yet handed to the PFT block. The block takes at
+    /// most 255 per cycle (`credit_return` is 8 bits); a burst of late credits (faults)
+    /// waits here for the next cycles instead of being lost.
+    pub credit_in: u32,
     /// The injection link is paused (fault): the NIC offers no flit.
     pub inj_paused: bool,
     /// The PFT block's outputs in the last cycle: send | congested << 1 | throttled << 2,
@@ -189,8 +191,9 @@ pub(crate) struct NicState {
     /// Ejection accumulator and drain rate (flits per cycle), 16 fractional bits.
     pub acc: u32,
     pub rate: u32,
-    /// Last cycle this NIC sent a flit (to tell a packet stuck halfway).
-    pub last_send: u64,
+    /// First cycle of the current run of cycles in which the PFT block held back a ready
+    /// flit with credit (the starvation watchdog).
+    pub thr_since: u64,
     /// Cycles the PFT block throttled / was Congested.
     pub throttled: u64,
     pub congested: u64,
@@ -402,7 +405,7 @@ impl Network {
                 rx_arr_len: 0,
                 acc: ONE,
                 rate: 0,
-                last_send: 0,
+                thr_since: 0,
                 inj_paused: false,
                 inj_rx: g,
                 ej_tx: g,
@@ -431,6 +434,7 @@ impl Network {
             stats: vec![NicStats::default(); n],
         };
         let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
+        // At most MAX_CREDIT_EXTRA_CYCLES (validated).
         let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
         let max_lat = lat_sw.max(cfg.credit_latency_cycles + credit_extra);
         let rate_fp = ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE);
@@ -580,8 +584,7 @@ impl Network {
         let credits = self.cwheel.take(now);
         for ev in &credits {
             if ev.tx & NIC_BIT != 0 {
-                let c = &mut self.nic.st[(ev.tx & !NIC_BIT) as usize].credit_in;
-                *c = c.saturating_add(1);
+                self.nic.st[(ev.tx & !NIC_BIT) as usize].credit_in += 1;
             } else {
                 let u = &mut self.sw.out[ev.tx as usize].used;
                 if *u == 0 {
@@ -729,10 +732,18 @@ impl Network {
             for s in &mut self.nic.st {
                 s.rate = self.rate_fp;
             }
+            // Overlapping ejection faults: the slowest rate wins.
             for f in active.clone() {
                 if let FaultSpec::Eject { nics, rate, .. } = f {
-                    let r = (rate * ONE as f64).round() as u32;
-                    let mut set = |n: usize| self.nic.st[n].rate = r;
+                    let r = if *rate == 0.0 {
+                        0
+                    } else {
+                        ((rate * ONE as f64).round() as u32).clamp(1, ONE)
+                    };
+                    let mut set = |n: usize| {
+                        let s = &mut self.nic.st[n].rate;
+                        *s = (*s).min(r);
+                    };
                     match nics {
                         Some(v) => v.iter().for_each(|&n| set(n as usize)),
                         None => (0..self.nodes as usize).for_each(set),

@@ -27,7 +27,8 @@ impl Network {
         let now = self.now;
         // Injection: one step of the PFT block.
         let ns = &mut self.nic.st[i];
-        let credit_return = std::mem::take(&mut ns.credit_in);
+        let credit_return = ns.credit_in.min(u8::MAX as u32) as u8;
+        ns.credit_in -= credit_return as u32;
         let flit_valid = !ns.inj_paused && (ns.cur_pkt != NONE || ns.dsts > 0);
         let mut inputs = Inputs {
             flit_valid,
@@ -73,7 +74,6 @@ impl Network {
                 self.start_packet(i);
             }
             let ns = &mut self.nic.st[i];
-            ns.last_send = now;
             let seq = ns.cur_seq;
             let ev = FlitEv {
                 rx: ns.inj_rx,
@@ -90,14 +90,18 @@ impl Network {
             st.queued_flits -= 1;
             self.flits_in_network += 1;
             self.last_progress = now;
-        } else if out.throttled
-            && self.nic.st[i].cur_pkt != NONE
+            self.nic.st[i].thr_since = now + 1;
+        } else if !out.throttled {
+            self.nic.st[i].thr_since = now + 1;
+        } else if self.nic.st[i].cur_pkt != NONE
             && self.cfg.deadlock_cycles > 0
-            && now - self.nic.st[i].last_send >= 2 * self.cfg.deadlock_cycles
+            && now + 1 - self.nic.st[i].thr_since >= 2 * self.cfg.deadlock_cycles
         {
-            // Starvation by the throttle itself: a packet stuck halfway, with credit, the
-            // PFT block holding it. (Without credit the fabric is stuck, and the deadlock
-            // detector speaks. Twice the limit, so a fabric-wide stop is reported as one.)
+            // Starvation by the throttle itself: a packet stuck halfway, the PFT block
+            // holding back its next flit (which has credit) in every cycle for twice the
+            // deadlock limit. (Waiting for credit is the fabric's doing and does not count:
+            // the deadlock detector speaks if nothing moves. Twice the limit, so that a
+            // fabric-wide stop is reported as a deadlock first.)
             return Err(Box::new(self.starved(n)));
         }
         // Ejection: the fractional accumulator earns eject_rate flits per cycle and banks
