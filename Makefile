@@ -63,7 +63,7 @@ faults:
 	$(CARGO) run $(RELEASE) --locked -p pft-sim --example fault_study -- scenarios/faults.toml --out $(OUT)/faults
 
 ## soak: 1e8 cycles of one block (model) and 1e7 cycles of the 648-node network with every
-##       fault on, invariants and memory checked (docs/soak.md; about 30 minutes; not in CI)
+##       fault on, invariants and memory checked (docs/soak.md; 6-16 minutes; not in CI)
 soak:
 	bash tb/examples/soak.sh $(OUT)/soak
 
