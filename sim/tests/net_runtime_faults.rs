@@ -519,6 +519,12 @@ fn blocking_level_is_reported_as_starvation() {
         ..Default::default()
     };
     assert_eq!(pft.blocking_from(128), Some(1));
+    // A level that blocks, behind a threshold c never passes, is harmless.
+    let unreachable = PftConfig {
+        th_enter: 128,
+        ..pft
+    };
+    assert_eq!(unreachable.blocking_from(128), None);
     let mut net = Network::new(&cfg, &pft, EngineKind::Model, 1).unwrap();
     let mut w = Freeze {
         id: 0,

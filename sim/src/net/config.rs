@@ -428,7 +428,8 @@ impl PftConfig {
     /// or None. Such a setting can stop a NIC halfway through a packet for good when the
     /// edge switch keeps that input locked to the packet (docs/scenarios.md).
     pub fn blocking_from(&self, credit_limit: u16) -> Option<u16> {
-        if !self.enable {
+        // Entering Congested needs c > TH_ENTER (FT and AT alike), and c <= CREDIT_LIMIT.
+        if !self.enable || self.th_enter >= credit_limit {
             return None;
         }
         let max_gate: u64 = match self.thr_mode {

@@ -683,7 +683,10 @@ impl Network {
                             a != pft_hdl::regs::addr::SEED && a != pft_hdl::regs::addr::CREDIT_LIMIT
                         })
                         .collect();
-                    let list: Vec<u32> = nics.clone().unwrap_or_else(|| (0..self.nodes).collect());
+                    let mut list: Vec<u32> =
+                        nics.clone().unwrap_or_else(|| (0..self.nodes).collect());
+                    list.sort_unstable();
+                    list.dedup(); // a NIC listed twice is rewritten once
                     for n in list {
                         self.csr_q[n as usize].extend(writes.iter().copied());
                         self.csr_pending += writes.len();
