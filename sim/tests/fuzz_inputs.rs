@@ -16,7 +16,6 @@
 
 use pft_sim::scenario::Scenario;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -28,29 +27,9 @@ mod pftsim_bin;
 #[path = "../src/bin/net-bench.rs"]
 mod net_bench_bin;
 
-/// proptest configuration: `default` cases unless `PROPTEST_CASES` says otherwise; no
-/// regression files written into the source tree (failures are kept at the end by hand).
-fn config(default: u32) -> Config {
-    let cases = env_cases().unwrap_or(default);
-    Config {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
-        ..Config::default()
-    }
-}
-
-/// `PROPTEST_CASES`, when set.
-fn env_cases() -> Option<u32> {
-    std::env::var("PROPTEST_CASES").ok()?.parse().ok()
-}
-
-/// For the properties that start a process per case: `PROPTEST_CASES / 50` when set.
-fn process_config(default: u32) -> Config {
-    Config {
-        cases: env_cases().map_or(default, |n| (n / 50).max(1)),
-        ..config(default)
-    }
-}
+#[path = "../../tb/tests/common/fuzz_config.rs"]
+mod fuzz_config;
+use fuzz_config::{config, process_config};
 
 fn scenario_texts() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");

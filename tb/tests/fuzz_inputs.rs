@@ -22,7 +22,6 @@ use pft_tb::trace::config::{TraceConfig, KEYS};
 use pft_tb::trace::run::{self, EngineKind, Sinks};
 use pft_tb::trace::stimulus_csv::{self, StimulusRow, HEADER};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -34,29 +33,9 @@ mod pft_trace_bin;
 #[path = "../src/bin/pft-bench.rs"]
 mod pft_bench_bin;
 
-/// proptest configuration: `default` cases unless `PROPTEST_CASES` says otherwise; no
-/// regression files written into the source tree (failures are kept at the end by hand).
-fn config(default: u32) -> Config {
-    let cases = env_cases().unwrap_or(default);
-    Config {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
-        ..Config::default()
-    }
-}
-
-/// `PROPTEST_CASES`, when set.
-fn env_cases() -> Option<u32> {
-    std::env::var("PROPTEST_CASES").ok()?.parse().ok()
-}
-
-/// For the properties that start a process per case: `PROPTEST_CASES / 50` when set.
-fn process_config(default: u32) -> Config {
-    Config {
-        cases: env_cases().map_or(default, |n| (n / 50).max(1)),
-        ..config(default)
-    }
-}
+#[path = "common/fuzz_config.rs"]
+mod fuzz_config;
+use fuzz_config::{config, process_config};
 
 // ---------------------------------------------------------------------------------------
 // Config files
