@@ -27,7 +27,7 @@ pub struct ConfigError {
     pub allowed: String,
 }
 
-fn bad(field: &str, value: impl ToString, allowed: impl Into<String>) -> ConfigError {
+pub(crate) fn bad(field: &str, value: impl ToString, allowed: impl Into<String>) -> ConfigError {
     ConfigError {
         field: field.to_string(),
         value: value.to_string(),

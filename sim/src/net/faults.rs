@@ -9,7 +9,7 @@
 //! jitter) is a hash of the run seed, the link and the cycle, so it depends neither on the
 //! component evaluation order nor on anything else in the run.
 
-use super::config::{ConfigError, PftConfig};
+use super::config::{bad, ConfigError, PftConfig};
 use serde::{Deserialize, Serialize};
 
 /// Largest extra credit-return delay accepted, cycles: for one fault, and for all credit
@@ -171,14 +171,6 @@ pub enum FaultSpec {
         nics: Option<Vec<u32>>,
         pft: PftConfig,
     },
-}
-
-fn bad(field: &str, value: impl ToString, allowed: impl Into<String>) -> ConfigError {
-    ConfigError {
-        field: field.to_string(),
-        value: value.to_string(),
-        allowed: allowed.into(),
-    }
 }
 
 impl FaultSpec {

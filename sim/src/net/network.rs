@@ -10,7 +10,7 @@
 //! No component reads another's state in phase 2, so the order in which they are evaluated
 //! cannot change a result (`set_eval_order` exists to test exactly that).
 
-use super::config::{ConfigError, EngineKind, Fault, NetConfig, PftConfig};
+use super::config::{bad, ConfigError, EngineKind, Fault, NetConfig, PftConfig};
 use super::error::NetError;
 use super::faults::{self, CreditScope, FaultSpec};
 use super::pft::{nic_seed, PftEngine};
@@ -978,11 +978,6 @@ impl Network {
 fn check_fault_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), ConfigError> {
     let nodes = topo.nodes();
     let sws = topo.switches();
-    let bad = |field: String, value: String, allowed: String| ConfigError {
-        field,
-        value,
-        allowed,
-    };
     for (i, f) in faults.iter().enumerate() {
         let field = format!("faults[{i}]");
         let nic_list = match f {
@@ -992,7 +987,7 @@ fn check_fault_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), ConfigE
         for &n in nic_list.unwrap_or(&[]) {
             if n >= nodes {
                 return Err(bad(
-                    format!("{field}.nics"),
+                    &format!("{field}.nics"),
                     n.to_string(),
                     format!("NICs are 0..{nodes}"),
                 ));
@@ -1002,7 +997,7 @@ fn check_fault_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), ConfigE
             if let Some(n) = link.nic {
                 if n >= nodes {
                     return Err(bad(
-                        format!("{field}.link.nic"),
+                        &format!("{field}.link.nic"),
                         n.to_string(),
                         format!("NICs are 0..{nodes}"),
                     ));
@@ -1011,14 +1006,14 @@ fn check_fault_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), ConfigE
             if let (Some(s), Some(p)) = (link.switch, link.port) {
                 let Some(spec) = sws.get(s as usize) else {
                     return Err(bad(
-                        format!("{field}.link.switch"),
+                        &format!("{field}.link.switch"),
                         s.to_string(),
                         format!("switches are 0..{}", sws.len()),
                     ));
                 };
                 if p >= spec.radix || spec.ports[p as usize] == Peer::Unused {
                     return Err(bad(
-                        format!("{field}.link.port"),
+                        &format!("{field}.link.port"),
                         p.to_string(),
                         format!(
                             "must be a connected port of {} (0..{})",
