@@ -225,7 +225,7 @@ fn paused_links() {
         WIN,
     );
     // At most the flits on the wire when the pause starts (5 cycles of link and switch
-    // latency) and the few in the receive buffer (drained at 1 flit/cycle); ~1300 without it.
+    // latency) and the few in the receive buffer (drained at 1 flit/cycle).
     assert!(sw.in_window_ejected <= 16, "{sw:?}");
 }
 
