@@ -16,7 +16,8 @@
 
 use anyhow::Context;
 use clap::Parser;
-use pft_sim::net::{Network, Peer, PftConfig};
+use pft_sim::cc::CcConfig;
+use pft_sim::net::{Network, Peer};
 use pft_sim::scenario::Scenario;
 use std::path::PathBuf;
 
@@ -41,14 +42,13 @@ const CLASSES: [&str; 3] = ["injection", "spine_in", "leaf_down"];
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let sc = Scenario::load(&cli.scenario)?;
-    let pft = if cli.pft == "off" {
-        PftConfig::disabled()
+    let cc = if cli.pft == "off" {
+        CcConfig::None
     } else {
-        sc.pft_named(&cli.pft)
-            .with_context(|| format!("--pft {}: no such [[pft]] entry", cli.pft))?
-            .config()
+        sc.config_named(&cli.pft)
+            .with_context(|| format!("--pft {}: no such [[pft]] or [[cc]] entry", cli.pft))?
     };
-    let mut net = Network::new(&sc.network, &pft, sc.engine, sc.seed)?;
+    let mut net = Network::with_cc(&sc.network, &cc, sc.engine, sc.seed)?;
     let mut w = sc
         .workload
         .build(net.nodes(), sc.network.flit_bytes, sc.seed)

@@ -2,6 +2,7 @@
 //! switch input buffer. BookSim-like clock contract: every cycle, read the inputs (channel
 //! heads), then evaluate and commit; results never depend on call order.
 
+pub mod cc;
 pub mod channel;
 pub mod link;
 pub mod metrics;

@@ -486,8 +486,8 @@ proptest! {
         if sc.validate().is_err() {
             return Ok(()); // refused (e.g. too few NICs for GPCNeT): the other tests cover it
         }
-        for p in &sc.pft {
-            let spec = RunSpec { label: p.name.clone(), pft: p.config(), congestors: true };
+        for (name, cc) in sc.configs() {
+            let spec = RunSpec { label: name, cc, congestors: true };
             let r = run::run(&sc, &spec, &Progress::quiet());
             prop_assert!(r.is_ok(), "{:#}\n--- scenario\n{text}", r.err().unwrap());
         }

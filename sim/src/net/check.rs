@@ -12,6 +12,7 @@
 use super::error::NetError;
 use super::network::{Network, NIC_BIT};
 use super::store::NONE;
+use crate::cc::Marking;
 use std::fmt::Write;
 
 /// Lines of a deadlock dump before it is cut.
@@ -36,6 +37,8 @@ impl Network {
         let ports = self.sw.inp.len();
         let mut occ_sw = vec![0u32; ports];
         let mut occ_nic = vec![0u32; self.nodes as usize];
+        // IB CC: flits queued per switch output, from the entries.
+        let mut for_out = vec![0u32; ports];
         for (id, e) in self.entries.items.iter().enumerate() {
             if !e.live {
                 continue;
@@ -54,6 +57,19 @@ impl Network {
                 occ_nic[(e.port & !NIC_BIT) as usize] += held;
             } else {
                 occ_sw[e.port as usize] += held;
+                let s = self.sw.inp[e.port as usize].sw as usize;
+                for_out[(self.sw.sw[s].base + e.out as u32) as usize] += held;
+            }
+        }
+        if let Marking::Ibcc(m) = &self.marking {
+            for (g, &want) in for_out.iter().enumerate() {
+                if m.queued(g) != want {
+                    return Err(inv(format!(
+                        "{}: IB CC counts {} flits queued for it, the buffers hold {want}",
+                        self.out_port_name(g as u32),
+                        m.queued(g)
+                    )));
+                }
             }
         }
         for (g, (a, &b)) in self.sw.inp.iter().map(|p| p.occ).zip(&occ_sw).enumerate() {

@@ -144,6 +144,10 @@ pub struct NetConfig {
     pub nodes: Option<u32>,
     /// Bytes per flit; one flit = one credit = one cycle on a link. 1..=65536, default 64.
     pub flit_bytes: u32,
+    /// Link rate, Gb/s: sets the length of a cycle (`flit_bytes * 8 / link_gbps` ns), which
+    /// converts time-based parameters (IB CC's CCTI timer) and reports rates in Gb/s. It
+    /// changes no cycle-level behaviour. (0, 100000], default 100 (64 B = 5.12 ns).
+    pub link_gbps: f64,
     /// Largest packet payload, bytes (messages are cut into packets of at most this). A
     /// multiple of `flit_bytes`, at most 65535 flits and at most both buffer sizes. Default
     /// 4096 (64 flits).
@@ -189,6 +193,7 @@ impl Default for NetConfig {
             topology: TopologyConfig::default(),
             nodes: None,
             flit_bytes: 64,
+            link_gbps: 100.0,
             mtu_bytes: 4096,
             buffer_flits: 1024,
             eject_buffer_flits: 1024,
@@ -211,6 +216,16 @@ impl NetConfig {
         self.mtu_bytes.div_ceil(self.flit_bytes.max(1))
     }
 
+    /// Length of one cycle (one flit on a link), ns.
+    pub fn cycle_ns(&self) -> f64 {
+        self.flit_bytes as f64 * 8.0 / self.link_gbps
+    }
+
+    /// Gb/s of a rate of `flits_per_cycle` on a link.
+    pub fn gbps(&self, flits_per_cycle: f64) -> f64 {
+        flits_per_cycle * self.link_gbps
+    }
+
     /// Flits needed for `bytes` of payload (at least one).
     pub fn flits_for(&self, bytes: u32) -> u32 {
         bytes.div_ceil(self.flit_bytes).max(1)
@@ -230,6 +245,13 @@ impl NetConfig {
             }
         }
         in_range("flit_bytes", self.flit_bytes, 1, 65536)?;
+        if !(self.link_gbps > 0.0 && self.link_gbps <= 100_000.0) {
+            return Err(bad(
+                "link_gbps",
+                self.link_gbps,
+                "must be in (0, 100000] Gb/s",
+            ));
+        }
         if self.mtu_bytes == 0 || self.mtu_bytes % self.flit_bytes != 0 {
             return Err(bad(
                 "mtu_bytes",

@@ -11,10 +11,12 @@
 //! cannot change a result (`set_eval_order` exists to test exactly that).
 
 use super::config::{bad, ConfigError, EngineKind, Fault, NetConfig, PftConfig};
+use crate::cc::ibcc::{IbccNics, IbccSwitches, VictimMask};
+use crate::cc::{CcConfig, FlowCtl, Marking};
 use super::error::NetError;
 use super::faults::{self, CreditScope, FaultSpec};
 use super::pft::{nic_seed, PftEngine};
-use super::store::{CreditEv, Entry, FlitEv, MsgState, Packet, Slab, Wheel, NEVER, NONE};
+use super::store::{CreditEv, Entry, FlitEv, MsgState, Packet, Slab, Wheel, CNP, NEVER, NONE};
 use super::topology::{Peer, Topology};
 use super::types::{Delivery, Message, NodeId, Workload};
 use pft_hdl::model::Outputs;
@@ -45,8 +47,13 @@ pub struct NicStats {
     pub bytes_delivered: u64,
     /// Cycles in which the PFT block held back a ready flit that had a credit.
     pub throttled_cycles: u64,
-    /// Cycles in which the PFT block was Congested.
+    /// Cycles in which the PFT block was Congested (IB CC: the NIC had a flow with
+    /// CCTI > 0).
     pub congested_cycles: u64,
+    /// IB CC: data packets that arrived here with FECN, CNPs sent, BECNs (CNPs) received.
+    pub fecn_received: u64,
+    pub cnps_sent: u64,
+    pub becns_received: u64,
 }
 
 impl NicStats {
@@ -60,6 +67,9 @@ impl NicStats {
         self.bytes_delivered += o.bytes_delivered;
         self.throttled_cycles += o.throttled_cycles;
         self.congested_cycles += o.congested_cycles;
+        self.fecn_received += o.fecn_received;
+        self.cnps_sent += o.cnps_sent;
+        self.becns_received += o.becns_received;
     }
 }
 
@@ -176,6 +186,8 @@ pub(crate) struct NicState {
     pub credit_in: u32,
     /// The injection link is paused (fault): the NIC offers no flit.
     pub inj_paused: bool,
+    /// The packet being injected is a CNP (it belongs to no message).
+    pub cur_cnp: bool,
     /// The PFT block's outputs in the last cycle: send | congested << 1 | throttled << 2,
     /// and used_credits.
     pub out_flags: u8,
@@ -194,7 +206,7 @@ pub(crate) struct NicState {
     /// First cycle of the current run of cycles in which the PFT block held back a ready
     /// flit with credit (the starvation watchdog).
     pub thr_since: u64,
-    /// Cycles the PFT block throttled / was Congested.
+    /// Cycles the NIC's congestion control throttled / was congested.
     pub throttled: u64,
     pub congested: u64,
     /// Edge switch input (injection link receiver) and output (ejection link sender).
@@ -271,6 +283,10 @@ pub struct Network {
     /// Pending CSR writes per NIC (PFT rewrite faults) and their total.
     pub(crate) csr_q: Vec<VecDeque<(u8, u32)>>,
     pub(crate) csr_pending: usize,
+    /// Congestion control: the NICs' packet-level flow control and the switches' marking.
+    pub(crate) flow: FlowCtl,
+    pub(crate) marking: Marking,
+    cc: CcConfig,
     order: Option<Vec<u32>>,
     msg_buf: Vec<Message>,
     deliveries: Vec<Delivery>,
@@ -279,16 +295,30 @@ pub struct Network {
 }
 
 impl Network {
-    /// Build a network at cycle 0: empty channels and buffers, every PFT block reset and
-    /// configured (CREDIT_LIMIT = `buffer_flits`, SEED derived from `seed` per NIC).
+    /// Build a network at cycle 0 with PFT at every NIC: empty channels and buffers, every
+    /// PFT block reset and configured (CREDIT_LIMIT = `buffer_flits`, SEED derived from
+    /// `seed` per NIC). `with_cc` builds any congestion control.
     pub fn new(
         cfg: &NetConfig,
         pft: &PftConfig,
         engine: EngineKind,
         seed: u64,
     ) -> Result<Network, NetError> {
+        Network::with_cc(cfg, &CcConfig::Pft(*pft), engine, seed)
+    }
+
+    /// Build a network at cycle 0 running congestion control `cc` (`none`, `pft` or
+    /// `ibcc`). Every NIC's PFT block is its link credit counter; it throttles only for
+    /// `pft` (crate::cc explains the seams).
+    pub fn with_cc(
+        cfg: &NetConfig,
+        cc: &CcConfig,
+        engine: EngineKind,
+        seed: u64,
+    ) -> Result<Network, NetError> {
         cfg.validate()?;
-        pft.validate()?;
+        cc.validate("cc")?;
+        let pft = &cc.pft();
         let topo = Topology::build(&cfg.topology);
         if let Some(Fault::FreezeSwitch { switch, .. }) = cfg.fault {
             if switch as usize >= topo.switches().len() {
@@ -407,6 +437,7 @@ impl Network {
                 rate: 0,
                 thr_since: 0,
                 inj_paused: false,
+                cur_cnp: false,
                 inj_rx: g,
                 ej_tx: g,
                 inj_link,
@@ -438,6 +469,42 @@ impl Network {
         let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
         let max_lat = lat_sw.max(cfg.credit_latency_cycles + credit_extra);
         let rate_fp = ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE);
+        let (flow, marking) = match cc {
+            CcConfig::Ibcc(ib) => {
+                let victim = specs
+                    .iter()
+                    .map(|spec| {
+                        let mut m = 0u64;
+                        for (p, peer) in spec.ports.iter().enumerate() {
+                            let set = match ib.victim_mask {
+                                VictimMask::NicPorts => matches!(peer, Peer::Nic(_)),
+                                VictimMask::All => *peer != Peer::Unused,
+                                VictimMask::None => false,
+                            };
+                            m |= (set as u64) << p;
+                        }
+                        m
+                    })
+                    .collect();
+                (
+                    FlowCtl::Ibcc(Box::new(IbccNics::new(
+                        ib,
+                        nodes,
+                        cfg.cycle_ns(),
+                        |i| faults::mix(seed, NIC_BIT | i, 0x1bcc),
+                    ))),
+                    Marking::Ibcc(Box::new(IbccSwitches::new(
+                        ib,
+                        sw.out.len(),
+                        victim,
+                        cfg.buffer_flits,
+                        cfg.mtu_flits(),
+                        cfg.flit_bytes,
+                    ))),
+                )
+            }
+            CcConfig::None | CcConfig::Pft(_) => (FlowCtl::None, Marking::None),
+        };
         let mut nic = nic;
         for s in &mut nic.st {
             s.rate = rate_fp;
@@ -473,6 +540,9 @@ impl Network {
                 (0..n).map(|_| VecDeque::new()).collect()
             },
             csr_pending: 0,
+            flow,
+            marking,
+            cc: cc.clone(),
             order: None,
             msg_buf: Vec::new(),
             deliveries: Vec::new(),
@@ -650,6 +720,9 @@ impl Network {
             q.0 = slot;
             self.nic.active[src].push_back(m.dst);
             self.nic.st[src].dsts += 1;
+            if let FlowCtl::Ibcc(ib) = &mut self.flow {
+                ib.queue_opened(src);
+            }
         } else {
             self.msgs[q.1].next = slot;
         }
@@ -817,6 +890,27 @@ impl Network {
         self.engine_kind
     }
 
+    /// The congestion control this network runs.
+    pub fn cc(&self) -> &CcConfig {
+        &self.cc
+    }
+
+    /// IB CC: the CCTI of flow `src -> dst` now (None without IB CC).
+    pub fn ccti(&self, src: NodeId, dst: NodeId) -> Option<u16> {
+        match &self.flow {
+            FlowCtl::Ibcc(ib) => Some(ib.ccti(src, dst)),
+            FlowCtl::None => None,
+        }
+    }
+
+    /// IB CC: packets marked with FECN so far, all switches (0 without IB CC).
+    pub fn fecn_marked(&self) -> u64 {
+        match &self.marking {
+            Marking::Ibcc(m) => m.marked.iter().sum(),
+            Marking::None => 0,
+        }
+    }
+
     /// The run seed.
     pub fn seed(&self) -> u64 {
         self.seed
@@ -825,11 +919,18 @@ impl Network {
     /// Counters of NIC `n`.
     pub fn nic_stats(&self, n: NodeId) -> NicStats {
         let ns = &self.nic.st[n as usize];
-        NicStats {
+        let mut s = NicStats {
             throttled_cycles: ns.throttled,
             congested_cycles: ns.congested,
             ..self.nic.stats[n as usize]
+        };
+        if let FlowCtl::Ibcc(ib) = &self.flow {
+            let c = &ib.stats[n as usize];
+            s.fecn_received = c.fecn_received;
+            s.cnps_sent = c.cnps_sent;
+            s.becns_received = c.becns_received;
         }
+        s
     }
 
     /// All NICs' counters summed.
@@ -846,9 +947,13 @@ impl Network {
         self.nic.engine[n as usize].used_credits()
     }
 
-    /// NIC `n`'s PFT block is Congested now.
+    /// NIC `n` is congested now: its PFT block is Congested, or (IB CC) one of its flows
+    /// has CCTI > 0.
     pub fn congested(&self, n: NodeId) -> bool {
-        self.nic.engine[n as usize].congested()
+        match &self.flow {
+            FlowCtl::Ibcc(ib) => ib.congested(n as usize),
+            FlowCtl::None => self.nic.engine[n as usize].congested(),
+        }
     }
 
     /// The outputs of NIC `n`'s PFT block in the last simulated cycle (`csr_rdata` is not
@@ -884,9 +989,14 @@ impl Network {
         self.messages_pending
     }
 
-    /// Nothing queued at a NIC, nothing in flight.
+    /// Nothing queued at a NIC (messages or CNPs), nothing in flight.
     pub fn is_idle(&self) -> bool {
-        self.messages_pending == 0 && self.flits_in_network == 0
+        self.messages_pending == 0
+            && self.flits_in_network == 0
+            && match &self.flow {
+                FlowCtl::Ibcc(ib) => ib.cnps_pending_total() == 0,
+                FlowCtl::None => true,
+            }
     }
 
     /// Flits in the input buffer of port `port` of switch `switch` now.
@@ -962,6 +1072,10 @@ impl Network {
     /// A packet's identity for messages.
     pub(crate) fn packet_name(&self, p: u32) -> String {
         match self.packets.items.get(p as usize) {
+            Some(pk) if pk.len > 0 && pk.flags & CNP != 0 => format!(
+                "packet {p} (CNP, NIC {} -> NIC {}, {} flits)",
+                pk.src, pk.dst, pk.len
+            ),
             Some(pk) if pk.len > 0 => {
                 let id = self.msgs.items[pk.msg as usize].msg.id;
                 format!(

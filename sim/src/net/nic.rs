@@ -11,12 +11,15 @@
 //!
 //! The PFT block's `c` is the NIC's only credit state: the NIC sends exactly when the
 //! block's `send` output is high, and feeds it `flit_valid` (a flit is ready) and
-//! `credit_return` (credits arriving this cycle).
+//! `credit_return` (credits arriving this cycle). With IB CC (`crate::cc::ibcc`) the block
+//! stays disabled and the flow control decides which destination may start a packet
+//! (a flit is ready only if one may), CNPs go before data, and a CNP's arrival is a BECN.
 
 use super::error::NetError;
 use super::network::{Network, NIC_BIT, ONE};
-use super::store::{CreditEv, Entry, FlitEv, Packet, NEVER, NONE};
+use super::store::{CreditEv, Entry, FlitEv, Packet, CNP, FECN, NEVER, NONE};
 use super::types::Delivery;
+use crate::cc::FlowCtl;
 use pft_hdl::model::Inputs;
 
 impl Network {
@@ -25,11 +28,25 @@ impl Network {
     pub(crate) fn eval_nic(&mut self, n: u32, check: bool) -> Result<(), Box<NetError>> {
         let i = n as usize;
         let now = self.now;
-        // Injection: one step of the PFT block.
+        // Injection: packet-level flow control, then one step of the PFT block.
+        if let FlowCtl::Ibcc(ib) = &mut self.flow {
+            ib.tick(i, now);
+        }
         let ns = &mut self.nic.st[i];
         let credit_return = ns.credit_in.min(u8::MAX as u32) as u8;
         ns.credit_in -= credit_return as u32;
-        let flit_valid = !ns.inj_paused && (ns.cur_pkt != NONE || ns.dsts > 0);
+        let (ready, held) = if ns.cur_pkt != NONE {
+            (true, false)
+        } else {
+            match &mut self.flow {
+                FlowCtl::None => (ns.dsts > 0, false),
+                FlowCtl::Ibcc(ib) => {
+                    let r = ib.ready(i, now, &self.nic.active[i]);
+                    (r, !r && ns.dsts > 0)
+                }
+            }
+        };
+        let flit_valid = !ns.inj_paused && ready;
         let mut inputs = Inputs {
             flit_valid,
             credit_return,
@@ -60,6 +77,13 @@ impl Network {
         let ns = &mut self.nic.st[i];
         ns.throttled += out.throttled as u64;
         ns.congested += out.congested as u64;
+        if let FlowCtl::Ibcc(ib) = &self.flow {
+            // Held back by the IRD with a credit free: IB CC's throttled cycles.
+            ns.throttled +=
+                (held && !ns.inj_paused && (c_free(out.used_credits, self.cfg.buffer_flits)))
+                    as u64;
+            ns.congested += ib.congested(i) as u64;
+        }
         ns.out_flags = out.send as u8 | (out.congested as u8) << 1 | (out.throttled as u8) << 2;
         ns.out_c = out.used_credits;
         if out.send {
@@ -84,10 +108,13 @@ impl Network {
             if seq + 1 == ns.cur_len {
                 ns.cur_pkt = NONE;
             }
+            let cnp = ns.cur_cnp;
             self.fwheel.push(now + self.lat_inj, ev);
-            let st = &mut self.nic.stats[i];
-            st.flits_injected += 1;
-            st.queued_flits -= 1;
+            if !cnp {
+                let st = &mut self.nic.stats[i];
+                st.flits_injected += 1;
+                st.queued_flits -= 1;
+            }
             self.flits_in_network += 1;
             self.last_progress = now;
             self.nic.st[i].thr_since = now + 1;
@@ -123,9 +150,30 @@ impl Network {
     }
 
     /// Start the next packet: round robin over the destinations with queued messages, so a
-    /// backlog to one destination never blocks the others at the NIC.
+    /// backlog to one destination never blocks the others at the NIC. With IB CC a CNP goes
+    /// first, and only destinations whose flow is past its IRD take part.
     fn start_packet(&mut self, i: usize) {
         let n = self.nodes as usize;
+        if let FlowCtl::Ibcc(ib) = &mut self.flow {
+            if let Some(d) = ib.take_cnp(i) {
+                let pkt = self.packets.alloc(Packet {
+                    msg: NONE,
+                    src: i as u32,
+                    dst: d,
+                    len: 1,
+                    rx: 0,
+                    flags: CNP,
+                });
+                let ns = &mut self.nic.st[i];
+                ns.cur_pkt = pkt;
+                ns.cur_seq = 0;
+                ns.cur_len = 1;
+                ns.cur_cnp = true;
+                return;
+            }
+            let found = ib.pick(i, self.now, &mut self.nic.active[i]);
+            debug_assert!(found, "flit_valid implies an eligible flow");
+        }
         let d = self.nic.active[i]
             .pop_front()
             .expect("flit_valid implies a queued destination");
@@ -148,7 +196,11 @@ impl Network {
             dst: d,
             len,
             rx: 0,
+            flags: 0,
         });
+        if let FlowCtl::Ibcc(ib) = &mut self.flow {
+            ib.started(i, d, len as u32, self.now);
+        }
         if done {
             self.nic.sq[q].0 = next;
             if next == NONE {
@@ -163,6 +215,7 @@ impl Network {
         ns.cur_pkt = pkt;
         ns.cur_seq = 0;
         ns.cur_len = len;
+        ns.cur_cnp = false;
         self.nic.stats[i].packets_injected += 1;
     }
 
@@ -183,8 +236,11 @@ impl Network {
         ns.rx_sent += 1;
         ns.rx_occ -= 1;
         let tx = ns.ej_tx;
+        let cnp = ns.rx_head_msg == NONE;
         self.cwheel.push(self.credit_at(tx), CreditEv { tx });
-        self.nic.stats[i].flits_ejected += 1;
+        if !cnp {
+            self.nic.stats[i].flits_ejected += 1;
+        }
         self.flits_in_network -= 1;
         self.last_progress = now;
         let ns = &mut self.nic.st[i];
@@ -209,6 +265,9 @@ impl Network {
         self.entries.free(e);
         self.packets[pkt].len = 0;
         self.packets.free(pkt);
+        if m == NONE {
+            return; // a CNP: it acted on arrival
+        }
         let ms = &mut self.msgs[m];
         ms.flits_ejected += len as u32;
         if ms.flits_ejected >= ms.flits_total {
@@ -271,7 +330,11 @@ impl Network {
                 return Err(Box::new(NetError::Misrouted {
                     cycle: now,
                     packet: ev.pkt,
-                    msg_id: self.msgs[pk.msg].msg.id,
+                    msg_id: if pk.msg == NONE {
+                        u64::MAX
+                    } else {
+                        self.msgs[pk.msg].msg.id
+                    },
                     src: pk.src,
                     dst: pk.dst,
                     at: n,
@@ -288,6 +351,15 @@ impl Network {
                 )));
             }
             self.packets[ev.pkt].rx = 1;
+            if pk.flags != 0 {
+                if let FlowCtl::Ibcc(ib) = &mut self.flow {
+                    if pk.flags & CNP != 0 {
+                        ib.becn(i, pk.src); // the BECN of flow i -> pk.src
+                    } else if pk.flags & FECN != 0 {
+                        ib.fecn(i, pk.src);
+                    }
+                }
+            }
             let e = self.entries.alloc(Entry {
                 pkt: ev.pkt,
                 next: NONE,
@@ -397,4 +469,10 @@ impl Network {
             self.packet_name(a)
         ))
     }
+}
+
+/// The NIC has a credit free (c below the limit).
+#[inline]
+fn c_free(c: u16, limit: u32) -> bool {
+    (c as u32) < limit
 }

@@ -65,8 +65,15 @@ pub(crate) struct Packet {
     /// Flits (0 = free slot).
     pub len: u16,
     /// 1 once its head reached the destination NIC (a second head is a duplicate).
-    pub rx: u16,
+    pub rx: u8,
+    /// Congestion-control bits (`FECN`, `CNP`).
+    pub flags: u8,
 }
+
+/// `Packet::flags`: a switch marked it (IB CC forward explicit congestion notification).
+pub(crate) const FECN: u8 = 1;
+/// `Packet::flags`: a congestion notification packet (no message; carries a BECN).
+pub(crate) const CNP: u8 = 2;
 
 /// A packet's presence in one buffer (a switch input or a NIC receive buffer): the buffer
 /// holds these, not one object per flit. Its flit counts live in the port that is using

@@ -22,7 +22,8 @@
 use super::config::Fault;
 use super::error::NetError;
 use super::network::Network;
-use super::store::{CreditEv, Entry, FlitEv, NONE};
+use super::store::{CreditEv, Entry, FlitEv, CNP, FECN, NONE};
+use crate::cc::Marking;
 
 impl Network {
     /// Phase 1: a flit arrives at global input port `gp`.
@@ -44,9 +45,17 @@ impl Network {
                 )));
             }
             ip.arr_count += 1;
+            let e = ip.arriving;
             if ip.arr_count == ip.arr_len {
                 ip.arriving = NONE;
                 ip.last = ev.pkt;
+            }
+            if let Marking::Ibcc(m) = &mut self.marking {
+                let o = self.entries[e].out as u32;
+                let s = self.sw.inp[g].sw as usize;
+                let go = (self.sw.sw[s].base + o) as usize;
+                let op = &self.sw.out[go];
+                m.arrive(s, o, go, op.limit - op.used);
             }
         } else {
             if ev.seq != 0 {
@@ -92,6 +101,11 @@ impl Network {
                 self.entries[t].next = e;
             }
             self.sw.sw[s].resident += 1;
+            if let Marking::Ibcc(m) = &mut self.marking {
+                let go = (self.sw.sw[s].base + out) as usize;
+                let op = &self.sw.out[go];
+                m.arrive(s, out, go, op.limit - op.used);
+            }
             let ip = &mut self.sw.inp[g];
             if pk.len > 1 {
                 ip.arriving = e;
@@ -139,6 +153,10 @@ impl Network {
             let o = busy.trailing_zeros() as usize;
             busy &= busy - 1;
             self.transmit(si, base + o);
+        }
+        if let Marking::Ibcc(m) = &mut self.marking {
+            let out = &self.sw.out[base..];
+            m.commit(si, |o| out[o as usize].limit - out[o as usize].used);
         }
     }
 
@@ -245,6 +263,13 @@ impl Network {
         op.used += 1;
         ip.occ -= 1;
         let (e, tail) = (op.entry, op.sent == op.len);
+        if let Marking::Ibcc(m) = &mut self.marking {
+            let pk = &mut self.packets[op.pkt];
+            let o = (bo as u32) - self.sw.sw[si].base;
+            if m.depart(si, o, bo, seq == 0, pk.len as u32, pk.flags & CNP == 0) {
+                pk.flags |= FECN;
+            }
+        }
         let credit = CreditEv { tx: ip.credit_to };
         let flit = FlitEv {
             rx: op.rx,

@@ -5,6 +5,7 @@
 //! problem, each naming its key and what is allowed. Nothing here panics on bad input.
 //! docs/scenarios.md documents every key.
 
+use crate::cc::{CcConfig, IbccConfig};
 use crate::net::{DetMode, EngineKind, NetConfig, PftConfig, ThrMode};
 use crate::workload::gpcnet::GpcnetConfig;
 use crate::workload::WorkloadConfig;
@@ -36,10 +37,12 @@ pub struct Scenario {
     /// PFT implementation in every NIC: `model` (default) or `rtl` (slow, for cross-checks).
     #[serde(default)]
     pub engine: EngineKind,
-    /// Also run the isolated baseline (congestors off) and report GPCNeT's Congestion Impact
-    /// Factor. Only GPCNeT workloads have an isolated baseline. Default true.
-    #[serde(default = "default_true")]
-    pub isolated: bool,
+    /// Also run the isolated baseline with congestion control off: GPCNeT's congestors off
+    /// (for its Congestion Impact Factor; default true), or the hot-spot workload's hot
+    /// streams off (the IB study's "no hot spots" run; default false). Uniform workloads
+    /// have none.
+    #[serde(default)]
+    pub isolated: Option<bool>,
     #[serde(default)]
     pub cycles: CyclesConfig,
     #[serde(default)]
@@ -51,14 +54,49 @@ pub struct Scenario {
     /// `compare` runs PFT off and each of them. May be empty (PFT off only).
     #[serde(default)]
     pub pft: Vec<PftEntry>,
+    /// Named configurations of other congestion controls (`[[cc]]` tables with `kind =
+    /// "ibcc"` or `"none"`), run by `compare` after the `[[pft]]` entries. Names are unique
+    /// across both lists.
+    #[serde(default)]
+    pub cc: Vec<CcEntry>,
+}
+
+/// One `[[cc]]` entry: a name and a congestion-control scheme with its parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CcEntry {
+    /// As for `[[pft]]` names: 1-32 characters of `[A-Za-z0-9_-]`, unique.
+    pub name: String,
+    #[serde(flatten)]
+    pub scheme: CcScheme,
+}
+
+/// The scheme of a `[[cc]]` entry (`kind`), with its keys.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum CcScheme {
+    /// No congestion control (the same as the `off` run; useful as a named row).
+    None(NoKeys),
+    /// InfiniBand CC; keys after the IB seed's Table I (docs/ibcc.md), defaults = Table I.
+    Ibcc(IbccConfig),
+}
+
+/// A scheme without parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoKeys {}
+
+impl CcEntry {
+    /// The network's congestion control for this entry (after `validate`).
+    pub fn config(&self) -> CcConfig {
+        match &self.scheme {
+            CcScheme::None(_) => CcConfig::None,
+            CcScheme::Ibcc(c) => CcConfig::Ibcc(c.clone()),
+        }
+    }
 }
 
 fn default_seed() -> u64 {
     1
-}
-
-fn default_true() -> bool {
-    true
 }
 
 /// `[cycles]`: how long a run lasts and where measurement starts.
@@ -174,25 +212,7 @@ impl PftEntry {
     }
 
     fn validate(&self, at: &str, errs: &mut Problems) {
-        let name_ok = !self.name.is_empty()
-            && self.name.len() <= 32
-            && self
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        if !name_ok {
-            errs.push(
-                &format!("{at}.name"),
-                format!("{:?}", self.name),
-                "1-32 characters of A-Z a-z 0-9 _ - (it names an output directory)",
-            );
-        } else if RESERVED_NAMES.contains(&self.name.as_str()) {
-            errs.push(
-                &format!("{at}.name"),
-                format!("{:?}", self.name),
-                "must not be `off` or `isolated` (reserved for the runs `compare` adds)",
-            );
-        }
+        check_run_name(&self.name, at, errs);
         for (key, v, hi) in [
             ("th_enter", self.th_enter, 0xFFFF),
             ("th_escape", self.th_escape, 0xFFFF),
@@ -212,6 +232,28 @@ impl PftEntry {
                 );
             }
         }
+    }
+}
+
+/// A `[[pft]]` or `[[cc]]` name names an output directory and a row.
+fn check_run_name(name: &str, at: &str, errs: &mut Problems) {
+    let name_ok = !name.is_empty()
+        && name.len() <= 32
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !name_ok {
+        errs.push(
+            &format!("{at}.name"),
+            format!("{name:?}"),
+            "1-32 characters of A-Z a-z 0-9 _ - (it names an output directory)",
+        );
+    } else if RESERVED_NAMES.contains(&name) {
+        errs.push(
+            &format!("{at}.name"),
+            format!("{name:?}"),
+            "must not be `off` or `isolated` (reserved for the runs `compare` adds)",
+        );
     }
 }
 
@@ -339,6 +381,24 @@ impl Scenario {
         self.pft.iter().find(|p| p.name == name)
     }
 
+    /// Every named congestion-control configuration, `[[pft]]` entries first, then `[[cc]]`
+    /// entries, each in file order (the order of `compare`'s rows).
+    pub fn configs(&self) -> Vec<(String, CcConfig)> {
+        self.pft
+            .iter()
+            .map(|p| (p.name.clone(), CcConfig::Pft(p.config())))
+            .chain(self.cc.iter().map(|c| (c.name.clone(), c.config())))
+            .collect()
+    }
+
+    /// The configuration called `name` (a `[[pft]]` or `[[cc]]` entry).
+    pub fn config_named(&self, name: &str) -> Option<CcConfig> {
+        self.configs()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, c)| c)
+    }
+
     /// Checks every section; returns all problems found.
     pub fn validate(&self) -> Result<(), Problems> {
         let mut errs = Problems::default();
@@ -408,6 +468,24 @@ impl Scenario {
                     format!("{:?}", p.name),
                     "must be unique among the [[pft]] entries",
                 );
+            }
+        }
+        for (i, c) in self.cc.iter().enumerate() {
+            let at = format!("cc[{i}]");
+            check_run_name(&c.name, &at, &mut errs);
+            let clash = self.pft.iter().any(|p| p.name == c.name)
+                || self.cc[..i].iter().any(|q| q.name == c.name);
+            if clash {
+                errs.push(
+                    &format!("{at}.name"),
+                    format!("{:?}", c.name),
+                    "must be unique among the [[pft]] and [[cc]] entries",
+                );
+            }
+            if let CcScheme::Ibcc(ib) = &c.scheme {
+                if let Err(e) = ib.validate(&at) {
+                    errs.push(&e.field, e.value, e.allowed);
+                }
             }
         }
         if let Some(name) = &self.name {

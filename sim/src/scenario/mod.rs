@@ -17,13 +17,13 @@ pub mod progress;
 pub mod report;
 pub mod run;
 
-pub use config::{PftEntry, Scenario, ScenarioError};
+pub use config::{CcEntry, CcScheme, PftEntry, Scenario, ScenarioError};
 pub use progress::Progress;
 pub use report::{CompareReport, CompareRow, RunSummary};
 pub use run::{RunOutput, RunSpec};
 
+use crate::cc::CcConfig;
 use crate::metrics::Distribution;
-use crate::net::PftConfig;
 use anyhow::Context;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -73,24 +73,23 @@ pub fn run_all(
     Ok(out)
 }
 
-/// The spec of the `[[pft]]` entry `name`, or of PFT off for `off`.
-fn pft_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
-    let pft = if name == OFF {
-        PftConfig::disabled()
+/// The spec of the `[[pft]]` or `[[cc]]` entry `name`, or of no congestion control for
+/// `off`.
+fn cc_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
+    let cc = if name == OFF {
+        CcConfig::None
     } else {
-        let names: Vec<&str> = sc.pft.iter().map(|p| p.name.as_str()).collect();
-        sc.pft_named(name)
-            .with_context(|| {
-                format!(
-                    "--pft {name}: the scenario has no [[pft]] entry of that name (it has: {}, and `off`)",
-                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
-                )
-            })?
-            .config()
+        let names: Vec<String> = sc.configs().into_iter().map(|(n, _)| n).collect();
+        sc.config_named(name).with_context(|| {
+            format!(
+                "--pft {name}: the scenario has no [[pft]] or [[cc]] entry of that name (it has: {}, and `off`)",
+                if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            )
+        })?
     };
     Ok(RunSpec {
         label: name.to_string(),
-        pft,
+        cc,
         congestors: true,
     })
 }
@@ -98,14 +97,18 @@ fn pft_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
 fn isolated_spec() -> RunSpec {
     RunSpec {
         label: ISOLATED.to_string(),
-        pft: PftConfig::disabled(),
+        cc: CcConfig::None,
         congestors: false,
     }
 }
 
 /// True when the scenario asks for, and its workload has, an isolated baseline.
 pub fn wants_isolated(sc: &Scenario) -> bool {
-    sc.isolated && sc.gpcnet().is_some()
+    match &sc.workload {
+        crate::workload::WorkloadConfig::Gpcnet(_) => sc.isolated.unwrap_or(true),
+        crate::workload::WorkloadConfig::Hotspot(_) => sc.isolated.unwrap_or(false),
+        crate::workload::WorkloadConfig::Uniform(_) => false,
+    }
 }
 
 /// Writes one run's files into `dir` (summary.json last) and returns its summary.
@@ -138,12 +141,12 @@ pub fn write_run(
             )
         })
         .collect();
-    let p = &r.spec.pft;
+    let p = &r.spec.cc.pft();
     let svg = plot::timeseries_svg(
         &format!(
-            "{}: used credits c at chosen NICs, PFT {}",
+            "{}: used credits c at chosen NICs, {}",
             sc.name(),
-            report::describe(p)
+            report::describe_cc(&r.spec.cc)
         ),
         &series,
         p.enable.then_some((p.th_enter, p.th_escape)),
@@ -187,8 +190,8 @@ fn write_distribution_plots(dir: &Path, sc: &Scenario, runs: &[&RunOutput]) -> a
     Ok(())
 }
 
-/// `pftsim run`: the `[[pft]]` entry `pft_name` (default: the first, or PFT off when the
-/// list is empty), plus the isolated baseline when the scenario asks for it.
+/// `pftsim run`: the `[[pft]]` or `[[cc]]` entry `pft_name` (default: the first, or `off`
+/// when there is none), plus the isolated baseline when the scenario asks for it.
 pub fn run_command(
     sc: &Scenario,
     pft_name: Option<&str>,
@@ -198,9 +201,9 @@ pub fn run_command(
 ) -> anyhow::Result<RunSummary> {
     let name = pft_name
         .map(str::to_string)
-        .or_else(|| sc.pft.first().map(|p| p.name.clone()))
+        .or_else(|| sc.configs().first().map(|(n, _)| n.clone()))
         .unwrap_or_else(|| OFF.to_string());
-    let mut specs = vec![pft_spec(sc, &name)?];
+    let mut specs = vec![cc_spec(sc, &name)?];
     if wants_isolated(sc) {
         specs.push(isolated_spec());
     }
@@ -215,7 +218,8 @@ pub fn run_command(
     write_run(out, sc, &runs[0], iso, None)
 }
 
-/// `pftsim compare`: PFT off, every `[[pft]]` entry and the isolated baseline.
+/// `pftsim compare`: congestion control off, every `[[pft]]` and `[[cc]]` entry and the
+/// isolated baseline.
 pub fn compare_command(
     sc: &Scenario,
     out: &Path,
@@ -227,9 +231,9 @@ pub fn compare_command(
     if wants_isolated(sc) {
         specs.push(isolated_spec());
     }
-    specs.push(pft_spec(sc, OFF)?);
-    for p in &sc.pft {
-        specs.push(pft_spec(sc, &p.name)?);
+    specs.push(cc_spec(sc, OFF)?);
+    for (name, _) in sc.configs() {
+        specs.push(cc_spec(sc, &name)?);
     }
     output::prepare_dir(out, "compare.json")?;
     // an earlier command's runs must not look like part of this one
@@ -241,7 +245,7 @@ pub fn compare_command(
     let off = runs.iter().find(|r| r.spec.label == OFF);
     for r in &runs {
         let is_iso = r.spec.label == ISOLATED;
-        let off_for = off.filter(|_| r.spec.pft.enable && !is_iso);
+        let off_for = off.filter(|_| r.spec.cc.active() && !is_iso);
         write_run(
             &out.join(&r.spec.label),
             sc,

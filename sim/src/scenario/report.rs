@@ -10,16 +10,27 @@
 //!   isolated`, bandwidth `isolated / congested`, for Avg and 99%.
 
 use super::config::Scenario;
-use super::run::{ClassRow, PftStats, RunOutput, VictimStats};
+use super::run::{ClassRow, HotspotRates, PftStats, RunOutput, VictimStats};
 use crate::metrics::delivery::TagLatency;
 use crate::metrics::{
     congestion_impact, control_factor, control_factors, jain_index, CongestionImpact,
     ControlFactors, GpcnetSummary,
 };
+use crate::cc::CcConfig;
 use crate::net::{DetMode, EngineKind, PftConfig, ThrMode};
 use crate::workload::CanaryTest;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// Short description of a congestion control: `off`, a PFT configuration or
+/// `IBCC w=15 mr=0 inc=1 lim=127 T=150`.
+pub fn describe_cc(cc: &CcConfig) -> String {
+    match cc {
+        CcConfig::None => "off".to_string(),
+        CcConfig::Pft(p) => describe(p),
+        CcConfig::Ibcc(c) => c.describe(),
+    }
+}
 
 /// Short description of a PFT configuration: `off`, or `AT-RI m=18 n=0 k=0 0x250/0x2a0`.
 pub fn describe(p: &PftConfig) -> String {
@@ -85,10 +96,14 @@ pub struct IsolatedBrief {
 pub struct RunSummary {
     pub scenario: String,
     pub description: String,
-    /// Run label: a `[[pft]]` name, `off` or `isolated`.
+    /// Run label: a `[[pft]]` or `[[cc]]` name, `off` or `isolated`.
     pub run: String,
+    /// `describe_cc` of the run's congestion control.
     pub pft_label: String,
+    /// The PFT registers of every NIC (disabled unless the run is a PFT configuration).
     pub pft: PftConfig,
+    /// The run's congestion control (`kind` = none, pft or ibcc, with its parameters).
+    pub cc: CcConfig,
     /// GPCNeT: false for the isolated baseline.
     pub congestors: bool,
     pub seed: u64,
@@ -112,8 +127,32 @@ pub struct RunSummary {
     pub cif: Option<CongestionImpact>,
     pub isolated: Option<IsolatedBrief>,
     pub gpcnet: Option<GpcnetSummary>,
+    /// Hot-spot workloads: receive rates of hot-spot and other nodes and the total (Gb/s).
+    pub hotspot_rates: Option<HotspotRates>,
+    /// Hot-spot workloads: each receive rate divided by the `off` run's (the IB study's
+    /// improvement factors).
+    pub improvement: Option<Improvement>,
     /// The scenario as it was run (defaults filled in).
     pub config: Scenario,
+}
+
+/// Receive rates of a run divided by those of the run without congestion control.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Improvement {
+    pub against: String,
+    pub rx_hot: f64,
+    pub rx_nonhot: f64,
+    pub rx_total: f64,
+}
+
+fn improvement(r: &RunOutput, off: &RunOutput) -> Option<Improvement> {
+    let (a, b) = (r.hotspot_rates.as_ref()?, off.hotspot_rates.as_ref()?);
+    Some(Improvement {
+        against: off.spec.label.clone(),
+        rx_hot: a.rx_hot / b.rx_hot,
+        rx_nonhot: a.rx_nonhot / b.rx_nonhot,
+        rx_total: a.rx_total / b.rx_total,
+    })
 }
 
 fn jain_of(v: &[f64]) -> Option<f64> {
@@ -156,8 +195,9 @@ pub fn run_summary(
         scenario: sc.name().to_string(),
         description: sc.description.clone(),
         run: r.spec.label.clone(),
-        pft_label: describe(&r.spec.pft),
-        pft: r.spec.pft,
+        pft_label: describe_cc(&r.spec.cc),
+        pft: r.spec.cc.pft(),
+        cc: r.spec.cc.clone(),
         congestors: r.spec.congestors,
         seed: sc.seed,
         engine: sc.engine,
@@ -180,6 +220,8 @@ pub fn run_summary(
             victims: i.victims.clone(),
         }),
         gpcnet: r.gpcnet.clone(),
+        hotspot_rates: r.hotspot_rates.clone(),
+        improvement: off.and_then(|o| improvement(r, o)),
         config: sc.clone(),
     }
 }
@@ -258,12 +300,17 @@ pub struct CompareRow {
     pub frac_congested: f64,
     pub frac_throttled: f64,
     pub wall_seconds: f64,
+    /// Hot-spot workloads (the IB study's metrics, Gb/s): mean receive rate of the hot-spot
+    /// nodes, of the other nodes, and the total network throughput.
+    pub rx_hot: Option<f64>,
+    pub rx_nonhot: Option<f64>,
+    pub rx_total: Option<f64>,
 }
 
 /// The row of `r`.
 pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutput>) -> CompareRow {
     let v = off
-        .filter(|o| o.spec.label != r.spec.label && r.spec.pft.enable && r.spec.congestors)
+        .filter(|o| o.spec.label != r.spec.label && r.spec.cc.active() && r.spec.congestors)
         .map(|o| versus_off(r, o));
     let c = iso
         .filter(|i| i.spec.label != r.spec.label)
@@ -275,7 +322,7 @@ pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutpu
     let (l, b) = (pick(CanaryTest::Latency), pick(CanaryTest::Bandwidth));
     CompareRow {
         config: r.spec.label.clone(),
-        pft: describe(&r.spec.pft),
+        pft: describe_cc(&r.spec.cc),
         congestors: r.spec.congestors,
         cycles_run: r.cycles_run,
         finished: r.finished,
@@ -293,6 +340,9 @@ pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutpu
         frac_congested: r.pft_stats.frac_congested,
         frac_throttled: r.pft_stats.frac_throttled,
         wall_seconds: r.wall_seconds,
+        rx_hot: r.hotspot_rates.as_ref().map(|h| h.rx_hot),
+        rx_nonhot: r.hotspot_rates.as_ref().map(|h| h.rx_nonhot),
+        rx_total: r.hotspot_rates.as_ref().map(|h| h.rx_total),
     }
 }
 
@@ -363,5 +413,20 @@ pub fn compare_table(rep: &CompareReport) -> String {
         "units: accepted flits/NIC/cycle; latency {}; bandwidth {}. F_C against `off`, CIF against `isolated`.\n",
         rep.latency_units, rep.bandwidth_units
     ));
+    if rep.rows.iter().any(|r| r.rx_total.is_some()) {
+        s.push_str(&format!(
+            "receive rates (Gb/s): {:<10} {:>9} {:>10} {:>10}\n",
+            "config", "rx_hot", "rx_nonhot", "rx_total"
+        ));
+        for r in &rep.rows {
+            s.push_str(&format!(
+                "                      {:<10} {} {} {}\n",
+                r.config,
+                num(r.rx_hot, 9),
+                num(r.rx_nonhot, 10),
+                num(r.rx_total, 10)
+            ));
+        }
+    }
     s
 }

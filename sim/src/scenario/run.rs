@@ -12,7 +12,8 @@ use crate::metrics::{
     percentile_from_top, summarize, DeliveryReport, DeliveryStats, Distribution, GpcnetSummary,
     Summary, TimeSeries,
 };
-use crate::net::{Delivery, NetConfig, Network, NicStats, NodeId, PftConfig};
+use crate::cc::CcConfig;
+use crate::net::{Delivery, NetConfig, Network, NicStats, NodeId};
 use crate::workload::gpcnet::NodeRole;
 use crate::workload::{tag, AnyWorkload, CanaryTest, NodeClass, WorkloadConfig};
 use anyhow::Context;
@@ -25,12 +26,13 @@ pub const HIST_BINS: usize = 20;
 /// Cycles between progress-bar updates.
 const PROGRESS_EVERY: u64 = 1 << 13;
 
-/// What to run: one PFT configuration, with or without the aggressors.
+/// What to run: one congestion-control configuration, with or without the aggressors.
 #[derive(Clone, Debug)]
 pub struct RunSpec {
-    /// Label in reports and the output directory (`off`, `isolated` or a `[[pft]]` name).
+    /// Label in reports and the output directory (`off`, `isolated`, or a `[[pft]]` or
+    /// `[[cc]]` name).
     pub label: String,
-    pub pft: PftConfig,
+    pub cc: CcConfig,
     /// GPCNeT only: false runs the isolated baseline (congestors off).
     pub congestors: bool,
 }
@@ -116,6 +118,64 @@ pub struct PftStats {
     pub max_c: u32,
 }
 
+/// Receive rates as the IB study reports them (hot-spot workloads), Gb/s at the network's
+/// `link_gbps`: a rate of r flits/cycle is r * link_gbps. A node counts as a hot spot
+/// during the epochs in which it is one (moving hot spots).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HotspotRates {
+    /// Mean receive rate of the hot-spot nodes.
+    pub rx_hot: f64,
+    /// Mean receive rate of the other nodes.
+    pub rx_nonhot: f64,
+    /// Total network throughput: the sum of every node's receive rate.
+    pub rx_total: f64,
+    /// Mean receive rate of all nodes (`rx_total / nodes`).
+    pub rx_mean: f64,
+    /// Link rate the figures are scaled to.
+    pub link_gbps: f64,
+}
+
+/// Data flits each node has received, at the start of each hot-spot epoch in the window.
+struct EpochRx {
+    /// (cycle, hot spots from then on, flits ejected per node at that cycle).
+    marks: Vec<(u64, Vec<NodeId>, Vec<u64>)>,
+}
+
+impl EpochRx {
+    fn rates(&self, end: u64, ej_end: &[u64], link_gbps: f64) -> Option<HotspotRates> {
+        let nodes = ej_end.len();
+        let (mut hot, mut hot_nc, mut other, mut other_nc, mut total) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        for (k, (at, hs, ej)) in self.marks.iter().enumerate() {
+            let (until, ej_next) = match self.marks.get(k + 1) {
+                Some((t, _, e)) => (*t, e.as_slice()),
+                None => (end, ej_end),
+            };
+            let span = until.saturating_sub(*at);
+            for n in 0..nodes {
+                let got = ej_next[n] - ej[n];
+                total += got;
+                if hs.contains(&(n as NodeId)) {
+                    hot += got;
+                    hot_nc += span;
+                } else {
+                    other += got;
+                    other_nc += span;
+                }
+            }
+        }
+        let window = end.saturating_sub(self.marks.first()?.0).max(1);
+        let g = |f: u64, nc: u64| f as f64 / nc.max(1) as f64 * link_gbps;
+        let rx_total = total as f64 / window as f64 * link_gbps;
+        Some(HotspotRates {
+            rx_hot: g(hot, hot_nc),
+            rx_nonhot: g(other, other_nc),
+            rx_total,
+            rx_mean: rx_total / nodes.max(1) as f64,
+            link_gbps,
+        })
+    }
+}
+
 /// Everything one run measured.
 #[derive(Clone, Debug)]
 pub struct RunOutput {
@@ -133,6 +193,8 @@ pub struct RunOutput {
     pub gpcnet: Option<GpcnetSummary>,
     pub pft_stats: PftStats,
     pub timeseries: TimeSeries,
+    /// Hot-spot workloads: the IB study's receive rates.
+    pub hotspot_rates: Option<HotspotRates>,
 }
 
 impl RunOutput {
@@ -256,10 +318,12 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let wall = Instant::now();
     let net_cfg: &NetConfig = &sc.network;
     let mut wl_cfg = sc.workload.clone();
-    if let WorkloadConfig::Gpcnet(g) = &mut wl_cfg {
-        g.congestors = spec.congestors;
+    match &mut wl_cfg {
+        WorkloadConfig::Gpcnet(g) => g.congestors = spec.congestors,
+        WorkloadConfig::Hotspot(h) => h.hot_traffic &= spec.congestors,
+        WorkloadConfig::Uniform(_) => {}
     }
-    let mut net = Network::new(net_cfg, &spec.pft, sc.engine, sc.seed)
+    let mut net = Network::with_cc(net_cfg, &spec.cc, sc.engine, sc.seed)
         .with_context(|| format!("run `{}`: building the network", spec.label))?;
     let nodes = net.nodes();
     let n = nodes as usize;
@@ -284,12 +348,34 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let mut c_sum = vec![0u64; n];
     let mut c_max = vec![0u32; n];
     let pb = progress.bar(&spec.label, max);
+    let move_period = match &sc.workload {
+        WorkloadConfig::Hotspot(h) => Some(h.move_period_cycles.unwrap_or(u64::MAX)),
+        _ => None,
+    };
+    let mut epochs = EpochRx { marks: Vec::new() };
+    let ejected = |net: &Network| -> Vec<u64> {
+        (0..nodes).map(|i| net.nic_stats(i).flits_ejected).collect()
+    };
 
     while net.now() < max && !(stop_when_finished && w.finished()) {
         let t = net.now();
         if t == start {
             for (i, s) in at_start.iter_mut().enumerate() {
                 *s = net.nic_stats(i as NodeId);
+            }
+        }
+        if let Some(p) = move_period {
+            // Hot spots move in the workload's tick of cycle k * p (inside this step).
+            if t >= start && (t == start || t % p == 0) {
+                if let AnyWorkload::Hotspot(h) = &w {
+                    let next = h.history().iter().rev().find(|e| e.from_cycle <= t);
+                    let hs = if t > 0 && t % p == 0 {
+                        None // the set drawn in this cycle's tick: filled in after the step
+                    } else {
+                        next.map(|e| e.hotspots.clone())
+                    };
+                    epochs.marks.push((t, hs.unwrap_or_default(), ejected(&net)));
+                }
             }
         }
         net.step(&mut w).with_context(|| {
@@ -303,6 +389,11 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         for d in net.last_deliveries() {
             dstats.record(d);
             ol.record(d, victim_tag, start);
+        }
+        if let (Some(last), AnyWorkload::Hotspot(h)) = (epochs.marks.last_mut(), &w) {
+            if last.0 == t && last.1.is_empty() {
+                last.1 = h.hotspots().to_vec();
+            }
         }
         if t >= start {
             for i in 0..n {
@@ -328,6 +419,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     }
     pb.finish_and_clear();
     let end = net.now();
+    let hotspot_rates = epochs.rates(end, &ejected(&net), net_cfg.link_gbps);
     let window = end.saturating_sub(start).max(1);
     let wf = window as f64;
     let role = roles(&w, nodes);
@@ -390,6 +482,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         gpcnet,
         pft_stats,
         timeseries: ts,
+        hotspot_rates,
     })
 }
 

@@ -42,6 +42,10 @@ pub struct HotspotConfig {
     /// so a backed-up hot stream never blocks the uniform one); a draw that finds the cap
     /// reached is dropped. `None` = no cap. Range >= 1. Default `None`.
     pub max_outstanding: Option<u32>,
+    /// Hot-spot streams on. false: C nodes stay idle and B nodes send only their uniform
+    /// share (the IB study's "no hot spots" run, and `compare`'s isolated baseline for this
+    /// workload). Default true.
+    pub hot_traffic: bool,
     /// First cycle in which messages are created. Default 0.
     pub start_cycle: u64,
     /// No message is created in this cycle or later. Default `None`.
@@ -61,6 +65,7 @@ impl Default for HotspotConfig {
             injection: InjectionProcess::Bernoulli,
             move_period_cycles: None,
             max_outstanding: None,
+            hot_traffic: true,
             start_cycle: 0,
             stop_cycle: None,
         }
@@ -139,6 +144,8 @@ pub struct HotspotWorkload {
     /// Per node, per stream (HOT, UNI): its injector, if the node has that stream.
     streams: Vec<[Option<Injector>; 2]>,
     on: Vec<[bool; 2]>,
+    /// `Budget`: flits created per node and stream.
+    sent: Vec<[u64; 2]>,
     outstanding: Vec<[u32; 2]>,
     history: Vec<HotspotEpoch>,
     move_rng: Xoshiro256PlusPlus,
@@ -209,6 +216,7 @@ impl HotspotWorkload {
             subset,
             streams,
             on,
+            sent: vec![[0, 0]; n],
             outstanding: vec![[0, 0]; n],
             history: vec![HotspotEpoch {
                 from_cycle: 0,
@@ -289,9 +297,23 @@ impl Workload for HotspotWorkload {
                 let Some(inj) = &self.streams[s][stream] else {
                     continue;
                 };
-                if !inj.step(&mut self.on[s][stream], &mut self.rng) {
+                if stream == HOT && !self.cfg.hot_traffic {
                     continue;
                 }
+                let budget = inj.is_budget();
+                if budget {
+                    let capped = self
+                        .cfg
+                        .max_outstanding
+                        .is_some_and(|c| self.outstanding[s][stream] >= c);
+                    let due = inj.budget_due(self.sent[s][stream], now - self.cfg.start_cycle);
+                    if capped || !due {
+                        continue;
+                    }
+                } else if !inj.step(&mut self.on[s][stream], &mut self.rng) {
+                    continue;
+                }
+                let flits = inj.budget_flits();
                 let (dst, t) = if stream == HOT {
                     let sub = self.subset[s].expect("C and B nodes have a subset") as usize;
                     (self.history[current].hotspots[sub], tag::HOTSPOT_HOT)
@@ -303,6 +325,9 @@ impl Workload for HotspotWorkload {
                 };
                 if dst == src {
                     continue; // a C/B node that is itself its subset's hot spot stays idle
+                }
+                if budget {
+                    self.sent[s][stream] += flits;
                 }
                 if let Some(cap) = self.cfg.max_outstanding {
                     if self.outstanding[s][stream] >= cap {

@@ -27,6 +27,13 @@ pub enum InjectionProcess {
         /// Load while On, flits/cycle (`load < peak_load <= 1`).
         peak_load: f64,
     },
+    /// The IB study's generator (seed 002, Frame I): the stream creates a message whenever
+    /// its time budget allows, so that by its t-th cycle it has created at most
+    /// `load * t` flits. Deterministic (a constant-rate source). With `max_outstanding` it
+    /// also waits while that many of its messages are undelivered, and the budget it did not
+    /// use stays (the seed's "after time t at most p% has been sent"), so a stream held back
+    /// by the network or by congestion control resumes at link speed.
+    Budget,
 }
 
 impl InjectionProcess {
@@ -61,6 +68,8 @@ impl InjectionProcess {
 /// A compiled process for one stream: probabilities per cycle.
 #[derive(Clone, Debug)]
 pub(crate) struct Injector {
+    /// `Budget`: (load, flits per message).
+    budget: Option<(f64, u64)>,
     /// Message probability per cycle (Bernoulli) or per On cycle (on/off).
     p_msg: f64,
     /// `Some((alpha, beta))` for on/off.
@@ -74,7 +83,14 @@ impl Injector {
     pub(crate) fn new(process: &InjectionProcess, load: f64, flits: u64) -> Self {
         let flits = flits.max(1) as f64;
         match *process {
+            InjectionProcess::Budget => Injector {
+                budget: Some((load, flits as u64)),
+                p_msg: 0.0,
+                chain: None,
+                p_on: 1.0,
+            },
             InjectionProcess::Bernoulli => Injector {
+                budget: None,
                 p_msg: (load / flits).clamp(0.0, 1.0),
                 chain: None,
                 p_on: 1.0,
@@ -90,12 +106,30 @@ impl Injector {
                     (beta * load / (peak_load - load)).clamp(0.0, 1.0)
                 };
                 Injector {
+                    budget: None,
                     p_msg: (peak_load / flits).clamp(0.0, 1.0),
                     chain: Some((alpha, beta)),
                     p_on: if load <= 0.0 { 0.0 } else { load / peak_load },
                 }
             }
         }
+    }
+
+    /// True for `Budget`: use `budget_due` instead of `step`.
+    pub(crate) fn is_budget(&self) -> bool {
+        self.budget.is_some()
+    }
+
+    /// `Budget`: a stream that has created `sent` flits may create its next message in its
+    /// cycle `elapsed` (0 = its first cycle).
+    pub(crate) fn budget_due(&self, sent: u64, elapsed: u64) -> bool {
+        self.budget
+            .is_some_and(|(load, flits)| (sent + flits) as f64 <= load * (elapsed + 1) as f64)
+    }
+
+    /// Flits per message (`Budget`).
+    pub(crate) fn budget_flits(&self) -> u64 {
+        self.budget.map_or(0, |(_, f)| f)
     }
 
     /// Initial On/Off state of one source (always On for Bernoulli).

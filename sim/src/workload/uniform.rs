@@ -82,6 +82,8 @@ pub struct UniformWorkload {
     nodes: u32,
     inj: Injector,
     on: Vec<bool>,
+    /// `Budget`: flits created per source.
+    sent: Vec<u64>,
     outstanding: Vec<u32>,
     rng: Xoshiro256PlusPlus,
     next_id: u64,
@@ -108,6 +110,7 @@ impl UniformWorkload {
             nodes,
             inj,
             on,
+            sent: vec![0; nodes as usize],
             outstanding: vec![0; nodes as usize],
             rng,
             next_id: 0,
@@ -136,8 +139,17 @@ impl Workload for UniformWorkload {
             return;
         }
         for src in 0..self.nodes {
-            let fire = self.inj.step(&mut self.on[src as usize], &mut self.rng);
-            if !fire {
+            let s = src as usize;
+            if self.inj.is_budget() {
+                let capped = self
+                    .cfg
+                    .max_outstanding
+                    .is_some_and(|c| self.outstanding[s] >= c);
+                if capped || !self.inj.budget_due(self.sent[s], now - self.cfg.start_cycle) {
+                    continue;
+                }
+                self.sent[s] += self.inj.budget_flits();
+            } else if !self.inj.step(&mut self.on[s], &mut self.rng) {
                 continue;
             }
             let dst = uniform_other(&mut self.rng, self.nodes, src);
