@@ -182,8 +182,29 @@ fn scenario_cases() -> Vec<Case> {
             "SC-41",
             with("name = \"bad\"", "name = \"bad\"\nname = \"again\""),
         ),
+        sc("SC-42", format!("{BASE}{CC}kind = \"dcqcn\"\n")),
+        sc("SC-43", format!("{BASE}{CC}kind = \"ibcc\"\nthreshold = 16\n")),
+        sc("SC-44", format!("{BASE}{CC}kind = \"ibcc\"\nthresh = 3\n")),
+        sc("SC-45", format!("{BASE}{CC}")),
+        sc("SC-46", format!("{BASE}[[cc]]\nname = \"p\"\nkind = \"none\"\n")),
+        sc(
+            "SC-47",
+            format!("{BASE}{CC}kind = \"ibcc\"\nccti_limit = 5\nccti_min = 10\n"),
+        ),
+        sc(
+            "SC-48",
+            format!("{BASE}{CC}kind = \"ibcc\"\nccti_limit = 2\ncct = [0, 1]\n"),
+        ),
+        sc("SC-49", format!("{BASE}{CC}kind = \"none\"\nthreshold = 3\n")),
+        sc(
+            "SC-50",
+            with("mtu_bytes = 1024", "mtu_bytes = 1024\nlink_gbps = 0.0"),
+        ),
     ]
 }
+
+/// The start of a `[[cc]]` entry (the SC-42.. cases add its kind and keys).
+const CC: &str = "[[cc]]\nname = \"c\"\n";
 
 // ---------------------------------------------------------------------------------------
 // pftsim arguments and outputs

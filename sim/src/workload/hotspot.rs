@@ -144,8 +144,12 @@ pub struct HotspotWorkload {
     /// Per node, per stream (HOT, UNI): its injector, if the node has that stream.
     streams: Vec<[Option<Injector>; 2]>,
     on: Vec<[bool; 2]>,
-    /// `Budget`: flits created per node and stream.
+    /// `Budget`: flits created per node and stream; the node's DMA token bucket (flits,
+    /// at most one message) and which stream goes first in the next cycle.
     sent: Vec<[u64; 2]>,
+    bucket: Vec<f64>,
+    first: Vec<usize>,
+    msg_flits: u64,
     outstanding: Vec<[u32; 2]>,
     history: Vec<HotspotEpoch>,
     move_rng: Xoshiro256PlusPlus,
@@ -217,6 +221,9 @@ impl HotspotWorkload {
             streams,
             on,
             sent: vec![[0, 0]; n],
+            bucket: vec![flits as f64; n],
+            first: vec![HOT; n],
+            msg_flits: flits,
             outstanding: vec![[0, 0]; n],
             history: vec![HotspotEpoch {
                 from_cycle: 0,
@@ -291,9 +298,18 @@ impl Workload for HotspotWorkload {
             return;
         }
         let current = self.history.len() - 1;
+        let budget_mode = self.cfg.injection == InjectionProcess::Budget;
+        let cap_flits = self.msg_flits as f64;
         for src in 0..self.nodes {
             let s = src as usize;
-            for stream in [HOT, UNI] {
+            let order = if budget_mode {
+                // The node's DMA: `load` flits per cycle, at most one message banked.
+                self.bucket[s] = (self.bucket[s] + self.cfg.load).min(cap_flits);
+                [self.first[s], 1 - self.first[s]]
+            } else {
+                [HOT, UNI]
+            };
+            for stream in order {
                 let Some(inj) = &self.streams[s][stream] else {
                     continue;
                 };
@@ -307,7 +323,8 @@ impl Workload for HotspotWorkload {
                         .max_outstanding
                         .is_some_and(|c| self.outstanding[s][stream] >= c);
                     let due = inj.budget_due(self.sent[s][stream], now - self.cfg.start_cycle);
-                    if capped || !due {
+                    let dma = self.bucket[s] >= inj.budget_flits() as f64;
+                    if capped || !due || !dma {
                         continue;
                     }
                 } else if !inj.step(&mut self.on[s][stream], &mut self.rng) {
@@ -328,6 +345,8 @@ impl Workload for HotspotWorkload {
                 }
                 if budget {
                     self.sent[s][stream] += flits;
+                    self.bucket[s] -= flits as f64;
+                    self.first[s] = 1 - stream;
                 }
                 if let Some(cap) = self.cfg.max_outstanding {
                     if self.outstanding[s][stream] >= cap {

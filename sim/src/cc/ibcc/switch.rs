@@ -33,7 +33,7 @@ pub struct IbccSwitches {
     over: Vec<u64>,
     root: Vec<u64>,
     victim: Vec<u64>,
-    /// Packets marked, per output.
+    /// FECN markings, per output (a packet marked at several hops counts at each).
     pub marked: Vec<u64>,
 }
 
