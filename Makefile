@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak docs fmt lint clean
+.PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak reproduce-ib docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3 (apt; uses sudo when not root)
 setup:
@@ -49,13 +49,18 @@ screenshots: vcd
 	bash tb/examples/screenshot.sh $(OUT)/vcd/episode-at-ri.vcd docs/img/episode-at-ri.png
 
 ## bench: cycles/s of the reference model, the rust-hdl RTL and Verilator, side by side;
-##        network node-cycles/s and peak RSS (128-node tree at load 0.5, 648 nodes, rtl engine)
+##        network node-cycles/s and peak RSS (128-node tree at load 0.5, 648 nodes, rtl engine,
+##        IB CC off and on), and the wall time of the IB silent-forest compare
 bench:
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
 	$(CARGO) build $(RELEASE) -q --bin net-bench
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000
 	target/release/net-bench --topo ib648 --load 0.5 --cycles 50000
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 2000 --engine rtl
+	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc none
+	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc ibcc
+	$(CARGO) run $(RELEASE) -q --bin pftsim -- compare scenarios/ib-silent-forest.toml \
+	    --out $(OUT)/bench/ib-silent-forest --quiet | tail -n 1
 
 ## faults: the fault study: scenarios/faults.toml under each run-time fault, PFT off / paper /
 ##         FT-FI, checker on (table in docs/faults.md; about 5 minutes)
@@ -66,6 +71,17 @@ faults:
 ##       fault on, invariants and memory checked (docs/soak.md; 6-16 minutes; not in CI)
 soak:
 	bash tb/examples/soak.sh $(OUT)/soak
+
+## reproduce-ib: the IB CC study (seed 002) in our network: Table II (silent forest with and
+##               without hot spots, CC off and on) and the windy-forest curve
+##               (docs/results.md; about 15 minutes on 2 cores; not in CI)
+reproduce-ib:
+	$(CARGO) run $(RELEASE) --locked --bin pftsim -- compare scenarios/ib-silent-forest.toml \
+	    --out $(OUT)/ib-silent-forest --quiet
+	$(CARGO) run $(RELEASE) --locked --bin pftsim -- compare scenarios/ib-silent-forest-nohot.toml \
+	    --out $(OUT)/ib-silent-forest-nohot --quiet
+	$(CARGO) run $(RELEASE) --locked -p pft-sim --example windy_forest -- \
+	    scenarios/ib-windy-forest.toml --out $(OUT)/ib-windy-forest
 
 ## docs: regenerate docs/registers.md from hdl/src/regs.rs
 docs:

@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N]
 //!     [--load 0.5] [--cycles 100000] [--engine model|rtl] [--voq] [--check] [--pft off|on]
-//!     [--msg-bytes 4096] [--seed 1]
+//!     [--cc pft|none|ibcc] [--msg-bytes 4096] [--seed 1]
 //! ```
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
@@ -12,6 +12,7 @@
 //! usage error (exit status 2) naming the flag and its range; a refused network, exit 1.
 
 use clap::Parser;
+use pft_sim::cc::{CcConfig, IbccConfig};
 use pft_sim::net::{
     BernoulliSource, EngineKind, NetConfig, Network, Pattern, PftConfig, TopologyConfig,
 };
@@ -47,6 +48,10 @@ pub struct Args {
     #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set,
           value_parser = parse_on_off)]
     pft: bool,
+    /// Congestion control: pft (the PFT block, on or off by --pft), none, or ibcc (IB CC
+    /// with the IB seed's Table I).
+    #[arg(long, value_name = "pft|none|ibcc", default_value = "pft", value_parser = parse_cc)]
+    cc: String,
     /// Message size, bytes, 1..=67108864.
     #[arg(long, value_name = "B", default_value_t = 4096, value_parser = parse_msg_bytes)]
     msg_bytes: u32,
@@ -119,6 +124,13 @@ fn parse_engine(s: &str) -> Result<EngineKind, String> {
     }
 }
 
+fn parse_cc(s: &str) -> Result<String, String> {
+    match s {
+        "pft" | "none" | "ibcc" => Ok(s.to_string()),
+        _ => Err("must be pft, none or ibcc".to_string()),
+    }
+}
+
 fn parse_on_off(s: &str) -> Result<bool, String> {
     match s {
         "on" => Ok(true),
@@ -155,8 +167,13 @@ fn main() -> ExitCode {
         enable: a.pft,
         ..PftConfig::default()
     };
+    let cc = match a.cc.as_str() {
+        "none" => CcConfig::None,
+        "ibcc" => CcConfig::Ibcc(IbccConfig::default()),
+        _ => CcConfig::Pft(pft),
+    };
     let t0 = Instant::now();
-    let mut net = match Network::new(&cfg, &pft, engine, seed) {
+    let mut net = match Network::with_cc(&cfg, &cc, engine, seed) {
         Ok(n) => n,
         Err(e) => {
             eprintln!("error: {e}");
@@ -184,10 +201,11 @@ fn main() -> ExitCode {
     let st = net.total_stats();
     let accepted = st.flits_ejected as f64 / (cycles as f64 * nodes as f64);
     let line = format!(
-        "topology={topo} nodes={nodes} engine={engine:?} voq={} check={} pft={} load={load} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} throttled_cycles={} peak_rss_mib={:.1}",
+        "topology={topo} nodes={nodes} engine={engine:?} voq={} check={} cc={} pft={} load={load} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} throttled_cycles={} peak_rss_mib={:.1}",
         cfg.voq,
         cfg.check,
-        pft.enable,
+        cc.kind(),
+        cc.pft().enable,
         cycles as f64 * nodes as f64 / secs,
         cycles as f64 * nodes as f64 / cpu,
         cycles as f64 / secs,

@@ -10,8 +10,8 @@
 //! and its size, the PFT blocks' error flags, and the total of flits in the network.
 
 use super::error::NetError;
-use super::network::{Network, NIC_BIT};
-use super::store::NONE;
+use super::network::Network;
+use super::store::{End, Endpoint, NONE};
 use crate::cc::Marking;
 use std::fmt::Write;
 
@@ -53,12 +53,13 @@ impl Network {
                 )));
             }
             let held = arrived - sent;
-            if e.port & NIC_BIT != 0 {
-                occ_nic[(e.port & !NIC_BIT) as usize] += held;
-            } else {
-                occ_sw[e.port as usize] += held;
-                let s = self.sw.inp[e.port as usize].sw as usize;
-                for_out[(self.sw.sw[s].base + e.out as u32) as usize] += held;
+            match e.port.end() {
+                End::Nic(n) => occ_nic[n as usize] += held,
+                End::Port(g) => {
+                    occ_sw[g as usize] += held;
+                    let s = self.sw.inp[g as usize].sw as usize;
+                    for_out[(self.sw.sw[s].base + e.out as u32) as usize] += held;
+                }
             }
         }
         if let Marking::Ibcc(m) = &self.marking {
@@ -76,13 +77,13 @@ impl Network {
             if a != b {
                 return Err(inv(format!(
                     "{}: occupancy counter {a} != {b} flits held by its packets",
-                    self.in_port_name(g as u32)
+                    self.in_port_name(Endpoint::port(g as u32))
                 )));
             }
             if a > self.cfg.buffer_flits {
                 return Err(NetError::Overflow {
                     cycle,
-                    component: self.in_port_name(g as u32),
+                    component: self.in_port_name(Endpoint::port(g as u32)),
                     occupancy_flits: a,
                     capacity_flits: self.cfg.buffer_flits,
                 });
@@ -105,8 +106,8 @@ impl Network {
         // Credit conservation, link by link.
         let mut total = 0u64;
         for (l, k) in self.links.iter().enumerate() {
-            let (used, limit) = if k.tx & NIC_BIT != 0 {
-                let n = (k.tx & !NIC_BIT) as usize;
+            let (used, limit) = if let End::Nic(n) = k.tx.end() {
+                let n = n as usize;
                 let e = &self.nic.engine[n];
                 // Credits that arrived but wait for the block (more than 255 in one cycle)
                 // are no longer in use on the link.
@@ -115,13 +116,12 @@ impl Network {
                     self.cfg.buffer_flits,
                 )
             } else {
-                let o = &self.sw.out[k.tx as usize];
+                let o = &self.sw.out[k.tx.raw() as usize];
                 (o.used, o.limit)
             };
-            let buffer = if k.rx & NIC_BIT != 0 {
-                self.nic.st[(k.rx & !NIC_BIT) as usize].rx_occ
-            } else {
-                self.sw.inp[k.rx as usize].occ
+            let buffer = match k.rx.end() {
+                End::Nic(n) => self.nic.st[n as usize].rx_occ,
+                End::Port(g) => self.sw.inp[g as usize].occ,
             };
             let (f, c) = (flits[l], credits[l]);
             total += (f + buffer) as u64;
@@ -168,8 +168,8 @@ impl Network {
     /// (flits arrived, flits sent) of a buffer entry, from the ports that count them.
     pub(crate) fn entry_flits(&self, e: u32) -> (u32, u32) {
         let en = &self.entries[e];
-        if en.port & NIC_BIT != 0 {
-            let ns = &self.nic.st[(en.port & !NIC_BIT) as usize];
+        if let End::Nic(n) = en.port.end() {
+            let ns = &self.nic.st[n as usize];
             let arrived = if ns.rx_arriving == e {
                 ns.rx_arr_count
             } else {
@@ -178,7 +178,7 @@ impl Network {
             let sent = if ns.rx_head == e { ns.rx_sent } else { 0 };
             (arrived as u32, sent as u32)
         } else {
-            let ip = &self.sw.inp[en.port as usize];
+            let ip = &self.sw.inp[en.port.raw() as usize];
             let arrived = if ip.arriving == e {
                 ip.arr_count
             } else {
@@ -192,20 +192,18 @@ impl Network {
     }
 
     /// The link into receiver `rx`.
-    fn link_to(&self, rx: u32) -> u32 {
-        if rx & NIC_BIT != 0 {
-            self.nic.st[(rx & !NIC_BIT) as usize].ej_link
-        } else {
-            self.sw.inp[rx as usize].link
+    fn link_to(&self, rx: Endpoint) -> u32 {
+        match rx.end() {
+            End::Nic(n) => self.nic.st[n as usize].ej_link,
+            End::Port(g) => self.sw.inp[g as usize].link,
         }
     }
 
     /// The link out of sender `tx`.
-    fn link_from(&self, tx: u32) -> u32 {
-        if tx & NIC_BIT != 0 {
-            self.nic.st[(tx & !NIC_BIT) as usize].inj_link
-        } else {
-            self.sw.out[tx as usize].link
+    fn link_from(&self, tx: Endpoint) -> u32 {
+        match tx.end() {
+            End::Nic(n) => self.nic.st[n as usize].inj_link,
+            End::Port(g) => self.sw.out[g as usize].link,
         }
     }
 
@@ -217,7 +215,7 @@ impl Network {
         let ns = &self.nic.st[n as usize];
         let probe = self.nic.engine[n as usize].probe();
         let limit = self.cfg.buffer_flits;
-        let edge = self.in_port_name(ns.inj_rx);
+        let edge = self.in_port_name(Endpoint::port(ns.inj_rx));
         let reason = format!(
             "its PFT block throttles every cycle while {edge} stays locked to the packet, so c cannot fall; a throttle level that reaches P(send) = 0 below CREDIT_LIMIT does this (see docs/scenarios.md, 'levels that block completely'): f(c) = (c << m >> n) + k = {}{} now",
             probe.level,
@@ -247,7 +245,7 @@ impl Network {
                 if occ == 0 && locked == NONE {
                     continue;
                 }
-                let mut l = format!("  {}:", self.in_port_name(g as u32));
+                let mut l = format!("  {}:", self.in_port_name(Endpoint::port(g as u32)));
                 if occ > 0 {
                     let _ = write!(l, " holds {occ} flits");
                     for k in 0..qpp {

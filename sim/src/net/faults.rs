@@ -9,7 +9,11 @@
 //! jitter) is a hash of the run seed, the link and the cycle, so it depends neither on the
 //! component evaluation order nor on anything else in the run.
 
-use super::config::{bad, ConfigError, PftConfig};
+use super::config::{bad, ConfigError, Fault, NetConfig, PftConfig};
+use super::network::{Network, ONE};
+use super::store::{End, Endpoint};
+use super::topology::{Peer, Topology};
+use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 /// Largest extra credit-return delay accepted, cycles: for one fault, and for all credit
@@ -319,6 +323,234 @@ pub(crate) fn mix(seed: u64, tx: u32, now: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+// ---------------------------------------------------------------------------------------
+// Fault state of a running network
+
+/// The faults of one run and their state: the test hook (`NetConfig::fault`), the
+/// run-time faults with which are active now, the extra credit delay they add, and the CSR
+/// writes that `pft_rewrite` faults queue at the NICs.
+#[derive(Debug, Default)]
+pub(crate) struct FaultState {
+    pub test: Option<Fault>,
+    pub test_fired: bool,
+    pub specs: Vec<FaultSpec>,
+    pub on: Vec<bool>,
+    /// Extra credit delay now: fixed and jitter (max), for credits to NICs and to switches.
+    pub credit: CreditFx,
+    /// Pending CSR writes per NIC and their total.
+    pub csr_q: Vec<VecDeque<(u8, u32)>>,
+    pub csr_pending: usize,
+}
+
+impl FaultState {
+    pub fn new(cfg: &NetConfig, nodes: usize) -> Self {
+        FaultState {
+            test: cfg.fault,
+            test_fired: false,
+            specs: cfg.faults.clone(),
+            on: vec![false; cfg.faults.len()],
+            credit: CreditFx::default(),
+            csr_q: if cfg.faults.is_empty() {
+                Vec::new()
+            } else {
+                (0..nodes).map(|_| VecDeque::new()).collect()
+            },
+            csr_pending: 0,
+        }
+    }
+}
+
+/// Extra delay of credit returns while credit faults are active.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CreditFx {
+    pub on: bool,
+    pub fixed_nic: u32,
+    pub jitter_nic: u32,
+    pub fixed_sw: u32,
+    pub jitter_sw: u32,
+}
+
+impl Network {
+    /// Start and end the run-time faults whose windows open or close in this cycle.
+    pub(crate) fn apply_faults(&mut self) {
+        let now = self.now;
+        let (mut credit, mut eject, mut pause) = (false, false, false);
+        for (i, f) in self.faults.specs.iter().enumerate() {
+            if let FaultSpec::PftRewrite { at, nics, pft } = f {
+                if *at == now {
+                    let limit = self.cfg.buffer_flits as u16;
+                    let writes: Vec<(u8, u32)> = pft
+                        .writes(limit, 1)
+                        .into_iter()
+                        .filter(|&(a, _)| {
+                            a != pft_hdl::regs::addr::SEED && a != pft_hdl::regs::addr::CREDIT_LIMIT
+                        })
+                        .collect();
+                    let mut list: Vec<u32> =
+                        nics.clone().unwrap_or_else(|| (0..self.nodes).collect());
+                    list.sort_unstable();
+                    list.dedup(); // a NIC listed twice is rewritten once
+                    for n in list {
+                        self.faults.csr_q[n as usize].extend(writes.iter().copied());
+                        self.faults.csr_pending += writes.len();
+                    }
+                }
+                continue;
+            }
+            let on = f.window().active(now);
+            if on != self.faults.on[i] {
+                self.faults.on[i] = on;
+                match f {
+                    FaultSpec::CreditDelay { .. } | FaultSpec::CreditJitter { .. } => credit = true,
+                    FaultSpec::Eject { .. } => eject = true,
+                    FaultSpec::LinkPause { .. } => pause = true,
+                    FaultSpec::PftRewrite { .. } => {}
+                }
+            }
+        }
+        let active = self
+            .faults
+            .specs
+            .iter()
+            .zip(&self.faults.on)
+            .filter(|(_, &on)| on)
+            .map(|(f, _)| f);
+        if credit {
+            let mut fx = CreditFx::default();
+            for f in active.clone() {
+                let (fixed, jitter, scope) = match *f {
+                    FaultSpec::CreditDelay { cycles, scope, .. } => (cycles, 0, scope),
+                    FaultSpec::CreditJitter {
+                        max_cycles, scope, ..
+                    } => (0, max_cycles, scope),
+                    _ => continue,
+                };
+                fx.fixed_nic += fixed;
+                fx.jitter_nic += jitter;
+                if scope == CreditScope::All {
+                    fx.fixed_sw += fixed;
+                    fx.jitter_sw += jitter;
+                }
+            }
+            fx.on = fx.fixed_nic + fx.jitter_nic > 0;
+            self.faults.credit = fx;
+        }
+        if eject {
+            for s in &mut self.nic.st {
+                s.rate = self.rate_fp;
+            }
+            // Overlapping ejection faults: the slowest rate wins.
+            for f in active.clone() {
+                if let FaultSpec::Eject { nics, rate, .. } = f {
+                    let r = if *rate == 0.0 {
+                        0
+                    } else {
+                        ((rate * ONE as f64).round() as u32).clamp(1, ONE)
+                    };
+                    let mut set = |n: usize| {
+                        let s = &mut self.nic.st[n].rate;
+                        *s = (*s).min(r);
+                    };
+                    match nics {
+                        Some(v) => v.iter().for_each(|&n| set(n as usize)),
+                        None => (0..self.nodes as usize).for_each(set),
+                    }
+                }
+            }
+        }
+        if pause {
+            for s in &mut self.nic.st {
+                s.inj_paused = false;
+            }
+            for s in &mut self.sw.sw {
+                s.paused_out = 0;
+            }
+            for f in active {
+                if let FaultSpec::LinkPause { link, .. } = f {
+                    match (link.nic, link.switch, link.port) {
+                        (Some(n), _, _) => self.nic.st[n as usize].inj_paused = true,
+                        (None, Some(s), Some(p)) => self.sw.sw[s as usize].paused_out |= 1 << p,
+                        _ => unreachable!("validated"),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cycle a credit sent now by a receiver towards `tx` arrives.
+    #[inline]
+    pub(crate) fn credit_at(&self, tx: Endpoint) -> u64 {
+        let at = self.now + self.lat_credit;
+        if !self.faults.credit.on {
+            return at;
+        }
+        let (fixed, jitter) = if let End::Nic(_) = tx.end() {
+            (self.faults.credit.fixed_nic, self.faults.credit.jitter_nic)
+        } else {
+            (self.faults.credit.fixed_sw, self.faults.credit.jitter_sw)
+        };
+        let j = if jitter > 0 {
+            mix(self.seed(), tx.raw(), self.now) % (jitter as u64 + 1)
+        } else {
+            0
+        };
+        at + fixed as u64 + j
+    }
+}
+
+/// Check that the faults name NICs, switches and ports that exist.
+pub(crate) fn check_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), ConfigError> {
+    let nodes = topo.nodes();
+    let sws = topo.switches();
+    for (i, f) in faults.iter().enumerate() {
+        let field = format!("faults[{i}]");
+        let nic_list = match f {
+            FaultSpec::Eject { nics, .. } | FaultSpec::PftRewrite { nics, .. } => nics.as_deref(),
+            _ => None,
+        };
+        for &n in nic_list.unwrap_or(&[]) {
+            if n >= nodes {
+                return Err(bad(
+                    &format!("{field}.nics"),
+                    n.to_string(),
+                    format!("NICs are 0..{nodes}"),
+                ));
+            }
+        }
+        if let FaultSpec::LinkPause { link, .. } = f {
+            if let Some(n) = link.nic {
+                if n >= nodes {
+                    return Err(bad(
+                        &format!("{field}.link.nic"),
+                        n.to_string(),
+                        format!("NICs are 0..{nodes}"),
+                    ));
+                }
+            }
+            if let (Some(s), Some(p)) = (link.switch, link.port) {
+                let Some(spec) = sws.get(s as usize) else {
+                    return Err(bad(
+                        &format!("{field}.link.switch"),
+                        s.to_string(),
+                        format!("switches are 0..{}", sws.len()),
+                    ));
+                };
+                if p >= spec.radix || spec.ports[p as usize] == Peer::Unused {
+                    return Err(bad(
+                        &format!("{field}.link.port"),
+                        p.to_string(),
+                        format!(
+                            "must be a connected port of {} (0..{})",
+                            spec.name, spec.radix
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

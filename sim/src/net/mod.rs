@@ -29,6 +29,7 @@
 //! - `check()` runs the invariant checker on demand; `set_eval_order` permutes the
 //!   component evaluation order (results do not depend on it).
 
+mod build;
 mod check;
 pub mod config;
 pub mod error;

@@ -10,14 +10,15 @@
 //! No component reads another's state in phase 2, so the order in which they are evaluated
 //! cannot change a result (`set_eval_order` exists to test exactly that).
 
-use super::config::{bad, ConfigError, EngineKind, Fault, NetConfig, PftConfig};
-use crate::cc::ibcc::{IbccNics, IbccSwitches, VictimMask};
+use super::config::{EngineKind, NetConfig, PftConfig};
 use crate::cc::{CcConfig, FlowCtl, Marking};
 use super::error::NetError;
-use super::faults::{self, CreditScope, FaultSpec};
-use super::pft::{nic_seed, PftEngine};
-use super::store::{CreditEv, Entry, FlitEv, MsgState, Packet, Slab, Wheel, CNP, NEVER, NONE};
-use super::topology::{Peer, Topology};
+use super::faults::FaultState;
+use super::pft::PftEngine;
+use super::store::{
+    CreditEv, End, Endpoint, Entry, FlitEv, MsgState, Packet, Slab, Wheel, CNP, NEVER, NONE,
+};
+use super::topology::Topology;
 use super::types::{Delivery, Message, NodeId, Workload};
 use pft_hdl::model::Outputs;
 use pft_hdl::stepper::Probe;
@@ -26,8 +27,6 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
-/// Marks a NIC in a link endpoint or an entry's port.
-pub(crate) const NIC_BIT: u32 = 1 << 31;
 /// Fixed-point one for the ejection accumulator (16 fractional bits).
 pub(crate) const ONE: u32 = 1 << 16;
 
@@ -90,10 +89,10 @@ pub enum EvalOrder {
 /// to check; the hot paths address receivers and senders directly.)
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Link {
-    /// Sender: NIC_BIT | nic, or a global switch output port.
-    pub tx: u32,
-    /// Receiver: NIC_BIT | nic, or a global switch input port.
-    pub rx: u32,
+    /// Sender: a NIC, or a global switch output port.
+    pub tx: Endpoint,
+    /// Receiver: a NIC, or a global switch input port.
+    pub rx: Endpoint,
 }
 
 /// One switch.
@@ -136,7 +135,7 @@ pub(crate) struct InPort {
     /// The link feeding it.
     pub link: u32,
     /// Where its credits go: the link's sender.
-    pub credit_to: u32,
+    pub credit_to: Endpoint,
     /// Round-robin pointer over outputs (VOQ).
     pub rr: u8,
 }
@@ -157,7 +156,7 @@ pub(crate) struct OutPort {
     pub len: u16,
     pub link: u32,
     /// The link's receiver.
-    pub rx: u32,
+    pub rx: Endpoint,
     pub sw: u32,
     /// Round-robin pointer over inputs.
     pub rr: u8,
@@ -239,16 +238,6 @@ pub(crate) struct Nics {
     pub stats: Vec<NicStats>,
 }
 
-/// Extra delay of credit returns while credit faults are active.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct CreditFx {
-    pub on: bool,
-    pub fixed_nic: u32,
-    pub jitter_nic: u32,
-    pub fixed_sw: u32,
-    pub jitter_sw: u32,
-}
-
 /// The whole network of one run. See the module docs of `net` for the API.
 pub struct Network {
     pub(crate) cfg: NetConfig,
@@ -273,25 +262,17 @@ pub struct Network {
     pub(crate) flits_in_network: u64,
     pub(crate) messages_pending: u64,
     pub(crate) last_progress: u64,
-    pub(crate) fault: Option<Fault>,
-    pub(crate) fault_fired: bool,
-    /// Run-time faults and which are active now.
-    faults: Vec<FaultSpec>,
-    fault_on: Vec<bool>,
-    /// Extra credit delay now: fixed and jitter (max), for credits to NICs and to switches.
-    pub(crate) cfx: CreditFx,
-    /// Pending CSR writes per NIC (PFT rewrite faults) and their total.
-    pub(crate) csr_q: Vec<VecDeque<(u8, u32)>>,
-    pub(crate) csr_pending: usize,
+    /// The test hook's fault and the run-time faults, with their state.
+    pub(crate) faults: FaultState,
     /// Congestion control: the NICs' packet-level flow control and the switches' marking.
     pub(crate) flow: FlowCtl,
     pub(crate) marking: Marking,
-    cc: CcConfig,
-    order: Option<Vec<u32>>,
-    msg_buf: Vec<Message>,
-    deliveries: Vec<Delivery>,
-    engine_kind: EngineKind,
-    seed: u64,
+    pub(crate) cc: CcConfig,
+    pub(crate) order: Option<Vec<u32>>,
+    pub(crate) msg_buf: Vec<Message>,
+    pub(crate) deliveries: Vec<Delivery>,
+    pub(crate) engine_kind: EngineKind,
+    pub(crate) seed: u64,
 }
 
 impl Network {
@@ -307,258 +288,13 @@ impl Network {
         Network::with_cc(cfg, &CcConfig::Pft(*pft), engine, seed)
     }
 
-    /// Build a network at cycle 0 running congestion control `cc` (`none`, `pft` or
-    /// `ibcc`). Every NIC's PFT block is its link credit counter; it throttles only for
-    /// `pft` (crate::cc explains the seams).
-    pub fn with_cc(
-        cfg: &NetConfig,
-        cc: &CcConfig,
-        engine: EngineKind,
-        seed: u64,
-    ) -> Result<Network, NetError> {
-        cfg.validate()?;
-        cc.validate("cc")?;
-        let pft = &cc.pft();
-        let topo = Topology::build(&cfg.topology);
-        if let Some(Fault::FreezeSwitch { switch, .. }) = cfg.fault {
-            if switch as usize >= topo.switches().len() {
-                return Err(NetError::Config(super::config::ConfigError {
-                    field: "fault.switch".into(),
-                    value: switch.to_string(),
-                    allowed: format!("must be in 0..{}", topo.switches().len()),
-                }));
-            }
-        }
-        let nodes = topo.nodes();
-        let n = nodes as usize;
-        let specs = topo.switches();
-        check_fault_refs(&cfg.faults, &topo)?;
-        let max_radix = specs.iter().map(|s| s.radix).max().unwrap_or(1);
-        let qpp = if cfg.voq { max_radix } else { 1 };
-
-        let mut sw = Switches {
-            qpp,
-            reqs: vec![0; 64],
-            ..Default::default()
-        };
-        for (s, spec) in specs.iter().enumerate() {
-            let base = sw.inp.len() as u32;
-            let mut used_mask = 0u64;
-            for (p, peer) in spec.ports.iter().enumerate() {
-                if *peer != Peer::Unused {
-                    used_mask |= 1 << p;
-                }
-                sw.inp.push(InPort {
-                    occ: 0,
-                    arriving: NONE,
-                    arr_pkt: NONE,
-                    arr_count: 0,
-                    arr_len: 0,
-                    last: NONE,
-                    sw: s as u32,
-                    nonempty: 0,
-                    link: NONE,
-                    credit_to: NONE,
-                    rr: 0,
-                });
-                sw.out.push(OutPort {
-                    used: 0,
-                    limit: 0,
-                    entry: NONE,
-                    from: NONE,
-                    pkt: NONE,
-                    sent: 0,
-                    len: 0,
-                    link: NONE,
-                    rx: NONE,
-                    sw: s as u32,
-                    rr: 0,
-                });
-            }
-            sw.sw.push(SwState {
-                base,
-                radix: spec.radix,
-                used_mask,
-                ..Default::default()
-            });
-        }
-        sw.q = vec![(NONE, NONE); sw.inp.len() * qpp as usize];
-
-        // Links: NIC injection and ejection, then every switch-to-switch direction.
-        let mut links: Vec<Link> = Vec::new();
-        let connect = |links: &mut Vec<Link>, sw: &mut Switches, tx: u32, rx: u32| {
-            let l = links.len() as u32;
-            links.push(Link { tx, rx });
-            if tx & NIC_BIT == 0 {
-                let o = &mut sw.out[tx as usize];
-                o.link = l;
-                o.rx = rx;
-                o.limit = if rx & NIC_BIT != 0 {
-                    cfg.eject_buffer_flits
-                } else {
-                    cfg.buffer_flits
-                };
-            }
-            if rx & NIC_BIT == 0 {
-                let i = &mut sw.inp[rx as usize];
-                i.link = l;
-                i.credit_to = tx;
-            }
-            l
-        };
-        let mut st = Vec::with_capacity(n);
-        for d in 0..nodes {
-            let (s, p) = topo.attach(d);
-            let g = sw.sw[s as usize].base + p;
-            let inj_link = connect(&mut links, &mut sw, NIC_BIT | d, g);
-            let ej_link = connect(&mut links, &mut sw, g, NIC_BIT | d);
-            st.push(NicState {
-                credit_in: 0,
-                out_flags: 0,
-                out_c: 0,
-                dsts: 0,
-                throttled: 0,
-                congested: 0,
-                cur_seq: 0,
-                cur_len: 0,
-                cur_pkt: NONE,
-                rx_head: NONE,
-                rx_tail: NONE,
-                rx_occ: 0,
-                rx_sent: 0,
-                rx_head_len: 0,
-                rx_head_pkt: NONE,
-                rx_head_msg: NONE,
-                rx_arriving: NONE,
-                rx_arr_pkt: NONE,
-                rx_arr_count: 0,
-                rx_arr_len: 0,
-                acc: ONE,
-                rate: 0,
-                thr_since: 0,
-                inj_paused: false,
-                cur_cnp: false,
-                inj_rx: g,
-                ej_tx: g,
-                inj_link,
-                ej_link,
-            });
-        }
-        for (s, spec) in specs.iter().enumerate() {
-            for (p, peer) in spec.ports.iter().enumerate() {
-                if let Peer::Switch { switch, port } = *peer {
-                    let from = sw.sw[s].base + p as u32;
-                    let to = sw.sw[switch as usize].base + port;
-                    connect(&mut links, &mut sw, from, to);
-                }
-            }
-        }
-
-        let credit_limit = cfg.buffer_flits as u16;
-        let nic = Nics {
-            st,
-            engine: (0..nodes)
-                .map(|i| PftEngine::configured(engine, pft, credit_limit, nic_seed(seed, i)))
-                .collect(),
-            active: (0..n).map(|_| VecDeque::new()).collect(),
-            sq: vec![(NONE, NONE); n * n],
-            stats: vec![NicStats::default(); n],
-        };
-        let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
-        // At most MAX_CREDIT_EXTRA_CYCLES (validated).
-        let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
-        let max_lat = lat_sw.max(cfg.credit_latency_cycles + credit_extra);
-        let rate_fp = ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE);
-        let (flow, marking) = match cc {
-            CcConfig::Ibcc(ib) => {
-                let victim = specs
-                    .iter()
-                    .map(|spec| {
-                        let mut m = 0u64;
-                        for (p, peer) in spec.ports.iter().enumerate() {
-                            let set = match ib.victim_mask {
-                                VictimMask::NicPorts => matches!(peer, Peer::Nic(_)),
-                                VictimMask::All => *peer != Peer::Unused,
-                                VictimMask::None => false,
-                            };
-                            m |= (set as u64) << p;
-                        }
-                        m
-                    })
-                    .collect();
-                (
-                    FlowCtl::Ibcc(Box::new(IbccNics::new(
-                        ib,
-                        nodes,
-                        cfg.cycle_ns(),
-                        |i| faults::mix(seed, NIC_BIT | i, 0x1bcc),
-                    ))),
-                    Marking::Ibcc(Box::new(IbccSwitches::new(
-                        ib,
-                        sw.out.len(),
-                        victim,
-                        cfg.buffer_flits,
-                        cfg.mtu_flits(),
-                        cfg.flit_bytes,
-                    ))),
-                )
-            }
-            CcConfig::None | CcConfig::Pft(_) => (FlowCtl::None, Marking::None),
-        };
-        let mut nic = nic;
-        for s in &mut nic.st {
-            s.rate = rate_fp;
-        }
-        Ok(Network {
-            mtu_flits: cfg.mtu_flits(),
-            rate_fp,
-            lat_inj: cfg.link_latency_cycles as u64,
-            lat_sw: lat_sw as u64,
-            lat_credit: cfg.credit_latency_cycles as u64,
-            cfg: cfg.clone(),
-            nodes,
-            now: 0,
-            links,
-            fwheel: Wheel::new(max_lat),
-            cwheel: Wheel::new(max_lat),
-            packets: Slab::default(),
-            entries: Slab::default(),
-            msgs: Slab::default(),
-            sw,
-            nic,
-            flits_in_network: 0,
-            messages_pending: 0,
-            last_progress: 0,
-            fault: cfg.fault,
-            fault_fired: false,
-            faults: cfg.faults.clone(),
-            fault_on: vec![false; cfg.faults.len()],
-            cfx: CreditFx::default(),
-            csr_q: if cfg.faults.is_empty() {
-                Vec::new()
-            } else {
-                (0..n).map(|_| VecDeque::new()).collect()
-            },
-            csr_pending: 0,
-            flow,
-            marking,
-            cc: cc.clone(),
-            order: None,
-            msg_buf: Vec::new(),
-            deliveries: Vec::new(),
-            engine_kind: engine,
-            seed,
-            topo,
-        })
-    }
-
     /// Simulate one cycle: read inputs, take the workload's new messages, evaluate and
     /// commit every component, check (if enabled), then report this cycle's deliveries to
     /// the workload (sorted by message id). After an error the network must not be used.
     pub fn step(&mut self, workload: &mut dyn Workload) -> Result<(), NetError> {
         let now = self.now;
         self.deliveries.clear();
-        if !self.faults.is_empty() {
+        if !self.faults.specs.is_empty() {
             self.apply_faults();
         }
         // Phase 1: read the channel heads of this cycle.
@@ -639,10 +375,9 @@ impl Network {
         let flits = self.fwheel.take(now);
         let mut r = Ok(());
         for ev in &flits {
-            r = if ev.rx & NIC_BIT != 0 {
-                self.nic_receive(ev.rx & !NIC_BIT, ev)
-            } else {
-                self.switch_receive(ev.rx, ev)
+            r = match ev.rx.end() {
+                End::Nic(n) => self.nic_receive(n, ev),
+                End::Port(g) => self.switch_receive(g, ev),
             };
             if r.is_err() {
                 break;
@@ -653,18 +388,19 @@ impl Network {
         let mut r = Ok(());
         let credits = self.cwheel.take(now);
         for ev in &credits {
-            if ev.tx & NIC_BIT != 0 {
-                self.nic.st[(ev.tx & !NIC_BIT) as usize].credit_in += 1;
-            } else {
-                let u = &mut self.sw.out[ev.tx as usize].used;
-                if *u == 0 {
-                    r = Err(Box::new(NetError::CreditUnderflow {
-                        cycle: now,
-                        component: self.out_port_name(ev.tx),
-                    }));
-                    break;
+            match ev.tx.end() {
+                End::Nic(n) => self.nic.st[n as usize].credit_in += 1,
+                End::Port(g) => {
+                    let u = &mut self.sw.out[g as usize].used;
+                    if *u == 0 {
+                        r = Err(Box::new(NetError::CreditUnderflow {
+                            cycle: now,
+                            component: self.out_port_name(g),
+                        }));
+                        break;
+                    }
+                    *u -= 1;
                 }
-                *u -= 1;
             }
         }
         self.cwheel.restore(now, credits);
@@ -737,133 +473,6 @@ impl Network {
     /// Record a delivery (called by the NIC when a message's last flit is ejected).
     pub(crate) fn deliver(&mut self, d: Delivery) {
         self.deliveries.push(d);
-    }
-
-    // ---------------------------------------------------------------- faults
-
-    /// Start and end the run-time faults whose windows open or close in this cycle.
-    fn apply_faults(&mut self) {
-        let now = self.now;
-        let (mut credit, mut eject, mut pause) = (false, false, false);
-        for (i, f) in self.faults.iter().enumerate() {
-            if let FaultSpec::PftRewrite { at, nics, pft } = f {
-                if *at == now {
-                    let limit = self.cfg.buffer_flits as u16;
-                    let writes: Vec<(u8, u32)> = pft
-                        .writes(limit, 1)
-                        .into_iter()
-                        .filter(|&(a, _)| {
-                            a != pft_hdl::regs::addr::SEED && a != pft_hdl::regs::addr::CREDIT_LIMIT
-                        })
-                        .collect();
-                    let mut list: Vec<u32> =
-                        nics.clone().unwrap_or_else(|| (0..self.nodes).collect());
-                    list.sort_unstable();
-                    list.dedup(); // a NIC listed twice is rewritten once
-                    for n in list {
-                        self.csr_q[n as usize].extend(writes.iter().copied());
-                        self.csr_pending += writes.len();
-                    }
-                }
-                continue;
-            }
-            let on = f.window().active(now);
-            if on != self.fault_on[i] {
-                self.fault_on[i] = on;
-                match f {
-                    FaultSpec::CreditDelay { .. } | FaultSpec::CreditJitter { .. } => credit = true,
-                    FaultSpec::Eject { .. } => eject = true,
-                    FaultSpec::LinkPause { .. } => pause = true,
-                    FaultSpec::PftRewrite { .. } => {}
-                }
-            }
-        }
-        let active = self
-            .faults
-            .iter()
-            .zip(&self.fault_on)
-            .filter(|(_, &on)| on)
-            .map(|(f, _)| f);
-        if credit {
-            let mut fx = CreditFx::default();
-            for f in active.clone() {
-                let (fixed, jitter, scope) = match *f {
-                    FaultSpec::CreditDelay { cycles, scope, .. } => (cycles, 0, scope),
-                    FaultSpec::CreditJitter {
-                        max_cycles, scope, ..
-                    } => (0, max_cycles, scope),
-                    _ => continue,
-                };
-                fx.fixed_nic += fixed;
-                fx.jitter_nic += jitter;
-                if scope == CreditScope::All {
-                    fx.fixed_sw += fixed;
-                    fx.jitter_sw += jitter;
-                }
-            }
-            fx.on = fx.fixed_nic + fx.jitter_nic > 0;
-            self.cfx = fx;
-        }
-        if eject {
-            for s in &mut self.nic.st {
-                s.rate = self.rate_fp;
-            }
-            // Overlapping ejection faults: the slowest rate wins.
-            for f in active.clone() {
-                if let FaultSpec::Eject { nics, rate, .. } = f {
-                    let r = if *rate == 0.0 {
-                        0
-                    } else {
-                        ((rate * ONE as f64).round() as u32).clamp(1, ONE)
-                    };
-                    let mut set = |n: usize| {
-                        let s = &mut self.nic.st[n].rate;
-                        *s = (*s).min(r);
-                    };
-                    match nics {
-                        Some(v) => v.iter().for_each(|&n| set(n as usize)),
-                        None => (0..self.nodes as usize).for_each(set),
-                    }
-                }
-            }
-        }
-        if pause {
-            for s in &mut self.nic.st {
-                s.inj_paused = false;
-            }
-            for s in &mut self.sw.sw {
-                s.paused_out = 0;
-            }
-            for f in active {
-                if let FaultSpec::LinkPause { link, .. } = f {
-                    match (link.nic, link.switch, link.port) {
-                        (Some(n), _, _) => self.nic.st[n as usize].inj_paused = true,
-                        (None, Some(s), Some(p)) => self.sw.sw[s as usize].paused_out |= 1 << p,
-                        _ => unreachable!("validated"),
-                    }
-                }
-            }
-        }
-    }
-
-    /// The cycle a credit sent now by a receiver towards `tx` arrives.
-    #[inline]
-    pub(crate) fn credit_at(&self, tx: u32) -> u64 {
-        let at = self.now + self.lat_credit;
-        if !self.cfx.on {
-            return at;
-        }
-        let (fixed, jitter) = if tx & NIC_BIT != 0 {
-            (self.cfx.fixed_nic, self.cfx.jitter_nic)
-        } else {
-            (self.cfx.fixed_sw, self.cfx.jitter_sw)
-        };
-        let j = if jitter > 0 {
-            faults::mix(self.seed, tx, self.now) % (jitter as u64 + 1)
-        } else {
-            0
-        };
-        at + fixed as u64 + j
     }
 
     // ---------------------------------------------------------------- accessors
@@ -1033,10 +642,11 @@ impl Network {
         &self.topo.switches()[s as usize].name
     }
 
-    pub(crate) fn in_port_name(&self, gp: u32) -> String {
-        if gp & NIC_BIT != 0 {
-            return format!("NIC {} receive buffer", gp & !NIC_BIT);
-        }
+    pub(crate) fn in_port_name(&self, at: Endpoint) -> String {
+        let gp = match at.end() {
+            End::Nic(n) => return format!("NIC {n} receive buffer"),
+            End::Port(g) => g,
+        };
         let s = self.sw.inp[gp as usize].sw;
         format!(
             "{} input {}",
@@ -1056,15 +666,13 @@ impl Network {
 
     pub(crate) fn link_name(&self, l: u32) -> String {
         let k = self.links[l as usize];
-        let tx = if k.tx & NIC_BIT != 0 {
-            format!("NIC {}", k.tx & !NIC_BIT)
-        } else {
-            self.out_port_name(k.tx)
+        let tx = match k.tx.end() {
+            End::Nic(n) => format!("NIC {n}"),
+            End::Port(g) => self.out_port_name(g),
         };
-        let rx = if k.rx & NIC_BIT != 0 {
-            format!("NIC {}", k.rx & !NIC_BIT)
-        } else {
-            self.in_port_name(k.rx)
+        let rx = match k.rx.end() {
+            End::Nic(n) => format!("NIC {n}"),
+            End::Port(_) => self.in_port_name(k.rx),
         };
         format!("{l} ({tx} -> {rx})")
     }
@@ -1086,57 +694,4 @@ impl Network {
             _ => format!("packet {p} (not live)"),
         }
     }
-}
-
-/// Check that the faults name NICs, switches and ports that exist.
-fn check_fault_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), ConfigError> {
-    let nodes = topo.nodes();
-    let sws = topo.switches();
-    for (i, f) in faults.iter().enumerate() {
-        let field = format!("faults[{i}]");
-        let nic_list = match f {
-            FaultSpec::Eject { nics, .. } | FaultSpec::PftRewrite { nics, .. } => nics.as_deref(),
-            _ => None,
-        };
-        for &n in nic_list.unwrap_or(&[]) {
-            if n >= nodes {
-                return Err(bad(
-                    &format!("{field}.nics"),
-                    n.to_string(),
-                    format!("NICs are 0..{nodes}"),
-                ));
-            }
-        }
-        if let FaultSpec::LinkPause { link, .. } = f {
-            if let Some(n) = link.nic {
-                if n >= nodes {
-                    return Err(bad(
-                        &format!("{field}.link.nic"),
-                        n.to_string(),
-                        format!("NICs are 0..{nodes}"),
-                    ));
-                }
-            }
-            if let (Some(s), Some(p)) = (link.switch, link.port) {
-                let Some(spec) = sws.get(s as usize) else {
-                    return Err(bad(
-                        &format!("{field}.link.switch"),
-                        s.to_string(),
-                        format!("switches are 0..{}", sws.len()),
-                    ));
-                };
-                if p >= spec.radix || spec.ports[p as usize] == Peer::Unused {
-                    return Err(bad(
-                        &format!("{field}.link.port"),
-                        p.to_string(),
-                        format!(
-                            "must be a connected port of {} (0..{})",
-                            spec.name, spec.radix
-                        ),
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
 }

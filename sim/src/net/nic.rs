@@ -16,8 +16,8 @@
 //! (a flit is ready only if one may), CNPs go before data, and a CNP's arrival is a BECN.
 
 use super::error::NetError;
-use super::network::{Network, NIC_BIT, ONE};
-use super::store::{CreditEv, Entry, FlitEv, Packet, CNP, FECN, NEVER, NONE};
+use super::network::{Network, ONE};
+use super::store::{CreditEv, Endpoint, Entry, FlitEv, Packet, CNP, FECN, NEVER, NONE};
 use super::types::Delivery;
 use crate::cc::FlowCtl;
 use pft_hdl::model::Inputs;
@@ -52,10 +52,10 @@ impl Network {
             credit_return,
             ..Default::default()
         };
-        if self.csr_pending > 0 {
+        if self.faults.csr_pending > 0 {
             // A register rewrite in progress (fault): one CSR write per cycle.
-            if let Some((a, d)) = self.csr_q[i].pop_front() {
-                self.csr_pending -= 1;
+            if let Some((a, d)) = self.faults.csr_q[i].pop_front() {
+                self.faults.csr_pending -= 1;
                 inputs.csr_we = true;
                 inputs.csr_addr = a;
                 inputs.csr_wdata = d;
@@ -100,7 +100,7 @@ impl Network {
             let ns = &mut self.nic.st[i];
             let seq = ns.cur_seq;
             let ev = FlitEv {
-                rx: ns.inj_rx,
+                rx: Endpoint::port(ns.inj_rx),
                 pkt: ns.cur_pkt,
                 seq,
             };
@@ -235,7 +235,7 @@ impl Network {
         );
         ns.rx_sent += 1;
         ns.rx_occ -= 1;
-        let tx = ns.ej_tx;
+        let tx = Endpoint::port(ns.ej_tx);
         let cnp = ns.rx_head_msg == NONE;
         self.cwheel.push(self.credit_at(tx), CreditEv { tx });
         if !cnp {
@@ -302,7 +302,7 @@ impl Network {
                     ns.rx_arr_len,
                     NONE,
                     ev,
-                    NIC_BIT | n,
+                    Endpoint::nic(n),
                 )));
             }
             ns.rx_arr_count += 1;
@@ -347,7 +347,7 @@ impl Network {
                     0,
                     NONE,
                     ev,
-                    NIC_BIT | n,
+                    Endpoint::nic(n),
                 )));
             }
             self.packets[ev.pkt].rx = 1;
@@ -363,7 +363,7 @@ impl Network {
             let e = self.entries.alloc(Entry {
                 pkt: ev.pkt,
                 next: NONE,
-                port: NIC_BIT | n,
+                port: Endpoint::nic(n),
                 msg: pk.msg,
                 len: pk.len,
                 out: 0,
@@ -416,7 +416,7 @@ impl Network {
         len: u16,
         last: u32,
         ev: &FlitEv,
-        port: u32,
+        port: Endpoint,
     ) -> NetError {
         let cycle = self.now;
         let (arrived, len) = (arrived as u32, len as u32);

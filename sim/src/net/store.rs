@@ -7,6 +7,51 @@ use super::types::Message;
 /// "No index".
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// One end of a link: a NIC, or a global switch port (an input where a link ends, an output
+/// where one starts). One u32, a NIC carrying the top bit, so that flit and credit events
+/// stay small; `end()` gives the two cases.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(transparent)]
+pub(crate) struct Endpoint(u32);
+
+/// What an `Endpoint` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    Nic(u32),
+    Port(u32),
+}
+
+impl Endpoint {
+    const NIC: u32 = 1 << 31;
+    /// No endpoint (a port without a link).
+    pub const NONE: Endpoint = Endpoint(u32::MAX);
+
+    #[inline]
+    pub const fn nic(n: u32) -> Self {
+        Endpoint(Self::NIC | n)
+    }
+
+    #[inline]
+    pub const fn port(global_port: u32) -> Self {
+        Endpoint(global_port)
+    }
+
+    #[inline]
+    pub fn end(self) -> End {
+        if self.0 & Self::NIC != 0 {
+            End::Nic(self.0 & !Self::NIC)
+        } else {
+            End::Port(self.0)
+        }
+    }
+
+    /// The encoded value (hashed by the credit-jitter fault).
+    #[inline]
+    pub fn raw(self) -> u32 {
+        self.0
+    }
+}
+
 /// A vector with a free list; indices stay valid until freed.
 #[derive(Clone, Debug)]
 pub(crate) struct Slab<T> {
@@ -84,8 +129,8 @@ pub(crate) struct Entry {
     pub pkt: u32,
     /// Next entry in the same queue.
     pub next: u32,
-    /// Global input-port id of the buffer (NIC_BIT | n for a NIC receive buffer).
-    pub port: u32,
+    /// The buffer: a switch input port, or a NIC's receive buffer.
+    pub port: Endpoint,
     /// Message slot (NIC receive buffers).
     pub msg: u32,
     pub len: u16,
@@ -110,21 +155,21 @@ pub(crate) struct MsgState {
 
 pub(crate) const NEVER: u64 = u64::MAX;
 
-/// A flit on a link, addressed to the link's receiver (NIC_BIT | nic, or a global switch
-/// input port: each receiver has exactly one incoming link).
+/// A flit on a link, addressed to the link's receiver (a NIC, or a global switch input
+/// port: each receiver has exactly one incoming link).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct FlitEv {
-    pub rx: u32,
+    pub rx: Endpoint,
     pub pkt: u32,
     /// Index of the flit in its packet (0 = head, len-1 = tail).
     pub seq: u16,
 }
 
-/// One credit on a link's return channel, addressed to the link's sender (NIC_BIT | nic,
-/// or a global switch output port).
+/// One credit on a link's return channel, addressed to the link's sender (a NIC, or a
+/// global switch output port).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct CreditEv {
-    pub tx: u32,
+    pub tx: Endpoint,
 }
 
 /// Every channel of one kind at once: a value written in cycle t on a channel of latency L

@@ -22,7 +22,7 @@
 use super::config::Fault;
 use super::error::NetError;
 use super::network::Network;
-use super::store::{CreditEv, Entry, FlitEv, CNP, FECN, NONE};
+use super::store::{CreditEv, Endpoint, Entry, FlitEv, CNP, FECN, NONE};
 use crate::cc::Marking;
 
 impl Network {
@@ -41,7 +41,7 @@ impl Network {
                     ip.arr_len,
                     ip.last,
                     ev,
-                    gp,
+                    Endpoint::port(gp),
                 )));
             }
             ip.arr_count += 1;
@@ -60,15 +60,22 @@ impl Network {
         } else {
             if ev.seq != 0 {
                 let last = ip.last;
-                return Err(Box::new(self.sequence_error(None, 0, 0, last, ev, gp)));
+                return Err(Box::new(self.sequence_error(
+                    None,
+                    0,
+                    0,
+                    last,
+                    ev,
+                    Endpoint::port(gp),
+                )));
             }
             // Head: route and queue.
             let s = ip.sw as usize;
             let pk = self.packets[ev.pkt];
             let mut out = self.topo.route(s as u32, pk.dst);
-            if let Some(Fault::Misroute { cycle }) = self.fault {
-                if !self.fault_fired && self.now >= cycle {
-                    self.fault_fired = true;
+            if let Some(Fault::Misroute { cycle }) = self.faults.test {
+                if !self.faults.test_fired && self.now >= cycle {
+                    self.faults.test_fired = true;
                     let used = self.sw.sw[s].used_mask;
                     let r = self.sw.sw[s].radix;
                     out = (1..r)
@@ -80,7 +87,7 @@ impl Network {
             let e = self.entries.alloc(Entry {
                 pkt: ev.pkt,
                 next: NONE,
-                port: gp,
+                port: Endpoint::port(gp),
                 msg: pk.msg,
                 len: pk.len,
                 out: out as u8,
@@ -121,7 +128,7 @@ impl Network {
         if ip.occ > self.cfg.buffer_flits {
             return Err(Box::new(NetError::Overflow {
                 cycle: self.now,
-                component: self.in_port_name(gp),
+                component: self.in_port_name(Endpoint::port(gp)),
                 occupancy_flits: self.sw.inp[g].occ,
                 capacity_flits: self.cfg.buffer_flits,
             }));
@@ -137,7 +144,7 @@ impl Network {
         if st.resident == 0 {
             return;
         }
-        if let Some(Fault::FreezeSwitch { switch, cycle }) = self.fault {
+        if let Some(Fault::FreezeSwitch { switch, cycle }) = self.faults.test {
             if switch == s && self.now >= cycle {
                 return;
             }
@@ -282,15 +289,15 @@ impl Network {
         let now = self.now;
         let flit_at = now + self.lat_sw;
         let mut drop_credit = false;
-        if let Some(f) = self.fault {
-            if !self.fault_fired {
+        if let Some(f) = self.faults.test {
+            if !self.faults.test_fired {
                 match f {
                     Fault::DropCredit { cycle } if now >= cycle => {
-                        self.fault_fired = true;
+                        self.faults.test_fired = true;
                         drop_credit = true;
                     }
                     Fault::DuplicateFlit { cycle } if now >= cycle => {
-                        self.fault_fired = true;
+                        self.faults.test_fired = true;
                         self.fwheel.push(flit_at, flit);
                     }
                     _ => {}

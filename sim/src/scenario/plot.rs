@@ -170,3 +170,65 @@ pub fn timeseries_svg(
     }
     Ok(svg)
 }
+
+/// Lines through points (x, y), one per series, dashed for names listed in `dashed`, with
+/// markers at the points. Returns the SVG text.
+pub fn lines_svg(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    dashed: &[&str],
+) -> anyhow::Result<String> {
+    let pts = || series.iter().flat_map(|(_, v)| v.iter().copied());
+    let xmax = pts().map(|p| p.0).fold(0.0, f64::max).max(1e-9);
+    let xmin = pts().map(|p| p.0).fold(xmax, f64::min);
+    let ymax = pts().map(|p| p.1).fold(0.0, f64::max).max(1e-9) * 1.1;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d(xmin..xmax, 0.0..ymax)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .draw()
+            .map_err(err)?;
+        for (i, (name, v)) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let style = color.stroke_width(2);
+            let s = if dashed.contains(&name.as_str()) {
+                chart
+                    .draw_series(DashedLineSeries::new(v.iter().copied(), 6, 4, style))
+                    .map_err(err)?
+            } else {
+                chart
+                    .draw_series(LineSeries::new(v.iter().copied(), style))
+                    .map_err(err)?
+            };
+            s.label(name.clone()).legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+            chart
+                .draw_series(v.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(err)?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}

@@ -1,0 +1,138 @@
+//! The IB CC study's windy-forest curve (seed 002, Fig. 6 style): the mean receive rate of
+//! the non-hot-spot nodes against the B nodes' hot-spot share p, with congestion control off
+//! and with each `[[cc]]`/`[[pft]]` entry of a hot-spot scenario, beside t_max (the rate the
+//! non-hot-spot nodes would get without hot spots: the uniform traffic spread over the others).
+//!
+//! ```text
+//! cargo run --release -p pft-sim --example windy_forest -- scenarios/ib-windy-forest.toml \
+//!     --out out/windy [--p 0,10,...,100] [--jobs N]
+//! ```
+//! Writes `windy.csv` (p, config, rx_hot, rx_nonhot, rx_total, t_max; Gb/s) and `windy.svg`.
+
+use anyhow::{bail, Context};
+use clap::Parser;
+use pft_sim::cc::CcConfig;
+use pft_sim::scenario::{plot, run, Progress, RunSpec, Scenario};
+use pft_sim::workload::WorkloadConfig;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+#[derive(Parser)]
+struct Cli {
+    /// A scenario with a `hotspot` workload (its `p_hot` is replaced by each p).
+    scenario: PathBuf,
+    /// Output directory (created).
+    #[arg(long)]
+    out: PathBuf,
+    /// Hot-spot shares of the B nodes, percent.
+    #[arg(long, value_delimiter = ',', default_value = "0,10,20,30,40,50,60,70,80,90,100")]
+    p: Vec<u32>,
+    /// Runs at once (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let base = Scenario::load(&cli.scenario)?;
+    let WorkloadConfig::Hotspot(h) = &base.workload else {
+        bail!("{}: the workload must be `hotspot`", cli.scenario.display());
+    };
+    if let Some(bad) = cli.p.iter().find(|&&p| p > 100) {
+        bail!("--p {bad}: shares are percentages in 0..=100");
+    }
+    let nodes = base.nodes() as f64;
+    let n_b = (h.frac_b * nodes).round();
+    let n_c = (h.frac_c * nodes).round();
+    let n_v = nodes - n_b - n_c;
+    let node_gbps = base.network.gbps(h.load);
+    let mut configs = vec![("off".to_string(), CcConfig::None)];
+    configs.extend(base.configs());
+    let jobs: Vec<(u32, usize)> = cli
+        .p
+        .iter()
+        .flat_map(|&p| (0..configs.len()).map(move |c| (p, c)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    let threads = cli
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, jobs.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(p, c)) = jobs.get(i) else { break };
+                let mut sc = base.clone();
+                if let WorkloadConfig::Hotspot(h) = &mut sc.workload {
+                    h.p_hot = p as f64 / 100.0;
+                }
+                let (label, cc) = configs[c].clone();
+                let spec = RunSpec {
+                    label: label.clone(),
+                    cc,
+                    congestors: true,
+                };
+                let r = run::run(&sc, &spec, &Progress::quiet())
+                    .with_context(|| format!("p = {p}, {label}"));
+                eprintln!("p = {p:>3} {label}: done");
+                results.lock().unwrap().push((p, c, r));
+            });
+        }
+    });
+    let mut rows = Vec::new();
+    for (p, c, r) in results.into_inner().unwrap() {
+        let r = r?;
+        let rates = r.hotspot_rates.context("no receive rates")?;
+        let pf = p as f64 / 100.0;
+        // Uniform traffic spread over the other nodes: what a non-hot-spot node receives
+        // without hot spots.
+        let t_max = (n_v + (1.0 - pf) * n_b) * node_gbps / (nodes - 1.0);
+        rows.push((p, c, rates, t_max));
+    }
+    rows.sort_by_key(|r| (r.0, r.1));
+    std::fs::create_dir_all(&cli.out)
+        .with_context(|| format!("creating {}", cli.out.display()))?;
+    let mut csv = String::from("p,config,rx_hot,rx_nonhot,rx_total,t_max\n");
+    for (p, c, r, t) in &rows {
+        csv += &format!(
+            "{p},{},{:.4},{:.4},{:.2},{:.4}\n",
+            configs[*c].0, r.rx_hot, r.rx_nonhot, r.rx_total, t
+        );
+    }
+    std::fs::write(cli.out.join("windy.csv"), &csv)?;
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = configs
+        .iter()
+        .enumerate()
+        .map(|(c, (name, _))| {
+            let pts = rows
+                .iter()
+                .filter(|r| r.1 == c)
+                .map(|r| (r.0 as f64, r.2.rx_nonhot))
+                .collect();
+            (name.clone(), pts)
+        })
+        .collect();
+    series.push((
+        "t_max".to_string(),
+        rows.iter()
+            .filter(|r| r.1 == 0)
+            .map(|r| (r.0 as f64, r.3))
+            .collect(),
+    ));
+    let svg = plot::lines_svg(
+        &format!(
+            "{}: non-hot-spot receive rate vs B nodes' hot-spot share",
+            base.name()
+        ),
+        "p (% of a B node's traffic to its hot spot)",
+        "mean receive rate of non-hot-spot nodes (Gb/s)",
+        &series,
+        &["t_max"],
+    )?;
+    std::fs::write(cli.out.join("windy.svg"), svg)?;
+    print!("{csv}");
+    Ok(())
+}

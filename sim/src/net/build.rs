@@ -1,0 +1,251 @@
+//! Building a network: the topology's switches and ports, the links (NIC injection and
+//! ejection, then every switch-to-switch direction), the NICs with their PFT blocks
+//! configured through the CSR port, and the congestion control's state.
+
+use super::config::{EngineKind, Fault, NetConfig};
+use super::error::NetError;
+use super::faults::{self, FaultState};
+use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
+use super::network::{Network, ONE};
+use super::pft::{nic_seed, PftEngine};
+use super::store::{End, Endpoint, Slab, Wheel, NONE};
+use super::topology::{Peer, Topology};
+use crate::cc::ibcc::{IbccNics, IbccSwitches, VictimMask};
+use crate::cc::{CcConfig, FlowCtl, Marking};
+use std::collections::VecDeque;
+
+impl Network {
+    /// Build a network at cycle 0 running congestion control `cc` (`none`, `pft` or
+    /// `ibcc`). Every NIC's PFT block is its link credit counter; it throttles only for
+    /// `pft` (crate::cc explains the seams).
+    pub fn with_cc(
+        cfg: &NetConfig,
+        cc: &CcConfig,
+        engine: EngineKind,
+        seed: u64,
+    ) -> Result<Network, NetError> {
+        cfg.validate()?;
+        cc.validate("cc")?;
+        let pft = &cc.pft();
+        let topo = Topology::build(&cfg.topology);
+        if let Some(Fault::FreezeSwitch { switch, .. }) = cfg.fault {
+            if switch as usize >= topo.switches().len() {
+                return Err(NetError::Config(super::config::ConfigError {
+                    field: "fault.switch".into(),
+                    value: switch.to_string(),
+                    allowed: format!("must be in 0..{}", topo.switches().len()),
+                }));
+            }
+        }
+        let nodes = topo.nodes();
+        let n = nodes as usize;
+        let specs = topo.switches();
+        faults::check_refs(&cfg.faults, &topo)?;
+        let max_radix = specs.iter().map(|s| s.radix).max().unwrap_or(1);
+        let qpp = if cfg.voq { max_radix } else { 1 };
+
+        let mut sw = Switches {
+            qpp,
+            reqs: vec![0; 64],
+            ..Default::default()
+        };
+        for (s, spec) in specs.iter().enumerate() {
+            let base = sw.inp.len() as u32;
+            let mut used_mask = 0u64;
+            for (p, peer) in spec.ports.iter().enumerate() {
+                if *peer != Peer::Unused {
+                    used_mask |= 1 << p;
+                }
+                sw.inp.push(InPort {
+                    occ: 0,
+                    arriving: NONE,
+                    arr_pkt: NONE,
+                    arr_count: 0,
+                    arr_len: 0,
+                    last: NONE,
+                    sw: s as u32,
+                    nonempty: 0,
+                    link: NONE,
+                    credit_to: Endpoint::NONE,
+                    rr: 0,
+                });
+                sw.out.push(OutPort {
+                    used: 0,
+                    limit: 0,
+                    entry: NONE,
+                    from: NONE,
+                    pkt: NONE,
+                    sent: 0,
+                    len: 0,
+                    link: NONE,
+                    rx: Endpoint::NONE,
+                    sw: s as u32,
+                    rr: 0,
+                });
+            }
+            sw.sw.push(SwState {
+                base,
+                radix: spec.radix,
+                used_mask,
+                ..Default::default()
+            });
+        }
+        sw.q = vec![(NONE, NONE); sw.inp.len() * qpp as usize];
+
+        // Links: NIC injection and ejection, then every switch-to-switch direction.
+        let mut links: Vec<Link> = Vec::new();
+        let connect = |links: &mut Vec<Link>, sw: &mut Switches, tx: Endpoint, rx: Endpoint| {
+            let l = links.len() as u32;
+            links.push(Link { tx, rx });
+            if let End::Port(t) = tx.end() {
+                let o = &mut sw.out[t as usize];
+                o.link = l;
+                o.rx = rx;
+                o.limit = match rx.end() {
+                    End::Nic(_) => cfg.eject_buffer_flits,
+                    End::Port(_) => cfg.buffer_flits,
+                };
+            }
+            if let End::Port(r) = rx.end() {
+                let i = &mut sw.inp[r as usize];
+                i.link = l;
+                i.credit_to = tx;
+            }
+            l
+        };
+        let mut st = Vec::with_capacity(n);
+        for d in 0..nodes {
+            let (s, p) = topo.attach(d);
+            let g = sw.sw[s as usize].base + p;
+            let inj_link = connect(&mut links, &mut sw, Endpoint::nic(d), Endpoint::port(g));
+            let ej_link = connect(&mut links, &mut sw, Endpoint::port(g), Endpoint::nic(d));
+            st.push(NicState {
+                credit_in: 0,
+                out_flags: 0,
+                out_c: 0,
+                dsts: 0,
+                throttled: 0,
+                congested: 0,
+                cur_seq: 0,
+                cur_len: 0,
+                cur_pkt: NONE,
+                rx_head: NONE,
+                rx_tail: NONE,
+                rx_occ: 0,
+                rx_sent: 0,
+                rx_head_len: 0,
+                rx_head_pkt: NONE,
+                rx_head_msg: NONE,
+                rx_arriving: NONE,
+                rx_arr_pkt: NONE,
+                rx_arr_count: 0,
+                rx_arr_len: 0,
+                acc: ONE,
+                rate: 0,
+                thr_since: 0,
+                inj_paused: false,
+                cur_cnp: false,
+                inj_rx: g,
+                ej_tx: g,
+                inj_link,
+                ej_link,
+            });
+        }
+        for (s, spec) in specs.iter().enumerate() {
+            for (p, peer) in spec.ports.iter().enumerate() {
+                if let Peer::Switch { switch, port } = *peer {
+                    let from = sw.sw[s].base + p as u32;
+                    let to = sw.sw[switch as usize].base + port;
+                    connect(&mut links, &mut sw, Endpoint::port(from), Endpoint::port(to));
+                }
+            }
+        }
+
+        let credit_limit = cfg.buffer_flits as u16;
+        let nic = Nics {
+            st,
+            engine: (0..nodes)
+                .map(|i| PftEngine::configured(engine, pft, credit_limit, nic_seed(seed, i)))
+                .collect(),
+            active: (0..n).map(|_| VecDeque::new()).collect(),
+            sq: vec![(NONE, NONE); n * n],
+            stats: vec![NicStats::default(); n],
+        };
+        let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
+        // At most MAX_CREDIT_EXTRA_CYCLES (validated).
+        let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
+        let max_lat = lat_sw.max(cfg.credit_latency_cycles + credit_extra);
+        let rate_fp = ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE);
+        let (flow, marking) = match cc {
+            CcConfig::Ibcc(ib) => {
+                let victim = specs
+                    .iter()
+                    .map(|spec| {
+                        let mut m = 0u64;
+                        for (p, peer) in spec.ports.iter().enumerate() {
+                            let set = match ib.victim_mask {
+                                VictimMask::NicPorts => matches!(peer, Peer::Nic(_)),
+                                VictimMask::All => *peer != Peer::Unused,
+                                VictimMask::None => false,
+                            };
+                            m |= (set as u64) << p;
+                        }
+                        m
+                    })
+                    .collect();
+                (
+                    FlowCtl::Ibcc(Box::new(IbccNics::new(
+                        ib,
+                        nodes,
+                        cfg.cycle_ns(),
+                        |i| faults::mix(seed, Endpoint::nic(i).raw(), 0x1bcc),
+                    ))),
+                    Marking::Ibcc(Box::new(IbccSwitches::new(
+                        ib,
+                        sw.out.len(),
+                        victim,
+                        cfg.buffer_flits,
+                        cfg.mtu_flits(),
+                        cfg.flit_bytes,
+                    ))),
+                )
+            }
+            CcConfig::None | CcConfig::Pft(_) => (FlowCtl::None, Marking::None),
+        };
+        let mut nic = nic;
+        for s in &mut nic.st {
+            s.rate = rate_fp;
+        }
+        Ok(Network {
+            mtu_flits: cfg.mtu_flits(),
+            rate_fp,
+            lat_inj: cfg.link_latency_cycles as u64,
+            lat_sw: lat_sw as u64,
+            lat_credit: cfg.credit_latency_cycles as u64,
+            cfg: cfg.clone(),
+            nodes,
+            now: 0,
+            links,
+            fwheel: Wheel::new(max_lat),
+            cwheel: Wheel::new(max_lat),
+            packets: Slab::default(),
+            entries: Slab::default(),
+            msgs: Slab::default(),
+            sw,
+            nic,
+            flits_in_network: 0,
+            messages_pending: 0,
+            last_progress: 0,
+            faults: FaultState::new(cfg, n),
+            flow,
+            marking,
+            cc: cc.clone(),
+            order: None,
+            msg_buf: Vec::new(),
+            deliveries: Vec::new(),
+            engine_kind: engine,
+            seed,
+            topo,
+        })
+    }
+}
