@@ -8,7 +8,7 @@ use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
 use super::network::{Network, ONE};
 use super::pft::{nic_seed, PftEngine};
-use super::store::{End, Endpoint, Slab, Wheel, NONE};
+use super::store::{End, Endpoint, EntryId, MsgId, PktId, Slab, Wheel, NONE};
 use super::topology::{Peer, Topology};
 use crate::cc::ibcc::{IbccNics, IbccSwitches, VictimMask};
 use crate::cc::{CcConfig, FlowCtl, Marking};
@@ -58,11 +58,11 @@ impl Network {
                 }
                 sw.inp.push(InPort {
                     occ: 0,
-                    arriving: NONE,
-                    arr_pkt: NONE,
+                    arriving: EntryId::NONE,
+                    arr_pkt: PktId::NONE,
                     arr_count: 0,
                     arr_len: 0,
-                    last: NONE,
+                    last: PktId::NONE,
                     sw: s as u32,
                     nonempty: 0,
                     link: NONE,
@@ -72,9 +72,9 @@ impl Network {
                 sw.out.push(OutPort {
                     used: 0,
                     limit: 0,
-                    entry: NONE,
+                    entry: EntryId::NONE,
                     from: NONE,
-                    pkt: NONE,
+                    pkt: PktId::NONE,
                     sent: 0,
                     len: 0,
                     link: NONE,
@@ -90,7 +90,7 @@ impl Network {
                 ..Default::default()
             });
         }
-        sw.q = vec![(NONE, NONE); sw.inp.len() * qpp as usize];
+        sw.q = vec![(EntryId::NONE, EntryId::NONE); sw.inp.len() * qpp as usize];
 
         // Links: NIC injection and ejection, then every switch-to-switch direction.
         let mut links: Vec<Link> = Vec::new();
@@ -128,16 +128,16 @@ impl Network {
                 congested: 0,
                 cur_seq: 0,
                 cur_len: 0,
-                cur_pkt: NONE,
-                rx_head: NONE,
-                rx_tail: NONE,
+                cur_pkt: PktId::NONE,
+                rx_head: EntryId::NONE,
+                rx_tail: EntryId::NONE,
                 rx_occ: 0,
                 rx_sent: 0,
                 rx_head_len: 0,
-                rx_head_pkt: NONE,
-                rx_head_msg: NONE,
-                rx_arriving: NONE,
-                rx_arr_pkt: NONE,
+                rx_head_pkt: PktId::NONE,
+                rx_head_msg: MsgId::NONE,
+                rx_arriving: EntryId::NONE,
+                rx_arr_pkt: PktId::NONE,
                 rx_arr_count: 0,
                 rx_arr_len: 0,
                 acc: ONE,
@@ -168,7 +168,7 @@ impl Network {
                 .map(|i| PftEngine::configured(engine, pft, credit_limit, nic_seed(seed, i)))
                 .collect(),
             active: (0..n).map(|_| VecDeque::new()).collect(),
-            sq: vec![(NONE, NONE); n * n],
+            sq: vec![(MsgId::NONE, MsgId::NONE); n * n],
             stats: vec![NicStats::default(); n],
         };
         let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;

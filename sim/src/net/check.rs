@@ -11,7 +11,7 @@
 
 use super::error::NetError;
 use super::network::Network;
-use super::store::{End, Endpoint, NONE};
+use super::store::{End, Endpoint, EntryId};
 use crate::cc::Marking;
 use std::fmt::Write;
 
@@ -43,7 +43,7 @@ impl Network {
             if !e.live {
                 continue;
             }
-            let (arrived, sent) = self.entry_flits(id as u32);
+            let (arrived, sent) = self.entry_flits(EntryId(id as u32));
             if sent > arrived || arrived > e.len as u32 {
                 return Err(inv(format!(
                     "{} in {}: {sent} flits sent, {arrived} arrived, of {}",
@@ -166,7 +166,7 @@ impl Network {
     }
 
     /// (flits arrived, flits sent) of a buffer entry, from the ports that count them.
-    pub(crate) fn entry_flits(&self, e: u32) -> (u32, u32) {
+    pub(crate) fn entry_flits(&self, e: EntryId) -> (u32, u32) {
         let en = &self.entries[e];
         if let End::Nic(n) = en.port.end() {
             let ns = &self.nic.st[n as usize];
@@ -242,7 +242,7 @@ impl Network {
                 let g = base + p;
                 let occ = self.sw.inp[g].occ;
                 let locked = self.sw.out[g].entry;
-                if occ == 0 && locked == NONE {
+                if occ == 0 && locked == EntryId::NONE {
                     continue;
                 }
                 let mut l = format!("  {}:", self.in_port_name(Endpoint::port(g as u32)));
@@ -250,7 +250,7 @@ impl Network {
                     let _ = write!(l, " holds {occ} flits");
                     for k in 0..qpp {
                         let e = self.sw.q[g * qpp + k].0;
-                        if e != NONE {
+                        if e != EntryId::NONE {
                             let en = &self.entries[e];
                             let op = &self.sw.out[base + en.out as usize];
                             let (arrived, sent) = self.entry_flits(e);
@@ -261,14 +261,14 @@ impl Network {
                                 en.out,
                                 arrived - sent,
                                 en.len,
-                                if op.entry == NONE { "free" } else { "busy" },
+                                if op.entry == EntryId::NONE { "free" } else { "busy" },
                                 op.used,
                                 op.limit
                             );
                         }
                     }
                 }
-                if locked != NONE {
+                if locked != EntryId::NONE {
                     let op = &self.sw.out[g];
                     let en = &self.entries[locked];
                     let _ = write!(

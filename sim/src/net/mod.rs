@@ -20,6 +20,8 @@
 //! - `Network::new(&NetConfig, &PftConfig, EngineKind, seed)`: validates (errors name the
 //!   field and the allowed range), builds the topology and routing tables, resets and
 //!   configures every NIC's PFT block through its CSR port.
+//! - `Network::with_cc(&NetConfig, &CcConfig, EngineKind, seed)`: the same with any
+//!   congestion control (`crate::cc`: none, PFT, IB CC); `ccti(src, dst)`, `fecn_marked()`.
 //! - `step(&mut dyn Workload)`: one cycle; `run`, `run_until_idle` loop over it. Errors
 //!   (`NetError`) are invariant violations, deadlocks and refused messages.
 //! - Per NIC: `nic_stats(n)` (`NicStats` counters since cycle 0), `used_credits(n)`,

@@ -16,7 +16,8 @@ use super::error::NetError;
 use super::faults::FaultState;
 use super::pft::PftEngine;
 use super::store::{
-    CreditEv, End, Endpoint, Entry, FlitEv, MsgState, Packet, Slab, Wheel, CNP, NEVER, NONE,
+    CreditEv, End, Endpoint, Entry, EntryId, FlitEv, MsgId, MsgState, Packet, PktId, Slab,
+    Wheel, CNP, NEVER,
 };
 use super::topology::Topology;
 use super::types::{Delivery, Message, NodeId, Workload};
@@ -72,6 +73,23 @@ impl NicStats {
     }
 }
 
+/// A kind of clocked component, with BookSim's clock interface. Its state lives in the
+/// network's arrays for that kind (`Nics`, `Switches`: flat, the hot fields of a NIC in one
+/// cache line), and it touches no other component's state: what it sends goes into
+/// channels, read by the receiver one latency later.
+pub(crate) trait Clocked {
+    /// Phase 1: take a flit that arrives this cycle on an input link of component `id`
+    /// (a NIC, or a switch's global input port).
+    fn read(net: &mut Network, id: u32, ev: &FlitEv) -> Result<(), Box<NetError>>;
+    /// Phase 2: decide from the component's own state, then commit its outputs.
+    fn evaluate(net: &mut Network, id: u32) -> Result<(), Box<NetError>>;
+}
+
+/// The NIC (`nic.rs`): send queues, congestion control, injection, receive buffer.
+pub(crate) struct Nic;
+/// The switch (`switch.rs`): input buffers, allocation, crossbar, output marking.
+pub(crate) struct Switch;
+
 /// Order in which `step` evaluates the components in phase 2 (results must not depend on
 /// it; tests use the others to show it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -122,12 +140,12 @@ pub(crate) struct InPort {
     pub occ: u32,
     /// Entry of the packet whose flits are arriving (NONE between packets), its packet,
     /// flits arrived so far and length.
-    pub arriving: u32,
-    pub arr_pkt: u32,
+    pub arriving: EntryId,
+    pub arr_pkt: PktId,
     pub arr_count: u16,
     pub arr_len: u16,
     /// The packet whose tail arrived last (to tell a duplicated flit from a lost one).
-    pub last: u32,
+    pub last: PktId,
     /// Switch.
     pub sw: u32,
     /// Queues (bit k: queue k) that hold a packet.
@@ -149,9 +167,9 @@ pub(crate) struct OutPort {
     pub limit: u32,
     /// Entry of the packet being sent (NONE: free), the input holding it, its packet,
     /// flits sent so far and length.
-    pub entry: u32,
+    pub entry: EntryId,
     pub from: u32,
-    pub pkt: u32,
+    pub pkt: PktId,
     pub sent: u16,
     pub len: u16,
     pub link: u32,
@@ -169,7 +187,7 @@ pub(crate) struct Switches {
     pub sw: Vec<SwState>,
     pub inp: Vec<InPort>,
     pub out: Vec<OutPort>,
-    pub q: Vec<(u32, u32)>,
+    pub q: Vec<(EntryId, EntryId)>,
     pub qpp: u32,
     /// Scratch for the allocator: requesting inputs per output (all zero between uses).
     pub reqs: Vec<u64>,
@@ -194,7 +212,7 @@ pub(crate) struct NicState {
     /// Destinations with a non-empty send queue (the length of `Nics::active[n]`).
     pub dsts: u32,
     /// Packet being injected (NONE between packets), its next flit and length.
-    pub cur_pkt: u32,
+    pub cur_pkt: PktId,
     pub cur_seq: u16,
     pub cur_len: u16,
     /// Flits in the receive buffer.
@@ -212,16 +230,16 @@ pub(crate) struct NicState {
     pub inj_rx: u32,
     pub ej_tx: u32,
     /// The receive buffer's head entry, flits drained, length, packet, message.
-    pub rx_head: u32,
+    pub rx_head: EntryId,
     pub rx_sent: u16,
     pub rx_head_len: u16,
-    pub rx_head_pkt: u32,
-    pub rx_head_msg: u32,
+    pub rx_head_pkt: PktId,
+    pub rx_head_msg: MsgId,
     /// The receive buffer's last entry.
-    pub rx_tail: u32,
+    pub rx_tail: EntryId,
     /// The entry arriving (NONE between packets): packet, flits arrived, length.
-    pub rx_arriving: u32,
-    pub rx_arr_pkt: u32,
+    pub rx_arriving: EntryId,
+    pub rx_arr_pkt: PktId,
     pub rx_arr_count: u16,
     pub rx_arr_len: u16,
     pub inj_link: u32,
@@ -234,7 +252,7 @@ pub(crate) struct Nics {
     pub engine: Vec<PftEngine>,
     /// Destinations with a non-empty send queue, in round-robin order.
     pub active: Vec<VecDeque<u32>>,
-    pub sq: Vec<(u32, u32)>,
+    pub sq: Vec<(MsgId, MsgId)>,
     pub stats: Vec<NicStats>,
 }
 
@@ -247,9 +265,9 @@ pub struct Network {
     pub(crate) links: Vec<Link>,
     pub(crate) fwheel: Wheel<FlitEv>,
     pub(crate) cwheel: Wheel<CreditEv>,
-    pub(crate) packets: Slab<Packet>,
-    pub(crate) entries: Slab<Entry>,
-    pub(crate) msgs: Slab<MsgState>,
+    pub(crate) packets: Slab<Packet, PktId>,
+    pub(crate) entries: Slab<Entry, EntryId>,
+    pub(crate) msgs: Slab<MsgState, MsgId>,
     pub(crate) sw: Switches,
     pub(crate) nic: Nics,
     pub(crate) mtu_flits: u32,
@@ -306,30 +324,28 @@ impl Network {
         }
         self.msg_buf = buf;
         // Phase 2: evaluate and commit.
-        let check = self.cfg.check;
         match self.order.take() {
             None => {
                 for n in 0..self.nodes {
-                    self.eval_nic(n, check).map_err(|e| *e)?;
+                    Nic::evaluate(self, n).map_err(|e| *e)?;
                 }
                 for s in 0..self.sw.sw.len() as u32 {
-                    self.eval_switch(s);
+                    Switch::evaluate(self, s).map_err(|e| *e)?;
                 }
             }
             Some(order) => {
                 let r = order.iter().try_for_each(|&c| {
                     if c < self.nodes {
-                        self.eval_nic(c, check)
+                        Nic::evaluate(self, c)
                     } else {
-                        self.eval_switch(c - self.nodes);
-                        Ok(())
+                        Switch::evaluate(self, c - self.nodes)
                     }
                 });
                 self.order = Some(order);
                 r.map_err(|e| *e)?;
             }
         }
-        if check {
+        if self.cfg.check {
             self.check()?;
         }
         if self.cfg.deadlock_cycles > 0
@@ -376,8 +392,8 @@ impl Network {
         let mut r = Ok(());
         for ev in &flits {
             r = match ev.rx.end() {
-                End::Nic(n) => self.nic_receive(n, ev),
-                End::Port(g) => self.switch_receive(g, ev),
+                End::Nic(n) => Nic::read(self, n, ev),
+                End::Port(g) => Switch::read(self, g, ev),
             };
             if r.is_err() {
                 break;
@@ -444,7 +460,7 @@ impl Network {
         }
         let slot = self.msgs.alloc(MsgState {
             msg: m,
-            next: NONE,
+            next: MsgId::NONE,
             bytes_left: m.bytes,
             flits_total: flits as u32,
             flits_ejected: 0,
@@ -452,7 +468,7 @@ impl Network {
         });
         let (src, n) = (m.src as usize, self.nodes as usize);
         let q = &mut self.nic.sq[src * n + m.dst as usize];
-        if q.0 == NONE {
+        if q.0 == MsgId::NONE {
             q.0 = slot;
             self.nic.active[src].push_back(m.dst);
             self.nic.st[src].dsts += 1;
@@ -678,14 +694,15 @@ impl Network {
     }
 
     /// A packet's identity for messages.
-    pub(crate) fn packet_name(&self, p: u32) -> String {
-        match self.packets.items.get(p as usize) {
+    pub(crate) fn packet_name(&self, id: PktId) -> String {
+        let p = id.0;
+        match self.packets.get(id) {
             Some(pk) if pk.len > 0 && pk.flags & CNP != 0 => format!(
                 "packet {p} (CNP, NIC {} -> NIC {}, {} flits)",
                 pk.src, pk.dst, pk.len
             ),
             Some(pk) if pk.len > 0 => {
-                let id = self.msgs.items[pk.msg as usize].msg.id;
+                let id = self.msgs[pk.msg].msg.id;
                 format!(
                     "packet {p} (message {id}, NIC {} -> NIC {}, {} flits)",
                     pk.src, pk.dst, pk.len

@@ -16,16 +16,30 @@
 //! (a flit is ready only if one may), CNPs go before data, and a CNP's arrival is a BECN.
 
 use super::error::NetError;
-use super::network::{Network, ONE};
-use super::store::{CreditEv, Endpoint, Entry, FlitEv, Packet, CNP, FECN, NEVER, NONE};
+use super::network::{Clocked, Network, Nic, ONE};
+use super::store::{
+    CreditEv, Endpoint, Entry, EntryId, FlitEv, MsgId, Packet, PktId, CNP, FECN, NEVER,
+};
 use super::types::Delivery;
 use crate::cc::FlowCtl;
 use pft_hdl::model::Inputs;
 
+impl Clocked for Nic {
+    #[inline]
+    fn read(net: &mut Network, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+        net.nic_receive(n, ev)
+    }
+    #[inline]
+    fn evaluate(net: &mut Network, n: u32) -> Result<(), Box<NetError>> {
+        net.eval_nic(n)
+    }
+}
+
 impl Network {
     /// Phase 2 for NIC `n`.
     #[inline]
-    pub(crate) fn eval_nic(&mut self, n: u32, check: bool) -> Result<(), Box<NetError>> {
+    fn eval_nic(&mut self, n: u32) -> Result<(), Box<NetError>> {
+        let check = self.cfg.check;
         let i = n as usize;
         let now = self.now;
         // Injection: packet-level flow control, then one step of the PFT block.
@@ -35,7 +49,7 @@ impl Network {
         let ns = &mut self.nic.st[i];
         let credit_return = ns.credit_in.min(u8::MAX as u32) as u8;
         ns.credit_in -= credit_return as u32;
-        let (ready, held) = if ns.cur_pkt != NONE {
+        let (ready, held) = if ns.cur_pkt != PktId::NONE {
             (true, false)
         } else {
             match &mut self.flow {
@@ -94,7 +108,7 @@ impl Network {
                     detail: "send without flit_valid".into(),
                 }));
             }
-            if self.nic.st[i].cur_pkt == NONE {
+            if self.nic.st[i].cur_pkt == PktId::NONE {
                 self.start_packet(i);
             }
             let ns = &mut self.nic.st[i];
@@ -106,7 +120,7 @@ impl Network {
             };
             ns.cur_seq = seq + 1;
             if seq + 1 == ns.cur_len {
-                ns.cur_pkt = NONE;
+                ns.cur_pkt = PktId::NONE;
             }
             let cnp = ns.cur_cnp;
             self.fwheel.push(now + self.lat_inj, ev);
@@ -120,7 +134,7 @@ impl Network {
             self.nic.st[i].thr_since = now + 1;
         } else if !out.throttled {
             self.nic.st[i].thr_since = now + 1;
-        } else if self.nic.st[i].cur_pkt != NONE
+        } else if self.nic.st[i].cur_pkt != PktId::NONE
             && self.cfg.deadlock_cycles > 0
             && now + 1 - self.nic.st[i].thr_since >= 2 * self.cfg.deadlock_cycles
         {
@@ -157,7 +171,7 @@ impl Network {
         if let FlowCtl::Ibcc(ib) = &mut self.flow {
             if let Some(d) = ib.take_cnp(i) {
                 let pkt = self.packets.alloc(Packet {
-                    msg: NONE,
+                    msg: MsgId::NONE,
                     src: i as u32,
                     dst: d,
                     len: 1,
@@ -203,11 +217,11 @@ impl Network {
         }
         if done {
             self.nic.sq[q].0 = next;
-            if next == NONE {
-                self.nic.sq[q].1 = NONE;
+            if next == MsgId::NONE {
+                self.nic.sq[q].1 = MsgId::NONE;
             }
         }
-        if self.nic.sq[q].0 != NONE {
+        if self.nic.sq[q].0 != MsgId::NONE {
             self.nic.active[i].push_back(d);
             self.nic.st[i].dsts += 1;
         }
@@ -236,7 +250,7 @@ impl Network {
         ns.rx_sent += 1;
         ns.rx_occ -= 1;
         let tx = Endpoint::port(ns.ej_tx);
-        let cnp = ns.rx_head_msg == NONE;
+        let cnp = ns.rx_head_msg == MsgId::NONE;
         self.cwheel.push(self.credit_at(tx), CreditEv { tx });
         if !cnp {
             self.nic.stats[i].flits_ejected += 1;
@@ -253,8 +267,8 @@ impl Network {
         let ns = &mut self.nic.st[i];
         ns.rx_head = next;
         ns.rx_sent = 0;
-        if next == NONE {
-            ns.rx_tail = NONE;
+        if next == EntryId::NONE {
+            ns.rx_tail = EntryId::NONE;
         } else {
             let en = &self.entries[next];
             ns.rx_head_len = en.len;
@@ -265,7 +279,7 @@ impl Network {
         self.entries.free(e);
         self.packets[pkt].len = 0;
         self.packets.free(pkt);
-        if m == NONE {
+        if m == MsgId::NONE {
             return; // a CNP: it acted on arrival
         }
         let ms = &mut self.msgs[m];
@@ -288,11 +302,11 @@ impl Network {
 
     /// Phase 1: a flit arrives at NIC `n`'s receive buffer.
     #[inline]
-    pub(crate) fn nic_receive(&mut self, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+    fn nic_receive(&mut self, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
         let i = n as usize;
         let now = self.now;
         let ns = &mut self.nic.st[i];
-        if ns.rx_arriving != NONE {
+        if ns.rx_arriving != EntryId::NONE {
             // Body flit of the packet arriving: count it.
             if ev.pkt != ns.rx_arr_pkt || ev.seq != ns.rx_arr_count {
                 let ns = *ns;
@@ -300,18 +314,18 @@ impl Network {
                     Some(ns.rx_arr_pkt),
                     ns.rx_arr_count,
                     ns.rx_arr_len,
-                    NONE,
+                    PktId::NONE,
                     ev,
                     Endpoint::nic(n),
                 )));
             }
             ns.rx_arr_count += 1;
             if ns.rx_arr_count == ns.rx_arr_len {
-                ns.rx_arriving = NONE;
+                ns.rx_arriving = EntryId::NONE;
             }
         } else {
             // A head: the packet must be live, for this NIC, and not seen here before.
-            let pk = match self.packets.items.get(ev.pkt as usize) {
+            let pk = match self.packets.get(ev.pkt) {
                 Some(p) if p.len > 0 && p.rx == 0 => *p,
                 _ => {
                     return Err(Box::new(NetError::FlitDuplicated {
@@ -319,7 +333,7 @@ impl Network {
                         component: format!(
                             "NIC {n} (a flit of a packet that already arrived here)"
                         ),
-                        packet: ev.pkt,
+                        packet: ev.pkt.0,
                         seq: ev.seq as u32,
                         arrived: 0,
                         len: 0,
@@ -329,8 +343,8 @@ impl Network {
             if pk.dst != n {
                 return Err(Box::new(NetError::Misrouted {
                     cycle: now,
-                    packet: ev.pkt,
-                    msg_id: if pk.msg == NONE {
+                    packet: ev.pkt.0,
+                    msg_id: if pk.msg == MsgId::NONE {
                         u64::MAX
                     } else {
                         self.msgs[pk.msg].msg.id
@@ -345,7 +359,7 @@ impl Network {
                     None,
                     0,
                     0,
-                    NONE,
+                    PktId::NONE,
                     ev,
                     Endpoint::nic(n),
                 )));
@@ -362,7 +376,7 @@ impl Network {
             }
             let e = self.entries.alloc(Entry {
                 pkt: ev.pkt,
-                next: NONE,
+                next: EntryId::NONE,
                 port: Endpoint::nic(n),
                 msg: pk.msg,
                 len: pk.len,
@@ -371,7 +385,7 @@ impl Network {
             });
             let t = self.nic.st[i].rx_tail;
             let ns = &mut self.nic.st[i];
-            if t == NONE {
+            if t == EntryId::NONE {
                 ns.rx_head = e;
                 ns.rx_sent = 0;
                 ns.rx_head_len = pk.len;
@@ -385,7 +399,7 @@ impl Network {
                 ns.rx_arr_count = 1;
                 ns.rx_arr_len = pk.len;
             }
-            if t != NONE {
+            if t != EntryId::NONE {
                 self.entries[t].next = e;
             }
         }
@@ -411,10 +425,10 @@ impl Network {
     #[inline(never)]
     pub(crate) fn sequence_error(
         &self,
-        arriving: Option<u32>,
+        arriving: Option<PktId>,
         arrived: u16,
         len: u16,
-        last: u32,
+        last: PktId,
         ev: &FlitEv,
         port: Endpoint,
     ) -> NetError {
@@ -423,7 +437,7 @@ impl Network {
         let dup = |arrived: u32, len: u32| NetError::FlitDuplicated {
             cycle,
             component: self.in_port_name(port),
-            packet: ev.pkt,
+            packet: ev.pkt.0,
             seq: ev.seq as u32,
             arrived,
             len,
@@ -433,12 +447,7 @@ impl Network {
             component: self.in_port_name(port),
             detail,
         };
-        let len_of = |p: u32| {
-            self.packets
-                .items
-                .get(p as usize)
-                .map_or(0, |k| k.len as u32)
-        };
+        let len_of = |p: PktId| self.packets.get(p).map_or(0, |k| k.len as u32);
         let Some(a) = arriving else {
             if ev.pkt == last {
                 return dup(len_of(last), len_of(last));

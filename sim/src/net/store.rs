@@ -52,14 +52,57 @@ impl Endpoint {
     }
 }
 
-/// A vector with a free list; indices stay valid until freed.
-#[derive(Clone, Debug)]
-pub(crate) struct Slab<T> {
-    pub items: Vec<T>,
-    free: Vec<u32>,
+/// A typed index (one u32, no cost) into one kind of slab; `NONE` is "no index".
+pub(crate) trait SlabId: Copy {
+    fn from_index(i: u32) -> Self;
+    fn index(self) -> usize;
 }
 
-impl<T> Default for Slab<T> {
+macro_rules! slab_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #[repr(transparent)]
+        pub(crate) struct $name(pub u32);
+
+        impl $name {
+            pub const NONE: $name = $name(u32::MAX);
+        }
+
+        impl SlabId for $name {
+            #[inline]
+            fn from_index(i: u32) -> Self {
+                $name(i)
+            }
+            #[inline]
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+slab_id!(
+    /// A packet descriptor (`Packet`); its number also names the packet in errors.
+    PktId
+);
+slab_id!(
+    /// A packet's presence in one buffer (`Entry`).
+    EntryId
+);
+slab_id!(
+    /// A message's slot (`MsgState`; not the workload's message id).
+    MsgId
+);
+
+/// A vector with a free list; indices stay valid until freed.
+#[derive(Clone, Debug)]
+pub(crate) struct Slab<T, I> {
+    pub items: Vec<T>,
+    free: Vec<I>,
+}
+
+impl<T, I> Default for Slab<T, I> {
     fn default() -> Self {
         Slab {
             items: Vec::new(),
@@ -68,34 +111,39 @@ impl<T> Default for Slab<T> {
     }
 }
 
-impl<T> Slab<T> {
+impl<T, I: SlabId> Slab<T, I> {
     #[inline]
-    pub fn alloc(&mut self, v: T) -> u32 {
+    pub fn alloc(&mut self, v: T) -> I {
         if let Some(i) = self.free.pop() {
-            self.items[i as usize] = v;
+            self.items[i.index()] = v;
             i
         } else {
             self.items.push(v);
-            (self.items.len() - 1) as u32
+            I::from_index((self.items.len() - 1) as u32)
         }
     }
     #[inline]
-    pub fn free(&mut self, i: u32) {
+    pub fn free(&mut self, i: I) {
         self.free.push(i);
+    }
+    /// The item at `i`, if allocated once (it may have been freed since).
+    #[inline]
+    pub fn get(&self, i: I) -> Option<&T> {
+        self.items.get(i.index())
     }
 }
 
-impl<T> std::ops::Index<u32> for Slab<T> {
+impl<T, I: SlabId> std::ops::Index<I> for Slab<T, I> {
     type Output = T;
     #[inline]
-    fn index(&self, i: u32) -> &T {
-        &self.items[i as usize]
+    fn index(&self, i: I) -> &T {
+        &self.items[i.index()]
     }
 }
-impl<T> std::ops::IndexMut<u32> for Slab<T> {
+impl<T, I: SlabId> std::ops::IndexMut<I> for Slab<T, I> {
     #[inline]
-    fn index_mut(&mut self, i: u32) -> &mut T {
-        &mut self.items[i as usize]
+    fn index_mut(&mut self, i: I) -> &mut T {
+        &mut self.items[i.index()]
     }
 }
 
@@ -103,8 +151,8 @@ impl<T> std::ops::IndexMut<u32> for Slab<T> {
 /// flit's ejection, wherever its flits are.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Packet {
-    /// Message slot.
-    pub msg: u32,
+    /// Message slot (`NONE` for a CNP).
+    pub msg: MsgId,
     pub src: u32,
     pub dst: u32,
     /// Flits (0 = free slot).
@@ -126,13 +174,13 @@ pub(crate) const CNP: u8 = 2;
 /// NIC's receive logic) the flits of the packet leaving; a packet is never counted twice.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Entry {
-    pub pkt: u32,
+    pub pkt: PktId,
     /// Next entry in the same queue.
-    pub next: u32,
+    pub next: EntryId,
     /// The buffer: a switch input port, or a NIC's receive buffer.
     pub port: Endpoint,
     /// Message slot (NIC receive buffers).
-    pub msg: u32,
+    pub msg: MsgId,
     pub len: u16,
     /// Output port (switch) it is routed to.
     pub out: u8,
@@ -144,7 +192,7 @@ pub(crate) struct Entry {
 pub(crate) struct MsgState {
     pub msg: Message,
     /// Next message in the same send queue.
-    pub next: u32,
+    pub next: MsgId,
     /// Payload bytes not yet cut into packets.
     pub bytes_left: u32,
     pub flits_total: u32,
@@ -160,7 +208,7 @@ pub(crate) const NEVER: u64 = u64::MAX;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct FlitEv {
     pub rx: Endpoint,
-    pub pkt: u32,
+    pub pkt: PktId,
     /// Index of the flit in its packet (0 = head, len-1 = tail).
     pub seq: u16,
 }

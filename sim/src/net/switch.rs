@@ -21,17 +21,29 @@
 
 use super::config::Fault;
 use super::error::NetError;
-use super::network::Network;
-use super::store::{CreditEv, Endpoint, Entry, FlitEv, CNP, FECN, NONE};
+use super::network::{Clocked, Network, Switch};
+use super::store::{CreditEv, Endpoint, Entry, EntryId, FlitEv, CNP, FECN};
 use crate::cc::Marking;
+
+impl Clocked for Switch {
+    #[inline]
+    fn read(net: &mut Network, gp: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+        net.switch_receive(gp, ev)
+    }
+    #[inline]
+    fn evaluate(net: &mut Network, s: u32) -> Result<(), Box<NetError>> {
+        net.eval_switch(s);
+        Ok(())
+    }
+}
 
 impl Network {
     /// Phase 1: a flit arrives at global input port `gp`.
     #[inline]
-    pub(crate) fn switch_receive(&mut self, gp: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+    fn switch_receive(&mut self, gp: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
         let g = gp as usize;
         let ip = &mut self.sw.inp[g];
-        if ip.arriving != NONE {
+        if ip.arriving != EntryId::NONE {
             // Body flit of the packet arriving: count it.
             if ev.pkt != ip.arr_pkt || ev.seq != ip.arr_count {
                 let ip = *ip;
@@ -47,7 +59,7 @@ impl Network {
             ip.arr_count += 1;
             let e = ip.arriving;
             if ip.arr_count == ip.arr_len {
-                ip.arriving = NONE;
+                ip.arriving = EntryId::NONE;
                 ip.last = ev.pkt;
             }
             if let Marking::Ibcc(m) = &mut self.marking {
@@ -86,7 +98,7 @@ impl Network {
             }
             let e = self.entries.alloc(Entry {
                 pkt: ev.pkt,
-                next: NONE,
+                next: EntryId::NONE,
                 port: Endpoint::port(gp),
                 msg: pk.msg,
                 len: pk.len,
@@ -96,7 +108,7 @@ impl Network {
             let k = if self.sw.qpp > 1 { out } else { 0 };
             let q = &mut self.sw.q[g * self.sw.qpp as usize + k as usize];
             let ip = &mut self.sw.inp[g];
-            if q.0 == NONE {
+            if q.0 == EntryId::NONE {
                 q.0 = e;
                 q.1 = e;
                 ip.nonempty |= 1 << k;
@@ -138,7 +150,7 @@ impl Network {
 
     /// Phase 2 for switch `s`: allocate, then move one flit per locked output.
     #[inline]
-    pub(crate) fn eval_switch(&mut self, s: u32) {
+    fn eval_switch(&mut self, s: u32) {
         let si = s as usize;
         let st = self.sw.sw[si];
         if st.resident == 0 {
@@ -224,8 +236,8 @@ impl Network {
             let next = self.entries[e].next;
             q.0 = next;
             let ip = &mut self.sw.inp[g];
-            if next == NONE {
-                q.1 = NONE;
+            if next == EntryId::NONE {
+                q.1 = EntryId::NONE;
                 ip.nonempty &= !(1 << k);
                 if ip.nonempty == 0 {
                     queued &= !(1 << i);
@@ -284,7 +296,7 @@ impl Network {
             seq,
         };
         if tail {
-            op.entry = NONE;
+            op.entry = EntryId::NONE;
         }
         let now = self.now;
         let flit_at = now + self.lat_sw;
