@@ -26,7 +26,11 @@ struct Cli {
     #[arg(long)]
     out: PathBuf,
     /// Hot-spot shares of the B nodes, percent.
-    #[arg(long, value_delimiter = ',', default_value = "0,10,20,30,40,50,60,70,80,90,100")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0,10,20,30,40,50,60,70,80,90,100"
+    )]
     p: Vec<u32>,
     /// Runs at once (default: the number of cores).
     #[arg(long)]
@@ -93,8 +97,7 @@ fn main() -> anyhow::Result<()> {
         rows.push((p, c, rates, t_max));
     }
     rows.sort_by_key(|r| (r.0, r.1));
-    std::fs::create_dir_all(&cli.out)
-        .with_context(|| format!("creating {}", cli.out.display()))?;
+    std::fs::create_dir_all(&cli.out).with_context(|| format!("creating {}", cli.out.display()))?;
     let mut csv = String::from("p,config,rx_hot,rx_nonhot,rx_total,t_max\n");
     for (p, c, r, t) in &rows {
         csv += &format!(

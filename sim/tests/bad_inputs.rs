@@ -183,10 +183,16 @@ fn scenario_cases() -> Vec<Case> {
             with("name = \"bad\"", "name = \"bad\"\nname = \"again\""),
         ),
         sc("SC-42", format!("{BASE}{CC}kind = \"dcqcn\"\n")),
-        sc("SC-43", format!("{BASE}{CC}kind = \"ibcc\"\nthreshold = 16\n")),
+        sc(
+            "SC-43",
+            format!("{BASE}{CC}kind = \"ibcc\"\nthreshold = 16\n"),
+        ),
         sc("SC-44", format!("{BASE}{CC}kind = \"ibcc\"\nthresh = 3\n")),
         sc("SC-45", format!("{BASE}{CC}")),
-        sc("SC-46", format!("{BASE}[[cc]]\nname = \"p\"\nkind = \"none\"\n")),
+        sc(
+            "SC-46",
+            format!("{BASE}[[cc]]\nname = \"p\"\nkind = \"none\"\n"),
+        ),
         sc(
             "SC-47",
             format!("{BASE}{CC}kind = \"ibcc\"\nccti_limit = 5\nccti_min = 10\n"),
@@ -195,7 +201,10 @@ fn scenario_cases() -> Vec<Case> {
             "SC-48",
             format!("{BASE}{CC}kind = \"ibcc\"\nccti_limit = 2\ncct = [0, 1]\n"),
         ),
-        sc("SC-49", format!("{BASE}{CC}kind = \"none\"\nthreshold = 3\n")),
+        sc(
+            "SC-49",
+            format!("{BASE}{CC}kind = \"none\"\nthreshold = 3\n"),
+        ),
         sc(
             "SC-50",
             with("mtu_bytes = 1024", "mtu_bytes = 1024\nlink_gbps = 0.0"),

@@ -97,14 +97,20 @@ fn ibcc_is_lossless_and_every_fecn_returns_as_a_becn() {
     assert!(t.fecn_received > 0, "the incast marks packets");
     assert!(t.fecn_received <= marked, "{} > {marked}", t.fecn_received);
     assert_eq!(t.cnps_sent, t.fecn_received, "one CNP per marked packet");
-    assert_eq!(t.becns_received, t.cnps_sent, "every CNP reached its source");
+    assert_eq!(
+        t.becns_received, t.cnps_sent,
+        "every CNP reached its source"
+    );
     assert_eq!(t.flits_injected, t.flits_ejected, "CNP flits are not data");
     // The incast sources were throttled, by their flow to NIC 3 only.
     assert!(t.throttled_cycles > 0);
     let senders_with_becns = (0..net.nodes())
         .filter(|&i| net.nic_stats(i).becns_received > 0)
         .count();
-    assert!(senders_with_becns > 4, "{senders_with_becns} sources notified");
+    assert!(
+        senders_with_becns > 4,
+        "{senders_with_becns} sources notified"
+    );
 }
 
 #[test]
@@ -149,7 +155,11 @@ fn cnp_travels_the_network_and_raises_one_flow() {
     assert!(b >= f + 3 + 2 + 3, "FECN at {f}, BECN at {b}");
     assert!(net.nic_stats(2).cnps_sent > 0);
     assert!(net.ccti(0, 2).unwrap() > 0 || net.ccti(1, 2).unwrap() > 0);
-    assert_eq!(net.ccti(0, 1), Some(0), "flows that were not marked stay at 0");
+    assert_eq!(
+        net.ccti(0, 1),
+        Some(0),
+        "flows that were not marked stay at 0"
+    );
     assert_eq!(net.ccti(2, 0), Some(0));
 }
 

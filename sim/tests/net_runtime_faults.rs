@@ -568,7 +568,12 @@ fn run_scenario(text: &str) -> anyhow::Result<pft_sim::scenario::RunOutput> {
     sc.validate().map_err(|e| anyhow::anyhow!("{e}"))?;
     let spec = pft_sim::scenario::RunSpec {
         label: "t".into(),
-        cc: sc.pft.first().map(|p| p.config()).unwrap_or_default().into(),
+        cc: sc
+            .pft
+            .first()
+            .map(|p| p.config())
+            .unwrap_or_default()
+            .into(),
         congestors: true,
     };
     pft_sim::scenario::run::run(&sc, &spec, &pft_sim::scenario::Progress::quiet())

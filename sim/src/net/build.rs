@@ -156,7 +156,12 @@ impl Network {
                 if let Peer::Switch { switch, port } = *peer {
                     let from = sw.sw[s].base + p as u32;
                     let to = sw.sw[switch as usize].base + port;
-                    connect(&mut links, &mut sw, Endpoint::port(from), Endpoint::port(to));
+                    connect(
+                        &mut links,
+                        &mut sw,
+                        Endpoint::port(from),
+                        Endpoint::port(to),
+                    );
                 }
             }
         }
@@ -194,12 +199,9 @@ impl Network {
                     })
                     .collect();
                 (
-                    FlowCtl::Ibcc(Box::new(IbccNics::new(
-                        ib,
-                        nodes,
-                        cfg.cycle_ns(),
-                        |i| faults::mix(seed, Endpoint::nic(i).raw(), 0x1bcc),
-                    ))),
+                    FlowCtl::Ibcc(Box::new(IbccNics::new(ib, nodes, cfg.cycle_ns(), |i| {
+                        faults::mix(seed, Endpoint::nic(i).raw(), 0x1bcc)
+                    }))),
                     Marking::Ibcc(Box::new(IbccSwitches::new(
                         ib,
                         sw.out.len(),

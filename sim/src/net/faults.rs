@@ -13,8 +13,8 @@ use super::config::{bad, ConfigError, Fault, NetConfig, PftConfig};
 use super::network::{Network, ONE};
 use super::store::{End, Endpoint};
 use super::topology::{Peer, Topology};
-use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 /// Largest extra credit-return delay accepted, cycles: for one fault, and for all credit
 /// faults of a network together (the credit channels are sized for the sum).

@@ -11,16 +11,16 @@
 //! cannot change a result (`set_eval_order` exists to test exactly that).
 
 use super::config::{EngineKind, NetConfig, PftConfig};
-use crate::cc::{CcConfig, FlowCtl, Marking};
 use super::error::NetError;
 use super::faults::FaultState;
 use super::pft::PftEngine;
 use super::store::{
-    CreditEv, End, Endpoint, Entry, EntryId, FlitEv, MsgId, MsgState, Packet, PktId, Slab,
-    Wheel, CNP, NEVER,
+    CreditEv, End, Endpoint, Entry, EntryId, FlitEv, MsgId, MsgState, Packet, PktId, Slab, Wheel,
+    CNP, NEVER,
 };
 use super::topology::Topology;
 use super::types::{Delivery, Message, NodeId, Workload};
+use crate::cc::{CcConfig, FlowCtl, Marking};
 use pft_hdl::model::Outputs;
 use pft_hdl::stepper::Probe;
 use rand::seq::SliceRandom;

@@ -11,12 +11,12 @@
 
 use super::config::Scenario;
 use super::run::{ClassRow, HotspotRates, PftStats, RunOutput, VictimStats};
+use crate::cc::CcConfig;
 use crate::metrics::delivery::TagLatency;
 use crate::metrics::{
     congestion_impact, control_factor, control_factors, jain_index, CongestionImpact,
     ControlFactors, GpcnetSummary,
 };
-use crate::cc::CcConfig;
 use crate::net::{DetMode, EngineKind, PftConfig, ThrMode};
 use crate::workload::CanaryTest;
 use serde::{Deserialize, Serialize};

@@ -8,11 +8,11 @@
 
 use super::config::Scenario;
 use super::progress::Progress;
+use crate::cc::CcConfig;
 use crate::metrics::{
     percentile_from_top, summarize, DeliveryReport, DeliveryStats, Distribution, GpcnetSummary,
     Summary, TimeSeries,
 };
-use crate::cc::CcConfig;
 use crate::net::{Delivery, NetConfig, Network, NicStats, NodeId};
 use crate::workload::gpcnet::NodeRole;
 use crate::workload::{tag, AnyWorkload, CanaryTest, NodeClass, WorkloadConfig};
@@ -144,7 +144,8 @@ struct EpochRx {
 impl EpochRx {
     fn rates(&self, end: u64, ej_end: &[u64], link_gbps: f64) -> Option<HotspotRates> {
         let nodes = ej_end.len();
-        let (mut hot, mut hot_nc, mut other, mut other_nc, mut total) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        let (mut hot, mut hot_nc, mut other, mut other_nc, mut total) =
+            (0u64, 0u64, 0u64, 0u64, 0u64);
         for (k, (at, hs, ej)) in self.marks.iter().enumerate() {
             let (until, ej_next) = match self.marks.get(k + 1) {
                 Some((t, _, e)) => (*t, e.as_slice()),
@@ -374,7 +375,9 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
                     } else {
                         next.map(|e| e.hotspots.clone())
                     };
-                    epochs.marks.push((t, hs.unwrap_or_default(), ejected(&net)));
+                    epochs
+                        .marks
+                        .push((t, hs.unwrap_or_default(), ejected(&net)));
                 }
             }
         }

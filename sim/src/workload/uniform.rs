@@ -145,7 +145,11 @@ impl Workload for UniformWorkload {
                     .cfg
                     .max_outstanding
                     .is_some_and(|c| self.outstanding[s] >= c);
-                if capped || !self.inj.budget_due(self.sent[s], now - self.cfg.start_cycle) {
+                if capped
+                    || !self
+                        .inj
+                        .budget_due(self.sent[s], now - self.cfg.start_cycle)
+                {
                     continue;
                 }
                 self.sent[s] += self.inj.budget_flits();

@@ -99,11 +99,35 @@ impl IbccConfig {
         for (k, v, lo, hi, what) in [
             ("threshold", self.threshold, 0, 15, "the 4-bit IB weight"),
             ("marking_rate", self.marking_rate, 0, 0xFFFF, "16 bits"),
-            ("packet_size", self.packet_size, 0, 0xFF, "64-byte credits, 8 bits"),
+            (
+                "packet_size",
+                self.packet_size,
+                0,
+                0xFF,
+                "64-byte credits, 8 bits",
+            ),
             ("ccti_increase", self.ccti_increase, 0, 0xFF, "8 bits"),
-            ("ccti_limit", self.ccti_limit, 0, MAX_CCTI, "the 14-bit CCT index"),
-            ("ccti_min", self.ccti_min, 0, self.ccti_limit.min(0xFF), "8 bits, at most ccti_limit"),
-            ("ccti_timer", self.ccti_timer, 1, 0xFFFF, "units of 1.024 us, 16 bits"),
+            (
+                "ccti_limit",
+                self.ccti_limit,
+                0,
+                MAX_CCTI,
+                "the 14-bit CCT index",
+            ),
+            (
+                "ccti_min",
+                self.ccti_min,
+                0,
+                self.ccti_limit.min(0xFF),
+                "8 bits, at most ccti_limit",
+            ),
+            (
+                "ccti_timer",
+                self.ccti_timer,
+                1,
+                0xFFFF,
+                "units of 1.024 us, 16 bits",
+            ),
         ] {
             if !(lo..=hi).contains(&v) {
                 return Err(bad(&key(k), v, format!("must be in {lo}..={hi} ({what})")));

@@ -191,7 +191,10 @@ impl IbccNics {
     /// the others kept); false when none is eligible.
     pub fn pick(&self, n: usize, now: u64, active: &mut VecDeque<u32>) -> bool {
         let row = n * self.nodes;
-        match active.iter().position(|&d| self.next_ok[row + d as usize] <= now) {
+        match active
+            .iter()
+            .position(|&d| self.next_ok[row + d as usize] <= now)
+        {
             Some(0) => true,
             Some(k) => {
                 active.rotate_left(k);
@@ -286,7 +289,11 @@ mod tests {
             s.becn(0, 1);
         }
         s.started(0, 1, 32, 200);
-        assert_eq!(s.next_ok(0, 1), 200 + 32 + 4 * 32, "linear table: CCTI packet times");
+        assert_eq!(
+            s.next_ok(0, 1),
+            200 + 32 + 4 * 32,
+            "linear table: CCTI packet times"
+        );
         // An explicit entry: shift 2, multiplier 10 -> (32 * 10) >> 2 = 80.
         let cfg = IbccConfig {
             ccti_limit: 1,
@@ -323,7 +330,10 @@ mod tests {
         s.fecn(2, 0);
         s.fecn(2, 1);
         assert_eq!(s.cnps_pending(2), 2);
-        assert!(s.ready(2, 0, &VecDeque::new()), "a CNP is ready without data");
+        assert!(
+            s.ready(2, 0, &VecDeque::new()),
+            "a CNP is ready without data"
+        );
         assert_eq!(s.take_cnp(2), Some(0));
         assert_eq!(s.take_cnp(2), Some(1));
         assert_eq!(s.take_cnp(2), None);

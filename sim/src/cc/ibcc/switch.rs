@@ -89,7 +89,15 @@ impl IbccSwitches {
     /// A flit left through output `o` of switch `s` (global id `gp`). For a head
     /// (`len` flits, `data` = not a CNP) returns whether to set FECN.
     #[inline]
-    pub fn depart(&mut self, s: usize, o: u32, gp: usize, head: bool, len: u32, data: bool) -> bool {
+    pub fn depart(
+        &mut self,
+        s: usize,
+        o: u32,
+        gp: usize,
+        head: bool,
+        len: u32,
+        data: bool,
+    ) -> bool {
         let bit = 1u64 << o;
         let congested = self.over[s] & bit != 0 && (self.victim[s] | self.root[s]) & bit != 0;
         let q = &mut self.queued[gp];
@@ -159,7 +167,7 @@ mod tests {
     #[test]
     fn marks_only_over_the_level_at_roots_or_masked_ports() {
         let mut s = sw(&IbccConfig::default()); // level 16
-        // Port 0: a root (free credits 256 >= MTU), 15 flits queued: below the level.
+                                                // Port 0: a root (free credits 256 >= MTU), 15 flits queued: below the level.
         for _ in 0..15 {
             s.arrive(0, 0, 0, 256);
         }
@@ -183,7 +191,10 @@ mod tests {
             s.arrive(0, 3, 3, 0);
         }
         s.commit(0, |_| 0);
-        assert!(s.depart(0, 3, 3, true, 1, true), "masked ports mark without credits");
+        assert!(
+            s.depart(0, 3, 3, true, 1, true),
+            "masked ports mark without credits"
+        );
         assert!(!s.depart(0, 3, 3, false, 1, true), "only heads are marked");
         assert!(!s.depart(0, 3, 3, true, 1, false), "CNPs are never marked");
     }
@@ -199,7 +210,10 @@ mod tests {
         for _ in 0..100 {
             s.arrive(0, 3, 3, 0);
         }
-        assert!(!s.depart(0, 3, 3, true, 1, true), "shorter than packet_size");
+        assert!(
+            !s.depart(0, 3, 3, true, 1, true),
+            "shorter than packet_size"
+        );
         let marks: Vec<bool> = (0..7).map(|_| s.depart(0, 3, 3, true, 2, true)).collect();
         assert_eq!(marks, [true, false, false, true, false, false, true]);
         assert_eq!(s.marked[3], 3);
