@@ -475,13 +475,13 @@ impl pft_sim::net::Workload for Freeze {
                 created: now,
             });
         };
-        if now % 8 == 0 && now < 40_000 {
+        if now.is_multiple_of(8) && now < 40_000 {
             send(0, [1, 2, 4][(now / 8 % 3) as usize]);
         }
-        if now % 16 == 0 && now < 40_000 {
+        if now.is_multiple_of(16) && now < 40_000 {
             send(5, 2 - (now / 16 % 2) as u32);
         }
-        if now % 200 == 0 && now < 40_000 {
+        if now.is_multiple_of(200) && now < 40_000 {
             send(3, 4);
         }
     }

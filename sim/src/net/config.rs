@@ -88,7 +88,7 @@ impl TopologyConfig {
     /// Check the sizes.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let even_radix = |radix: u32| {
-            if radix % 2 != 0 || !(4..=MAX_RADIX).contains(&radix) {
+            if !radix.is_multiple_of(2) || !(4..=MAX_RADIX).contains(&radix) {
                 Err(bad(
                     "topology.radix",
                     radix,
@@ -252,7 +252,7 @@ impl NetConfig {
                 "must be in (0, 100000] Gb/s",
             ));
         }
-        if self.mtu_bytes == 0 || self.mtu_bytes % self.flit_bytes != 0 {
+        if self.mtu_bytes == 0 || !self.mtu_bytes.is_multiple_of(self.flit_bytes) {
             return Err(bad(
                 "mtu_bytes",
                 self.mtu_bytes,

@@ -268,7 +268,7 @@ impl HotspotWorkload {
         let Some(period) = self.cfg.move_period_cycles else {
             return;
         };
-        if now == 0 || now % period != 0 {
+        if now == 0 || !now.is_multiple_of(period) {
             return;
         }
         // Each subset switches to a new hot spot, different from its previous one and from

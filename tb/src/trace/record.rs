@@ -213,7 +213,7 @@ impl<W: Write> VcdSink<W> {
         self.w.change_scalar(self.clk, true)?;
         for i in 0..self.ids.len() {
             let (id, width) = self.ids[i];
-            if self.prev.map_or(true, |p| p[i] != vals[i]) {
+            if self.prev.is_none_or(|p| p[i] != vals[i]) {
                 self.value(id, width, vals[i])?;
             }
         }

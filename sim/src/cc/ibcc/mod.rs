@@ -165,7 +165,7 @@ impl IbccConfig {
     /// `buffer_flits` (None: threshold 0, never).
     pub fn level(&self, buffer_flits: u32) -> Option<u32> {
         (self.threshold > 0).then(|| {
-            let w = self.threshold as u64;
+            let w = self.threshold;
             ((buffer_flits as u64 * (16 - w)).div_ceil(16)).max(1) as u32
         })
     }

@@ -15,6 +15,7 @@
 //!   masked) is eligible when its length is at least `packet_size` credits; of the eligible
 //!   packets one is marked, then `marking_rate` are passed (a deterministic counter: the
 //!   seed's "mean number of eligible packets between two marked").
+//!
 //! CNPs are never marked.
 
 use super::IbccConfig;

@@ -650,7 +650,7 @@ fn allreduce_steps(members: &[u32], rank: u32, k: u64, bytes: u32) -> Vec<Step> 
     let base = k * 64;
     let mut steps = Vec::new();
     let newrank = if rank < 2 * rem {
-        if rank % 2 == 0 {
+        if rank.is_multiple_of(2) {
             let peer = members[(rank + 1) as usize];
             steps.push(Step {
                 sends: vec![snd(peer, Kind::Allreduce, base, 1, bytes)],
