@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak reproduce-ib docs fmt lint clean
+.PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak reproduce-ib same-results docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3 (apt; uses sudo when not root)
 setup:
@@ -82,6 +82,12 @@ reproduce-ib:
 	    --out $(OUT)/ib-silent-forest-nohot --quiet
 	$(CARGO) run $(RELEASE) --locked -p pft-sim --example windy_forest -- \
 	    scenarios/ib-windy-forest.toml --out $(OUT)/ib-windy-forest
+
+## same-results: every shipped scenario at git revision REV and now, compared file by file
+##               (proves a refactor kept results bit-identical; about 15 minutes; not in CI)
+REV ?= 5bf3fa2
+same-results:
+	bash tb/examples/same_results.sh $(REV) $(OUT)/same-results-$(REV)
 
 ## docs: regenerate docs/registers.md from hdl/src/regs.rs
 docs:
