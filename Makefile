@@ -74,7 +74,7 @@ soak:
 
 ## reproduce-ib: the IB CC study (seed 002) in our network: Table II (silent forest with and
 ##               without hot spots, CC off and on) and the windy-forest curve
-##               (docs/results.md; about 15 minutes on 2 cores; not in CI)
+##               (docs/results.md; about 20 minutes on 2 cores; not in CI)
 reproduce-ib:
 	$(CARGO) run $(RELEASE) --locked --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/ib-silent-forest --quiet

@@ -303,8 +303,9 @@ impl Workload for HotspotWorkload {
         for src in 0..self.nodes {
             let s = src as usize;
             let order = if budget_mode {
-                // The node's DMA: `load` flits per cycle, at most one message banked.
-                self.bucket[s] = (self.bucket[s] + self.cfg.load).min(cap_flits);
+                // The node's DMA: `load` flits per cycle, at most one message banked (plus
+                // this cycle's fraction, so that whole cycles do not round the rate down).
+                self.bucket[s] = (self.bucket[s] + self.cfg.load).min(cap_flits + self.cfg.load);
                 [self.first[s], 1 - self.first[s]]
             } else {
                 [HOT, UNI]

@@ -30,9 +30,10 @@ pub enum InjectionProcess {
     /// The IB study's generator (seed 002, Frame I): the stream creates a message whenever
     /// its time budget allows, so that by its t-th cycle it has created at most
     /// `load * t` flits. Deterministic (a constant-rate source). With `max_outstanding` it
-    /// also waits while that many of its messages are undelivered, and the budget it did not
-    /// use stays (the seed's "after time t at most p% has been sent"), so a stream held back
-    /// by the network or by congestion control resumes at link speed.
+    /// also waits while that many of its messages are undelivered. The budget it did not use
+    /// stays (the seed's "after time t at most p% has been sent"): a stream that was held
+    /// back may catch up, as far as its node's DMA (`hotspot`: a token bucket at the node's
+    /// `load`, one message deep, shared by its streams) lets it.
     Budget,
 }
 
