@@ -410,3 +410,87 @@ fn blocking_levels_are_warned_about() {
         );
     }
 }
+
+/// `compare` puts off, PFT and IB CC in one table with the IB study's receive rates, and
+/// `run --cc NAME` runs a `[[cc]]` entry.
+#[test]
+fn compare_mixes_pft_and_ibcc_with_receive_rates() {
+    let d = tmp("mix");
+    std::fs::create_dir_all(&d).unwrap();
+    let sc = write(
+        &d,
+        "mix.toml",
+        r#"name = "mix"
+seed = 2
+isolated = true
+[cycles]
+max = 40_000
+warmup = 10_000
+[network]
+topology = { kind = "fat_tree", radix = 8, leaves = 4 }
+link_gbps = 20.0
+mtu_bytes = 2048
+buffer_flits = 256
+eject_buffer_flits = 256
+voq = true
+eject_rate = 0.68
+check = true
+[workload]
+kind = "hotspot"
+hotspots = 2
+load = 0.675
+injection = { type = "budget" }
+max_outstanding = 8
+[[pft]]
+name = "paper"
+[[cc]]
+name = "ib"
+kind = "ibcc"
+ccti_timer = 20
+"#,
+    );
+    let out = d.join("out");
+    let table = ok(&[
+        "compare",
+        sc.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(table.contains("receive rates (Gb/s)"), "{table}");
+    assert!(table.contains("IBCC w=15"), "{table}");
+    let csv = std::fs::read_to_string(out.join("compare.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let col = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
+    let configs: Vec<&str> = rows[1..].iter().map(|r| r[0]).collect();
+    assert_eq!(configs, ["isolated", "off", "paper", "ib"]);
+    for r in &rows[1..] {
+        for c in ["rx_hot", "rx_nonhot", "rx_total"] {
+            let v: f64 = r[col(c)].parse().unwrap_or_else(|_| panic!("{c} in {r:?}"));
+            assert!(v > 0.0 && v <= 20.0 * 32.0, "{c} = {v}");
+        }
+    }
+    // The isolated run has no hot-spot traffic: hot spots receive what the others do.
+    let iso = &rows[1];
+    let (h, n): (f64, f64) = (
+        iso[col("rx_hot")].parse().unwrap(),
+        iso[col("rx_nonhot")].parse().unwrap(),
+    );
+    assert!(h < 3.0 * n, "isolated: hot {h} vs others {n}");
+    let s = json(&out.join("ib").join("summary.json"));
+    assert_eq!(s["cc"]["kind"], "ibcc");
+    assert!(s["improvement"]["rx_nonhot"].as_f64().unwrap() > 0.0);
+
+    let one = d.join("one");
+    let line = ok(&[
+        "run",
+        sc.to_str().unwrap(),
+        "--out",
+        one.to_str().unwrap(),
+        "--cc",
+        "ib",
+        "--quiet",
+    ]);
+    assert!(line.contains("run `ib` (IBCC"), "{line}");
+    assert_eq!(json(&one.join("summary.json"))["run"], "ib");
+}

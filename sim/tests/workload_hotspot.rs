@@ -245,7 +245,11 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
             created[m.src as usize][s] += msg_flits;
             let total = created[m.src as usize][0] + created[m.src as usize][1];
             let cap = c.load * (t + 1) as f64 + msg_flits as f64;
-            assert!(total as f64 <= cap, "node {} over its DMA rate at {t}", m.src);
+            assert!(
+                total as f64 <= cap,
+                "node {} over its DMA rate at {t}",
+                m.src
+            );
             let share = if w.class_of(m.src) == NodeClass::B {
                 if s == 0 {
                     c.p_hot
@@ -256,16 +260,33 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
                 1.0
             };
             let budget = share * c.load * (t + 1) as f64;
-            assert!(created[m.src as usize][s] as f64 <= budget + 1e-9, "stream over budget at {t}");
+            assert!(
+                created[m.src as usize][s] as f64 <= budget + 1e-9,
+                "stream over budget at {t}"
+            );
             if m.src == b_node && s == 0 && t < 2000 {
                 held.push(*m);
             } else {
-                w.delivered(t, &Delivery { msg: *m, injected: t, delivered: t });
+                w.delivered(
+                    t,
+                    &Delivery {
+                        msg: *m,
+                        injected: t,
+                        delivered: t,
+                    },
+                );
             }
         }
         if t == 2000 {
             for m in held.drain(..) {
-                w.delivered(t, &Delivery { msg: m, injected: t, delivered: t });
+                w.delivered(
+                    t,
+                    &Delivery {
+                        msg: m,
+                        injected: t,
+                        delivered: t,
+                    },
+                );
             }
         }
         if t == 1999 {
@@ -277,13 +298,19 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
     // After the stall the hot stream ran faster than its share (it kept its budget, and the
     // DMA alternates between the two due streams), without passing its budget (above).
     let after = created[b_node as usize][0] as f64 - 4.0 * msg_flits as f64;
-    assert!(after > 0.3 * 0.6 * 4000.0 + 2.0 * msg_flits as f64, "hot stream {after}");
+    assert!(
+        after > 0.3 * 0.6 * 4000.0 + 2.0 * msg_flits as f64,
+        "hot stream {after}"
+    );
     // A C node at full rate: its whole load goes to its hot spot.
     let c_node = (0..nodes)
         .find(|&n| w.class_of(n) == NodeClass::C && !w.is_hotspot(n))
         .unwrap();
     let got = created[c_node as usize][0] as f64;
-    assert!((got - 0.6 * 6000.0).abs() <= msg_flits as f64, "C node {got}");
+    assert!(
+        (got - 0.6 * 6000.0).abs() <= msg_flits as f64,
+        "C node {got}"
+    );
 
     let quiet = HotspotConfig {
         hot_traffic: false,
@@ -295,5 +322,8 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
         w.tick(t, &mut any);
     }
     assert!(!any.is_empty(), "V and B nodes still send uniformly");
-    assert!(any.iter().all(|m| m.tag == tag::HOTSPOT_UNIFORM), "no hot traffic");
+    assert!(
+        any.iter().all(|m| m.tag == tag::HOTSPOT_UNIFORM),
+        "no hot traffic"
+    );
 }

@@ -1,8 +1,9 @@
-//! pftsim: run a scenario file (docs/scenarios.md) with one PFT configuration, or compare
-//! PFT off against every configuration it lists.
+//! pftsim: run a scenario file (docs/scenarios.md) with one congestion-control
+//! configuration, or compare congestion control off against every configuration it lists
+//! (`[[pft]]` and `[[cc]]` entries: PFT, InfiniBand CC).
 //!
 //! ```text
-//! pftsim run SCENARIO.toml --out DIR [--pft NAME] [--jobs N] [--quiet]
+//! pftsim run SCENARIO.toml --out DIR [--pft NAME | --cc NAME] [--jobs N] [--quiet]
 //! pftsim compare SCENARIO.toml --out DIR [--jobs N] [--quiet]
 //! pftsim check SCENARIO.toml
 //! ```
@@ -30,20 +31,22 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Cmd {
-    /// Run one PFT configuration of a scenario (plus its isolated baseline if asked for).
+    /// Run one configuration of a scenario (plus its isolated baseline if asked for).
     Run {
         /// Scenario file (TOML).
         scenario: PathBuf,
         /// Output directory (created; summary.json is written last).
         #[arg(long)]
         out: PathBuf,
-        /// Name of the [[pft]] entry to run, or `off` (default: the first entry).
-        #[arg(long)]
+        /// Name of the [[pft]] or [[cc]] entry to run, or `off` (default: the first
+        /// [[pft]] entry, else the first [[cc]] entry). `--cc` is the same flag.
+        #[arg(long, visible_alias = "cc", value_name = "NAME")]
         pft: Option<String>,
         #[command(flatten)]
         opts: Opts,
     },
-    /// Run PFT off, every [[pft]] entry and the isolated baseline; print one table.
+    /// Run congestion control off, every [[pft]] and [[cc]] entry and the isolated
+    /// baseline; print one table.
     Compare {
         /// Scenario file (TOML).
         scenario: PathBuf,
@@ -122,10 +125,11 @@ fn main() -> ExitCode {
         Cmd::Check { scenario } => load(scenario)
             .and_then(|s| {
                 say(format_args!(
-                    "{}: ok ({} NICs, {} PFT configuration(s))\n",
+                    "{}: ok ({} NICs, {} PFT and {} other congestion-control configuration(s))\n",
                     scenario.display(),
                     s.nodes(),
-                    s.pft.len()
+                    s.pft.len(),
+                    s.cc.len()
                 ))
             }),
         Cmd::Run {
@@ -137,7 +141,7 @@ fn main() -> ExitCode {
             .and_then(|sc| {
                 let s = scenario::run_command(&sc, pft.as_deref(), out, opts.jobs(), &opts.progress())?;
                 say(format_args!(
-                    "{} run `{}` (PFT {}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
+                    "{} run `{}` ({}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
                      victim latency mean {} p99 {}; bandwidth mean {} p99 {}; congested {:.1}% of NIC-cycles\n",
                     s.scenario,
                     s.run,
