@@ -8,7 +8,9 @@ use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
 use super::network::{Network, ONE};
 use super::pft::{nic_seed, PftEngine};
-use super::store::{End, Endpoint, EntryId, MsgId, PktId, Slab, Wheel, NONE};
+use super::store::{
+    End, Endpoint, EntryId, LinkId, MsgId, PktId, PortId, Slab, SwitchId, Table, Wheel,
+};
 use super::topology::{Peer, Topology};
 use crate::cc::ibcc::{IbccNics, IbccSwitches, VictimMask};
 use crate::cc::{CcConfig, FlowCtl, Marking};
@@ -50,7 +52,7 @@ impl Network {
             ..Default::default()
         };
         for (s, spec) in specs.iter().enumerate() {
-            let base = sw.inp.len() as u32;
+            let base = PortId(sw.inp.len() as u32);
             let mut used_mask = 0u64;
             for (p, peer) in spec.ports.iter().enumerate() {
                 if *peer != Peer::Unused {
@@ -63,9 +65,9 @@ impl Network {
                     arr_count: 0,
                     arr_len: 0,
                     last: PktId::NONE,
-                    sw: s as u32,
+                    sw: SwitchId(s as u32),
                     nonempty: 0,
-                    link: NONE,
+                    link: LinkId::NONE,
                     credit_to: Endpoint::NONE,
                     rr: 0,
                 });
@@ -73,13 +75,13 @@ impl Network {
                     used: 0,
                     limit: 0,
                     entry: EntryId::NONE,
-                    from: NONE,
+                    from: PortId::NONE,
                     pkt: PktId::NONE,
                     sent: 0,
                     len: 0,
-                    link: NONE,
+                    link: LinkId::NONE,
                     rx: Endpoint::NONE,
-                    sw: s as u32,
+                    sw: SwitchId(s as u32),
                     rr: 0,
                 });
             }
@@ -93,30 +95,30 @@ impl Network {
         sw.q = vec![(EntryId::NONE, EntryId::NONE); sw.inp.len() * qpp as usize];
 
         // Links: NIC injection and ejection, then every switch-to-switch direction.
-        let mut links: Vec<Link> = Vec::new();
-        let connect = |links: &mut Vec<Link>, sw: &mut Switches, tx: Endpoint, rx: Endpoint| {
-            let l = links.len() as u32;
-            links.push(Link { tx, rx });
-            if let End::Port(t) = tx.end() {
-                let o = &mut sw.out[t as usize];
-                o.link = l;
-                o.rx = rx;
-                o.limit = match rx.end() {
-                    End::Nic(_) => cfg.eject_buffer_flits,
-                    End::Port(_) => cfg.buffer_flits,
-                };
-            }
-            if let End::Port(r) = rx.end() {
-                let i = &mut sw.inp[r as usize];
-                i.link = l;
-                i.credit_to = tx;
-            }
-            l
-        };
+        let mut links: Table<LinkId, Link> = Table::default();
+        let connect =
+            |links: &mut Table<LinkId, Link>, sw: &mut Switches, tx: Endpoint, rx: Endpoint| {
+                let l = links.push(Link { tx, rx });
+                if let End::Port(t) = tx.end() {
+                    let o = &mut sw.out[t];
+                    o.link = l;
+                    o.rx = rx;
+                    o.limit = match rx.end() {
+                        End::Nic(_) => cfg.eject_buffer_flits,
+                        End::Port(_) => cfg.buffer_flits,
+                    };
+                }
+                if let End::Port(r) = rx.end() {
+                    let i = &mut sw.inp[r];
+                    i.link = l;
+                    i.credit_to = tx;
+                }
+                l
+            };
         let mut st = Vec::with_capacity(n);
         for d in 0..nodes {
             let (s, p) = topo.attach(d);
-            let g = sw.sw[s as usize].base + p;
+            let g = sw.sw[SwitchId(s)].port(p);
             let inj_link = connect(&mut links, &mut sw, Endpoint::nic(d), Endpoint::port(g));
             let ej_link = connect(&mut links, &mut sw, Endpoint::port(g), Endpoint::nic(d));
             st.push(NicState {
@@ -154,8 +156,8 @@ impl Network {
         for (s, spec) in specs.iter().enumerate() {
             for (p, peer) in spec.ports.iter().enumerate() {
                 if let Peer::Switch { switch, port } = *peer {
-                    let from = sw.sw[s].base + p as u32;
-                    let to = sw.sw[switch as usize].base + port;
+                    let from = sw.sw[SwitchId(s as u32)].port(p as u32);
+                    let to = sw.sw[SwitchId(switch)].port(port);
                     connect(
                         &mut links,
                         &mut sw,

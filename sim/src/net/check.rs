@@ -11,7 +11,7 @@
 
 use super::error::NetError;
 use super::network::Network;
-use super::store::{End, Endpoint, EntryId};
+use super::store::{End, Endpoint, EntryId, Id, LinkId, PortId};
 use crate::cc::Marking;
 use std::fmt::Write;
 
@@ -28,10 +28,10 @@ impl Network {
         let mut flits = vec![0u32; nl];
         let mut credits = vec![0u32; nl];
         for ev in self.fwheel.iter() {
-            flits[self.link_to(ev.rx) as usize] += 1;
+            flits[self.link_to(ev.rx).index()] += 1;
         }
         for ev in self.cwheel.iter() {
-            credits[self.link_from(ev.tx) as usize] += 1;
+            credits[self.link_from(ev.tx).index()] += 1;
         }
         // Buffer occupancy from the entries themselves.
         let ports = self.sw.inp.len();
@@ -56,9 +56,9 @@ impl Network {
             match e.port.end() {
                 End::Nic(n) => occ_nic[n as usize] += held,
                 End::Port(g) => {
-                    occ_sw[g as usize] += held;
-                    let s = self.sw.inp[g as usize].sw as usize;
-                    for_out[(self.sw.sw[s].base + e.out as u32) as usize] += held;
+                    occ_sw[g.index()] += held;
+                    let s = self.sw.inp[g].sw;
+                    for_out[self.sw.sw[s].port(e.out as u32).index()] += held;
                 }
             }
         }
@@ -67,7 +67,7 @@ impl Network {
                 if m.queued(g) != want {
                     return Err(inv(format!(
                         "{}: IB CC counts {} flits queued for it, the buffers hold {want}",
-                        self.out_port_name(g as u32),
+                        self.out_port_name(PortId(g as u32)),
                         m.queued(g)
                     )));
                 }
@@ -77,13 +77,13 @@ impl Network {
             if a != b {
                 return Err(inv(format!(
                     "{}: occupancy counter {a} != {b} flits held by its packets",
-                    self.in_port_name(Endpoint::port(g as u32))
+                    self.in_port_name(Endpoint::port(PortId(g as u32)))
                 )));
             }
             if a > self.cfg.buffer_flits {
                 return Err(NetError::Overflow {
                     cycle,
-                    component: self.in_port_name(Endpoint::port(g as u32)),
+                    component: self.in_port_name(Endpoint::port(PortId(g as u32))),
                     occupancy_flits: a,
                     capacity_flits: self.cfg.buffer_flits,
                 });
@@ -116,19 +116,19 @@ impl Network {
                     self.cfg.buffer_flits,
                 )
             } else {
-                let o = &self.sw.out[k.tx.raw() as usize];
+                let o = &self.sw.out[PortId(k.tx.raw())];
                 (o.used, o.limit)
             };
             let buffer = match k.rx.end() {
                 End::Nic(n) => self.nic.st[n as usize].rx_occ,
-                End::Port(g) => self.sw.inp[g as usize].occ,
+                End::Port(g) => self.sw.inp[g].occ,
             };
             let (f, c) = (flits[l], credits[l]);
             total += (f + buffer) as u64;
             if used != f + buffer + c {
                 return Err(NetError::CreditNotConserved {
                     cycle,
-                    link: self.link_name(l as u32),
+                    link: self.link_name(LinkId(l as u32)),
                     used,
                     flits_in_channel: f,
                     flits_in_buffer: buffer,
@@ -139,7 +139,7 @@ impl Network {
             if used > limit {
                 return Err(inv(format!(
                     "link {}: {used} credits in use > {limit} credits",
-                    self.link_name(l as u32)
+                    self.link_name(LinkId(l as u32))
                 )));
             }
         }
@@ -178,32 +178,31 @@ impl Network {
             let sent = if ns.rx_head == e { ns.rx_sent } else { 0 };
             (arrived as u32, sent as u32)
         } else {
-            let ip = &self.sw.inp[en.port.raw() as usize];
+            let ip = &self.sw.inp[PortId(en.port.raw())];
             let arrived = if ip.arriving == e {
                 ip.arr_count
             } else {
                 en.len
             };
-            let base = self.sw.sw[ip.sw as usize].base as usize;
-            let op = &self.sw.out[base + en.out as usize];
+            let op = &self.sw.out[self.sw.sw[ip.sw].port(en.out as u32)];
             let sent = if op.entry == e { op.sent } else { 0 };
             (arrived as u32, sent as u32)
         }
     }
 
     /// The link into receiver `rx`.
-    fn link_to(&self, rx: Endpoint) -> u32 {
+    fn link_to(&self, rx: Endpoint) -> LinkId {
         match rx.end() {
             End::Nic(n) => self.nic.st[n as usize].ej_link,
-            End::Port(g) => self.sw.inp[g as usize].link,
+            End::Port(g) => self.sw.inp[g].link,
         }
     }
 
     /// The link out of sender `tx`.
-    fn link_from(&self, tx: Endpoint) -> u32 {
+    fn link_from(&self, tx: Endpoint) -> LinkId {
         match tx.end() {
             End::Nic(n) => self.nic.st[n as usize].inj_link,
-            End::Port(g) => self.sw.out[g as usize].link,
+            End::Port(g) => self.sw.out[g].link,
         }
     }
 
@@ -236,23 +235,23 @@ impl Network {
     pub(crate) fn deadlock(&self) -> NetError {
         let mut lines: Vec<String> = Vec::new();
         let qpp = self.sw.qpp as usize;
-        for st in &self.sw.sw {
-            let base = st.base as usize;
-            for p in 0..st.radix as usize {
-                let g = base + p;
-                let occ = self.sw.inp[g].occ;
-                let locked = self.sw.out[g].entry;
+        for st in self.sw.sw.iter() {
+            for p in 0..st.radix {
+                let gp = st.port(p);
+                let g = gp.index();
+                let occ = self.sw.inp[gp].occ;
+                let locked = self.sw.out[gp].entry;
                 if occ == 0 && locked == EntryId::NONE {
                     continue;
                 }
-                let mut l = format!("  {}:", self.in_port_name(Endpoint::port(g as u32)));
+                let mut l = format!("  {}:", self.in_port_name(Endpoint::port(gp)));
                 if occ > 0 {
                     let _ = write!(l, " holds {occ} flits");
                     for k in 0..qpp {
                         let e = self.sw.q[g * qpp + k].0;
                         if e != EntryId::NONE {
                             let en = &self.entries[e];
-                            let op = &self.sw.out[base + en.out as usize];
+                            let op = &self.sw.out[st.port(en.out as u32)];
                             let (arrived, sent) = self.entry_flits(e);
                             let _ = write!(
                                 l,
@@ -269,7 +268,7 @@ impl Network {
                     }
                 }
                 if locked != EntryId::NONE {
-                    let op = &self.sw.out[g];
+                    let op = &self.sw.out[gp];
                     let en = &self.entries[locked];
                     let _ = write!(
                         l,

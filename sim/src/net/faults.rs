@@ -11,7 +11,7 @@
 
 use super::config::{bad, ConfigError, Fault, NetConfig, PftConfig};
 use super::network::{Network, ONE};
-use super::store::{End, Endpoint};
+use super::store::{End, Endpoint, SwitchId};
 use super::topology::{Peer, Topology};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -464,14 +464,14 @@ impl Network {
             for s in &mut self.nic.st {
                 s.inj_paused = false;
             }
-            for s in &mut self.sw.sw {
+            for s in self.sw.sw.iter_mut() {
                 s.paused_out = 0;
             }
             for f in active {
                 if let FaultSpec::LinkPause { link, .. } = f {
                     match (link.nic, link.switch, link.port) {
                         (Some(n), _, _) => self.nic.st[n as usize].inj_paused = true,
-                        (None, Some(s), Some(p)) => self.sw.sw[s as usize].paused_out |= 1 << p,
+                        (None, Some(s), Some(p)) => self.sw.sw[SwitchId(s)].paused_out |= 1 << p,
                         _ => unreachable!("validated"),
                     }
                 }

@@ -15,9 +15,10 @@ use super::error::NetError;
 use super::faults::FaultState;
 use super::pft::PftEngine;
 use super::store::{
-    CreditEv, End, Endpoint, Entry, EntryId, FlitEv, MsgId, MsgState, Packet, PktId, Slab, Wheel,
-    CNP, NEVER,
+    CreditEv, End, Endpoint, Entry, EntryId, FlitEv, Id, LinkId, MsgId, MsgState, Packet, PktId,
+    PortId, Slab, SwitchId, Table, Wheel, CNP, NEVER,
 };
+
 use super::topology::Topology;
 use super::types::{Delivery, Message, NodeId, Workload};
 use crate::cc::{CcConfig, FlowCtl, Marking};
@@ -78,11 +79,14 @@ impl NicStats {
 /// cache line), and it touches no other component's state: what it sends goes into
 /// channels, read by the receiver one latency later.
 pub(crate) trait Clocked {
-    /// Phase 1: take a flit that arrives this cycle on an input link of component `id`
-    /// (a NIC, or a switch's global input port).
-    fn read(net: &mut Network, id: u32, ev: &FlitEv) -> Result<(), Box<NetError>>;
+    /// Where a flit arrives: the NIC itself, or one of the switch's input ports.
+    type Input: Copy;
+    /// The component.
+    type Id: Copy;
+    /// Phase 1: take a flit that arrives this cycle at `at`.
+    fn read(net: &mut Network, at: Self::Input, ev: &FlitEv) -> Result<(), Box<NetError>>;
     /// Phase 2: decide from the component's own state, then commit its outputs.
-    fn evaluate(net: &mut Network, id: u32) -> Result<(), Box<NetError>>;
+    fn evaluate(net: &mut Network, id: Self::Id) -> Result<(), Box<NetError>>;
 }
 
 /// The NIC (`nic.rs`): send queues, congestion control, injection, receive buffer.
@@ -116,8 +120,8 @@ pub(crate) struct Link {
 /// One switch.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SwState {
-    /// Global id of port 0.
-    pub base: u32,
+    /// Port 0.
+    pub base: PortId,
     pub radix: u32,
     /// Ports that have a link.
     pub used_mask: u64,
@@ -133,6 +137,19 @@ pub(crate) struct SwState {
     pub paused_out: u64,
 }
 
+impl SwState {
+    /// Local port `p`.
+    #[inline]
+    pub fn port(&self, p: u32) -> PortId {
+        PortId(self.base.0 + p)
+    }
+    /// The local number of port `g` (one of this switch's).
+    #[inline]
+    pub fn local(&self, g: PortId) -> u32 {
+        g.0 - self.base.0
+    }
+}
+
 /// A switch input port and its buffer.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct InPort {
@@ -146,12 +163,11 @@ pub(crate) struct InPort {
     pub arr_len: u16,
     /// The packet whose tail arrived last (to tell a duplicated flit from a lost one).
     pub last: PktId,
-    /// Switch.
-    pub sw: u32,
+    pub sw: SwitchId,
     /// Queues (bit k: queue k) that hold a packet.
     pub nonempty: u64,
     /// The link feeding it.
-    pub link: u32,
+    pub link: LinkId,
     /// Where its credits go: the link's sender.
     pub credit_to: Endpoint,
     /// Round-robin pointer over outputs (VOQ).
@@ -168,14 +184,14 @@ pub(crate) struct OutPort {
     /// Entry of the packet being sent (NONE: free), the input holding it, its packet,
     /// flits sent so far and length.
     pub entry: EntryId,
-    pub from: u32,
+    pub from: PortId,
     pub pkt: PktId,
     pub sent: u16,
     pub len: u16,
-    pub link: u32,
+    pub link: LinkId,
     /// The link's receiver.
     pub rx: Endpoint,
-    pub sw: u32,
+    pub sw: SwitchId,
     /// Round-robin pointer over inputs.
     pub rr: u8,
 }
@@ -184,9 +200,9 @@ pub(crate) struct OutPort {
 /// gp = base + port, and queues `q[gp * qpp + k]` (head, tail), k = output with VOQ, else 0.
 #[derive(Debug, Default)]
 pub(crate) struct Switches {
-    pub sw: Vec<SwState>,
-    pub inp: Vec<InPort>,
-    pub out: Vec<OutPort>,
+    pub sw: Table<SwitchId, SwState>,
+    pub inp: Table<PortId, InPort>,
+    pub out: Table<PortId, OutPort>,
     pub q: Vec<(EntryId, EntryId)>,
     pub qpp: u32,
     /// Scratch for the allocator: requesting inputs per output (all zero between uses).
@@ -227,8 +243,8 @@ pub(crate) struct NicState {
     pub throttled: u64,
     pub congested: u64,
     /// Edge switch input (injection link receiver) and output (ejection link sender).
-    pub inj_rx: u32,
-    pub ej_tx: u32,
+    pub inj_rx: PortId,
+    pub ej_tx: PortId,
     /// The receive buffer's head entry, flits drained, length, packet, message.
     pub rx_head: EntryId,
     pub rx_sent: u16,
@@ -242,8 +258,8 @@ pub(crate) struct NicState {
     pub rx_arr_pkt: PktId,
     pub rx_arr_count: u16,
     pub rx_arr_len: u16,
-    pub inj_link: u32,
-    pub ej_link: u32,
+    pub inj_link: LinkId,
+    pub ej_link: LinkId,
 }
 
 /// NIC state; send queues `sq[src * nodes + dst]` (head, tail).
@@ -262,7 +278,7 @@ pub struct Network {
     pub(crate) topo: Topology,
     pub(crate) nodes: u32,
     pub(crate) now: u64,
-    pub(crate) links: Vec<Link>,
+    pub(crate) links: Table<LinkId, Link>,
     pub(crate) fwheel: Wheel<FlitEv>,
     pub(crate) cwheel: Wheel<CreditEv>,
     pub(crate) packets: Slab<Packet, PktId>,
@@ -330,7 +346,7 @@ impl Network {
                     Nic::evaluate(self, n).map_err(|e| *e)?;
                 }
                 for s in 0..self.sw.sw.len() as u32 {
-                    Switch::evaluate(self, s).map_err(|e| *e)?;
+                    Switch::evaluate(self, SwitchId(s)).map_err(|e| *e)?;
                 }
             }
             Some(order) => {
@@ -338,7 +354,7 @@ impl Network {
                     if c < self.nodes {
                         Nic::evaluate(self, c)
                     } else {
-                        Switch::evaluate(self, c - self.nodes)
+                        Switch::evaluate(self, SwitchId(c - self.nodes))
                     }
                 });
                 self.order = Some(order);
@@ -407,7 +423,7 @@ impl Network {
             match ev.tx.end() {
                 End::Nic(n) => self.nic.st[n as usize].credit_in += 1,
                 End::Port(g) => {
-                    let u = &mut self.sw.out[g as usize].used;
+                    let u = &mut self.sw.out[g].used;
                     if *u == 0 {
                         r = Err(Box::new(NetError::CreditUnderflow {
                             cycle: now,
@@ -626,7 +642,7 @@ impl Network {
 
     /// Flits in the input buffer of port `port` of switch `switch` now.
     pub fn switch_input_flits(&self, switch: u32, port: u32) -> u32 {
-        self.sw.inp[(self.sw.sw[switch as usize].base + port) as usize].occ
+        self.sw.inp[self.sw.sw[SwitchId(switch)].port(port)].occ
     }
 
     /// Flits in NIC `n`'s receive buffer now.
@@ -654,8 +670,8 @@ impl Network {
 
     // ---------------------------------------------------------------- names for messages
 
-    pub(crate) fn switch_name(&self, s: u32) -> &str {
-        &self.topo.switches()[s as usize].name
+    pub(crate) fn switch_name(&self, s: SwitchId) -> &str {
+        &self.topo.switches()[s.index()].name
     }
 
     pub(crate) fn in_port_name(&self, at: Endpoint) -> String {
@@ -663,25 +679,18 @@ impl Network {
             End::Nic(n) => return format!("NIC {n} receive buffer"),
             End::Port(g) => g,
         };
-        let s = self.sw.inp[gp as usize].sw;
-        format!(
-            "{} input {}",
-            self.switch_name(s),
-            gp - self.sw.sw[s as usize].base
-        )
+        let s = self.sw.inp[gp].sw;
+        format!("{} input {}", self.switch_name(s), self.sw.sw[s].local(gp))
     }
 
-    pub(crate) fn out_port_name(&self, gp: u32) -> String {
-        let s = self.sw.out[gp as usize].sw;
-        format!(
-            "{} output {}",
-            self.switch_name(s),
-            gp - self.sw.sw[s as usize].base
-        )
+    pub(crate) fn out_port_name(&self, gp: PortId) -> String {
+        let s = self.sw.out[gp].sw;
+        format!("{} output {}", self.switch_name(s), self.sw.sw[s].local(gp))
     }
 
-    pub(crate) fn link_name(&self, l: u32) -> String {
-        let k = self.links[l as usize];
+    pub(crate) fn link_name(&self, id: LinkId) -> String {
+        let k = self.links[id];
+        let l = id.0;
         let tx = match k.tx.end() {
             End::Nic(n) => format!("NIC {n}"),
             End::Port(g) => self.out_port_name(g),

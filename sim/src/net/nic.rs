@@ -25,6 +25,8 @@ use crate::cc::FlowCtl;
 use pft_hdl::model::Inputs;
 
 impl Clocked for Nic {
+    type Input = u32;
+    type Id = u32;
     #[inline]
     fn read(net: &mut Network, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
         net.nic_receive(n, ev)

@@ -4,9 +4,6 @@
 
 use super::types::Message;
 
-/// "No index".
-pub(crate) const NONE: u32 = u32::MAX;
-
 /// One end of a link: a NIC, or a global switch port (an input where a link ends, an output
 /// where one starts). One u32, a NIC carrying the top bit, so that flit and credit events
 /// stay small; `end()` gives the two cases.
@@ -18,7 +15,7 @@ pub(crate) struct Endpoint(u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum End {
     Nic(u32),
-    Port(u32),
+    Port(PortId),
 }
 
 impl Endpoint {
@@ -32,8 +29,8 @@ impl Endpoint {
     }
 
     #[inline]
-    pub const fn port(global_port: u32) -> Self {
-        Endpoint(global_port)
+    pub const fn port(p: PortId) -> Self {
+        Endpoint(p.0)
     }
 
     #[inline]
@@ -41,7 +38,7 @@ impl Endpoint {
         if self.0 & Self::NIC != 0 {
             End::Nic(self.0 & !Self::NIC)
         } else {
-            End::Port(self.0)
+            End::Port(PortId(self.0))
         }
     }
 
@@ -52,13 +49,13 @@ impl Endpoint {
     }
 }
 
-/// A typed index (one u32, no cost) into one kind of slab; `NONE` is "no index".
-pub(crate) trait SlabId: Copy {
+/// A typed index (one u32, no cost) into one kind of table or slab; `NONE` is "no index".
+pub(crate) trait Id: Copy {
     fn from_index(i: u32) -> Self;
     fn index(self) -> usize;
 }
 
-macro_rules! slab_id {
+macro_rules! typed_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -66,10 +63,12 @@ macro_rules! slab_id {
         pub(crate) struct $name(pub u32);
 
         impl $name {
+            /// "No index" (not every kind needs one).
+            #[allow(dead_code)]
             pub const NONE: $name = $name(u32::MAX);
         }
 
-        impl SlabId for $name {
+        impl Id for $name {
             #[inline]
             fn from_index(i: u32) -> Self {
                 $name(i)
@@ -82,18 +81,78 @@ macro_rules! slab_id {
     };
 }
 
-slab_id!(
+typed_id!(
     /// A packet descriptor (`Packet`); its number also names the packet in errors.
     PktId
 );
-slab_id!(
+typed_id!(
     /// A packet's presence in one buffer (`Entry`).
     EntryId
 );
-slab_id!(
+typed_id!(
     /// A message's slot (`MsgState`; not the workload's message id).
     MsgId
 );
+typed_id!(
+    /// A switch.
+    SwitchId
+);
+typed_id!(
+    /// A switch port, numbered over all switches (switch `base` + local port); the input
+    /// and the output of a port share it.
+    PortId
+);
+typed_id!(
+    /// A directed link (its flit channel one way, its credit channel back).
+    LinkId
+);
+
+/// A vector indexed by a typed id.
+#[derive(Clone, Debug)]
+pub(crate) struct Table<I, T> {
+    pub items: Vec<T>,
+    _id: std::marker::PhantomData<I>,
+}
+
+impl<I, T> Default for Table<I, T> {
+    fn default() -> Self {
+        Table {
+            items: Vec::new(),
+            _id: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<I: Id, T> Table<I, T> {
+    /// Appends `v`; returns its id.
+    pub fn push(&mut self, v: T) -> I {
+        self.items.push(v);
+        I::from_index((self.items.len() - 1) as u32)
+    }
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.items.iter()
+    }
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.items.iter_mut()
+    }
+}
+
+impl<I: Id, T> std::ops::Index<I> for Table<I, T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: I) -> &T {
+        &self.items[i.index()]
+    }
+}
+impl<I: Id, T> std::ops::IndexMut<I> for Table<I, T> {
+    #[inline]
+    fn index_mut(&mut self, i: I) -> &mut T {
+        &mut self.items[i.index()]
+    }
+}
 
 /// A vector with a free list; indices stay valid until freed.
 #[derive(Clone, Debug)]
@@ -111,7 +170,7 @@ impl<T, I> Default for Slab<T, I> {
     }
 }
 
-impl<T, I: SlabId> Slab<T, I> {
+impl<T, I: Id> Slab<T, I> {
     #[inline]
     pub fn alloc(&mut self, v: T) -> I {
         if let Some(i) = self.free.pop() {
@@ -133,14 +192,14 @@ impl<T, I: SlabId> Slab<T, I> {
     }
 }
 
-impl<T, I: SlabId> std::ops::Index<I> for Slab<T, I> {
+impl<T, I: Id> std::ops::Index<I> for Slab<T, I> {
     type Output = T;
     #[inline]
     fn index(&self, i: I) -> &T {
         &self.items[i.index()]
     }
 }
-impl<T, I: SlabId> std::ops::IndexMut<I> for Slab<T, I> {
+impl<T, I: Id> std::ops::IndexMut<I> for Slab<T, I> {
     #[inline]
     fn index_mut(&mut self, i: I) -> &mut T {
         &mut self.items[i.index()]

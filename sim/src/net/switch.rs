@@ -22,16 +22,18 @@
 use super::config::Fault;
 use super::error::NetError;
 use super::network::{Clocked, Network, Switch};
-use super::store::{CreditEv, Endpoint, Entry, EntryId, FlitEv, CNP, FECN};
+use super::store::{CreditEv, Endpoint, Entry, EntryId, FlitEv, Id, PortId, SwitchId, CNP, FECN};
 use crate::cc::Marking;
 
 impl Clocked for Switch {
+    type Input = PortId;
+    type Id = SwitchId;
     #[inline]
-    fn read(net: &mut Network, gp: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+    fn read(net: &mut Network, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
         net.switch_receive(gp, ev)
     }
     #[inline]
-    fn evaluate(net: &mut Network, s: u32) -> Result<(), Box<NetError>> {
+    fn evaluate(net: &mut Network, s: SwitchId) -> Result<(), Box<NetError>> {
         net.eval_switch(s);
         Ok(())
     }
@@ -40,8 +42,8 @@ impl Clocked for Switch {
 impl Network {
     /// Phase 1: a flit arrives at global input port `gp`.
     #[inline]
-    fn switch_receive(&mut self, gp: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
-        let g = gp as usize;
+    fn switch_receive(&mut self, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
+        let g = gp;
         let ip = &mut self.sw.inp[g];
         if ip.arriving != EntryId::NONE {
             // Body flit of the packet arriving: count it.
@@ -64,10 +66,10 @@ impl Network {
             }
             if let Marking::Ibcc(m) = &mut self.marking {
                 let o = self.entries[e].out as u32;
-                let s = self.sw.inp[g].sw as usize;
-                let go = (self.sw.sw[s].base + o) as usize;
+                let s = self.sw.inp[g].sw;
+                let go = self.sw.sw[s].port(o);
                 let op = &self.sw.out[go];
-                m.arrive(s, o, go, op.limit - op.used);
+                m.arrive(s.index(), o, go.index(), op.limit - op.used);
             }
         } else {
             if ev.seq != 0 {
@@ -82,9 +84,9 @@ impl Network {
                 )));
             }
             // Head: route and queue.
-            let s = ip.sw as usize;
+            let s = ip.sw;
             let pk = self.packets[ev.pkt];
-            let mut out = self.topo.route(s as u32, pk.dst);
+            let mut out = self.topo.route(s.0, pk.dst);
             if let Some(Fault::Misroute { cycle }) = self.faults.test {
                 if !self.faults.test_fired && self.now >= cycle {
                     self.faults.test_fired = true;
@@ -106,14 +108,14 @@ impl Network {
                 live: true,
             });
             let k = if self.sw.qpp > 1 { out } else { 0 };
-            let q = &mut self.sw.q[g * self.sw.qpp as usize + k as usize];
+            let q = &mut self.sw.q[g.index() * self.sw.qpp as usize + k as usize];
             let ip = &mut self.sw.inp[g];
             if q.0 == EntryId::NONE {
                 q.0 = e;
                 q.1 = e;
                 ip.nonempty |= 1 << k;
                 let st = &mut self.sw.sw[s];
-                st.queued |= 1 << (gp - st.base);
+                st.queued |= 1 << st.local(gp);
             } else {
                 let t = q.1;
                 q.1 = e;
@@ -121,9 +123,9 @@ impl Network {
             }
             self.sw.sw[s].resident += 1;
             if let Marking::Ibcc(m) = &mut self.marking {
-                let go = (self.sw.sw[s].base + out) as usize;
+                let go = self.sw.sw[s].port(out);
                 let op = &self.sw.out[go];
-                m.arrive(s, out, go, op.limit - op.used);
+                m.arrive(s.index(), out, go.index(), op.limit - op.used);
             }
             let ip = &mut self.sw.inp[g];
             if pk.len > 1 {
@@ -150,14 +152,13 @@ impl Network {
 
     /// Phase 2 for switch `s`: allocate, then move one flit per locked output.
     #[inline]
-    fn eval_switch(&mut self, s: u32) {
-        let si = s as usize;
+    fn eval_switch(&mut self, si: SwitchId) {
         let st = self.sw.sw[si];
         if st.resident == 0 {
             return;
         }
         if let Some(Fault::FreezeSwitch { switch, cycle }) = self.faults.test {
-            if switch == s && self.now >= cycle {
+            if switch == si.0 && self.now >= cycle {
                 return;
             }
         }
@@ -167,29 +168,27 @@ impl Network {
             self.allocate(si, cand, free_out);
         }
         let mut busy = self.sw.sw[si].locked_out & !self.sw.sw[si].paused_out;
-        let base = st.base as usize;
         while busy != 0 {
-            let o = busy.trailing_zeros() as usize;
+            let o = busy.trailing_zeros();
             busy &= busy - 1;
-            self.transmit(si, base + o);
+            self.transmit(si, st.port(o));
         }
         if let Marking::Ibcc(m) = &mut self.marking {
-            let out = &self.sw.out[base..];
-            m.commit(si, |o| out[o as usize].limit - out[o as usize].used);
+            let out = &self.sw.out.items[st.base.index()..];
+            m.commit(si.index(), |o| out[o as usize].limit - out[o as usize].used);
         }
     }
 
     /// Separable input-first round-robin allocation, one iteration.
-    fn allocate(&mut self, si: usize, mut cand: u64, free_out: u64) {
+    fn allocate(&mut self, si: SwitchId, mut cand: u64, free_out: u64) {
         let st = self.sw.sw[si];
-        let base = st.base as usize;
         let qpp = self.sw.qpp as usize;
         let voq = qpp > 1;
         let mut req_outs = 0u64;
         while cand != 0 {
             let i = cand.trailing_zeros() as usize;
             cand &= cand - 1;
-            let g = base + i;
+            let g = st.port(i as u32);
             if voq {
                 let m = self.sw.inp[g].nonempty & free_out;
                 if m == 0 {
@@ -200,8 +199,8 @@ impl Network {
                 while rot != 0 {
                     let o = (rot.trailing_zeros() + start) as usize & 63;
                     rot &= rot - 1;
-                    let e = self.sw.q[g * qpp + o].0;
-                    let op = &self.sw.out[base + o];
+                    let e = self.sw.q[g.index() * qpp + o].0;
+                    let op = &self.sw.out[st.port(o as u32)];
                     if op.limit - op.used >= self.entries[e].len as u32 {
                         self.sw.reqs[o] |= 1 << i;
                         req_outs |= 1 << o;
@@ -209,10 +208,10 @@ impl Network {
                     }
                 }
             } else {
-                let e = self.sw.q[g].0;
+                let e = self.sw.q[g.index()].0;
                 let en = &self.entries[e];
                 let o = en.out as usize;
-                let op = &self.sw.out[base + o];
+                let op = &self.sw.out[st.port(o as u32)];
                 if free_out >> o & 1 != 0 && op.limit - op.used >= en.len as u32 {
                     self.sw.reqs[o] |= 1 << i;
                     req_outs |= 1 << o;
@@ -225,13 +224,13 @@ impl Network {
             let o = req_outs.trailing_zeros() as usize;
             req_outs &= req_outs - 1;
             let reqs = std::mem::take(&mut self.sw.reqs[o]);
-            let bo = base + o;
+            let bo = st.port(o as u32);
             let start = self.sw.out[bo].rr as u32;
             let i = (reqs.rotate_right(start).trailing_zeros() + start) as usize & 63;
             // Grant: take the packet out of its queue; lock input and output to it.
-            let g = base + i;
+            let g = st.port(i as u32);
             let k = if voq { o } else { 0 };
-            let q = &mut self.sw.q[g * qpp + k];
+            let q = &mut self.sw.q[g.index() * qpp + k];
             let e = q.0;
             let next = self.entries[e].next;
             q.0 = next;
@@ -247,7 +246,7 @@ impl Network {
             let en = &self.entries[e];
             let op = &mut self.sw.out[bo];
             op.entry = e;
-            op.from = g as u32;
+            op.from = g;
             op.pkt = en.pkt;
             op.len = en.len;
             op.sent = 0;
@@ -264,9 +263,9 @@ impl Network {
     /// Move one flit through locked output `bo` (global id) of switch `si`, if it has
     /// arrived.
     #[inline]
-    fn transmit(&mut self, si: usize, bo: usize) {
+    fn transmit(&mut self, si: SwitchId, bo: PortId) {
         let op = &mut self.sw.out[bo];
-        let g = op.from as usize;
+        let g = op.from;
         let ip = &mut self.sw.inp[g];
         // Flits of the packet here so far: all of them unless it is still arriving.
         let arrived = if ip.arriving == op.entry {
@@ -284,8 +283,16 @@ impl Network {
         let (e, tail) = (op.entry, op.sent == op.len);
         if let Marking::Ibcc(m) = &mut self.marking {
             let pk = &mut self.packets[op.pkt];
-            let o = (bo as u32) - self.sw.sw[si].base;
-            if m.depart(si, o, bo, seq == 0, pk.len as u32, pk.flags & CNP == 0) {
+            let o = self.sw.sw[si].local(bo);
+            let head = seq == 0;
+            if m.depart(
+                si.index(),
+                o,
+                bo.index(),
+                head,
+                pk.len as u32,
+                pk.flags & CNP == 0,
+            ) {
                 pk.flags |= FECN;
             }
         }
@@ -323,8 +330,8 @@ impl Network {
         self.last_progress = now;
         if tail {
             let st = &mut self.sw.sw[si];
-            let o = bo as u32 - st.base;
-            let i = g as u32 - st.base;
+            let o = st.local(bo);
+            let i = st.local(g);
             st.locked_out &= !(1 << o);
             st.locked_in &= !(1 << i);
             st.resident -= 1;
