@@ -213,6 +213,39 @@ mod tests {
         assert_eq!(echoed_keys, keys().len());
     }
 
+    /// docs/trace.md's key table is written by hand: it must list every key with the range
+    /// the register table gives it.
+    #[test]
+    fn docs_list_every_key_and_range() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/trace.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let rows: Vec<(String, String)> = doc
+            .lines()
+            .filter_map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                let key = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+                (cells.len() == 6).then(|| (key.to_string(), cells[2].to_string()))
+            })
+            .collect();
+        for f in regs::rw_fields() {
+            let allowed = match f.kind {
+                Kind::Bool => "`true` / `false`".to_string(),
+                Kind::Enum(names) => names
+                    .iter()
+                    .map(|n| format!("`{n:?}`"))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                Kind::Int => format!("{}..={}", f.lo, f.hi),
+            };
+            assert!(
+                rows.contains(&(f.name.to_string(), allowed.clone())),
+                "docs/trace.md: `{}` should allow {allowed}",
+                f.name
+            );
+        }
+        assert_eq!(rows.len(), keys().len(), "docs/trace.md lists other keys");
+    }
+
     #[test]
     fn refusals_name_key_and_range() {
         let e = TraceConfig::parse("m = 32", "t").unwrap_err().to_string();
