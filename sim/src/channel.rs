@@ -17,9 +17,7 @@ impl<T: Copy + Default> Channel<T> {
             "a channel has a latency of at least one cycle"
         );
         Channel {
-            stages: std::iter::repeat(T::default())
-                .take(latency_cycles as usize)
-                .collect(),
+            stages: std::iter::repeat_n(T::default(), latency_cycles as usize).collect(),
         }
     }
 

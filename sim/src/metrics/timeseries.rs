@@ -70,7 +70,7 @@ impl TimeSeries {
 
     /// True when `cycle` is a sampling cycle (`cycle % period == 0`).
     pub fn due(&self, cycle: u64) -> bool {
-        cycle % self.period == 0
+        cycle.is_multiple_of(self.period)
     }
 
     /// Appends one sample. Per node, cycles must not decrease.
