@@ -263,6 +263,21 @@ pub const RW_REGS: usize = {
     n
 };
 
+/// The order software configures the block in after a reset: every RW register once, in
+/// address order but CTRL last, so the block only starts detecting once it is configured.
+pub const CONFIG_ORDER: [u8; RW_REGS] = {
+    let mut order = [addr::CTRL; RW_REGS];
+    let (mut i, mut n) = (0, 0);
+    while i < REGS.len() {
+        if matches!(REGS[i].access, Rw) && REGS[i].addr != addr::CTRL {
+            order[n] = REGS[i].addr;
+            n += 1;
+        }
+        i += 1;
+    }
+    order
+};
+
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
