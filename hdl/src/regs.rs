@@ -1,5 +1,12 @@
-//! Register map of the PFT block (spec §4, extended): word addresses, field layout, reset
-//! values. The RTL, the reference model, the trace tool and `docs/registers.md` all read it.
+//! Register map of the PFT block (spec §4, extended), described once, as in OpenTitan's
+//! reggen: `FIELDS` gives every field (register, bits, access, reset value, the range the
+//! tools accept, a one-line doc) and `REGS` every register. The CSR constants below, the
+//! model's CSR write order, `docs/registers.md` (`markdown`) and the range check of every
+//! config parser (`check_field`) derive from them. The RTL, the reference model, the
+//! simulator and the tools read the constants.
+
+use std::fmt;
+use Access::{Ro, RoClear, Rw};
 
 /// Width of the CSR word address.
 pub const ADDR_BITS: usize = 4;
@@ -24,13 +31,294 @@ pub mod addr {
     pub const AT_STATUS: u8 = 0xF;
 }
 
+/// Software access of a field; a register has the most permissive access of its fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Read/write.
+    Rw,
+    /// Read-only; a write clears it (counters) or clears the written-1 bits (STATUS errors).
+    RoClear,
+    /// Read-only; writes are ignored.
+    Ro,
+}
+
+/// How a field's value is written in config files and echoed in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An integer.
+    Int,
+    /// A boolean (a 1-bit field).
+    Bool,
+    /// One of these names; the value is its index.
+    Enum(&'static [&'static str]),
+}
+
+/// One field of the register map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Its name, which is also its key in config files (`[[pft]]`, `pft-trace --config`).
+    pub name: &'static str,
+    /// Word address of its register.
+    pub reg: u8,
+    /// Lowest bit.
+    pub offset: u32,
+    pub width: u32,
+    pub access: Access,
+    pub kind: Kind,
+    pub reset: u32,
+    /// The values the tools accept, `lo..=hi`: the whole width unless the field says why not.
+    pub lo: u32,
+    pub hi: u32,
+    pub doc: &'static str,
+}
+
+/// A full-width integer field (the builders below narrow it).
+const fn def(
+    reg: u8,
+    name: &'static str,
+    offset: u32,
+    width: u32,
+    access: Access,
+    reset: u32,
+    doc: &'static str,
+) -> Field {
+    Field {
+        name,
+        reg,
+        offset,
+        width,
+        access,
+        kind: Kind::Int,
+        reset,
+        lo: 0,
+        hi: ((1u64 << width) - 1) as u32,
+        doc,
+    }
+}
+
+impl Field {
+    const fn boolean(self) -> Field {
+        Field {
+            kind: Kind::Bool,
+            ..self
+        }
+    }
+
+    const fn names(self, names: &'static [&'static str]) -> Field {
+        Field {
+            kind: Kind::Enum(names),
+            ..self
+        }
+    }
+
+    const fn range(self, lo: u32, hi: u32) -> Field {
+        Field { lo, hi, ..self }
+    }
+
+    /// Its bits in its register.
+    pub const fn mask(&self) -> u32 {
+        (((1u64 << self.width) - 1) as u32) << self.offset
+    }
+
+    /// True when `lo..=hi` is everything the width holds.
+    pub const fn full_range(&self) -> bool {
+        self.lo == 0 && self.hi as u64 == (1u64 << self.width) - 1
+    }
+
+    /// `value` if it is in the field's range.
+    pub fn check(&self, value: u64) -> Result<u32, FieldRangeError> {
+        if (self.lo as u64..=self.hi as u64).contains(&value) {
+            Ok(value as u32)
+        } else {
+            Err(FieldRangeError {
+                field: *self,
+                value,
+            })
+        }
+    }
+
+    /// Its bits as `[hi:lo]`, or `[b]` for one bit.
+    pub fn bits(&self) -> String {
+        match self.width {
+            1 => format!("[{}]", self.offset),
+            w => format!("[{}:{}]", self.offset + w - 1, self.offset),
+        }
+    }
+}
+
+/// Every field, in address and bit order.
+#[rustfmt::skip]
+pub const FIELDS: [Field; 23] = [
+    // register, name, offset, width, access, reset, doc
+    def(addr::CTRL, "enable", 0, 1, Rw, 0,
+        "Throttling on. Off, the state is held Normal and only the credit check applies.").boolean(),
+    def(addr::CTRL, "det_mode", 1, 1, Rw, 0,
+        "Detection: 0 FT (fixed threshold), 1 AT (average threshold).").names(&["ft", "at"]),
+    def(addr::CTRL, "thr_mode", 2, 1, Rw, 0,
+        "Throttling: 0 FI (fixed interval), 1 RI (random interval).").names(&["fi", "ri"]),
+    def(addr::CREDIT_LIMIT, "credit_limit", 0, 16, Rw, 1024,
+        "Credits of the link. The block accepts 0 (no flit ever leaves); the tools refuse it.").range(1, 0xFFFF),
+    def(addr::TH_ENTER, "th_enter", 0, 16, Rw, 0x250, "threshold_enter."),
+    def(addr::TH_ESCAPE, "th_escape", 0, 16, Rw, 0x2a0, "threshold_escape."),
+    // The paper gives no AT windows; 64-cycle windows with a 3/4 fraction are our choice
+    // (docs/behaviour.md explains why).
+    def(addr::AT_WIN_E, "at_win_e", 0, 16, Rw, 64, "T_e, cycles."),
+    def(addr::AT_CNT_E, "at_cnt_e", 0, 16, Rw, 48, "T_e', hits."),
+    def(addr::AT_WIN_S, "at_win_s", 0, 16, Rw, 64, "T_s, cycles."),
+    def(addr::AT_CNT_S, "at_cnt_s", 0, 16, Rw, 48, "T_s', hits."),
+    def(addr::SHAPE, "m", 0, 5, Rw, 18, "Left shift of c in f(c)."),
+    def(addr::SHAPE, "n", 8, 5, Rw, 0, "Right shift in f(c)."),
+    def(addr::K, "k", 0, 16, Rw, 0, "Offset of f(c)."),
+    def(addr::SEED, "seed", 0, 32, Rw, 0x9E37_79B9,
+        "Non-zero: 0 would lock the generator, so a write of 0 loads the reset value; the tools refuse 0.")
+        .range(1, u32::MAX),
+    def(addr::STATUS, "congested", 0, 1, Ro, 0, "Congested (and enabled).").boolean(),
+    def(addr::STATUS, "err_underflow", 1, 1, RoClear, 0,
+        "Sticky: a credit came back with none in use. Write 1 to clear it.").boolean(),
+    def(addr::STATUS, "err_overflow", 2, 1, RoClear, 0,
+        "Sticky: c was above CREDIT_LIMIT. Write 1 to clear it.").boolean(),
+    def(addr::STATUS, "c", 16, 16, Ro, 0, "Used credits."),
+    def(addr::CNT_CONGESTED, "cnt_congested", 0, 32, RoClear, 0, "Cycles spent Congested."),
+    def(addr::CNT_SENT, "cnt_sent", 0, 32, RoClear, 0, "Flits sent."),
+    def(addr::CNT_THROTTLED, "cnt_throttled", 0, 32, RoClear, 0, "Cycles throttled."),
+    def(addr::AT_STATUS, "win", 0, 16, Ro, 0, "AT window counter."),
+    def(addr::AT_STATUS, "hit", 16, 16, Ro, 0, "AT hit counter."),
+];
+
+/// One register of the map; `access`, `mask` and `reset` come from its fields.
+#[derive(Clone, Copy, Debug)]
+pub struct RegInfo {
+    pub name: &'static str,
+    pub addr: u8,
+    pub access: Access,
+    /// Bits that exist (the rest read as 0 and ignore writes).
+    pub mask: u32,
+    pub reset: u32,
+    pub doc: &'static str,
+}
+
+const fn reg(addr: u8, name: &'static str, doc: &'static str) -> RegInfo {
+    let (mut access, mut mask, mut reset) = (Ro, 0, 0);
+    let mut i = 0;
+    while i < FIELDS.len() {
+        let f = FIELDS[i];
+        if f.reg == addr {
+            access = match (access, f.access) {
+                (Rw, _) | (_, Rw) => Rw,
+                (RoClear, _) | (_, RoClear) => RoClear,
+                (Ro, Ro) => Ro,
+            };
+            mask |= f.mask();
+            reset |= f.reset << f.offset;
+        }
+        i += 1;
+    }
+    RegInfo {
+        name,
+        addr,
+        access,
+        mask,
+        reset,
+        doc,
+    }
+}
+
+/// The whole map, in address order. A register with several fields gets their layout in
+/// front of its doc in `docs/registers.md`.
+#[rustfmt::skip]
+pub const REGS: [RegInfo; 16] = [
+    reg(addr::CTRL, "CTRL", "A write restarts the AT window."),
+    reg(addr::CREDIT_LIMIT, "CREDIT_LIMIT",
+        "Credits of the link (receiver buffer, flits). A flit may leave only while c < CREDIT_LIMIT."),
+    reg(addr::TH_ENTER, "TH_ENTER",
+        "threshold_enter: Normal counts/enters when c > TH_ENTER. A write restarts the AT window."),
+    reg(addr::TH_ESCAPE, "TH_ESCAPE",
+        "threshold_escape: Congested counts/leaves when c < TH_ESCAPE. A write restarts the AT window."),
+    reg(addr::AT_WIN_E, "AT_WIN_E", "AT window in Normal (T_e, cycles). A write restarts the AT window."),
+    reg(addr::AT_CNT_E, "AT_CNT_E",
+        "AT hits needed in Normal to enter Congested (T_e'). A write restarts the AT window."),
+    reg(addr::AT_WIN_S, "AT_WIN_S", "AT window in Congested (T_s, cycles). A write restarts the AT window."),
+    reg(addr::AT_CNT_S, "AT_CNT_S",
+        "AT hits needed in Congested to escape (T_s'). A write restarts the AT window."),
+    reg(addr::SHAPE, "SHAPE", "The shape of f(c) = ((c << m) >> n) + k."),
+    reg(addr::K, "K", "k of f(c)."),
+    reg(addr::SEED, "SEED",
+        "RI generator seed. A write reloads the generator; a write of 0 loads the reset seed instead."),
+    reg(addr::STATUS, "STATUS", "Write 1 to an error bit to clear it."),
+    reg(addr::CNT_CONGESTED, "CNT_CONGESTED", "Cycles spent Congested (wraps). Any write clears it."),
+    reg(addr::CNT_SENT, "CNT_SENT", "Flits sent (wraps). Any write clears it."),
+    reg(addr::CNT_THROTTLED, "CNT_THROTTLED",
+        "Cycles a ready flit with a credit was held back by throttling (wraps). Any write clears it."),
+    reg(addr::AT_STATUS, "AT_STATUS", "AT window counter and hit counter."),
+];
+
+/// Number of RW registers: the CSR writes that configure the block.
+pub const RW_REGS: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < REGS.len() {
+        n += matches!(REGS[i].access, Rw) as usize;
+        i += 1;
+    }
+    n
+};
+
+/// The order software configures the block in after a reset: every RW register once, in
+/// address order but CTRL last, so the block only starts detecting once it is configured.
+pub const CONFIG_ORDER: [u8; RW_REGS] = {
+    let mut order = [addr::CTRL; RW_REGS];
+    let (mut i, mut n) = (0, 0);
+    while i < REGS.len() {
+        if matches!(REGS[i].access, Rw) && REGS[i].addr != addr::CTRL {
+            order[n] = REGS[i].addr;
+            n += 1;
+        }
+        i += 1;
+    }
+    order
+};
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The field called `name`, at compile time (a wrong name fails the build).
+const fn named(name: &str) -> Field {
+    let mut i = 0;
+    while i < FIELDS.len() {
+        if str_eq(FIELDS[i].name, name) {
+            return FIELDS[i];
+        }
+        i += 1;
+    }
+    panic!("no register field of that name")
+}
+
+/// The reset value of a field of at most 16 bits.
+const fn reset16(name: &str) -> u16 {
+    let f = named(name);
+    assert!(f.width <= 16);
+    f.reset as u16
+}
+
 /// CTRL fields.
-pub const CTRL_ENABLE: u32 = 1 << 0;
+pub const CTRL_ENABLE: u32 = named("enable").mask();
 /// CTRL.det_mode: 0 = FT (fixed threshold), 1 = AT (average threshold).
-pub const CTRL_DET_AT: u32 = 1 << 1;
+pub const CTRL_DET_AT: u32 = named("det_mode").mask();
 /// CTRL.thr_mode: 0 = FI (fixed interval), 1 = RI (random interval).
-pub const CTRL_THR_RI: u32 = 1 << 2;
-pub const CTRL_MASK: u32 = 0x7;
+pub const CTRL_THR_RI: u32 = named("thr_mode").mask();
+pub const CTRL_MASK: u32 = REGS[addr::CTRL as usize].mask;
 
 /// The CTRL word for a mode.
 pub const fn ctrl_word(enable: bool, det_at: bool, thr_ri: bool) -> u32 {
@@ -45,97 +333,91 @@ pub const fn shape_word(m: u8, n: u8) -> u32 {
 }
 
 /// STATUS fields (read-only except the write-1-to-clear error bits).
-pub const STATUS_CONGESTED: u32 = 1 << 0;
-pub const STATUS_ERR_UNDERFLOW: u32 = 1 << 1;
-pub const STATUS_ERR_OVERFLOW: u32 = 1 << 2;
-pub const STATUS_C_SHIFT: u32 = 16;
+pub const STATUS_CONGESTED: u32 = named("congested").mask();
+pub const STATUS_ERR_UNDERFLOW: u32 = named("err_underflow").mask();
+pub const STATUS_ERR_OVERFLOW: u32 = named("err_overflow").mask();
+pub const STATUS_C_SHIFT: u32 = named("c").offset;
 
-/// SHAPE fields: m in [4:0], n in [12:8].
-pub const SHAPE_M_SHIFT: u32 = 0;
-pub const SHAPE_N_SHIFT: u32 = 8;
-pub const SHAPE_MASK: u32 = 0x1F1F;
+/// SHAPE fields: m and n.
+pub const SHAPE_M_SHIFT: u32 = named("m").offset;
+pub const SHAPE_M_MASK: u32 = named("m").mask();
+pub const SHAPE_N_SHIFT: u32 = named("n").offset;
+pub const SHAPE_N_MASK: u32 = named("n").mask();
+pub const SHAPE_MASK: u32 = REGS[addr::SHAPE as usize].mask;
 
 /// Reset values.
-pub const RESET_CTRL: u32 = 0;
-pub const RESET_CREDIT_LIMIT: u16 = 1024;
-pub const RESET_TH_ENTER: u16 = 0x250;
-pub const RESET_TH_ESCAPE: u16 = 0x2a0;
-/// The paper gives no AT windows; 64-cycle windows with a 3/4 fraction are our choice
-/// (docs/behaviour.md explains why).
-pub const RESET_AT_WIN_E: u16 = 64;
-pub const RESET_AT_CNT_E: u16 = 48;
-pub const RESET_AT_WIN_S: u16 = 64;
-pub const RESET_AT_CNT_S: u16 = 48;
-pub const RESET_M: u8 = 18;
-pub const RESET_N: u8 = 0;
-pub const RESET_K: u16 = 0;
+pub const RESET_CTRL: u32 = REGS[addr::CTRL as usize].reset;
+pub const RESET_CREDIT_LIMIT: u16 = reset16("credit_limit");
+pub const RESET_TH_ENTER: u16 = reset16("th_enter");
+pub const RESET_TH_ESCAPE: u16 = reset16("th_escape");
+pub const RESET_AT_WIN_E: u16 = reset16("at_win_e");
+pub const RESET_AT_CNT_E: u16 = reset16("at_cnt_e");
+pub const RESET_AT_WIN_S: u16 = reset16("at_win_s");
+pub const RESET_AT_CNT_S: u16 = reset16("at_cnt_s");
+pub const RESET_M: u8 = reset16("m") as u8;
+pub const RESET_N: u8 = reset16("n") as u8;
+pub const RESET_K: u16 = reset16("k");
 /// Non-zero; also what a write of 0 to SEED loads (a zero seed would lock the generator).
-pub const RESET_SEED: u32 = 0x9E37_79B9;
-/// The FI gap counter resets saturated: no flit has been sent "for ever".
+pub const RESET_SEED: u32 = named("seed").reset;
+/// The FI gap counter (not a register) resets saturated: no flit has been sent "for ever".
 pub const RESET_GAP: u16 = 0xFFFF;
-
-/// Software access of a register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Read/write.
-    Rw,
-    /// Read-only; a write clears it (counters) or clears the written-1 bits (STATUS errors).
-    RoClear,
-    /// Read-only; writes are ignored.
-    Ro,
-}
-
-/// One row of the register map.
-#[derive(Clone, Copy, Debug)]
-pub struct RegInfo {
-    pub name: &'static str,
-    pub addr: u8,
-    pub access: Access,
-    /// Bits that exist (the rest read as 0 and ignore writes).
-    pub mask: u32,
-    pub reset: u32,
-    pub doc: &'static str,
-}
-
-/// The whole map, in address order.
-pub const REGS: [RegInfo; 16] = [
-    RegInfo { name: "CTRL", addr: addr::CTRL, access: Access::Rw, mask: CTRL_MASK, reset: RESET_CTRL,
-        doc: "enable[0], det_mode[1] (0 FT, 1 AT), thr_mode[2] (0 FI, 1 RI). A write restarts the AT window." },
-    RegInfo { name: "CREDIT_LIMIT", addr: addr::CREDIT_LIMIT, access: Access::Rw, mask: 0xFFFF, reset: RESET_CREDIT_LIMIT as u32,
-        doc: "Credits of the link (receiver buffer, flits). A flit may leave only while c < CREDIT_LIMIT." },
-    RegInfo { name: "TH_ENTER", addr: addr::TH_ENTER, access: Access::Rw, mask: 0xFFFF, reset: RESET_TH_ENTER as u32,
-        doc: "threshold_enter: Normal counts/enters when c > TH_ENTER. A write restarts the AT window." },
-    RegInfo { name: "TH_ESCAPE", addr: addr::TH_ESCAPE, access: Access::Rw, mask: 0xFFFF, reset: RESET_TH_ESCAPE as u32,
-        doc: "threshold_escape: Congested counts/leaves when c < TH_ESCAPE. A write restarts the AT window." },
-    RegInfo { name: "AT_WIN_E", addr: addr::AT_WIN_E, access: Access::Rw, mask: 0xFFFF, reset: RESET_AT_WIN_E as u32,
-        doc: "AT window in Normal (T_e, cycles). A write restarts the AT window." },
-    RegInfo { name: "AT_CNT_E", addr: addr::AT_CNT_E, access: Access::Rw, mask: 0xFFFF, reset: RESET_AT_CNT_E as u32,
-        doc: "AT hits needed in Normal to enter Congested (T_e'). A write restarts the AT window." },
-    RegInfo { name: "AT_WIN_S", addr: addr::AT_WIN_S, access: Access::Rw, mask: 0xFFFF, reset: RESET_AT_WIN_S as u32,
-        doc: "AT window in Congested (T_s, cycles). A write restarts the AT window." },
-    RegInfo { name: "AT_CNT_S", addr: addr::AT_CNT_S, access: Access::Rw, mask: 0xFFFF, reset: RESET_AT_CNT_S as u32,
-        doc: "AT hits needed in Congested to escape (T_s'). A write restarts the AT window." },
-    RegInfo { name: "SHAPE", addr: addr::SHAPE, access: Access::Rw, mask: SHAPE_MASK, reset: (RESET_M as u32) | ((RESET_N as u32) << SHAPE_N_SHIFT),
-        doc: "m[4:0], n[12:8] of f(c) = ((c << m) >> n) + k." },
-    RegInfo { name: "K", addr: addr::K, access: Access::Rw, mask: 0xFFFF, reset: RESET_K as u32,
-        doc: "k of f(c)." },
-    RegInfo { name: "SEED", addr: addr::SEED, access: Access::Rw, mask: 0xFFFF_FFFF, reset: RESET_SEED,
-        doc: "RI generator seed. A write reloads the generator; a write of 0 loads the reset seed instead." },
-    RegInfo { name: "STATUS", addr: addr::STATUS, access: Access::RoClear, mask: 0xFFFF_0007, reset: 0,
-        doc: "congested[0], err_underflow[1] (sticky), err_overflow[2] (sticky), c[31:16]. Write 1 to bit 1/2 to clear it." },
-    RegInfo { name: "CNT_CONGESTED", addr: addr::CNT_CONGESTED, access: Access::RoClear, mask: 0xFFFF_FFFF, reset: 0,
-        doc: "Cycles spent Congested (wraps). Any write clears it." },
-    RegInfo { name: "CNT_SENT", addr: addr::CNT_SENT, access: Access::RoClear, mask: 0xFFFF_FFFF, reset: 0,
-        doc: "Flits sent (wraps). Any write clears it." },
-    RegInfo { name: "CNT_THROTTLED", addr: addr::CNT_THROTTLED, access: Access::RoClear, mask: 0xFFFF_FFFF, reset: 0,
-        doc: "Cycles a ready flit with a credit was held back by throttling (wraps). Any write clears it." },
-    RegInfo { name: "AT_STATUS", addr: addr::AT_STATUS, access: Access::Ro, mask: 0xFFFF_FFFF, reset: 0,
-        doc: "AT window counter win[15:0] and hit counter hit[31:16]." },
-];
 
 /// Look a register up by (case-insensitive) name.
 pub fn by_name(name: &str) -> Option<&'static RegInfo> {
     REGS.iter().find(|r| r.name.eq_ignore_ascii_case(name))
+}
+
+/// Look a field up by name (its config key).
+pub fn field(name: &str) -> Option<&'static Field> {
+    FIELDS.iter().find(|f| f.name == name)
+}
+
+/// The fields software sets, in address and bit order: the keys of a full configuration.
+pub fn rw_fields() -> impl Iterator<Item = &'static Field> {
+    FIELDS.iter().filter(|f| f.access == Rw)
+}
+
+/// A value outside its field's range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldRangeError {
+    pub field: Field,
+    pub value: u64,
+}
+
+impl FieldRangeError {
+    /// What the field allows, e.g. "must be in 0..=31 (its register field width)".
+    pub fn allowed(&self) -> String {
+        let f = &self.field;
+        let why = if f.full_range() {
+            "its register field width"
+        } else {
+            "see docs/registers.md"
+        };
+        format!("must be in {}..={} ({why})", f.lo, f.hi)
+    }
+}
+
+impl fmt::Display for FieldRangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` = {}: {}",
+            self.field.name,
+            self.value,
+            self.allowed()
+        )
+    }
+}
+
+impl std::error::Error for FieldRangeError {}
+
+/// The one range check of every config parser: `value` if it is in the range of the field
+/// whose key is `key`. Panics when no field has that name: keys come from this table, never
+/// from input.
+pub fn check_field(key: &str, value: u64) -> Result<u32, FieldRangeError> {
+    field(key)
+        .unwrap_or_else(|| panic!("no register field `{key}`"))
+        .check(value)
 }
 
 /// True for the writes that restart the AT window (every detector register).
@@ -152,6 +434,14 @@ pub const fn restarts_window(a: u8) -> bool {
     )
 }
 
+fn access_text(a: Access) -> &'static str {
+    match a {
+        Access::Rw => "RW",
+        Access::RoClear => "RO, write clears",
+        Access::Ro => "RO",
+    }
+}
+
 /// The register map as Markdown, for `docs/registers.md`.
 pub fn markdown() -> String {
     let mut s = String::from(
@@ -165,14 +455,54 @@ pub fn markdown() -> String {
          | addr | name | access | mask | reset | description |\n|---|---|---|---|---|---|\n",
     );
     for r in REGS.iter() {
-        let access = match r.access {
-            Access::Rw => "RW",
-            Access::RoClear => "RO, write clears",
-            Access::Ro => "RO",
+        let fields: Vec<&Field> = FIELDS.iter().filter(|f| f.reg == r.addr).collect();
+        let layout = if fields.len() > 1 {
+            let names: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{}{}", f.name, f.bits()))
+                .collect();
+            format!("{}. ", names.join(", "))
+        } else {
+            String::new()
         };
         s += &format!(
-            "| 0x{:X} | {} | {} | 0x{:08X} | 0x{:X} | {} |\n",
-            r.addr, r.name, access, r.mask, r.reset, r.doc
+            "| 0x{:X} | {} | {} | 0x{:08X} | 0x{:X} | {layout}{} |\n",
+            r.addr,
+            r.name,
+            access_text(r.access),
+            r.mask,
+            r.reset,
+            r.doc
+        );
+    }
+    s += "\n## Fields\n\n\
+          A field's name is also its key in the tools' config files: every RW field in a \
+          `pft-trace --config` file, and all but `credit_limit` and `seed` (which the network \
+          sets per link and per NIC) in a `pftsim` `[[pft]]` entry. `range` is what the tools \
+          accept; it can be narrower than the width allows.\n\n\
+          | register | field | bits | width | access | reset | range | description |\n\
+          |---|---|---|---|---|---|---|---|\n";
+    for f in FIELDS.iter() {
+        let range = match (f.access, f.kind) {
+            (Access::Rw, Kind::Enum(names)) => names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| format!("{i} `{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            (Access::Rw, Kind::Bool) => "0 `false`, 1 `true`".to_string(),
+            (Access::Rw, Kind::Int) => format!("{}..={}", f.lo, f.hi),
+            _ => "-".to_string(),
+        };
+        s += &format!(
+            "| {} | {} | {} | {} | {} | 0x{:X} | {range} | {} |\n",
+            REGS[f.reg as usize].name,
+            f.name,
+            f.bits(),
+            f.width,
+            access_text(f.access),
+            f.reset,
+            f.doc
         );
     }
     s

@@ -2,7 +2,10 @@
 //! deterministic and up/down (d-mod-k), sizes as documented; configuration errors name the
 //! field and the allowed range; configs deserialize from TOML.
 
-use pft_sim::net::{EngineKind, NetConfig, Network, Peer, PftConfig, Topology, TopologyConfig};
+use pft_hdl::regs::{self, Kind};
+use pft_sim::net::{
+    DetMode, EngineKind, NetConfig, Network, Peer, PftConfig, ThrMode, Topology, TopologyConfig,
+};
 
 fn check_all_pairs(t: &Topology) -> usize {
     let n = t.nodes();
@@ -230,6 +233,23 @@ fn configs_deserialize_from_toml() {
     let p: PftConfig =
         toml::from_str("det_mode = \"ft\"\nthr_mode = \"fi\"\nm = 3\nenable = false").unwrap();
     assert!(!p.enable && p.m == 3);
+    // the modes' names are the register map's names of the CTRL field values
+    for (key, values) in [
+        (
+            "det_mode",
+            [DetMode::Ft, DetMode::At].map(|d| toml::Value::try_from(d).unwrap()),
+        ),
+        (
+            "thr_mode",
+            [ThrMode::Fi, ThrMode::Ri].map(|t| toml::Value::try_from(t).unwrap()),
+        ),
+    ] {
+        let Some(Kind::Enum(names)) = regs::field(key).map(|f| f.kind) else {
+            panic!("{key} is not an enum field");
+        };
+        let values = values.map(|v| v.as_str().unwrap().to_string());
+        assert_eq!(values.as_slice(), names, "{key}");
+    }
     let k: EngineKind = toml::from_str::<toml::Table>("e = \"rtl\"").unwrap()["e"]
         .clone()
         .try_into()

@@ -18,7 +18,8 @@
 //! properties that start a process per case). Inputs that once failed are kept as plain
 //! regression tests at the end.
 
-use pft_tb::trace::config::{TraceConfig, KEYS};
+use pft_hdl::regs;
+use pft_tb::trace::config::{keys, TraceConfig};
 use pft_tb::trace::run::{self, EngineKind, Sinks};
 use pft_tb::trace::stimulus_csv::{self, StimulusRow, HEADER};
 use proptest::prelude::*;
@@ -50,7 +51,7 @@ fn valid(key: &str, v: &toml::Value) -> bool {
         "credit_limit" => int(1, 0xFFFF),
         "m" | "n" => int(0, 31),
         "seed" => int(1, 0xFFFF_FFFF),
-        _ if KEYS.iter().any(|(k, _)| *k == key) => int(0, 0xFFFF),
+        _ if keys().iter().any(|(k, _)| *k == key) => int(0, 0xFFFF),
         _ => false,
     }
 }
@@ -95,7 +96,7 @@ fn config_value() -> impl Strategy<Value = toml::Value> {
 
 fn config_key() -> impl Strategy<Value = String> {
     prop_oneof![
-        6 => prop::sample::select(KEYS.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>()),
+        6 => prop::sample::select(keys().into_iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>()),
         1 => prop_oneof![
             Just("status"),
             Just("at_status"),
@@ -112,21 +113,22 @@ fn config_key() -> impl Strategy<Value = String> {
 
 fn applied(cfg: &TraceConfig, key: &str, v: &toml::Value) -> bool {
     let i = v.as_integer().unwrap_or(-1);
+    let r = &cfg.regs;
     match key {
-        "enable" => Some(cfg.enable) == v.as_bool(),
-        "det_mode" => cfg.det_at == (v.as_str() == Some("at")),
-        "thr_mode" => cfg.thr_ri == (v.as_str() == Some("ri")),
-        "credit_limit" => cfg.credit_limit as i64 == i,
-        "th_enter" => cfg.th_enter as i64 == i,
-        "th_escape" => cfg.th_escape as i64 == i,
-        "at_win_e" => cfg.at_win_e as i64 == i,
-        "at_cnt_e" => cfg.at_cnt_e as i64 == i,
-        "at_win_s" => cfg.at_win_s as i64 == i,
-        "at_cnt_s" => cfg.at_cnt_s as i64 == i,
-        "m" => cfg.m as i64 == i,
-        "n" => cfg.n as i64 == i,
-        "k" => cfg.k as i64 == i,
-        "seed" => cfg.seed as i64 == i,
+        "enable" => Some(r.ctrl & regs::CTRL_ENABLE != 0) == v.as_bool(),
+        "det_mode" => (r.ctrl & regs::CTRL_DET_AT != 0) == (v.as_str() == Some("at")),
+        "thr_mode" => (r.ctrl & regs::CTRL_THR_RI != 0) == (v.as_str() == Some("ri")),
+        "credit_limit" => r.credit_limit as i64 == i,
+        "th_enter" => r.th_enter as i64 == i,
+        "th_escape" => r.th_escape as i64 == i,
+        "at_win_e" => r.at_win_e as i64 == i,
+        "at_cnt_e" => r.at_cnt_e as i64 == i,
+        "at_win_s" => r.at_win_s as i64 == i,
+        "at_cnt_s" => r.at_cnt_s as i64 == i,
+        "m" => r.m as i64 == i,
+        "n" => r.n as i64 == i,
+        "k" => r.k as i64 == i,
+        "seed" => r.seed as i64 == i,
         _ => false,
     }
 }
@@ -187,8 +189,8 @@ proptest! {
                     "refused without naming a bad key ({bad:?}): {msg}\n{text}"
                 );
                 // the allowed values are in the message
-                if let Some((_, allowed)) = KEYS.iter().find(|(k, _)| msg.contains(&format!("key `{k}`"))) {
-                    prop_assert!(msg.contains(allowed), "{msg}");
+                if let Some((_, allowed)) = keys().into_iter().find(|(k, _)| msg.contains(&format!("key `{k}`"))) {
+                    prop_assert!(msg.contains(&allowed), "{msg}");
                 }
             }
         }
@@ -365,7 +367,7 @@ proptest! {
     #[test]
     fn accepted_inputs_run(
         entries in prop::collection::btree_map(
-            prop::sample::select(KEYS.iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>()),
+            prop::sample::select(keys().into_iter().map(|(k, _)| k.to_string()).collect::<Vec<_>>()),
             config_value(),
             0..10,
         ),

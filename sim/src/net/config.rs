@@ -406,13 +406,21 @@ impl PftConfig {
         }
     }
 
-    /// Check the fields.
+    /// Check the integer fields against the ranges of their register fields.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if self.m > 31 {
-            return Err(bad("pft.m", self.m, "must be in 0..=31"));
-        }
-        if self.n > 31 {
-            return Err(bad("pft.n", self.n, "must be in 0..=31"));
+        let fields: [(&str, u64); 9] = [
+            ("th_enter", self.th_enter.into()),
+            ("th_escape", self.th_escape.into()),
+            ("at_win_e", self.at_win_e.into()),
+            ("at_cnt_e", self.at_cnt_e.into()),
+            ("at_win_s", self.at_win_s.into()),
+            ("at_cnt_s", self.at_cnt_s.into()),
+            ("m", self.m.into()),
+            ("n", self.n.into()),
+            ("k", self.k.into()),
+        ];
+        for (key, v) in fields {
+            regs::check_field(key, v).map_err(|e| bad(&format!("pft.{key}"), v, e.allowed()))?;
         }
         Ok(())
     }
@@ -463,7 +471,7 @@ impl PftConfig {
     }
 
     /// The CSR writes after reset, in order (CTRL last).
-    pub fn writes(&self, credit_limit: u16, seed: u32) -> [(u8, u32); 11] {
+    pub fn writes(&self, credit_limit: u16, seed: u32) -> [(u8, u32); regs::RW_REGS] {
         self.regs(credit_limit, seed).csr_writes()
     }
 }

@@ -9,6 +9,7 @@ use crate::cc::{CcConfig, IbccConfig};
 use crate::net::{DetMode, EngineKind, NetConfig, PftConfig, ThrMode};
 use crate::workload::gpcnet::GpcnetConfig;
 use crate::workload::WorkloadConfig;
+use pft_hdl::regs;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -145,8 +146,8 @@ impl Default for TimeSeriesConfig {
 
 /// One `[[pft]]` entry: a name plus the `PftConfig` registers. Fields take the paper's
 /// highlighted configuration when missing (AT-RI, m = 18, n = 0, k = 0, 0x250 / 0x2a0,
-/// AT windows 64 / 48). Integer fields are read wide and range-checked here, so an error
-/// names the key and its range.
+/// AT windows 64 / 48). Integer fields are read wide and checked against their register
+/// fields' ranges (`regs::check_field`), so an error names the key and its range.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PftEntry {
@@ -213,23 +214,19 @@ impl PftEntry {
 
     fn validate(&self, at: &str, errs: &mut Problems) {
         check_run_name(&self.name, at, errs);
-        for (key, v, hi) in [
-            ("th_enter", self.th_enter, 0xFFFF),
-            ("th_escape", self.th_escape, 0xFFFF),
-            ("at_win_e", self.at_win_e, 0xFFFF),
-            ("at_cnt_e", self.at_cnt_e, 0xFFFF),
-            ("at_win_s", self.at_win_s, 0xFFFF),
-            ("at_cnt_s", self.at_cnt_s, 0xFFFF),
-            ("m", self.m, 31),
-            ("n", self.n, 31),
-            ("k", self.k, 0xFFFF),
+        for (key, v) in [
+            ("th_enter", self.th_enter),
+            ("th_escape", self.th_escape),
+            ("at_win_e", self.at_win_e),
+            ("at_cnt_e", self.at_cnt_e),
+            ("at_win_s", self.at_win_s),
+            ("at_cnt_s", self.at_cnt_s),
+            ("m", self.m),
+            ("n", self.n),
+            ("k", self.k),
         ] {
-            if v > hi {
-                errs.push(
-                    &format!("{at}.{key}"),
-                    v,
-                    format!("must be in 0..={hi} (its register field width)"),
-                );
+            if let Err(e) = regs::check_field(key, v) {
+                errs.push(&format!("{at}.{key}"), v, e.allowed());
             }
         }
     }

@@ -180,7 +180,7 @@ fn run(a: Args) -> Result<String> {
         };
         let link = LinkConfig {
             latency_cycles: a.link_latency.context("--link-latency is required")?,
-            capacity_flits: cfg.credit_limit as u32,
+            capacity_flits: cfg.regs.credit_limit as u32,
             drain,
             seed: a.link_seed.unwrap_or(1),
         };

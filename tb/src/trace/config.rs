@@ -1,50 +1,30 @@
-//! `TraceConfig`: the block's register settings for a trace, read from a flat TOML file, and
-//! the CSR-write prelude that applies them.
+//! `TraceConfig`: the block's register settings for a trace, read from a flat TOML file whose
+//! keys are the register map's RW field names (`pft_hdl::regs::FIELDS`), and the CSR-write
+//! prelude that applies them.
 
 use pft_hdl::model::{Inputs, Regs};
-use pft_hdl::regs;
+use pft_hdl::regs::{self, Field, Kind};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::path::Path;
 use thiserror::Error;
 
-/// Register settings of a trace. Every key is optional; defaults are the reset values of
-/// `pft_hdl::regs`, except `enable`, which defaults to true (CTRL resets to 0).
+/// Register settings of a trace: every RW register field, set by its name. Every key is
+/// optional; defaults are the reset values of `pft_hdl::regs`, except `enable`, which
+/// defaults to true (CTRL resets to 0). It serializes (the summary's `config`) with the
+/// file's keys and value types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TraceConfig {
-    pub enable: bool,
-    /// det_mode: false FT, true AT.
-    pub det_at: bool,
-    /// thr_mode: false FI, true RI.
-    pub thr_ri: bool,
-    pub credit_limit: u16,
-    pub th_enter: u16,
-    pub th_escape: u16,
-    pub at_win_e: u16,
-    pub at_cnt_e: u16,
-    pub at_win_s: u16,
-    pub at_cnt_s: u16,
-    pub m: u8,
-    pub n: u8,
-    pub k: u16,
-    pub seed: u32,
+    pub regs: Regs,
 }
 
 impl Default for TraceConfig {
     fn default() -> Self {
+        let reset = Regs::reset();
         TraceConfig {
-            enable: true,
-            det_at: regs::RESET_CTRL & regs::CTRL_DET_AT != 0,
-            thr_ri: regs::RESET_CTRL & regs::CTRL_THR_RI != 0,
-            credit_limit: regs::RESET_CREDIT_LIMIT,
-            th_enter: regs::RESET_TH_ENTER,
-            th_escape: regs::RESET_TH_ESCAPE,
-            at_win_e: regs::RESET_AT_WIN_E,
-            at_cnt_e: regs::RESET_AT_CNT_E,
-            at_win_s: regs::RESET_AT_WIN_S,
-            at_cnt_s: regs::RESET_AT_CNT_S,
-            m: regs::RESET_M,
-            n: regs::RESET_N,
-            k: regs::RESET_K,
-            seed: regs::RESET_SEED,
+            regs: Regs {
+                ctrl: reset.ctrl | regs::CTRL_ENABLE,
+                ..reset
+            },
         }
     }
 }
@@ -74,23 +54,23 @@ pub enum ConfigError {
     },
 }
 
-/// Key, what it takes (for messages and docs), and its default (for docs).
-pub const KEYS: [(&str, &str); 14] = [
-    ("enable", "a boolean"),
-    ("det_mode", "\"ft\" or \"at\""),
-    ("thr_mode", "\"fi\" or \"ri\""),
-    ("credit_limit", "an integer in 1..=65535"),
-    ("th_enter", "an integer in 0..=65535"),
-    ("th_escape", "an integer in 0..=65535"),
-    ("at_win_e", "an integer in 0..=65535"),
-    ("at_cnt_e", "an integer in 0..=65535"),
-    ("at_win_s", "an integer in 0..=65535"),
-    ("at_cnt_s", "an integer in 0..=65535"),
-    ("m", "an integer in 0..=31"),
-    ("n", "an integer in 0..=31"),
-    ("k", "an integer in 0..=65535"),
-    ("seed", "an integer in 1..=4294967295"),
-];
+/// Every key (the RW fields, in address order) and what it takes, as messages say it.
+pub fn keys() -> Vec<(&'static str, String)> {
+    regs::rw_fields().map(|f| (f.name, expected(f))).collect()
+}
+
+/// What a field's key takes, e.g. "an integer in 0..=31".
+fn expected(f: &Field) -> String {
+    match f.kind {
+        Kind::Bool => "a boolean".into(),
+        Kind::Enum(names) => names
+            .iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        Kind::Int => format!("an integer in {}..={}", f.lo, f.hi),
+    }
+}
 
 fn describe(v: &toml::Value) -> String {
     match v {
@@ -123,100 +103,81 @@ impl TraceConfig {
         })?;
         let mut cfg = TraceConfig::default();
         for (key, value) in &table {
-            let Some(&(_, expected)) = KEYS.iter().find(|(k, _)| k == key) else {
+            let Some(f) = regs::rw_fields().find(|f| f.name == key.as_str()) else {
                 return Err(ConfigError::UnknownKey {
                     path: origin.to_string(),
                     key: key.clone(),
-                    allowed: KEYS.map(|(k, _)| k).join(", "),
+                    allowed: regs::rw_fields()
+                        .map(|f| f.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 });
             };
-            let bad = || ConfigError::Invalid {
-                path: origin.to_string(),
-                key: key.clone(),
-                expected: expected.to_string(),
-                found: describe(value),
+            let v = match (f.kind, value) {
+                (Kind::Bool, toml::Value::Boolean(b)) => Some(*b as u32),
+                (Kind::Enum(names), toml::Value::String(s)) => names
+                    .iter()
+                    .position(|n| *n == s.as_str())
+                    .map(|i| i as u32),
+                (Kind::Int, toml::Value::Integer(i)) => u64::try_from(*i)
+                    .ok()
+                    .and_then(|i| regs::check_field(key, i).ok()),
+                _ => None,
             };
-            let int = |lo: i64, hi: i64| match value {
-                toml::Value::Integer(i) if (lo..=hi).contains(i) => Ok(*i),
-                _ => Err(bad()),
+            let Some(v) = v else {
+                return Err(ConfigError::Invalid {
+                    path: origin.to_string(),
+                    key: key.clone(),
+                    expected: expected(f),
+                    found: describe(value),
+                });
             };
-            match key.as_str() {
-                "enable" => cfg.enable = value.as_bool().ok_or_else(bad)?,
-                "det_mode" => {
-                    cfg.det_at = match value.as_str() {
-                        Some("ft") => false,
-                        Some("at") => true,
-                        _ => return Err(bad()),
-                    }
-                }
-                "thr_mode" => {
-                    cfg.thr_ri = match value.as_str() {
-                        Some("fi") => false,
-                        Some("ri") => true,
-                        _ => return Err(bad()),
-                    }
-                }
-                "credit_limit" => cfg.credit_limit = int(1, 0xFFFF)? as u16,
-                "th_enter" => cfg.th_enter = int(0, 0xFFFF)? as u16,
-                "th_escape" => cfg.th_escape = int(0, 0xFFFF)? as u16,
-                "at_win_e" => cfg.at_win_e = int(0, 0xFFFF)? as u16,
-                "at_cnt_e" => cfg.at_cnt_e = int(0, 0xFFFF)? as u16,
-                "at_win_s" => cfg.at_win_s = int(0, 0xFFFF)? as u16,
-                "at_cnt_s" => cfg.at_cnt_s = int(0, 0xFFFF)? as u16,
-                "m" => cfg.m = int(0, 31)? as u8,
-                "n" => cfg.n = int(0, 31)? as u8,
-                "k" => cfg.k = int(0, 0xFFFF)? as u16,
-                "seed" => cfg.seed = int(1, 0xFFFF_FFFF)? as u32,
-                _ => unreachable!("key {key} is in KEYS"),
-            }
+            cfg.regs.set_field(f, v);
         }
         Ok(cfg)
     }
 
-    /// The CTRL word.
-    pub fn ctrl(&self) -> u32 {
-        regs::ctrl_word(self.enable, self.det_at, self.thr_ri)
-    }
-
     /// The mode as text, e.g. "at-ri" (or "off" when disabled).
     pub fn mode_name(&self) -> String {
-        if !self.enable {
+        let ctrl = self.regs.ctrl;
+        if ctrl & regs::CTRL_ENABLE == 0 {
             return "off".into();
         }
         format!(
             "{}-{}",
-            if self.det_at { "at" } else { "ft" },
-            if self.thr_ri { "ri" } else { "fi" }
+            if ctrl & regs::CTRL_DET_AT != 0 {
+                "at"
+            } else {
+                "ft"
+            },
+            if ctrl & regs::CTRL_THR_RI != 0 {
+                "ri"
+            } else {
+                "fi"
+            }
         )
     }
 
-    /// The register values this config loads.
-    pub fn regs(&self) -> Regs {
-        Regs {
-            ctrl: self.ctrl(),
-            credit_limit: self.credit_limit,
-            th_enter: self.th_enter,
-            th_escape: self.th_escape,
-            at_win_e: self.at_win_e,
-            at_cnt_e: self.at_cnt_e,
-            at_win_s: self.at_win_s,
-            at_cnt_s: self.at_cnt_s,
-            m: self.m,
-            n: self.n,
-            k: self.k,
-            seed: self.seed,
-        }
-    }
-
-    /// The CSR writes of the prelude, in order: every register once, CTRL last.
-    pub fn writes(&self) -> [(u8, u32); 11] {
-        self.regs().csr_writes()
-    }
-
-    /// The prelude: one reset cycle, then one cycle per CSR write (`writes()`), with
-    /// `flit_valid = 0` and `credit_return = 0` throughout. 12 cycles, not traced.
+    /// The prelude: one reset cycle, then one cycle per CSR write (`Regs::csr_writes`: every
+    /// RW register once, CTRL last), with `flit_valid = 0` and `credit_return = 0`
+    /// throughout. 12 cycles, not traced.
     pub fn prelude(&self) -> Vec<Inputs> {
-        self.regs().prelude()
+        self.regs.prelude()
+    }
+}
+
+impl Serialize for TraceConfig {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for f in regs::rw_fields() {
+            let v = self.regs.field(f);
+            match f.kind {
+                Kind::Bool => map.serialize_entry(f.name, &(v != 0))?,
+                Kind::Enum(names) => map.serialize_entry(f.name, names[v as usize])?,
+                Kind::Int => map.serialize_entry(f.name, &v)?,
+            }
+        }
+        map.end()
     }
 }
 
@@ -234,8 +195,55 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.mode_name(), "at-ri");
-        assert_eq!(c.m, 31);
-        assert_eq!(c.seed, u32::MAX);
+        assert_eq!(c.regs.m, 31);
+        assert_eq!(c.regs.seed, u32::MAX);
+    }
+
+    #[test]
+    fn serializes_to_what_it_parses() {
+        let text = "enable = false\ndet_mode = \"at\"\ncredit_limit = 64\nm = 26\nseed = 7";
+        let c = TraceConfig::parse(text, "t").unwrap();
+        let echoed = toml::to_string(&c).unwrap();
+        assert!(
+            echoed.contains("det_mode = \"at\"\nthr_mode = \"fi\""),
+            "{echoed}"
+        );
+        assert_eq!(TraceConfig::parse(&echoed, "t").unwrap(), c);
+        let echoed_keys = toml::from_str::<toml::Table>(&echoed).unwrap().len();
+        assert_eq!(echoed_keys, keys().len());
+    }
+
+    /// docs/trace.md's key table is written by hand: it must list every key with the range
+    /// the register table gives it.
+    #[test]
+    fn docs_list_every_key_and_range() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/trace.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let rows: Vec<(String, String)> = doc
+            .lines()
+            .filter_map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                let key = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+                (cells.len() == 6).then(|| (key.to_string(), cells[2].to_string()))
+            })
+            .collect();
+        for f in regs::rw_fields() {
+            let allowed = match f.kind {
+                Kind::Bool => "`true` / `false`".to_string(),
+                Kind::Enum(names) => names
+                    .iter()
+                    .map(|n| format!("`{n:?}`"))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                Kind::Int => format!("{}..={}", f.lo, f.hi),
+            };
+            assert!(
+                rows.contains(&(f.name.to_string(), allowed.clone())),
+                "docs/trace.md: `{}` should allow {allowed}",
+                f.name
+            );
+        }
+        assert_eq!(rows.len(), keys().len(), "docs/trace.md lists other keys");
     }
 
     #[test]

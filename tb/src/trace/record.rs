@@ -1,6 +1,7 @@
 //! One traced cycle (`Row`) and where rows go: the `--out` CSV, the `--vcd` waveform and the
 //! running statistics behind `--summary`.
 
+use super::config::TraceConfig;
 use serde::Serialize;
 use std::io::{self, Write};
 use vcd::{IdCode, ReferenceIndex, TimescaleUnit, VarType};
@@ -338,28 +339,10 @@ pub struct Summary {
     pub err_overflow: bool,
     /// "ft-fi" .. "at-ri", or "off".
     pub mode: String,
-    pub config: ConfigView,
+    /// The config as applied (same keys as the TOML file).
+    pub config: TraceConfig,
     /// Closed loop only.
     pub link: Option<LinkSummary>,
-}
-
-/// The config as applied (same keys as the TOML file).
-#[derive(Clone, Debug, Serialize)]
-pub struct ConfigView {
-    pub enable: bool,
-    pub det_mode: &'static str,
-    pub thr_mode: &'static str,
-    pub credit_limit: u16,
-    pub th_enter: u16,
-    pub th_escape: u16,
-    pub at_win_e: u16,
-    pub at_cnt_e: u16,
-    pub at_win_s: u16,
-    pub at_cnt_s: u16,
-    pub m: u8,
-    pub n: u8,
-    pub k: u16,
-    pub seed: u32,
 }
 
 /// Closed-loop facts.

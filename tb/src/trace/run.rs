@@ -3,7 +3,7 @@
 
 use super::config::TraceConfig;
 use super::output::AtomicFile;
-use super::record::{ConfigView, CsvSink, LinkSummary, Row, Stats, Summary, VcdSink};
+use super::record::{CsvSink, LinkSummary, Row, Stats, Summary, VcdSink};
 use super::stimulus_csv::{self, StimulusRow};
 use anyhow::{Context, Result};
 use pft_hdl::model::{Inputs, PftModel};
@@ -216,22 +216,7 @@ fn summary(stats: &Stats, cfg: &TraceConfig, link: Option<LinkSummary>) -> Summa
         err_underflow: stats.last.err_underflow,
         err_overflow: stats.last.err_overflow,
         mode: cfg.mode_name(),
-        config: ConfigView {
-            enable: cfg.enable,
-            det_mode: if cfg.det_at { "at" } else { "ft" },
-            thr_mode: if cfg.thr_ri { "ri" } else { "fi" },
-            credit_limit: cfg.credit_limit,
-            th_enter: cfg.th_enter,
-            th_escape: cfg.th_escape,
-            at_win_e: cfg.at_win_e,
-            at_cnt_e: cfg.at_cnt_e,
-            at_win_s: cfg.at_win_s,
-            at_cnt_s: cfg.at_cnt_s,
-            m: cfg.m,
-            n: cfg.n,
-            k: cfg.k,
-            seed: cfg.seed,
-        },
+        config: *cfg,
         link,
     }
 }
@@ -260,7 +245,7 @@ pub fn closed_loop(
     cycles: u64,
     sinks: &mut Sinks,
 ) -> Result<Summary> {
-    assert_eq!(link_cfg.capacity_flits, cfg.credit_limit as u32);
+    assert_eq!(link_cfg.capacity_flits, cfg.regs.credit_limit as u32);
     let mut t = Tracer::new(kind, cfg);
     let mut link = CreditLink::new(link_cfg);
     for _ in 0..cycles {
