@@ -6,27 +6,12 @@
 
 use pft_sim::cc::{CcConfig, IbccConfig};
 use pft_sim::net::{
-    BernoulliSource, Delivery, EngineKind, EvalOrder, Message, NetConfig, Network, Pattern,
-    TopologyConfig, Workload,
+    BernoulliSource, Delivery, EngineKind, EvalOrder, NetConfig, Network, Pattern, TopologyConfig,
 };
 use pft_sim::scenario::{run, Progress, RunSpec, Scenario};
 
-/// A uniform background plus an incast to NIC 3, so that a hot spot forms.
-struct Mix(BernoulliSource, BernoulliSource, Vec<Delivery>);
-
-impl Workload for Mix {
-    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
-        let start = out.len();
-        self.0.tick(now, out);
-        self.1.tick(now, out);
-        for (k, m) in out[start..].iter_mut().enumerate() {
-            m.id = now * 1000 + k as u64;
-        }
-    }
-    fn delivered(&mut self, _now: u64, d: &Delivery) {
-        self.2.push(*d);
-    }
-}
+mod mix;
+use mix::Mix;
 
 fn cfg() -> NetConfig {
     NetConfig {

@@ -6,22 +6,8 @@ use pft_sim::net::{
     TopologyConfig,
 };
 
-/// A uniform background plus an incast, so that queues, credits and throttling all matter.
-struct Mix(BernoulliSource, BernoulliSource, Vec<Delivery>);
-
-impl pft_sim::net::Workload for Mix {
-    fn tick(&mut self, now: u64, out: &mut Vec<pft_sim::net::Message>) {
-        let start = out.len();
-        self.0.tick(now, out);
-        self.1.tick(now, out);
-        for (k, m) in out[start..].iter_mut().enumerate() {
-            m.id = now * 1000 + k as u64;
-        }
-    }
-    fn delivered(&mut self, _now: u64, d: &Delivery) {
-        self.2.push(*d);
-    }
-}
+mod mix;
+use mix::Mix;
 
 fn run(voq: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
     let cfg = NetConfig {
