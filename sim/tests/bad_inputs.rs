@@ -209,6 +209,8 @@ fn scenario_cases() -> Vec<Case> {
             "SC-50",
             with("mtu_bytes = 1024", "mtu_bytes = 1024\nlink_gbps = 0.0"),
         ),
+        sc("SC-51", format!("{BASE}m = -1\n")),
+        sc("SC-52", format!("{BASE}gap = 3\n")),
     ]
 }
 

@@ -72,16 +72,15 @@ fn compare(cfg: NetConfig, pft: PftConfig, cycles: u64) {
 fn model_and_rtl_identical_ft_fi() {
     compare(
         incast_cfg(),
-        PftConfig {
-            det_mode: DetMode::Ft,
-            thr_mode: ThrMode::Fi,
-            th_enter: 40,
-            th_escape: 30,
-            m: 0,
-            n: 3,
-            k: 1,
-            ..Default::default()
-        },
+        PftConfig::default().with_all(&[
+            ("det_mode", DetMode::Ft as u64),
+            ("thr_mode", ThrMode::Fi as u64),
+            ("th_enter", 40),
+            ("th_escape", 30),
+            ("m", 0),
+            ("n", 3),
+            ("k", 1),
+        ]),
         3000,
     );
 }
@@ -90,20 +89,20 @@ fn model_and_rtl_identical_ft_fi() {
 fn model_and_rtl_identical_at_ri() {
     compare(
         incast_cfg(),
-        PftConfig {
-            det_mode: DetMode::At,
-            thr_mode: ThrMode::Ri,
-            th_enter: 40,
-            th_escape: 60,
-            at_win_e: 16,
-            at_cnt_e: 8,
-            at_win_s: 16,
-            at_cnt_s: 8,
-            m: 24,
-            n: 0,
-            k: 0,
-            enable: true,
-        },
+        PftConfig::default().with_all(&[
+            ("det_mode", DetMode::At as u64),
+            ("thr_mode", ThrMode::Ri as u64),
+            ("th_enter", 40),
+            ("th_escape", 60),
+            ("at_win_e", 16),
+            ("at_cnt_e", 8),
+            ("at_win_s", 16),
+            ("at_cnt_s", 8),
+            ("m", 24),
+            ("n", 0),
+            ("k", 0),
+            ("enable", 1),
+        ]),
         3000,
     );
 }
@@ -119,16 +118,15 @@ fn model_and_rtl_identical_on_a_fat_tree_with_voq() {
             voq: true,
             ..incast_cfg()
         },
-        PftConfig {
-            th_enter: 40,
-            th_escape: 60,
-            at_win_e: 16,
-            at_cnt_e: 8,
-            at_win_s: 16,
-            at_cnt_s: 8,
-            m: 24,
-            ..Default::default()
-        },
+        PftConfig::default().with_all(&[
+            ("th_enter", 40),
+            ("th_escape", 60),
+            ("at_win_e", 16),
+            ("at_cnt_e", 8),
+            ("at_win_s", 16),
+            ("at_cnt_s", 8),
+            ("m", 24),
+        ]),
         2000,
     );
 }

@@ -26,16 +26,15 @@ fn run(voq: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
         check: true,
         ..Default::default()
     };
-    let pft = PftConfig {
-        th_enter: 30,
-        th_escape: 50,
-        at_win_e: 16,
-        at_cnt_e: 8,
-        at_win_s: 16,
-        at_cnt_s: 8,
-        m: 24,
-        ..Default::default()
-    };
+    let pft = PftConfig::default().with_all(&[
+        ("th_enter", 30),
+        ("th_escape", 50),
+        ("at_win_e", 16),
+        ("at_cnt_e", 8),
+        ("at_win_s", 16),
+        ("at_cnt_s", 8),
+        ("m", 24),
+    ]);
     let mut net = Network::new(&cfg, &pft, EngineKind::Model, 9).unwrap();
     net.set_eval_order(order);
     let n = net.nodes();

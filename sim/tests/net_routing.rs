@@ -196,15 +196,12 @@ fn bad_configs_name_the_field_and_range() {
         ..Default::default()
     });
     assert!(e.contains("`flit_bytes` = 0"), "{e}");
-    let pft = PftConfig {
-        m: 40,
-        ..Default::default()
-    };
-    let e = Network::new(&NetConfig::default(), &pft, EngineKind::Model, 1)
-        .err()
-        .unwrap()
+    // a PftConfig cannot hold an out-of-range value: parsing and `try_with` refuse it
+    let e = PftConfig::default()
+        .try_with("m", 40)
+        .unwrap_err()
         .to_string();
-    assert!(e.contains("`pft.m` = 40") && e.contains("0..=31"), "{e}");
+    assert!(e.contains("`m` = 40") && e.contains("0..=31"), "{e}");
 }
 
 #[test]
@@ -232,7 +229,7 @@ fn configs_deserialize_from_toml() {
     assert!(e.contains("unknown field `bufer_flits`"), "{e}");
     let p: PftConfig =
         toml::from_str("det_mode = \"ft\"\nthr_mode = \"fi\"\nm = 3\nenable = false").unwrap();
-    assert!(!p.enable && p.m == 3);
+    assert!(!p.enabled() && p.regs().m == 3);
     // the modes' names are the register map's names of the CTRL field values
     for (key, values) in [
         (

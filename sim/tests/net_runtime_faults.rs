@@ -232,16 +232,15 @@ fn paused_links() {
 #[test]
 fn pft_rewritten_mid_run_takes_effect() {
     // Start with PFT off; at cycle 3000 the driver enables a hard FT-FI throttle.
-    let hard = PftConfig {
-        det_mode: DetMode::Ft,
-        thr_mode: ThrMode::Fi,
-        th_enter: 8,
-        th_escape: 4,
-        m: 0,
-        n: 0,
-        k: 40,
-        ..Default::default()
-    };
+    let hard = PftConfig::default().with_all(&[
+        ("det_mode", DetMode::Ft as u64),
+        ("thr_mode", ThrMode::Fi as u64),
+        ("th_enter", 8),
+        ("th_escape", 4),
+        ("m", 0),
+        ("n", 0),
+        ("k", 40),
+    ]);
     let cfg = with(FaultSpec::PftRewrite {
         at: 3000,
         nics: None,
@@ -301,16 +300,15 @@ fn all_faults() -> NetConfig {
             FaultSpec::PftRewrite {
                 at: 800,
                 nics: Some(vec![1, 2, 3, 9]),
-                pft: PftConfig {
-                    det_mode: DetMode::Ft,
-                    thr_mode: ThrMode::Fi,
-                    th_enter: 16,
-                    th_escape: 8,
-                    m: 0,
-                    n: 2,
-                    k: 3,
-                    ..Default::default()
-                },
+                pft: PftConfig::default().with_all(&[
+                    ("det_mode", DetMode::Ft as u64),
+                    ("thr_mode", ThrMode::Fi as u64),
+                    ("th_enter", 16),
+                    ("th_escape", 8),
+                    ("m", 0),
+                    ("n", 2),
+                    ("k", 3),
+                ]),
             },
         ],
         ..base()
@@ -320,12 +318,7 @@ fn all_faults() -> NetConfig {
 #[test]
 fn engines_agree_under_faults() {
     let cfg = all_faults();
-    let pft = PftConfig {
-        th_enter: 24,
-        th_escape: 30,
-        m: 26,
-        ..Default::default()
-    };
+    let pft = PftConfig::default().with_all(&[("th_enter", 24), ("th_escape", 30), ("m", 26)]);
     let mut nets: Vec<Network> = [EngineKind::Model, EngineKind::Rtl]
         .iter()
         .map(|&e| Network::new(&cfg, &pft, e, 11).unwrap())
@@ -508,22 +501,18 @@ fn blocking_level_is_reported_as_starvation() {
         check: true,
         ..Default::default()
     };
-    let pft = PftConfig {
-        det_mode: DetMode::Ft,
-        thr_mode: ThrMode::Fi,
-        th_enter: 24,
-        th_escape: 10,
-        m: 16,
-        n: 0,
-        k: 0,
-        ..Default::default()
-    };
+    let pft = PftConfig::default().with_all(&[
+        ("det_mode", DetMode::Ft as u64),
+        ("thr_mode", ThrMode::Fi as u64),
+        ("th_enter", 24),
+        ("th_escape", 10),
+        ("m", 16),
+        ("n", 0),
+        ("k", 0),
+    ]);
     assert_eq!(pft.blocking_from(128), Some(1));
     // A level that blocks, behind a threshold c never passes, is harmless.
-    let unreachable = PftConfig {
-        th_enter: 128,
-        ..pft
-    };
+    let unreachable = pft.with_all(&[("th_enter", 128)]);
     assert_eq!(unreachable.blocking_from(128), None);
     let mut net = Network::new(&cfg, &pft, EngineKind::Model, 1).unwrap();
     let mut w = Freeze {
@@ -550,7 +539,7 @@ fn blocking_level_is_reported_as_starvation() {
     );
     assert!(reason.contains("P(send) = 0"), "{reason}");
     // The same traffic with a level that always lets flits through completes.
-    let ok = PftConfig { m: 0, ..pft };
+    let ok = pft.with("m", 0);
     assert_eq!(ok.blocking_from(128), None);
     let mut net = Network::new(&cfg, &ok, EngineKind::Model, 1).unwrap();
     let mut w = Freeze {

@@ -163,10 +163,7 @@ fn main() -> ExitCode {
         check: a.check,
         ..NetConfig::default()
     };
-    let pft = PftConfig {
-        enable: a.pft,
-        ..PftConfig::default()
-    };
+    let pft = PftConfig::default().with("enable", a.pft.into());
     let cc = match a.cc.as_str() {
         "none" => CcConfig::None,
         "ibcc" => CcConfig::Ibcc(IbccConfig::default()),
@@ -205,7 +202,7 @@ fn main() -> ExitCode {
         cfg.voq,
         cfg.check,
         cc.kind(),
-        cc.pft().enable,
+        cc.pft().enabled(),
         cycles as f64 * nodes as f64 / secs,
         cycles as f64 * nodes as f64 / cpu,
         cycles as f64 / secs,

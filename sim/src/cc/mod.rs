@@ -46,7 +46,7 @@ impl CcConfig {
     pub fn active(&self) -> bool {
         match self {
             CcConfig::None => false,
-            CcConfig::Pft(p) => p.enable,
+            CcConfig::Pft(p) => p.enabled(),
             CcConfig::Ibcc(_) => true,
         }
     }
@@ -71,8 +71,8 @@ impl CcConfig {
     /// Check the parameters; errors name the field (prefixed `prefix.`) and its range.
     pub fn validate(&self, prefix: &str) -> Result<(), crate::net::ConfigError> {
         match self {
-            CcConfig::None => Ok(()),
-            CcConfig::Pft(p) => p.validate(),
+            // A PftConfig holds only values in their fields' ranges.
+            CcConfig::None | CcConfig::Pft(_) => Ok(()),
             CcConfig::Ibcc(c) => c.validate(prefix),
         }
     }

@@ -9,8 +9,9 @@
 //! jitter) is a hash of the run seed, the link and the cycle, so it depends neither on the
 //! component evaluation order nor on anything else in the run.
 
-use super::config::{bad, ConfigError, Fault, NetConfig, PftConfig};
+use super::config::{bad, ConfigError, Fault, NetConfig};
 use super::network::{Network, ONE};
+use super::pft_config::PftConfig;
 use super::store::{End, Endpoint, SwitchId};
 use super::topology::{Peer, Topology};
 use serde::{Deserialize, Serialize};
@@ -280,11 +281,7 @@ impl FaultSpec {
                 link.validate(&format!("{field}.link"))?;
                 stall("link pause")?
             }
-            FaultSpec::PftRewrite { nics, pft, .. } => {
-                pft.validate().map_err(|mut e| {
-                    e.field = format!("{field}.{}", e.field);
-                    e
-                })?;
+            FaultSpec::PftRewrite { nics, .. } => {
                 if nics.as_ref().is_some_and(|v| v.is_empty()) {
                     return Err(bad(
                         &format!("{field}.nics"),

@@ -39,18 +39,18 @@ pub mod faults;
 mod network;
 mod nic;
 pub mod pft;
+pub mod pft_config;
 pub mod source;
 mod store;
 mod switch;
 pub mod topology;
 pub mod types;
 
-pub use config::{
-    ConfigError, DetMode, EngineKind, Fault, NetConfig, PftConfig, ThrMode, TopologyConfig,
-};
+pub use config::{ConfigError, EngineKind, Fault, NetConfig, TopologyConfig};
 pub use error::NetError;
 pub use faults::{CreditScope, FaultSpec, LinkRef, Window};
 pub use network::{EvalOrder, Network, NicStats};
+pub use pft_config::{DetMode, PftConfig, ThrMode};
 pub use source::{BernoulliSource, Pattern};
 pub use topology::{Hop, Peer, SwitchSpec, Topology};
 pub use types::{Delivery, Message, NodeId, Workload};

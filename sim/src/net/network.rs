@@ -10,10 +10,11 @@
 //! No component reads another's state in phase 2, so the order in which they are evaluated
 //! cannot change a result (`set_eval_order` exists to test exactly that).
 
-use super::config::{EngineKind, NetConfig, PftConfig};
+use super::config::{EngineKind, NetConfig};
 use super::error::NetError;
 use super::faults::FaultState;
 use super::pft::PftEngine;
+use super::pft_config::PftConfig;
 use super::store::{
     CreditEv, End, Endpoint, Entry, EntryId, FlitEv, Id, LinkId, MsgId, MsgState, Packet, PktId,
     PortId, Slab, SwitchId, Table, Wheel, CNP, NEVER,

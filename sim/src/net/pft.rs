@@ -1,7 +1,8 @@
 //! `PftEngine`: one NIC's PFT block, either the reference model or the rust-hdl RTL (one
 //! choice per run), configured like the hardware: a reset cycle, then CSR writes.
 
-use super::config::{EngineKind, PftConfig};
+use super::config::EngineKind;
+use super::pft_config::PftConfig;
 use pft_hdl::model::{Inputs, Outputs, PftModel};
 use pft_hdl::stepper::{Engine, Probe, RtlStepper};
 
@@ -20,7 +21,7 @@ impl PftEngine {
             EngineKind::Model => PftEngine::Model(PftModel::new()),
             EngineKind::Rtl => PftEngine::Rtl(RtlStepper::new()),
         };
-        for i in cfg.regs(credit_limit, seed).prelude() {
+        for i in cfg.block_regs(credit_limit, seed).prelude() {
             e.step(&i);
         }
         e

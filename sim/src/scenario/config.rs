@@ -6,7 +6,8 @@
 //! docs/scenarios.md documents every key.
 
 use crate::cc::{CcConfig, IbccConfig};
-use crate::net::{DetMode, EngineKind, NetConfig, PftConfig, ThrMode};
+use crate::net::pft_config;
+use crate::net::{EngineKind, NetConfig, PftConfig};
 use crate::workload::gpcnet::GpcnetConfig;
 use crate::workload::WorkloadConfig;
 use pft_hdl::regs;
@@ -144,34 +145,19 @@ impl Default for TimeSeriesConfig {
     }
 }
 
-/// One `[[pft]]` entry: a name plus the `PftConfig` registers. Fields take the paper's
-/// highlighted configuration when missing (AT-RI, m = 18, n = 0, k = 0, 0x250 / 0x2a0,
-/// AT windows 64 / 48). Integer fields are read wide and checked against their register
-/// fields' ranges (`regs::check_field`), so an error names the key and its range.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// One `[[pft]]` entry: a name plus PFT register settings, keyed by the register map's field
+/// names (`net::pft_config::keys()`: every RW field but `credit_limit` and `seed`). Missing
+/// keys take `PftConfig::default()` (AT-RI, m = 18, n = 0, k = 0, 0x250 / 0x2a0, AT windows
+/// 64 / 48). Values are read as written and checked against their fields' ranges in
+/// `validate`, so that every range error of a file is reported at once, each naming its key
+/// and its range. It serializes (the summary's `config`) with every key.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PftEntry {
     /// Name in reports and the output subdirectory: 1-32 characters of `[A-Za-z0-9_-]`,
     /// unique, not `off` or `isolated`.
     pub name: String,
-    pub enable: bool,
-    pub det_mode: DetMode,
-    pub thr_mode: ThrMode,
-    pub th_enter: u64,
-    pub th_escape: u64,
-    pub at_win_e: u64,
-    pub at_cnt_e: u64,
-    pub at_win_s: u64,
-    pub at_cnt_s: u64,
-    pub m: u64,
-    pub n: u64,
-    pub k: u64,
-}
-
-impl Default for PftEntry {
-    fn default() -> Self {
-        PftEntry::from_config("", &PftConfig::default())
-    }
+    /// The keys the file sets, in file order, as read (range not yet checked).
+    values: Vec<(&'static regs::Field, i64)>,
 }
 
 impl PftEntry {
@@ -179,56 +165,73 @@ impl PftEntry {
     pub fn from_config(name: &str, cfg: &PftConfig) -> Self {
         PftEntry {
             name: name.to_string(),
-            enable: cfg.enable,
-            det_mode: cfg.det_mode,
-            thr_mode: cfg.thr_mode,
-            th_enter: cfg.th_enter as u64,
-            th_escape: cfg.th_escape as u64,
-            at_win_e: cfg.at_win_e as u64,
-            at_cnt_e: cfg.at_cnt_e as u64,
-            at_win_s: cfg.at_win_s as u64,
-            at_cnt_s: cfg.at_cnt_s as u64,
-            m: cfg.m as u64,
-            n: cfg.n as u64,
-            k: cfg.k as u64,
+            values: pft_config::keys()
+                .map(|f| (f, cfg.get(f.name) as i64))
+                .collect(),
         }
     }
 
-    /// The block configuration (call after `validate`: values are truncated otherwise).
+    /// The block configuration. Values out of range (caught by `validate`) are left at
+    /// their defaults.
     pub fn config(&self) -> PftConfig {
-        PftConfig {
-            enable: self.enable,
-            det_mode: self.det_mode,
-            thr_mode: self.thr_mode,
-            th_enter: self.th_enter as u16,
-            th_escape: self.th_escape as u16,
-            at_win_e: self.at_win_e as u16,
-            at_cnt_e: self.at_cnt_e as u16,
-            at_win_s: self.at_win_s as u16,
-            at_cnt_s: self.at_cnt_s as u16,
-            m: self.m as u8,
-            n: self.n as u8,
-            k: self.k as u16,
-        }
+        self.values
+            .iter()
+            .fold(PftConfig::default(), |cfg, &(f, v)| {
+                u64::try_from(v)
+                    .ok()
+                    .and_then(|v| cfg.try_with(f.name, v).ok())
+                    .unwrap_or(cfg)
+            })
     }
 
     fn validate(&self, at: &str, errs: &mut Problems) {
         check_run_name(&self.name, at, errs);
-        for (key, v) in [
-            ("th_enter", self.th_enter),
-            ("th_escape", self.th_escape),
-            ("at_win_e", self.at_win_e),
-            ("at_cnt_e", self.at_cnt_e),
-            ("at_win_s", self.at_win_s),
-            ("at_cnt_s", self.at_cnt_s),
-            ("m", self.m),
-            ("n", self.n),
-            ("k", self.k),
-        ] {
-            if let Err(e) = regs::check_field(key, v) {
-                errs.push(&format!("{at}.{key}"), v, e.allowed());
+        for &(f, v) in &self.values {
+            if u64::try_from(v).map_or(true, |v| f.check(v).is_err()) {
+                errs.push(&format!("{at}.{}", f.name), v, pft_config::range_error(f));
             }
         }
+    }
+}
+
+impl Serialize for PftEntry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("name", &self.name)?;
+        pft_config::serialize_keys(&self.config(), &mut map)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for PftEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{self, MapAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PftEntry;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a [[pft]] table: name and PFT register fields")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PftEntry, A::Error> {
+                let mut e = PftEntry::default();
+                while let Some(k) = map.next_key::<String>()? {
+                    if k == "name" {
+                        e.name = map.next_value()?;
+                        continue;
+                    }
+                    let f = pft_config::key(&k)
+                        .ok_or_else(|| pft_config::unknown_key::<A::Error>(&k, &["name"]))?;
+                    if e.values.iter().any(|(g, _)| g.name == f.name) {
+                        return Err(de::Error::custom(format!("duplicate key `{k}`")));
+                    }
+                    let v = pft_config::next_value(&mut map, f)?;
+                    e.values.push((f, v));
+                }
+                Ok(e)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 

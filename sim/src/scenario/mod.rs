@@ -149,7 +149,8 @@ pub fn write_run(
             report::describe_cc(&r.spec.cc)
         ),
         &series,
-        p.enable.then_some((p.th_enter, p.th_escape)),
+        p.enabled()
+            .then_some((p.regs().th_enter, p.regs().th_escape)),
         sc.network.buffer_flits,
     )?;
     output::write_atomic(&dir.join("c_timeseries.svg"), svg.as_bytes())?;

@@ -34,20 +34,21 @@ pub fn describe_cc(cc: &CcConfig) -> String {
 
 /// Short description of a PFT configuration: `off`, or `AT-RI m=18 n=0 k=0 0x250/0x2a0`.
 pub fn describe(p: &PftConfig) -> String {
-    if !p.enable {
+    if !p.enabled() {
         return "off".to_string();
     }
-    let det = match p.det_mode {
+    let det = match p.det_mode() {
         DetMode::Ft => "FT",
         DetMode::At => "AT",
     };
-    let thr = match p.thr_mode {
+    let thr = match p.thr_mode() {
         ThrMode::Fi => "FI",
         ThrMode::Ri => "RI",
     };
+    let r = p.regs();
     format!(
         "{det}-{thr} m={} n={} k={} {:#x}/{:#x}",
-        p.m, p.n, p.k, p.th_enter, p.th_escape
+        r.m, r.n, r.k, r.th_enter, r.th_escape
     )
 }
 

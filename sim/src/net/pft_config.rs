@@ -1,0 +1,414 @@
+//! `PftConfig`: the register settings a network writes into every NIC's PFT block. It holds
+//! them as the block's register file (`pft_hdl::model::Regs`) and reads, writes, parses and
+//! echoes them by the register map's field names (`pft_hdl::regs::FIELDS`): the register
+//! set is described once, in `hdl/src/regs.rs`, and a field added there is a `[[pft]]` key
+//! here with its range, with no edit in this file.
+
+use pft_hdl::model::Regs;
+use pft_hdl::regs::{self, Field, FieldRangeError, Kind};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// PFT detection strategy (CTRL.det_mode).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DetMode {
+    /// Fixed threshold.
+    Ft,
+    /// Average threshold over a window.
+    #[default]
+    At,
+}
+
+/// PFT throttling strategy (CTRL.thr_mode).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThrMode {
+    /// Fixed interval.
+    Fi,
+    /// Random interval.
+    #[default]
+    Ri,
+}
+
+/// The keys of a PFT configuration: the RW fields of the register map, in address and bit
+/// order, except `credit_limit` (the network sets it from the edge switch's buffer) and
+/// `seed` (each NIC gets its own, derived from the run seed).
+pub fn keys() -> impl Iterator<Item = &'static Field> {
+    regs::rw_fields().filter(|f| f.name != "credit_limit" && f.name != "seed")
+}
+
+/// The field named `key` if it is a configuration key.
+pub fn key(key: &str) -> Option<&'static Field> {
+    keys().find(|f| f.name == key)
+}
+
+/// What a key takes, as messages say it: "a boolean", `"ft" or "at"`, "an integer in 0..=31".
+pub fn expected(f: &Field) -> String {
+    match f.kind {
+        Kind::Bool => "a boolean".into(),
+        Kind::Enum(names) => names
+            .iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        Kind::Int => format!("an integer in {}..={}", f.lo, f.hi),
+    }
+}
+
+/// The register settings written into every NIC's PFT block after its reset. Defaults: the
+/// paper's highlighted configuration (AT-RI, m = 18, n = 0, k = 0, TH_ENTER = 0x250,
+/// TH_ESCAPE = 0x2a0), enabled, with the block's reset AT windows (64 cycles, 48 hits): the
+/// register map's reset values with CTRL = enabled, AT, RI. Every value is in its field's range (the
+/// only ways in check it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PftConfig {
+    /// `credit_limit` and `seed` in here are unused: `block_regs` sets them per NIC.
+    regs: Regs,
+}
+
+impl Default for PftConfig {
+    fn default() -> Self {
+        // CTRL resets to 0 (off, FT-FI); the rest of the paper's configuration is the
+        // register map's reset values.
+        PftConfig::reset().with_all(&[
+            ("enable", 1),
+            ("det_mode", DetMode::At as u64),
+            ("thr_mode", ThrMode::Ri as u64),
+        ])
+    }
+}
+
+impl PftConfig {
+    /// The register map's reset values (CTRL = 0: PFT off).
+    pub fn reset() -> Self {
+        PftConfig {
+            regs: Regs::reset(),
+        }
+    }
+
+    /// PFT off: the block only checks credits.
+    pub fn disabled() -> Self {
+        PftConfig::default().with("enable", 0)
+    }
+
+    /// The value of key `key` (an enum as its index, a boolean as 0/1). Panics when `key` is
+    /// not a configuration key: keys come from code or from `keys()`.
+    pub fn get(&self, key: &str) -> u32 {
+        self.regs.field(field(key))
+    }
+
+    /// `self` with `key` set to `value`, or the range error. Panics when `key` is not a
+    /// configuration key.
+    pub fn try_with(mut self, key: &str, value: u64) -> Result<Self, FieldRangeError> {
+        let f = field(key);
+        let v = f.check(value)?;
+        self.regs.set_field(f, v);
+        Ok(self)
+    }
+
+    /// `self` with `key` set to `value`. Panics when `key` is not a configuration key or
+    /// `value` is out of its range: for values written in code.
+    pub fn with(self, key: &str, value: u64) -> Self {
+        self.try_with(key, value).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `self` with each `(key, value)` set in turn (`with`); an enum takes its index
+    /// (`DetMode::Ft as u64`), a boolean 0 or 1.
+    pub fn with_all(self, pairs: &[(&str, u64)]) -> Self {
+        pairs.iter().fold(self, |cfg, &(k, v)| cfg.with(k, v))
+    }
+
+    /// The registers as the block holds them (read `m`, `th_enter`, ... here).
+    pub fn regs(&self) -> &Regs {
+        &self.regs
+    }
+
+    /// CTRL.enable.
+    pub fn enabled(&self) -> bool {
+        self.regs.ctrl & regs::CTRL_ENABLE != 0
+    }
+
+    /// CTRL.det_mode.
+    pub fn det_mode(&self) -> DetMode {
+        if self.regs.ctrl & regs::CTRL_DET_AT != 0 {
+            DetMode::At
+        } else {
+            DetMode::Ft
+        }
+    }
+
+    /// CTRL.thr_mode.
+    pub fn thr_mode(&self) -> ThrMode {
+        if self.regs.ctrl & regs::CTRL_THR_RI != 0 {
+            ThrMode::Ri
+        } else {
+            ThrMode::Fi
+        }
+    }
+
+    /// The CTRL word.
+    pub fn ctrl(&self) -> u32 {
+        self.regs.ctrl
+    }
+
+    /// The register values for a link of `credit_limit` credits and a generator seed `seed`
+    /// (non-zero).
+    pub fn block_regs(&self, credit_limit: u16, seed: u32) -> Regs {
+        Regs {
+            credit_limit,
+            seed,
+            ..self.regs
+        }
+    }
+
+    /// The smallest `c < credit_limit` from which the throttle passes no flit at all while
+    /// Congested (P(send) = 0: RI level > 2^32 - 1, FI level > 65535, the saturated gap),
+    /// or None. Such a setting can stop a NIC halfway through a packet for good when the
+    /// edge switch keeps that input locked to the packet (docs/scenarios.md).
+    pub fn blocking_from(&self, credit_limit: u16) -> Option<u16> {
+        let r = &self.regs;
+        // Entering Congested needs c > TH_ENTER (FT and AT alike), and c <= CREDIT_LIMIT.
+        if !self.enabled() || r.th_enter >= credit_limit {
+            return None;
+        }
+        let max_gate: u64 = match self.thr_mode() {
+            ThrMode::Ri => u32::MAX as u64,
+            ThrMode::Fi => 0xFFFF,
+        };
+        // At c = CREDIT_LIMIT no flit may leave anyway; the next credit lowers c.
+        (0..credit_limit).find(|&c| pft_hdl::model::level(c, r.m, r.n, r.k) > max_gate)
+    }
+
+    /// The CSR writes after reset, in order (CTRL last).
+    pub fn writes(&self, credit_limit: u16, seed: u32) -> [(u8, u32); regs::RW_REGS] {
+        self.block_regs(credit_limit, seed).csr_writes()
+    }
+}
+
+/// The configuration key `key`; panics otherwise (keys in code are fixed).
+fn field(key: &str) -> &'static Field {
+    self::key(key).unwrap_or_else(|| panic!("`{key}` is not a PFT configuration key"))
+}
+
+/// Reads the value of key `f` from a map being deserialized, as the file wrote it: a
+/// boolean as 0/1, an enum name as its index, an integer as is (range not checked: that is
+/// the caller's, so that a scenario can report every range error at once). A value of the
+/// wrong type is an error naming the key and what it takes.
+pub(crate) fn next_value<'de, A: MapAccess<'de>>(map: &mut A, f: &Field) -> Result<i64, A::Error> {
+    // Checked inside the value's own deserializer, so that a parser's error points at it.
+    map.next_value_seed(ValueOf(f))
+}
+
+/// Reads one value of field `.0`.
+struct ValueOf<'a>(&'a Field);
+
+impl<'de> de::DeserializeSeed<'de> for ValueOf<'_> {
+    type Value = i64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
+        let f = self.0;
+        let raw = Raw::deserialize(d)?;
+        let v = match (f.kind, &raw) {
+            (Kind::Bool, Raw::Bool(b)) => Some(*b as i64),
+            (Kind::Enum(names), Raw::Str(s)) => names.iter().position(|n| n == s).map(|i| i as i64),
+            (Kind::Int, Raw::Int(i)) => Some(*i),
+            _ => None,
+        };
+        v.ok_or_else(|| {
+            de::Error::custom(format!(
+                "key `{}`: expected {}, found {raw}",
+                f.name,
+                expected(f)
+            ))
+        })
+    }
+}
+
+/// The error for a key that is not a configuration key.
+pub(crate) fn unknown_key<E: de::Error>(k: &str, extra: &[&str]) -> E {
+    let allowed: Vec<&str> = extra
+        .iter()
+        .copied()
+        .chain(keys().map(|f| f.name))
+        .collect();
+    E::custom(format!(
+        "unknown key `{}` (allowed keys: {})",
+        k.escape_debug(),
+        allowed.join(", ")
+    ))
+}
+
+/// A field value as written, whatever its type (messages quote it).
+enum Raw {
+    Bool(bool),
+    Int(i64),
+    Str(String),
+    Other(&'static str),
+}
+
+impl fmt::Display for Raw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Raw::Bool(b) => write!(f, "boolean {b}"),
+            Raw::Int(i) => write!(f, "{i}"),
+            Raw::Str(s) if s.len() <= 40 => write!(f, "string {s:?}"),
+            Raw::Str(s) => write!(f, "a string of {} bytes", s.len()),
+            Raw::Other(what) => f.write_str(what),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Raw;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a boolean, an integer or a string")
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Raw, E> {
+                Ok(Raw::Bool(b))
+            }
+            fn visit_i64<E>(self, i: i64) -> Result<Raw, E> {
+                Ok(Raw::Int(i))
+            }
+            fn visit_u64<E>(self, i: u64) -> Result<Raw, E> {
+                Ok(Raw::Int(i.min(i64::MAX as u64) as i64))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Raw, E> {
+                Ok(Raw::Other("a float"))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Raw, E> {
+                Ok(Raw::Str(s.to_string()))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Raw, A::Error> {
+                while a.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(Raw::Other("an array"))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Raw, A::Error> {
+                while a.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+                Ok(Raw::Other("a table"))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The range message of a field, for a value as read (negative ones included).
+pub(crate) fn range_error(f: &Field) -> String {
+    FieldRangeError {
+        field: *f,
+        value: 0,
+    }
+    .allowed()
+}
+
+/// Serializes every key with the file's value types (`true`, `"at"`, `18`).
+pub(crate) fn serialize_keys<M: SerializeMap>(
+    cfg: &PftConfig,
+    map: &mut M,
+) -> Result<(), M::Error> {
+    for f in keys() {
+        let v = cfg.regs.field(f);
+        match f.kind {
+            Kind::Bool => map.serialize_entry(f.name, &(v != 0))?,
+            Kind::Enum(names) => map.serialize_entry(f.name, names[v as usize])?,
+            Kind::Int => map.serialize_entry(f.name, &v)?,
+        }
+    }
+    Ok(())
+}
+
+impl Serialize for PftConfig {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        serialize_keys(self, &mut map)?;
+        map.end()
+    }
+}
+
+/// A table of keys, each optional (defaults: `PftConfig::default()`); unknown keys, values
+/// of the wrong type and values out of range are errors naming the key.
+impl<'de> Deserialize<'de> for PftConfig {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PftConfig;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a table of PFT register fields")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PftConfig, A::Error> {
+                let mut cfg = PftConfig::default();
+                while let Some(k) = map.next_key::<String>()? {
+                    let f = key(&k).ok_or_else(|| unknown_key(&k, &[]))?;
+                    let v = next_value(&mut map, f)?;
+                    cfg = u64::try_from(v)
+                        .ok()
+                        .and_then(|v| cfg.try_with(f.name, v).ok())
+                        .ok_or_else(|| {
+                            de::Error::custom(format!("`{}` = {v}: {}", f.name, range_error(f)))
+                        })?;
+                }
+                Ok(cfg)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_papers_configuration() {
+        let p = PftConfig::default();
+        assert!(p.enabled());
+        assert_eq!((p.det_mode(), p.thr_mode()), (DetMode::At, ThrMode::Ri));
+        let r = p.regs();
+        assert_eq!(
+            (r.m, r.n, r.k, r.th_enter, r.th_escape),
+            (18, 0, 0, 0x250, 0x2a0)
+        );
+        assert!(!PftConfig::disabled().enabled());
+    }
+
+    #[test]
+    fn keys_are_the_register_maps_rw_fields_but_two() {
+        let names: Vec<&str> = keys().map(|f| f.name).collect();
+        assert_eq!(names.len(), regs::rw_fields().count() - 2);
+        assert!(!names.contains(&"seed") && !names.contains(&"credit_limit"));
+        assert!(names.contains(&"at_win_s") && names.contains(&"thr_mode"));
+    }
+
+    #[test]
+    fn toml_round_trip_and_errors() {
+        let p: PftConfig = toml::from_str("det_mode = \"ft\"\nm = 3\nenable = false").unwrap();
+        assert!(!p.enabled() && p.regs().m == 3 && p.det_mode() == DetMode::Ft);
+        let back: PftConfig = toml::from_str(&toml::to_string(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
+        for (text, want) in [
+            ("m = 32", "`m` = 32: must be in 0..=31"),
+            ("m = -1", "`m` = -1: must be in 0..=31"),
+            ("th_enter = 70000", "0..=65535"),
+            (
+                "m = \"3\"",
+                "key `m`: expected an integer in 0..=31, found string \"3\"",
+            ),
+            ("det_mode = \"xt\"", "expected \"ft\" or \"at\""),
+            ("enable = 1", "expected a boolean, found 1"),
+            ("seed = 1", "unknown key `seed`"),
+        ] {
+            let e = toml::from_str::<PftConfig>(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "0..=31")]
+    fn with_refuses_out_of_range() {
+        let _ = PftConfig::default().with("m", 32);
+    }
+}
