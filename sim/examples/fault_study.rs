@@ -105,7 +105,7 @@ fn hot_spots(sc: &Scenario) -> anyhow::Result<Vec<u32>> {
     };
     let w = HotspotWorkload::new(h, sc.nodes(), sc.network.flit_bytes, sc.seed)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(w.hotspots().to_vec())
+    Ok(w.hotspots().iter().map(|n| n.0).collect())
 }
 
 fn main() -> anyhow::Result<()> {

@@ -4,6 +4,7 @@ use pft_sim::metrics::{
     congestion_impact, control_factor, control_factors, impact_factor, summarize, CsvTable,
     GpcnetSummary,
 };
+use pft_sim::net::NodeId;
 use pft_sim::workload::gpcnet::{
     CanaryProcessResult, CanaryTestResult, CongestorProcessResult, GpcnetResults,
 };
@@ -12,7 +13,7 @@ use pft_sim::workload::{CanaryTest, CongestorKind};
 fn proc_(p: u32, samples: Vec<f64>, rings: Vec<f64>) -> CanaryProcessResult {
     CanaryProcessResult {
         process: p,
-        node: p,
+        node: NodeId(p),
         comm: 0,
         samples,
         ring_values: rings,
@@ -53,7 +54,7 @@ fn results(on: bool, lat: &[Vec<f64>], bw: &[Vec<f64>]) -> GpcnetResults {
         congestors: vec![
             CongestorProcessResult {
                 process: 5,
-                node: 5,
+                node: NodeId(5),
                 group: 0,
                 kind: CongestorKind::Incast,
                 root: true,
@@ -62,7 +63,7 @@ fn results(on: bool, lat: &[Vec<f64>], bw: &[Vec<f64>]) -> GpcnetResults {
             },
             CongestorProcessResult {
                 process: 6,
-                node: 6,
+                node: NodeId(6),
                 group: 0,
                 kind: CongestorKind::Incast,
                 root: false,

@@ -3,6 +3,7 @@
 
 use pft_sim::metrics::{CsvTable, DeliveryReport, DeliveryStats, TimeSeries, TimeSeriesError};
 use pft_sim::net::types::{Delivery, Message};
+use pft_sim::net::NodeId;
 use pft_sim::workload::tag;
 
 fn d(
@@ -18,8 +19,8 @@ fn d(
     Delivery {
         msg: Message {
             id,
-            src,
-            dst,
+            src: NodeId(src),
+            dst: NodeId(dst),
             bytes,
             tag: t,
             created,
@@ -70,17 +71,18 @@ fn accepted_throughput_and_latency_windows() {
 
 #[test]
 fn time_series_round_trip_compactly() {
-    let mut ts = TimeSeries::new(vec![7, 3, 7], 10);
-    assert_eq!(ts.watched(), &[3, 7]);
+    let mut ts = TimeSeries::new(vec![NodeId(7), NodeId(3), NodeId(7)], 10);
+    assert_eq!(ts.watched(), &[NodeId(3), NodeId(7)]);
     assert!(ts.due(20) && !ts.due(25));
     for k in 0..1024u64 {
         let cyc = k * 10;
-        ts.push(cyc, 3, (k % 700) as u32, k % 3 == 0).unwrap();
-        ts.push(cyc, 7, 1000 + k as u32, false).unwrap();
+        ts.push(cyc, NodeId(3), (k % 700) as u32, k % 3 == 0)
+            .unwrap();
+        ts.push(cyc, NodeId(7), 1000 + k as u32, false).unwrap();
     }
     assert_eq!(ts.len(), 2048);
     assert_eq!(ts.sample_bytes(), 8 * 2048, "8 bytes per sample");
-    let s3 = ts.node_samples(3);
+    let s3 = ts.node_samples(NodeId(3));
     assert_eq!(s3.len(), 1024);
     assert_eq!(
         (s3[701].cycle, s3[701].c, s3[701].congested),
@@ -88,21 +90,27 @@ fn time_series_round_trip_compactly() {
     );
     assert!(s3[702].congested);
     let all = ts.samples();
-    assert_eq!((all[0].node, all[1].node, all[2].cycle), (3, 7, 10));
-    assert!((ts.congested_fraction(3).unwrap() - 342.0 / 1024.0).abs() < 1e-12);
-    assert_eq!(ts.congested_fraction(7), Some(0.0));
+    assert_eq!(
+        (all[0].node, all[1].node, all[2].cycle),
+        (NodeId(3), NodeId(7), 10)
+    );
+    assert!((ts.congested_fraction(NodeId(3)).unwrap() - 342.0 / 1024.0).abs() < 1e-12);
+    assert_eq!(ts.congested_fraction(NodeId(7)), Some(0.0));
     // errors leave the series unchanged
-    assert_eq!(ts.push(0, 4, 1, true), Err(TimeSeriesError::NotWatched(4)));
+    assert_eq!(
+        ts.push(0, NodeId(4), 1, true),
+        Err(TimeSeriesError::NotWatched(NodeId(4)))
+    );
     assert!(matches!(
-        ts.push(5, 3, 1, true),
+        ts.push(5, NodeId(3), 1, true),
         Err(TimeSeriesError::CycleWentBack { .. })
     ));
     assert_eq!(
-        ts.push(20_000, 3, 1 << 31, true),
+        ts.push(20_000, NodeId(3), 1 << 31, true),
         Err(TimeSeriesError::CTooLarge(1 << 31))
     );
     assert!(matches!(
-        ts.push(1 << 40, 3, 1, true),
+        ts.push(1 << 40, NodeId(3), 1, true),
         Err(TimeSeriesError::GapTooLong { .. })
     ));
     assert_eq!(ts.len(), 2048);

@@ -2,6 +2,7 @@
 //! scenario and seed, identical PFT outputs in every cycle at every NIC and identical
 //! deliveries.
 
+use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, DetMode, EngineKind, NetConfig, Network, Pattern, PftConfig, ThrMode,
     TopologyConfig,
@@ -32,7 +33,7 @@ fn compare(cfg: NetConfig, pft: PftConfig, cycles: u64) {
         .collect();
     let mut w: Vec<BernoulliSource> = (0..2)
         .map(|_| {
-            BernoulliSource::new(nodes, Pattern::Incast { dst: 0 }, 0.4, 1500, 64, 5)
+            BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.4, 1500, 64, 5)
                 .until(cycles * 2 / 3)
                 .logged()
         })
@@ -44,14 +45,17 @@ fn compare(cfg: NetConfig, pft: PftConfig, cycles: u64) {
             n.step(w).unwrap();
         }
         for i in 0..nodes {
-            let (a, b) = (nets[0].pft_outputs(i), nets[1].pft_outputs(i));
+            let (a, b) = (
+                nets[0].pft_outputs(NodeId(i)),
+                nets[1].pft_outputs(NodeId(i)),
+            );
             assert_eq!(
                 a, b,
                 "cycle {t}, NIC {i}: PFT outputs differ (model vs rtl)"
             );
             assert_eq!(
-                nets[0].pft_probe(i),
-                nets[1].pft_probe(i),
+                nets[0].pft_probe(NodeId(i)),
+                nets[1].pft_probe(NodeId(i)),
                 "cycle {t}, NIC {i}: PFT state differs"
             );
             throttled += a.throttled as u32;
@@ -60,7 +64,7 @@ fn compare(cfg: NetConfig, pft: PftConfig, cycles: u64) {
     }
     assert_eq!(w[0].log, w[1].log, "deliveries differ");
     for i in 0..nodes {
-        assert_eq!(nets[0].nic_stats(i), nets[1].nic_stats(i));
+        assert_eq!(nets[0].nic_stats(NodeId(i)), nets[1].nic_stats(NodeId(i)));
     }
     // The scenario does exercise the block.
     assert!(w[0].delivered > 20, "{} deliveries", w[0].delivered);

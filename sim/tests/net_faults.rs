@@ -1,5 +1,6 @@
 //! The invariant checker catches deliberate faults and says what broke, where and when.
 
+use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, EngineKind, Fault, NetConfig, NetError, Network, Pattern, PftConfig,
     TopologyConfig,
@@ -113,8 +114,8 @@ fn bad_messages_are_refused() {
         let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
         let m = pft_sim::net::Message {
             id: 7,
-            src,
-            dst,
+            src: NodeId(src),
+            dst: NodeId(dst),
             bytes,
             tag: 0,
             created: 0,

@@ -5,6 +5,7 @@
 //! `sim/src/cc/ibcc/{nic,switch}.rs`.
 
 use pft_sim::cc::{CcConfig, IbccConfig};
+use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, Delivery, EngineKind, EvalOrder, NetConfig, Network, Pattern, TopologyConfig,
 };
@@ -43,7 +44,7 @@ fn ibcc() -> CcConfig {
 fn mix(n: u32, stop: u64) -> Mix {
     Mix(
         BernoulliSource::new(n, Pattern::Uniform, 0.2, 1024, 64, 1).until(stop),
-        BernoulliSource::new(n, Pattern::Incast { dst: 3 }, 0.05, 2048, 64, 2).until(stop),
+        BernoulliSource::new(n, Pattern::Incast { dst: NodeId(3) }, 0.05, 2048, 64, 2).until(stop),
         Vec::new(),
     )
 }
@@ -59,13 +60,15 @@ fn run_mix(order: EvalOrder, cycles: u64) -> (Vec<Delivery>, Vec<String>, Networ
     for t in 0..cycles {
         net.step(&mut w).unwrap();
         if t % 250 == 0 {
-            let cctis: Vec<u16> = (0..n).map(|s| net.ccti(s, 3).unwrap()).collect();
+            let cctis: Vec<u16> = (0..n)
+                .map(|s| net.ccti(NodeId(s), NodeId(3)).unwrap())
+                .collect();
             trace.push(format!("{t}: {:?} {cctis:?}", net.total_stats()));
         }
     }
     assert!(net.run_until_idle(&mut w, 200_000).unwrap(), "drains");
     for i in 0..n {
-        trace.push(format!("{i}: {:?}", net.nic_stats(i)));
+        trace.push(format!("{i}: {:?}", net.nic_stats(NodeId(i))));
     }
     (w.2, trace, net)
 }
@@ -90,7 +93,7 @@ fn ibcc_is_lossless_and_every_fecn_returns_as_a_becn() {
     // The incast sources were throttled, by their flow to NIC 3 only.
     assert!(t.throttled_cycles > 0);
     let senders_with_becns = (0..net.nodes())
-        .filter(|&i| net.nic_stats(i).becns_received > 0)
+        .filter(|&i| net.nic_stats(NodeId(i)).becns_received > 0)
         .count();
     assert!(
         senders_with_becns > 4,
@@ -120,17 +123,18 @@ fn cnp_travels_the_network_and_raises_one_flow() {
     let mut net = Network::with_cc(&c, &ibcc(), EngineKind::Model, 1).unwrap();
     // NICs 0 and 1 flood NIC 2 (ejecting at 0.7): its port queues up and marks.
     let mut w = Mix(
-        BernoulliSource::new(4, Pattern::Incast { dst: 2 }, 1.0, 1024, 64, 3),
+        BernoulliSource::new(4, Pattern::Incast { dst: NodeId(2) }, 1.0, 1024, 64, 3),
         BernoulliSource::new(4, Pattern::Uniform, 0.0, 64, 64, 4),
         Vec::new(),
     );
     let (mut first_fecn, mut first_becn) = (None, None);
     for t in 0..3_000u64 {
         net.step(&mut w).unwrap();
-        if first_fecn.is_none() && net.nic_stats(2).fecn_received > 0 {
+        if first_fecn.is_none() && net.nic_stats(NodeId(2)).fecn_received > 0 {
             first_fecn = Some(t);
         }
-        let becns = net.nic_stats(0).becns_received + net.nic_stats(1).becns_received;
+        let becns =
+            net.nic_stats(NodeId(0)).becns_received + net.nic_stats(NodeId(1)).becns_received;
         if first_becn.is_none() && becns > 0 {
             first_becn = Some(t);
         }
@@ -138,14 +142,16 @@ fn cnp_travels_the_network_and_raises_one_flow() {
     let (f, b) = (first_fecn.unwrap(), first_becn.unwrap());
     // NIC 2 -> switch (3) -> switch pipeline (2) -> link to the source (3).
     assert!(b >= f + 3 + 2 + 3, "FECN at {f}, BECN at {b}");
-    assert!(net.nic_stats(2).cnps_sent > 0);
-    assert!(net.ccti(0, 2).unwrap() > 0 || net.ccti(1, 2).unwrap() > 0);
+    assert!(net.nic_stats(NodeId(2)).cnps_sent > 0);
+    assert!(
+        net.ccti(NodeId(0), NodeId(2)).unwrap() > 0 || net.ccti(NodeId(1), NodeId(2)).unwrap() > 0
+    );
     assert_eq!(
-        net.ccti(0, 1),
+        net.ccti(NodeId(0), NodeId(1)),
         Some(0),
         "flows that were not marked stay at 0"
     );
-    assert_eq!(net.ccti(2, 0), Some(0));
+    assert_eq!(net.ccti(NodeId(2), NodeId(0)), Some(0));
 }
 
 /// The seed's claim on a small fabric: with hot spots, IB CC raises the receive rate of the

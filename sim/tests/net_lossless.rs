@@ -1,6 +1,7 @@
 //! Lossless under heavy incast: credits never let a buffer overflow (the checker runs every
 //! cycle), nothing is lost, and every message is delivered once the sources stop.
 
+use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, EngineKind, NetConfig, Network, Pattern, PftConfig, TopologyConfig,
 };
@@ -8,7 +9,7 @@ use pft_sim::net::{
 fn incast_until_idle(cfg: NetConfig, pft: PftConfig, load: f64, hot: u32) {
     let mut net = Network::new(&cfg, &pft, EngineKind::Model, 3).unwrap();
     let n = net.nodes();
-    let mut w = BernoulliSource::new(n, Pattern::Incast { dst: hot }, load, 3000, 64, 11)
+    let mut w = BernoulliSource::new(n, Pattern::Incast { dst: NodeId(hot) }, load, 3000, 64, 11)
         .until(5000)
         .logged();
     net.run(&mut w, 5000).unwrap();
@@ -27,10 +28,10 @@ fn incast_until_idle(cfg: NetConfig, pft: PftConfig, load: f64, hot: u32) {
     assert_eq!(ids.len() as u64, w.created);
     assert!(log
         .iter()
-        .all(|d| d.msg.dst == hot && d.delivered >= d.injected));
+        .all(|d| d.msg.dst == NodeId(hot) && d.delivered >= d.injected));
     let t = net.total_stats();
     assert_eq!(t.flits_injected, t.flits_ejected);
-    assert_eq!(net.nic_stats(hot).flits_ejected, t.flits_ejected);
+    assert_eq!(net.nic_stats(NodeId(hot)).flits_ejected, t.flits_ejected);
     net.check().unwrap();
 }
 

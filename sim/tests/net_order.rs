@@ -1,6 +1,7 @@
 //! Two-phase clocking: the order in which components are evaluated within a cycle does not
 //! change any result (deliveries, per-NIC counters, PFT outputs in every cycle).
 
+use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, Delivery, EngineKind, EvalOrder, NetConfig, Network, Pattern, PftConfig,
     TopologyConfig,
@@ -40,7 +41,7 @@ fn run(voq: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
     let n = net.nodes();
     let mut w = Mix(
         BernoulliSource::new(n, Pattern::Uniform, 0.35, 700, 64, 1),
-        BernoulliSource::new(n, Pattern::Incast { dst: 3 }, 0.1, 2000, 64, 2),
+        BernoulliSource::new(n, Pattern::Incast { dst: NodeId(3) }, 0.1, 2000, 64, 2),
         Vec::new(),
     );
     let mut trace = Vec::new();
@@ -48,7 +49,7 @@ fn run(voq: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
     for t in 0..4000 {
         net.step(&mut w).unwrap();
         for i in 0..n {
-            let o = net.pft_outputs(i);
+            let o = net.pft_outputs(NodeId(i));
             h = h.wrapping_mul(31).wrapping_add(
                 o.send as u64 | (o.throttled as u64) << 1 | (o.used_credits as u64) << 2,
             );
@@ -58,7 +59,7 @@ fn run(voq: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
         }
     }
     for i in 0..n {
-        trace.push(format!("{i}: {:?}", net.nic_stats(i)));
+        trace.push(format!("{i}: {:?}", net.nic_stats(NodeId(i))));
     }
     let throttled = net.total_stats().throttled_cycles;
     (w.2, trace, h, throttled)

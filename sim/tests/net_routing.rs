@@ -3,6 +3,7 @@
 //! field and the allowed range; configs deserialize from TOML.
 
 use pft_hdl::regs::{self, Kind};
+use pft_sim::net::NodeId;
 use pft_sim::net::{
     DetMode, EngineKind, NetConfig, Network, Peer, PftConfig, ThrMode, Topology, TopologyConfig,
 };
@@ -18,14 +19,16 @@ fn check_all_pairs(t: &Topology) -> usize {
             if s == d {
                 continue;
             }
-            let p = t.path(s, d).unwrap_or_else(|e| panic!("{s} -> {d}: {e}"));
-            assert_eq!(p, t.path(s, d).unwrap(), "deterministic");
-            assert_eq!(p[0].switch, t.attach(s).0);
-            assert_eq!(p[0].in_port, t.attach(s).1);
+            let p = t
+                .path(NodeId(s), NodeId(d))
+                .unwrap_or_else(|e| panic!("{s} -> {d}: {e}"));
+            assert_eq!(p, t.path(NodeId(s), NodeId(d)).unwrap(), "deterministic");
+            assert_eq!(p[0].switch, t.attach(NodeId(s)).0);
+            assert_eq!(p[0].in_port, t.attach(NodeId(s)).1);
             let last = p.last().unwrap();
             assert_eq!(
                 sw[last.switch as usize].ports[last.out_port as usize],
-                Peer::Nic(d)
+                Peer::Nic(NodeId(d))
             );
             // Up*/down*: levels rise, then fall, never rise again.
             let lv: Vec<u8> = p.iter().map(|h| sw[h.switch as usize].level).collect();
@@ -91,11 +94,11 @@ fn default_fat_tree_is_the_papers_120_nodes() {
     assert_eq!(check_all_pairs(&t), 3);
     // d-mod-k: NIC d is reached through spine d mod 12 from every other leaf.
     for d in [0u32, 13, 119] {
-        let p = t.path((d + 12) % 120, d).unwrap();
+        let p = t.path(NodeId((d + 12) % 120), NodeId(d)).unwrap();
         assert_eq!(sw[p[1].switch as usize].name, format!("spine {}", d % 12));
     }
     // Same leaf: one hop.
-    assert_eq!(t.path(0, 11).unwrap().len(), 1);
+    assert_eq!(t.path(NodeId(0), NodeId(11)).unwrap().len(), 1);
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! order still does not matter. Also: a PFT setting that blocks a NIC halfway through a
 //! packet is reported as starvation, with the reason, instead of running for ever.
 
+use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, CreditScope, DetMode, EngineKind, EvalOrder, FaultSpec, LinkRef, NetConfig,
     NetError, Network, Pattern, PftConfig, ThrMode, TopologyConfig,
@@ -58,12 +59,12 @@ fn run(
     let (mut inj0, mut ej0) = (0, 0);
     for t in 0..CYCLES {
         if t == window.0 {
-            let s = net.nic_stats(watch);
+            let s = net.nic_stats(NodeId(watch));
             (inj0, ej0) = (s.flits_injected, s.flits_ejected);
         }
         net.step(&mut w).unwrap_or_else(|e| panic!("{e}"));
         if t + 1 == window.1 {
-            let s = net.nic_stats(watch);
+            let s = net.nic_stats(NodeId(watch));
             o.in_window_injected = s.flits_injected - inj0;
             o.in_window_ejected = s.flits_ejected - ej0;
         }
@@ -324,7 +325,7 @@ fn engines_agree_under_faults() {
         .map(|&e| Network::new(&cfg, &pft, e, 11).unwrap())
         .collect();
     let mut ws: Vec<BernoulliSource> = (0..2)
-        .map(|_| BernoulliSource::new(16, Pattern::Incast { dst: 0 }, 0.3, 1024, 64, 4))
+        .map(|_| BernoulliSource::new(16, Pattern::Incast { dst: NodeId(0) }, 0.3, 1024, 64, 4))
         .collect();
     let mut congested = 0;
     for t in 0..1500 {
@@ -333,11 +334,11 @@ fn engines_agree_under_faults() {
         }
         for i in 0..16 {
             assert_eq!(
-                nets[0].pft_probe(i),
-                nets[1].pft_probe(i),
+                nets[0].pft_probe(NodeId(i)),
+                nets[1].pft_probe(NodeId(i)),
                 "cycle {t} NIC {i}"
             );
-            congested += nets[0].congested(i) as u32;
+            congested += nets[0].congested(NodeId(i)) as u32;
         }
     }
     assert!(congested > 0);
@@ -469,13 +470,13 @@ impl pft_sim::net::Workload for Freeze {
             });
         };
         if now.is_multiple_of(8) && now < 40_000 {
-            send(0, [1, 2, 4][(now / 8 % 3) as usize]);
+            send(NodeId(0), NodeId([1, 2, 4][(now / 8 % 3) as usize]));
         }
         if now.is_multiple_of(16) && now < 40_000 {
-            send(5, 2 - (now / 16 % 2) as u32);
+            send(NodeId(5), NodeId(2 - (now / 16 % 2) as u32));
         }
         if now.is_multiple_of(200) && now < 40_000 {
-            send(3, 4);
+            send(NodeId(3), NodeId(4));
         }
     }
     fn delivered(&mut self, _now: u64, _d: &pft_sim::net::Delivery) {
@@ -672,7 +673,7 @@ fn stalls_are_refused_or_explained() {
         ..Default::default()
     };
     let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
-    let mut w = BernoulliSource::new(4, Pattern::Incast { dst: 3 }, 1.0, 4096, 64, 1);
+    let mut w = BernoulliSource::new(4, Pattern::Incast { dst: NodeId(3) }, 1.0, 4096, 64, 1);
     let e = net.run(&mut w, 20_000).unwrap_err();
     let NetError::Deadlock { dump, .. } = &e else {
         panic!("{e:?}")

@@ -1,6 +1,7 @@
 //! Throughput sanity: below saturation the network accepts what is offered; an incast
 //! drains exactly at the destination's eject rate; the 648-node fabric runs.
 
+use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, EngineKind, NetConfig, Network, Pattern, PftConfig, TopologyConfig,
 };
@@ -55,11 +56,11 @@ fn incast_drains_at_the_eject_rate() {
         };
         let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
         let n = net.nodes();
-        let mut w = BernoulliSource::new(n, Pattern::Incast { dst: 2 }, 0.5, 4096, 64, 5);
+        let mut w = BernoulliSource::new(n, Pattern::Incast { dst: NodeId(2) }, 0.5, 4096, 64, 5);
         net.run(&mut w, 5_000).unwrap();
-        let before = net.nic_stats(2).flits_ejected;
+        let before = net.nic_stats(NodeId(2)).flits_ejected;
         net.run(&mut w, 20_000).unwrap();
-        let r = (net.nic_stats(2).flits_ejected - before) as f64 / 20_000.0;
+        let r = (net.nic_stats(NodeId(2)).flits_ejected - before) as f64 / 20_000.0;
         assert!(
             (r - rate).abs() < 0.002,
             "{topology:?}: ejection {r:.4} != {rate}"

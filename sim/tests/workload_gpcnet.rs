@@ -5,6 +5,7 @@ mod workload_fabric;
 
 use pft_sim::metrics::{congestion_impact, summarize};
 use pft_sim::net::types::Message;
+use pft_sim::net::NodeId;
 use pft_sim::workload::gpcnet::NodeRole;
 use pft_sim::workload::{
     tag, CanaryTest, CongestorKind, GpcnetConfig, GpcnetWorkload, WorkloadConfig,
@@ -70,7 +71,7 @@ fn placement_is_80_20_with_four_interleaved_groups() {
         assert_eq!(grp.nodes.len(), 8, "32 congestor NICs dealt evenly");
         for (r, &n) in grp.nodes.iter().enumerate() {
             assert_eq!(
-                l.roles[n as usize],
+                l.roles[n.index()],
                 NodeRole::Congestor {
                     group: g as u32,
                     rank: r as u32
@@ -80,21 +81,21 @@ fn placement_is_80_20_with_four_interleaved_groups() {
         }
     }
     for (r, &n) in l.canary_nodes.iter().enumerate() {
-        assert_eq!(l.roles[n as usize], NodeRole::Canary { rank: r as u32 });
+        assert_eq!(l.roles[n.index()], NodeRole::Canary { rank: r as u32 });
         assert!(seen.insert(n));
     }
     assert_eq!(seen.len(), 40);
     // interleaved: the groups are not contiguous NIC ranges
-    let g0: Vec<u32> = l.groups[0].nodes.clone();
-    assert!(g0.windows(2).any(|p| p[1] != p[0] + 1));
+    let g0: Vec<NodeId> = l.groups[0].nodes.clone();
+    assert!(g0.windows(2).any(|p| p[1].0 != p[0].0 + 1));
     // 10 NICs is GPCNeT's minimum; 9 is refused
     assert!(GpcnetWorkload::new(&base(1), 10, 16, 0).is_ok());
     let e = GpcnetWorkload::new(&base(1), 9, 16, 0).unwrap_err();
     assert!(e.names("congestor_frac"), "{e}");
 }
 
-fn group_of(w: &GpcnetWorkload, n: u32) -> Option<usize> {
-    match w.layout().roles[n as usize] {
+fn group_of(w: &GpcnetWorkload, n: NodeId) -> Option<usize> {
+    match w.layout().roles[n.index()] {
         NodeRole::Congestor { group, .. } => Some(group as usize),
         _ => None,
     }
@@ -187,7 +188,7 @@ fn congestor_patterns_stay_in_their_groups() {
         "{reqs} reqs, {resps} resps"
     );
     // canary NICs get nothing
-    let canary: BTreeSet<u32> = l.canary_nodes.iter().copied().collect();
+    let canary: BTreeSet<NodeId> = l.canary_nodes.iter().copied().collect();
     assert!(f
         .created
         .iter()
@@ -196,7 +197,7 @@ fn congestor_patterns_stay_in_their_groups() {
 
 /// Max messages of `tags` in flight per source NIC over the run.
 fn max_in_flight(f: &Fabric, nodes: u32, tags: &[u32]) -> Vec<i64> {
-    let mut ev: Vec<(u64, i64, u32)> = Vec::new();
+    let mut ev: Vec<(u64, i64, NodeId)> = Vec::new();
     for m in f.created.iter().filter(|m| tags.contains(&m.tag)) {
         ev.push((m.created, 1, m.src));
     }
@@ -206,8 +207,8 @@ fn max_in_flight(f: &Fabric, nodes: u32, tags: &[u32]) -> Vec<i64> {
     ev.sort_by_key(|e| (e.0, e.1));
     let (mut cur, mut max) = (vec![0i64; nodes as usize], vec![0i64; nodes as usize]);
     for (_, d, s) in ev {
-        cur[s as usize] += d;
-        max[s as usize] = max[s as usize].max(cur[s as usize]);
+        cur[s.index()] += d;
+        max[s.index()] = max[s.index()].max(cur[s.index()]);
     }
     max
 }
@@ -237,14 +238,14 @@ fn congestor_window_bounds_operations_in_flight() {
         }
         for &n in &g.nodes[1..] {
             // 3 processes x window 2
-            assert_eq!(max[n as usize], 6, "NIC {n} of {:?}", g.kind);
+            assert_eq!(max[n.index()], 6, "NIC {n} of {:?}", g.kind);
         }
-        assert_eq!(max[g.nodes[0] as usize], 0, "roots only answer");
+        assert_eq!(max[g.nodes[0].index()], 0, "roots only answer");
     }
     // the a2a runs its rounds one after the other: one send in flight per process
     let a2a = max_in_flight(&f, nodes, &[tag::CONGESTOR_A2A]);
     for &n in &l.groups[0].nodes {
-        assert_eq!(a2a[n as usize], 3);
+        assert_eq!(a2a[n.index()], 3);
     }
 }
 
@@ -275,7 +276,7 @@ fn latency_ping_pong_gives_one_sample_per_iteration_equal_to_the_fabric_latency(
     assert_eq!(lat.len(), 8 * 2 * 7 * 3);
     assert!(lat.iter().all(|m| m.bytes == 8));
     // a random ring per ring: the neighbour sets differ between rings
-    let rings: Vec<BTreeSet<(u32, u32)>> = (0..3)
+    let rings: Vec<BTreeSet<(NodeId, NodeId)>> = (0..3)
         .map(|k| {
             lat.iter()
                 .filter(|m| (m.created - start) / 56 == k)
@@ -327,7 +328,7 @@ fn bandwidth_posts_eight_per_neighbour_then_a_barrier() {
     let (w, f) = run(&cfg, nodes, Fabric::limited(nodes, 5, 64), 3, 1_000_000);
     let max = max_in_flight(&f, nodes, &[tag::CANARY_BANDWIDTH]);
     for &n in &w.layout().canary_nodes {
-        assert_eq!(max[n as usize], 16, "NIC {n}");
+        assert_eq!(max[n.index()], 16, "NIC {n}");
     }
     // 16 x 1 KiB through a 64 B/cycle port: at most 64 bytes/cycle
     let t = w.results().test(CanaryTest::Bandwidth).unwrap().clone();
@@ -406,7 +407,7 @@ fn all_three_tests_run_in_sequence_with_several_processes_per_nic() {
         }
     }
     // canary tags only between canary NICs
-    let canary: BTreeSet<u32> = w.layout().canary_nodes.iter().copied().collect();
+    let canary: BTreeSet<NodeId> = w.layout().canary_nodes.iter().copied().collect();
     for m in f.created.iter().filter(|m| tag::is_canary(m.tag)) {
         assert!(canary.contains(&m.src) && canary.contains(&m.dst));
     }
@@ -432,7 +433,7 @@ fn isolated_runs_no_congestors_and_an_ideal_fabric_shows_no_impact() {
     assert!(fc.created.iter().any(|m| tag::is_congestor(m.tag)));
     // same seed: same canary traffic (placement and rings), and no interference in an
     // ideal fabric, so every CIF is exactly 1
-    let canary = |f: &Fabric| -> Vec<(u32, u32, u64, u32)> {
+    let canary = |f: &Fabric| -> Vec<(NodeId, NodeId, u64, u32)> {
         f.created
             .iter()
             .filter(|m| tag::is_canary(m.tag))

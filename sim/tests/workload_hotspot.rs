@@ -4,6 +4,7 @@
 mod workload_fabric;
 
 use pft_sim::metrics::{jain_index, DeliveryStats};
+use pft_sim::net::NodeId;
 use pft_sim::workload::{tag, HotspotConfig, HotspotWorkload, NodeClass};
 use workload_fabric::Fabric;
 
@@ -23,7 +24,7 @@ fn cfg(c: f64, v: f64, b: f64) -> HotspotConfig {
 #[test]
 fn classes_and_subsets_follow_the_fractions() {
     let w = HotspotWorkload::new(&cfg(0.5, 0.3, 0.2), 100, 16, 9).unwrap();
-    let count = |k: NodeClass| (0..100).filter(|&n| w.class_of(n) == k).count();
+    let count = |k: NodeClass| (0..100).filter(|&n| w.class_of(NodeId(n)) == k).count();
     assert_eq!(
         (
             count(NodeClass::C),
@@ -35,10 +36,10 @@ fn classes_and_subsets_follow_the_fractions() {
     let mut c_sizes = [0u32; 4];
     let mut b_sizes = [0u32; 4];
     for n in 0..100 {
-        match w.class_of(n) {
-            NodeClass::C => c_sizes[w.subset_of(n).unwrap() as usize] += 1,
-            NodeClass::B => b_sizes[w.subset_of(n).unwrap() as usize] += 1,
-            NodeClass::V => assert_eq!(w.subset_of(n), None),
+        match w.class_of(NodeId(n)) {
+            NodeClass::C => c_sizes[w.subset_of(NodeId(n)).unwrap() as usize] += 1,
+            NodeClass::B => b_sizes[w.subset_of(NodeId(n)).unwrap() as usize] += 1,
+            NodeClass::V => assert_eq!(w.subset_of(NodeId(n)), None),
         }
     }
     assert!(c_sizes.iter().all(|&s| s == 12 || s == 13), "{c_sizes:?}");
@@ -66,7 +67,7 @@ fn c_send_to_their_hot_spot_v_uniform_b_split_by_p() {
             NodeClass::C => {
                 assert_eq!(m.tag, tag::HOTSPOT_HOT);
                 assert_eq!(m.dst, hs[w.subset_of(m.src).unwrap() as usize]);
-                c_flits[m.src as usize] += 4;
+                c_flits[m.src.index()] += 4;
             }
             NodeClass::V => assert_eq!(m.tag, tag::HOTSPOT_UNIFORM),
             NodeClass::B => {
@@ -85,7 +86,7 @@ fn c_send_to_their_hot_spot_v_uniform_b_split_by_p() {
     let p = 0.125;
     let sd = (cycles as f64 * p * (1.0 - p)).sqrt() * 4.0;
     for n in 0..nodes {
-        if w.class_of(n) == NodeClass::C && !hs.contains(&n) {
+        if w.class_of(NodeId(n)) == NodeClass::C && !hs.contains(&NodeId(n)) {
             let got = c_flits[n as usize] as f64;
             assert!(
                 (got - 0.5 * cycles as f64).abs() < 5.0 * sd,
@@ -129,7 +130,7 @@ fn hot_spots_move_every_period_and_traffic_follows() {
     assert_eq!(w2.history(), &h[..]);
     assert_eq!(f2.created, f.created);
     let stat = HotspotWorkload::new(&cfg(0.8, 0.2, 0.0), nodes, 16, 21).unwrap();
-    assert!((0..nodes).all(|n| stat.class_of(n) == w.class_of(n)));
+    assert!((0..nodes).all(|n| stat.class_of(NodeId(n)) == w.class_of(NodeId(n))));
     let mut w3 = HotspotWorkload::new(&c, nodes, 16, 22).unwrap();
     let mut f3 = Fabric::ideal(nodes, 2);
     f3.run_until(&mut w3, 5000);
@@ -157,7 +158,7 @@ fn incast_saturates_the_hot_spot_and_shares_it_fairly() {
     let mut st = DeliveryStats::new(nodes, 16, 5_000, 40_000);
     f.deliveries.iter().for_each(|d| st.record(d));
     let rep = st.report(None);
-    let at_hot = rep.per_node[hs as usize].accepted_flits_per_cycle;
+    let at_hot = rep.per_node[hs.index()].accepted_flits_per_cycle;
     assert!(
         at_hot > 0.97 && at_hot <= 1.0,
         "hot spot ejects {at_hot} flits/cycle"
@@ -230,7 +231,7 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
     };
     let mut w = HotspotWorkload::new(&c, nodes, flit_bytes, 5).unwrap();
     let b_node = (0..nodes)
-        .find(|&n| w.class_of(n) == NodeClass::B && !w.is_hotspot(n))
+        .find(|&n| w.class_of(NodeId(n)) == NodeClass::B && !w.is_hotspot(NodeId(n)))
         .unwrap();
     // Deliver everything at once, except node b_node's hot stream in cycles 0..2000 (its
     // messages are stuck, as behind a throttled flow).
@@ -242,8 +243,8 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
         w.tick(t, &mut out);
         for m in &out {
             let s = (m.tag == tag::HOTSPOT_UNIFORM) as usize;
-            created[m.src as usize][s] += msg_flits;
-            let total = created[m.src as usize][0] + created[m.src as usize][1];
+            created[m.src.index()][s] += msg_flits;
+            let total = created[m.src.index()][0] + created[m.src.index()][1];
             let cap = c.load * (t + 1) as f64 + msg_flits as f64;
             assert!(
                 total as f64 <= cap,
@@ -261,10 +262,10 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
             };
             let budget = share * c.load * (t + 1) as f64;
             assert!(
-                created[m.src as usize][s] as f64 <= budget + 1e-9,
+                created[m.src.index()][s] as f64 <= budget + 1e-9,
                 "stream over budget at {t}"
             );
-            if m.src == b_node && s == 0 && t < 2000 {
+            if m.src == NodeId(b_node) && s == 0 && t < 2000 {
                 held.push(*m);
             } else {
                 w.delivered(
@@ -304,7 +305,7 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
     );
     // A C node at full rate: its whole load goes to its hot spot.
     let c_node = (0..nodes)
-        .find(|&n| w.class_of(n) == NodeClass::C && !w.is_hotspot(n))
+        .find(|&n| w.class_of(NodeId(n)) == NodeClass::C && !w.is_hotspot(NodeId(n)))
         .unwrap();
     let got = created[c_node as usize][0] as f64;
     assert!(

@@ -5,6 +5,7 @@ mod workload_fabric;
 
 use pft_sim::metrics::DeliveryStats;
 use pft_sim::net::types::{Message, Workload};
+use pft_sim::net::NodeId;
 use pft_sim::workload::{
     tag, AnyWorkload, InjectionProcess, UniformConfig, UniformWorkload, WorkloadConfig,
 };
@@ -21,7 +22,7 @@ fn run(cfg: &UniformConfig, nodes: u32, flit: u32, seed: u64, cycles: u64) -> Fa
 fn flits_by_src(msgs: &[Message], nodes: u32, flit: u32) -> Vec<u64> {
     let mut v = vec![0u64; nodes as usize];
     for m in msgs {
-        v[m.src as usize] += (m.bytes as u64).div_ceil(flit as u64);
+        v[m.src.index()] += (m.bytes as u64).div_ceil(flit as u64);
     }
     v
 }
@@ -80,7 +81,7 @@ fn destinations_are_uniform_over_the_other_nodes() {
     for m in &f.created {
         assert_ne!(m.src, m.dst, "a node never sends to itself");
         assert_eq!(m.tag, tag::UNIFORM);
-        pair[m.src as usize][m.dst as usize] += 1;
+        pair[m.src.index()][m.dst.index()] += 1;
     }
     // load 1, 1 flit: every node sends every cycle; each other node gets 1/7 of it.
     let per_src = 20_000.0f64;
@@ -108,7 +109,7 @@ fn window_counts(msgs: &[Message], nodes: u32, cycles: u64, win: u64) -> Vec<f64
     for m in msgs {
         let w = (m.created / win) as usize;
         if w < nw {
-            c[m.src as usize * nw + w] += 1.0;
+            c[m.src.index() * nw + w] += 1.0;
         }
     }
     c
@@ -164,7 +165,7 @@ fn on_off_keeps_the_mean_and_raises_the_variance() {
         let mut cyc: Vec<u64> = fo
             .created
             .iter()
-            .filter(|m| m.src == n)
+            .filter(|m| m.src == NodeId(n))
             .map(|m| m.created)
             .collect();
         cyc.sort_unstable();
@@ -236,12 +237,12 @@ fn max_outstanding_caps_undelivered_messages() {
     f.run_until(&mut w, 1000);
     // then about two per node per 50 cycles, never more than 2 in flight per node
     let mut outstanding = vec![0i64; 6];
-    let mut ev: Vec<(u64, i64, u32)> = f.created.iter().map(|m| (m.created, 1, m.src)).collect();
+    let mut ev: Vec<(u64, i64, NodeId)> = f.created.iter().map(|m| (m.created, 1, m.src)).collect();
     ev.extend(f.deliveries.iter().map(|d| (d.delivered, -1, d.msg.src)));
     ev.sort_by_key(|e| (e.0, e.1));
     for (_, d, s) in ev {
-        outstanding[s as usize] += d;
-        assert!(outstanding[s as usize] <= 2);
+        outstanding[s.index()] += d;
+        assert!(outstanding[s.index()] <= 2);
     }
     assert!(f.created.len() > 200);
 }

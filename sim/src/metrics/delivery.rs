@@ -65,11 +65,11 @@ impl DeliveryStats {
     /// Records one delivery (ignores nodes out of range).
     pub fn record(&mut self, d: &Delivery) {
         let m = &d.msg;
-        if self.in_window(d.delivered) && m.dst < self.nodes && m.src < self.nodes {
-            self.accepted_bytes[m.dst as usize] += m.bytes as u64;
-            self.accepted_flits[m.dst as usize] += flits_for(m.bytes, self.flit_bytes);
-            self.accepted_msgs[m.dst as usize] += 1;
-            self.sent_bytes[m.src as usize] += m.bytes as u64;
+        if self.in_window(d.delivered) && m.dst.0 < self.nodes && m.src.0 < self.nodes {
+            self.accepted_bytes[m.dst.index()] += m.bytes as u64;
+            self.accepted_flits[m.dst.index()] += flits_for(m.bytes, self.flit_bytes);
+            self.accepted_msgs[m.dst.index()] += 1;
+            self.sent_bytes[m.src.index()] += m.bytes as u64;
         }
         if self.in_window(m.created) {
             let s = self.by_tag.entry(m.tag).or_default();
@@ -100,7 +100,7 @@ impl DeliveryStats {
             .map(|n| {
                 let i = n as usize;
                 NodeThroughput {
-                    node: n,
+                    node: NodeId(n),
                     accepted_bytes: self.accepted_bytes[i],
                     accepted_flits: self.accepted_flits[i],
                     accepted_msgs: self.accepted_msgs[i],

@@ -12,6 +12,7 @@ use super::store::{
     End, Endpoint, EntryId, LinkId, MsgId, PktId, PortId, Slab, SwitchId, Table, Wheel,
 };
 use super::topology::{Peer, Topology};
+use super::types::NodeId;
 use crate::cc::ibcc::{IbccNics, IbccSwitches, VictimMask};
 use crate::cc::{CcConfig, FlowCtl, Marking};
 use std::collections::VecDeque;
@@ -117,7 +118,7 @@ impl Network {
             };
         let mut st = Vec::with_capacity(n);
         for d in 0..nodes {
-            let (s, p) = topo.attach(d);
+            let (s, p) = topo.attach(NodeId(d));
             let g = sw.sw[SwitchId(s)].port(p);
             let inj_link = connect(&mut links, &mut sw, Endpoint::nic(d), Endpoint::port(g));
             let ej_link = connect(&mut links, &mut sw, Endpoint::port(g), Endpoint::nic(d));

@@ -12,6 +12,7 @@
 use super::error::NetError;
 use super::network::Network;
 use super::store::{End, Endpoint, EntryId, Id, LinkId, PortId};
+use super::types::NodeId;
 use crate::cc::Marking;
 use std::fmt::Write;
 
@@ -286,7 +287,7 @@ impl Network {
         }
         for n in 0..self.nodes as usize {
             let c = self.nic.engine[n].used_credits();
-            let st = self.nic_stats(n as u32);
+            let st = self.nic_stats(NodeId(n as u32));
             let rx = self.nic.st[n].rx_occ;
             if c > 0 || rx > 0 || st.queued_flits > 0 {
                 lines.push(format!(

@@ -6,15 +6,15 @@
 //!
 //! # API
 //! ```no_run
-//! use pft_sim::net::{BernoulliSource, EngineKind, NetConfig, Network, Pattern, PftConfig};
+//! use pft_sim::net::{BernoulliSource, EngineKind, NetConfig, Network, NodeId, Pattern, PftConfig};
 //! let cfg = NetConfig::default(); // 120-node fat tree, 64 B flits, 4 KiB MTU, 1024-flit buffers
 //! let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1)?;
 //! let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.3, 4096, cfg.flit_bytes, 7);
 //! for _ in 0..10_000 {
 //!     net.step(&mut w)?; // any `Workload`: tick() gives messages, delivered() gets `Delivery`s
 //! }
-//! let s = net.nic_stats(0); // flits injected/ejected, throttled and congested cycles, ...
-//! let (c, congested) = (net.used_credits(0), net.congested(0)); // PFT state now
+//! let s = net.nic_stats(NodeId(0)); // flits injected/ejected, throttled and congested cycles, ...
+//! let (c, congested) = (net.used_credits(NodeId(0)), net.congested(NodeId(0))); // PFT state now
 //! # Ok::<(), pft_sim::net::NetError>(())
 //! ```
 //! - `Network::new(&NetConfig, &PftConfig, EngineKind, seed)`: validates (errors name the

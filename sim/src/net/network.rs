@@ -448,7 +448,7 @@ impl Network {
             id: m.id,
             reason,
         };
-        if m.src >= self.nodes || m.dst >= self.nodes {
+        if m.src.0 >= self.nodes || m.dst.0 >= self.nodes {
             return Err(refuse(format!(
                 "NIC {} -> NIC {}: nodes are 0..{}",
                 m.src, m.dst, self.nodes
@@ -483,11 +483,11 @@ impl Network {
             flits_ejected: 0,
             injected: NEVER,
         });
-        let (src, n) = (m.src as usize, self.nodes as usize);
-        let q = &mut self.nic.sq[src * n + m.dst as usize];
+        let (src, n) = (m.src.index(), self.nodes as usize);
+        let q = &mut self.nic.sq[src * n + m.dst.index()];
         if q.0 == MsgId::NONE {
             q.0 = slot;
-            self.nic.active[src].push_back(m.dst);
+            self.nic.active[src].push_back(m.dst.0);
             self.nic.st[src].dsts += 1;
             if let FlowCtl::Ibcc(ib) = &mut self.flow {
                 ib.queue_opened(src);
@@ -540,7 +540,7 @@ impl Network {
     /// IB CC: the CCTI of flow `src -> dst` now (None without IB CC).
     pub fn ccti(&self, src: NodeId, dst: NodeId) -> Option<u16> {
         match &self.flow {
-            FlowCtl::Ibcc(ib) => Some(ib.ccti(src, dst)),
+            FlowCtl::Ibcc(ib) => Some(ib.ccti(src.0, dst.0)),
             FlowCtl::None => None,
         }
     }
@@ -560,14 +560,14 @@ impl Network {
 
     /// Counters of NIC `n`.
     pub fn nic_stats(&self, n: NodeId) -> NicStats {
-        let ns = &self.nic.st[n as usize];
+        let ns = &self.nic.st[n.index()];
         let mut s = NicStats {
             throttled_cycles: ns.throttled,
             congested_cycles: ns.congested,
-            ..self.nic.stats[n as usize]
+            ..self.nic.stats[n.index()]
         };
         if let FlowCtl::Ibcc(ib) = &self.flow {
-            let c = &ib.stats[n as usize];
+            let c = &ib.stats[n.index()];
             s.fecn_received = c.fecn_received;
             s.cnps_sent = c.cnps_sent;
             s.becns_received = c.becns_received;
@@ -578,7 +578,7 @@ impl Network {
     /// All NICs' counters summed.
     pub fn total_stats(&self) -> NicStats {
         let mut t = NicStats::default();
-        for n in 0..self.nodes {
+        for n in NodeId::all(self.nodes) {
             t.add(&self.nic_stats(n));
         }
         t
@@ -586,22 +586,22 @@ impl Network {
 
     /// NIC `n`'s used credits `c` now (its PFT block's counter).
     pub fn used_credits(&self, n: NodeId) -> u16 {
-        self.nic.engine[n as usize].used_credits()
+        self.nic.engine[n.index()].used_credits()
     }
 
     /// NIC `n` is congested now: its PFT block is Congested, or (IB CC) one of its flows
     /// has CCTI > 0.
     pub fn congested(&self, n: NodeId) -> bool {
         match &self.flow {
-            FlowCtl::Ibcc(ib) => ib.congested(n as usize),
-            FlowCtl::None => self.nic.engine[n as usize].congested(),
+            FlowCtl::Ibcc(ib) => ib.congested(n.index()),
+            FlowCtl::None => self.nic.engine[n.index()].congested(),
         }
     }
 
     /// The outputs of NIC `n`'s PFT block in the last simulated cycle (`csr_rdata` is not
     /// kept: the network never reads the CSR port during a run, it reads 0 here).
     pub fn pft_outputs(&self, n: NodeId) -> Outputs {
-        let s = &self.nic.st[n as usize];
+        let s = &self.nic.st[n.index()];
         Outputs {
             send: s.out_flags & 1 != 0,
             congested: s.out_flags & 2 != 0,
@@ -613,7 +613,7 @@ impl Network {
 
     /// The registered state of NIC `n`'s PFT block now.
     pub fn pft_probe(&self, n: NodeId) -> Probe {
-        self.nic.engine[n as usize].probe()
+        self.nic.engine[n.index()].probe()
     }
 
     /// Messages delivered in the last simulated cycle, by message id.
@@ -648,7 +648,7 @@ impl Network {
 
     /// Flits in NIC `n`'s receive buffer now.
     pub fn nic_receive_flits(&self, n: NodeId) -> u32 {
-        self.nic.st[n as usize].rx_occ
+        self.nic.st[n.index()].rx_occ
     }
 
     /// Choose the phase-2 evaluation order (results do not depend on it).

@@ -96,7 +96,7 @@ impl Workload for BernoulliSource {
         if now >= self.stop_at {
             return;
         }
-        for src in 0..self.nodes {
+        for src in NodeId::all(self.nodes) {
             if let Pattern::Incast { dst } = self.pattern {
                 if src == dst {
                     continue;
@@ -108,11 +108,7 @@ impl Workload for BernoulliSource {
             let dst = match self.pattern {
                 Pattern::Uniform => {
                     let r = (((self.rng.next_u64() >> 32) * (self.nodes as u64 - 1)) >> 32) as u32;
-                    if r >= src {
-                        r + 1
-                    } else {
-                        r
-                    }
+                    NodeId(if r >= src.0 { r + 1 } else { r })
                 }
                 Pattern::Incast { dst } => dst,
             };

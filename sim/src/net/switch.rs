@@ -23,6 +23,7 @@ use super::config::Fault;
 use super::error::NetError;
 use super::network::{Clocked, Network, Switch};
 use super::store::{CreditEv, Endpoint, Entry, EntryId, FlitEv, Id, PortId, SwitchId, CNP, FECN};
+use super::types::NodeId;
 use crate::cc::Marking;
 
 impl Clocked for Switch {
@@ -86,7 +87,7 @@ impl Network {
             // Head: route and queue.
             let s = ip.sw;
             let pk = self.packets[ev.pkt];
-            let mut out = self.topo.route(s.0, pk.dst);
+            let mut out = self.topo.route(s.0, NodeId(pk.dst));
             if let Some(Fault::Misroute { cycle }) = self.faults.test {
                 if !self.faults.test_fired && self.now >= cycle {
                     self.faults.test_fired = true;

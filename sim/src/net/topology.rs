@@ -75,7 +75,7 @@ impl Topology {
             radix: nodes,
             level: 0,
             name: "switch 0".into(),
-            ports: (0..nodes).map(Peer::Nic).collect(),
+            ports: NodeId::all(nodes).map(Peer::Nic).collect(),
         };
         Topology {
             nodes,
@@ -91,7 +91,7 @@ impl Topology {
         let nodes = leaves * h;
         let mut switches = Vec::new();
         for l in 0..leaves {
-            let mut ports: Vec<Peer> = (0..h).map(|p| Peer::Nic(l * h + p)).collect();
+            let mut ports: Vec<Peer> = (0..h).map(|p| Peer::Nic(NodeId(l * h + p))).collect();
             ports.extend((0..h).map(|j| Peer::Switch {
                 switch: leaves + j,
                 port: l,
@@ -162,13 +162,13 @@ impl Topology {
 
     /// Edge switch and port of NIC `n`.
     pub fn attach(&self, n: NodeId) -> (u32, u32) {
-        self.attach[n as usize]
+        self.attach[n.index()]
     }
 
     /// The output port of switch `s` towards NIC `d`.
     #[inline]
     pub fn route(&self, s: u32, d: NodeId) -> u32 {
-        self.route[s as usize * self.nodes as usize + d as usize] as u32
+        self.route[s as usize * self.nodes as usize + d.index()] as u32
     }
 
     /// One line describing the topology.

@@ -2,8 +2,42 @@
 //! (`metrics`). Sizes are in bytes at this level; the NIC cuts messages into packets (at most
 //! the MTU) and packets into flits (one flit = one link credit).
 
-/// A network endpoint (NIC), 0..nodes.
-pub type NodeId = u32;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A network endpoint (NIC), 0..nodes. One u32 (no cost); it reads and writes as a plain
+/// number in files.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// Its index into per-node tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Nodes `0..n`.
+    pub fn all(n: u32) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator {
+        (0..n).map(NodeId)
+    }
+}
+
+impl From<u32> for NodeId {
+    fn from(n: u32) -> Self {
+        NodeId(n)
+    }
+}
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// A message a workload hands to the source NIC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

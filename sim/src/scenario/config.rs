@@ -7,7 +7,7 @@
 
 use crate::cc::{CcConfig, IbccConfig};
 use crate::net::pft_config;
-use crate::net::{EngineKind, NetConfig, PftConfig};
+use crate::net::{EngineKind, NetConfig, NodeId, PftConfig};
 use crate::workload::gpcnet::GpcnetConfig;
 use crate::workload::WorkloadConfig;
 use pft_hdl::regs;
@@ -133,7 +133,7 @@ pub struct TimeSeriesConfig {
     pub period: u64,
     /// NICs to watch (0..nodes, at most 64). Default: chosen from the workload's roles (a
     /// canary or victim NIC, and a sender of each aggressor class).
-    pub nics: Option<Vec<u32>>,
+    pub nics: Option<Vec<NodeId>>,
 }
 
 impl Default for TimeSeriesConfig {
@@ -450,7 +450,7 @@ impl Scenario {
             }
             if net_ok {
                 for (i, &n) in nics.iter().enumerate() {
-                    if n >= nodes {
+                    if n.0 >= nodes {
                         errs.push(
                             &format!("timeseries.nics[{i}]"),
                             n,

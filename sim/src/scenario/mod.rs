@@ -130,7 +130,7 @@ pub fn write_run(
         .watched()
         .iter()
         .map(|&n| {
-            let role = &r.nodes[n as usize].role;
+            let role = &r.nodes[n.index()].role;
             (
                 format!("NIC {n} ({role})"),
                 r.timeseries

@@ -155,7 +155,7 @@ impl EpochRx {
             for n in 0..nodes {
                 let got = ej_next[n] - ej[n];
                 total += got;
-                if hs.contains(&(n as NodeId)) {
+                if hs.contains(&NodeId(n as u32)) {
                     hot += got;
                     hot_nc += span;
                 } else {
@@ -230,13 +230,13 @@ fn roles(w: &AnyWorkload, nodes: u32) -> Vec<(String, String)> {
         }
         AnyWorkload::Hotspot(h) => (0..nodes)
             .map(|n| {
-                let class = match h.class_of(n) {
+                let class = match h.class_of(NodeId(n)) {
                     NodeClass::C => "C",
                     NodeClass::V => "V",
                     NodeClass::B => "B",
                 }
                 .to_string();
-                let hot = h.history().iter().any(|e| e.hotspots.contains(&n));
+                let hot = h.history().iter().any(|e| e.hotspots.contains(&NodeId(n)));
                 let role = if hot {
                     format!("{class}_hotspot")
                 } else {
@@ -277,11 +277,11 @@ fn auto_watch(w: &AnyWorkload, nodes: u32) -> Vec<NodeId> {
         }
         AnyWorkload::Hotspot(h) => {
             for class in [NodeClass::C, NodeClass::B, NodeClass::V] {
-                v.extend((0..nodes).find(|&n| h.class_of(n) == class && !h.is_hotspot(n)));
+                v.extend(NodeId::all(nodes).find(|&n| h.class_of(n) == class && !h.is_hotspot(n)));
             }
             v.extend(h.hotspots().first());
         }
-        AnyWorkload::Uniform(_) => v.extend(0..nodes.min(2)),
+        AnyWorkload::Uniform(_) => v.extend(NodeId::all(nodes.min(2))),
     }
     v.sort_unstable();
     v.dedup();
@@ -355,14 +355,16 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     };
     let mut epochs = EpochRx { marks: Vec::new() };
     let ejected = |net: &Network| -> Vec<u64> {
-        (0..nodes).map(|i| net.nic_stats(i).flits_ejected).collect()
+        NodeId::all(nodes)
+            .map(|i| net.nic_stats(i).flits_ejected)
+            .collect()
     };
 
     while net.now() < max && !(stop_when_finished && w.finished()) {
         let t = net.now();
         if t == start {
             for (i, s) in at_start.iter_mut().enumerate() {
-                *s = net.nic_stats(i as NodeId);
+                *s = net.nic_stats(NodeId(i as u32));
             }
         }
         if let Some(p) = move_period {
@@ -400,7 +402,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         }
         if t >= start {
             for i in 0..n {
-                let c = net.used_credits(i as NodeId) as u32;
+                let c = net.used_credits(NodeId(i as u32)) as u32;
                 c_sum[i] += c as u64;
                 c_max[i] = c_max[i].max(c);
             }
@@ -428,14 +430,14 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let role = roles(&w, nodes);
     let rows: Vec<NodeRow> = (0..nodes)
         .map(|i| {
-            let s = net.nic_stats(i);
+            let s = net.nic_stats(NodeId(i));
             let a = &at_start[i as usize];
             let inj = s.flits_injected - a.flits_injected;
             let ej = s.flits_ejected - a.flits_ejected;
             let thr = s.throttled_cycles - a.throttled_cycles;
             let (class, role) = role[i as usize].clone();
             NodeRow {
-                node: i,
+                node: NodeId(i),
                 class,
                 role,
                 flits_injected: inj,
@@ -455,7 +457,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let pft_stats = PftStats {
         frac_congested: rows.iter().map(|r| r.frac_congested).sum::<f64>() / nf,
         nics_ever_congested: (0..nodes)
-            .filter(|&i| net.nic_stats(i).congested_cycles > 0)
+            .filter(|&i| net.nic_stats(NodeId(i)).congested_cycles > 0)
             .count() as u32,
         throttled_cycles: rows.iter().map(|r| r.throttled_cycles).sum(),
         frac_throttled: rows.iter().map(|r| r.frac_throttled).sum::<f64>() / nf,

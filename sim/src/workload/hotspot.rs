@@ -175,7 +175,7 @@ impl HotspotWorkload {
         let n = nodes as usize;
         let n_c = ((cfg.frac_c * n as f64).round() as usize).min(n);
         let n_b = ((cfg.frac_b * n as f64).round() as usize).min(n - n_c);
-        let mut order: Vec<NodeId> = (0..nodes).collect();
+        let mut order: Vec<NodeId> = NodeId::all(nodes).collect();
         order.shuffle(&mut place_rng);
         let mut class = vec![NodeClass::V; n];
         let mut subset = vec![None; n];
@@ -187,10 +187,10 @@ impl HotspotWorkload {
             } else {
                 (NodeClass::V, None)
             };
-            class[node as usize] = c;
-            subset[node as usize] = s;
+            class[node.index()] = c;
+            subset[node.index()] = s;
         }
-        let mut first: Vec<NodeId> = (0..nodes).collect();
+        let mut first: Vec<NodeId> = NodeId::all(nodes).collect();
         first.shuffle(&mut place_rng);
         first.truncate(cfg.hotspots as usize);
 
@@ -237,12 +237,12 @@ impl HotspotWorkload {
 
     /// Class of `node`.
     pub fn class_of(&self, node: NodeId) -> NodeClass {
-        self.class[node as usize]
+        self.class[node.index()]
     }
 
     /// Subset (index of the hot spot it targets) of a C or B node; `None` for V nodes.
     pub fn subset_of(&self, node: NodeId) -> Option<u32> {
-        self.subset[node as usize]
+        self.subset[node.index()]
     }
 
     /// Hot spots in force now (after the last `tick`).
@@ -277,7 +277,7 @@ impl HotspotWorkload {
         let mut new: Vec<NodeId> = Vec::with_capacity(old.len());
         for &prev in &old {
             loop {
-                let cand = self.move_rng.gen_range(0..self.nodes);
+                let cand = NodeId(self.move_rng.gen_range(0..self.nodes));
                 if cand != prev && !new.contains(&cand) {
                     new.push(cand);
                     break;
@@ -337,11 +337,11 @@ impl Workload for HotspotWorkload {
                     (self.history[current].hotspots[sub], tag::HOTSPOT_HOT)
                 } else {
                     (
-                        uniform_other(&mut self.rng, self.nodes, src),
+                        uniform_other(&mut self.rng, self.nodes, NodeId(src)),
                         tag::HOTSPOT_UNIFORM,
                     )
                 };
-                if dst == src {
+                if dst.0 == src {
                     continue; // a C/B node that is itself its subset's hot spot stays idle
                 }
                 if budget {
@@ -357,7 +357,7 @@ impl Workload for HotspotWorkload {
                 self.outstanding[s][stream] += 1;
                 out.push(Message {
                     id: self.next_id,
-                    src,
+                    src: NodeId(src),
                     dst,
                     bytes: self.cfg.msg_bytes,
                     tag: t,
@@ -374,7 +374,7 @@ impl Workload for HotspotWorkload {
         } else {
             UNI
         };
-        if let Some(o) = self.outstanding.get_mut(d.msg.src as usize) {
+        if let Some(o) = self.outstanding.get_mut(d.msg.src.index()) {
             o[stream] = o[stream].saturating_sub(1);
         }
     }

@@ -126,11 +126,7 @@ impl UniformWorkload {
 /// A destination drawn uniformly from all nodes except `src`.
 pub(crate) fn uniform_other<R: Rng>(rng: &mut R, nodes: u32, src: NodeId) -> NodeId {
     let d = rng.gen_range(0..nodes - 1);
-    if d >= src {
-        d + 1
-    } else {
-        d
-    }
+    NodeId(if d >= src.0 { d + 1 } else { d })
 }
 
 impl Workload for UniformWorkload {
@@ -156,7 +152,7 @@ impl Workload for UniformWorkload {
             } else if !self.inj.step(&mut self.on[s], &mut self.rng) {
                 continue;
             }
-            let dst = uniform_other(&mut self.rng, self.nodes, src);
+            let dst = uniform_other(&mut self.rng, self.nodes, NodeId(src));
             if let Some(cap) = self.cfg.max_outstanding {
                 if self.outstanding[src as usize] >= cap {
                     continue;
@@ -165,7 +161,7 @@ impl Workload for UniformWorkload {
             self.outstanding[src as usize] += 1;
             out.push(Message {
                 id: self.next_id,
-                src,
+                src: NodeId(src),
                 dst,
                 bytes: self.cfg.msg_bytes,
                 tag: tag::UNIFORM,
@@ -176,7 +172,7 @@ impl Workload for UniformWorkload {
     }
 
     fn delivered(&mut self, _now: u64, d: &Delivery) {
-        if let Some(o) = self.outstanding.get_mut(d.msg.src as usize) {
+        if let Some(o) = self.outstanding.get_mut(d.msg.src.index()) {
             *o = o.saturating_sub(1);
         }
     }

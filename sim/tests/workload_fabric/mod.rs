@@ -79,7 +79,7 @@ impl Fabric {
             assert!(m.bytes > 0 && m.src != m.dst);
             let f = self.flits(m.bytes);
             let (injected, head_out) = if self.src_limit {
-                let s = &mut self.src_free[m.src as usize];
+                let s = &mut self.src_free[m.src.index()];
                 let inj = now.max(*s);
                 *s = inj + f;
                 (inj, inj + f - 1)
@@ -88,7 +88,7 @@ impl Fabric {
             };
             let arrive = head_out + self.latency;
             let delivered = if self.dst_limit {
-                let d = &mut self.dst_free[m.dst as usize];
+                let d = &mut self.dst_free[m.dst.index()];
                 let start = arrive.max(*d);
                 let done = start + f - 1;
                 *d = done + 1;

@@ -8,7 +8,7 @@ use super::results::{
     CanaryProcessResult, CanaryTestResult, CongestorProcessResult, GpcnetResults,
 };
 use super::{CanaryTest, CongestorKind, GpcnetConfig};
-use crate::net::types::{Delivery, Message, Workload};
+use crate::net::types::{Delivery, Message, NodeId, Workload};
 use crate::workload::config::{check_workload, ConfigErrors};
 use crate::workload::tag;
 use rand::seq::SliceRandom;
@@ -164,7 +164,7 @@ impl GpcnetWorkload {
         let mut canary_procs = Vec::new();
         for node in 0..nodes {
             for l in 0..ppn {
-                let p = layout.process(node, l) as usize;
+                let p = layout.process(NodeId(node), l) as usize;
                 roles[p] = match layout.roles[node as usize] {
                     NodeRole::Canary { rank } => {
                         canary_procs.push(p as u32);

@@ -47,7 +47,7 @@ impl Layout {
     /// Builds the layout; the configuration must have been validated for `nodes`.
     pub fn new(cfg: &GpcnetConfig, nodes: u32, seed: u64) -> Layout {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x243f_6a88_85a3_08d3);
-        let mut all: Vec<NodeId> = (0..nodes).collect();
+        let mut all: Vec<NodeId> = NodeId::all(nodes).collect();
         all.shuffle(&mut rng);
         let n_cong = cfg.congestor_nodes(nodes) as usize;
         let k = cfg.congestor_kinds.len();
@@ -67,13 +67,13 @@ impl Layout {
             let g = colors[i] % k;
             let rank = groups[g].nodes.len() as u32;
             groups[g].nodes.push(node);
-            roles[node as usize] = NodeRole::Congestor {
+            roles[node.index()] = NodeRole::Congestor {
                 group: g as u32,
                 rank,
             };
         }
         for (i, &node) in can.iter().enumerate() {
-            roles[node as usize] = NodeRole::Canary { rank: i as u32 };
+            roles[node.index()] = NodeRole::Canary { rank: i as u32 };
         }
         Layout {
             nodes,
@@ -91,12 +91,12 @@ impl Layout {
 
     /// NIC of process `p`.
     pub fn node_of(&self, p: u32) -> NodeId {
-        p / self.ppn
+        NodeId(p / self.ppn)
     }
 
     /// Process of local index `local` on NIC `node`.
     pub fn process(&self, node: NodeId, local: u32) -> u32 {
-        node * self.ppn + local
+        node.0 * self.ppn + local
     }
 
     /// Members (processes, in rank order) of canary communicator `local`.
