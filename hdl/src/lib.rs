@@ -7,6 +7,7 @@ pub mod csr;
 pub mod fi_throttle;
 pub mod level_shifter;
 pub mod model;
+pub mod outfile;
 pub mod perf_counters;
 pub mod pft_injector;
 pub mod regs;

@@ -135,8 +135,14 @@ fn main() -> anyhow::Result<()> {
         sc.validate()
             .map_err(|p| anyhow::anyhow!("fault set {}: {p}", set.name))?;
         eprintln!("== {}: {}", set.name, set.what);
-        let rep = compare_command(&sc, &cli.out.join(&set.name), cli.jobs, &progress)
-            .with_context(|| format!("fault set {}", set.name))?;
+        let rep = compare_command(
+            &sc,
+            &[cli.scenario.as_path()],
+            &cli.out.join(&set.name),
+            cli.jobs,
+            &progress,
+        )
+        .with_context(|| format!("fault set {}", set.name))?;
         for row in rep.rows {
             table.push(StudyRow {
                 fault_set: set.name.clone(),

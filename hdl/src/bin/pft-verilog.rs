@@ -1,23 +1,42 @@
 //! Write the Verilog of `PftInjector` (top module `pft_injector`).
-//! Usage: pft-verilog [OUT.v]   (default: synth/out/pft_injector.v)
+//! Usage: pft-verilog [OUT.v | -]   (default: synth/out/pft_injector.v; `-` = stdout)
 //!
 //! An unknown option or a second argument is a usage error (exit status 2). An output that
-//! cannot be written (a directory, a path below a file) is an error (exit status 1); the
-//! file is written under a temporary name and renamed, so a failure never leaves a partial
-//! file under OUT.v, and the temporary file is removed.
+//! cannot be written (a directory, a device or other non-regular file, a path below a
+//! file, an unwritable directory) is refused before any work (exit status 1); the file is
+//! written under a temporary name and renamed (`pft_hdl::outfile`), so a failure never
+//! leaves a partial file under OUT.v. A closed stdout is an error.
+
+#![no_main]
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-const USAGE: &str = "usage: pft-verilog [OUT.v]   (default: synth/out/pft_injector.v)";
+const USAGE: &str =
+    "usage: pft-verilog [OUT.v | -]   (default: synth/out/pft_injector.v; `-` writes to stdout)";
 
-fn usage_error(msg: &str) -> ExitCode {
+fn usage_error(msg: &str) -> Result<(), i32> {
     eprintln!("error: {msg}\n{USAGE}");
-    ExitCode::from(2)
+    Err(2)
 }
 
-fn main() -> ExitCode {
+/// The C entry point, so that Rust's runtime does not run first: it would reopen a closed
+/// stdout on /dev/null (hiding `pft-verilog >&-`); here a closed descriptor 1 stays closed and
+/// `outfile::stdout_is_open` reports it. (A write to a closed pipe ends the process by
+/// SIGPIPE, as for any Unix filter.)
+#[no_mangle]
+pub extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
+    match run() {
+        Ok(()) => 0,
+        Err(code) => code,
+    }
+}
+
+/// Exit status 1 or 2 as `Err`.
+fn run() -> Result<(), i32> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let mut out: Option<PathBuf> = None;
     let mut dashdash = false;
@@ -25,8 +44,8 @@ fn main() -> ExitCode {
         let s = a.to_string_lossy();
         if !dashdash && (s == "-h" || s == "--help") {
             return match writeln!(std::io::stdout(), "{USAGE}") {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::FAILURE,
+                Ok(()) => Ok(()),
+                Err(_) => Err(1),
             };
         }
         if !dashdash && s == "--" {
@@ -49,47 +68,34 @@ fn main() -> ExitCode {
         out = Some(PathBuf::from(a));
     }
     let out = out.unwrap_or_else(|| PathBuf::from("synth/out/pft_injector.v"));
-    if out.is_dir() {
-        eprintln!(
-            "error: cannot write {}: it is a directory (give a file name)",
-            out.display()
-        );
-        return ExitCode::FAILURE;
-    }
-    let mut up = out.parent();
-    while let Some(d) = up.filter(|d| !d.as_os_str().is_empty()) {
-        if d.exists() {
-            if !d.is_dir() {
-                eprintln!(
-                    "error: cannot write {}: {} is not a directory",
-                    out.display(),
-                    d.display()
-                );
-                return ExitCode::FAILURE;
+    if out.as_os_str() == "-" {
+        // `-`: the Verilog on stdout (write `./-` for a file of that name)
+        return match pft_hdl::outfile::stdout_is_open().and_then(|_| {
+            let mut o = std::io::stdout().lock();
+            o.write_all(pft_hdl::verilog::pft_injector_verilog().as_bytes())
+                .and_then(|_| o.flush())
+        }) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                eprintln!("error: cannot write the Verilog to stdout: {e}");
+                Err(1)
             }
-            break;
-        }
-        up = d.parent();
+        };
+    }
+    // Refused before any work: a directory, a device, a path below a file, an unwritable
+    // directory. Written under a temporary name and renamed: never a partial file.
+    if let Err(e) = pft_hdl::outfile::check(&out, &[]) {
+        eprintln!("error: {e}");
+        return Err(1);
     }
     let v = pft_hdl::verilog::pft_injector_verilog();
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("error: cannot create {}: {e}", dir.display());
-            return ExitCode::FAILURE;
-        }
-    }
-    // Write to a temporary name and rename, so a failed write never leaves a partial file.
-    let mut tmp = out.clone().into_os_string();
-    tmp.push(format!(".partial-{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    if let Err(e) = std::fs::write(&tmp, v).and_then(|_| std::fs::rename(&tmp, &out)) {
-        let _ = std::fs::remove_file(&tmp);
+    if let Err(e) = pft_hdl::outfile::write_atomic(&out, v.as_bytes()) {
         eprintln!("error: cannot write {}: {e}", out.display());
-        return ExitCode::FAILURE;
+        return Err(1);
     }
     if let Err(e) = writeln!(std::io::stdout(), "wrote {}", out.display()) {
         eprintln!("error: cannot write to stdout: {e}");
-        return ExitCode::FAILURE;
+        return Err(1);
     }
-    ExitCode::SUCCESS
+    Ok(())
 }

@@ -139,7 +139,7 @@ fn main() -> ExitCode {
             opts,
         } => load(scenario)
             .and_then(|sc| {
-                let s = scenario::run_command(&sc, pft.as_deref(), out, opts.jobs(), &opts.progress())?;
+                let s = scenario::run_command(&sc, &[scenario.as_path()], pft.as_deref(), out, opts.jobs(), &opts.progress())?;
                 say(format_args!(
                     "{} run `{}` ({}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
                      victim latency mean {} p99 {}; bandwidth mean {} p99 {}; congested {:.1}% of NIC-cycles\n",
@@ -164,7 +164,7 @@ fn main() -> ExitCode {
             opts,
         } => load(scenario)
             .and_then(|sc| {
-                let rep = scenario::compare_command(&sc, out, opts.jobs(), &opts.progress())?;
+                let rep = scenario::compare_command(&sc, &[scenario.as_path()], out, opts.jobs(), &opts.progress())?;
                 say(format_args!(
                     "{}{:.1} s wall; wrote {}\n",
                     report::compare_table(&rep),

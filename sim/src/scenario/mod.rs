@@ -111,7 +111,52 @@ pub fn wants_isolated(sc: &Scenario) -> bool {
     }
 }
 
-/// Writes one run's files into `dir` (summary.json last) and returns its summary.
+/// The files `write_run` writes into a run's directory (summary.json last).
+pub const RUN_FILES: [&str; 6] = [
+    "nodes.csv",
+    "timeseries.csv",
+    "latency_distribution.svg",
+    "bandwidth_distribution.svg",
+    "c_timeseries.svg",
+    "summary.json",
+];
+
+/// The files `compare` writes at the top of its directory (compare.json last).
+pub const COMPARE_FILES: [&str; 4] = [
+    "compare.csv",
+    "latency_distribution.svg",
+    "bandwidth_distribution.svg",
+    "compare.json",
+];
+
+/// `RUN_FILES` below `sub` (`""` = the top).
+fn run_files(sub: &str) -> impl Iterator<Item = String> + '_ {
+    RUN_FILES.iter().map(move |f| {
+        if sub.is_empty() {
+            f.to_string()
+        } else {
+            format!("{sub}/{f}")
+        }
+    })
+}
+
+/// What an older pftsim (before manifests) may have left in a directory that this command
+/// would otherwise mistake for its own: the files of `run` and `compare` at the top, and of
+/// the runs `off`, `isolated` and this command's runs below it.
+fn legacy_files(specs: &[RunSpec]) -> Vec<String> {
+    let mut v: Vec<String> = run_files("").collect();
+    v.extend(COMPARE_FILES.iter().map(|f| f.to_string()));
+    for sub in [OFF, ISOLATED]
+        .into_iter()
+        .chain(specs.iter().map(|s| s.label.as_str()))
+    {
+        v.extend(run_files(sub));
+    }
+    v
+}
+
+/// Writes one run's files (`RUN_FILES`) into `dir` (summary.json last) and returns its
+/// summary.
 pub fn write_run(
     dir: &Path,
     sc: &Scenario,
@@ -192,9 +237,12 @@ fn write_distribution_plots(dir: &Path, sc: &Scenario, runs: &[&RunOutput]) -> a
 }
 
 /// `pftsim run`: the `[[pft]]` or `[[cc]]` entry `pft_name` (default: the first, or `off`
-/// when there is none), plus the isolated baseline when the scenario asks for it.
+/// when there is none), plus the isolated baseline when the scenario asks for it. `inputs`
+/// are the command's input files (the scenario file first): no output may replace one.
+/// `out` becomes a result directory of this run alone (`output::ResultDir`).
 pub fn run_command(
     sc: &Scenario,
+    inputs: &[&Path],
     pft_name: Option<&str>,
     out: &Path,
     jobs: usize,
@@ -208,21 +256,28 @@ pub fn run_command(
     if wants_isolated(sc) {
         specs.push(isolated_spec());
     }
-    output::prepare_dir(out, "summary.json")?;
-    // an earlier command's isolated run must not look like part of this one
-    output::remove_marker(&out.join(ISOLATED), "summary.json")?;
+    let mut files: Vec<String> = run_files("").collect();
+    if specs.len() > 1 {
+        files.extend(run_files(ISOLATED));
+    }
+    let labels = specs.iter().map(|s| s.label.clone()).collect();
+    let manifest = output::Manifest::new("run", sc, inputs.first().copied(), labels, files);
+    let rd = output::ResultDir::open(out, manifest, &legacy_files(&specs), inputs)?;
     let runs = run_all(sc, &specs, jobs, progress)?;
     let iso = runs.get(1);
     if let Some(i) = iso {
         write_run(&out.join(ISOLATED), sc, i, None, None)?;
     }
-    write_run(out, sc, &runs[0], iso, None)
+    let summary = write_run(out, sc, &runs[0], iso, None)?;
+    rd.finish()?;
+    Ok(summary)
 }
 
 /// `pftsim compare`: congestion control off, every `[[pft]]` and `[[cc]]` entry and the
-/// isolated baseline.
+/// isolated baseline. `inputs` and `out` as for `run_command`.
 pub fn compare_command(
     sc: &Scenario,
+    inputs: &[&Path],
     out: &Path,
     jobs: usize,
     progress: &Progress,
@@ -236,11 +291,13 @@ pub fn compare_command(
     for (name, _) in sc.configs() {
         specs.push(cc_spec(sc, &name)?);
     }
-    output::prepare_dir(out, "compare.json")?;
-    // an earlier command's runs must not look like part of this one
+    let mut files: Vec<String> = COMPARE_FILES.iter().map(|f| f.to_string()).collect();
     for sp in &specs {
-        output::remove_marker(&out.join(&sp.label), "summary.json")?;
+        files.extend(run_files(&sp.label));
     }
+    let labels = specs.iter().map(|s| s.label.clone()).collect();
+    let manifest = output::Manifest::new("compare", sc, inputs.first().copied(), labels, files);
+    let rd = output::ResultDir::open(out, manifest, &legacy_files(&specs), inputs)?;
     let runs = run_all(sc, &specs, jobs, progress)?;
     let iso = runs.iter().find(|r| r.spec.label == ISOLATED);
     let off = runs.iter().find(|r| r.spec.label == OFF);
@@ -278,5 +335,6 @@ pub fn compare_command(
         config: sc.clone(),
     };
     output::write_json(&out.join("compare.json"), &rep)?;
+    rd.finish()?;
     Ok(rep)
 }

@@ -97,57 +97,28 @@ fn parse_schedule(s: &str) -> Result<DrainSchedule, String> {
     DrainSchedule::parse(s).map_err(|e| e.to_string())
 }
 
-/// An output must name a file: not an existing directory, and not below an existing file.
-fn check_output_path(flag: &str, p: &std::path::Path) -> Result<()> {
-    anyhow::ensure!(
-        !p.is_dir(),
-        "{flag} {}: is a directory (give a file name)",
-        p.display()
-    );
-    let mut dir = p.parent();
-    while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
-        if d.exists() {
-            anyhow::ensure!(
-                d.is_dir(),
-                "{flag} {}: {} is not a directory",
-                p.display(),
-                d.display()
-            );
-            break;
-        }
-        dir = d.parent();
-    }
-    Ok(())
-}
-
 fn run(a: Args) -> Result<String> {
     // Every input is read and checked before any output file is created.
     let cfg = match &a.config {
         Some(p) => TraceConfig::load(p)?,
         None => TraceConfig::default(),
     };
-    let outs = [
+    // Outputs are refused before any work when one is an input, the same file as another
+    // output, not a regular file, or not creatable (pft_hdl::outfile).
+    let outs: Vec<(&str, &std::path::Path)> = [
         ("--out", &a.out),
         ("--vcd", &a.vcd),
         ("--summary", &a.summary),
         ("--record-stimulus", &a.record_stimulus),
-    ];
-    for (i, (f1, p1)) in outs.iter().enumerate() {
-        for (f2, p2) in &outs[i + 1..] {
-            if let (Some(p1), Some(p2)) = (p1, p2) {
-                anyhow::ensure!(
-                    p1 != p2,
-                    "{f1} and {f2} name the same file {}",
-                    p1.display()
-                );
-            }
-        }
-    }
-    for (flag, p) in &outs {
-        if let Some(p) = p {
-            check_output_path(flag, p)?;
-        }
-    }
+    ]
+    .into_iter()
+    .filter_map(|(f, p)| p.as_deref().map(|p| (f, p)))
+    .collect();
+    let inputs: Vec<&std::path::Path> = [&a.config, &a.stimulus]
+        .into_iter()
+        .filter_map(|p| p.as_deref())
+        .collect();
+    pft_hdl::outfile::check_all(&outs, &inputs)?;
     let closed = a.stimulus.is_none();
     let comment = format!(
         "pft-trace, mode {}; cycle t spans [{}t, {}t+{}) ns; the {}-cycle config prelude is not traced",

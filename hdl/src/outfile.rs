@@ -1,0 +1,411 @@
+//! Output files that never destroy what a user has. Every tool of the workspace writes
+//! through here (it lives in the lowest crate so that `pft-verilog` and `pft-regs` can use it
+//! too):
+//!
+//! - `check` refuses an output path, before any work, when it is the same file as one of the
+//!   command's inputs, when it exists and is not a regular file (a directory, a device, a
+//!   FIFO, a socket), or when the file cannot be created in its directory (missing and not
+//!   creatable, not a directory, not writable, a symbolic link to a missing directory).
+//! - `AtomicFile` and `write_atomic` write to a temporary name beside the output and rename
+//!   it into place when complete, so a failed or killed command never leaves a partial file
+//!   under the output's name. An output that is a symbolic link to a regular file is
+//!   written through the link (the link stays).
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Why an output path is refused.
+#[derive(Debug)]
+pub struct OutputError {
+    /// The flag that named it (`--out`), if any.
+    pub flag: Option<String>,
+    /// The output as the user gave it.
+    pub path: PathBuf,
+    /// What is wrong, as a sentence fragment.
+    pub why: String,
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.flag {
+            Some(flag) => write!(f, "{flag} {}: {}", self.path.display(), self.why),
+            None => write!(f, "cannot write {}: {}", self.path.display(), self.why),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+fn refuse(path: &Path, why: impl Into<String>) -> OutputError {
+    OutputError {
+        flag: None,
+        path: path.to_path_buf(),
+        why: why.into(),
+    }
+}
+
+/// The identity of an existing file (device and inode), following symbolic links.
+#[cfg(unix)]
+fn identity(p: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(p: &Path) -> Option<(PathBuf, u64)> {
+    fs::canonicalize(p).ok().map(|c| (c, 0))
+}
+
+/// True when `a` and `b` name the same existing file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (identity(a), identity(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// What kind of thing an existing non-regular path is, for messages.
+fn kind_of(m: &fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if m.is_dir() {
+        "a directory"
+    } else if m.is_file() {
+        "a file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The file an output path names in the end: the target of a symbolic link (links to links
+/// followed), else the path itself.
+pub fn resolve(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&p) {
+            Ok(t) => {
+                p = if t.is_absolute() {
+                    t
+                } else {
+                    p.parent().unwrap_or(Path::new("")).join(t)
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    p
+}
+
+/// Checks that the directory `dir` exists or can be created, and can be written: the
+/// nearest existing ancestor must be a directory (a dangling symbolic link is named as
+/// such), and a probe file must be creatable in it.
+pub fn check_dir(dir: &Path) -> Result<(), OutputError> {
+    let shown = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut up = Some(shown);
+    while let Some(d) = up {
+        if d.as_os_str().is_empty() {
+            break;
+        }
+        match fs::symlink_metadata(d) {
+            Ok(lm) => {
+                if lm.file_type().is_symlink() && fs::metadata(d).is_err() {
+                    return Err(refuse(
+                        dir,
+                        format!(
+                            "{} is a symbolic link to {}, which does not exist",
+                            d.display(),
+                            fs::read_link(d).unwrap_or_default().display()
+                        ),
+                    ));
+                }
+                let m = fs::metadata(d).map_err(|e| refuse(dir, e.to_string()))?;
+                if !m.is_dir() {
+                    return Err(refuse(
+                        dir,
+                        format!("{} is {}, not a directory", d.display(), kind_of(&m)),
+                    ));
+                }
+                // probe: can a file be created here?
+                let probe = d.join(format!(".pft-write-probe-{}", std::process::id()));
+                return match File::options().write(true).create_new(true).open(&probe) {
+                    Ok(_) => {
+                        let _ = fs::remove_file(&probe);
+                        Ok(())
+                    }
+                    Err(e) => Err(refuse(
+                        dir,
+                        format!("directory {} is not writable ({e})", d.display()),
+                    )),
+                };
+            }
+            Err(_) => up = d.parent(),
+        }
+    }
+    // relative path whose ancestors do not exist: the current directory
+    check_dir(Path::new("."))
+}
+
+/// Checks an output path before any work: not an input, a regular file if it exists,
+/// creatable in its directory. `inputs` are the command's input files (missing ones are
+/// ignored).
+pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
+    if path.as_os_str().is_empty() {
+        return Err(refuse(path, "the file name is empty"));
+    }
+    if let Some(i) = inputs.iter().find(|i| same_file(path, i)) {
+        return Err(refuse(
+            path,
+            format!(
+                "it is the input {} (an output never overwrites an input)",
+                i.display()
+            ),
+        ));
+    }
+    let target = resolve(path);
+    match fs::symlink_metadata(&target) {
+        Ok(m) if m.is_file() => {}
+        Ok(m) => {
+            return Err(refuse(
+                path,
+                format!(
+                    "it exists and is {} (only a regular file is replaced)",
+                    kind_of(&fs::metadata(&target).unwrap_or(m))
+                ),
+            ))
+        }
+        Err(_) => {}
+    }
+    if target.file_name().is_none() {
+        return Err(refuse(path, "it names no file"));
+    }
+    check_dir(target.parent().unwrap_or(Path::new(""))).map_err(|e| refuse(path, e.why))
+}
+
+/// Checks several outputs of one command: each with `check`, and no two the same.
+pub fn check_all(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Result<(), OutputError> {
+    for (i, (flag, p)) in outputs.iter().enumerate() {
+        check(p, inputs).map_err(|mut e| {
+            e.flag = Some(flag.to_string());
+            e
+        })?;
+        let me = resolve(p);
+        if let Some((other, _)) = outputs[..i]
+            .iter()
+            .find(|(_, q)| resolve(q) == me || same_file(p, q))
+        {
+            return Err(OutputError {
+                flag: Some(flag.to_string()),
+                ..refuse(p, format!("{other} names the same file"))
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A file being written under a temporary name beside its final path; `commit` renames it
+/// into place. Dropped without `commit` (an error, a panic), the temporary file is removed
+/// and the final path is untouched.
+pub struct AtomicFile {
+    path: PathBuf,
+    /// Empty once committed.
+    tmp: PathBuf,
+    w: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts writing `path` (its directory is created if missing). The temporary name is
+    /// `.NAME.tmp-PID` in the same directory (a rename within one file system is atomic).
+    /// A symbolic link to a file is written through: the link stays.
+    pub fn create(path: &Path) -> io::Result<Self> {
+        let target = resolve(path);
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+        if target.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is a directory", path.display()),
+            ));
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        fs::create_dir_all(dir)?;
+        let tmp = dir.join(format!(
+            ".{}.tmp-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let f = File::create(&tmp)?;
+        Ok(AtomicFile {
+            path: target,
+            tmp,
+            w: Some(BufWriter::with_capacity(1 << 16, f)),
+        })
+    }
+
+    /// The final path (a symbolic link's target).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The writer (buffered).
+    pub fn writer(&mut self) -> &mut BufWriter<File> {
+        self.w.as_mut().expect("writer used after finish")
+    }
+
+    /// Flushes and syncs the data, still under the temporary name.
+    pub fn finish(&mut self) -> io::Result<()> {
+        if let Some(w) = self.w.take() {
+            let f = w.into_inner().map_err(|e| e.into_error())?;
+            f.sync_all()?;
+        }
+        Ok(())
+    }
+
+    /// Finishes and renames into place (once; later calls do nothing).
+    pub fn commit(&mut self) -> io::Result<()> {
+        if self.tmp.as_os_str().is_empty() {
+            return Ok(());
+        }
+        self.finish()?;
+        fs::rename(&self.tmp, &self.path)?;
+        self.tmp = PathBuf::new();
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer().write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer().flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        self.w = None;
+        if !self.tmp.as_os_str().is_empty() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Writes `bytes` to `path` through an `AtomicFile`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes)?;
+    f.commit()
+}
+
+/// Fails when the process's standard output is closed (Rust's `stdout` otherwise drops
+/// what is written to a closed descriptor 1 without an error).
+pub fn stdout_is_open() -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        io::stdout().as_fd().try_clone_to_owned().map(drop)
+    }
+    #[cfg(not(unix))]
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmpdir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("pft-outfile-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn refuses_inputs_non_regular_files_and_bad_directories() {
+        let d = tmpdir("refuse");
+        let input = d.join("in.toml");
+        fs::write(&input, "x").unwrap();
+        let e = check(&input, &[&input]).unwrap_err().to_string();
+        assert!(e.contains("it is the input"), "{e}");
+        // the same file through a symbolic link and through `..`
+        let link = d.join("link.toml");
+        std::os::unix::fs::symlink(&input, &link).unwrap();
+        assert!(check(&link, &[&input]).is_err());
+        let e = check(&d, &[]).unwrap_err().to_string();
+        assert!(e.contains("a directory"), "{e}");
+        let e = check(Path::new("/dev/null"), &[]).unwrap_err().to_string();
+        assert!(e.contains("a device"), "{e}");
+        let e = check(&input.join("x.csv"), &[]).unwrap_err().to_string();
+        assert!(e.contains("not a directory"), "{e}");
+        let dangling = d.join("gone");
+        std::os::unix::fs::symlink(d.join("missing-dir"), &dangling).unwrap();
+        let e = check(&dangling.join("x.csv"), &[]).unwrap_err().to_string();
+        assert!(
+            e.contains("symbolic link") && e.contains("does not exist"),
+            "{e}"
+        );
+        // fine: a new file, an existing regular file, a file in a directory to be created
+        check(&d.join("new.csv"), &[&input]).unwrap();
+        check(&d.join("a/b/new.csv"), &[&input]).unwrap();
+        let e = check_all(&[("--out", &d.join("o")), ("--vcd", &d.join("o"))], &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("--vcd") && e.contains("--out names the same file"),
+            "{e}"
+        );
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn atomic_file_replaces_only_on_commit() {
+        let d = tmpdir("atomic");
+        let p = d.join("out.csv");
+        fs::write(&p, "old").unwrap();
+        {
+            let mut f = AtomicFile::create(&p).unwrap();
+            f.write_all(b"half").unwrap();
+            // dropped: not committed
+        }
+        assert_eq!(fs::read_to_string(&p).unwrap(), "old");
+        assert_eq!(
+            fs::read_dir(&d).unwrap().count(),
+            1,
+            "temporary file removed"
+        );
+        write_atomic(&p, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+        // through a symbolic link: the target changes, the link stays
+        let link = d.join("link.csv");
+        std::os::unix::fs::symlink(&p, &link).unwrap();
+        write_atomic(&link, b"via link").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&p).unwrap(), "via link");
+        fs::remove_dir_all(&d).unwrap();
+    }
+}
