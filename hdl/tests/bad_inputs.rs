@@ -32,6 +32,20 @@ fn tool_cases() -> Vec<Case> {
         case("HX-04", v, &["afile/x.v"]).file("afile", "keep me\n"),
         case("HX-05", r, &["--bogus"]).also(&["out.md"]),
         case("HX-06", r, &[]).stdout_full(),
+        case("HX-07", v, &["/dev/null"]),
+        case("HX-08", v, &["-"]),
+        case("HX-09", r, &[]).stdout_closed(),
+        case("HX-10", v, &["-"]).stdout_closed(),
+        // an output that is a symbolic link to a file: written through, the link stays
+        case("HX-11", v, &["link.v"])
+            .file("real.v", "old\n")
+            .symlink("link.v", "real.v")
+            .left(|d| {
+                let link = std::fs::symlink_metadata(d.join("link.v")).unwrap();
+                assert!(link.file_type().is_symlink(), "the link was replaced");
+                let v = std::fs::read_to_string(d.join("real.v")).unwrap();
+                assert!(v.contains("module pft_injector("), "{v}");
+            }),
     ]
 }
 

@@ -214,6 +214,20 @@ fn scenario_cases() -> Vec<Case> {
     ]
 }
 
+/// The manifest of an earlier, finished `compare` (SX-17).
+const EARLIER_MANIFEST: &str = r#"{
+  "tool": "pftsim 0.1.0",
+  "command": "compare",
+  "argv": ["pftsim", "compare", "s.toml", "--out", "o"],
+  "scenario": "s.toml",
+  "scenario_sha256": "0",
+  "runs": ["off", "p"],
+  "files": ["compare.json", "p/summary.json"],
+  "started_unix": 1700000000,
+  "finished": true
+}
+"#;
+
 /// The start of a `[[cc]]` entry (the SC-42.. cases add its kind and keys).
 const CC: &str = "[[cc]]\nname = \"c\"\n";
 
@@ -357,6 +371,53 @@ fn cli_cases() -> Vec<Case> {
                 assert!(!o.join(f).exists(), "{f} written although refused");
             }
         }),
+        // over an earlier finished `compare`: its files are moved aside and the user is told
+        case("SX-17", p, &["run", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", TINY)
+            .dir("o/p")
+            .file("o/manifest.json", EARLIER_MANIFEST)
+            .file("o/compare.json", "{}\n")
+            .file("o/p/summary.json", "{}\n")
+            .file("o/mine.txt", "a user's own file\n")
+            .left(|d| {
+                let o = d.join("o");
+                let aside = o.join(".previous-1700000000");
+                for f in ["compare.json", "p/summary.json", "manifest.json"] {
+                    assert!(aside.join(f).is_file(), "{f} was not moved aside");
+                }
+                assert!(
+                    !o.join("compare.json").exists(),
+                    "compare.json left in place"
+                );
+                assert_eq!(
+                    std::fs::read_to_string(o.join("mine.txt")).unwrap(),
+                    "a user's own file\n"
+                );
+                let m = std::fs::read_to_string(o.join("manifest.json")).unwrap();
+                assert!(
+                    m.contains("\"command\": \"run\"") && m.contains("\"finished\": true"),
+                    "{m}"
+                );
+            }),
+        // a second writer into the same directory
+        case("SX-18", p, &["compare", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", TINY)
+            .dir("o")
+            .locked("o/.pftsim.lock"),
+        // an output that is a link to the input
+        case("SX-19", p, &["run", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", TINY)
+            .dir("o")
+            .symlink("o/summary.json", "../s.toml"),
+        case("SX-20", p, &["run", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", TINY)
+            .symlink("o", "missing/dir"),
+        case(
+            "SX-21",
+            p,
+            &["run", "s.toml", "--out", "/dev/null", "--quiet"],
+        )
+        .file("s.toml", TINY),
         case("SX-15", p, &["check", "s.toml"])
             .file("s.toml", TINY)
             .stdout_full(),

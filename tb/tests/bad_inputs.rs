@@ -308,6 +308,23 @@ fn trace_cli_cases() -> Vec<Case> {
         .file("s.csv", "flit_valid,credit_return\n1,0\n1,9999\n")
         .file("o.csv", "old csv\n")
         .file("o.json", "{\"old\": true}\n"),
+        // an output onto an input: refused before any work, the input untouched
+        case(
+            "TX-18",
+            t,
+            &[
+                "--stimulus",
+                "ok.csv",
+                "--config",
+                "c.toml",
+                "--summary",
+                "c.toml",
+            ],
+        )
+        .file("ok.csv", OK_STIM)
+        .file("c.toml", "m = 3\n"),
+        case("TX-19", t, &["--stimulus", "ok.csv", "--vcd", "ok.csv"]).file("ok.csv", OK_STIM),
+        case("TX-20", t, &["--stimulus", "ok.csv", "--out", "/dev/null"]).file("ok.csv", OK_STIM),
         case("TX-17", t, &["--stimulus", "ok.csv", "--summary", "o.json"])
             .file("ok.csv", OK_STIM)
             .stdout_full()

@@ -137,6 +137,12 @@ pub struct Case {
     pub runs: Vec<Vec<&'static str>>,
     /// Stdout is /dev/full.
     pub stdout_full: bool,
+    /// Stdout is closed (the binary runs through `sh -c 'exec "$@" >&-'`).
+    pub stdout_closed: bool,
+    /// Symbolic links made before the run: (name, target).
+    pub symlinks: Vec<(&'static str, &'static str)>,
+    /// A file this test holds an exclusive lock on (`flock`) during the run.
+    pub locked: Option<&'static str>,
     pub left: Left,
 }
 
@@ -148,6 +154,9 @@ pub fn case(id: &'static str, bin: &'static str, args: &[&'static str]) -> Case 
         dirs: Vec::new(),
         runs: vec![args.to_vec()],
         stdout_full: false,
+        stdout_closed: false,
+        symlinks: Vec::new(),
+        locked: None,
         left: Left::Unchanged,
     }
 }
@@ -167,6 +176,18 @@ impl Case {
     }
     pub fn stdout_full(mut self) -> Self {
         self.stdout_full = true;
+        self
+    }
+    pub fn stdout_closed(mut self) -> Self {
+        self.stdout_closed = true;
+        self
+    }
+    pub fn symlink(mut self, name: &'static str, target: &'static str) -> Self {
+        self.symlinks.push((name, target));
+        self
+    }
+    pub fn locked(mut self, name: &'static str) -> Self {
+        self.locked = Some(name);
         self
     }
     pub fn left(mut self, f: fn(&Path)) -> Self {
@@ -191,7 +212,11 @@ pub fn snapshot(d: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
             let rel = p.strip_prefix(root).unwrap().to_path_buf();
-            if p.is_dir() {
+            let lm = std::fs::symlink_metadata(&p).unwrap();
+            if lm.file_type().is_symlink() {
+                let t = std::fs::read_link(&p).unwrap();
+                m.insert(rel, Some(format!("-> {}", t.display()).into_bytes()));
+            } else if lm.is_dir() {
                 m.insert(rel, None);
                 walk(root, &p, m);
             } else {
@@ -224,9 +249,29 @@ pub fn run_case(c: &Case, rows: &[Row]) {
     for (name, text) in &c.files {
         std::fs::write(d.join(name), text).unwrap();
     }
+    for (name, target) in &c.symlinks {
+        std::os::unix::fs::symlink(target, d.join(name)).unwrap();
+    }
+    // another writer holding the lock for the whole case
+    let _held = c.locked.map(|name| {
+        let f = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(d.join(name))
+            .unwrap();
+        f.try_lock().expect("the test takes the lock");
+        f
+    });
     for args in &c.runs {
         let before = snapshot(&d);
-        let mut cmd = Command::new(c.bin);
+        let mut cmd = if c.stdout_closed {
+            let mut sh = Command::new("/bin/sh");
+            sh.args(["-c", "exec \"$0\" \"$@\" >&-", c.bin]);
+            sh
+        } else {
+            Command::new(c.bin)
+        };
         cmd.args(args)
             .current_dir(&d)
             .env("RUST_BACKTRACE", "0")
