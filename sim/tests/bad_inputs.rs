@@ -272,15 +272,6 @@ fn deadlocking() -> String {
     )
 }
 
-const RUN_FILES: [&str; 6] = [
-    "summary.json",
-    "nodes.csv",
-    "timeseries.csv",
-    "latency_distribution.svg",
-    "bandwidth_distribution.svg",
-    "c_timeseries.svg",
-];
-
 fn cli_cases() -> Vec<Case> {
     let p = PFTSIM;
     vec![

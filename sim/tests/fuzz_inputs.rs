@@ -29,7 +29,7 @@ mod net_bench_bin;
 
 #[path = "../../tb/tests/common/fuzz_config.rs"]
 mod fuzz_config;
-use fuzz_config::{config, process_config};
+use fuzz_config::{check_usage_error, config, process_config};
 
 fn scenario_texts() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
@@ -552,27 +552,32 @@ fn arg() -> impl Strategy<Value = String> {
 proptest! {
     #![proptest_config(config(40_000))]
 
+    /// A refused command line is a usage error that names what is wrong
+    /// (`fuzz_config::check_usage_error`).
     #[test]
     fn pftsim_command_lines(args in prop::collection::vec(arg(), 0..7)) {
         use clap::Parser;
-        let argv = std::iter::once("pftsim".to_string()).chain(args);
+        let argv = std::iter::once("pftsim".to_string()).chain(args.iter().cloned());
         if let Err(e) = pftsim_bin::Cli::try_parse_from(argv) {
-            prop_assert!(!e.to_string().is_empty());
-            let _ = e.render();
+            let r = check_usage_error("pftsim", &e, &args);
+            prop_assert!(r.is_ok(), "{}", r.unwrap_err());
         }
     }
 
     #[test]
     fn net_bench_command_lines(args in prop::collection::vec(arg(), 0..7)) {
         use clap::Parser;
-        let argv = std::iter::once("net-bench".to_string()).chain(args);
+        let argv = std::iter::once("net-bench".to_string()).chain(args.iter().cloned());
         match net_bench_bin::Args::try_parse_from(argv) {
             Ok(a) => {
                 // whatever parses is in range: the run cannot panic on it
                 let load = format!("{a:?}");
                 prop_assert!(!load.contains("NaN"), "{load}");
             }
-            Err(e) => prop_assert!(!e.to_string().is_empty()),
+            Err(e) => {
+                let r = check_usage_error("net-bench", &e, &args);
+                prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+            }
         }
     }
 }

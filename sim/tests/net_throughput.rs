@@ -75,9 +75,20 @@ fn ib648_runs() {
         check: true,
         ..Default::default()
     };
+    // with the invariant checker: traffic enters and leaves the 648-node fabric
     let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
     let mut w = BernoulliSource::new(648, Pattern::Uniform, 0.5, 4096, 64, 5);
     net.run(&mut w, 1_000).unwrap();
+    let t = net.total_stats();
+    assert!(
+        t.flits_injected > 648 * 100,
+        "injected {}",
+        t.flits_injected
+    );
+    assert!(t.flits_ejected > 0, "nothing arrived in 1000 cycles");
+    // without it, a second network and its own workload: near the offered load, and its
+    // own deliveries (not the first network's) counted
+    let mut w = BernoulliSource::new(648, Pattern::Uniform, 0.5, 4096, 64, 5);
     let mut net2 = Network::new(
         &NetConfig {
             check: false,

@@ -36,7 +36,7 @@ mod pft_bench_bin;
 
 #[path = "common/fuzz_config.rs"]
 mod fuzz_config;
-use fuzz_config::{config, process_config};
+use fuzz_config::{check_usage_error, config, process_config};
 
 // ---------------------------------------------------------------------------------------
 // Config files
@@ -447,18 +447,20 @@ proptest! {
     #[test]
     fn pft_trace_command_lines(args in prop::collection::vec(arg(), 0..9)) {
         use clap::Parser;
-        let argv = std::iter::once("pft-trace".to_string()).chain(args);
+        let argv = std::iter::once("pft-trace".to_string()).chain(args.iter().cloned());
         if let Err(e) = pft_trace_bin::Args::try_parse_from(argv) {
-            prop_assert!(!e.to_string().is_empty());
+            let r = check_usage_error("pft-trace", &e, &args);
+            prop_assert!(r.is_ok(), "{}", r.unwrap_err());
         }
     }
 
     #[test]
     fn pft_bench_command_lines(args in prop::collection::vec(arg(), 0..7)) {
         use clap::Parser;
-        let argv = std::iter::once("pft-bench".to_string()).chain(args);
+        let argv = std::iter::once("pft-bench".to_string()).chain(args.iter().cloned());
         if let Err(e) = pft_bench_bin::Args::try_parse_from(argv) {
-            prop_assert!(!e.to_string().is_empty());
+            let r = check_usage_error("pft-bench", &e, &args);
+            prop_assert!(r.is_ok(), "{}", r.unwrap_err());
         }
     }
 }

@@ -192,9 +192,42 @@ impl ResultDir {
             manifest,
             _lock: lock,
         };
+        rd.remove_stale_temporaries();
         rd.move_aside_earlier(legacy)?;
         rd.write_manifest()?;
         Ok(rd)
+    }
+
+    /// Removes the temporary files (`.NAME.tmp-PID`) of planned files that a killed command
+    /// left: no other pftsim writes here while the lock is held.
+    fn remove_stale_temporaries(&self) {
+        let mut dirs: Vec<PathBuf> = self
+            .manifest
+            .files
+            .iter()
+            .chain(std::iter::once(&MANIFEST.to_string()))
+            .filter_map(|f| self.dir.join(f).parent().map(Path::to_path_buf))
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        for d in dirs {
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let ours = self
+                    .manifest
+                    .files
+                    .iter()
+                    .map(|f| f.rsplit('/').next().unwrap_or(f))
+                    .chain(std::iter::once(MANIFEST))
+                    .any(|f| name.starts_with(&format!(".{f}.tmp-")));
+                if ours && e.file_type().is_ok_and(|t| t.is_file()) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
     }
 
     /// Moves the files of an earlier command (listed in its manifest), and planned files
