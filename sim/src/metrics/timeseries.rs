@@ -1,7 +1,7 @@
 //! Time series of the PFT state at chosen NICs: the caller pushes `(cycle, node, c,
 //! congested)` samples, normally every `period` cycles (`due(cycle)`). Stored per node as a
 //! column of 32-bit cycle deltas and 32-bit packed values `c << 1 | congested`: 8 bytes per
-//! sample.
+//! sample, at most `MAX_SAMPLES` in all (decimated beyond: memory is bounded).
 
 use super::csv_table::CsvTable;
 use crate::net::types::NodeId;
@@ -40,14 +40,25 @@ pub struct TsSample {
     pub congested: bool,
 }
 
+/// Most samples a series keeps over all its nodes (8 bytes each: 32 MiB). A longer run is
+/// decimated: every other sample is dropped and the period doubles, as often as needed, so
+/// memory stays bounded for any cycle count.
+pub const MAX_SAMPLES: usize = 1 << 22;
+
 /// A compact time series of `(c, congested)` at a set of watched nodes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimeSeries {
-    /// Sampling period the caller intends, cycles (>= 1).
+    /// Sampling period, cycles (>= 1): the caller's, doubled at each decimation.
     pub period: u64,
     /// Watched nodes, ascending, no duplicates.
     watch: Vec<NodeId>,
     columns: Vec<Column>,
+    /// Samples kept per node before a decimation (`MAX_SAMPLES / nodes`).
+    #[serde(default)]
+    cap: usize,
+    /// Decimations so far (the period is the caller's times 2^decimations).
+    #[serde(default)]
+    pub decimations: u32,
 }
 
 impl TimeSeries {
@@ -55,12 +66,58 @@ impl TimeSeries {
     pub fn new(mut watch: Vec<NodeId>, period: u64) -> Self {
         watch.sort_unstable();
         watch.dedup();
+        TimeSeries::with_limit(watch, period, MAX_SAMPLES)
+    }
+
+    /// `new` with at most `max_samples` samples kept over all nodes.
+    pub fn with_limit(mut watch: Vec<NodeId>, period: u64, max_samples: usize) -> Self {
+        watch.sort_unstable();
+        watch.dedup();
         let columns = vec![Column::default(); watch.len()];
         TimeSeries {
             period: period.max(1),
+            cap: (max_samples / watch.len().max(1)).max(2),
             watch,
             columns,
+            decimations: 0,
         }
+    }
+
+    /// Drops every other sample of every node (the first kept) and doubles the period.
+    fn decimate(&mut self) {
+        for col in &mut self.columns {
+            let mut cycle = col.first;
+            let cycles: Vec<u64> = col
+                .deltas
+                .iter()
+                .map(|&d| {
+                    cycle += d as u64;
+                    cycle
+                })
+                .collect();
+            let mut kept = Column::default();
+            let mut last = 0;
+            for (k, (&c, &v)) in cycles.iter().zip(&col.values).enumerate() {
+                if k % 2 != 0 {
+                    continue;
+                }
+                if kept.values.is_empty() {
+                    kept.first = c;
+                    kept.deltas.push(0);
+                } else {
+                    // Decimation needs more than MAX_SAMPLES / 64 samples per node, so
+                    // with at most 10^10 cycles a gap here stays far below 2^32.
+                    kept.deltas
+                        .push(u32::try_from(c - last).unwrap_or(u32::MAX));
+                }
+                kept.values.push(v);
+                last = c;
+            }
+            kept.last = last;
+            *col = kept;
+        }
+        self.period = self.period.saturating_mul(2);
+        self.decimations += 1;
     }
 
     /// Watched nodes, ascending.
@@ -106,6 +163,9 @@ impl TimeSeries {
         col.deltas.push(delta);
         col.values.push(c << 1 | congested as u32);
         col.last = cycle;
+        if col.values.len() > self.cap {
+            self.decimate();
+        }
         Ok(())
     }
 
@@ -174,5 +234,38 @@ impl CsvTable for TimeSeries {
     type Row = TsSample;
     fn csv_rows(&self) -> Vec<TsSample> {
         self.samples()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimation_bounds_memory_and_keeps_a_regular_series() {
+        let nodes = [NodeId(1), NodeId(4)];
+        let mut ts = TimeSeries::with_limit(nodes.to_vec(), 10, 64);
+        let mut t = 0;
+        while t < 100_000 {
+            if ts.due(t) {
+                for n in nodes {
+                    ts.push(t, n, (t / 10 % 100) as u32, t % 20 == 0).unwrap();
+                }
+            }
+            t += 1;
+        }
+        // at most 32 per node (64 over 2), however long the run
+        for n in nodes {
+            let s = ts.node_samples(n);
+            assert!(s.len() <= 33 && s.len() >= 16, "{}", s.len());
+            // still every `period` cycles, from cycle 0, with the values pushed there
+            for (k, x) in s.iter().enumerate() {
+                assert_eq!(x.cycle, k as u64 * ts.period, "{s:?}");
+                assert_eq!(x.c, (x.cycle / 10 % 100) as u32);
+            }
+        }
+        assert_eq!(ts.period, 10 << ts.decimations);
+        assert!(ts.decimations >= 8);
+        assert!(ts.sample_bytes() < 64 * 8 * 4);
     }
 }

@@ -41,7 +41,7 @@ impl Progress {
         let pb = self.multi.add(ProgressBar::new(max_cycles));
         pb.set_style(
             ProgressStyle::with_template(
-                "{prefix:>10} [{elapsed_precise}] {bar:30} {pos:>10}/{len} cycles {msg}",
+                "{prefix:>10} [{elapsed_precise}] {bar:30} {pos:>10}/{len} cycles, ETA {eta} {msg}",
             )
             .expect("valid template"),
         );

@@ -119,6 +119,9 @@ pub struct RunSummary {
     pub wall_seconds: f64,
     pub window_start: u64,
     pub window_cycles: u64,
+    /// Sampling period of `timeseries.csv`, cycles: `timeseries.period`, doubled each time a
+    /// long run reached the series' memory bound (`metrics::timeseries::MAX_SAMPLES`).
+    pub timeseries_period: u64,
     pub throughput: Throughput,
     pub victims: VictimStats,
     pub pft_stats: PftStats,
@@ -210,6 +213,7 @@ pub fn run_summary(
         wall_seconds: r.wall_seconds,
         window_start: r.window_start,
         window_cycles: r.window_cycles,
+        timeseries_period: r.timeseries.period,
         throughput,
         victims: r.victims.clone(),
         pft_stats: r.pft_stats.clone(),
