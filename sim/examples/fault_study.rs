@@ -140,6 +140,7 @@ fn main() -> anyhow::Result<()> {
             &[cli.scenario.as_path()],
             &cli.out.join(&set.name),
             cli.jobs,
+            true,
             &progress,
         )
         .with_context(|| format!("fault set {}", set.name))?;

@@ -263,6 +263,12 @@ th_enter = 40
 th_escape = 20
 "#;
 
+/// TINY on 64 NICs for 10^10 cycles: about 6 * 10^11 node-cycles, hours on any machine.
+fn huge() -> String {
+    TINY.replace("max = 2000", "max = 10_000_000_000")
+        .replace("nodes = 6 }", "nodes = 64 }")
+}
+
 /// TINY with NICs that drain far slower than they inject and a short deadlock watchdog:
 /// the network stops in the middle of the run.
 fn deadlocking() -> String {
@@ -409,6 +415,10 @@ fn cli_cases() -> Vec<Case> {
             &["run", "s.toml", "--out", "/dev/null", "--quiet"],
         )
         .file("s.toml", TINY),
+        // a run estimated at hours: refused without --yes, before any output
+        case("SX-22", p, &["compare", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", huge())
+            .also(&["run", "s.toml", "--out", "o", "--quiet"]),
         case("SX-15", p, &["check", "s.toml"])
             .file("s.toml", TINY)
             .stdout_full(),

@@ -7,6 +7,9 @@
 //! pftsim compare SCENARIO.toml --out DIR [--jobs N] [--quiet]
 //! pftsim check SCENARIO.toml
 //! ```
+//! `check` also prints what `compare` would cost on this machine (node-cycles, wall time at
+//! the speed a short calibration run measures, memory); `run` and `compare` refuse a command
+//! estimated above 2 hours or 80% of the available memory unless given `--yes`.
 //! Errors (bad scenario, failed run) go to stderr with exit status 1; nothing in DIR then
 //! looks complete (`summary.json` / `compare.json` are written last).
 
@@ -71,6 +74,10 @@ pub struct Opts {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// Run even when the estimate is above 2 hours or 80% of the available memory
+    /// (`pftsim check` prints the estimate).
+    #[arg(long)]
+    yes: bool,
 }
 
 /// `--jobs`: an integer in 1..=256 (the message says so for every bad value).
@@ -130,6 +137,19 @@ fn main() -> ExitCode {
                     s.nodes(),
                     s.pft.len(),
                     s.cc.len()
+                ))?;
+                // what `compare` would cost here, measured by a short calibration run
+                let specs = scenario::compare_specs(&s)?;
+                let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let e = scenario::estimate_specs(&s, &specs, jobs)?;
+                say(format_args!(
+                    "estimate for `compare`: {}{}\n",
+                    e.describe(),
+                    if e.needs_confirmation() {
+                        " (above the limits: `run` and `compare` need --yes)"
+                    } else {
+                        ""
+                    }
                 ))
             }),
         Cmd::Run {
@@ -139,7 +159,7 @@ fn main() -> ExitCode {
             opts,
         } => load(scenario)
             .and_then(|sc| {
-                let s = scenario::run_command(&sc, &[scenario.as_path()], pft.as_deref(), out, opts.jobs(), &opts.progress())?;
+                let s = scenario::run_command(&sc, &[scenario.as_path()], pft.as_deref(), out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{} run `{}` ({}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
                      victim latency mean {} p99 {}; bandwidth mean {} p99 {}; congested {:.1}% of NIC-cycles\n",
@@ -164,7 +184,7 @@ fn main() -> ExitCode {
             opts,
         } => load(scenario)
             .and_then(|sc| {
-                let rep = scenario::compare_command(&sc, &[scenario.as_path()], out, opts.jobs(), &opts.progress())?;
+                let rep = scenario::compare_command(&sc, &[scenario.as_path()], out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{}{:.1} s wall; wrote {}\n",
                     report::compare_table(&rep),

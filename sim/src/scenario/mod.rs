@@ -11,6 +11,7 @@
 //! docs/scenarios.md documents the file format and the shipped scenarios.
 
 pub mod config;
+pub mod estimate;
 pub mod output;
 pub mod plot;
 pub mod progress;
@@ -246,6 +247,7 @@ pub fn run_command(
     pft_name: Option<&str>,
     out: &Path,
     jobs: usize,
+    yes: bool,
     progress: &Progress,
 ) -> anyhow::Result<RunSummary> {
     let name = pft_name
@@ -256,6 +258,7 @@ pub fn run_command(
     if wants_isolated(sc) {
         specs.push(isolated_spec());
     }
+    confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = run_files("").collect();
     if specs.len() > 1 {
         files.extend(run_files(ISOLATED));
@@ -273,16 +276,8 @@ pub fn run_command(
     Ok(summary)
 }
 
-/// `pftsim compare`: congestion control off, every `[[pft]]` and `[[cc]]` entry and the
-/// isolated baseline. `inputs` and `out` as for `run_command`.
-pub fn compare_command(
-    sc: &Scenario,
-    inputs: &[&Path],
-    out: &Path,
-    jobs: usize,
-    progress: &Progress,
-) -> anyhow::Result<CompareReport> {
-    let wall = Instant::now();
+/// The runs of `compare`: the isolated baseline (if any), off, every configuration.
+pub fn compare_specs(sc: &Scenario) -> anyhow::Result<Vec<RunSpec>> {
     let mut specs = Vec::new();
     if wants_isolated(sc) {
         specs.push(isolated_spec());
@@ -291,6 +286,56 @@ pub fn compare_command(
     for (name, _) in sc.configs() {
         specs.push(cc_spec(sc, &name)?);
     }
+    Ok(specs)
+}
+
+/// The cost estimate of running `specs` of `sc`, `jobs` at once (calibrated on the first run
+/// with traffic).
+pub fn estimate_specs(
+    sc: &Scenario,
+    specs: &[RunSpec],
+    jobs: usize,
+) -> anyhow::Result<estimate::Estimate> {
+    let first = specs
+        .iter()
+        .find(|s| s.congestors)
+        .or(specs.first())
+        .context("no runs")?;
+    estimate::estimate(sc, first, specs.len(), jobs)
+}
+
+/// Refuses, before any output, a command estimated above the limits of `estimate` unless
+/// `yes`. Small commands are not calibrated.
+fn confirm_cost(sc: &Scenario, specs: &[RunSpec], jobs: usize, yes: bool) -> anyhow::Result<()> {
+    if yes || estimate::node_cycles(sc, specs.len()) < estimate::CALIBRATE_ABOVE {
+        return Ok(());
+    }
+    let e = estimate_specs(sc, specs, jobs)?;
+    if e.needs_confirmation() {
+        anyhow::bail!(
+            "this command is estimated at {}; that is above {} h or {:.0}% of the available memory, so it needs --yes (or fewer cycles, NICs or configurations)",
+            e.describe(),
+            estimate::LIMIT_SECONDS / 3600.0,
+            100.0 * estimate::LIMIT_MEMORY_FRACTION
+        );
+    }
+    Ok(())
+}
+
+/// `pftsim compare`: congestion control off, every `[[pft]]` and `[[cc]]` entry and the
+/// isolated baseline. `inputs` and `out` as for `run_command`; `yes` runs a command
+/// estimated above the limits (`estimate`).
+pub fn compare_command(
+    sc: &Scenario,
+    inputs: &[&Path],
+    out: &Path,
+    jobs: usize,
+    yes: bool,
+    progress: &Progress,
+) -> anyhow::Result<CompareReport> {
+    let wall = Instant::now();
+    let specs = compare_specs(sc)?;
+    confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = COMPARE_FILES.iter().map(|f| f.to_string()).collect();
     for sp in &specs {
         files.extend(run_files(&sp.label));
