@@ -4,6 +4,7 @@
 
 pub mod cc;
 pub mod channel;
+pub mod error;
 pub mod link;
 pub mod metrics;
 pub mod net;

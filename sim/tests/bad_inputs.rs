@@ -211,6 +211,56 @@ fn scenario_cases() -> Vec<Case> {
         ),
         sc("SC-51", format!("{BASE}m = -1\n")),
         sc("SC-52", format!("{BASE}gap = 3\n")),
+        sc(
+            "SC-53",
+            format!("{BASE}{FAULT}kind = \"link_pause\"\nlink = {{ switch = 1, port = 0 }}\nduration = 10\n"),
+        ),
+        sc(
+            "SC-54",
+            format!("{BASE}{FAULT}kind = \"link_pause\"\nlink = {{ switch = 0, port = 7 }}\nduration = 10\n"),
+        ),
+        sc(
+            "SC-55",
+            format!("{BASE}{FAULT}kind = \"eject\"\nrate = 0.5\nnics = [1, 4]\n"),
+        ),
+        sc(
+            "SC-56",
+            format!("{BASE}{FAULT}kind = \"credit_delay\"\ncycles = 5\nstart = 1000\n"),
+        ),
+        sc("SC-57", with("load = 0.5", "load = 0.5\nstart_cycle = 5000")),
+        sc(
+            "SC-58",
+            format!(
+                "[cycles]\nmax = 1000\n{}",
+                GPCNET.replace("ppn = 0", "ppn = 1\ncanary_start_cycles = 1000")
+            ),
+        ),
+        sc("SC-59", format!("{BASE}[timeseries]\nnics = [0, 2, 0]\n")),
+        sc(
+            "SC-60",
+            with(
+                "topology = { kind = \"single_switch\", nodes = 4 }",
+                "topology = \"single_switch\"",
+            ),
+        ),
+        sc("SC-61", with("kind = \"uniform\"\n", "")),
+        sc(
+            "SC-62",
+            format!("{BASE}{CC}kind = \"ibcc\"\nccti_increase = -1\n"),
+        ),
+        sc(
+            "SC-63",
+            with("name = \"bad\"", "name = \"bad\u{1b}[2J\u{7}\""),
+        ),
+        sc(
+            "SC-64",
+            with(
+                "name = \"bad\"",
+                &format!("name = \"bad\"\ndescription = {}", "x".repeat(1 << 20)),
+            ),
+        ),
+        case("SC-65", PFTSIM, &["check", "my run.toml"])
+            .file("my run.toml", BASE.replacen("name = \"bad\"\n", "", 1)),
     ]
 }
 
@@ -227,6 +277,9 @@ const EARLIER_MANIFEST: &str = r#"{
   "finished": true
 }
 "#;
+
+/// The start of a `[[network.faults]]` entry (the SC-53.. cases add its kind and keys).
+const FAULT: &str = "[[network.faults]]\n";
 
 /// The start of a `[[cc]]` entry (the SC-42.. cases add its kind and keys).
 const CC: &str = "[[cc]]\nname = \"c\"\n";

@@ -238,7 +238,7 @@ fn bad_scenarios_fail_cleanly() {
         (
             "malformed",
             base.replace("[workload]", "[workload"),
-            vec!["TOML parse error", "line"],
+            vec!["line 25, column 10", "25 | [workload"],
         ),
         (
             "m_too_big",

@@ -132,8 +132,9 @@ fn main() -> ExitCode {
         Cmd::Check { scenario } => load(scenario)
             .and_then(|s| {
                 say(format_args!(
-                    "{}: ok ({} NICs, {} PFT and {} other congestion-control configuration(s))\n",
+                    "{}: ok: scenario `{}` ({} NICs, {} PFT and {} other congestion-control configuration(s))\n",
                     scenario.display(),
+                    s.name(),
                     s.nodes(),
                     s.pft.len(),
                     s.cc.len()

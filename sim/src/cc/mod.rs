@@ -69,7 +69,7 @@ impl CcConfig {
     }
 
     /// Check the parameters; errors name the field (prefixed `prefix.`) and its range.
-    pub fn validate(&self, prefix: &str) -> Result<(), crate::net::ConfigError> {
+    pub fn validate(&self, prefix: &str) -> Result<(), crate::error::FieldError> {
         match self {
             // A PftConfig holds only values in their fields' ranges.
             CcConfig::None | CcConfig::Pft(_) => Ok(()),

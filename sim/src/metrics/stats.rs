@@ -40,6 +40,61 @@ pub fn sorted(values: &[f64]) -> Vec<f64> {
     v
 }
 
+/// An exact multiset of integer samples kept as value -> count: it gives the same summary
+/// as `Summary::of_u64` of the samples, in memory that grows with the number of distinct
+/// values (latencies in cycles repeat a lot) instead of the number of samples.
+#[derive(Clone, Debug, Default)]
+pub struct IntCounts {
+    counts: std::collections::BTreeMap<u64, u64>,
+    n: u64,
+    sum: u128,
+}
+
+impl IntCounts {
+    /// Adds one sample.
+    pub fn add(&mut self, v: u64) {
+        *self.counts.entry(v).or_default() += 1;
+        self.n += 1;
+        self.sum += v as u128;
+    }
+
+    /// Number of samples.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    /// True when no sample was added.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Distinct values held (the memory used is proportional to this).
+    pub fn distinct(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// The summary (`None` when empty); equal to `Summary::of_u64` of the samples.
+    pub fn summary(&self) -> Option<Summary> {
+        let n = self.n as usize;
+        let pick = |q: f64| {
+            let k = rank(n, q)? as u64;
+            let mut seen = 0;
+            self.counts.iter().find_map(|(&v, &c)| {
+                seen += c;
+                (seen >= k).then_some(v as f64)
+            })
+        };
+        Some(Summary {
+            count: self.n,
+            mean: self.sum as f64 / n as f64,
+            min: *self.counts.keys().next()? as f64,
+            p50: pick(50.0)?,
+            p99: pick(99.0)?,
+            max: *self.counts.keys().next_back()? as f64,
+        })
+    }
+}
+
 /// Count, mean, min, p50, p99 (nearest rank) and max of a set of samples.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -160,4 +215,32 @@ impl CsvTable for LatencySamples {
 pub struct SampleRow {
     pub index: u64,
     pub cycles: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The counted multiset summarizes exactly like the samples themselves.
+        #[test]
+        fn int_counts_summarize_like_the_samples(v in prop::collection::vec(0u64..50, 1..400), big in any::<u64>()) {
+            let mut c = IntCounts::default();
+            let mut all = v.clone();
+            all.push(big);
+            for &x in &all {
+                c.add(x);
+            }
+            prop_assert_eq!(c.summary(), Summary::of_u64(&all));
+            prop_assert!(c.distinct() <= 51);
+            prop_assert_eq!(c.len(), all.len() as u64);
+        }
+    }
+
+    #[test]
+    fn empty_counts_have_no_summary() {
+        assert!(IntCounts::default().summary().is_none());
+        assert!(IntCounts::default().is_empty());
+    }
 }

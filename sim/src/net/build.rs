@@ -2,7 +2,7 @@
 //! ejection, then every switch-to-switch direction), the NICs with their PFT blocks
 //! configured through the CSR port, and the congestion control's state.
 
-use super::config::{EngineKind, Fault, NetConfig};
+use super::config::{EngineKind, NetConfig};
 use super::error::NetError;
 use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
@@ -31,19 +31,9 @@ impl Network {
         cc.validate("cc")?;
         let pft = &cc.pft();
         let topo = Topology::build(&cfg.topology);
-        if let Some(Fault::FreezeSwitch { switch, .. }) = cfg.fault {
-            if switch as usize >= topo.switches().len() {
-                return Err(NetError::Config(super::config::ConfigError {
-                    field: "fault.switch".into(),
-                    value: switch.to_string(),
-                    allowed: format!("must be in 0..{}", topo.switches().len()),
-                }));
-            }
-        }
         let nodes = topo.nodes();
         let n = nodes as usize;
         let specs = topo.switches();
-        faults::check_refs(&cfg.faults, &topo)?;
         let max_radix = specs.iter().map(|s| s.radix).max().unwrap_or(1);
         let qpp = if cfg.voq { max_radix } else { 1 };
 

@@ -1,40 +1,29 @@
 //! Typed, documented run configuration of the network (`NetConfig`), of the PFT blocks
 //! (`PftConfig`) and the engine choice (`EngineKind`). Every struct deserializes with serde
 //! (missing keys take the defaults, unknown keys are refused); `validate` checks ranges and
-//! returns a `ConfigError` that names the field and the allowed values.
+//! returns a `FieldError` (crate::error) that names the field and the allowed values.
 //!
 //! Units: 1 cycle = the time of one flit on one link; 1 flit = 1 credit = `flit_bytes` bytes.
 
 use super::faults::FaultSpec;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 /// Largest switch radix (allocation uses 64-bit port masks).
 pub const MAX_RADIX: u32 = 64;
 /// Longest link, credit or switch latency accepted, in cycles.
 pub const MAX_LATENCY_CYCLES: u32 = 1 << 16;
 
-/// A configuration value out of range: names the field, the value and what is allowed.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("config field `{field}` = {value}: {allowed}")]
-pub struct ConfigError {
-    /// Dotted path of the field, e.g. `topology.radix`.
-    pub field: String,
-    /// The refused value, as text.
-    pub value: String,
-    /// What is allowed (a range and/or a rule).
-    pub allowed: String,
+pub use crate::error::FieldError;
+
+pub(crate) fn bad(
+    field: &str,
+    value: impl std::fmt::Display,
+    allowed: impl Into<String>,
+) -> FieldError {
+    FieldError::new(field, value, allowed)
 }
 
-pub(crate) fn bad(field: &str, value: impl ToString, allowed: impl Into<String>) -> ConfigError {
-    ConfigError {
-        field: field.to_string(),
-        value: value.to_string(),
-        allowed: allowed.into(),
-    }
-}
-
-fn in_range(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), ConfigError> {
+fn in_range(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), FieldError> {
     if (lo..=hi).contains(&v) {
         Ok(())
     } else {
@@ -85,7 +74,7 @@ impl TopologyConfig {
     }
 
     /// Check the sizes.
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    pub fn validate(&self) -> Result<(), FieldError> {
         let even_radix = |radix: u32| {
             if !radix.is_multiple_of(2) || !(4..=MAX_RADIX).contains(&radix) {
                 Err(bad(
@@ -231,7 +220,7 @@ impl NetConfig {
     }
 
     /// Check every field; the error names the first bad one.
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    pub fn validate(&self) -> Result<(), FieldError> {
         self.topology.validate()?;
         if let Some(n) = self.nodes {
             let t = self.topology.nodes();
@@ -326,6 +315,16 @@ impl NetConfig {
                 ),
             ));
         }
+        // References to NICs, switches and ports: checked against the topology here, so
+        // that `pftsim check` refuses what building the network would.
+        let topo = super::topology::Topology::build(&self.topology);
+        if let Some(Fault::FreezeSwitch { switch, .. }) = self.fault {
+            let n = topo.switches().len();
+            if switch as usize >= n {
+                return Err(bad("fault.switch", switch, format!("must be in 0..{n}")));
+            }
+        }
+        super::faults::check_refs(&self.faults, &topo)?;
         Ok(())
     }
 }

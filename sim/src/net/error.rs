@@ -1,14 +1,14 @@
 //! `NetError`: why a run stopped. Every variant prints the cycle, the component and the
 //! numbers involved; the network is not usable after an error.
 
-use super::config::ConfigError;
+use super::config::FieldError;
 use thiserror::Error;
 
 /// A failed run or a refused configuration.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum NetError {
     #[error(transparent)]
-    Config(#[from] ConfigError),
+    Config(#[from] FieldError),
     #[error("cycle {cycle}: message {id} refused: {reason}")]
     BadMessage { cycle: u64, id: u64, reason: String },
     #[error("cycle {cycle}: buffer overflow at {component}: {occupancy_flits} flits > capacity {capacity_flits} (the sender used a credit it did not have)")]

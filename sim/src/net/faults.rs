@@ -9,7 +9,7 @@
 //! jitter) is a hash of the run seed, the link and the cycle, so it depends neither on the
 //! component evaluation order nor on anything else in the run.
 
-use super::config::{bad, ConfigError, Fault, NetConfig};
+use super::config::{bad, Fault, FieldError, NetConfig};
 use super::network::{Network, ONE};
 use super::pft_config::PftConfig;
 use super::store::{End, Endpoint, SwitchId};
@@ -52,7 +52,7 @@ impl Window {
         }
     }
 
-    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+    fn validate(&self, field: &str) -> Result<(), FieldError> {
         if self.duration == Some(0) {
             return Err(bad(
                 &format!("{field}.duration"),
@@ -102,7 +102,7 @@ pub struct LinkRef {
 }
 
 impl LinkRef {
-    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+    fn validate(&self, field: &str) -> Result<(), FieldError> {
         match (self.nic, self.switch, self.port) {
             (Some(_), None, None) | (None, Some(_), Some(_)) => Ok(()),
             _ => Err(bad(
@@ -220,11 +220,11 @@ impl FaultSpec {
 
     /// Check the values that do not depend on the topology. `field` is e.g.
     /// `network.faults[2]`; `deadlock_cycles` is the network's deadlock limit (0: off).
-    pub fn validate(&self, field: &str, deadlock_cycles: u64) -> Result<(), ConfigError> {
+    pub fn validate(&self, field: &str, deadlock_cycles: u64) -> Result<(), FieldError> {
         let w = self.window();
         w.validate(field)?;
         // A stall that outlasts the deadlock detector would be reported as a deadlock.
-        let stall = |what: &str| -> Result<(), ConfigError> {
+        let stall = |what: &str| -> Result<(), FieldError> {
             if deadlock_cycles == 0 {
                 return Ok(());
             }
@@ -498,7 +498,7 @@ impl Network {
 }
 
 /// Check that the faults name NICs, switches and ports that exist.
-pub(crate) fn check_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), ConfigError> {
+pub(crate) fn check_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), FieldError> {
     let nodes = topo.nodes();
     let sws = topo.switches();
     for (i, f) in faults.iter().enumerate() {

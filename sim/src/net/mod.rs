@@ -46,7 +46,8 @@ mod switch;
 pub mod topology;
 pub mod types;
 
-pub use config::{ConfigError, EngineKind, Fault, NetConfig, TopologyConfig};
+pub use crate::error::FieldError;
+pub use config::{EngineKind, Fault, NetConfig, TopologyConfig};
 pub use error::NetError;
 pub use faults::{CreditScope, FaultSpec, LinkRef, Window};
 pub use network::{EvalOrder, Network, NicStats};

@@ -6,6 +6,7 @@
 //! docs/scenarios.md documents every key.
 
 use crate::cc::{CcConfig, IbccConfig};
+use crate::error::ConfigErrors;
 use crate::net::pft_config;
 use crate::net::{EngineKind, NetConfig, NodeId, PftConfig};
 use crate::workload::gpcnet::GpcnetConfig;
@@ -184,7 +185,7 @@ impl PftEntry {
             })
     }
 
-    fn validate(&self, at: &str, errs: &mut Problems) {
+    fn validate(&self, at: &str, errs: &mut ConfigErrors) {
         check_run_name(&self.name, at, errs);
         for &(f, v) in &self.values {
             if u64::try_from(v).map_or(true, |v| f.check(v).is_err()) {
@@ -236,7 +237,7 @@ impl<'de> Deserialize<'de> for PftEntry {
 }
 
 /// A `[[pft]]` or `[[cc]]` name names an output directory and a row.
-fn check_run_name(name: &str, at: &str, errs: &mut Problems) {
+fn check_run_name(name: &str, at: &str, errs: &mut ConfigErrors) {
     let name_ok = !name.is_empty()
         && name.len() <= 32
         && name
@@ -257,25 +258,24 @@ fn check_run_name(name: &str, at: &str, errs: &mut Problems) {
     }
 }
 
-/// Every problem found in a scenario (never empty when returned as an error).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Problems(pub Vec<String>);
-
-impl Problems {
-    fn push(&mut self, key: &str, got: impl fmt::Display, allowed: impl fmt::Display) {
-        self.0.push(format!("`{key}` = {got}: {allowed}"));
-    }
-}
-
-impl fmt::Display for Problems {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, p) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
+/// The name of a scenario file without `name`: its stem with every character outside
+/// A-Z a-z 0-9 _ - . replaced by `_`, at most 64 characters (`my run.toml` -> `my_run`).
+fn name_from_stem(stem: &str) -> String {
+    let name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_-.".contains(c) {
+                c
+            } else {
+                '_'
             }
-            write!(f, "  {p}")?;
-        }
-        Ok(())
+        })
+        .take(64)
+        .collect();
+    if name.is_empty() {
+        "scenario".to_string()
+    } else {
+        name
     }
 }
 
@@ -290,7 +290,10 @@ pub enum ScenarioError {
     #[error("scenario {path} is not valid TOML for a scenario:\n{message}")]
     Parse { path: String, message: String },
     #[error("scenario {path} has {} invalid value(s):\n{problems}", problems.0.len())]
-    Invalid { path: String, problems: Problems },
+    Invalid {
+        path: String,
+        problems: ConfigErrors,
+    },
 }
 
 impl Scenario {
@@ -306,7 +309,9 @@ impl Scenario {
             message,
         })?;
         if s.name.is_none() {
-            s.name = path.file_stem().map(|f| f.to_string_lossy().into_owned());
+            s.name = path
+                .file_stem()
+                .map(|f| name_from_stem(&f.to_string_lossy()));
         }
         s.validate().map_err(|problems| ScenarioError::Invalid {
             path: shown,
@@ -346,7 +351,7 @@ impl Scenario {
     /// as the text shows it), the allowed range of a mistyped integer, the line and column,
     /// and then quotes the parser's own report.
     pub fn parse(text: &str) -> Result<Scenario, String> {
-        toml::from_str(text).map_err(|e| parse_message(text, &e))
+        toml::from_str(text).map_err(|e| super::toml_error::message(text, &e))
     }
 
     /// The scenario's name (`"scenario"` when neither the file nor the stem gave one).
@@ -399,23 +404,51 @@ impl Scenario {
             .map(|(_, c)| c)
     }
 
+    /// Things that start at or after the end of the run (`cycles.max`): the workload's
+    /// traffic or GPCNeT's canaries, and run-time faults. Each would silently never happen.
+    fn check_starts(&self, errs: &mut ConfigErrors) {
+        let max = self.cycles.max;
+        let (key, start) = self.workload.start();
+        if start >= max {
+            let what = if key == "canary_start_cycles" {
+                "the canaries would never run"
+            } else {
+                "no traffic would start"
+            };
+            errs.push(
+                &format!("workload.{key}"),
+                start,
+                format!("must be below cycles.max = {max} ({what})"),
+            );
+        }
+        for (i, f) in self.network.faults.iter().enumerate() {
+            let start = f.window().start;
+            if start >= max {
+                let key = if matches!(f, crate::net::FaultSpec::PftRewrite { .. }) {
+                    "at"
+                } else {
+                    "start"
+                };
+                errs.push(
+                    &format!("network.faults[{i}].{key}"),
+                    start,
+                    format!("must be below cycles.max = {max} (the fault would never happen)"),
+                );
+            }
+        }
+    }
+
     /// Checks every section; returns all problems found.
-    pub fn validate(&self) -> Result<(), Problems> {
-        let mut errs = Problems::default();
+    pub fn validate(&self) -> Result<(), ConfigErrors> {
+        let mut errs = ConfigErrors::default();
         if let Err(e) = self.network.validate() {
-            errs.push(&format!("network.{}", e.field), e.value, e.allowed);
+            errs.0.push(e.prefixed("network"));
         }
         let net_ok = errs.0.is_empty();
         let nodes = if net_ok { self.nodes() } else { 0 };
         if net_ok {
             if let Err(es) = self.workload.validate(nodes) {
-                for e in es.0 {
-                    errs.push(
-                        &format!("workload.{}", e.field),
-                        e.got,
-                        format!("allowed {}", e.allowed),
-                    );
-                }
+                errs.extend_prefixed("workload", es);
             }
         }
         if !(1..=MAX_CYCLES).contains(&self.cycles.max) {
@@ -433,6 +466,9 @@ impl Scenario {
                 );
             }
         }
+        if (1..=MAX_CYCLES).contains(&self.cycles.max) {
+            self.check_starts(&mut errs);
+        }
         if !(1..=1u64 << 32).contains(&self.timeseries.period) {
             errs.push(
                 "timeseries.period",
@@ -447,6 +483,15 @@ impl Scenario {
                     format!("{} NICs", nics.len()),
                     format!("at most {MAX_WATCH} NICs"),
                 );
+            }
+            for (i, n) in nics.iter().enumerate() {
+                if let Some(j) = nics[..i].iter().position(|m| m == n) {
+                    errs.push(
+                        &format!("timeseries.nics[{i}]"),
+                        n,
+                        format!("is listed twice (also timeseries.nics[{j}]); list each NIC at most once"),
+                    );
+                }
             }
             if net_ok {
                 for (i, &n) in nics.iter().enumerate() {
@@ -484,7 +529,7 @@ impl Scenario {
             }
             if let CcScheme::Ibcc(ib) = &c.scheme {
                 if let Err(e) = ib.validate(&at) {
-                    errs.push(&e.field, e.value, e.allowed);
+                    errs.0.push(e);
                 }
             }
         }
@@ -508,256 +553,4 @@ impl Scenario {
             Err(errs)
         }
     }
-}
-
-/// The message of a TOML or serde error: "`key` (line L, column C): what", then the parser's
-/// report with the offending line.
-fn parse_message(text: &str, e: &toml::de::Error) -> String {
-    let report = e.to_string().trim_end().to_string();
-    let what = with_ranges(e.message().trim_end());
-    let Some(span) = e.span() else {
-        return format!("{what}\n{report}");
-    };
-    let at = floor_boundary(text, span.start);
-    let (mut line, mut col) = line_col(text, at);
-    let on_header = {
-        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-        let line = text[line_start..].split('\n').next().unwrap_or("");
-        header(line.trim_start(), &mut Vec::new()).is_some()
-    };
-    let key = if let Some(field) = backticked_after(&what, "missing field ") {
-        // The span is the table that lacks the field (or the whole document).
-        let whole = span.start == 0 && span.end >= text.trim_end().len();
-        let table = if whole && !on_header {
-            None
-        } else {
-            key_at(text, at)
-        };
-        Some(match table {
-            Some(t) => format!("{t}.{field}"),
-            None => field.to_string(),
-        })
-    } else if on_header {
-        // serde lost the position inside the table (an internally tagged enum such as
-        // [workload]): look for the entry the message quotes.
-        let table = key_at(text, at);
-        match entry_in_table(text, at, &what) {
-            Some(entry_at) => {
-                (line, col) = line_col(text, entry_at);
-                key_at(text, entry_at).or(table)
-            }
-            None => table,
-        }
-    } else {
-        key_at(text, at)
-    };
-    match key {
-        Some(k) => format!("`{k}` (line {line}, column {col}): {what}\n{report}"),
-        None => format!("line {line}, column {col}: {what}\n{report}"),
-    }
-}
-
-/// The entry that `msg` is about, below the table header at `at` (serde lost its position:
-/// an internally tagged enum such as `[workload]` or `[[network.faults]]`), found from
-/// "unknown field `k`" or the value the message quotes ("integer `v`", "string \"v\"",
-/// ...). Looks in the table's own lines first, then in everything below the header; the
-/// match must be unique. Returns the byte offset of the entry's key.
-fn entry_in_table(text: &str, at: usize, msg: &str) -> Option<usize> {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let mut offset = line_start;
-    let lines: Vec<(usize, &str)> = text[line_start..]
-        .split('\n')
-        .map(|l| {
-            let start = offset;
-            offset += l.len() + 1;
-            let t = l.trim_start();
-            (start + (l.len() - t.len()), t)
-        })
-        .skip(1)
-        .collect();
-    let own = lines
-        .iter()
-        .take_while(|(_, l)| !l.starts_with('['))
-        .count();
-    let unknown = backticked_after(msg, "unknown field ");
-    let literal = if unknown.is_some() {
-        None
-    } else if let Some(i) = msg.find("integer `") {
-        Some(msg[i + "integer ".len()..].split('`').nth(1)?.to_string())
-    } else if let Some(i) = msg.find("string \"") {
-        let rest = &msg[i + "string ".len()..];
-        Some(format!("\"{}\"", rest[1..].split('"').next()?))
-    } else if let Some(i) = msg.find("floating point `") {
-        Some(
-            msg[i + "floating point ".len()..]
-                .split('`')
-                .nth(1)?
-                .to_string(),
-        )
-    } else if let Some(i) = msg.find("boolean `") {
-        Some(msg[i + "boolean ".len()..].split('`').nth(1)?.to_string())
-    } else if msg.contains("invalid type: sequence") {
-        Some("[".to_string()) // an array: matched by its opening bracket
-    } else if msg.contains("invalid type: map") {
-        Some("{".to_string()) // an inline table
-    } else {
-        return None;
-    };
-    let matches = |scope: &[(usize, &str)]| -> Vec<usize> {
-        scope
-            .iter()
-            .filter_map(|&(o, l)| {
-                let k = leading_key(l)?;
-                let hit = match (&unknown, &literal) {
-                    (Some(u), _) => k == *u,
-                    (None, Some(lit)) => {
-                        let value = l[k.len()..].trim_start()[1..].split('#').next()?.trim();
-                        if lit == "[" || lit == "{" {
-                            value.starts_with(lit.as_str())
-                        } else {
-                            value.replace('_', "") == *lit
-                        }
-                    }
-                    (None, None) => false,
-                };
-                hit.then_some(o)
-            })
-            .collect()
-    };
-    for scope in [&lines[..own], &lines[..]] {
-        match matches(scope).as_slice() {
-            [one] => return Some(*one),
-            [] => continue,
-            _ => return None, // ambiguous
-        }
-    }
-    None
-}
-
-/// serde names integer types (`expected u32`); say what they allow instead.
-fn with_ranges(msg: &str) -> String {
-    let mut m = msg.to_string();
-    for (ty, range) in [
-        ("u8", "0..=255"),
-        ("u16", "0..=65535"),
-        ("u32", "0..=4294967295"),
-        ("u64", "0..=18446744073709551615"),
-    ] {
-        let from = format!("expected {ty}");
-        if m.ends_with(&from) {
-            let cut = m.len() - from.len();
-            m = format!("{}expected an integer in {range}", &m[..cut]);
-        }
-    }
-    if m == "number too large to fit in target type" {
-        m.push_str(" (TOML integers are in -9223372036854775808..=9223372036854775807)");
-    }
-    if m.ends_with("expected f64") {
-        let cut = m.len() - "f64".len();
-        m = format!("{}a number", &m[..cut]);
-    }
-    m
-}
-
-/// The text between the backticks that follow `prefix` at the start of `msg`.
-fn backticked_after<'a>(msg: &'a str, prefix: &str) -> Option<&'a str> {
-    let rest = msg.strip_prefix(prefix)?.strip_prefix('`')?;
-    rest.split('`').next()
-}
-
-fn floor_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-/// 1-based line and column (in characters) of byte offset `at`.
-fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-    (line, col)
-}
-
-fn is_key_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'
-}
-
-/// `key` when `line` (already trimmed at the start) starts with `key =`.
-fn leading_key(line: &str) -> Option<&str> {
-    let end = line.find(|c: char| !is_key_char(c)).unwrap_or(line.len());
-    let (key, rest) = line.split_at(end);
-    (!key.is_empty() && rest.trim_start().starts_with('=')).then_some(key)
-}
-
-/// The name in a table header line (`[a.b]`, or `[[pft]]` counted as `pft[i]` by `arrays`).
-fn header(line: &str, arrays: &mut Vec<(String, usize)>) -> Option<String> {
-    let l = line.split('#').next().unwrap_or("").trim();
-    if let Some(inner) = l.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
-        let name = inner.trim();
-        if name.is_empty() || !name.chars().all(is_key_char) {
-            return None;
-        }
-        let i = match arrays.iter_mut().find(|(n, _)| n == name) {
-            Some((_, count)) => {
-                *count += 1;
-                *count - 1
-            }
-            None => {
-                arrays.push((name.to_string(), 1));
-                0
-            }
-        };
-        return Some(format!("{name}[{i}]"));
-    }
-    let inner = l.strip_prefix('[')?.strip_suffix(']')?.trim();
-    (!inner.is_empty() && inner.chars().all(is_key_char)).then(|| inner.to_string())
-}
-
-/// The dotted key whose value (or name) is at byte offset `at`, found by scanning the lines:
-/// the table header above it, the nearest `key =` at or above its line, and the key of an
-/// inline table entry before it on its line. `None` when the text shows none.
-fn key_at(text: &str, at: usize) -> Option<String> {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    let mut arrays = Vec::new();
-    let mut table: Option<String> = None;
-    let mut key: Option<(usize, String)> = None;
-    let mut offset = 0;
-    for line in text[..line_end].split('\n') {
-        let start = offset;
-        offset += line.len() + 1;
-        let t = line.trim_start();
-        if let Some(h) = header(t, &mut arrays) {
-            table = Some(h);
-            key = None;
-            if start == line_start {
-                return table;
-            }
-        } else if let Some(k) = leading_key(t) {
-            key = Some((start, k.to_string()));
-        }
-    }
-    let (key_line, mut k) = key?;
-    if key_line == line_start {
-        // an entry of an inline table before `at`: `topology = { kind = "x", ... }`
-        let before = &text[line_start..at];
-        if let Some(open) = before.rfind('{') {
-            if !before[open..].contains('}') {
-                if let Some(inner) = before[open + 1..]
-                    .rsplit(',')
-                    .next()
-                    .and_then(|seg| leading_key(seg.trim_start()))
-                {
-                    k = format!("{k}.{inner}");
-                }
-            }
-        }
-    }
-    Some(match table {
-        Some(t) => format!("{t}.{k}"),
-        None => k,
-    })
 }

@@ -17,6 +17,7 @@ pub mod plot;
 pub mod progress;
 pub mod report;
 pub mod run;
+pub mod toml_error;
 
 pub use config::{CcEntry, CcScheme, PftEntry, Scenario, ScenarioError};
 pub use progress::Progress;

@@ -291,7 +291,8 @@ fn auto_watch(w: &AnyWorkload, nodes: u32) -> Vec<NodeId> {
 /// Victim messages of the open-loop workloads, by source NIC.
 #[derive(Default)]
 struct OpenLoopVictims {
-    latencies: Vec<u64>,
+    /// Latencies in cycles, as exact counts (memory bounded by the distinct latencies).
+    latencies: crate::metrics::stats::IntCounts,
     /// Per source: (latency sum, count, bytes delivered in the window).
     by_src: BTreeMap<NodeId, (u64, u64, u64)>,
 }
@@ -307,7 +308,7 @@ impl OpenLoopVictims {
         }
         if d.msg.created >= start {
             let lat = d.delivered - d.msg.created;
-            self.latencies.push(lat);
+            self.latencies.add(lat);
             e.0 += lat;
             e.1 += 1;
         }
@@ -540,7 +541,7 @@ fn gpcnet_victims(g: &GpcnetSummary) -> VictimStats {
 }
 
 fn open_loop_victims(ol: &OpenLoopVictims, victim_tag: u32, window: f64) -> VictimStats {
-    let lat = Summary::of_u64(&ol.latencies);
+    let lat = ol.latencies.summary();
     let bws: Vec<f64> = ol
         .by_src
         .values()

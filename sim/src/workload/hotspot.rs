@@ -91,7 +91,7 @@ impl HotspotConfig {
             errs.push(
                 "frac_c + frac_v + frac_b",
                 sum,
-                "1.0 (within 1e-9)".to_string(),
+                "allowed 1.0 (within 1e-9)".to_string(),
             );
         }
         errs.check_f64("p_hot", self.p_hot, 0.0, 1.0);

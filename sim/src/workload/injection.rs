@@ -57,7 +57,7 @@ impl InjectionProcess {
                         load_field,
                         load,
                         format!(
-                            "0 <= {load_field} <= peak_load * mean_burst_cycles / (mean_burst_cycles + 1) = {max_load} (on_off needs Off periods of at least one cycle)"
+                            "allowed 0 <= {load_field} <= peak_load * mean_burst_cycles / (mean_burst_cycles + 1) = {max_load} (on_off needs Off periods of at least one cycle)"
                         ),
                     );
                 }

@@ -44,6 +44,16 @@ impl WorkloadConfig {
         }
     }
 
+    /// The key and cycle at which the workload's measured traffic starts (`start_cycle`,
+    /// or GPCNeT's `canary_start_cycles`): a run must last longer than that.
+    pub fn start(&self) -> (&'static str, u64) {
+        match self {
+            WorkloadConfig::Uniform(c) => ("start_cycle", c.start_cycle),
+            WorkloadConfig::Hotspot(c) => ("start_cycle", c.start_cycle),
+            WorkloadConfig::Gpcnet(c) => ("canary_start_cycles", c.canary_start_cycles),
+        }
+    }
+
     /// Builds the workload for `nodes` endpoints with `flit_bytes`-byte flits.
     pub fn build(
         &self,

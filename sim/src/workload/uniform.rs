@@ -68,7 +68,7 @@ pub(crate) fn check_window(errs: &mut ConfigErrors, start: u64, stop: Option<u64
             errs.push(
                 "stop_cycle",
                 stop,
-                format!("stop_cycle > start_cycle = {start}"),
+                format!("allowed stop_cycle > start_cycle = {start}"),
             );
         }
     }

@@ -15,7 +15,7 @@ pub mod switch;
 pub use nic::IbccNics;
 pub use switch::IbccSwitches;
 
-use crate::net::config::{bad, ConfigError};
+use crate::net::config::{bad, FieldError};
 use serde::{Deserialize, Serialize};
 
 /// The IB management unit of `ccti_timer`: 1.024 us.
@@ -88,7 +88,7 @@ impl Default for IbccConfig {
 
 impl IbccConfig {
     /// Check every field; errors name `prefix.key` and the field's range.
-    pub fn validate(&self, prefix: &str) -> Result<(), ConfigError> {
+    pub fn validate(&self, prefix: &str) -> Result<(), FieldError> {
         let key = |k: &str| {
             if prefix.is_empty() {
                 k.to_string()

@@ -196,7 +196,11 @@ impl GpcnetConfig {
         e.check_u64("nodes", nodes as u64, 2, MAX_NODES as u64);
         e.check_u64("ppn", self.ppn as u64, 1, 1024);
         if nodes as u64 * self.ppn as u64 > MAX_PROCESSES {
-            e.push("ppn", self.ppn, format!("nodes * ppn <= {MAX_PROCESSES}"));
+            e.push(
+                "ppn",
+                self.ppn,
+                format!("allowed nodes * ppn <= {MAX_PROCESSES}"),
+            );
         }
         e.check_f64("congestor_frac", self.congestor_frac, 1e-9, 1.0 - 1e-9);
         let k = self.congestor_kinds.len();
@@ -204,7 +208,7 @@ impl GpcnetConfig {
             e.push(
                 "congestor_kinds",
                 format!("{:?}", self.congestor_kinds),
-                "1 to 4 distinct kinds of a2a, incast, put_incast, get_bcast",
+                "allowed 1 to 4 distinct kinds of a2a, incast, put_incast, get_bcast",
             );
         }
         let t = self.canary_tests.len();
@@ -212,7 +216,7 @@ impl GpcnetConfig {
             e.push(
                 "canary_tests",
                 format!("{:?}", self.canary_tests),
-                "1 to 3 distinct tests of latency, bandwidth, allreduce",
+                "allowed 1 to 3 distinct tests of latency, bandwidth, allreduce",
             );
         }
         let max_b = MAX_MSG_BYTES as u64;
@@ -248,7 +252,7 @@ impl GpcnetConfig {
                     "congestor_frac",
                     self.congestor_frac,
                     format!(
-                        "a value that leaves >= 2 canary NICs and >= 2 congestor NICs per group \
+                        "allowed a value that leaves >= 2 canary NICs and >= 2 congestor NICs per group \
                          ({} groups); with nodes = {nodes} it gives {n_cong} congestor and \
                          {n_can} canary NICs (GPCNeT needs >= {} NICs)",
                         k,

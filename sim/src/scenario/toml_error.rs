@@ -1,0 +1,735 @@
+//! Messages for a scenario that does not deserialize: the full key the error is about, its
+//! line and column, what was wrong with the field's own range or the allowed kinds, and a
+//! short excerpt of the line (control characters escaped), instead of the parser's report.
+//!
+//! The toml crate reports a byte span and a serde message but not the key. The key is found
+//! from the text around the span (`key_at`), and, where serde lost the position (inside an
+//! internally tagged table such as `[workload]`), from the entry the message quotes
+//! (`entry_in_table`). Both read the wording of toml's and serde's messages ("missing field
+//! `x`", "unknown field `x`", "integer `v`", "expected u32", ...): the tests at the end pin
+//! every wording this module relies on, so a dependency upgrade that changes one fails
+//! `cargo test` instead of silently losing a key.
+
+use super::config::Scenario;
+use crate::error::excerpt;
+
+/// The internally tagged tables of a scenario: serde's name of the enum, the table's key
+/// (`[]` for an entry of an array of tables), and its kinds (a test checks them against
+/// serde's own list).
+pub const TAGGED: [(&str, &str, &[&str]); 4] = [
+    (
+        "TopologyConfig",
+        "network.topology",
+        &["single_switch", "fat_tree", "three_stage"],
+    ),
+    (
+        "WorkloadConfig",
+        "workload",
+        &["uniform", "hotspot", "gpcnet"],
+    ),
+    (
+        "FaultSpec",
+        "network.faults[]",
+        &[
+            "credit_delay",
+            "credit_jitter",
+            "eject",
+            "link_pause",
+            "pft_rewrite",
+        ],
+    ),
+    ("CcScheme", "cc[]", &["none", "ibcc"]),
+];
+
+/// Longest source line shown whole; longer lines are shown around the error's column.
+const MAX_LINE_CHARS: usize = 100;
+
+/// The message of a TOML or serde error:
+/// "`key` (line L, column C): what" and the line with a caret under the error.
+pub fn message(text: &str, e: &toml::de::Error) -> String {
+    let what = with_ranges(e.message().trim_end());
+    let Some(span) = e.span() else {
+        return quote_safely(&what);
+    };
+    let at = floor_boundary(text, span.start);
+    let (mut line, mut col) = line_col(text, at);
+    let mut shown_at = at;
+    let on_header = {
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[line_start..].split('\n').next().unwrap_or("");
+        header(line.trim_start(), &mut Vec::new()).is_some()
+    };
+    let key = if let Some(field) = backticked_after(&what, "missing field ") {
+        // The span is the table that lacks the field (or the whole document).
+        let whole = span.start == 0 && span.end >= text.trim_end().len();
+        let table = if whole && !on_header {
+            None
+        } else {
+            key_at(text, at)
+        };
+        Some(match table {
+            Some(t) => format!("{t}.{field}"),
+            None => field.to_string(),
+        })
+    } else if on_header {
+        // serde lost the position inside the table (an internally tagged enum such as
+        // [workload]): look for the entry the message quotes.
+        let table = key_at(text, at);
+        match entry_in_table(text, at, &what) {
+            Some(entry_at) => {
+                (line, col) = line_col(text, entry_at);
+                shown_at = entry_at;
+                key_at(text, entry_at).or(table)
+            }
+            None => table,
+        }
+    } else if broken_header(text, at) {
+        None // a syntax error in a table header names no key
+    } else {
+        key_at(text, at)
+    };
+    let what = match &key {
+        Some(k) => explain(text, k, &what),
+        None => what,
+    };
+    let what = quote_safely(&what);
+    // A span over the whole document (a missing top-level key) has no line to show.
+    let whole = span.start == 0 && span.end >= text.trim_end().len() && text.contains('\n');
+    let source = if whole {
+        String::new()
+    } else {
+        let end = if shown_at == at {
+            span.end
+        } else {
+            shown_at + 1
+        };
+        format!("\n{}", source_excerpt(text, shown_at, end))
+    };
+    match key {
+        Some(k) => format!("`{k}` (line {line}, column {col}): {what}{source}"),
+        None => format!("line {line}, column {col}: {what}{source}"),
+    }
+}
+
+/// Adds what a message about `key` leaves out: the kinds of a tagged table, and the
+/// field's own range where serde gave the range of the storage type.
+fn explain(text: &str, key: &str, what: &str) -> String {
+    let mut what = what.to_string();
+    for (name, _, kinds) in TAGGED {
+        let from = format!("expected internally tagged enum {name}");
+        if what.ends_with(&from) {
+            let cut = what.len() - from.len();
+            what = format!(
+                "{}expected a table with `kind` = {}",
+                &what[..cut],
+                one_of(kinds)
+            );
+        }
+    }
+    if what == "missing field `kind`" {
+        let table = unindexed(key.strip_suffix(".kind").unwrap_or(key));
+        if let Some((_, _, kinds)) = TAGGED.iter().find(|(_, k, _)| *k == table) {
+            what = format!("missing field `kind` ({})", one_of(kinds));
+        }
+    }
+    const STORAGE: &str = "expected an integer in 0..=";
+    if let Some(i) = what.find(STORAGE) {
+        let max: u64 = what[i + STORAGE.len()..].parse().unwrap_or(u64::MAX);
+        if let Some(rule) = own_rule(text, key, max) {
+            what = format!(
+                "{}expected an integer in the field's range: {rule}",
+                &what[..i]
+            );
+        }
+    }
+    what
+}
+
+/// True when the line of `at` starts like a table header but is not one.
+fn broken_header(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..]
+        .split('\n')
+        .next()
+        .unwrap_or("")
+        .trim_start();
+    line.starts_with('[') && header(line, &mut Vec::new()).is_none()
+}
+
+/// "one of `a`, `b`" (or "`a` or `b`").
+fn one_of(kinds: &[&str]) -> String {
+    let q: Vec<String> = kinds.iter().map(|k| format!("`{k}`")).collect();
+    match q.as_slice() {
+        [a, b] => format!("{a} or {b}"),
+        _ => format!("one of {}", q.join(", ")),
+    }
+}
+
+/// `cc[2].x` -> `cc[].x`.
+fn unindexed(key: &str) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    for c in key.chars() {
+        match c {
+            '[' => {
+                skipping = true;
+                out.push('[');
+            }
+            ']' => {
+                skipping = false;
+                out.push(']');
+            }
+            _ if skipping => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The rule validation states for the integer at `key`: the scenario is tried with that
+/// value replaced by 0 and by `max` (the storage type's bounds); the first that validation
+/// refuses gives the field's own rule. None when both are accepted (the storage range is
+/// then the field's range) or when the text cannot be probed.
+fn own_rule(text: &str, key: &str, max: u64) -> Option<String> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    for probe in [0, max.min(i64::MAX as u64) as i64] {
+        let mut t = table.clone();
+        *value_at(&mut t, key)? = toml::Value::Integer(probe);
+        let Ok(sc) = toml::from_str::<Scenario>(&toml::to_string(&t).ok()?) else {
+            continue;
+        };
+        if let Err(errs) = sc.validate() {
+            if let Some(e) = errs.0.into_iter().find(|e| e.field == key) {
+                return Some(e.allowed);
+            }
+        }
+    }
+    None
+}
+
+/// The value at a dotted key with array indices (`pft[1].m`, `network.topology.radix`).
+fn value_at<'a>(t: &'a mut toml::Table, key: &str) -> Option<&'a mut toml::Value> {
+    let mut parts = key.split('.');
+    let mut cur = step(t, parts.next()?)?;
+    for p in parts {
+        cur = step(cur.as_table_mut()?, p)?;
+    }
+    Some(cur)
+}
+
+fn step<'a>(t: &'a mut toml::Table, part: &str) -> Option<&'a mut toml::Value> {
+    match part.split_once('[') {
+        None => t.get_mut(part),
+        Some((name, idx)) => {
+            let i: usize = idx.strip_suffix(']')?.parse().ok()?;
+            t.get_mut(name)?.as_array_mut()?.get_mut(i)
+        }
+    }
+}
+
+/// A message with control characters escaped and every quoted value (in `"..."` or
+/// backticks) cut to a short excerpt.
+fn quote_safely(msg: &str) -> String {
+    let mut out = String::new();
+    let mut rest = msg;
+    while let Some(open) = rest.find(['"', '`']) {
+        let q = rest.as_bytes()[open] as char;
+        out.push_str(&excerpt_inline(&rest[..=open]));
+        rest = &rest[open + 1..];
+        match rest.find(q) {
+            Some(close) => {
+                out.push_str(&excerpt(&rest[..close]));
+                out.push(q);
+                rest = &rest[close + 1..];
+            }
+            None => {
+                out.push_str(&excerpt(rest));
+                rest = "";
+            }
+        }
+    }
+    out.push_str(&excerpt_inline(rest));
+    out
+}
+
+/// Escapes control characters without cutting (the parser's own text around quotations;
+/// its line breaks become "; ").
+fn excerpt_inline(s: &str) -> String {
+    s.replace('\n', "; ")
+        .chars()
+        .flat_map(|c| {
+            let v: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            v
+        })
+        .collect()
+}
+
+/// The source line of byte offset `at` with carets under `at..end` (on that line): the
+/// whole line when short, else a window around `at`; control characters escaped.
+fn source_excerpt(text: &str, at: usize, end: usize) -> String {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = &text[line_start..line_end];
+    let chars: Vec<char> = line.chars().collect();
+    let col = text[line_start..at].chars().count();
+    let span = text[at..floor_boundary(text, end.clamp(at, line_end))]
+        .chars()
+        .count()
+        .max(1);
+    let (from, to) = if chars.len() <= MAX_LINE_CHARS {
+        (0, chars.len())
+    } else {
+        let from = col.saturating_sub(MAX_LINE_CHARS / 3);
+        (from, (from + MAX_LINE_CHARS).min(chars.len()))
+    };
+    let shown = |cs: &[char]| -> String { cs.iter().flat_map(|c| escaped(*c)).collect() };
+    let pre = format!(
+        "{}{}",
+        if from > 0 { "…" } else { "" },
+        shown(&chars[from..col.min(to)])
+    );
+    let body = format!(
+        "{pre}{}{}",
+        shown(&chars[col.min(to)..to]),
+        if to < chars.len() { "…" } else { "" }
+    );
+    let marked: usize = chars[col.min(to)..(col + span).min(to)]
+        .iter()
+        .map(|c| escaped(*c).len())
+        .sum();
+    let (line_no, _) = line_col(text, at);
+    let gutter = line_no.to_string().len();
+    format!(
+        "{:gutter$} |\n{line_no} | {body}\n{:gutter$} | {}{}",
+        "",
+        "",
+        " ".repeat(pre.chars().count()),
+        "^".repeat(marked.max(1))
+    )
+}
+
+fn escaped(c: char) -> Vec<char> {
+    if c.is_control() && c != '\t' {
+        c.escape_default().collect()
+    } else if c == '\t' {
+        vec![' ']
+    } else {
+        vec![c]
+    }
+}
+
+/// The entry that `msg` is about, below the table header at `at` (serde lost its position:
+/// an internally tagged enum such as `[workload]` or `[[network.faults]]`), found from
+/// "unknown field `k`" or the value the message quotes ("integer `v`", "string \"v\"",
+/// ...). Looks in the table's own lines first, then in everything below the header; the
+/// match must be unique. Returns the byte offset of the entry's key.
+fn entry_in_table(text: &str, at: usize, msg: &str) -> Option<usize> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut offset = line_start;
+    let lines: Vec<(usize, &str)> = text[line_start..]
+        .split('\n')
+        .map(|l| {
+            let start = offset;
+            offset += l.len() + 1;
+            let t = l.trim_start();
+            (start + (l.len() - t.len()), t)
+        })
+        .skip(1)
+        .collect();
+    let own = lines
+        .iter()
+        .take_while(|(_, l)| !l.starts_with('['))
+        .count();
+    // The table's own lines and those of its sub-tables (`[workload.injection]` below
+    // `[workload]`), up to the first header of another table.
+    let name = header(
+        text[line_start..].split('\n').next()?.trim_start(),
+        &mut Vec::new(),
+    )?;
+    let name = name.split('[').next().unwrap_or(&name).to_string();
+    let inside = lines
+        .iter()
+        .take_while(|(_, l)| match header(l, &mut Vec::new()) {
+            Some(h) => h.starts_with(&format!("{name}.")),
+            None => true,
+        })
+        .count();
+    let unknown = backticked_after(msg, "unknown field ");
+    let literal = if unknown.is_some() {
+        None
+    } else if let Some(v) = backticked_after(msg, "unknown variant ") {
+        Some(format!("\"{v}\""))
+    } else if let Some(i) = msg.find("integer `") {
+        Some(msg[i + "integer ".len()..].split('`').nth(1)?.to_string())
+    } else if let Some(i) = msg.find("string \"") {
+        let rest = &msg[i + "string ".len()..];
+        Some(format!("\"{}\"", rest[1..].split('"').next()?))
+    } else if let Some(i) = msg.find("floating point `") {
+        Some(
+            msg[i + "floating point ".len()..]
+                .split('`')
+                .nth(1)?
+                .to_string(),
+        )
+    } else if let Some(i) = msg.find("boolean `") {
+        Some(msg[i + "boolean ".len()..].split('`').nth(1)?.to_string())
+    } else if msg.contains("invalid type: sequence") {
+        Some("[".to_string()) // an array: matched by its opening bracket
+    } else if msg.contains("invalid type: map") {
+        Some("{".to_string()) // an inline table
+    } else {
+        return None;
+    };
+    let matches = |scope: &[(usize, &str)]| -> Vec<usize> {
+        scope
+            .iter()
+            .filter_map(|&(o, l)| {
+                let k = leading_key(l)?;
+                let hit = match (&unknown, &literal) {
+                    (Some(u), _) => k == *u,
+                    (None, Some(lit)) => {
+                        let value = l[k.len()..].trim_start()[1..].split('#').next()?.trim();
+                        if lit == "[" || lit == "{" {
+                            value.starts_with(lit.as_str())
+                        } else if let Some(items) = value.strip_prefix('[') {
+                            // an element of an array: `nics = [1, -1]`
+                            items
+                                .trim_end_matches(']')
+                                .split(',')
+                                .any(|v| v.trim().replace('_', "") == *lit)
+                        } else {
+                            value.replace('_', "") == *lit
+                        }
+                    }
+                    (None, None) => false,
+                };
+                hit.then_some(o)
+            })
+            .collect()
+    };
+    for scope in [&lines[..own], &lines[..inside]] {
+        match matches(scope).as_slice() {
+            [one] => return Some(*one),
+            [] => continue,
+            _ => return None, // ambiguous
+        }
+    }
+    None
+}
+
+/// serde names integer types (`expected u32`); say what they allow instead.
+fn with_ranges(msg: &str) -> String {
+    let mut m = msg.to_string();
+    for (ty, range) in [
+        ("u8", "0..=255"),
+        ("u16", "0..=65535"),
+        ("u32", "0..=4294967295"),
+        ("u64", "0..=18446744073709551615"),
+    ] {
+        let from = format!("expected {ty}");
+        if m.ends_with(&from) {
+            let cut = m.len() - from.len();
+            m = format!("{}expected an integer in {range}", &m[..cut]);
+        }
+    }
+    if m == "number too large to fit in target type" {
+        m.push_str(" (TOML integers are in -9223372036854775808..=9223372036854775807)");
+    }
+    if m.ends_with("expected f64") {
+        let cut = m.len() - "f64".len();
+        m = format!("{}a number", &m[..cut]);
+    }
+    m
+}
+
+/// The text between the backticks that follow `prefix` at the start of `msg`.
+fn backticked_after<'a>(msg: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = msg.strip_prefix(prefix)?.strip_prefix('`')?;
+    rest.split('`').next()
+}
+
+fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// 1-based line and column (in characters) of byte offset `at`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+fn is_key_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'
+}
+
+/// `key` when `line` (already trimmed at the start) starts with `key =`.
+fn leading_key(line: &str) -> Option<&str> {
+    let end = line.find(|c: char| !is_key_char(c)).unwrap_or(line.len());
+    let (key, rest) = line.split_at(end);
+    (!key.is_empty() && rest.trim_start().starts_with('=')).then_some(key)
+}
+
+/// The name in a table header line (`[a.b]`, or `[[pft]]` counted as `pft[i]` by `arrays`).
+fn header(line: &str, arrays: &mut Vec<(String, usize)>) -> Option<String> {
+    let l = line.split('#').next().unwrap_or("").trim();
+    if let Some(inner) = l.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
+        let name = inner.trim();
+        if name.is_empty() || !name.chars().all(is_key_char) {
+            return None;
+        }
+        let i = match arrays.iter_mut().find(|(n, _)| n == name) {
+            Some((_, count)) => {
+                *count += 1;
+                *count - 1
+            }
+            None => {
+                arrays.push((name.to_string(), 1));
+                0
+            }
+        };
+        return Some(format!("{name}[{i}]"));
+    }
+    let inner = l.strip_prefix('[')?.strip_suffix(']')?.trim();
+    (!inner.is_empty() && inner.chars().all(is_key_char)).then(|| inner.to_string())
+}
+
+/// The dotted key whose value (or name) is at byte offset `at`, found by scanning the lines:
+/// the table header above it, the nearest `key =` at or above its line, and the key of an
+/// inline table entry before it on its line. `None` when the text shows none.
+fn key_at(text: &str, at: usize) -> Option<String> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let mut arrays = Vec::new();
+    let mut table: Option<String> = None;
+    let mut key: Option<(usize, String)> = None;
+    let mut offset = 0;
+    for line in text[..line_end].split('\n') {
+        let start = offset;
+        offset += line.len() + 1;
+        let t = line.trim_start();
+        if let Some(h) = header(t, &mut arrays) {
+            table = Some(h);
+            key = None;
+            if start == line_start {
+                return table;
+            }
+        } else if let Some(k) = leading_key(t) {
+            key = Some((start, k.to_string()));
+        }
+    }
+    let (key_line, mut k) = key?;
+    if key_line == line_start {
+        // an entry of an inline table before `at`: `topology = { kind = "x", ... }`
+        let before = &text[line_start..at];
+        if let Some(open) = before.rfind('{') {
+            if !before[open..].contains('}') {
+                if let Some(inner) = before[open + 1..]
+                    .rsplit(',')
+                    .next()
+                    .and_then(|seg| leading_key(seg.trim_start()))
+                {
+                    k = format!("{k}.{inner}");
+                }
+            }
+        }
+    }
+    Some(match table {
+        Some(t) => format!("{t}.{k}"),
+        None => k,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "[workload]\nkind = \"uniform\"\n";
+
+    /// toml's message for `text`, and ours.
+    fn both(text: &str) -> (String, String) {
+        let e = toml::from_str::<Scenario>(text).expect_err(text);
+        (e.message().trim_end().to_string(), message(text, &e))
+    }
+
+    /// Every wording of toml and serde that this module reads, with the key and the line it
+    /// must find from it. If an upgrade of toml or serde changes one, this test fails (and
+    /// the finder must be taught the new wording).
+    #[test]
+    fn the_wordings_this_module_reads_are_the_parsers() {
+        let cases: &[(&str, &str, &str)] = &[
+            // (scenario text, toml's exact message start, our message start)
+            ("name = \"x\"\n", "missing field `workload`", "`workload` (line 1, column 1): missing field `workload`"),
+            (
+                "[cycles]\nmaxx = 1\n[workload]\nkind = \"uniform\"\n",
+                "unknown field `maxx`, expected one of `max`",
+                "`cycles.maxx` (line 2, column 1): unknown field `maxx`",
+            ),
+            (
+                "[workload]\nkind = \"uniform\"\nburst = 3\n",
+                "unknown field `burst`, expected one of",
+                "`workload.burst` (line 3, column 1): unknown field `burst`",
+            ),
+            (
+                "[network]\nbuffer_flits = -5\n[workload]\nkind = \"uniform\"\n",
+                "invalid value: integer `-5`, expected u32",
+                "`network.buffer_flits` (line 2, column 16): invalid value: integer `-5`, expected an integer in the field's range: must be in 64..=65535 (at least one packet",
+            ),
+            (
+                "[cycles]\nmax = \"lots\"\n[workload]\nkind = \"uniform\"\n",
+                "invalid type: string \"lots\", expected u64",
+                "`cycles.max` (line 2, column 7): invalid type: string \"lots\", expected an integer in the field's range: must be in 1..=10000000000",
+            ),
+            (
+                "[workload]\nkind = \"uniform\"\nmsg_bytes = 1.5\n",
+                "invalid type: floating point `1.5`, expected u32",
+                "`workload.msg_bytes` (line 3, column 1): invalid type: floating point `1.5`, expected an integer in the field's range: allowed 1 <= msg_bytes <= 67108864",
+            ),
+            (
+                "[workload]\nkind = \"uniform\"\nmsg_bytes = true\n",
+                "invalid type: boolean `true`, expected u32",
+                "`workload.msg_bytes` (line 3, column 1)",
+            ),
+            (
+                "[workload]\nkind = \"uniform\"\nmsg_bytes = [1]\n",
+                "invalid type: sequence, expected u32",
+                "`workload.msg_bytes` (line 3, column 1)",
+            ),
+            (
+                "[workload]\nkind = \"uniform\"\nmsg_bytes = { a = 1 }\n",
+                "invalid type: map, expected u32",
+                "`workload.msg_bytes` (line 3, column 1)",
+            ),
+            (
+                "[workload]\nkind = \"uniform\"\nload = \"x\"\n",
+                "invalid type: string \"x\", expected f64",
+                "`workload.load` (line 3, column 1): invalid type: string \"x\", expected a number",
+            ),
+            (
+                "[workload]\nkind = \"ring\"\n",
+                "unknown variant `ring`, expected one of `uniform`, `hotspot`, `gpcnet`",
+                "`workload.kind` (line 2, column 8): unknown variant `ring`",
+            ),
+            (
+                "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"dcqcn\"\n",
+                "unknown variant `dcqcn`, expected `none` or `ibcc`",
+                "`cc[0].kind` (line 5, column 1): unknown variant `dcqcn`",
+            ),
+            (
+                "[network]\ntopology = \"fat_tree\"\n[workload]\nkind = \"uniform\"\n",
+                "invalid type: string \"fat_tree\", expected internally tagged enum TopologyConfig",
+                "`network.topology` (line 2, column 12): invalid type: string \"fat_tree\", expected a table with `kind` = one of `single_switch`, `fat_tree`, `three_stage`",
+            ),
+            (
+                "[workload]\nload = 0.5\n",
+                "missing field `kind`",
+                "`workload.kind` (line 1, column 1): missing field `kind` (one of `uniform`, `hotspot`, `gpcnet`)",
+            ),
+            (
+                "[network]\ntopology = { kind = \"fat_tree\", radix = 8 }\n[workload]\nkind = \"uniform\"\n",
+                "missing field `leaves`",
+                "`network.topology.leaves` (line 2, column 12): missing field `leaves`",
+            ),
+            (
+                "[workload]\nkind = \"uniform\"\n[[network.faults]]\nkind = \"eject\"\nrate = 0.5\nnics = [1, -1]\n",
+                "invalid value: integer `-1`, expected u32",
+                "`network.faults[0].nics` (line 6, column 1)",
+            ),
+            (
+                // an array of tables where a number belongs: not blamed on an array below
+                "[[cycles.max]]\n[timeseries]\nnics = [0, 1]\n[workload]\nkind = \"uniform\"\n",
+                "invalid type: sequence, expected u64",
+                "`cycles.max[0]` (line 1, column 1)",
+            ),
+            (
+                "seed = 99999999999999999999\n[workload]\nkind = \"uniform\"\n",
+                "number too large to fit in target type",
+                "`seed` (line 1, column 8): number too large to fit in target type (TOML integers are in",
+            ),
+            (
+                "[[pft]]\nname = \"a\"\n[[pft]]\nname = \"b\"\ndet_mode = \"xx\"\n[workload]\nkind = \"uniform\"\n",
+                "key `det_mode`: expected \"ft\" or \"at\", found string \"xx\"",
+                "`pft[1].det_mode` (line 5, column 12)",
+            ),
+        ];
+        for (text, toml_says, we_say) in cases {
+            let (raw, ours) = both(text);
+            assert!(
+                raw.starts_with(toml_says),
+                "the parser's wording changed for\n{text}\nexpected it to start with {toml_says:?}\ngot {raw:?}"
+            );
+            assert!(
+                ours.starts_with(we_say),
+                "for\n{text}\nexpected our message to start with {we_say:?}\ngot {ours:?}"
+            );
+        }
+    }
+
+    /// The kinds listed for a tagged table are serde's own.
+    #[test]
+    fn tagged_kinds_match_serde() {
+        for (name, key, kinds) in TAGGED {
+            let text = match key {
+                "network.topology" => {
+                    "[network]\ntopology = { kind = \"zz\" }\n[workload]\nkind = \"uniform\"\n"
+                        .to_string()
+                }
+                "workload" => "[workload]\nkind = \"zz\"\n".to_string(),
+                "network.faults[]" => format!("{BASE}[[network.faults]]\nkind = \"zz\"\n"),
+                "cc[]" => format!("{BASE}[[cc]]\nname = \"a\"\nkind = \"zz\"\n"),
+                other => panic!("no probe for {other}"),
+            };
+            let (raw, _) = both(&text);
+            let want = format!("unknown variant `zz`, expected {}", one_of(kinds));
+            assert_eq!(raw, want, "kinds of {name} ({key})");
+        }
+    }
+
+    #[test]
+    fn quotations_are_short_and_escaped() {
+        let long = "y".repeat(5000);
+        let (_, ours) = both(&format!("seed = \"{long}\"\n{BASE}"));
+        assert!(ours.len() < 600, "{} bytes: {ours}", ours.len());
+        assert!(ours.contains("(5000 bytes in all)"), "{ours}");
+        let (_, ours) = both(&format!("name = \"a\u{1b}[31mb\"\n{BASE}"));
+        assert!(!ours.contains('\u{1b}'), "{ours:?}");
+        assert!(ours.contains("\\u{1b}"), "{ours:?}");
+        // a long line is shown around the error, with the caret under it
+        let text = format!("description = \"{}\", seed = 1\n{BASE}", "d".repeat(400));
+        let (_, ours) = both(&text);
+        let lines: Vec<&str> = ours.lines().collect();
+        assert!(lines.iter().all(|l| l.chars().count() < 140), "{ours}");
+        let (code, caret) = (lines[lines.len() - 2], lines[lines.len() - 1]);
+        let col = caret.chars().position(|c| c == '^').expect(&ours);
+        assert_eq!(code.chars().nth(col), Some(','), "{ours}");
+    }
+
+    #[test]
+    fn key_paths_with_indices_are_found() {
+        let mut t: toml::Table =
+            toml::from_str("[[pft]]\nm = 1\n[[pft]]\nm = 2\n[network]\ntopology = { radix = 3 }\n")
+                .unwrap();
+        assert_eq!(
+            value_at(&mut t, "pft[1].m").map(|v| v.clone()),
+            Some(toml::Value::Integer(2))
+        );
+        assert_eq!(
+            value_at(&mut t, "network.topology.radix").map(|v| v.clone()),
+            Some(toml::Value::Integer(3))
+        );
+        assert!(value_at(&mut t, "pft[2].m").is_none());
+        assert_eq!(
+            unindexed("network.faults[12].kind"),
+            "network.faults[].kind"
+        );
+    }
+}
