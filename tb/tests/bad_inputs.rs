@@ -91,6 +91,8 @@ fn config_cases() -> Vec<Case> {
         )
         .file("ok.csv", OK_STIM),
         tc("TC-16", b"# caf\xe9\nm = 1\n".to_vec()),
+        tc("TC-17", format!("m = \"{}\u{1b}[2J\"\n", "z".repeat(2000))),
+        tc("TC-18", format!("{}\u{1b} = 1\n", "k".repeat(2000))),
     ]
 }
 
@@ -134,6 +136,13 @@ fn stimulus_cases() -> Vec<Case> {
         ts("TS-11", "flit_valid,credit_return\n1,\"0\n1,0\n"),
         ts("TS-12", b"flit_valid,credit_return\n1,\xff\n".to_vec()),
         ts("TS-14", "flit_valid,credit_return\r\n1,0\r\n0\r\n1,1\r\n"),
+        ts(
+            "TS-15",
+            format!(
+                "flit_valid,credit_return\n1,{}\u{1b}[2J\n",
+                "9".repeat(2000)
+            ),
+        ),
         // defined behaviour, not an error: both engines trace it, identically
         ts("TS-13", EXCESS_RETURN)
             .also(&[

@@ -111,6 +111,22 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
     }
 }
 
+/// The message of any TOML error (no scenario keys): "line L, column C: what" and the
+/// line with a caret, quotations cut and control characters escaped. For TOML files other
+/// than scenarios (the trace tool's register config).
+pub fn syntax_message(text: &str, e: &toml::de::Error) -> String {
+    let what = quote_safely(e.message().trim_end());
+    let Some(span) = e.span() else {
+        return what;
+    };
+    let at = floor_boundary(text, span.start);
+    let (line, col) = line_col(text, at);
+    format!(
+        "line {line}, column {col}: {what}\n{}",
+        source_excerpt(text, at, span.end)
+    )
+}
+
 /// Adds what a message about `key` leaves out: the kinds of a tagged table, and the
 /// field's own range where serde gave the range of the storage type.
 fn explain(text: &str, key: &str, what: &str) -> String {

@@ -4,6 +4,7 @@
 
 use pft_hdl::model::{Inputs, Regs};
 use pft_hdl::regs::{self, Field, Kind};
+use pft_sim::error::excerpt;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::path::Path;
 use thiserror::Error;
@@ -34,11 +35,8 @@ impl Default for TraceConfig {
 pub enum ConfigError {
     #[error("cannot read config {path}: {err}")]
     Read { path: String, err: std::io::Error },
-    #[error("config {path}: malformed TOML: {err}")]
-    Toml {
-        path: String,
-        err: Box<toml::de::Error>,
-    },
+    #[error("config {path}: malformed TOML: {message}")]
+    Toml { path: String, message: String },
     #[error("config {path}: unknown key `{key}` (allowed keys: {allowed})")]
     UnknownKey {
         path: String,
@@ -72,9 +70,10 @@ fn expected(f: &Field) -> String {
     }
 }
 
+/// A value as messages quote it (a short excerpt, control characters escaped).
 fn describe(v: &toml::Value) -> String {
     match v {
-        toml::Value::String(s) => format!("string {s:?}"),
+        toml::Value::String(s) => format!("string \"{}\"", excerpt(s)),
         toml::Value::Integer(i) => format!("{i}"),
         toml::Value::Float(f) => format!("float {f}"),
         toml::Value::Boolean(b) => format!("boolean {b}"),
@@ -99,14 +98,14 @@ impl TraceConfig {
     pub fn parse(text: &str, origin: &str) -> Result<Self, ConfigError> {
         let table: toml::Table = toml::from_str(text).map_err(|e| ConfigError::Toml {
             path: origin.to_string(),
-            err: Box::new(e),
+            message: pft_sim::scenario::toml_error::syntax_message(text, &e),
         })?;
         let mut cfg = TraceConfig::default();
         for (key, value) in &table {
             let Some(f) = regs::rw_fields().find(|f| f.name == key.as_str()) else {
                 return Err(ConfigError::UnknownKey {
                     path: origin.to_string(),
-                    key: key.clone(),
+                    key: excerpt(key),
                     allowed: regs::rw_fields()
                         .map(|f| f.name)
                         .collect::<Vec<_>>()

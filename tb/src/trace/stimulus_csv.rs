@@ -1,5 +1,6 @@
 //! Open-loop stimulus files: `flit_valid,credit_return`, one row per traced cycle.
 
+use pft_sim::error::excerpt;
 use std::path::Path;
 use thiserror::Error;
 
@@ -111,7 +112,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
             if found.join(",").trim_start_matches('\u{feff}') != HEADER {
                 return Err(StimulusError::Header {
                     path: path(),
-                    found: found.join(","),
+                    found: excerpt(&found.join(",")),
                 });
             }
             continue;
@@ -132,7 +133,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
                     path: path(),
                     line,
                     column: "flit_valid",
-                    value: fv.to_string(),
+                    value: excerpt(fv),
                     allowed: "0 or 1",
                 })
             }
@@ -142,7 +143,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
             path: path(),
             line,
             column: "credit_return",
-            value: cr.to_string(),
+            value: excerpt(cr),
             allowed: "an integer in 0..=255",
         })?;
         rows.push(StimulusRow {
