@@ -49,6 +49,8 @@ pub struct Csr {
     pub det_at: Signal<Out, Bit>,
     /// CTRL.thr_mode (RI when high).
     pub thr_ri: Signal<Out, Bit>,
+    /// CTRL.gating (packet when high).
+    pub gate_packet: Signal<Out, Bit>,
     /// CREDIT_LIMIT.
     pub credit_limit: Signal<Out, Bits<16>>,
     /// TH_ENTER.
@@ -71,6 +73,8 @@ pub struct Csr {
     pub shape_zero: Signal<Out, Bit>,
     /// SHAPE decoded: bits of c that spill past bit 31.
     pub shape_spill_mask: Signal<Out, Bits<16>>,
+    /// SHAPE decoded: the bits of r that RI compares (r_width).
+    pub r_mask: Signal<Out, Bits<32>>,
     /// K.
     pub k: Signal<Out, Bits<16>>,
     /// Strobe: SEED written this cycle; load `seed_load` into the generator.
@@ -99,9 +103,10 @@ pub struct Csr {
     rst_at_cnt_s: Constant<Bits<16>>,
     rst_m: Constant<Bits<5>>,
     rst_n: Constant<Bits<5>>,
+    rst_r_width: Constant<Bits<6>>,
     rst_k: Constant<Bits<16>>,
     rst_seed: Constant<Bits<32>>,
-    ctrl: DFF<Bits<3>>,
+    ctrl: DFF<Bits<4>>,
     credit_limit_q: DFF<Bits<16>>,
     th_enter_q: DFF<Bits<16>>,
     th_escape_q: DFF<Bits<16>>,
@@ -111,6 +116,7 @@ pub struct Csr {
     at_cnt_s_q: DFF<Bits<16>>,
     m_q: DFF<Bits<5>>,
     n_q: DFF<Bits<5>>,
+    r_width_q: DFF<Bits<6>>,
     k_q: DFF<Bits<16>>,
     seed_q: DFF<Bits<32>>,
     // SHAPE is also stored decoded (written together with m_q/n_q) to keep the decode out of
@@ -120,6 +126,7 @@ pub struct Csr {
     distance_q: DFF<Bits<5>>,
     zero_q: DFF<Bit>,
     spill_mask_q: DFF<Bits<16>>,
+    r_mask_q: DFF<Bits<32>>,
     status: Signal<Local, Bits<32>>,
     at_status: Signal<Local, Bits<32>>,
 }
@@ -146,6 +153,7 @@ impl Default for Csr {
             enable: Default::default(),
             det_at: Default::default(),
             thr_ri: Default::default(),
+            gate_packet: Default::default(),
             credit_limit: Default::default(),
             th_enter: Default::default(),
             th_escape: Default::default(),
@@ -157,6 +165,7 @@ impl Default for Csr {
             shape_distance: Default::default(),
             shape_zero: Default::default(),
             shape_spill_mask: Default::default(),
+            r_mask: Default::default(),
             k: Default::default(),
             reseed: Default::default(),
             seed_load: Default::default(),
@@ -175,6 +184,7 @@ impl Default for Csr {
             rst_at_cnt_s: c16(RESET_AT_CNT_S),
             rst_m: Constant::new((RESET_M as u64).into()),
             rst_n: Constant::new((RESET_N as u64).into()),
+            rst_r_width: Constant::new((RESET_R_WIDTH as u64).into()),
             rst_k: c16(RESET_K),
             rst_seed: Constant::new((RESET_SEED as u64).into()),
             ctrl: Default::default(),
@@ -187,6 +197,7 @@ impl Default for Csr {
             at_cnt_s_q: Default::default(),
             m_q: Default::default(),
             n_q: Default::default(),
+            r_width_q: Default::default(),
             k_q: Default::default(),
             seed_q: Default::default(),
             decode: Default::default(),
@@ -194,6 +205,7 @@ impl Default for Csr {
             distance_q: Default::default(),
             zero_q: Default::default(),
             spill_mask_q: Default::default(),
+            r_mask_q: Default::default(),
             status: Default::default(),
             at_status: Default::default(),
         }
@@ -216,20 +228,24 @@ impl Logic for Csr {
             at_cnt_s_q,
             m_q,
             n_q,
+            r_width_q,
             k_q,
             seed_q,
             left_q,
             distance_q,
             zero_q,
-            spill_mask_q
+            spill_mask_q,
+            r_mask_q
         );
         // The SHAPE decoder sees the value being loaded: the reset value or the write data.
         if self.reset.val() {
             self.decode.m.next = self.rst_m.val();
             self.decode.n.next = self.rst_n.val();
+            self.decode.r_width.next = self.rst_r_width.val();
         } else {
             self.decode.m.next = self.wdata.val().get_bits::<5>(0);
             self.decode.n.next = self.wdata.val().get_bits::<5>(8);
+            self.decode.r_width.next = self.wdata.val().get_bits::<6>(16);
         }
         if self.wdata.val() == 0 {
             self.seed_load.next = self.rst_seed.val();
@@ -246,7 +262,7 @@ impl Logic for Csr {
         if self.we.val() {
             match self.addr.val().index() {
                 0 => {
-                    self.ctrl.d.next = self.wdata.val().get_bits::<3>(0);
+                    self.ctrl.d.next = self.wdata.val().get_bits::<4>(0);
                     self.restart.next = true;
                 }
                 1 => {
@@ -279,10 +295,12 @@ impl Logic for Csr {
                 8 => {
                     self.m_q.d.next = self.wdata.val().get_bits::<5>(0);
                     self.n_q.d.next = self.wdata.val().get_bits::<5>(8);
+                    self.r_width_q.d.next = self.wdata.val().get_bits::<6>(16);
                     self.left_q.d.next = self.decode.left.val();
                     self.distance_q.d.next = self.decode.distance.val();
                     self.zero_q.d.next = self.decode.zero.val();
                     self.spill_mask_q.d.next = self.decode.spill_mask.val();
+                    self.r_mask_q.d.next = self.decode.r_mask.val();
                 }
                 9 => {
                     self.k_q.d.next = self.wdata.val().get_bits::<16>(0);
@@ -318,10 +336,12 @@ impl Logic for Csr {
             self.at_cnt_s_q.d.next = self.rst_at_cnt_s.val();
             self.m_q.d.next = self.rst_m.val();
             self.n_q.d.next = self.rst_n.val();
+            self.r_width_q.d.next = self.rst_r_width.val();
             self.left_q.d.next = self.decode.left.val();
             self.distance_q.d.next = self.decode.distance.val();
             self.zero_q.d.next = self.decode.zero.val();
             self.spill_mask_q.d.next = self.decode.spill_mask.val();
+            self.r_mask_q.d.next = self.decode.r_mask.val();
             self.k_q.d.next = self.rst_k.val();
             self.seed_q.d.next = self.rst_seed.val();
         }
@@ -329,6 +349,7 @@ impl Logic for Csr {
         self.enable.next = self.ctrl.q.val().get_bit(0);
         self.det_at.next = self.ctrl.q.val().get_bit(1);
         self.thr_ri.next = self.ctrl.q.val().get_bit(2);
+        self.gate_packet.next = self.ctrl.q.val().get_bit(3);
         self.credit_limit.next = self.credit_limit_q.q.val();
         self.th_enter.next = self.th_enter_q.q.val();
         self.th_escape.next = self.th_escape_q.q.val();
@@ -340,6 +361,7 @@ impl Logic for Csr {
         self.shape_distance.next = self.distance_q.q.val();
         self.shape_zero.next = self.zero_q.q.val();
         self.shape_spill_mask.next = self.spill_mask_q.q.val();
+        self.r_mask.next = self.r_mask_q.q.val();
         self.k.next = self.k_q.q.val();
         // Read port.
         self.status.next = bit_cast::<32, 16>(self.c.val()) << 16;
@@ -349,7 +371,7 @@ impl Logic for Csr {
         self.at_status.next =
             (bit_cast::<32, 16>(self.hit.val()) << 16) | bit_cast::<32, 16>(self.win.val());
         match self.addr.val().index() {
-            0 => self.rdata.next = bit_cast::<32, 3>(self.ctrl.q.val()),
+            0 => self.rdata.next = bit_cast::<32, 4>(self.ctrl.q.val()),
             1 => self.rdata.next = bit_cast::<32, 16>(self.credit_limit_q.q.val()),
             2 => self.rdata.next = bit_cast::<32, 16>(self.th_enter_q.q.val()),
             3 => self.rdata.next = bit_cast::<32, 16>(self.th_escape_q.q.val()),
@@ -358,8 +380,9 @@ impl Logic for Csr {
             6 => self.rdata.next = bit_cast::<32, 16>(self.at_win_s_q.q.val()),
             7 => self.rdata.next = bit_cast::<32, 16>(self.at_cnt_s_q.q.val()),
             8 => {
-                self.rdata.next =
-                    (bit_cast::<32, 5>(self.n_q.q.val()) << 8) | bit_cast::<32, 5>(self.m_q.q.val())
+                self.rdata.next = (bit_cast::<32, 6>(self.r_width_q.q.val()) << 16)
+                    | (bit_cast::<32, 5>(self.n_q.q.val()) << 8)
+                    | bit_cast::<32, 5>(self.m_q.q.val())
             }
             9 => self.rdata.next = bit_cast::<32, 16>(self.k_q.q.val()),
             10 => self.rdata.next = self.seed_q.q.val(),

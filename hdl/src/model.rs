@@ -12,6 +12,8 @@ use crate::regs::{self, addr, Access, Field};
 pub struct Inputs {
     pub reset: bool,
     pub flit_valid: bool,
+    /// The flit at the head is a packet's first flit (used in packet gating only).
+    pub flit_head: bool,
     /// Credits the switch returns this cycle (0..=255).
     pub credit_return: u8,
     pub csr_we: bool,
@@ -43,6 +45,8 @@ pub struct Regs {
     pub m: u8,
     pub n: u8,
     pub k: u16,
+    /// SHAPE.r_width: bits of r compared with f(c) (0 and > 32 act as 32).
+    pub r_width: u8,
     pub seed: u32,
 }
 
@@ -60,11 +64,12 @@ impl Regs {
             m: regs::RESET_M,
             n: regs::RESET_N,
             k: regs::RESET_K,
+            r_width: regs::RESET_R_WIDTH,
             seed: regs::RESET_SEED,
         }
     }
     pub fn shape(&self) -> u32 {
-        regs::shape_word(self.m, self.n)
+        regs::shape_word(self.m, self.n) | (self.r_width as u32) << regs::SHAPE_R_WIDTH_SHIFT
     }
 
     /// A CSR read of `a` (0..=0xF) if it is a register `Regs` holds (the RW ones), else None.
@@ -186,6 +191,11 @@ impl PftModel {
     pub fn thr_ri(&self) -> bool {
         self.regs.ctrl & regs::CTRL_THR_RI != 0
     }
+    /// Packet gating: the throttle decides only for head flits.
+    #[inline]
+    pub fn gate_packet(&self) -> bool {
+        self.regs.ctrl & regs::CTRL_GATING != 0
+    }
     /// Congested as the throttle sees it (the state is held Normal while disabled).
     #[inline]
     pub fn congested(&self) -> bool {
@@ -203,7 +213,7 @@ impl PftModel {
             return true;
         }
         let gate = if self.thr_ri() {
-            self.r as u64
+            (self.r & regs::r_mask(self.regs.r_width)) as u64
         } else {
             self.gap as u64
         };
@@ -243,7 +253,8 @@ impl PftModel {
     pub fn step(&mut self, i: &Inputs) -> Outputs {
         // ---- cycle t: decisions from registered values ----
         let credit_ok = self.c < self.regs.credit_limit;
-        let throttle_ok = self.throttle_ok();
+        // Packet gating: a flit that is not a packet's first passes the throttle.
+        let throttle_ok = self.throttle_ok() || (self.gate_packet() && !i.flit_head);
         let ready = !i.reset && i.flit_valid && credit_ok;
         let send = ready && throttle_ok;
         let out = Outputs {
@@ -353,6 +364,7 @@ impl PftModel {
             addr::SHAPE => {
                 r.m = ((d & regs::SHAPE_M_MASK) >> regs::SHAPE_M_SHIFT) as u8;
                 r.n = ((d & regs::SHAPE_N_MASK) >> regs::SHAPE_N_SHIFT) as u8;
+                r.r_width = ((d & regs::SHAPE_R_WIDTH_MASK) >> regs::SHAPE_R_WIDTH_SHIFT) as u8;
             }
             addr::K => r.k = d as u16,
             addr::SEED => {

@@ -7,13 +7,15 @@ use crate::{
 };
 use rust_hdl::prelude::*;
 
-/// The top block. Every cycle: `send = flit_valid & (c < CREDIT_LIMIT) & throttle_ok`, where
-/// `throttle_ok` is 1 in Normal and the FI or RI gate in Congested. All decisions of a cycle
+/// The top block. Every cycle: `send = flit_valid & (c < CREDIT_LIMIT) & pass`, where `pass`
+/// is 1 in Normal and the FI or RI gate in Congested, and with packet gating (CTRL.gating)
+/// also 1 for a flit that is not a packet's first (`flit_head` low). All decisions of a cycle
 /// use registered values of that cycle; `reset` (synchronous) also blocks `send`.
 ///
 /// ```text
 ///                 +------------------------------+
 ///  flit_valid --->|                              |---> send
+///  flit_head ---->|                              |
 ///  credit_return->|  credit  fsm  level  fi/ri   |---> congested
 ///  csr_we ------->|  counter            gates    |---> used_credits
 ///  csr_addr ----->|                              |---> throttled
@@ -29,6 +31,8 @@ pub struct PftInjector {
     pub reset: Signal<In, Bit>,
     /// The NIC has a flit ready at the head of its injection queue.
     pub flit_valid: Signal<In, Bit>,
+    /// That flit is a packet's first (only read with packet gating).
+    pub flit_head: Signal<In, Bit>,
     /// Credits returned by the switch this cycle.
     pub credit_return: Signal<In, Bits<8>>,
     /// CSR write enable.
@@ -62,6 +66,7 @@ pub struct PftInjector {
     /// Event counters.
     pub counters: PerfCounters,
     throttle_ok: Signal<Local, Bit>,
+    pass: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
 }
 
@@ -113,6 +118,7 @@ impl Logic for PftInjector {
         self.fi.level_ovf.next = self.shifter.level_ovf.val();
         self.ri.level.next = self.shifter.level.val();
         self.ri.level_ovf.next = self.shifter.level_ovf.val();
+        self.ri.mask.next = self.csr.r_mask.val();
         self.ri.reseed.next = self.csr.reseed.val();
         self.ri.seed.next = self.csr.seed_load.val();
 
@@ -124,9 +130,12 @@ impl Logic for PftInjector {
         } else {
             self.throttle_ok.next = self.fi.ok.val();
         }
+        // Packet gating: the rest of a started packet needs only credits.
+        self.pass.next =
+            self.throttle_ok.val() | (self.csr.gate_packet.val() & !self.flit_head.val());
         self.ready.next = !self.reset.val() & self.flit_valid.val() & self.credit.credit_ok.val();
-        self.send.next = self.ready.val() & self.throttle_ok.val();
-        self.throttled.next = self.ready.val() & !self.throttle_ok.val();
+        self.send.next = self.ready.val() & self.pass.val();
+        self.throttled.next = self.ready.val() & !self.pass.val();
 
         // Consequences of the decision.
         self.credit.send.next = self.send.val();

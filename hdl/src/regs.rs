@@ -148,7 +148,7 @@ impl Field {
 
 /// Every field, in address and bit order.
 #[rustfmt::skip]
-pub const FIELDS: [Field; 23] = [
+pub const FIELDS: [Field; 25] = [
     // register, name, offset, width, access, reset, doc
     def(addr::CTRL, "enable", 0, 1, Rw, 0,
         "Throttling on. Off, the state is held Normal and only the credit check applies.").boolean(),
@@ -156,6 +156,8 @@ pub const FIELDS: [Field; 23] = [
         "Detection: 0 FT (fixed threshold), 1 AT (average threshold).").names(&["ft", "at"]),
     def(addr::CTRL, "thr_mode", 2, 1, Rw, 0,
         "Throttling: 0 FI (fixed interval), 1 RI (random interval).").names(&["fi", "ri"]),
+    def(addr::CTRL, "gating", 3, 1, Rw, 0,
+        "Where the throttle decides: 0 flit (every flit), 1 packet (only a packet's first flit, `flit_head` high; the rest of a started packet needs only credits).").names(&["flit", "packet"]),
     def(addr::CREDIT_LIMIT, "credit_limit", 0, 16, Rw, 1024,
         "Credits of the link. The block accepts 0 (no flit ever leaves); the tools refuse it.").range(1, 0xFFFF),
     def(addr::TH_ENTER, "th_enter", 0, 16, Rw, 0x250, "threshold_enter."),
@@ -168,6 +170,8 @@ pub const FIELDS: [Field; 23] = [
     def(addr::AT_CNT_S, "at_cnt_s", 0, 16, Rw, 48, "T_s', hits."),
     def(addr::SHAPE, "m", 0, 5, Rw, 18, "Left shift of c in f(c)."),
     def(addr::SHAPE, "n", 8, 5, Rw, 0, "Right shift in f(c)."),
+    def(addr::SHAPE, "r_width", 16, 6, Rw, 32,
+        "Bits of the RI random number compared with f(c): P(send) = max(0, 1 - f(c)/2^r_width). The block treats 0 and values above 32 as 32; the tools accept 1..=32.").range(1, 32),
     def(addr::K, "k", 0, 16, Rw, 0, "Offset of f(c)."),
     def(addr::SEED, "seed", 0, 32, Rw, 0x9E37_79B9,
         "Non-zero: 0 would lock the generator, so a write of 0 loads the reset value; the tools refuse 0.")
@@ -320,6 +324,8 @@ pub const CTRL_DET_AT: u32 = named("det_mode").mask();
 pub const CTRL_THR_RI: u32 = named("thr_mode").mask();
 pub const CTRL_MASK: u32 = REGS[addr::CTRL as usize].mask;
 
+/// CTRL.gating: 0 = flit (every flit is gated), 1 = packet (only head flits are).
+pub const CTRL_GATING: u32 = named("gating").mask();
 /// The CTRL word for a mode.
 pub const fn ctrl_word(enable: bool, det_at: bool, thr_ri: bool) -> u32 {
     (if enable { CTRL_ENABLE } else { 0 })
@@ -327,9 +333,19 @@ pub const fn ctrl_word(enable: bool, det_at: bool, thr_ri: bool) -> u32 {
         | (if thr_ri { CTRL_THR_RI } else { 0 })
 }
 
-/// The SHAPE word for (m, n).
+/// The SHAPE word for (m, n) with r_width 0 (which the block treats as 32).
 pub const fn shape_word(m: u8, n: u8) -> u32 {
     (m as u32) << SHAPE_M_SHIFT | (n as u32) << SHAPE_N_SHIFT
+}
+
+/// The low bits of r that RI compares with f(c) for an r_width field value `w`: `w` bits,
+/// or all 32 for 0 and values above 32.
+pub const fn r_mask(w: u8) -> u32 {
+    if w == 0 || w >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << w) - 1
+    }
 }
 
 /// STATUS fields (read-only except the write-1-to-clear error bits).
@@ -343,6 +359,8 @@ pub const SHAPE_M_SHIFT: u32 = named("m").offset;
 pub const SHAPE_M_MASK: u32 = named("m").mask();
 pub const SHAPE_N_SHIFT: u32 = named("n").offset;
 pub const SHAPE_N_MASK: u32 = named("n").mask();
+pub const SHAPE_R_WIDTH_SHIFT: u32 = named("r_width").offset;
+pub const SHAPE_R_WIDTH_MASK: u32 = named("r_width").mask();
 pub const SHAPE_MASK: u32 = REGS[addr::SHAPE as usize].mask;
 
 /// Reset values.
@@ -357,6 +375,7 @@ pub const RESET_AT_CNT_S: u16 = reset16("at_cnt_s");
 pub const RESET_M: u8 = reset16("m") as u8;
 pub const RESET_N: u8 = reset16("n") as u8;
 pub const RESET_K: u16 = reset16("k");
+pub const RESET_R_WIDTH: u8 = reset16("r_width") as u8;
 /// Non-zero; also what a write of 0 to SEED loads (a zero seed would lock the generator).
 pub const RESET_SEED: u32 = named("seed").reset;
 /// The FI gap counter (not a register) resets saturated: no flit has been sent "for ever".

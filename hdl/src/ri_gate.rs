@@ -7,7 +7,8 @@ use rust_hdl::prelude::*;
 /// shift-xor register (an LFSR in the GF(2) sense) of period 2^32 - 1 that changes all 32
 /// bits each cycle, so successive outputs are not shifted copies of each other (a plain
 /// one-bit-per-cycle shift register would make successive send decisions strongly
-/// correlated). `ok = r >= f(c)`: P(send) = 1 - f(c) / 2^32. `reseed` loads `seed`.
+/// correlated). `ok = (r & mask) >= f(c)`, `mask` the low `r_width` bits (SHAPE): P(send) =
+/// max(0, 1 - f(c) / 2^r_width). `reseed` loads `seed`.
 #[derive(LogicBlock)]
 pub struct RiGate {
     /// Block clock.
@@ -22,7 +23,9 @@ pub struct RiGate {
     pub level: Signal<In, Bits<32>>,
     /// f(c) >= 2^32.
     pub level_ovf: Signal<In, Bit>,
-    /// The gate is open: `r >= f(c)`.
+    /// The bits of r compared with the level (SHAPE.r_width decoded).
+    pub mask: Signal<In, Bits<32>>,
+    /// The gate is open: `(r & mask) >= f(c)`.
     pub ok: Signal<Out, Bit>,
     /// The generator's current output.
     pub r: Signal<Out, Bits<32>>,
@@ -33,6 +36,7 @@ pub struct RiGate {
     s2: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     s3: Signal<Local, Bits<32>>,
+    masked: Signal<Local, Bits<32>>,
 }
 
 impl Default for RiGate {
@@ -44,6 +48,7 @@ impl Default for RiGate {
             seed: Default::default(),
             level: Default::default(),
             level_ovf: Default::default(),
+            mask: Default::default(),
             ok: Default::default(),
             r: Default::default(),
             reset_seed: Constant::new((RESET_SEED as u64).into()),
@@ -53,6 +58,7 @@ impl Default for RiGate {
             s2: Default::default(),
             x2: Default::default(),
             s3: Default::default(),
+            masked: Default::default(),
         }
     }
 }
@@ -74,7 +80,8 @@ impl Logic for RiGate {
         if self.reset.val() {
             self.state.d.next = self.reset_seed.val();
         }
-        self.ok.next = !self.level_ovf.val() & (self.state.q.val() >= self.level.val());
+        self.masked.next = self.state.q.val() & self.mask.val();
+        self.ok.next = !self.level_ovf.val() & (self.masked.val() >= self.level.val());
         self.r.next = self.state.q.val();
     }
 }

@@ -86,6 +86,7 @@ impl Engine for RtlStepper {
         u.clock.next = Clock { clk: false };
         u.reset.next = i.reset;
         u.flit_valid.next = i.flit_valid;
+        u.flit_head.next = i.flit_head;
         u.credit_return.next = (i.credit_return as u64).into();
         u.csr_we.next = i.csr_we;
         u.csr_addr.next = ((i.csr_addr & 0xF) as u64).into();

@@ -220,7 +220,7 @@ fn bk_address_beyond_map() {
 /// BK-04: values wider than their field.
 fn bk_bits_outside_fields() {
     let mut p = Pair::new();
-    p.write(addr::CTRL, 0xFFFF_FFF8); // no field bit set: stays disabled
+    p.write(addr::CTRL, 0xFFFF_FFF0); // no field bit set: stays disabled
     assert_eq!(p.read(addr::CTRL), 0);
     p.write(addr::CTRL, 0xFFFF_FFFF);
     assert_eq!(p.read(addr::CTRL), regs::CTRL_MASK);
@@ -232,7 +232,11 @@ fn bk_bits_outside_fields() {
     assert_eq!(p.read(addr::K), 0x1234);
     p.write(addr::SHAPE, 0xFFFF_FFFF);
     assert_eq!(p.read(addr::SHAPE), regs::SHAPE_MASK);
-    assert_eq!((p.m.regs.m, p.m.regs.n), (31, 31));
+    assert_eq!((p.m.regs.m, p.m.regs.n, p.m.regs.r_width), (31, 31, 63));
+    // r_width 0 and above 32 act as 32: the RI gate compares all of r
+    assert_eq!(regs::r_mask(63), u32::MAX);
+    assert_eq!(regs::r_mask(0), u32::MAX);
+    assert_eq!(regs::r_mask(8), 0xFF);
     // m = 32 (what pft-trace and pftsim refuse) is m = 0 on the wire
     p.write(addr::SHAPE, 32);
     assert_eq!((p.m.regs.m, p.m.regs.n), (0, 0));

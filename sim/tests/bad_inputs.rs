@@ -259,6 +259,8 @@ fn scenario_cases() -> Vec<Case> {
                 &format!("name = \"bad\"\ndescription = {}", "x".repeat(1 << 20)),
             ),
         ),
+        sc("SC-66", format!("{BASE}r_width = 0\n")),
+        sc("SC-67", format!("{BASE}gating = \"head\"\n")),
         case("SC-65", PFTSIM, &["check", "my run.toml"])
             .file("my run.toml", BASE.replacen("name = \"bad\"\n", "", 1)),
     ]

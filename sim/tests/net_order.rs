@@ -1,5 +1,6 @@
 //! Two-phase clocking: the order in which components are evaluated within a cycle does not
-//! change any result (deliveries, per-NIC counters, PFT outputs in every cycle).
+//! change any result (deliveries, per-NIC counters, PFT outputs in every cycle), with flit
+//! gating and with packet gating and a narrow RI width.
 
 use pft_sim::net::NodeId;
 use pft_sim::net::{
@@ -10,7 +11,7 @@ use pft_sim::net::{
 mod mix;
 use mix::Mix;
 
-fn run(voq: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
+fn run(voq: bool, packet: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
     let cfg = NetConfig {
         topology: TopologyConfig::FatTree {
             radix: 8,
@@ -36,6 +37,12 @@ fn run(voq: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
         ("at_cnt_s", 8),
         ("m", 24),
     ]);
+    // Packet gating with a 26-bit r: m = 24 then stops heads from c = 4 on while Congested.
+    let pft = if packet {
+        pft.with_all(&[("gating", 1), ("r_width", 26)])
+    } else {
+        pft
+    };
     let mut net = Network::new(&cfg, &pft, EngineKind::Model, 9).unwrap();
     net.set_eval_order(order);
     let n = net.nodes();
@@ -67,8 +74,10 @@ fn run(voq: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
 
 #[test]
 fn evaluation_order_does_not_matter() {
-    for voq in [false, true] {
-        let a = run(voq, EvalOrder::Forward);
+    let mut outputs = Vec::new();
+    for (voq, packet) in [(false, false), (true, false), (true, true)] {
+        let a = run(voq, packet, EvalOrder::Forward);
+        outputs.push(a.2);
         assert!(a.0.len() > 500, "only {} deliveries", a.0.len());
         assert!(a.3 > 1000, "the PFT blocks must throttle: {} cycles", a.3);
         for order in [
@@ -76,10 +85,20 @@ fn evaluation_order_does_not_matter() {
             EvalOrder::Shuffled(1),
             EvalOrder::Shuffled(2),
         ] {
-            let b = run(voq, order);
-            assert_eq!(a.0, b.0, "voq {voq}, {order:?}: deliveries differ");
-            assert_eq!(a.1, b.1, "voq {voq}, {order:?}: counters differ");
-            assert_eq!(a.2, b.2, "voq {voq}, {order:?}: PFT outputs differ");
+            let b = run(voq, packet, order);
+            assert_eq!(
+                a.0, b.0,
+                "voq {voq}, packet {packet}, {order:?}: deliveries differ"
+            );
+            assert_eq!(
+                a.1, b.1,
+                "voq {voq}, packet {packet}, {order:?}: counters differ"
+            );
+            assert_eq!(
+                a.2, b.2,
+                "voq {voq}, packet {packet}, {order:?}: PFT outputs differ"
+            );
         }
     }
+    assert_ne!(outputs[1], outputs[2], "packet gating changed nothing");
 }

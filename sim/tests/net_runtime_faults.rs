@@ -550,6 +550,27 @@ fn blocking_level_is_reported_as_starvation() {
     net.run(&mut w, 40_000).unwrap();
     assert!(net.run_until_idle(&mut w, 2_000_000).unwrap());
     assert_eq!(w.delivered, w.id);
+    // Packet gating: the same blocking level, but the throttle decides only at a packet's
+    // first flit and a started packet needs only credits, so no NIC stops halfway. The
+    // block still throttles (heads held while Congested), the run completes and loses
+    // nothing, the invariant checker on.
+    let packet = pft.with("gating", 1);
+    assert_eq!(packet.blocking_from(128), None);
+    let mut net = Network::new(&cfg, &packet, EngineKind::Model, 1).unwrap();
+    let mut w = Freeze {
+        id: 0,
+        delivered: 0,
+    };
+    net.run(&mut w, 40_000).unwrap();
+    assert!(net.run_until_idle(&mut w, 2_000_000).unwrap());
+    assert_eq!(w.delivered, w.id);
+    let held: u64 = NodeId::all(6)
+        .map(|n| net.nic_stats(n).throttled_cycles)
+        .sum();
+    assert!(
+        held > 1_000,
+        "packet gating should still hold heads: {held}"
+    );
 }
 
 /// Runs a scenario file's first PFT configuration through the `pftsim run` code path.

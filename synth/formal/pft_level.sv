@@ -13,7 +13,8 @@
 //
 // This is combinational: all four inputs are free, so one SMT query covers all 2^42 input
 // combinations (no depth, nothing to assume). It is the exhaustive version of the RTL test
-// `shifter_is_exact_for_every_m_n` (which samples c and k). The property shape_decoded in
+// `shifter_is_exact_for_every_m_n` (which samples c and k). The same check proves the decoded
+// RI mask for every SHAPE.r_width. The property shape_decoded in
 // pft_props.sv shows that the running design always feeds the shifter decode(m, n) of its
 // stored m and n, so together they prove level = f(c) in every reachable state; the FI and
 // RI properties rely on that.
@@ -26,13 +27,16 @@ module pft_level_formal (
     input wire [15:0] c,
     input wire [4:0]  m,
     input wire [4:0]  n,
-    input wire [15:0] k
+    input wire [15:0] k,
+    input wire [5:0]  r_width
 );
     wire        left, zero;
     wire [4:0]  distance;
     wire [15:0] spill_mask;
+    wire [31:0] r_mask;
     pft_injector$csr$decode decode (
-        .m(m), .n(n), .left(left), .distance(distance), .zero(zero), .spill_mask(spill_mask)
+        .m(m), .n(n), .r_width(r_width), .left(left), .distance(distance), .zero(zero),
+        .spill_mask(spill_mask), .r_mask(r_mask)
     );
 
     wire [31:0] level;
@@ -48,6 +52,9 @@ module pft_level_formal (
     always @* begin
         assert (level_ovf == (f[47:32] != 16'd0));
         assert (level_ovf || level == f[31:0]);
+        // the RI mask: the low r_width bits of r, all 32 for 0 and widths above 32
+        assert (r_mask == ((r_width == 6'd0 || r_width >= 6'd32) ? 32'hffffffff
+                                                                 : (32'd1 << r_width) - 32'd1));
     end
 endmodule
 

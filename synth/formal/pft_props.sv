@@ -26,15 +26,18 @@
 //   obs_r              ri.state$q         the RI generator output r
 //   obs_level,         shifter$level,     the level f(c) as the design computes it (32 bits)
 //   obs_level_ovf      shifter$level_ovf  and its "f(c) >= 2^32" flag; see below
-//   obs_ctrl           csr.ctrl$q         CTRL: enable[0], det_mode[1] (1 AT), thr_mode[2] (1 RI)
+//   obs_ctrl           csr.ctrl$q         CTRL: enable[0], det_mode[1] (1 AT), thr_mode[2] (1 RI),
+//                                         gating[3] (1 packet)
+//   obs_r_width        csr.r_width_q$q    SHAPE.r_width as stored
 //   obs_credit_limit, obs_th_enter, obs_th_escape, obs_win_e, obs_cnt_e, obs_win_s,
 //   obs_cnt_s, obs_m, obs_n, obs_k        the registers CREDIT_LIMIT, TH_ENTER, TH_ESCAPE,
 //                                         AT_WIN_E, AT_CNT_E, AT_WIN_S, AT_CNT_S, SHAPE.m,
 //                                         SHAPE.n and K as stored: the value software last
 //                                         wrote (masked as in docs/registers.md) or the reset
 //                                         value
-//   obs_left, obs_distance, obs_zero, obs_spill_mask   the decoded copy of SHAPE that drives
-//                                         the shifter (property shape_decoded only)
+//   obs_left, obs_distance, obs_zero, obs_spill_mask, obs_r_mask   the decoded copy of SHAPE
+//                                         that drives the shifter and the RI compare
+//                                         (property shape_decoded only)
 //   obs_err_underflow, obs_err_overflow   the sticky STATUS error flags
 //
 // Every reference value here (the AT pseudo-code, the credit update, the gap counter) is
@@ -63,7 +66,8 @@
 // A_RESET        `reset` is high in the first cycle after power-up (docs/behaviour.md: "the
 //                block must see reset for at least one cycle before use"). After that, reset
 //                is free: it may be asserted in any cycle, for any number of cycles.
-// (free)         flit_valid is free. credit_return is free over its whole range 0..255,
+// (free)         flit_valid and flit_head are free (a head input that changes while a flit
+//                waits, or is high for every flit, is still a legal input). credit_return is free over its whole range 0..255,
 //                including more credits than are in use: that is a link error the block must
 //                survive (it clamps c at 0 and sets err_underflow), so it is not assumed away.
 //                csr_we, csr_addr and csr_wdata are free: any register, any value, any cycle,
@@ -94,6 +98,7 @@ module pft_formal (
     input wire        clock,
     input wire        reset,
     input wire        flit_valid,
+    input wire        flit_head,
     input wire [7:0]  credit_return,
     input wire        csr_we,
     input wire [3:0]  csr_addr,
@@ -109,6 +114,7 @@ module pft_formal (
         .clock(clock),
         .reset(reset),
         .flit_valid(flit_valid),
+        .flit_head(flit_head),
         .credit_return(credit_return),
         .csr_we(csr_we),
         .csr_addr(csr_addr),
@@ -128,7 +134,9 @@ module pft_formal (
     (* keep *) wire [31:0] obs_r;
     (* keep *) wire [31:0] obs_level;
     (* keep *) wire        obs_level_ovf;
-    (* keep *) wire [2:0]  obs_ctrl;
+    (* keep *) wire [3:0]  obs_ctrl;
+    (* keep *) wire [5:0]  obs_r_width;
+    (* keep *) wire [31:0] obs_r_mask;
     (* keep *) wire [15:0] obs_credit_limit;
     (* keep *) wire [15:0] obs_th_enter;
     (* keep *) wire [15:0] obs_th_escape;
@@ -155,6 +163,10 @@ module pft_formal (
     wire enable = obs_ctrl[0];
     wire det_at = obs_ctrl[1];
     wire thr_ri = obs_ctrl[2];
+    wire gate_packet = obs_ctrl[3];
+    // docs/behaviour.md, packet gating: the throttle decides only for a packet's first flit;
+    // `gated` says whether this cycle's flit is one the throttle decides for.
+    wire gated = !gate_packet || flit_head;
 
     // Spec 1: a credit is available when c < CREDIT_LIMIT; a flit is ready to go when the NIC
     // has one, a credit is available and the block is not in reset.
@@ -173,7 +185,10 @@ module pft_formal (
     // `idle >= f(c)` and `r >= f(c)` with f(c) exact: f(c) >= 2^32 (level_ovf) is never reached
     // by either; otherwise f(c) = level (see level_is_f and shape_decoded above).
     wire idle_ge_f = !obs_level_ovf && {16'd0, idle} >= obs_level;
-    wire r_ge_f    = !obs_level_ovf && obs_r >= obs_level;
+    // RI compares the low r_width bits of r (all 32 for r_width 0 or above 32).
+    wire [31:0] spec_r_mask = (obs_r_width == 6'd0 || obs_r_width >= 6'd32) ? 32'hffffffff
+                            : ((32'd1 << obs_r_width) - 32'd1);
+    wire r_ge_f    = !obs_level_ovf && (obs_r & spec_r_mask) >= obs_level;
 
     // Spec 2, AT (repaired Algorithm 2), for the current state. Computed on 17 bits so that a
     // 16-bit wrap in the design could not hide behind the same wrap here.
@@ -255,6 +270,16 @@ module pft_formal (
 `endif
 `ifdef P_AT_WITHIN_WINDOW
   `define H_WINDOW
+`endif
+
+`ifdef P_RI_GATE
+  `define H_RMASK
+`endif
+
+`ifdef H_RMASK
+    // H_RMASK: the decoded RI mask is the spec's mask of the stored r_width (shape_decoded
+    // proves the same; asserted here so that induction may use it).
+    always @* if (!first) assert (obs_r_mask == spec_r_mask);
 `endif
 
 `ifdef H_GAP
@@ -343,8 +368,12 @@ module pft_formal (
     // 16-bit counter never reaches, lets no flit out at all.
     // Observes: send, congested, CTRL.thr_mode, the level (level, level_ovf).
     // Helper: H_GAP. Relies on: level_is_f, shape_decoded (the level is f(c)).
-    always @* if (congested && !thr_ri && send) assert (idle_ge_f);
-    always @* cover (congested && !thr_ri && send && obs_level != 32'd0 && idle != 16'hffff);
+    // With packet gating this is about head flits (the flits the throttle decides for).
+    always @* if (congested && !thr_ri && send && gated) assert (idle_ge_f);
+    always @* begin
+        cover (congested && !thr_ri && send && obs_level != 32'd0 && idle != 16'hffff);
+        cover (congested && !thr_ri && send && gate_packet && flit_head && obs_level != 32'd0);
+    end
 `endif
 
 `ifdef P_FI_NOT_STRICTER
@@ -366,10 +395,29 @@ module pft_formal (
     // r >= f(c) (32-bit compare), hence never when f(c) >= 2^32.
     // Observes: send, congested, CTRL.thr_mode, flit_valid, reset, used_credits, CREDIT_LIMIT,
     // the generator output r, the level. Relies on: level_is_f, shape_decoded.
-    always @* if (congested && thr_ri && ready) assert (send == r_ge_f);
+    // With packet gating this is about head flits; r is compared on its low r_width bits.
+    always @* if (congested && thr_ri && ready && gated) assert (send == r_ge_f);
     always @* begin
         cover (congested && thr_ri && ready && send);
         cover (congested && thr_ri && ready && !send);
+        cover (congested && thr_ri && ready && gated && !send && obs_r_width == 6'd8);
+        cover (congested && thr_ri && ready && gated && send && obs_r_width == 6'd8 &&
+               obs_r[31:8] != 24'd0);   // sent although r itself is above 2^8 > ... level
+    end
+`endif
+
+`ifdef P_PACKET_BODY_PASSES
+    // packet_body_passes. With packet gating (CTRL.gating = 1), the block never holds back a
+    // flit that is not a packet's first (flit_head low) and has a credit: ready implies send,
+    // in Normal and in Congested, under FI and RI. (Heads are throttled as in flit gating:
+    // fi_spacing, fi_not_stricter and ri_gate cover them.)
+    // Observes: send, throttled, flit_valid, flit_head, reset, used_credits, CREDIT_LIMIT,
+    // CTRL.gating.
+    always @* if (gate_packet && !flit_head && ready) assert (send && !throttled);
+    always @* begin
+        cover (gate_packet && !flit_head && ready && congested && !thr_ri && !idle_ge_f);
+        cover (gate_packet && !flit_head && ready && congested && thr_ri && !r_ge_f);
+        cover (gate_packet && flit_head && ready && throttled);  // a head is still held
     end
 `endif
 
@@ -382,16 +430,22 @@ module pft_formal (
     wire        dec_left, dec_zero;
     wire [4:0]  dec_distance;
     wire [15:0] dec_spill_mask;
+    wire [31:0] dec_r_mask;
     pft_injector$csr$decode h_decode (
-        .m(obs_m), .n(obs_n), .left(dec_left), .distance(dec_distance), .zero(dec_zero),
-        .spill_mask(dec_spill_mask)
+        .m(obs_m), .n(obs_n), .r_width(obs_r_width), .left(dec_left), .distance(dec_distance),
+        .zero(dec_zero), .spill_mask(dec_spill_mask), .r_mask(dec_r_mask)
     );
     always @* if (!first) assert (obs_left == dec_left && obs_distance == dec_distance &&
-                                  obs_zero == dec_zero && obs_spill_mask == dec_spill_mask);
+                                  obs_zero == dec_zero && obs_spill_mask == dec_spill_mask &&
+                                  obs_r_mask == dec_r_mask);
+    // and the decoded mask is the spec's: the low r_width bits (all for 0 or above 32)
+    always @* if (!first) assert (obs_r_mask == spec_r_mask);
     always @* if (!first) begin
         cover (!obs_left && !obs_zero && obs_n != 5'd0);    // a right shift
         cover (obs_zero);                                   // n - m > 16
         cover (obs_left && obs_spill_mask != 16'd0);        // a left shift that can overflow
+        cover (obs_r_width == 6'd1);                        // the narrowest r
+        cover (obs_r_width == 6'd40);                       // a width above 32 (acts as 32)
     end
 `endif
 

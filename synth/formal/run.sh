@@ -78,6 +78,7 @@ PROPERTIES=(
     "fi_spacing|$DETECTOR"
     "fi_not_stricter|$DETECTOR"
     "ri_gate|$DETECTOR"
+    "packet_body_passes|$THROTTLE"
     "shape_decoded|"
     "ft_state|$THROTTLE"
     "at_state|$THROTTLE"
@@ -93,6 +94,9 @@ MUTANT_LIST=(
     "credit-check-dropped|s/ready = ~reset & flit_valid & credit\$credit_ok;/ready = ~reset \& flit_valid;/|no_send_without_credit"
     "fi-gap-plus-one|s/ok = ~level_ovf & (gap32 >= level);/ok = ~level_ovf \& (gap32 + 32'h1 >= level);/|fi_spacing"
     "ft-enter-ge|s/hit_now = c > th_enter;/hit_now = c >= th_enter;/|ft_state"
+    "gating-dropped|s/pass = throttle_ok . (csr\$gate_packet & ~flit_head);/pass = throttle_ok;/|packet_body_passes"
+    "gating-heads-too|s/pass = throttle_ok . (csr\$gate_packet & ~flit_head);/pass = throttle_ok ^ (csr\$gate_packet \& ~throttle_ok);/|fi_spacing"
+    "r-width-ignored|s/masked = state\$q & mask;/masked = state\$q;/|ri_gate"
 )
 
 failed=0

@@ -1,8 +1,8 @@
 //! Vector files: the inputs and outputs of every cycle of a run, one line per cycle, in hex,
 //! replayed on the exported Verilog by `tb/verilator/replay.cpp` and `replay_tb.v`.
 //!
-//! Line: `reset flit_valid credit_return csr_we csr_addr csr_wdata send congested throttled
-//! used_credits csr_rdata`.
+//! Line: `reset flit_valid flit_head credit_return csr_we csr_addr csr_wdata send congested
+//! throttled used_credits csr_rdata`.
 
 use crate::stimulus::{Mode, RandomStimulus};
 use pft_hdl::model::{Inputs, Outputs};
@@ -12,9 +12,10 @@ use std::path::Path;
 
 pub fn format_line(i: &Inputs, o: &Outputs) -> String {
     format!(
-        "{:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x}\n",
+        "{:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x}\n",
         i.reset as u8,
         i.flit_valid as u8,
+        i.flit_head as u8,
         i.credit_return,
         i.csr_we as u8,
         i.csr_addr & 0xF,

@@ -93,6 +93,7 @@ fn config_cases() -> Vec<Case> {
         tc("TC-16", b"# caf\xe9\nm = 1\n".to_vec()),
         tc("TC-17", format!("m = \"{}\u{1b}[2J\"\n", "z".repeat(2000))),
         tc("TC-18", format!("{}\u{1b} = 1\n", "k".repeat(2000))),
+        tc("TC-19", "r_width = 33\n"),
     ]
 }
 

@@ -49,6 +49,20 @@ enum Valid {
     Pattern(u16),
 }
 
+/// Head-of-packet pattern of a step (read by the block with packet gating only).
+#[derive(Clone, Copy, Debug)]
+enum Head {
+    /// Every flit is a packet's first (1-flit packets).
+    Always,
+    /// No flit is (a packet longer than the step).
+    Never,
+    /// Packets of `n` flits back to back: a head whenever the reference's CNT_SENT is a
+    /// multiple of `n` (so the head stays up until it leaves).
+    Packets(u8),
+    /// Bit `j % 16` of the word.
+    Pattern(u16),
+}
+
 /// Credit returns of a step.
 #[derive(Clone, Copy, Debug)]
 enum Ret {
@@ -89,6 +103,7 @@ struct Step {
     /// Write on the first cycle (after the reset prelude, if any).
     write: Option<(u8, Val)>,
     valid: Valid,
+    head: Head,
     ret: Ret,
     read: Read,
 }
@@ -108,9 +123,25 @@ fn ctrl_strategy() -> impl Strategy<Value = u32> {
         prop::bool::weighted(0.9),
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
         prop_oneof![4 => Just(0u32), 1 => any::<u32>()],
     )
-        .prop_map(|(en, at, ri, junk)| regs::ctrl_word(en, at, ri) | (junk & !regs::CTRL_MASK))
+        .prop_map(|(en, at, ri, packet, junk)| {
+            regs::ctrl_word(en, at, ri)
+                | if packet { regs::CTRL_GATING } else { 0 }
+                | (junk & !regs::CTRL_MASK)
+        })
+}
+
+/// SHAPE.r_width: the extremes (1 and 32; 0 and 63 act as 32) and narrow widths.
+fn r_width_strategy() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        4 => Just(32u8),
+        1 => Just(0u8),
+        1 => Just(63u8),
+        2 => Just(1u8),
+        4 => 2u8..=31,
+    ]
 }
 
 fn limit_strategy() -> impl Strategy<Value = u16> {
@@ -216,15 +247,18 @@ fn regs_strategy() -> impl Strategy<Value = Regs> {
             win_strategy(),
             cnt_strategy(),
         ),
-        shape_strategy(),
+        (shape_strategy(), r_width_strategy()),
         k_strategy(),
         seed_strategy(),
     )
         .prop_map(
-            |(ctrl, limit, (te, ts), (we, ce, ws, cs), shape, k, seed)| {
+            |(ctrl, limit, (te, ts), (we, ce, ws, cs), (shape, r_width), k, seed)| {
                 let (sel, fi, ri, any) = shape;
                 let (m, n) = if sel < 2 {
                     any
+                } else if ctrl & regs::CTRL_THR_RI != 0 && (1..24).contains(&r_width) {
+                    // a level near 2^r_width for c up to a few hundred
+                    (ri.0.min(r_width.saturating_sub(6)), ri.1)
                 } else if ctrl & regs::CTRL_THR_RI != 0 {
                     ri
                 } else {
@@ -242,6 +276,7 @@ fn regs_strategy() -> impl Strategy<Value = Regs> {
                     m,
                     n,
                     k,
+                    r_width,
                     seed,
                 }
             },
@@ -264,8 +299,9 @@ fn write_strategy() -> impl Strategy<Value = (u8, Val)> {
                           Just(addr::AT_WIN_S), Just(addr::AT_CNT_S)],
               win_strategy().prop_map(|v| Val::Raw(v as u32))),
         2 => (Just(addr::SHAPE),
-              ((0u8..=31, 0u8..=31), any::<u32>())
-                  .prop_map(|((m, n), junk)| Val::Raw(regs::shape_word(m, n) | (junk & !regs::SHAPE_MASK)))),
+              ((0u8..=31, 0u8..=31), r_width_strategy(), any::<u32>())
+                  .prop_map(|((m, n), w, junk)| Val::Raw(regs::shape_word(m, n)
+                      | (w as u32) << regs::SHAPE_R_WIDTH_SHIFT | (junk & !regs::SHAPE_MASK)))),
         1 => (Just(addr::K), k_strategy().prop_map(|v| Val::Raw(v as u32))),
         1 => (Just(addr::SEED), seed_strategy().prop_map(Val::Raw)),
         // Write-to-clear registers, the read-only AT_STATUS, and addresses past the 4-bit port.
@@ -287,6 +323,15 @@ fn any_valid() -> impl Strategy<Value = Valid> {
         4 => Just(Valid::Always),
         2 => (2u8..=8).prop_map(Valid::Every),
         2 => any::<u16>().prop_map(Valid::Pattern),
+    ]
+}
+
+fn any_head() -> impl Strategy<Value = Head> {
+    prop_oneof![
+        1 => Just(Head::Always),
+        1 => Just(Head::Never),
+        3 => (2u8..=16).prop_map(Head::Packets),
+        1 => any::<u16>().prop_map(Head::Pattern),
     ]
 }
 
@@ -322,13 +367,15 @@ fn step_strategy() -> impl Strategy<Value = Step> {
         prop::option::weighted(0.03, prop::bool::weighted(0.7)),
         prop::option::weighted(0.2, write_strategy()),
         traffic_strategy(),
+        any_head(),
         prop_oneof![2 => Just(Read::Sweep), 1 => any::<u8>().prop_map(Read::Addr)],
     )
-        .prop_map(|(len, reset, write, (valid, ret), read)| Step {
+        .prop_map(|(len, reset, write, (valid, ret), head, read)| Step {
             len,
             reset,
             write,
             valid,
+            head,
             ret,
             read,
         })
@@ -442,6 +489,13 @@ struct CaseCov {
     /// Cycles in AT with a window of 0, and with count > window, while enabled.
     at_win0: u64,
     at_cnt_gt_win: u64,
+    /// Packet gating, Congested, a flit ready with a credit: a head held back, a non-head
+    /// sent past the throttle's verdict.
+    pkt_head_held: u64,
+    pkt_body_passed: u64,
+    /// RI throttled with r_width 1 (the narrowest), and with all 32 bits compared.
+    ri_w1_throttled: u64,
+    ri_w32_throttled: u64,
 }
 
 /// A mismatch: the cycles that led to it (all of them, or the last few).
@@ -537,6 +591,16 @@ fn run_case<D: Engine, R: Reference>(
             cov.at_win0 += (w == 0) as u64;
             cov.at_cnt_gt_win += (n > w) as u64;
         }
+        let ready = !i.reset && i.flit_valid && before.c < before.regs.credit_limit;
+        if ready && before.gate_packet() && !before.throttle_ok() {
+            cov.pkt_head_held += (i.flit_head && ref_o.throttled) as u64;
+            cov.pkt_body_passed += (!i.flit_head && ref_o.send) as u64;
+        }
+        if ref_o.throttled && before.thr_ri() {
+            let w = before.regs.r_width;
+            cov.ri_w1_throttled += (w == 1) as u64;
+            cov.ri_w32_throttled += (w == 0 || w >= 32) as u64;
+        }
         true
     };
 
@@ -613,10 +677,17 @@ fn run_case<D: Engine, R: Reference>(
                     Read::Addr(a) => (false, a, 0),
                 },
             };
+            let flit_head = match s.head {
+                Head::Always => true,
+                Head::Never => false,
+                Head::Packets(n) => m.cnt_sent.is_multiple_of(n as u32),
+                Head::Pattern(p) => p >> (j % 16) & 1 != 0,
+            };
             go!(
                 Inputs {
                     reset: false,
                     flit_valid,
+                    flit_head,
                     credit_return,
                     csr_we,
                     csr_addr,
@@ -805,6 +876,10 @@ struct Totals {
     cases_ft_cong_ge: u64,
     cases_at_win0: u64,
     cases_at_cnt_gt_win: u64,
+    cases_pkt_head_held: u64,
+    cases_pkt_body_passed: u64,
+    cases_ri_w1: u64,
+    cases_ri_w32: u64,
 }
 
 impl Totals {
@@ -836,6 +911,10 @@ impl Totals {
         self.cases_ft_cong_ge += n(c.ft_cong_ge);
         self.cases_at_win0 += n(c.at_win0);
         self.cases_at_cnt_gt_win += n(c.at_cnt_gt_win);
+        self.cases_pkt_head_held += n(c.pkt_head_held);
+        self.cases_pkt_body_passed += n(c.pkt_body_passed);
+        self.cases_ri_w1 += n(c.ri_w1_throttled);
+        self.cases_ri_w32 += n(c.ri_w32_throttled);
     }
 
     /// The run exercised what the strategies aim at: each listed thing happened in at least
@@ -867,6 +946,26 @@ impl Totals {
                 "cases in AT with count > window",
                 self.cases_at_cnt_gt_win,
                 0.12,
+            ),
+            (
+                "cases with packet gating holding a head",
+                self.cases_pkt_head_held,
+                0.05,
+            ),
+            (
+                "cases with packet gating passing a non-head past the throttle",
+                self.cases_pkt_body_passed,
+                0.05,
+            ),
+            (
+                "cases throttled by RI with r_width 1",
+                self.cases_ri_w1,
+                0.005,
+            ),
+            (
+                "cases throttled by RI with 32 bits",
+                self.cases_ri_w32,
+                0.03,
             ),
         ];
         let mut bad = String::new();

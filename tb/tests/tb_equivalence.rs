@@ -3,7 +3,7 @@
 
 use pft_hdl::model::{Inputs, Outputs, PftModel};
 use pft_hdl::stepper::{Engine, RtlStepper};
-use pft_tb::stimulus::{Mode, RandomStimulus};
+use pft_tb::stimulus::{FeatureCoverage, Mode, RandomStimulus};
 
 const CYCLES: u64 = 1_000_000;
 
@@ -21,6 +21,7 @@ struct Coverage {
     underflows: u64,
     enter_below_escape: u64,
     enter_at_or_above_escape: u64,
+    features: FeatureCoverage,
 }
 
 fn lockstep(mode: Mode, seed: u64, cycles: u64) -> Coverage {
@@ -32,6 +33,7 @@ fn lockstep(mode: Mode, seed: u64, cycles: u64) -> Coverage {
     let mut history: Vec<(Inputs, Outputs)> = Vec::with_capacity(16);
     for t in 0..cycles {
         let i = stim.next(&prev);
+        let before = model;
         let o_rtl = rtl.step(&i);
         let o_model = model.step(&i);
         if o_rtl != o_model || rtl.probe() != model.probe() {
@@ -55,6 +57,7 @@ fn lockstep(mode: Mode, seed: u64, cycles: u64) -> Coverage {
         cov.enters += (!prev.congested && o_rtl.congested) as u64;
         cov.leaves += (prev.congested && !o_rtl.congested) as u64;
         cov.full += (i.flit_valid && !o_rtl.send && !o_rtl.throttled && !i.reset) as u64;
+        cov.features.count(&before, &i, &o_model);
         cov.writes += i.csr_we as u64;
         cov.resets += i.reset as u64;
         cov.underflows +=
@@ -89,6 +92,7 @@ fn check(mode: Mode) {
         cov.enter_below_escape > 100_000 && cov.enter_at_or_above_escape > 100_000,
         "{cov:?}"
     );
+    cov.features.check(mode).unwrap();
 }
 
 #[test]

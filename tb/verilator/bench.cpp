@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <vector>
 
-struct In { unsigned rst, fv, cr, we, addr, wdata; };
+struct In { unsigned rst, fv, fh, cr, we, addr, wdata; };
 
 int main(int argc, char **argv) {
     if (argc < 3) {
@@ -25,7 +25,8 @@ int main(int argc, char **argv) {
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '\n') continue;
         In i;
-        if (sscanf(line, "%x %x %x %x %x %x", &i.rst, &i.fv, &i.cr, &i.we, &i.addr, &i.wdata) == 6)
+        if (sscanf(line, "%x %x %x %x %x %x %x", &i.rst, &i.fv, &i.fh, &i.cr, &i.we, &i.addr,
+                   &i.wdata) == 7)
             v.push_back(i);
     }
     if (v.empty()) {
@@ -43,6 +44,7 @@ int main(int argc, char **argv) {
         dut.clock = 0;
         dut.reset = i.rst;
         dut.flit_valid = i.fv;
+        dut.flit_head = i.fh;
         dut.credit_return = i.cr;
         dut.csr_we = i.we;
         dut.csr_addr = i.addr;

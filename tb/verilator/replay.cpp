@@ -1,6 +1,6 @@
 // Replay recorded vectors on the exported Verilog and compare every output every cycle.
 // Usage: replay VECTORS [MAX_REPORTS]
-// Vector line (hex): reset flit_valid credit_return csr_we csr_addr csr_wdata
+// Vector line (hex): reset flit_valid flit_head credit_return csr_we csr_addr csr_wdata
 //                    send congested throttled used_credits csr_rdata
 // Prints "cycles N mismatches M"; exits 1 if M > 0 or the file is malformed.
 #include "Vpft_injector.h"
@@ -28,9 +28,9 @@ int main(int argc, char **argv) {
     while (fgets(line, sizeof line, f)) {
         lineno++;
         if (line[0] == '#' || line[0] == '\n') continue;
-        unsigned rst, fv, cr, we, addr, wdata, send, cong, thr, c, rdata;
-        if (sscanf(line, "%x %x %x %x %x %x %x %x %x %x %x", &rst, &fv, &cr, &we, &addr,
-                   &wdata, &send, &cong, &thr, &c, &rdata) != 11) {
+        unsigned rst, fv, fh, cr, we, addr, wdata, send, cong, thr, c, rdata;
+        if (sscanf(line, "%x %x %x %x %x %x %x %x %x %x %x %x", &rst, &fv, &fh, &cr, &we, &addr,
+                   &wdata, &send, &cong, &thr, &c, &rdata) != 12) {
             fprintf(stderr, "%s:%ld: malformed vector line\n", argv[1], lineno);
             return 2;
         }
@@ -38,6 +38,7 @@ int main(int argc, char **argv) {
         dut.clock = 0;
         dut.reset = rst;
         dut.flit_valid = fv;
+        dut.flit_head = fh;
         dut.credit_return = cr;
         dut.csr_we = we;
         dut.csr_addr = addr;

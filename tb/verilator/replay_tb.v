@@ -2,19 +2,19 @@
 // iverilog -g2005 -o replay.vvp replay_tb.v pft_injector.v && vvp replay.vvp +vectors=FILE
 `timescale 1ns/1ps
 module replay_tb;
-    reg clock = 1, reset = 0, flit_valid = 0, csr_we = 0;
+    reg clock = 1, reset = 0, flit_valid = 0, flit_head = 0, csr_we = 0;
     reg [7:0] credit_return = 0;
     reg [3:0] csr_addr = 0;
     reg [31:0] csr_wdata = 0;
     wire send, congested, throttled;
     wire [15:0] used_credits;
     wire [31:0] csr_rdata;
-    pft_injector dut(.clock(clock), .reset(reset), .flit_valid(flit_valid),
+    pft_injector dut(.clock(clock), .reset(reset), .flit_valid(flit_valid), .flit_head(flit_head),
         .credit_return(credit_return), .csr_we(csr_we), .csr_addr(csr_addr),
         .csr_wdata(csr_wdata), .send(send), .congested(congested), .used_credits(used_credits),
         .throttled(throttled), .csr_rdata(csr_rdata));
     integer fd, n, cycles, bad;
-    reg [31:0] rst, fv, cr, we, ad, wd, e_send, e_cong, e_thr, e_c, e_rd;
+    reg [31:0] rst, fv, fh, cr, we, ad, wd, e_send, e_cong, e_thr, e_c, e_rd;
     reg [8*256-1:0] path;
     initial begin
         if (!$value$plusargs("vectors=%s", path)) begin
@@ -29,10 +29,10 @@ module replay_tb;
         cycles = 0; bad = 0;
         #1;
         while (!$feof(fd)) begin
-            n = $fscanf(fd, "%h %h %h %h %h %h %h %h %h %h %h\n", rst, fv, cr, we, ad, wd,
+            n = $fscanf(fd, "%h %h %h %h %h %h %h %h %h %h %h %h\n", rst, fv, fh, cr, we, ad, wd,
                         e_send, e_cong, e_thr, e_c, e_rd);
-            if (n == 11) begin
-                clock = 0; reset = rst[0]; flit_valid = fv[0]; credit_return = cr[7:0];
+            if (n == 12) begin
+                clock = 0; reset = rst[0]; flit_valid = fv[0]; flit_head = fh[0]; credit_return = cr[7:0];
                 csr_we = we[0]; csr_addr = ad[3:0]; csr_wdata = wd;
                 #5;
                 if (send !== e_send[0] || congested !== e_cong[0] || throttled !== e_thr[0] ||

@@ -10,8 +10,10 @@
 //! ```
 //!
 //! The PFT block's `c` is the NIC's only credit state: the NIC sends exactly when the
-//! block's `send` output is high, and feeds it `flit_valid` (a flit is ready) and
-//! `credit_return` (credits arriving this cycle). With IB CC (`crate::cc::ibcc`) the block
+//! block's `send` output is high, and feeds it `flit_valid` (a flit is ready), `flit_head`
+//! (no packet is in progress, so the next flit starts one: with the PFT entry's
+//! `gating = "packet"` the block throttles only those) and `credit_return` (credits arriving
+//! this cycle). With IB CC (`crate::cc::ibcc`) the block
 //! stays disabled and the flow control decides which destination may start a packet
 //! (a flit is ready only if one may), CNPs go before data, and a CNP's arrival is a BECN.
 
@@ -65,6 +67,8 @@ impl Network {
         let flit_valid = !ns.inj_paused && ready;
         let mut inputs = Inputs {
             flit_valid,
+            // No packet in progress: the next flit starts one (read with packet gating).
+            flit_head: ns.cur_pkt == PktId::NONE,
             credit_return,
             ..Default::default()
         };

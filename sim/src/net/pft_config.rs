@@ -165,17 +165,19 @@ impl PftConfig {
     }
 
     /// The smallest `c < credit_limit` from which the throttle passes no flit at all while
-    /// Congested (P(send) = 0: RI level > 2^32 - 1, FI level > 65535, the saturated gap),
-    /// or None. Such a setting can stop a NIC halfway through a packet for good when the
-    /// edge switch keeps that input locked to the packet (docs/scenarios.md).
+    /// Congested (P(send) = 0: RI level > 2^r_width - 1, FI level > 65535, the saturated
+    /// gap), or None. Such a setting can stop a NIC halfway through a packet for good when
+    /// the edge switch keeps that input locked to the packet (docs/scenarios.md). With
+    /// packet gating it cannot (a started packet needs only credits): None.
     pub fn blocking_from(&self, credit_limit: u16) -> Option<u16> {
         let r = &self.regs;
         // Entering Congested needs c > TH_ENTER (FT and AT alike), and c <= CREDIT_LIMIT.
-        if !self.enabled() || r.th_enter >= credit_limit {
+        let packet_gating = r.ctrl & regs::CTRL_GATING != 0;
+        if !self.enabled() || r.th_enter >= credit_limit || packet_gating {
             return None;
         }
         let max_gate: u64 = match self.thr_mode() {
-            ThrMode::Ri => u32::MAX as u64,
+            ThrMode::Ri => regs::r_mask(r.r_width) as u64,
             ThrMode::Fi => 0xFFFF,
         };
         // At c = CREDIT_LIMIT no flit may leave anyway; the next credit lowers c.

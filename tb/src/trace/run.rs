@@ -163,6 +163,10 @@ impl Tracer {
         let p = self.engine.probe();
         let o = self.engine.step(&Inputs {
             flit_valid,
+            // Every traced flit is a packet's first (1-flit packets): with packet gating
+            // (`gating = "packet"`) the throttle then decides for every flit, as with flit
+            // gating. Traces of multi-flit packets are not supported yet (docs/trace.md).
+            flit_head: true,
             credit_return,
             ..Default::default()
         });
