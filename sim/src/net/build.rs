@@ -27,7 +27,31 @@ impl Network {
         engine: EngineKind,
         seed: u64,
     ) -> Result<Network, NetError> {
+        Network::with_cc_on(cfg, cc, engine, seed, None)
+    }
+
+    /// `with_cc`, with PFT on only at the NICs `pft_on` marks (one flag per NIC, in NIC
+    /// order; `None`: every NIC). A NIC left out keeps its block as its credit counter with
+    /// CTRL.enable = 0, so it never throttles (a NIC designer's "PFT on the congestors
+    /// only"). Only meaningful for `pft`; the other schemes disable every block anyway.
+    pub fn with_cc_on(
+        cfg: &NetConfig,
+        cc: &CcConfig,
+        engine: EngineKind,
+        seed: u64,
+        pft_on: Option<&[bool]>,
+    ) -> Result<Network, NetError> {
         cfg.validate()?;
+        if let Some(on) = pft_on {
+            let nodes = cfg.topology.nodes() as usize;
+            if on.len() != nodes {
+                return Err(NetError::Config(crate::error::FieldError::new(
+                    "pft_on",
+                    format!("{} flags", on.len()),
+                    format!("must have one flag per NIC ({nodes})"),
+                )));
+            }
+        }
         cc.validate("cc")?;
         let pft = &cc.pft();
         let topo = Topology::build(&cfg.topology);
@@ -163,7 +187,11 @@ impl Network {
         let nic = Nics {
             st,
             engine: (0..nodes)
-                .map(|i| PftEngine::configured(engine, pft, credit_limit, nic_seed(seed, i)))
+                .map(|i| {
+                    let off = pft_on.is_some_and(|on| !on[i as usize]);
+                    let cfg_i = if off { pft.with("enable", 0) } else { *pft };
+                    PftEngine::configured(engine, &cfg_i, credit_limit, nic_seed(seed, i))
+                })
                 .collect(),
             active: (0..n).map(|_| VecDeque::new()).collect(),
             sq: vec![(MsgId::NONE, MsgId::NONE); n * n],
