@@ -58,6 +58,18 @@ kind = "gpcnet"
 ppn = 0
 "#;
 
+/// A valid hot-spot scenario ending in a `[[pft]]` entry (SC-71 adds keys to it).
+const HOTSPOT_OK: &str = r#"[cycles]
+max = 1000
+[network]
+topology = { kind = "single_switch", nodes = 8 }
+[workload]
+kind = "hotspot"
+hotspots = 1
+[[pft]]
+name = "p"
+"#;
+
 const HOTSPOT: &str = r#"[network]
 topology = { kind = "single_switch", nodes = 8 }
 [workload]
@@ -261,6 +273,19 @@ fn scenario_cases() -> Vec<Case> {
         ),
         sc("SC-66", format!("{BASE}r_width = 0\n")),
         sc("SC-67", format!("{BASE}gating = \"head\"\n")),
+        sc("SC-68", format!("{BASE}classes = [\"congestor\"]\n")),
+        sc(
+            "SC-69",
+            format!(
+                "[cycles]\nmax = 1000\n{}[[pft]]\nname = \"p\"\nclasses = [\"canaries\"]\n",
+                GPCNET.replace("ppn = 0", "ppn = 1")
+            ),
+        ),
+        sc("SC-70", format!("{BASE}nics = [1, 4]\n")),
+        sc(
+            "SC-71",
+            format!("{}nics = [1]\nclasses = [\"c\"]\n", HOTSPOT_OK),
+        ),
         case("SC-65", PFTSIM, &["check", "my run.toml"])
             .file("my run.toml", BASE.replacen("name = \"bad\"\n", "", 1)),
     ]

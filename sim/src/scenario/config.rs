@@ -157,6 +157,11 @@ pub struct PftEntry {
     /// Name in reports and the output subdirectory: 1-32 characters of `[A-Za-z0-9_-]`,
     /// unique, not `off` or `isolated`.
     pub name: String,
+    /// PFT on these NICs only (`nics = [..]`); the others keep their block disabled.
+    pub nics: Option<Vec<NodeId>>,
+    /// PFT on the NICs of these workload classes only (`classes = ["congestor"]`; the
+    /// names `WorkloadConfig::classes` lists).
+    pub classes: Option<Vec<String>>,
     /// The keys the file sets, in file order, as read (range not yet checked).
     values: Vec<(&'static regs::Field, i64)>,
 }
@@ -166,6 +171,8 @@ impl PftEntry {
     pub fn from_config(name: &str, cfg: &PftConfig) -> Self {
         PftEntry {
             name: name.to_string(),
+            nics: None,
+            classes: None,
             values: pft_config::keys()
                 .map(|f| (f, cfg.get(f.name) as i64))
                 .collect(),
@@ -185,6 +192,93 @@ impl PftEntry {
             })
     }
 
+    /// Which NICs run this configuration's PFT (one flag per NIC), given the built
+    /// workload's classes; None: every NIC.
+    pub fn pft_on(&self, w: &crate::workload::AnyWorkload, nodes: u32) -> Option<Vec<bool>> {
+        if let Some(list) = &self.nics {
+            let mut on = vec![false; nodes as usize];
+            for n in list {
+                on[n.index()] = true;
+            }
+            return Some(on);
+        }
+        let classes = self.classes.as_ref()?;
+        Some(
+            NodeId::all(nodes)
+                .map(|n| {
+                    w.class_of(n)
+                        .is_some_and(|c| classes.iter().any(|k| k == c))
+                })
+                .collect(),
+        )
+    }
+
+    /// Checks `nics` and `classes` against the network's NICs and the workload's classes.
+    fn validate_on(&self, at: &str, nodes: u32, wl: &WorkloadConfig, errs: &mut ConfigErrors) {
+        if let (Some(_), Some(classes)) = (&self.nics, &self.classes) {
+            errs.push(
+                &format!("{at}.classes"),
+                format!("{classes:?}"),
+                "give `nics` or `classes`, not both",
+            );
+        }
+        if let Some(list) = &self.nics {
+            if list.is_empty() {
+                errs.push(
+                    &format!("{at}.nics"),
+                    "[]",
+                    "must list at least one NIC (leave it out for every NIC)",
+                );
+            }
+            for (i, n) in list.iter().enumerate() {
+                if n.0 >= nodes {
+                    errs.push(
+                        &format!("{at}.nics[{i}]"),
+                        n,
+                        format!("must be a NIC in 0..{nodes}"),
+                    );
+                } else if let Some(j) = list[..i].iter().position(|m| m == n) {
+                    errs.push(
+                        &format!("{at}.nics[{i}]"),
+                        n,
+                        format!("is listed twice (also {at}.nics[{j}])"),
+                    );
+                }
+            }
+        }
+        if let Some(list) = &self.classes {
+            let known = wl.classes();
+            let allowed = if known.is_empty() {
+                "this workload has no NIC classes (use `nics`)".to_string()
+            } else {
+                format!(
+                    "must be one of {}",
+                    known
+                        .iter()
+                        .map(|k| format!("{k:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            if list.is_empty() {
+                errs.push(
+                    &format!("{at}.classes"),
+                    "[]",
+                    format!("must name at least one class: {allowed}"),
+                );
+            }
+            for (i, c) in list.iter().enumerate() {
+                if !known.contains(&c.as_str()) {
+                    errs.push(
+                        &format!("{at}.classes[{i}]"),
+                        format!("{c:?}"),
+                        allowed.clone(),
+                    );
+                }
+            }
+        }
+    }
+
     fn validate(&self, at: &str, errs: &mut ConfigErrors) {
         check_run_name(&self.name, at, errs);
         for &(f, v) in &self.values {
@@ -200,6 +294,12 @@ impl Serialize for PftEntry {
         use serde::ser::SerializeMap;
         let mut map = s.serialize_map(None)?;
         map.serialize_entry("name", &self.name)?;
+        if let Some(n) = &self.nics {
+            map.serialize_entry("nics", n)?;
+        }
+        if let Some(c) = &self.classes {
+            map.serialize_entry("classes", c)?;
+        }
         pft_config::serialize_keys(&self.config(), &mut map)?;
         map.end()
     }
@@ -217,12 +317,24 @@ impl<'de> Deserialize<'de> for PftEntry {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PftEntry, A::Error> {
                 let mut e = PftEntry::default();
                 while let Some(k) = map.next_key::<String>()? {
-                    if k == "name" {
-                        e.name = map.next_value()?;
-                        continue;
+                    match k.as_str() {
+                        "name" => {
+                            e.name = map.next_value()?;
+                            continue;
+                        }
+                        "nics" => {
+                            e.nics = Some(map.next_value()?);
+                            continue;
+                        }
+                        "classes" => {
+                            e.classes = Some(map.next_value()?);
+                            continue;
+                        }
+                        _ => {}
                     }
-                    let f = pft_config::key(&k)
-                        .ok_or_else(|| pft_config::unknown_key::<A::Error>(&k, &["name"]))?;
+                    let f = pft_config::key(&k).ok_or_else(|| {
+                        pft_config::unknown_key::<A::Error>(&k, &["name", "nics", "classes"])
+                    })?;
                     if e.values.iter().any(|(g, _)| g.name == f.name) {
                         return Err(de::Error::custom(format!("duplicate key `{k}`")));
                     }
@@ -507,6 +619,9 @@ impl Scenario {
         }
         for (i, p) in self.pft.iter().enumerate() {
             p.validate(&format!("pft[{i}]"), &mut errs);
+            if net_ok {
+                p.validate_on(&format!("pft[{i}]"), nodes, &self.workload, &mut errs);
+            }
             if self.pft[..i].iter().any(|q| q.name == p.name) {
                 errs.push(
                     &format!("pft[{i}].name"),

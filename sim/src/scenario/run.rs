@@ -325,13 +325,19 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         WorkloadConfig::Hotspot(h) => h.hot_traffic &= spec.congestors,
         WorkloadConfig::Uniform(_) => {}
     }
-    let mut net = Network::with_cc(net_cfg, &spec.cc, sc.engine, sc.seed)
-        .with_context(|| format!("run `{}`: building the network", spec.label))?;
-    let nodes = net.nodes();
+    let nodes = sc.nodes();
     let n = nodes as usize;
     let mut w = wl_cfg
         .build(nodes, net_cfg.flit_bytes, sc.seed)
         .map_err(|e| anyhow::anyhow!("run `{}`: building the workload: {e}", spec.label))?;
+    // PFT on chosen NICs only (a [[pft]] entry's `nics` or `classes`).
+    let pft_on = match spec.cc {
+        CcConfig::Pft(_) => sc.pft_named(&spec.label).and_then(|p| p.pft_on(&w, nodes)),
+        _ => None,
+    };
+    let mut net = Network::with_cc_on(net_cfg, &spec.cc, sc.engine, sc.seed, pft_on.as_deref())
+        .with_context(|| format!("run `{}`: building the network", spec.label))?;
+    debug_assert_eq!(net.nodes(), nodes);
     let watch = match &sc.timeseries.nics {
         Some(v) => v.clone(),
         None => auto_watch(&w, nodes),

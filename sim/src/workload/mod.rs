@@ -21,7 +21,7 @@ pub use hotspot::{HotspotConfig, HotspotWorkload, NodeClass};
 pub use injection::InjectionProcess;
 pub use uniform::{UniformConfig, UniformWorkload};
 
-use crate::net::types::{Delivery, Message, Workload};
+use crate::net::types::{Delivery, Message, NodeId, Workload};
 use serde::{Deserialize, Serialize};
 
 /// Any workload's configuration, selected by `kind` (TOML: `kind = "uniform"` plus that
@@ -41,6 +41,16 @@ impl WorkloadConfig {
             WorkloadConfig::Uniform(c) => c.validate(nodes),
             WorkloadConfig::Hotspot(c) => c.validate(nodes),
             WorkloadConfig::Gpcnet(c) => c.validate(nodes),
+        }
+    }
+
+    /// The NIC classes a `[[pft]]` entry may name in `classes`: GPCNeT's `congestor` and
+    /// `canary` NICs, the hot-spot workload's `c`, `v` and `b` classes; none for uniform.
+    pub fn classes(&self) -> &'static [&'static str] {
+        match self {
+            WorkloadConfig::Uniform(_) => &[],
+            WorkloadConfig::Hotspot(_) => &["c", "v", "b"],
+            WorkloadConfig::Gpcnet(_) => &["congestor", "canary"],
         }
     }
 
@@ -84,6 +94,22 @@ pub enum AnyWorkload {
 }
 
 impl AnyWorkload {
+    /// The class of NIC `n` as `WorkloadConfig::classes` names it (None: no class).
+    pub fn class_of(&self, n: NodeId) -> Option<&'static str> {
+        match self {
+            AnyWorkload::Uniform(_) => None,
+            AnyWorkload::Hotspot(h) => Some(match h.class_of(n) {
+                hotspot::NodeClass::C => "c",
+                hotspot::NodeClass::V => "v",
+                hotspot::NodeClass::B => "b",
+            }),
+            AnyWorkload::Gpcnet(g) => Some(match g.layout().roles[n.index()] {
+                gpcnet::NodeRole::Canary { .. } => "canary",
+                gpcnet::NodeRole::Congestor { .. } => "congestor",
+            }),
+        }
+    }
+
     /// True when the workload has nothing more to measure (GPCNeT: all canary tests done);
     /// always false for the open-loop workloads, which run until the caller stops.
     pub fn finished(&self) -> bool {
