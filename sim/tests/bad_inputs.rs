@@ -286,6 +286,8 @@ fn scenario_cases() -> Vec<Case> {
             "SC-71",
             format!("{}nics = [1]\nclasses = [\"c\"]\n", HOTSPOT_OK),
         ),
+        sc("SC-72", format!("{HOTSPOT_OK}clock_ratio = 0.5\n")),
+        sc("SC-73", format!("{HOTSPOT_OK}clock_ratio = \"fast\"\n")),
         case("SC-65", PFTSIM, &["check", "my run.toml"])
             .file("my run.toml", BASE.replacen("name = \"bad\"\n", "", 1)),
     ]

@@ -268,6 +268,9 @@ impl Network {
             deliveries: Vec::new(),
             engine_kind: engine,
             seed,
+            clk_q16: pft.clock_q16(),
+            clk_acc: 0,
+            clk_steps: 1,
             topo,
         })
     }

@@ -308,6 +308,11 @@ pub struct Network {
     pub(crate) deliveries: Vec<Delivery>,
     pub(crate) engine_kind: EngineKind,
     pub(crate) seed: u64,
+    /// The PFT blocks' clock: block cycles per flit time in 1/65536, the fraction carried
+    /// between cycles, and the block cycles of this cycle (docs/network.md, "Clock ratio").
+    pub(crate) clk_q16: u32,
+    pub(crate) clk_acc: u32,
+    pub(crate) clk_steps: u32,
 }
 
 impl Network {
@@ -340,7 +345,11 @@ impl Network {
             self.accept(m)?;
         }
         self.msg_buf = buf;
-        // Phase 2: evaluate and commit.
+        // Phase 2: evaluate and commit. The PFT blocks get floor((t+1)R) - floor(tR) clock
+        // cycles in flit slot t (R = clock ratio; 1 at R = 1).
+        let acc = self.clk_acc + self.clk_q16;
+        self.clk_steps = acc >> 16;
+        self.clk_acc = acc & 0xFFFF;
         match self.order.take() {
             None => {
                 for n in 0..self.nodes {

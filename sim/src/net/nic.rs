@@ -24,7 +24,7 @@ use super::store::{
 };
 use super::types::Delivery;
 use crate::cc::FlowCtl;
-use pft_hdl::model::Inputs;
+use pft_hdl::model::{Inputs, Outputs};
 
 impl Clocked for Nic {
     type Input = u32;
@@ -81,19 +81,43 @@ impl Network {
                 inputs.csr_wdata = d;
             }
         }
+        // The block's clock cycles in this flit slot (one at clock ratio 1): the slot's
+        // credits and CSR write come with the first; the flit is offered until the block
+        // sends it, and the link then carries it for the rest of the slot.
         let engine = &mut self.nic.engine[i];
-        let c_before = if check { engine.used_credits() } else { 0 };
-        let out = engine.step(&inputs);
-        if check && out.used_credits != c_before {
-            return Err(Box::new(NetError::Pft {
-                cycle: now,
-                nic: n,
-                detail: format!(
-                    "output used_credits = {} but the counter held {c_before}",
-                    out.used_credits
-                ),
-            }));
+        let mut out = Outputs::default();
+        let (mut sent, mut thr) = (false, false);
+        for _ in 0..self.clk_steps {
+            let c_before = if check { engine.used_credits() } else { 0 };
+            let o = engine.step(&inputs);
+            if check && o.used_credits != c_before {
+                return Err(Box::new(NetError::Pft {
+                    cycle: now,
+                    nic: n,
+                    detail: format!(
+                        "output used_credits = {} but the counter held {c_before}",
+                        o.used_credits
+                    ),
+                }));
+            }
+            if o.send && !inputs.flit_valid {
+                return Err(Box::new(NetError::Pft {
+                    cycle: now,
+                    nic: n,
+                    detail: "send without flit_valid".into(),
+                }));
+            }
+            sent |= o.send;
+            thr |= o.throttled;
+            out = o;
+            inputs.credit_return = 0;
+            inputs.csr_we = false;
+            inputs.flit_valid &= !o.send;
         }
+        // The slot's outputs: sent if any block cycle sent, throttled if the throttle held
+        // the flit back in some block cycle and it did not leave; the rest from the last.
+        out.send = sent;
+        out.throttled = thr && !sent;
         let ns = &mut self.nic.st[i];
         ns.throttled += out.throttled as u64;
         ns.congested += out.congested as u64;
@@ -107,13 +131,6 @@ impl Network {
         ns.out_flags = out.send as u8 | (out.congested as u8) << 1 | (out.throttled as u8) << 2;
         ns.out_c = out.used_credits;
         if out.send {
-            if !flit_valid {
-                return Err(Box::new(NetError::Pft {
-                    cycle: now,
-                    nic: n,
-                    detail: "send without flit_valid".into(),
-                }));
-            }
             if self.nic.st[i].cur_pkt == PktId::NONE {
                 self.start_packet(i);
             }

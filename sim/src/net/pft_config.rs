@@ -67,7 +67,21 @@ pub fn expected(f: &Field) -> String {
 pub struct PftConfig {
     /// `credit_limit` and `seed` in here are unused: `block_regs` sets them per NIC.
     regs: Regs,
+    /// Block clock cycles per flit time, in 1/65536 (`CLOCK_ONE` = 1: the block steps once
+    /// per flit slot). Not a register: how the NIC clocks the block (docs/network.md,
+    /// "Clock ratio").
+    clock_q16: u32,
 }
+
+/// `clock_q16` of a block clocked at the flit rate.
+pub const CLOCK_ONE: u32 = 1 << 16;
+
+/// The clock ratios a configuration takes (block cycles per flit time).
+pub const CLOCK_RATIO_RANGE: std::ops::RangeInclusive<f64> = 1.0..=64.0;
+
+/// The message for a clock ratio out of range.
+pub const CLOCK_RATIO_ALLOWED: &str =
+    "must be a number in 1.0..=64.0 (block clock cycles per flit time; 1 = the flit rate)";
 
 impl Default for PftConfig {
     fn default() -> Self {
@@ -86,6 +100,7 @@ impl PftConfig {
     pub fn reset() -> Self {
         PftConfig {
             regs: Regs::reset(),
+            clock_q16: CLOCK_ONE,
         }
     }
 
@@ -119,6 +134,33 @@ impl PftConfig {
     /// (`DetMode::Ft as u64`), a boolean 0 or 1.
     pub fn with_all(self, pairs: &[(&str, u64)]) -> Self {
         pairs.iter().fold(self, |cfg, &(k, v)| cfg.with(k, v))
+    }
+
+    /// `self` with the block clocked at `ratio` cycles per flit time (kept to 1/65536), or
+    /// the allowed range when `ratio` is outside 1.0..=64.0 (or not a number).
+    pub fn try_with_clock_ratio(mut self, ratio: f64) -> Result<Self, &'static str> {
+        if !CLOCK_RATIO_RANGE.contains(&ratio) {
+            return Err(CLOCK_RATIO_ALLOWED);
+        }
+        self.clock_q16 = (ratio * CLOCK_ONE as f64).round() as u32;
+        Ok(self)
+    }
+
+    /// `self` with the block clocked at `ratio` cycles per flit time. Panics when `ratio` is
+    /// out of range: for values written in code.
+    pub fn with_clock_ratio(self, ratio: f64) -> Self {
+        self.try_with_clock_ratio(ratio)
+            .unwrap_or_else(|e| panic!("clock_ratio = {ratio}: {e}"))
+    }
+
+    /// Block clock cycles per flit time, in 1/65536.
+    pub fn clock_q16(&self) -> u32 {
+        self.clock_q16
+    }
+
+    /// Block clock cycles per flit time.
+    pub fn clock_ratio(&self) -> f64 {
+        self.clock_q16 as f64 / CLOCK_ONE as f64
     }
 
     /// The registers as the block holds them (read `m`, `th_enter`, ... here).
@@ -320,6 +362,10 @@ pub(crate) fn serialize_keys<M: SerializeMap>(
             Kind::Int => map.serialize_entry(f.name, &v)?,
         }
     }
+    // Only when set, so that the echo of a flit-rate block is what it always was.
+    if cfg.clock_q16 != CLOCK_ONE {
+        map.serialize_entry("clock_ratio", &cfg.clock_ratio())?;
+    }
     Ok(())
 }
 
@@ -344,7 +390,14 @@ impl<'de> Deserialize<'de> for PftConfig {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PftConfig, A::Error> {
                 let mut cfg = PftConfig::default();
                 while let Some(k) = map.next_key::<String>()? {
-                    let f = key(&k).ok_or_else(|| unknown_key(&k, &[]))?;
+                    if k == "clock_ratio" {
+                        let r = map.next_value::<f64>()?;
+                        cfg = cfg
+                            .try_with_clock_ratio(r)
+                            .map_err(|e| de::Error::custom(format!("`clock_ratio` = {r}: {e}")))?;
+                        continue;
+                    }
+                    let f = key(&k).ok_or_else(|| unknown_key(&k, &["clock_ratio"]))?;
                     let v = next_value(&mut map, f)?;
                     cfg = u64::try_from(v)
                         .ok()

@@ -162,6 +162,9 @@ pub struct PftEntry {
     /// PFT on the NICs of these workload classes only (`classes = ["congestor"]`; the
     /// names `WorkloadConfig::classes` lists).
     pub classes: Option<Vec<String>>,
+    /// Block clock cycles per flit time (`clock_ratio = 3.58`; default 1: the block steps
+    /// once per flit slot). docs/network.md, "Clock ratio".
+    pub clock_ratio: Option<f64>,
     /// The keys the file sets, in file order, as read (range not yet checked).
     values: Vec<(&'static regs::Field, i64)>,
 }
@@ -173,6 +176,7 @@ impl PftEntry {
             name: name.to_string(),
             nics: None,
             classes: None,
+            clock_ratio: (cfg.clock_q16() != pft_config::CLOCK_ONE).then(|| cfg.clock_ratio()),
             values: pft_config::keys()
                 .map(|f| (f, cfg.get(f.name) as i64))
                 .collect(),
@@ -182,14 +186,19 @@ impl PftEntry {
     /// The block configuration. Values out of range (caught by `validate`) are left at
     /// their defaults.
     pub fn config(&self) -> PftConfig {
-        self.values
+        let cfg = self
+            .values
             .iter()
             .fold(PftConfig::default(), |cfg, &(f, v)| {
                 u64::try_from(v)
                     .ok()
                     .and_then(|v| cfg.try_with(f.name, v).ok())
                     .unwrap_or(cfg)
-            })
+            });
+        match self.clock_ratio {
+            Some(r) => cfg.try_with_clock_ratio(r).unwrap_or(cfg),
+            None => cfg,
+        }
     }
 
     /// Which NICs run this configuration's PFT (one flag per NIC), given the built
@@ -281,6 +290,15 @@ impl PftEntry {
 
     fn validate(&self, at: &str, errs: &mut ConfigErrors) {
         check_run_name(&self.name, at, errs);
+        if let Some(r) = self.clock_ratio {
+            if !pft_config::CLOCK_RATIO_RANGE.contains(&r) {
+                errs.push(
+                    &format!("{at}.clock_ratio"),
+                    r,
+                    pft_config::CLOCK_RATIO_ALLOWED,
+                );
+            }
+        }
         for &(f, v) in &self.values {
             if u64::try_from(v).map_or(true, |v| f.check(v).is_err()) {
                 errs.push(&format!("{at}.{}", f.name), v, pft_config::range_error(f));
@@ -330,10 +348,17 @@ impl<'de> Deserialize<'de> for PftEntry {
                             e.classes = Some(map.next_value()?);
                             continue;
                         }
+                        "clock_ratio" => {
+                            e.clock_ratio = Some(map.next_value()?);
+                            continue;
+                        }
                         _ => {}
                     }
                     let f = pft_config::key(&k).ok_or_else(|| {
-                        pft_config::unknown_key::<A::Error>(&k, &["name", "nics", "classes"])
+                        pft_config::unknown_key::<A::Error>(
+                            &k,
+                            &["name", "nics", "classes", "clock_ratio"],
+                        )
                     })?;
                     if e.values.iter().any(|(g, _)| g.name == f.name) {
                         return Err(de::Error::custom(format!("duplicate key `{k}`")));
