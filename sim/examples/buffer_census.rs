@@ -51,7 +51,12 @@ fn main() -> anyhow::Result<()> {
     let mut net = Network::with_cc(&sc.network, &cc, sc.engine, sc.seed)?;
     let mut w = sc
         .workload
-        .build(net.nodes(), sc.network.flit_bytes, sc.seed)
+        .build_at(
+            net.nodes(),
+            sc.network.flit_bytes,
+            sc.network.link_gbps,
+            sc.seed,
+        )
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let cap = sc.network.buffer_flits as f64;
     // Buffers of each class: (switch, port).

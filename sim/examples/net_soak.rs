@@ -72,7 +72,7 @@ fn main() -> anyhow::Result<()> {
     let nodes = net.nodes();
     let inner = sc
         .workload
-        .build(nodes, sc.network.flit_bytes, sc.seed)
+        .build_at(nodes, sc.network.flit_bytes, sc.network.link_gbps, sc.seed)
         .map_err(|e| anyhow::anyhow!("building the workload: {e}"))?;
     let mut w = Counting {
         inner,

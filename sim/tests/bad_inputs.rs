@@ -288,6 +288,13 @@ fn scenario_cases() -> Vec<Case> {
         ),
         sc("SC-72", format!("{HOTSPOT_OK}clock_ratio = 0.5\n")),
         sc("SC-73", format!("{HOTSPOT_OK}clock_ratio = \"fast\"\n")),
+        sc(
+            "SC-74",
+            format!(
+                "[cycles]\nmax = 1000\n{}canary_start_cycles = 10\nhost_send_ns = -1\n",
+                GPCNET.replace("ppn = 0", "ppn = 1")
+            ),
+        ),
         case("SC-65", PFTSIM, &["check", "my run.toml"])
             .file("my run.toml", BASE.replacen("name = \"bad\"\n", "", 1)),
     ]

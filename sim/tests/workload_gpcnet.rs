@@ -26,6 +26,9 @@ fn base(ppn: u32) -> GpcnetConfig {
         bw_rings: 2,
         allreduce_warmup_iters: 2,
         allreduce_iters: 6,
+        // the network alone: exact fabric timings (host time has its own test)
+        host_send_ns: 0.0,
+        host_recv_ns: 0.0,
         ..Default::default()
     }
 }
@@ -288,6 +291,98 @@ fn latency_ping_pong_gives_one_sample_per_iteration_equal_to_the_fabric_latency(
         assert_eq!(r.len(), 8, "a ring of 8 has 8 edges");
     }
     assert!(rings[0] != rings[1] || rings[1] != rings[2]);
+}
+
+/// Host time on one CPU per process (docs/workloads.md, "Host time"), with 16 B flits at
+/// 100 Gb/s (1.28 ns per cycle): o_s = 12.8 ns = 10 cycles, o_r = 25.6 ns = 20 cycles.
+/// An iteration posts two sends (NIC at +10 and +20) and completes two receives one after
+/// the other: with fabric latency 7 they arrive at +17 and +27 while the CPU is busy, so
+/// 2 o_s + 2 o_r = 60; with latency 30 they arrive at +40 and +50, so o_s + 30 + 2 o_r = 80.
+#[test]
+fn host_time_adds_send_and_receive_overheads_on_one_cpu() {
+    let cfg = GpcnetConfig {
+        host_send_ns: 12.8,
+        host_recv_ns: 25.6,
+        ..only(&base(1), CanaryTest::Latency)
+    };
+    let nodes = 40;
+    for (latency, want) in [(7, 60.0), (30, 80.0)] {
+        let mut w = GpcnetWorkload::new(&cfg, nodes, 16, 3).unwrap();
+        assert_eq!(w.host_cycles(), (10, 20));
+        let mut f = Fabric::ideal(nodes, latency);
+        assert!(f.run_while(&mut w, 100_000, |w| w.finished()));
+        let t = w.results().test(CanaryTest::Latency).unwrap().clone();
+        for p in &t.processes {
+            assert!(
+                p.samples.iter().all(|&s| s == want),
+                "latency {latency}: {:?}",
+                p.samples
+            );
+        }
+        // the NIC gets each message when its CPU has posted it: 10 and 20 cycles after
+        // the iteration starts
+        let start = t.start_cycle.unwrap();
+        let first: Vec<u64> = f
+            .created
+            .iter()
+            .filter(|m| m.tag == tag::CANARY_LATENCY && m.created < start + 30)
+            .map(|m| m.created - start)
+            .collect();
+        assert_eq!(first.len(), 16, "{first:?}");
+        assert!(first.iter().all(|&c| c == 10 || c == 20), "{first:?}");
+    }
+    // 0 ns on both sides: the network alone (the fabric's 7 cycles)
+    let zero = GpcnetConfig {
+        host_send_ns: 0.0,
+        host_recv_ns: 0.0,
+        ..cfg
+    };
+    let mut w = GpcnetWorkload::new(&zero, nodes, 16, 3).unwrap();
+    assert_eq!(w.host_cycles(), (0, 0));
+    let mut f = Fabric::ideal(nodes, 7);
+    assert!(f.run_while(&mut w, 100_000, |w| w.finished()));
+    let t = w.results().test(CanaryTest::Latency).unwrap().clone();
+    assert!(t
+        .processes
+        .iter()
+        .all(|p| p.samples.iter().all(|&s| s == 7.0)));
+}
+
+/// Host time on the congestors: an incast sender's CPU posts each send (o_s) and a put
+/// origin also completes each acknowledgement (o_r), so with a fast fabric their rates are
+/// set by the host: one operation per o_s + latency (incast) or per o_s + 2 latency + o_r
+/// (put) cycles.
+#[test]
+fn host_time_paces_the_congestors() {
+    let cfg = GpcnetConfig {
+        host_send_ns: 12.8,
+        host_recv_ns: 25.6,
+        congestor_kinds: vec![CongestorKind::Incast, CongestorKind::PutIncast],
+        canary_start_cycles: 1000,
+        ..only(&base(1), CanaryTest::Latency)
+    };
+    let nodes = 40;
+    let mut w = GpcnetWorkload::new(&cfg, nodes, 16, 3).unwrap();
+    let mut f = Fabric::ideal(nodes, 5);
+    f.run_while(&mut w, 1000, |_| false);
+    let per_sender = |t: u32| {
+        let mut by: BTreeMap<NodeId, u64> = BTreeMap::new();
+        for m in f.created.iter().filter(|m| m.tag == t) {
+            *by.entry(m.src).or_default() += 1;
+        }
+        by
+    };
+    // incast: a send every 10 + 5 + 1 cycles (post, deliver, react): 1000 / 16 = 62
+    let incast = per_sender(tag::CONGESTOR_INCAST);
+    let put = per_sender(tag::CONGESTOR_PUT);
+    assert!(incast.len() >= 10 && put.len() >= 10, "{incast:?} {put:?}");
+    for (&n, &c) in &incast {
+        assert!((61..=63).contains(&c), "incast sender {n}: {c}");
+    }
+    // put: post 10, deliver 5, ack answered next cycle, deliver 5, complete 20, react 1
+    for (&n, &c) in &put {
+        assert!((23..=25).contains(&c), "put sender {n}: {c}");
+    }
 }
 
 #[test]

@@ -328,7 +328,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let nodes = sc.nodes();
     let n = nodes as usize;
     let mut w = wl_cfg
-        .build(nodes, net_cfg.flit_bytes, sc.seed)
+        .build_at(nodes, net_cfg.flit_bytes, net_cfg.link_gbps, sc.seed)
         .map_err(|e| anyhow::anyhow!("run `{}`: building the workload: {e}", spec.label))?;
     // PFT on chosen NICs only (a [[pft]] entry's `nics` or `classes`).
     let pft_on = match spec.cc {

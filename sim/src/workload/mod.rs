@@ -64,11 +64,24 @@ impl WorkloadConfig {
         }
     }
 
-    /// Builds the workload for `nodes` endpoints with `flit_bytes`-byte flits.
+    /// Builds the workload for `nodes` endpoints with `flit_bytes`-byte flits on 100 Gb/s
+    /// links (`build_at`).
     pub fn build(
         &self,
         nodes: u32,
         flit_bytes: u32,
+        seed: u64,
+    ) -> Result<AnyWorkload, ConfigErrors> {
+        self.build_at(nodes, flit_bytes, 100.0, seed)
+    }
+
+    /// Builds the workload for `nodes` endpoints with `flit_bytes`-byte flits at
+    /// `link_gbps` (which sets the length of a cycle: GPCNeT's host times are in ns).
+    pub fn build_at(
+        &self,
+        nodes: u32,
+        flit_bytes: u32,
+        link_gbps: f64,
         seed: u64,
     ) -> Result<AnyWorkload, ConfigErrors> {
         Ok(match self {
@@ -78,9 +91,9 @@ impl WorkloadConfig {
             WorkloadConfig::Hotspot(c) => {
                 AnyWorkload::Hotspot(HotspotWorkload::new(c, nodes, flit_bytes, seed)?)
             }
-            WorkloadConfig::Gpcnet(c) => {
-                AnyWorkload::Gpcnet(Box::new(GpcnetWorkload::new(c, nodes, flit_bytes, seed)?))
-            }
+            WorkloadConfig::Gpcnet(c) => AnyWorkload::Gpcnet(Box::new(GpcnetWorkload::with_link(
+                c, nodes, flit_bytes, link_gbps, seed,
+            )?)),
         })
     }
 }

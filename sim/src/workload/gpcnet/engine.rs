@@ -2,6 +2,13 @@
 //! its sends and waits (MPI `Waitall`) until its own sends are delivered and every awaited
 //! message has arrived. Messages are matched like MPI: by (source process, kind, sequence).
 //! A process reacts to a delivery in the cycle after it (its new messages are created then).
+//!
+//! Host time (`host_send_ns`, `host_recv_ns`; docs/workloads.md "Host time"): every process
+//! has one CPU, busy `o_s` cycles to post each message it sends (the NIC gets the message
+//! when that ends) and `o_r` cycles to complete each message it receives (the process sees
+//! it when that ends), one message after the other. Messages a NIC answers by itself (the
+//! put acknowledgement and the get response at the target) and the arrival of an incast
+//! message at its root (which only the sender's completion waits for) take no host time.
 
 use super::layout::{Layout, NodeRole};
 use super::results::{
@@ -14,7 +21,7 @@ use crate::workload::tag;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Kind {
@@ -106,6 +113,8 @@ struct Proc {
     acc_n: u32,
     acc_bytes: u64,
     acc_cycles: u64,
+    /// First cycle in which this process's CPU is free (host time).
+    host_free: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -138,18 +147,39 @@ pub struct GpcnetWorkload {
     test_span: Vec<(Option<u64>, Option<u64>)>,
     results: Vec<Vec<CanaryProcessResult>>,
     last_cycle: u64,
+    /// Host time per message, cycles: posting (o_s) and completing a receive (o_r).
+    host_send: u64,
+    host_recv: u64,
+    /// Messages a CPU is still posting, by (cycle the NIC gets them, id).
+    posted: BTreeMap<(u64, u64), Message>,
+    /// Received messages a CPU is still completing, by (cycle it is done, id).
+    receiving: BTreeMap<(u64, u64), Meta>,
 }
 
 impl GpcnetWorkload {
-    /// Builds the workload for `nodes` NICs (flit size is not needed: every GPCNeT test is
-    /// closed loop). `flit_bytes` is still checked so all workloads take the same arguments.
+    /// Builds the workload for `nodes` NICs on 100 Gb/s links (`with_link`).
     pub fn new(
         cfg: &GpcnetConfig,
         nodes: u32,
         flit_bytes: u32,
         seed: u64,
     ) -> Result<Self, ConfigErrors> {
+        Self::with_link(cfg, nodes, flit_bytes, 100.0, seed)
+    }
+
+    /// Builds the workload for `nodes` NICs whose cycle is one `flit_bytes` flit at
+    /// `link_gbps` (that converts the host times from ns to cycles; every GPCNeT test is
+    /// closed loop, so nothing else depends on them).
+    pub fn with_link(
+        cfg: &GpcnetConfig,
+        nodes: u32,
+        flit_bytes: u32,
+        link_gbps: f64,
+        seed: u64,
+    ) -> Result<Self, ConfigErrors> {
         check_workload(nodes, flit_bytes, cfg.validate(nodes))?;
+        let cycle_ns = flit_bytes as f64 * 8.0 / link_gbps;
+        let cycles = |ns: f64| (ns / cycle_ns).round() as u64;
         let layout = Layout::new(cfg, nodes, seed);
         let ppn = cfg.ppn;
         let np = layout.processes() as usize;
@@ -236,6 +266,10 @@ impl GpcnetWorkload {
             results,
             layout,
             last_cycle: 0,
+            host_send: cycles(cfg.host_send_ns),
+            host_recv: cycles(cfg.host_recv_ns),
+            posted: BTreeMap::new(),
+            receiving: BTreeMap::new(),
         })
     }
 
@@ -258,9 +292,15 @@ impl GpcnetWorkload {
         }
     }
 
-    /// Messages handed to the network and not yet delivered.
+    /// Messages posted and not yet delivered (some may still be in their CPU's send
+    /// overhead, not yet at the NIC).
     pub fn in_flight(&self) -> usize {
         self.inflight.len()
+    }
+
+    /// Host time per message, cycles: (send, receive).
+    pub fn host_cycles(&self) -> (u64, u64) {
+        (self.host_send, self.host_recv)
     }
 
     /// (source process, destination process) of an undelivered message.
@@ -321,7 +361,19 @@ impl GpcnetWorkload {
         self.canary.started && !self.canary.finished
     }
 
-    fn send(&mut self, src: u32, dst: u32, kind: Kind, seq: u64, bytes: u32, emit: u64) {
+    /// Posts a message from process `src` in cycle `emit`; `host`: its CPU posts it (send
+    /// overhead), else its NIC answers by itself.
+    #[allow(clippy::too_many_arguments)]
+    fn send(
+        &mut self,
+        src: u32,
+        dst: u32,
+        kind: Kind,
+        seq: u64,
+        bytes: u32,
+        emit: u64,
+        host: bool,
+    ) {
         let id = self.next_id;
         self.next_id += 1;
         self.inflight.insert(
@@ -334,14 +386,50 @@ impl GpcnetWorkload {
                 bytes,
             },
         );
-        self.outbox.push(Message {
+        let msg = Message {
             id,
             src: self.layout.node_of(src),
             dst: self.layout.node_of(dst),
             bytes,
             tag: kind.tag(),
             created: emit,
-        });
+        };
+        if host && self.host_send > 0 {
+            let pr = &mut self.procs[src as usize];
+            let t = pr.host_free.max(emit) + self.host_send;
+            pr.host_free = t;
+            self.posted.insert((t, id), Message { created: t, ..msg });
+        } else {
+            self.outbox.push(msg);
+        }
+    }
+
+    /// The CPU of the receiving process completes message `id` (`m`), delivered in cycle
+    /// `now`, after the host receive time; `complete_receive` then acts on it.
+    fn defer_receive(&mut self, id: u64, m: Meta, now: u64) {
+        let pr = &mut self.procs[m.dst as usize];
+        let t = pr.host_free.max(now) + self.host_recv;
+        pr.host_free = t;
+        self.receiving.insert((t, id), m);
+    }
+
+    /// The receiving process has completed `m` in cycle `at`.
+    fn complete_receive(&mut self, m: Meta, at: u64) {
+        let emit = at + 1;
+        match m.kind {
+            Kind::PutAck => {
+                let b = self.cfg.congestor_msg_bytes;
+                self.op_done(m.dst, m.src, b, emit);
+            }
+            Kind::GetResp => self.op_done(m.dst, m.src, m.bytes, emit),
+            _ => {
+                *self.procs[m.dst as usize]
+                    .mailbox
+                    .entry((m.src, m.kind, m.seq))
+                    .or_insert(0) += 1;
+                self.progress(m.dst, at, emit);
+            }
+        }
     }
 
     fn post_step(&mut self, p: u32, emit: u64) {
@@ -349,7 +437,7 @@ impl GpcnetWorkload {
         let sends = pr.steps[pr.step].sends.clone();
         for s in &sends {
             for _ in 0..s.count {
-                self.send(p, s.dst, s.kind, s.seq, s.bytes, emit);
+                self.send(p, s.dst, s.kind, s.seq, s.bytes, emit, true);
             }
             self.procs[p as usize].pending += s.count;
         }
@@ -582,7 +670,7 @@ impl GpcnetWorkload {
             CongestorKind::GetBcast => (Kind::GetReq, self.cfg.control_msg_bytes),
             CongestorKind::A2a => unreachable!("a2a runs steps"),
         };
-        self.send(p, root, k, 0, b, emit);
+        self.send(p, root, k, 0, b, emit, true);
     }
 
     fn op_done(&mut self, p: u32, root: u32, bytes: u32, emit: u64) {
@@ -721,6 +809,14 @@ fn a2a_steps(members: &[u32], rank: u32, k: u64, bytes: u32) -> Vec<Step> {
 impl Workload for GpcnetWorkload {
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         self.last_cycle = self.last_cycle.max(now);
+        // Receives whose host time ended in an earlier cycle: the processes act now.
+        while let Some(e) = self.receiving.first_entry() {
+            if e.key().0 >= now {
+                break;
+            }
+            let ((at, _), m) = e.remove_entry();
+            self.complete_receive(m, at);
+        }
         if !self.congestors_started && self.cfg.congestors {
             self.congestors_started = true;
             self.start_congestors(now);
@@ -732,6 +828,13 @@ impl Workload for GpcnetWorkload {
             self.canary.ring = 0;
             self.start_ring(now);
         }
+        // Messages whose host send time has ended reach the NIC.
+        while let Some(e) = self.posted.first_entry() {
+            if e.key().0 > now {
+                break;
+            }
+            self.outbox.push(e.remove());
+        }
         out.append(&mut self.outbox);
     }
 
@@ -741,26 +844,27 @@ impl Workload for GpcnetWorkload {
             return;
         };
         let emit = now + 1;
+        let id = d.msg.id;
         match m.kind {
             Kind::Incast => self.op_done(m.src, m.dst, m.bytes, emit),
             Kind::Put => {
                 let b = self.cfg.control_msg_bytes;
-                self.send(m.dst, m.src, Kind::PutAck, 0, b, emit);
-            }
-            Kind::PutAck => {
-                let b = self.cfg.congestor_msg_bytes;
-                self.op_done(m.dst, m.src, b, emit);
+                self.send(m.dst, m.src, Kind::PutAck, 0, b, emit, false);
             }
             Kind::GetReq => {
                 let b = self.cfg.congestor_msg_bytes;
-                self.send(m.dst, m.src, Kind::GetResp, 0, b, emit);
+                self.send(m.dst, m.src, Kind::GetResp, 0, b, emit, false);
             }
-            Kind::GetResp => self.op_done(m.dst, m.src, m.bytes, emit),
+            Kind::PutAck | Kind::GetResp if self.host_recv > 0 => self.defer_receive(id, m, now),
+            Kind::PutAck | Kind::GetResp => self.complete_receive(m, now),
             _ => {
-                *self.procs[m.dst as usize]
-                    .mailbox
-                    .entry((m.src, m.kind, m.seq))
-                    .or_insert(0) += 1;
+                let host = self.host_recv > 0;
+                if !host {
+                    *self.procs[m.dst as usize]
+                        .mailbox
+                        .entry((m.src, m.kind, m.seq))
+                        .or_insert(0) += 1;
+                }
                 let measuring = self.measuring();
                 let sp = &mut self.procs[m.src as usize];
                 sp.pending = sp.pending.saturating_sub(1);
@@ -768,8 +872,14 @@ impl Workload for GpcnetWorkload {
                     sp.bytes += m.bytes as u64;
                     sp.ops += 1;
                 }
-                self.progress(m.dst, now, emit);
-                self.progress(m.src, now, emit);
+                if host {
+                    // The sender's completion is local; the receiver's CPU is not yet done.
+                    self.progress(m.src, now, emit);
+                    self.defer_receive(id, m, now);
+                } else {
+                    self.progress(m.dst, now, emit);
+                    self.progress(m.src, now, emit);
+                }
             }
         }
     }

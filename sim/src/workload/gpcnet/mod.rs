@@ -139,7 +139,18 @@ pub struct GpcnetConfig {
     /// Allreduce test: measured operations. Range 1..=1000000. Default 100 (GPCNeT 200 per
     /// test, many tests).
     pub allreduce_iters: u32,
+    /// Host software time to post one message (MPI send overhead, LogP's o_s), ns; the
+    /// process's CPU is busy for it, one message after the other. Range 0..=1000000.
+    /// Default 450 (docs/workloads.md, "Host time": with `host_recv_ns` it makes an 8-byte
+    /// one-way MPI latency of about 1 us between two NICs of one switch).
+    pub host_send_ns: f64,
+    /// Host software time to complete one received message (LogP's o_r), ns, on the
+    /// receiving process's CPU. Range 0..=1000000. Default 450.
+    pub host_recv_ns: f64,
 }
+
+/// Default host time per message and side, ns (docs/workloads.md, "Host time").
+pub const DEFAULT_HOST_NS: f64 = 450.0;
 
 impl Default for GpcnetConfig {
     fn default() -> Self {
@@ -175,6 +186,8 @@ impl Default for GpcnetConfig {
             allreduce_msg_bytes: 8,
             allreduce_warmup_iters: 10,
             allreduce_iters: 100,
+            host_send_ns: DEFAULT_HOST_NS,
+            host_recv_ns: DEFAULT_HOST_NS,
         }
     }
 }
@@ -243,6 +256,8 @@ impl GpcnetConfig {
             e.check_u64(f, v as u64, lo, 1_000_000);
         }
         e.check_u64("lat_rings", self.lat_rings as u64, 1, 100_000);
+        e.check_f64("host_send_ns", self.host_send_ns, 0.0, 1e6);
+        e.check_f64("host_recv_ns", self.host_recv_ns, 0.0, 1e6);
         e.check_u64("bw_rings", self.bw_rings as u64, 1, 100_000);
         if nodes >= 2 && self.congestor_frac > 0.0 && self.congestor_frac < 1.0 && k >= 1 {
             let n_cong = self.congestor_nodes(nodes);
