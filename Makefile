@@ -5,7 +5,7 @@ OUT     := out
 
 .PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak reproduce-ib same-results docs fmt lint clean
 
-## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3 (apt; uses sudo when not root)
+## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when not root)
 setup:
 	.ci/install-deps
 

@@ -324,6 +324,20 @@ const CC: &str = "[[cc]]\nname = \"c\"\n";
 // pftsim arguments and outputs
 
 /// A tiny open-loop scenario that finishes in milliseconds (two PFT entries).
+/// A uniform workload: no isolated baseline (SX-26).
+const UNIFORM: &str = r#"[cycles]
+max = 2000
+[network]
+topology = { kind = "single_switch", nodes = 6 }
+buffer_flits = 128
+eject_buffer_flits = 128
+mtu_bytes = 1024
+[workload]
+kind = "uniform"
+load = 0.5
+msg_bytes = 1024
+"#;
+
 const TINY: &str = r#"name = "tiny"
 seed = 3
 [cycles]
@@ -517,6 +531,28 @@ fn cli_cases() -> Vec<Case> {
             &["run", "s.toml", "--out", "o", "--pft", "p", "--pft", "q"],
         )
         .file("s.toml", TINY),
+        // sweeps (docs/sweeps.md)
+        case(
+            "SX-23",
+            p,
+            &["sweep", "s.toml", "--grid", "g.toml", "--out", "o"],
+        )
+        .file("s.toml", TINY)
+        .file("g.toml", "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 32]\n"),
+        case(
+            "SX-24",
+            p,
+            &["sweep", "s.toml", "--grid", "g.toml", "--out", "o"],
+        )
+        .file("s.toml", TINY)
+        .file("g.toml", "[[axis]]\nkey = \"pft.m\"\nvalues = 18\n"),
+        case("SX-25", p, &["sweep", "--collect", "--out", "o"]).dir("o"),
+        case(
+            "SX-26",
+            p,
+            &["run", "s.toml", "--out", "o", "--pft", "isolated"],
+        )
+        .file("s.toml", UNIFORM),
     ]
 }
 

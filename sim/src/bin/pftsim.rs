@@ -6,7 +6,10 @@
 //! pftsim run SCENARIO.toml --out DIR [--pft NAME | --cc NAME] [--jobs N] [--quiet]
 //! pftsim compare SCENARIO.toml --out DIR [--jobs N] [--quiet]
 //! pftsim check SCENARIO.toml
+//! pftsim sweep SCENARIO.toml --grid GRID.toml --out DIR [--emit parallel|slurm] [--jobs N]
+//! pftsim sweep --collect --out DIR
 //! ```
+//! `run --pft isolated` runs the isolated baseline alone; `sweep` is in docs/sweeps.md.
 //! `check` also prints what `compare` would cost on this machine (node-cycles, wall time at
 //! the speed a short calibration run measures, memory); `run` and `compare` refuse a command
 //! estimated above 2 hours or 80% of the available memory unless given `--yes`.
@@ -14,6 +17,7 @@
 //! looks complete (`summary.json` / `compare.json` are written last).
 
 use clap::{Parser, Subcommand};
+use pft_sim::scenario::sweep::{self, Collected, Emit, Plan};
 use pft_sim::scenario::{self, report, Progress, Scenario};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,8 +45,9 @@ pub enum Cmd {
         /// Output directory (created; summary.json is written last).
         #[arg(long)]
         out: PathBuf,
-        /// Name of the [[pft]] or [[cc]] entry to run, or `off` (default: the first
-        /// [[pft]] entry, else the first [[cc]] entry). `--cc` is the same flag.
+        /// Name of the [[pft]] or [[cc]] entry to run, `off`, or `isolated` (the isolated
+        /// baseline alone) (default: the first [[pft]] entry, else the first [[cc]] entry).
+        /// `--cc` is the same flag.
         #[arg(long, visible_alias = "cc", value_name = "NAME")]
         pft: Option<String>,
         #[command(flatten)]
@@ -63,6 +68,29 @@ pub enum Cmd {
     Check {
         /// Scenario file (TOML).
         scenario: PathBuf,
+    },
+    /// Run a scenario over a grid of values (docs/sweeps.md) on the local cores, or write
+    /// the runs as a job list for GNU parallel and a Slurm job array (`--emit`); `--collect`
+    /// gathers a sweep directory's runs into sweep.csv and F_C heat maps.
+    Sweep {
+        /// Scenario file (TOML); not needed with --collect.
+        #[arg(required_unless_present = "collect")]
+        scenario: Option<PathBuf>,
+        /// Grid file (TOML: entry, seeds, [[axis]] key/values, heatmap).
+        #[arg(long, required_unless_present = "collect")]
+        grid: Option<PathBuf>,
+        /// Sweep directory (points/, runs/, jobs.txt, sweep.json, sweep.csv).
+        #[arg(long)]
+        out: PathBuf,
+        /// Write the plan and the job list (`parallel`), plus a Slurm job-array script
+        /// (`slurm`), and run nothing.
+        #[arg(long, value_enum, conflicts_with = "collect")]
+        emit: Option<Emit>,
+        /// Gather the finished runs of the sweep directory `--out` (sweep.csv, heat maps).
+        #[arg(long)]
+        collect: bool,
+        #[command(flatten)]
+        opts: Opts,
     },
 }
 
@@ -124,6 +152,102 @@ fn load(path: &std::path::Path) -> anyhow::Result<Scenario> {
 
 fn fmt_opt(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |x| format!("{x:.4}"))
+}
+
+/// `pftsim sweep`: plan (and run, or emit), or collect.
+fn sweep_cmd(
+    scenario: Option<&std::path::Path>,
+    grid: Option<&std::path::Path>,
+    out: &std::path::Path,
+    emit: Option<Emit>,
+    collect: bool,
+    opts: &Opts,
+) -> anyhow::Result<()> {
+    if collect {
+        if let (Some(s), Some(g)) = (scenario, grid) {
+            // the directory must hold this sweep
+            let want = sweep::load_plan(s, g)?;
+            let have: Plan = serde_json::from_str(
+                &std::fs::read_to_string(out.join(sweep::PLAN)).unwrap_or_default(),
+            )
+            .map_err(|_| anyhow::anyhow!("{} holds no sweep plan", out.display()))?;
+            if have.files != want.files || have.units != want.units {
+                anyhow::bail!(
+                    "{} holds a different sweep than {} over {}",
+                    out.display(),
+                    s.display(),
+                    g.display()
+                );
+            }
+        }
+        let c = sweep::collect(out)?;
+        return print_sweep(out, &c);
+    }
+    let (s, g) = (
+        scenario.expect("clap requires it"),
+        grid.expect("clap requires it"),
+    );
+    let (plan, c) = sweep::sweep_command(s, g, out, emit, opts.jobs(), opts.quiet)?;
+    match c {
+        Some(c) => print_sweep(out, &c),
+        None => say(format_args!(
+            "wrote {} runs of {} points x {} seeds to {}\n\
+             run them:  cd {} && parallel -j {} < {}{}\n\
+             then:      pftsim sweep --collect --out {}\n",
+            plan.units.len(),
+            plan.points.len(),
+            plan.seeds.len(),
+            out.join(sweep::JOBS).display(),
+            out.display(),
+            opts.jobs(),
+            sweep::JOBS,
+            if emit == Some(Emit::Slurm) {
+                format!("   (or: sbatch {})", out.join(sweep::SBATCH).display())
+            } else {
+                String::new()
+            },
+            out.display()
+        )),
+    }
+}
+
+/// The collected table: F_C per point over its seeds.
+fn print_sweep(out: &std::path::Path, c: &Collected) -> anyhow::Result<()> {
+    let mut by: Vec<(String, Vec<String>, Vec<f64>)> = Vec::new();
+    for r in &c.rows {
+        match by.iter_mut().find(|b| b.0 == r.point) {
+            Some(b) => b.2.extend(r.f_c),
+            None => by.push((
+                r.point.clone(),
+                r.values.clone(),
+                r.f_c.into_iter().collect(),
+            )),
+        }
+    }
+    let mut text = format!(
+        "{:<6} {:>8} {:>8} {:>8}  values\n",
+        "point", "F_C", "min", "max"
+    );
+    for (p, values, fc) in &by {
+        let mean = (!fc.is_empty()).then(|| fc.iter().sum::<f64>() / fc.len() as f64);
+        let min = fc.iter().copied().reduce(f64::min);
+        let max = fc.iter().copied().reduce(f64::max);
+        text += &format!(
+            "{p:<6} {:>8} {:>8} {:>8}  {}\n",
+            fmt_opt(mean),
+            fmt_opt(min),
+            fmt_opt(max),
+            values.join(" ")
+        );
+    }
+    say(format_args!(
+        "{text}wrote {}{}\n",
+        out.join(sweep::CSV).display(),
+        c.heatmaps
+            .iter()
+            .map(|h| format!(", {}", out.join(h).display()))
+            .collect::<String>()
+    ))
 }
 
 fn main() -> ExitCode {
@@ -193,6 +317,14 @@ fn main() -> ExitCode {
                     out.join("compare.json").display()
                 ))
             }),
+        Cmd::Sweep {
+            scenario,
+            grid,
+            out,
+            emit,
+            collect,
+            opts,
+        } => sweep_cmd(scenario.as_deref(), grid.as_deref(), out, *emit, *collect, opts),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

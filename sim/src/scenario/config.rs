@@ -397,7 +397,7 @@ fn check_run_name(name: &str, at: &str, errs: &mut ConfigErrors) {
 
 /// The name of a scenario file without `name`: its stem with every character outside
 /// A-Z a-z 0-9 _ - . replaced by `_`, at most 64 characters (`my run.toml` -> `my_run`).
-fn name_from_stem(stem: &str) -> String {
+pub(crate) fn name_from_stem(stem: &str) -> String {
     let name: String = stem
         .chars()
         .map(|c| {

@@ -17,6 +17,7 @@ pub mod plot;
 pub mod progress;
 pub mod report;
 pub mod run;
+pub mod sweep;
 pub mod toml_error;
 
 pub use config::{CcEntry, CcScheme, PftEntry, Scenario, ScenarioError};
@@ -255,8 +256,18 @@ pub fn run_command(
         .map(str::to_string)
         .or_else(|| sc.configs().first().map(|(n, _)| n.clone()))
         .unwrap_or_else(|| OFF.to_string());
-    let mut specs = vec![cc_spec(sc, &name)?];
-    if wants_isolated(sc) {
+    let mut specs = if name == ISOLATED {
+        // the isolated baseline alone (`pftsim sweep` runs it as a job of its own)
+        if matches!(sc.workload, crate::workload::WorkloadConfig::Uniform(_)) {
+            anyhow::bail!(
+                "--pft isolated: the `uniform` workload has no isolated baseline (gpcnet and hotspot have)"
+            );
+        }
+        vec![isolated_spec()]
+    } else {
+        vec![cc_spec(sc, &name)?]
+    };
+    if name != ISOLATED && wants_isolated(sc) {
         specs.push(isolated_spec());
     }
     confirm_cost(sc, &specs, jobs, yes)?;

@@ -232,3 +232,85 @@ pub fn lines_svg(
     }
     Ok(svg)
 }
+
+/// The fill of a heat-map cell: white at F_C = 1, blue above, red below, saturated at 4x
+/// and 1/4 (log scale); grey for no value.
+fn fc_color(v: Option<f64>) -> RGBColor {
+    let Some(v) = v.filter(|v| v.is_finite() && *v > 0.0) else {
+        return RGBColor(210, 210, 210);
+    };
+    let t = (v.log2() / 2.0).clamp(-1.0, 1.0);
+    let fade = |t: f64| (255.0 * (1.0 - 0.75 * t.abs())) as u8;
+    if t >= 0.0 {
+        RGBColor(fade(t), fade(t), 255)
+    } else {
+        RGBColor(255, fade(t), fade(t))
+    }
+}
+
+/// A heat map of F_C: `cells[y][x]` over the values `xs` and `ys` of two axes, each cell
+/// coloured (`fc_color`) and labelled with its value. Returns the SVG text.
+pub fn heatmap_svg(
+    title: &str,
+    x_desc: &str,
+    xs: &[String],
+    y_desc: &str,
+    ys: &[String],
+    cells: &[Vec<Option<f64>>],
+) -> anyhow::Result<String> {
+    let (nx, ny) = (xs.len().max(1) as i32, ys.len().max(1) as i32);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(90)
+            // a segmented range over 0..n has n + 1 segments: the last index is n - 1
+            .build_cartesian_2d((0..nx - 1).into_segmented(), (0..ny - 1).into_segmented())
+            .map_err(err)?;
+        let label = |names: &[String], v: &SegmentValue<i32>| match v {
+            SegmentValue::CenterOf(i) => names
+                .get(*i as usize)
+                .map_or(String::new(), |n| n.trim_matches('"').to_string()),
+            _ => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_labels(xs.len().max(1))
+            .y_labels(ys.len().max(1))
+            .x_label_formatter(&|v| label(xs, v))
+            .y_label_formatter(&|v| label(ys, v))
+            .draw()
+            .map_err(err)?;
+        for (yi, row) in cells.iter().enumerate() {
+            for (xi, &c) in row.iter().enumerate() {
+                let (x, y) = (xi as i32, yi as i32);
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [
+                            (SegmentValue::Exact(x), SegmentValue::Exact(y)),
+                            (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
+                        ],
+                        fc_color(c).filled(),
+                    )))
+                    .map_err(err)?;
+                let text = c.map_or("-".to_string(), |v| format!("{v:.2}"));
+                chart
+                    .draw_series(std::iter::once(Text::new(
+                        text,
+                        (SegmentValue::CenterOf(x), SegmentValue::CenterOf(y)),
+                        ("sans-serif", 16).into_font().color(&BLACK),
+                    )))
+                    .map_err(err)?;
+            }
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
