@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak reproduce-ib same-results docs fmt lint clean
+.PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when not root)
 setup:
@@ -71,6 +71,18 @@ faults:
 ##       fault on, invariants and memory checked (docs/soak.md; 6-16 minutes; not in CI)
 soak:
 	bash tb/examples/soak.sh $(OUT)/soak
+
+## reproduce: the PFT paper's evaluation (docs/reproduction.md): Fig. 1(a)(b) measured from the
+##            RTL beside eq. (1); Figs 3-5 and the readings table from scenarios/paper.toml
+##            (sweeps of 5 seeds; about 12 minutes on 2 cores; not in CI)
+reproduce:
+	$(CARGO) build $(RELEASE) --locked --bin pftsim -p pft-sim
+	$(CARGO) run $(RELEASE) --locked -p pft-tb --example fig1 -- --out $(OUT)/reproduce/fig1
+	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-fig5.toml \
+	    --out $(OUT)/reproduce/fig5 --quiet
+	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-readings.toml \
+	    --out $(OUT)/reproduce/readings --quiet
+	@echo "plots and tables in $(OUT)/reproduce/ (docs/reproduction.md reads them)"
 
 ## reproduce-ib: the IB CC study (seed 002) in our network: Table II (silent forest with and
 ##               without hot spots, CC off and on) and the windy-forest curve

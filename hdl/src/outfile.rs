@@ -144,7 +144,10 @@ pub fn check_dir(dir: &Path) -> Result<(), OutputError> {
                     ));
                 }
                 // probe: can a file be created here?
-                let probe = d.join(format!(".pft-write-probe-{}", std::process::id()));
+                // (unique per call: threads of one process probe at once)
+                static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                let k = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let probe = d.join(format!(".pft-write-probe-{}-{k}", std::process::id()));
                 return match File::options().write(true).create_new(true).open(&probe) {
                     Ok(_) => {
                         let _ = fs::remove_file(&probe);

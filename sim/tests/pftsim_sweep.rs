@@ -181,11 +181,11 @@ fn a_bad_grid_is_refused_before_anything_runs() {
         ),
         (
             "entry = \"nope\"\n",
-            "grid: `entry` = \"nope\": must name a [[pft]] or [[cc]] entry of the scenario (\"paper\", \"hard\")",
+            "grid: entry \"nope\": must name a [[pft]] or [[cc]] entry of the scenario (\"paper\", \"hard\")",
         ),
         (
             "[[axis]]\nkey = \"seed\"\nvalues = [1]\n",
-            "grid: `axis[0]`.key = \"seed\": not a sweep axis",
+            "grid: `axis[0]`: key \"seed\": not a sweep axis",
         ),
         ("[[axes]]\n", "unknown field `axes`"),
     ] {

@@ -243,7 +243,7 @@ fn print_sweep(out: &std::path::Path, c: &Collected) -> anyhow::Result<()> {
     say(format_args!(
         "{text}wrote {}{}\n",
         out.join(sweep::CSV).display(),
-        c.heatmaps
+        c.plots
             .iter()
             .map(|h| format!(", {}", out.join(h).display()))
             .collect::<String>()

@@ -314,3 +314,98 @@ pub fn heatmap_svg(
     }
     Ok(svg)
 }
+
+/// F_C per point as bars (the mean over seeds) with the seeds' spread (a line from the
+/// smallest to the largest value, and a dot per seed), a dashed line at F_C = 1. Returns
+/// the SVG text.
+pub fn fc_bars_svg(
+    title: &str,
+    x_desc: &str,
+    bars: &[(String, Vec<f64>)],
+) -> anyhow::Result<String> {
+    let n = bars.len().max(1) as i32;
+    let top = bars
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .filter(|v| v.is_finite())
+        .fold(1.0f64, f64::max)
+        * 1.15;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(70)
+            .y_label_area_size(60)
+            .build_cartesian_2d((0..n - 1).into_segmented(), 0.0..top)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(x_desc)
+            .y_desc("F_C")
+            .x_labels(bars.len().max(1))
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => bars
+                    .get(*i as usize)
+                    .map_or(String::new(), |b| b.0.trim_matches('"').to_string()),
+                _ => String::new(),
+            })
+            .draw()
+            .map_err(err)?;
+        let blue = RGBColor(90, 130, 200);
+        for (i, (_, v)) in bars.iter().enumerate() {
+            let v: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+            if v.is_empty() {
+                continue;
+            }
+            let mean = v.iter().sum::<f64>() / v.len() as f64;
+            let i = i as i32;
+            let mut bar = Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), mean),
+                ],
+                blue.mix(0.6).filled(),
+            );
+            bar.set_margin(0, 0, 12, 12);
+            chart.draw_series(std::iter::once(bar)).map_err(err)?;
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![
+                        (SegmentValue::CenterOf(i), lo),
+                        (SegmentValue::CenterOf(i), hi),
+                    ],
+                    BLACK.stroke_width(2),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(
+                    v.iter()
+                        .map(|&y| Circle::new((SegmentValue::CenterOf(i), y), 3, BLACK.filled())),
+                )
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("{mean:.2}"),
+                    (SegmentValue::CenterOf(i), hi + top * 0.03),
+                    ("sans-serif", 14).into_font().color(&BLACK),
+                )))
+                .map_err(err)?;
+        }
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(SegmentValue::Exact(0), 1.0), (SegmentValue::Exact(n), 1.0)],
+                6,
+                4,
+                RED.stroke_width(1),
+            ))
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}

@@ -34,6 +34,8 @@ pub const JOBS: &str = "jobs.txt";
 pub const SBATCH: &str = "sweep.sbatch";
 /// The collected table.
 pub const CSV: &str = "sweep.csv";
+/// The F_C bar chart of a one-axis sweep.
+pub const BARS: &str = "fc_bars.svg";
 
 /// A grid file (TOML).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -55,11 +57,48 @@ pub struct Grid {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Axis {
-    /// `pft.KEY` / `cc.KEY`: a key of the swept entry; anything else: a scenario key by its
-    /// dotted path (`network.buffer_flits`, `workload.host_send_ns`, `cycles.max`).
-    pub key: String,
+    /// `entry`: the values name `[[pft]]` (or `[[cc]]`) entries, one per point; `pft.KEY` /
+    /// `cc.KEY`: a key of the swept entry; anything else: a scenario key by its dotted path
+    /// (`network.buffer_flits`, `workload.host_send_ns`, `cycles.max`).
+    pub key: Option<String>,
+    /// Several keys set together (`keys = ["workload.host_send_ns",
+    /// "workload.host_recv_ns"]`): each value is a list of one value per key.
+    pub keys: Option<Vec<String>>,
     pub values: Vec<toml::Value>,
+    /// Names of the values in the CSV and the plots (default: the values as TOML).
+    pub labels: Option<Vec<String>>,
 }
+
+impl Axis {
+    /// The axis's name: its key, or its keys joined with `+` (a CSV column).
+    pub fn name(&self) -> String {
+        match (&self.key, &self.keys) {
+            (Some(k), _) => k.clone(),
+            (None, Some(ks)) => ks.join("+"),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The keys this axis sets.
+    fn key_list(&self) -> Vec<String> {
+        match (&self.key, &self.keys) {
+            (Some(k), _) => vec![k.clone()],
+            (None, Some(ks)) => ks.clone(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// The values of value `j` for each key.
+    fn values_at(&self, j: usize) -> Vec<toml::Value> {
+        match (&self.keys, &self.values[j]) {
+            (Some(_), toml::Value::Array(a)) => a.clone(),
+            (_, v) => vec![v.clone()],
+        }
+    }
+}
+
+/// The axis name that picks the entry of each point.
+pub const ENTRY_AXIS: &str = "entry";
 
 /// One run of the plan.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -88,7 +127,8 @@ pub struct Point {
 pub struct Plan {
     pub tool: String,
     pub scenario: String,
-    /// The swept entry and whether it is a `[[pft]]` (`pft`) or `[[cc]]` (`cc`) entry.
+    /// The swept entry (entries, comma-separated, with an `entry` axis) and whether they
+    /// are `[[pft]]` (`pft`) or `[[cc]]` (`cc`) entries.
     pub entry: String,
     pub entry_kind: String,
     pub axes: Vec<String>,
@@ -150,29 +190,67 @@ pub fn plan(sc_path: &Path, sc_text: &str, grid: &Grid) -> anyhow::Result<Plan> 
             .unwrap_or_default()
     };
     let (pft_names, cc_names) = (names("pft"), names("cc"));
-    let entry = match &grid.entry {
-        Some(e) => e.clone(),
-        None => pft_names
-            .first()
-            .or(cc_names.first())
-            .cloned()
-            .context("grid: the scenario has no [[pft]] or [[cc]] entry to sweep")?,
+    let kind_of = |e: &str| {
+        if pft_names.iter().any(|n| n == e) {
+            Some("pft")
+        } else if cc_names.iter().any(|n| n == e) {
+            Some("cc")
+        } else {
+            None
+        }
     };
-    let kind = if pft_names.contains(&entry) {
-        "pft"
-    } else if cc_names.contains(&entry) {
-        "cc"
-    } else {
-        bail!(
-            "grid: `entry` = {entry:?}: must name a [[pft]] or [[cc]] entry of the scenario ({})",
-            pft_names
+    let all_names = || {
+        pft_names
+            .iter()
+            .chain(&cc_names)
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let entry_axis = grid
+        .axis
+        .iter()
+        .position(|a| a.key.as_deref() == Some(ENTRY_AXIS));
+    // the entry of every point (one name when there is no entry axis) and their kind
+    let entries: Vec<String> = match entry_axis {
+        Some(k) => {
+            if grid.entry.is_some() {
+                bail!("grid: give `entry` or an axis with key = \"entry\", not both");
+            }
+            grid.axis[k]
+                .values
                 .iter()
-                .chain(&cc_names)
-                .map(|n| format!("{n:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+                .enumerate()
+                .map(|(j, v)| {
+                    v.as_str().map(String::from).with_context(|| {
+                        format!("grid: `axis[{k}]`.values[{j}] = {v}: must be the name of a [[pft]] or [[cc]] entry ({})", all_names())
+                    })
+                })
+                .collect::<anyhow::Result<_>>()?
+        }
+        None => vec![match &grid.entry {
+            Some(e) => e.clone(),
+            None => pft_names
+                .first()
+                .or(cc_names.first())
+                .cloned()
+                .context("grid: the scenario has no [[pft]] or [[cc]] entry to sweep")?,
+        }],
     };
+    let mut kind = "";
+    for e in &entries {
+        let Some(k) = kind_of(e) else {
+            bail!(
+                "grid: entry {e:?}: must name a [[pft]] or [[cc]] entry of the scenario ({})",
+                all_names()
+            );
+        };
+        if !kind.is_empty() && k != kind {
+            bail!("grid: the swept entries must all be [[pft]] or all [[cc]] entries");
+        }
+        kind = k;
+    }
+    let entry_label = entries.join(",");
     let seeds = grid.seeds.clone().unwrap_or_else(|| vec![sc.seed]);
     if seeds.is_empty()
         || seeds.len() > 1000
@@ -183,38 +261,70 @@ pub fn plan(sc_path: &Path, sc_text: &str, grid: &Grid) -> anyhow::Result<Plan> 
     {
         bail!("grid: `seeds`: must list 1 to 1000 distinct seeds");
     }
-    for (i, a) in grid.axis.iter().enumerate() {
-        let at = format!("grid: `axis[{i}]`");
-        let ok_key = !a.key.is_empty()
-            && a.key.split('.').all(|p| {
+    let key_ok = |k: &str| {
+        !k.is_empty()
+            && k.split('.').all(|p| {
                 !p.is_empty()
                     && p.chars()
                         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-            });
-        if !ok_key {
-            bail!("{at}.key = {:?}: must be a dotted key such as \"pft.m\" or \"workload.host_send_ns\"", a.key);
+            })
+    };
+    for (i, a) in grid.axis.iter().enumerate() {
+        let at = format!("grid: `axis[{i}]`");
+        let keys = a.key_list();
+        if a.key.is_some() == a.keys.is_some() || keys.is_empty() {
+            bail!("{at}: give `key` (one key) or `keys` (a list of keys), not both");
         }
-        let top = a.key.split('.').next().unwrap_or("");
-        if (top == "pft" || top == "cc") && top != kind {
-            bail!(
-                "{at}.key = {:?}: the swept entry `{entry}` is a [[{kind}]] entry: use `{kind}.KEY`",
-                a.key
-            );
+        for k in &keys {
+            if !key_ok(k) {
+                bail!("{at}: key {k:?}: must be a dotted key such as \"pft.m\" or \"workload.host_send_ns\"");
+            }
+            let top = k.split('.').next().unwrap_or("");
+            if (top == "pft" || top == "cc") && top != kind {
+                bail!(
+                    "{at}: key {k:?}: the swept entry {entry_label:?} is a [[{kind}]] entry: use `{kind}.KEY`"
+                );
+            }
+            if *k == format!("{kind}.name")
+                || k == "seed"
+                || k == "isolated"
+                || (k == ENTRY_AXIS && a.keys.is_some())
+            {
+                bail!(
+                    "{at}: key {k:?}: not a sweep axis (the entry's name is fixed, seeds go in `seeds`, and the sweep runs the isolated baseline itself)"
+                );
+            }
         }
-        if a.key == format!("{kind}.name") || a.key == "seed" || a.key == "isolated" {
-            bail!(
-                "{at}.key = {:?}: not a sweep axis (the entry's name is fixed, seeds go in `seeds`, and the sweep runs the isolated baseline itself)",
-                a.key
-            );
-        }
-        if grid.axis[..i].iter().any(|b| b.key == a.key) {
-            bail!("{at}.key = {:?}: the same key is an axis twice", a.key);
+        if grid.axis[..i].iter().any(|b| b.name() == a.name()) {
+            bail!("{at}: {:?} is an axis twice", a.name());
         }
         if a.values.is_empty() {
             bail!("{at}.values: must list at least one value");
         }
+        if let Some(l) = &a.labels {
+            let ok = l.len() == a.values.len()
+                && l.iter().enumerate().all(|(j, x)| {
+                    !x.is_empty() && !x.contains(['"', ',', '\n']) && !l[..j].contains(x)
+                });
+            if !ok {
+                bail!(
+                    "{at}.labels: must give one distinct, non-empty label (no quotes, commas or newlines) per value ({} values)",
+                    a.values.len()
+                );
+            }
+        }
+        if a.keys.is_some() {
+            for (j, v) in a.values.iter().enumerate() {
+                if v.as_array().map(|x| x.len()) != Some(keys.len()) {
+                    bail!(
+                        "{at}.values[{j}] = {v}: must be a list of {} values, one per key",
+                        keys.len()
+                    );
+                }
+            }
+        }
     }
-    let axes: Vec<String> = grid.axis.iter().map(|a| a.key.clone()).collect();
+    let axes: Vec<String> = grid.axis.iter().map(|a| a.name()).collect();
     let heatmap = match &grid.heatmap {
         Some(h) => {
             let idx = |k: &String| {
@@ -245,20 +355,21 @@ pub fn plan(sc_path: &Path, sc_text: &str, grid: &Grid) -> anyhow::Result<Plan> 
             seeds.len()
         );
     }
-    // The scenario with the entry alone and no isolated run of its own.
+    // The scenario without entries and without an isolated run of its own; each point
+    // puts its entry back.
     let mut t = base.clone();
-    let keep = t
-        .get(kind)
-        .and_then(|v| v.as_array())
-        .and_then(|a| {
-            a.iter()
-                .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(entry.as_str()))
-                .cloned()
-        })
-        .expect("the entry exists");
+    let entry_table = |name: &str| {
+        base.get(kind)
+            .and_then(|v| v.as_array())
+            .and_then(|a| {
+                a.iter()
+                    .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(name))
+                    .cloned()
+            })
+            .expect("the entry exists")
+    };
     t.remove("pft");
     t.remove("cc");
-    t.insert(kind.to_string(), toml::Value::Array(vec![keep]));
     t.insert("isolated".into(), toml::Value::Boolean(false));
     if !t.contains_key("name") {
         let stem = sc_path.file_stem().unwrap_or_default().to_string_lossy();
@@ -286,14 +397,30 @@ pub fn plan(sc_path: &Path, sc_text: &str, grid: &Grid) -> anyhow::Result<Plan> 
             .axis
             .iter()
             .zip(&idx)
-            .map(|(a, &j)| a.values[j].to_string())
+            .map(|(a, &j)| match &a.labels {
+                Some(l) => l[j].clone(),
+                None => a.values[j].to_string(),
+            })
             .collect();
-        let gkey: Vec<String> = axes
+        // the baseline group: the values of the axes that do not touch the entry
+        // the baseline group: the values of the keys outside the entry
+        let gkey: Vec<String> = grid
+            .axis
             .iter()
-            .zip(&values)
-            .filter(|(k, _)| !k.starts_with(&format!("{kind}.")))
-            .map(|(_, v)| v.clone())
+            .zip(&idx)
+            .filter(|(a, _)| a.key.as_deref() != Some(ENTRY_AXIS))
+            .flat_map(|(a, &j)| {
+                a.key_list()
+                    .into_iter()
+                    .zip(a.values_at(j))
+                    .filter(|(k, _)| !k.starts_with(&format!("{kind}.")))
+                    .map(|(k, v)| format!("{k}={v}"))
+            })
             .collect();
+        let entry = match entry_axis {
+            Some(k) => entries[idx[k]].clone(),
+            None => entries[0].clone(),
+        };
         let group = match groups.iter().position(|g| *g == gkey) {
             Some(g) => g,
             None => {
@@ -305,20 +432,28 @@ pub fn plan(sc_path: &Path, sc_text: &str, grid: &Grid) -> anyhow::Result<Plan> 
         for &seed in &seeds {
             let mut pt = t.clone();
             pt.insert("seed".into(), toml::Value::Integer(seed as i64));
+            pt.insert(
+                kind.to_string(),
+                toml::Value::Array(vec![entry_table(&entry)]),
+            );
             for (a, &j) in grid.axis.iter().zip(&idx) {
-                let v = a.values[j].clone();
-                let r = if let Some(k) = a.key.strip_prefix(&format!("{kind}.")) {
-                    let e = pt
-                        .get_mut(kind)
-                        .and_then(|v| v.as_array_mut())
-                        .and_then(|a| a.first_mut())
-                        .and_then(|e| e.as_table_mut())
-                        .expect("the entry is a table");
-                    set_path(e, k, v)
-                } else {
-                    set_path(&mut pt, &a.key, v)
-                };
-                r.map_err(|m| anyhow::anyhow!("grid: axis `{}`: {m}", a.key))?;
+                if a.key.as_deref() == Some(ENTRY_AXIS) {
+                    continue;
+                }
+                for (key, v) in a.key_list().iter().zip(a.values_at(j)) {
+                    let r = if let Some(k) = key.strip_prefix(&format!("{kind}.")) {
+                        let e = pt
+                            .get_mut(kind)
+                            .and_then(|v| v.as_array_mut())
+                            .and_then(|a| a.first_mut())
+                            .and_then(|e| e.as_table_mut())
+                            .expect("the entry is a table");
+                        set_path(e, k, v)
+                    } else {
+                        set_path(&mut pt, key, v)
+                    };
+                    r.map_err(|m| anyhow::anyhow!("grid: axis `{key}`: {m}"))?;
+                }
             }
             let text = toml::to_string(&pt).context("writing a point scenario")?;
             let what = || {
@@ -363,7 +498,7 @@ pub fn plan(sc_path: &Path, sc_text: &str, grid: &Grid) -> anyhow::Result<Plan> 
     Ok(Plan {
         tool: format!("pftsim {}", env!("CARGO_PKG_VERSION")),
         scenario: sc.name().to_string(),
-        entry,
+        entry: entry_label,
         entry_kind: kind.to_string(),
         axes,
         seeds,
@@ -618,8 +753,8 @@ pub struct Row {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Collected {
     pub rows: Vec<Row>,
-    /// Heat map files written (relative to the sweep directory).
-    pub heatmaps: Vec<String>,
+    /// Plots written (relative to the sweep directory): heat maps or bars, distributions.
+    pub plots: Vec<String>,
 }
 
 fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
@@ -689,8 +824,9 @@ pub fn collect(dir: &Path) -> anyhow::Result<Collected> {
         }
     }
     write_csv(&dir.join(CSV), &plan, &rows)?;
-    let heatmaps = write_heatmaps(dir, &plan, &rows)?;
-    Ok(Collected { rows, heatmaps })
+    let mut plots = write_heatmaps(dir, &plan, &rows)?;
+    plots.extend(write_distributions(dir, &plan)?);
+    Ok(Collected { rows, plots })
 }
 
 /// The CSV header: point, seed, the axes, then the measures.
@@ -753,7 +889,32 @@ fn write_csv(path: &Path, plan: &Plan, rows: &[Row]) -> anyhow::Result<()> {
 /// there are none, else `fc_heatmap-N.svg`): mean F_C over the seeds in each cell.
 fn write_heatmaps(dir: &Path, plan: &Plan, rows: &[Row]) -> anyhow::Result<Vec<String>> {
     let Some((xa, ya)) = plan.heatmap else {
-        return Ok(Vec::new());
+        if plan.axes.len() != 1 {
+            return Ok(Vec::new());
+        }
+        // one axis: F_C bars with the seeds' spread
+        let bars: Vec<(String, Vec<f64>)> = plan
+            .points
+            .iter()
+            .map(|p| {
+                (
+                    p.values[0].clone(),
+                    rows.iter()
+                        .filter(|r| r.point == p.id)
+                        .filter_map(|r| r.f_c)
+                        .collect(),
+                )
+            })
+            .collect();
+        let title = format!(
+            "{}: F_C per {} ({} seed(s): bar = mean, line = range, dots = seeds)",
+            plan.scenario,
+            plan.axes[0],
+            plan.seeds.len()
+        );
+        let svg = plot::fc_bars_svg(&title, &plan.axes[0], &bars)?;
+        output::write_atomic(&dir.join(BARS), svg.as_bytes())?;
+        return Ok(vec![BARS.to_string()]);
     };
     let distinct = |k: usize| {
         let mut v: Vec<String> = Vec::new();
@@ -819,6 +980,77 @@ fn write_heatmaps(dir: &Path, plan: &Plan, rows: &[Row]) -> anyhow::Result<Vec<S
         };
         output::write_atomic(&dir.join(&name), svg.as_bytes())?;
         written.push(name);
+    }
+    Ok(written)
+}
+
+/// The victims' per-process (or per-NIC) distributions of the first seed's runs, every point
+/// and its `off` baseline overlaid (the PFT paper's Figs 3-4): `latency_distribution.svg`
+/// and `bandwidth_distribution.svg`.
+fn write_distributions(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<String>> {
+    let Some(&seed) = plan.seeds.first() else {
+        return Ok(Vec::new());
+    };
+    let groups = plan
+        .points
+        .iter()
+        .map(|p| p.group)
+        .max()
+        .map_or(0, |g| g + 1);
+    let mut runs: Vec<(String, String)> = (0..groups)
+        .map(|g| {
+            let label = if groups == 1 {
+                OFF.to_string()
+            } else {
+                format!("{OFF} (g{g:03})")
+            };
+            (label, unit_dir_base(g, seed, OFF))
+        })
+        .collect();
+    runs.extend(plan.points.iter().map(|p| {
+        (
+            format!("{} {}", p.id, p.values.join(" ").replace('"', "")),
+            unit_dir_point(&p.id, seed),
+        )
+    }));
+    let mut written = Vec::new();
+    for (file, pointer, what) in [
+        (
+            "latency_distribution.svg",
+            "/victims/latency_per_process/sorted",
+            "mean latency",
+        ),
+        (
+            "bandwidth_distribution.svg",
+            "/victims/bandwidth_per_process/sorted",
+            "bandwidth",
+        ),
+    ] {
+        let mut series = Vec::new();
+        for (label, d) in &runs {
+            let path = dir.join(d).join("summary.json");
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let v: serde_json::Value = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a run summary", path.display()))?;
+            if let Some(a) = v.pointer(pointer).and_then(|x| x.as_array()) {
+                series.push((
+                    label.clone(),
+                    a.iter().filter_map(|x| x.as_f64()).collect::<Vec<f64>>(),
+                ));
+            }
+        }
+        if series.is_empty() {
+            continue;
+        }
+        let svg = plot::distribution_svg(
+            &format!("{}: victim {what} per process, seed {seed}", plan.scenario),
+            what,
+            &series,
+            super::run::HIST_BINS,
+        )?;
+        output::write_atomic(&dir.join(file), svg.as_bytes())?;
+        written.push(file.to_string());
     }
     Ok(written)
 }
