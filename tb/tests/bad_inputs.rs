@@ -144,6 +144,8 @@ fn stimulus_cases() -> Vec<Case> {
                 "9".repeat(2000)
             ),
         ),
+        ts("TS-16", "flit_valid,credit_return,flit_head\n1,0,2\n"),
+        ts("TS-17", "flit_valid,credit_return,flit_head\n1,0\n"),
         // defined behaviour, not an error: both engines trace it, identically
         ts("TS-13", EXCESS_RETURN)
             .also(&[

@@ -259,6 +259,7 @@ fn stim_file() -> impl Strategy<Value = StimFile> {
         1 => Just(("\u{feff}flit_valid,credit_return", true)),
         1 => prop_oneof![
             Just(("flit_valid, credit_return", false)),
+            Just(("flit_valid,credit_return,", false)),
             Just(("valid,credit", false)),
             Just(("FLIT_VALID,CREDIT_RETURN", false)),
             Just(("flit_valid,credit_return,x", false)),
@@ -314,6 +315,7 @@ impl StimFile {
                 [(_, Some(f)), (_, Some(c))] => out.push(StimulusRow {
                     flit_valid: *f == 1,
                     credit_return: *c,
+                    flit_head: None,
                 }),
                 _ => return Err(Some(line)),
             }

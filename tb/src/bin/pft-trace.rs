@@ -29,9 +29,9 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = EngineKind::Model)]
     engine: EngineKind,
 
-    /// Open loop: `flit_valid,credit_return` per traced cycle.
+    /// Open loop: `flit_valid,credit_return[,flit_head]` per traced cycle.
     #[arg(long, value_name = "IN.csv",
-          conflicts_with_all = ["cycles", "link_latency", "drain", "drain_schedule", "link_seed", "record_stimulus"])]
+          conflicts_with_all = ["cycles", "link_latency", "drain", "drain_schedule", "link_seed", "record_stimulus", "packet_flits"])]
     stimulus: Option<PathBuf>,
 
     /// Closed loop: number of traced cycles (>= 1).
@@ -52,6 +52,12 @@ pub struct Args {
     /// e.g. 0:1,2000:0.3,5000:1.
     #[arg(long, value_name = "SCHEDULE", requires = "cycles", value_parser = parse_schedule)]
     drain_schedule: Option<DrainSchedule>,
+
+    /// Closed loop: flits per packet of the source (1..=65535; 1: every flit starts a
+    /// packet) [default: 1]. The trace then has a `flit_head` column and signal.
+    #[arg(long, value_name = "N", requires = "cycles",
+          value_parser = clap::value_parser!(u32).range(1..=65535))]
+    packet_flits: Option<u32>,
 
     /// Closed loop: seed of the switch's drain draws [default: 1].
     #[arg(long, value_name = "S", requires = "cycles", value_parser = parse_seed)]
@@ -130,12 +136,14 @@ fn run(a: Args) -> Result<String> {
     );
     let summary = if let Some(stim_path) = &a.stimulus {
         let stim = stimulus_csv::load(stim_path)?;
+        let packets = stim.iter().any(|r| r.flit_head.is_some());
         let mut sinks = Sinks::create(
             a.out.as_deref(),
             a.vcd.as_deref(),
             a.summary.as_deref(),
             None,
             false,
+            packets,
             &comment,
         )?;
         let s = run::open_loop(a.engine, &cfg, &stim, &mut sinks)?;
@@ -144,6 +152,7 @@ fn run(a: Args) -> Result<String> {
     } else {
         // clap guarantees these in closed loop.
         let cycles = a.cycles.context("--cycles is required")?;
+        let packet_flits = a.packet_flits.unwrap_or(1);
         let drain = match (a.drain, a.drain_schedule) {
             (Some(p), None) => DrainSchedule::constant(p),
             (None, Some(s)) => s,
@@ -161,9 +170,10 @@ fn run(a: Args) -> Result<String> {
             a.summary.as_deref(),
             a.record_stimulus.as_deref(),
             closed,
+            packet_flits > 1,
             &comment,
         )?;
-        let s = run::closed_loop(a.engine, &cfg, &link, cycles, &mut sinks)?;
+        let s = run::closed_loop(a.engine, &cfg, &link, cycles, packet_flits, &mut sinks)?;
         sinks.commit(&s)?;
         s
     };

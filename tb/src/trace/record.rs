@@ -34,9 +34,13 @@ pub struct Row {
     /// Closed loop only: switch buffer occupancy after this cycle's arrival, before its
     /// departure.
     pub buf: Option<u32>,
+    /// Traces of packets only (a `flit_head` stimulus column, or `--packet-flits` > 1): the
+    /// `flit_head` input of the cycle.
+    pub flit_head: Option<bool>,
 }
 
-/// Column names of the `--out` CSV (closed loop appends `buf`).
+/// Column names of the `--out` CSV (closed loop appends `buf`, then traces of packets
+/// `flit_head`).
 pub const CSV_COLUMNS: [&str; 17] = [
     "cycle",
     "send",
@@ -63,10 +67,13 @@ pub struct CsvSink<W: Write> {
 }
 
 impl<W: Write> CsvSink<W> {
-    pub fn new(mut w: W, closed_loop: bool) -> io::Result<Self> {
+    pub fn new(mut w: W, closed_loop: bool, packets: bool) -> io::Result<Self> {
         write!(w, "{}", CSV_COLUMNS.join(","))?;
         if closed_loop {
             write!(w, ",buf")?;
+        }
+        if packets {
+            write!(w, ",flit_head")?;
         }
         writeln!(w)?;
         Ok(CsvSink { w })
@@ -97,6 +104,9 @@ impl<W: Write> CsvSink<W> {
         if let Some(b) = r.buf {
             write!(self.w, ",{b}")?;
         }
+        if let Some(h) = r.flit_head {
+            write!(self.w, ",{}", h as u8)?;
+        }
         writeln!(self.w)
     }
 
@@ -111,8 +121,9 @@ pub const VCD_SCOPE: &str = "pft";
 /// Simulated clock period in VCD time units (ns): cycle t spans [10t, 10t+10).
 pub const VCD_PERIOD_NS: u64 = 10;
 
-/// VCD signals after `clk`: name and width. Closed loop appends `buf` (32 bits).
-pub const VCD_SIGNALS: [(&str, u32); 17] = [
+/// VCD signals after `clk`: name and width. Closed loop appends `buf` (32 bits), traces of
+/// packets `flit_head` (1 bit).
+pub const VCD_SIGNALS: [(&str, u32); 18] = [
     ("flit_valid", 1),
     ("credit_return", 8),
     ("send", 1),
@@ -130,9 +141,10 @@ pub const VCD_SIGNALS: [(&str, u32); 17] = [
     ("err_underflow", 1),
     ("err_overflow", 1),
     ("buf", 32),
+    ("flit_head", 1),
 ];
 
-fn vcd_values(r: &Row) -> [u64; 17] {
+fn vcd_values(r: &Row) -> [u64; 18] {
     [
         r.flit_valid as u64,
         r.credit_return as u64,
@@ -151,6 +163,7 @@ fn vcd_values(r: &Row) -> [u64; 17] {
         r.err_underflow as u64,
         r.err_overflow as u64,
         r.buf.unwrap_or(0) as u64,
+        r.flit_head.unwrap_or(true) as u64,
     ]
 }
 
@@ -159,28 +172,27 @@ fn vcd_values(r: &Row) -> [u64; 17] {
 pub struct VcdSink<W: Write> {
     w: vcd::Writer<W>,
     clk: IdCode,
-    ids: Vec<(IdCode, u32)>,
-    prev: Option<[u64; 17]>,
+    /// Each signal's id, width and index in `vcd_values`.
+    ids: Vec<(IdCode, u32, usize)>,
+    prev: Option<[u64; 18]>,
     next_time: u64,
 }
 
 impl<W: Write> VcdSink<W> {
-    pub fn new(w: W, closed_loop: bool, comment: &str) -> io::Result<Self> {
+    pub fn new(w: W, closed_loop: bool, packets: bool, comment: &str) -> io::Result<Self> {
         let mut w = vcd::Writer::new(w);
         w.version(concat!("pft-trace ", env!("CARGO_PKG_VERSION")))?;
         w.comment(comment)?;
         w.timescale(1, TimescaleUnit::NS)?;
         w.add_module(VCD_SCOPE)?;
         let clk = w.add_var(VarType::Wire, 1, "clk", None)?;
-        let n = if closed_loop {
-            VCD_SIGNALS.len()
-        } else {
-            VCD_SIGNALS.len() - 1
-        };
-        let mut ids = Vec::with_capacity(n);
-        for &(name, width) in &VCD_SIGNALS[..n] {
+        let mut ids = Vec::with_capacity(VCD_SIGNALS.len());
+        for (i, &(name, width)) in VCD_SIGNALS.iter().enumerate() {
+            if (name == "buf" && !closed_loop) || (name == "flit_head" && !packets) {
+                continue;
+            }
             let index = (width > 1).then_some(ReferenceIndex::Range(width as i32 - 1, 0));
-            ids.push((w.add_var(VarType::Wire, width, name, index)?, width));
+            ids.push((w.add_var(VarType::Wire, width, name, index)?, width, i));
         }
         w.upscope()?;
         w.enddefinitions()?;
@@ -212,8 +224,8 @@ impl<W: Write> VcdSink<W> {
             self.w.begin(vcd::SimulationCommand::Dumpvars)?;
         }
         self.w.change_scalar(self.clk, true)?;
-        for i in 0..self.ids.len() {
-            let (id, width) = self.ids[i];
+        for k in 0..self.ids.len() {
+            let (id, width, i) = self.ids[k];
             if self.prev.is_none_or(|p| p[i] != vals[i]) {
                 self.value(id, width, vals[i])?;
             }
@@ -353,6 +365,8 @@ pub struct LinkSummary {
     pub credit_round_trip_cycles: u64,
     pub drain_schedule: String,
     pub seed: u64,
+    /// Flits per packet of the source (`--packet-flits`; 1: every flit starts a packet).
+    pub packet_flits: u32,
     pub mean_buf_flits: f64,
     pub max_buf_flits: u32,
 }

@@ -55,19 +55,21 @@ impl Sinks {
         summary: Option<&Path>,
         record_stimulus: Option<&Path>,
         closed_loop: bool,
+        packets: bool,
         vcd_comment: &str,
     ) -> Result<Self> {
         let mut s = Sinks::default();
         if let Some(p) = out {
             let f = create(p, "--out")?;
             s.csv = Some(
-                CsvSink::new(f, closed_loop).with_context(|| format!("writing {}", p.display()))?,
+                CsvSink::new(f, closed_loop, packets)
+                    .with_context(|| format!("writing {}", p.display()))?,
             );
         }
         if let Some(p) = vcd {
             let f = create(p, "--vcd")?;
             s.vcd = Some(
-                VcdSink::new(f, closed_loop, vcd_comment)
+                VcdSink::new(f, closed_loop, packets, vcd_comment)
                     .with_context(|| format!("writing {}", p.display()))?,
             );
         }
@@ -92,6 +94,7 @@ impl Sinks {
             rec.push(StimulusRow {
                 flit_valid: r.flit_valid,
                 credit_return: r.credit_return,
+                flit_head: r.flit_head,
             });
         }
         Ok(())
@@ -158,15 +161,13 @@ impl Tracer {
         }
     }
 
-    /// Run one traced cycle with these inputs; the row has no `buf` yet.
-    pub fn step(&mut self, flit_valid: bool, credit_return: u8) -> Row {
+    /// Run one traced cycle with these inputs; the row has no `buf` yet. `flit_head`: None
+    /// for 1-flit packets (the block's input is then 1: every flit starts a packet).
+    pub fn step(&mut self, flit_valid: bool, flit_head: Option<bool>, credit_return: u8) -> Row {
         let p = self.engine.probe();
         let o = self.engine.step(&Inputs {
             flit_valid,
-            // Every traced flit is a packet's first (1-flit packets): with packet gating
-            // (`gating = "packet"`) the throttle then decides for every flit, as with flit
-            // gating. Traces of multi-flit packets are not supported yet (docs/trace.md).
-            flit_head: true,
+            flit_head: flit_head.unwrap_or(true),
             credit_return,
             ..Default::default()
         });
@@ -190,6 +191,7 @@ impl Tracer {
             err_underflow: p.err_underflow,
             err_overflow: p.err_overflow,
             buf: None,
+            flit_head,
         };
         self.cycle += 1;
         row
@@ -234,28 +236,37 @@ pub fn open_loop(
 ) -> Result<Summary> {
     let mut t = Tracer::new(kind, cfg);
     for s in stim {
-        let row = t.step(s.flit_valid, s.credit_return);
+        let row = t.step(s.flit_valid, s.flit_head, s.credit_return);
         t.record(&row, sinks)?;
     }
     Ok(summary(&t.stats, cfg, None))
 }
 
-/// Closed loop: `cycles` traced cycles; the source always has a flit; `credit_return` comes
-/// from the link. The link's buffer is the block's CREDIT_LIMIT.
+/// Closed loop: `cycles` traced cycles; the source always has a flit, in packets of
+/// `packet_flits` flits (1: every flit starts a packet, and the trace has no `flit_head`);
+/// `credit_return` comes from the link. The link's buffer is the block's CREDIT_LIMIT.
 pub fn closed_loop(
     kind: EngineKind,
     cfg: &TraceConfig,
     link_cfg: &LinkConfig,
     cycles: u64,
+    packet_flits: u32,
     sinks: &mut Sinks,
 ) -> Result<Summary> {
     assert_eq!(link_cfg.capacity_flits, cfg.regs.credit_limit as u32);
+    assert!(packet_flits >= 1);
     let mut t = Tracer::new(kind, cfg);
     let mut link = CreditLink::new(link_cfg);
+    // flits of the current packet already sent
+    let mut in_packet = 0u32;
     for _ in 0..cycles {
         // Read phase: the NIC sees the credit channel's head; then evaluate and commit.
         let credit_return = link.credit_return();
-        let mut row = t.step(true, credit_return);
+        let head = (packet_flits > 1).then_some(in_packet == 0);
+        let mut row = t.step(true, head, credit_return);
+        if row.send {
+            in_packet = (in_packet + 1) % packet_flits;
+        }
         let lc = link
             .step(row.send)
             .with_context(|| format!("link invariant violated (seed {})", link_cfg.seed))?;
@@ -267,6 +278,7 @@ pub fn closed_loop(
         credit_round_trip_cycles: 2 * link_cfg.latency_cycles as u64 + 1,
         drain_schedule: link_cfg.drain.to_string(),
         seed: link_cfg.seed,
+        packet_flits,
         mean_buf_flits: t.stats.mean_buf(),
         max_buf_flits: t.stats.max_buf,
     };

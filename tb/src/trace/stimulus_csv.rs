@@ -1,17 +1,30 @@
-//! Open-loop stimulus files: `flit_valid,credit_return`, one row per traced cycle.
+//! Open-loop stimulus files: `flit_valid,credit_return`, one row per traced cycle, or
+//! `flit_valid,credit_return,flit_head` for packets longer than one flit (`flit_head` = 1:
+//! the flit at the head of the queue starts a packet; without the column every flit does).
 
 use pft_sim::error::excerpt;
 use std::path::Path;
 use thiserror::Error;
 
-/// The exact header of a stimulus file.
+/// The exact header of a stimulus file of 1-flit packets.
 pub const HEADER: &str = "flit_valid,credit_return";
+/// The exact header of a stimulus file with packets (the third column is `flit_head`).
+pub const HEADER_HEAD: &str = "flit_valid,credit_return,flit_head";
 
 /// One cycle of open-loop stimulus.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StimulusRow {
     pub flit_valid: bool,
     pub credit_return: u8,
+    /// The `flit_head` column (None: a 2-column file, every flit starts a packet).
+    pub flit_head: Option<bool>,
+}
+
+impl StimulusRow {
+    /// The block's `flit_head` input: the column, or true without it.
+    pub fn head(&self) -> bool {
+        self.flit_head.unwrap_or(true)
+    }
 }
 
 /// A stimulus file that cannot be used. Line numbers count from 1 (the header is line 1).
@@ -19,7 +32,7 @@ pub struct StimulusRow {
 pub enum StimulusError {
     #[error("cannot read stimulus {path}: {err}")]
     Read { path: String, err: std::io::Error },
-    #[error("stimulus {path}: line 1: header must be exactly `{HEADER}`, found `{found}`")]
+    #[error("stimulus {path}: line 1: header must be exactly `{HEADER}` or `{HEADER_HEAD}`, found `{found}`")]
     Header { path: String, found: String },
     #[error("stimulus {path}: line {line}: malformed CSV: {msg}")]
     Csv {
@@ -27,10 +40,12 @@ pub enum StimulusError {
         line: u64,
         msg: String,
     },
-    #[error("stimulus {path}: line {line}: expected 2 fields ({HEADER}), found {found}")]
+    #[error("stimulus {path}: line {line}: expected {want} fields ({header}), found {found}")]
     Fields {
         path: String,
         line: u64,
+        want: usize,
+        header: &'static str,
         found: usize,
     },
     #[error("stimulus {path}: line {line}, column `{column}`: `{value}` is not allowed (allowed {allowed})")]
@@ -68,6 +83,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
     let mut rows = Vec::new();
     let mut rec = csv::StringRecord::new();
     let mut first = true;
+    let mut header = HEADER;
     // Line numbers come from byte offsets. The reader's own line count is one short after a
     // CRLF line end, and a record's position is where the reader started, before the line
     // ends (and blank lines) it skipped: skip them here too.
@@ -94,6 +110,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
                     csv::ErrorKind::Utf8 { err, .. } => match err.field() {
                         0 => "column `flit_valid` is not valid UTF-8".to_string(),
                         1 => "column `credit_return` is not valid UTF-8".to_string(),
+                        2 => "column `flit_head` is not valid UTF-8".to_string(),
                         f => format!("field {} is not valid UTF-8", f + 1),
                     },
                     _ => e.to_string(),
@@ -109,18 +126,25 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
         if first {
             first = false;
             let found: Vec<&str> = rec.iter().collect();
-            if found.join(",").trim_start_matches('\u{feff}') != HEADER {
-                return Err(StimulusError::Header {
-                    path: path(),
-                    found: excerpt(&found.join(",")),
-                });
-            }
+            header = match found.join(",").trim_start_matches('\u{feff}') {
+                HEADER => HEADER,
+                HEADER_HEAD => HEADER_HEAD,
+                _ => {
+                    return Err(StimulusError::Header {
+                        path: path(),
+                        found: excerpt(&found.join(",")),
+                    })
+                }
+            };
             continue;
         }
-        if rec.len() != 2 {
+        let want = header.split(',').count();
+        if rec.len() != want {
             return Err(StimulusError::Fields {
                 path: path(),
                 line,
+                want,
+                header,
                 found: rec.len(),
             });
         }
@@ -146,9 +170,28 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
             value: excerpt(cr),
             allowed: "an integer in 0..=255",
         })?;
+        let flit_head = if want == 3 {
+            let h = rec[2].trim();
+            Some(match h {
+                "0" => false,
+                "1" => true,
+                _ => {
+                    return Err(StimulusError::Value {
+                        path: path(),
+                        line,
+                        column: "flit_head",
+                        value: excerpt(h),
+                        allowed: "0 or 1",
+                    })
+                }
+            })
+        } else {
+            None
+        };
         rows.push(StimulusRow {
             flit_valid,
             credit_return,
+            flit_head,
         });
     }
     if first {
@@ -163,11 +206,23 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
     Ok(rows)
 }
 
-/// Write rows in the stimulus format (what `parse` reads).
+/// Write rows in the stimulus format (what `parse` reads): with the `flit_head` column when
+/// any row has one.
 pub fn write(w: &mut impl std::io::Write, rows: &[StimulusRow]) -> std::io::Result<()> {
-    writeln!(w, "{HEADER}")?;
+    let heads = rows.iter().any(|r| r.flit_head.is_some());
+    writeln!(w, "{}", if heads { HEADER_HEAD } else { HEADER })?;
     for r in rows {
-        writeln!(w, "{},{}", r.flit_valid as u8, r.credit_return)?;
+        if heads {
+            writeln!(
+                w,
+                "{},{},{}",
+                r.flit_valid as u8,
+                r.credit_return,
+                r.head() as u8
+            )?;
+        } else {
+            writeln!(w, "{},{}", r.flit_valid as u8, r.credit_return)?;
+        }
     }
     Ok(())
 }
@@ -184,11 +239,13 @@ mod tests {
             vec![
                 StimulusRow {
                     flit_valid: true,
-                    credit_return: 0
+                    credit_return: 0,
+                    flit_head: None
                 },
                 StimulusRow {
                     flit_valid: false,
-                    credit_return: 255
+                    credit_return: 255,
+                    flit_head: None
                 }
             ]
         );
@@ -216,6 +273,23 @@ mod tests {
             "{e}"
         );
         assert!(parse(b"flit_valid,credit_return\n", "t").is_err());
+        // packets: the flit_head column
+        let rows = parse(b"flit_valid,credit_return,flit_head\n1,0,1\n1,2,0\n", "t").unwrap();
+        assert_eq!(
+            rows.iter().map(|r| r.flit_head).collect::<Vec<_>>(),
+            vec![Some(true), Some(false)]
+        );
+        let mut out = Vec::new();
+        write(&mut out, &rows).unwrap();
+        assert_eq!(parse(&out, "t").unwrap(), rows);
+        let e = parse(b"flit_valid,credit_return,flit_head\n1,0,2\n", "t")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2") && e.contains("`flit_head`"), "{e}");
+        let e = parse(b"flit_valid,credit_return,flit_head\n1,0\n", "t")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected 3 fields"), "{e}");
         assert!(parse(b"", "t").is_err());
     }
 }
