@@ -74,7 +74,7 @@ soak:
 
 ## reproduce: the PFT paper's evaluation (docs/reproduction.md): Fig. 1(a)(b) measured from the
 ##            RTL beside eq. (1); Figs 3-5 and the readings table from scenarios/paper.toml
-##            (sweeps of 5 seeds; about 12 minutes on 2 cores; not in CI)
+##            (sweeps of 5 seeds; 7.5 minutes on 2 cores; not in CI)
 reproduce:
 	$(CARGO) build $(RELEASE) --locked --bin pftsim -p pft-sim
 	$(CARGO) run $(RELEASE) --locked -p pft-tb --example fig1 -- --out $(OUT)/reproduce/fig1
