@@ -168,6 +168,34 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
             "{c}: compare {a}, sweep {b}"
         );
     }
+    // a different plan written into the local sweep's directory: the runs left there are
+    // of other scenarios, and collect refuses them instead of mixing them in
+    std::fs::write(root.join("grid2.toml"), GRID.replace("[0, 3]", "[0, 4]")).unwrap();
+    pftsim(
+        &[
+            "sweep",
+            SMOKE,
+            "--grid",
+            "grid2.toml",
+            "--out",
+            "local",
+            "--quiet",
+            "--emit",
+            "parallel",
+        ],
+        &root,
+    );
+    let o = Command::new(PFTSIM)
+        .args(["sweep", "--collect", "--out", "local"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let msg = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        msg.contains("runs/p0001-s7 is not a finished run of points/p0001-s7.toml"),
+        "{msg}"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }
 

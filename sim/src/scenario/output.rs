@@ -325,6 +325,14 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// SHA-256 (hex) of a scenario as run: its canonical TOML, comments and layout aside.
+pub fn scenario_sha256(sc: &super::Scenario) -> String {
+    use sha2::Digest;
+    let canon = toml::to_string(sc).unwrap_or_default();
+    let hash = sha2::Sha256::digest(canon.as_bytes());
+    hash.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 impl Manifest {
     /// A manifest for `command` on `sc` (read from `scenario`, if from a file), writing
     /// `files` for `runs`.
@@ -335,15 +343,12 @@ impl Manifest {
         runs: Vec<String>,
         files: Vec<String>,
     ) -> Manifest {
-        use sha2::Digest;
-        let canon = toml::to_string(sc).unwrap_or_default();
-        let hash = sha2::Sha256::digest(canon.as_bytes());
         Manifest {
             tool: format!("pftsim {}", env!("CARGO_PKG_VERSION")),
             command: command.to_string(),
             argv: std::env::args().collect(),
             scenario: scenario.map(|p| p.display().to_string()),
-            scenario_sha256: hash.iter().map(|b| format!("{b:02x}")).collect(),
+            scenario_sha256: scenario_sha256(sc),
             runs,
             files,
             started_unix: unix_now(),

@@ -790,6 +790,41 @@ pub fn collect(dir: &Path) -> anyhow::Result<Collected> {
             if missing.len() > 10 { ", ..." } else { "" }
         );
     }
+    // Every run must be of its own point scenario (not left by an earlier sweep into the
+    // same directory): its manifest names the scenario's hash and the run.
+    let mut hashes: BTreeMap<&str, String> = BTreeMap::new();
+    for u in &plan.units {
+        let want = match hashes.get(u.scenario.as_str()) {
+            Some(h) => h.clone(),
+            None => {
+                let text = plan
+                    .files
+                    .get(&u.scenario)
+                    .with_context(|| format!("{PLAN} lacks {}", u.scenario))?;
+                let sc =
+                    Scenario::parse(text).map_err(|m| anyhow::anyhow!("{}: {m}", u.scenario))?;
+                let h = output::scenario_sha256(&sc);
+                hashes.insert(&u.scenario, h.clone());
+                h
+            }
+        };
+        let mpath = dir.join(&u.dir).join(output::MANIFEST);
+        let m: Option<Manifest> = std::fs::read_to_string(&mpath)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok());
+        let ok = m.as_ref().is_some_and(|m| {
+            m.finished && m.scenario_sha256 == want && m.runs.first() == Some(&u.run)
+        });
+        if !ok {
+            bail!(
+                "{} is not a finished run of {} with --pft {} (its {} says otherwise: a run of an earlier sweep, or an unfinished one); run its line of {JOBS} again",
+                u.dir,
+                u.scenario,
+                u.run,
+                output::MANIFEST
+            );
+        }
+    }
     let brief = |d: &str| read_brief(&dir.join(d).join("summary.json"));
     let mut rows = Vec::new();
     for p in &plan.points {
