@@ -49,14 +49,16 @@ screenshots: vcd
 	bash tb/examples/screenshot.sh $(OUT)/vcd/episode-at-ri.vcd docs/img/episode-at-ri.png
 
 ## bench: cycles/s of the reference model, the rust-hdl RTL and Verilator, side by side;
-##        network node-cycles/s and peak RSS (128-node tree at load 0.5, 648 nodes, rtl engine,
-##        IB CC off and on), and the wall time of the IB silent-forest compare
-bench:
+##        network node-cycles/s and peak RSS (128-node tree at load 0.5, 648 nodes, the rtl
+##        and verilator engines, IB CC off and on), and the wall time of the IB
+##        silent-forest compare
+bench: verilog
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
 	$(CARGO) build $(RELEASE) -q --bin net-bench
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000
 	target/release/net-bench --topo ib648 --load 0.5 --cycles 50000
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 2000 --engine rtl
+	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --engine verilator
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc none
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc ibcc
 	$(CARGO) run $(RELEASE) -q --bin pftsim -- compare scenarios/ib-silent-forest.toml \

@@ -553,6 +553,19 @@ fn cli_cases() -> Vec<Case> {
             &["run", "s.toml", "--out", "o", "--pft", "isolated"],
         )
         .file("s.toml", UNIFORM),
+        case(
+            "SX-27",
+            p,
+            &["run", "s.toml", "--out", "o", "--engine", "verilator"],
+        )
+        .file("s.toml", TINY)
+        .env("PFT_VERILOG", "missing.v"),
+        case(
+            "SX-28",
+            p,
+            &["run", "s.toml", "--out", "o", "--engine", "verilog"],
+        )
+        .file("s.toml", TINY),
     ]
 }
 

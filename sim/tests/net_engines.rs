@@ -1,6 +1,8 @@
-//! The PFT engine choice (reference model or rust-hdl RTL) does not change a run: same
-//! scenario and seed, identical PFT outputs in every cycle at every NIC and identical
-//! deliveries.
+//! The PFT engine choice (reference model, rust-hdl RTL, or the exported Verilog under
+//! Verilator) does not change a run: same scenario and seed, identical PFT outputs in every
+//! cycle at every NIC, identical state (for Verilator: what the CSR bus shows, everything
+//! but the FI gap and the RI generator) and identical deliveries. The Verilator tests need
+//! `synth/out/pft_injector.v` (`make verilog`; `make test` writes it first) and Verilator.
 
 use pft_sim::net::NodeId;
 use pft_sim::net::{
@@ -24,13 +26,26 @@ fn incast_cfg() -> NetConfig {
 }
 
 fn compare(cfg: NetConfig, pft: PftConfig, cycles: u64) {
+    compare_with(EngineKind::Rtl, cfg, pft, cycles)
+}
+
+/// The model against engine `other`, cycle by cycle.
+fn compare_with(other: EngineKind, cfg: NetConfig, pft: PftConfig, cycles: u64) {
     let nodes = Network::new(&cfg, &pft, EngineKind::Model, 42)
         .unwrap()
         .nodes();
-    let mut nets: Vec<Network> = [EngineKind::Model, EngineKind::Rtl]
+    let mut nets: Vec<Network> = [EngineKind::Model, other]
         .iter()
-        .map(|&e| Network::new(&cfg, &pft, e, 42).unwrap())
+        .map(|&e| Network::new(&cfg, &pft, e, 42).unwrap_or_else(|err| panic!("{e:?}: {err}")))
         .collect();
+    // the state the engines can show: Verilator's CSR bus has no FI gap and no RI generator
+    let shown = |mut p: pft_hdl::stepper::Probe| {
+        if other == EngineKind::Verilator {
+            p.gap = 0;
+            p.r = 0;
+        }
+        p
+    };
     let mut w: Vec<BernoulliSource> = (0..2)
         .map(|_| {
             BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.4, 1500, 64, 5)
@@ -51,12 +66,12 @@ fn compare(cfg: NetConfig, pft: PftConfig, cycles: u64) {
             );
             assert_eq!(
                 a, b,
-                "cycle {t}, NIC {i}: PFT outputs differ (model vs rtl)"
+                "cycle {t}, NIC {i}: PFT outputs differ (model vs {other:?})"
             );
             assert_eq!(
-                nets[0].pft_probe(NodeId(i)),
+                shown(nets[0].pft_probe(NodeId(i))),
                 nets[1].pft_probe(NodeId(i)),
-                "cycle {t}, NIC {i}: PFT state differs"
+                "cycle {t}, NIC {i}: PFT state differs (model vs {other:?})"
             );
             throttled += a.throttled as u32;
             congested += a.congested as u32;
@@ -131,6 +146,67 @@ fn model_and_rtl_identical_on_a_fat_tree_with_voq() {
             ("at_cnt_s", 8),
             ("m", 24),
         ]),
+        2000,
+    );
+}
+
+#[test]
+fn model_and_verilator_identical_ft_fi_and_at_ri() {
+    compare_with(
+        EngineKind::Verilator,
+        incast_cfg(),
+        PftConfig::default().with_all(&[
+            ("det_mode", DetMode::Ft as u64),
+            ("thr_mode", ThrMode::Fi as u64),
+            ("th_enter", 40),
+            ("th_escape", 30),
+            ("m", 0),
+            ("n", 3),
+            ("k", 1),
+        ]),
+        3000,
+    );
+    compare_with(
+        EngineKind::Verilator,
+        incast_cfg(),
+        PftConfig::default().with_all(&[
+            ("th_enter", 40),
+            ("th_escape", 60),
+            ("at_win_e", 16),
+            ("at_cnt_e", 8),
+            ("at_win_s", 16),
+            ("at_cnt_s", 8),
+            ("m", 24),
+        ]),
+        3000,
+    );
+}
+
+#[test]
+fn model_and_verilator_identical_with_packet_gating_width_and_clock() {
+    compare_with(
+        EngineKind::Verilator,
+        NetConfig {
+            topology: TopologyConfig::FatTree {
+                radix: 8,
+                leaves: 3,
+            },
+            voq: true,
+            ..incast_cfg()
+        },
+        PftConfig::default()
+            .with_all(&[
+                ("th_enter", 40),
+                ("th_escape", 60),
+                ("at_win_e", 16),
+                ("at_cnt_e", 8),
+                ("at_win_s", 16),
+                ("at_cnt_s", 8),
+                ("m", 20),
+                ("gating", 1),
+                ("r_width", 26),
+            ])
+            .with_clock_ratio(2.5),
         2000,
     );
 }

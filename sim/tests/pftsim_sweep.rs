@@ -230,3 +230,35 @@ fn a_bad_grid_is_refused_before_anything_runs() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The shipped grids (scenarios/grids/, over scenarios/paper.toml) plan: every point
+/// scenario parses and validates (`--emit` runs nothing).
+#[test]
+fn the_shipped_grids_plan() {
+    let root = tmp("grids");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let paper = dir.join("paper.toml");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir.join("grids")).unwrap() {
+        let g = e.unwrap().path();
+        let out = format!("o{n}");
+        let text = pftsim(
+            &[
+                "sweep",
+                paper.to_str().unwrap(),
+                "--grid",
+                g.to_str().unwrap(),
+                "--out",
+                &out,
+                "--emit",
+                "slurm",
+            ],
+            &root,
+        );
+        assert!(text.contains("runs of"), "{}: {text}", g.display());
+        assert!(root.join(&out).join("sweep.sbatch").is_file());
+        n += 1;
+    }
+    assert!(n >= 3, "{n} grids");
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compare two result trees of `pftsim compare` (old, new): every CSV row and every JSON
 value of the old tree must be equal in the new one. Ignored: `wall_seconds`, the echoed
-`config`, SVG plots (their titles name the scheme), and columns or fields that only the
-new tree has. Prints each difference; exit status 1 if any. Used by same_results.sh."""
+`config`, `manifest.json` (the command line and start time of each run), SVG plots (their
+titles name the scheme), and columns or fields that only the new tree has. Prints each difference; exit status 1 if any. Used by same_results.sh."""
 import json, sys, os, csv, io
 a, b = sys.argv[1], sys.argv[2]
 bad = 0
@@ -38,7 +38,7 @@ n = 0
 for root, _, files in os.walk(a):
     for f in files:
         pa = os.path.join(root, f); pb = os.path.join(b, os.path.relpath(pa, a))
-        if f.endswith(".log") or f == "DONE": continue
+        if f.endswith(".log") or f == "DONE" or f == "manifest.json": continue
         if not os.path.exists(pb):
             print(f"{pb}: missing"); bad += 1; continue
         n += 1

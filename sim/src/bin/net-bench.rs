@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N]
-//!     [--load 0.5] [--cycles 100000] [--engine model|rtl] [--voq] [--check] [--pft off|on]
+//!     [--load 0.5] [--cycles 100000] [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
 //!     [--cc pft|none|ibcc] [--msg-bytes 4096] [--seed 1]
 //! ```
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
@@ -120,7 +120,8 @@ fn parse_engine(s: &str) -> Result<EngineKind, String> {
     match s {
         "model" => Ok(EngineKind::Model),
         "rtl" => Ok(EngineKind::Rtl),
-        _ => Err("must be model or rtl".to_string()),
+        "verilator" => Ok(EngineKind::Verilator),
+        _ => Err("must be model, rtl or verilator".to_string()),
     }
 }
 

@@ -102,10 +102,25 @@ pub struct Opts {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// The PFT engine at every NIC, instead of the scenario's `engine`: model, rtl or
+    /// verilator (the exported Verilog; needs `make verilog` and Verilator).
+    #[arg(long, value_name = "ENGINE", value_parser = parse_engine)]
+    engine: Option<pft_sim::net::EngineKind>,
     /// Run even when the estimate is above 2 hours or 80% of the available memory
     /// (`pftsim check` prints the estimate).
     #[arg(long)]
     yes: bool,
+}
+
+/// `--engine`: model, rtl or verilator.
+fn parse_engine(s: &str) -> Result<pft_sim::net::EngineKind, String> {
+    use pft_sim::net::EngineKind;
+    match s {
+        "model" => Ok(EngineKind::Model),
+        "rtl" => Ok(EngineKind::Rtl),
+        "verilator" => Ok(EngineKind::Verilator),
+        _ => Err("must be model, rtl or verilator".to_string()),
+    }
 }
 
 /// `--jobs`: an integer in 1..=256 (the message says so for every bad value).
@@ -121,6 +136,14 @@ impl Opts {
         self.jobs
             .map(|j| j as usize)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// The scenario with `--engine` applied.
+    fn with_engine(&self, mut sc: Scenario) -> Scenario {
+        if let Some(e) = self.engine {
+            sc.engine = e;
+        }
+        sc
     }
 
     fn progress(&self) -> Progress {
@@ -166,7 +189,7 @@ fn sweep_cmd(
     if collect {
         if let (Some(s), Some(g)) = (scenario, grid) {
             // the directory must hold this sweep
-            let want = sweep::load_plan(s, g)?;
+            let want = sweep::load_plan(s, g, opts.engine)?;
             let have: Plan = serde_json::from_str(
                 &std::fs::read_to_string(out.join(sweep::PLAN)).unwrap_or_default(),
             )
@@ -187,7 +210,7 @@ fn sweep_cmd(
         scenario.expect("clap requires it"),
         grid.expect("clap requires it"),
     );
-    let (plan, c) = sweep::sweep_command(s, g, out, emit, opts.jobs(), opts.quiet)?;
+    let (plan, c) = sweep::sweep_command(s, g, out, emit, opts.engine, opts.jobs(), opts.quiet)?;
     match c {
         Some(c) => print_sweep(out, &c),
         None => say(format_args!(
@@ -283,6 +306,7 @@ fn main() -> ExitCode {
             pft,
             opts,
         } => load(scenario)
+            .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
                 let s = scenario::run_command(&sc, &[scenario.as_path()], pft.as_deref(), out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
@@ -308,6 +332,7 @@ fn main() -> ExitCode {
             out,
             opts,
         } => load(scenario)
+            .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
                 let rep = scenario::compare_command(&sc, &[scenario.as_path()], out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(

@@ -53,6 +53,11 @@ impl Network {
             }
         }
         cc.validate("cc")?;
+        if engine == EngineKind::Verilator {
+            super::verilator::library().map_err(|e| {
+                NetError::Config(crate::error::FieldError::new("engine", "verilator", e))
+            })?;
+        }
         let pft = &cc.pft();
         let topo = Topology::build(&cfg.topology);
         let nodes = topo.nodes();

@@ -338,4 +338,6 @@ pub enum EngineKind {
     Model,
     /// The rust-hdl RTL stepped by hand (about 60k block-cycles/s).
     Rtl,
+    /// The exported Verilog (`synth/out/pft_injector.v`) under Verilator (`net::verilator`).
+    Verilator,
 }

@@ -45,6 +45,7 @@ mod store;
 mod switch;
 pub mod topology;
 pub mod types;
+pub mod verilator;
 
 pub use crate::error::FieldError;
 pub use config::{EngineKind, Fault, NetConfig, TopologyConfig};

@@ -1,8 +1,10 @@
-//! `PftEngine`: one NIC's PFT block, either the reference model or the rust-hdl RTL (one
-//! choice per run), configured like the hardware: a reset cycle, then CSR writes.
+//! `PftEngine`: one NIC's PFT block, the reference model, the rust-hdl RTL or the exported
+//! Verilog under Verilator (one choice per run), configured like the hardware: a reset
+//! cycle, then CSR writes.
 
 use super::config::EngineKind;
 use super::pft_config::PftConfig;
+use super::verilator::{self, VerilatorBlock};
 use pft_hdl::model::{Inputs, Outputs, PftModel};
 use pft_hdl::stepper::{Engine, Probe, RtlStepper};
 
@@ -10,6 +12,7 @@ use pft_hdl::stepper::{Engine, Probe, RtlStepper};
 pub enum PftEngine {
     Model(PftModel),
     Rtl(RtlStepper),
+    Verilator(Box<VerilatorBlock>),
 }
 
 impl PftEngine {
@@ -20,6 +23,10 @@ impl PftEngine {
         let mut e = match kind {
             EngineKind::Model => PftEngine::Model(PftModel::new()),
             EngineKind::Rtl => PftEngine::Rtl(RtlStepper::new()),
+            EngineKind::Verilator => PftEngine::Verilator(Box::new(VerilatorBlock::new(
+                // loaded (or refused) before the network is built: `Network::with_cc_on`
+                verilator::library().expect("the Verilator library is loaded first"),
+            ))),
         };
         for i in cfg.block_regs(credit_limit, seed).prelude() {
             e.step(&i);
@@ -33,6 +40,7 @@ impl PftEngine {
         match self {
             PftEngine::Model(m) => m.step(i),
             PftEngine::Rtl(r) => r.step(i),
+            PftEngine::Verilator(v) => v.step(i),
         }
     }
 
@@ -42,6 +50,7 @@ impl PftEngine {
         match self {
             PftEngine::Model(m) => m.c,
             PftEngine::Rtl(r) => r.probe().c,
+            PftEngine::Verilator(v) => v.used_credits(),
         }
     }
 
@@ -51,6 +60,7 @@ impl PftEngine {
         match self {
             PftEngine::Model(m) => m.congested(),
             PftEngine::Rtl(r) => r.probe().state,
+            PftEngine::Verilator(v) => v.congested(),
         }
     }
 
@@ -59,6 +69,7 @@ impl PftEngine {
         match self {
             PftEngine::Model(m) => m.probe(),
             PftEngine::Rtl(r) => r.probe(),
+            PftEngine::Verilator(v) => v.probe(),
         }
     }
 }

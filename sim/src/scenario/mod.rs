@@ -270,6 +270,7 @@ pub fn run_command(
     if name != ISOLATED && wants_isolated(sc) {
         specs.push(isolated_spec());
     }
+    check_engine(sc)?;
     confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = run_files("").collect();
     if specs.len() > 1 {
@@ -316,6 +317,17 @@ pub fn estimate_specs(
     estimate::estimate(sc, first, specs.len(), jobs)
 }
 
+/// Refuses, before any output, a scenario whose engine cannot run here: the Verilator
+/// engine without the exported Verilog or without Verilator (the message names the make
+/// target that provides it).
+pub fn check_engine(sc: &Scenario) -> anyhow::Result<()> {
+    if sc.engine == crate::net::EngineKind::Verilator {
+        crate::net::verilator::library()
+            .map_err(|e| anyhow::anyhow!("`engine` = verilator: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Refuses, before any output, a command estimated above the limits of `estimate` unless
 /// `yes`. Small commands are not calibrated.
 fn confirm_cost(sc: &Scenario, specs: &[RunSpec], jobs: usize, yes: bool) -> anyhow::Result<()> {
@@ -347,6 +359,7 @@ pub fn compare_command(
 ) -> anyhow::Result<CompareReport> {
     let wall = Instant::now();
     let specs = compare_specs(sc)?;
+    check_engine(sc)?;
     confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = COMPARE_FILES.iter().map(|f| f.to_string()).collect();
     for sp in &specs {

@@ -16,6 +16,7 @@
 
 use super::output::{self, Manifest, ResultDir};
 use super::{plot, run_command, Progress, Scenario, ISOLATED, OFF};
+use crate::net::EngineKind;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -174,7 +175,13 @@ fn set_path(t: &mut toml::Table, key: &str, v: toml::Value) -> Result<(), String
 /// The plan of sweeping `sc_text` (the scenario file's text, at `sc_path`) over `grid`.
 /// Every point scenario is parsed and validated here, so that a bad value fails before
 /// anything runs, naming the point and its axis values.
-pub fn plan(sc_path: &Path, sc_text: &str, grid: &Grid) -> anyhow::Result<Plan> {
+/// `engine`: the scenario's `engine` replaced (`pftsim sweep --engine`).
+pub fn plan(
+    sc_path: &Path,
+    sc_text: &str,
+    grid: &Grid,
+    engine: Option<EngineKind>,
+) -> anyhow::Result<Plan> {
     let sc = Scenario::parse(sc_text)
         .map_err(|m| anyhow::anyhow!("scenario {}: {m}", sc_path.display()))?;
     let base: toml::Table = toml::from_str(sc_text)
@@ -371,6 +378,11 @@ pub fn plan(sc_path: &Path, sc_text: &str, grid: &Grid) -> anyhow::Result<Plan> 
     t.remove("pft");
     t.remove("cc");
     t.insert("isolated".into(), toml::Value::Boolean(false));
+    if let Some(e) = engine {
+        let name = serde_json::to_value(e)?;
+        let name = name.as_str().context("an engine name")?;
+        t.insert("engine".into(), toml::Value::String(name.to_string()));
+    }
     if !t.contains_key("name") {
         let stem = sc_path.file_stem().unwrap_or_default().to_string_lossy();
         t.insert(
@@ -572,17 +584,26 @@ fn plan_files(plan: &Plan, emit: Option<Emit>) -> Vec<String> {
 /// `pftsim sweep SCENARIO --grid GRID --out DIR [--emit parallel|slurm]`: writes the plan
 /// into `dir` and, without `emit`, runs it on `jobs` threads and collects it. Returns the
 /// plan and, after a local run, the collected rows.
+#[allow(clippy::too_many_arguments)]
 pub fn sweep_command(
     sc_path: &Path,
     grid_path: &Path,
     dir: &Path,
     emit: Option<Emit>,
+    engine: Option<EngineKind>,
     jobs: usize,
     quiet: bool,
 ) -> anyhow::Result<(Plan, Option<Collected>)> {
-    let plan = load_plan(sc_path, grid_path)?;
+    let plan = load_plan(sc_path, grid_path, engine)?;
     let dir = absolute(dir)?;
     let sc = Scenario::load(sc_path)?;
+    if emit.is_none() {
+        // every point's engine can run here, before anything is written
+        for text in plan.files.values() {
+            let psc = Scenario::parse(text).map_err(|m| anyhow::anyhow!("{m}"))?;
+            super::check_engine(&psc)?;
+        }
+    }
     let files = plan_files(&plan, emit);
     let manifest = Manifest::new(
         "sweep",
@@ -621,7 +642,11 @@ fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// Reads the scenario and the grid and plans the sweep.
-pub fn load_plan(sc_path: &Path, grid_path: &Path) -> anyhow::Result<Plan> {
+pub fn load_plan(
+    sc_path: &Path,
+    grid_path: &Path,
+    engine: Option<EngineKind>,
+) -> anyhow::Result<Plan> {
     // Validates the scenario file as `check` does (the error names it).
     Scenario::load(sc_path)?;
     let sc_text = std::fs::read_to_string(sc_path)
@@ -635,7 +660,7 @@ pub fn load_plan(sc_path: &Path, grid_path: &Path) -> anyhow::Result<Plan> {
             super::toml_error::syntax_message(&gtext, &e)
         )
     })?;
-    plan(sc_path, &sc_text, &grid)
+    plan(sc_path, &sc_text, &grid, engine)
 }
 
 /// Runs every unit of `plan` in `dir` (as its `pftsim run` line would), `jobs` at once,

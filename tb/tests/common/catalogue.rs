@@ -143,6 +143,8 @@ pub struct Case {
     pub symlinks: Vec<(&'static str, &'static str)>,
     /// A file this test holds an exclusive lock on (`flock`) during the run.
     pub locked: Option<&'static str>,
+    /// Environment variables of the run.
+    pub env: Vec<(&'static str, &'static str)>,
     pub left: Left,
 }
 
@@ -157,6 +159,7 @@ pub fn case(id: &'static str, bin: &'static str, args: &[&'static str]) -> Case 
         stdout_closed: false,
         symlinks: Vec::new(),
         locked: None,
+        env: Vec::new(),
         left: Left::Unchanged,
     }
 }
@@ -188,6 +191,10 @@ impl Case {
     }
     pub fn locked(mut self, name: &'static str) -> Self {
         self.locked = Some(name);
+        self
+    }
+    pub fn env(mut self, key: &'static str, value: &'static str) -> Self {
+        self.env.push((key, value));
         self
     }
     pub fn left(mut self, f: fn(&Path)) -> Self {
@@ -275,6 +282,7 @@ pub fn run_case(c: &Case, rows: &[Row]) {
         cmd.args(args)
             .current_dir(&d)
             .env("RUST_BACKTRACE", "0")
+            .envs(c.env.iter().copied())
             .stdin(Stdio::null());
         if c.stdout_full {
             cmd.stdout(
