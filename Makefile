@@ -5,9 +5,11 @@ OUT     := out
 
 .PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
 
-## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when not root)
+## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
+##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
 setup:
 	.ci/install-deps
+	bash synth/setup-venv.sh
 
 ## run: the main job: the default 120-node GPCNeT-like scenario, PFT off vs the paper's
 ##      configuration (and the other configs it lists); prints one table with F_C and CIF

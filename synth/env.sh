@@ -21,6 +21,13 @@
 # 1: also map with `synth_ice40 -abc9` and place it (a second opinion, about 20 s more).
 : "${ICE40_ABC9:=1}"
 
+# ECP5 through YoWASP's Yosys and nextpnr-ecp5 from the virtual environment `make setup`
+# writes (synth/setup-venv.sh); skipped with a note when it is missing. LFE5U-25F, CABGA256.
+: "${VENV:=.venv}"
+: "${ECP5_DEVICE:=25k}"
+: "${ECP5_PACKAGE:=CABGA256}"
+: "${ECP5_FREQ_MHZ:=50}"
+
 # Tools (Debian bookworm packages: yosys 0.23, nextpnr-ice40 0.4, fpga-icestorm,
 # verilator 5.006, iverilog 11).
 : "${YOSYS:=yosys}"

