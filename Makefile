@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog synth formal cocotb fusesoc vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
+.PHONY: setup run trace test verilog synth asic formal cocotb fusesoc vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -53,6 +53,11 @@ verilog:
 ## synth: Yosys generic and iCE40 synthesis, nextpnr-ice40 place and route (reports in synth/reports/)
 synth: verilog
 	bash synth/run.sh
+
+## asic: ASIC-style estimate: Yosys onto the OSU 0.18 um cells of Debian's qflow-tech-osu018,
+##       OpenSTA for the worst register-to-register path (synth/asic.sh; docs/hardware.md)
+asic: verilog
+	bash synth/asic.sh
 
 ## formal: properties of the exported Verilog, Yosys + yosys-smtbmc (z3): BMC 30 cycles,
 ##         k-induction, covers, broken copies that must fail (docs/formal.md; about 1.5 min)
