@@ -27,6 +27,11 @@
 : "${ECP5_DEVICE:=25k}"
 : "${ECP5_PACKAGE:=CABGA256}"
 : "${ECP5_FREQ_MHZ:=50}"
+# Gowin GW1NR-9 (QN88) through YoWASP's nextpnr-himbaechel-gowin: placed inside
+# synth/wrap/pft_wrap.v (the block's ports on a shift register: the package has 88 pins).
+: "${GOWIN_DEVICE:=GW1NR-LV9QN88PC6/I5}"
+: "${GOWIN_FAMILY:=GW1N-9C}"
+: "${GOWIN_FREQ_MHZ:=50}"
 
 # Tools (Debian bookworm packages: yosys 0.23, nextpnr-ice40 0.4, fpga-icestorm,
 # verilator 5.006, iverilog 11).

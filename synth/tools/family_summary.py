@@ -17,6 +17,7 @@ p.add_argument("--freq", type=float, required=True)
 p.add_argument("--seed", type=int, required=True)
 p.add_argument("--ff-prefix", default="TRELLIS_FF")
 p.add_argument("--lut-prefix", default="LUT4")
+p.add_argument("--lut-label", default="LUT4")
 a = p.parse_args()
 
 cells = {}
@@ -38,11 +39,12 @@ out = {
     "constraint_mhz": a.freq,
     "fmax_mhz": round(fmax, 2) if fmax is not None else None,
     "lut4": lut,
+    "lut_label": a.lut_label,
     "ff": ff,
     "cells": cells,
     "utilisation": rep.get("utilization", {}),
 }
 json.dump(out, open(a.out, "w"), indent=2, sort_keys=True)
-print(f"{a.family} {a.device}: {lut} LUT4, {ff} FF, "
+print(f"{a.family} {a.device}: {lut} {a.lut_label}, {ff} FF, "
       + ", ".join(f"{n} {c}" for c, n in sorted(cells.items()) if not c.startswith((a.lut_prefix, a.ff_prefix)))
       + f"; Fmax {out['fmax_mhz']} MHz (constraint {a.freq} MHz, seed {a.seed})")
