@@ -8,26 +8,14 @@ use pft_sim::cc::CcConfig;
 use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, Delivery, EngineKind, EvalOrder, NetConfig, Network, NicStats, Pattern,
-    PftConfig, TopologyConfig,
+    PftConfig,
 };
 
 mod mix;
 use mix::Mix;
 
 fn cfg() -> NetConfig {
-    NetConfig {
-        topology: TopologyConfig::FatTree {
-            radix: 8,
-            leaves: 5,
-        },
-        buffer_flits: 128,
-        eject_buffer_flits: 64,
-        mtu_bytes: 1024,
-        eject_rate: 0.8,
-        voq: true,
-        check: true,
-        ..Default::default()
-    }
+    mix::small_fat_tree()
 }
 
 /// AT-RI with short windows, packet gating: throttles often in this network.

@@ -6,7 +6,7 @@ use pft_sim::cc::CcConfig;
 use pft_sim::net::NodeId;
 use pft_sim::net::{
     BernoulliSource, Delivery, EngineKind, EvalOrder, NetConfig, NetError, Network, NicStats,
-    Pattern, PftConfig, TopologyConfig,
+    Pattern, PftConfig,
 };
 
 mod mix;
@@ -15,19 +15,7 @@ use mix::Mix;
 const NODES: u32 = 20;
 
 fn cfg() -> NetConfig {
-    NetConfig {
-        topology: TopologyConfig::FatTree {
-            radix: 8,
-            leaves: 5,
-        },
-        buffer_flits: 128,
-        eject_buffer_flits: 64,
-        mtu_bytes: 1024,
-        eject_rate: 0.8,
-        voq: true,
-        check: true,
-        ..Default::default()
-    }
+    mix::small_fat_tree()
 }
 
 /// A hard FT-FI throttle: Congested above 30 credits, one flit per 1 + c/2 cycles.
