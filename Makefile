@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog synth asic formal cocotb fusesoc vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
+.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -24,7 +24,7 @@ trace:
 
 ## test: everything CI runs (Verilog checks, formal proofs, the cocotb testbench, the FuseSoC
 ##       targets, unit, equivalence, Verilog-replay, property, bad-input and fuzz tests)
-test: verilog formal cocotb fusesoc
+test: verilog verilog-pipelined formal cocotb fusesoc
 	$(CARGO) test $(RELEASE) --workspace --locked
 
 # The Python tools (cocotb, FuseSoC, YoWASP), made by synth/setup-venv.sh when missing.
@@ -50,9 +50,18 @@ verilog:
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- synth/out/pft_injector.v
 	bash synth/check_verilog.sh synth/out/pft_injector.v
 
+## verilog-pipelined: export synth/out/pft_injector_pipelined.v (top module pft_injector_pipelined:
+##                    the pipelined build, docs/behaviour.md) and check it like make verilog
+verilog-pipelined:
+	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --pipelined synth/out/pft_injector_pipelined.v
+	PFT_TOP=pft_injector_pipelined bash synth/check_verilog.sh synth/out/pft_injector_pipelined.v
+
 ## synth: Yosys generic and iCE40 synthesis, nextpnr-ice40 place and route (reports in synth/reports/)
-synth: verilog
+##        of the default build, then of the pipelined build at 100 MHz (synth/reports/pipelined/)
+synth: verilog verilog-pipelined
 	bash synth/run.sh
+	PFT_TOP=pft_injector_pipelined ICE40_FREQ_MHZ=100 SYNTH_WORK=synth/out/work-pipelined \
+	    SYNTH_REPORTS=synth/reports/pipelined bash synth/run.sh synth/out/pft_injector_pipelined.v
 
 ## asic: ASIC-style estimate: Yosys onto the OSU 0.18 um cells of Debian's qflow-tech-osu018,
 ##       OpenSTA for the worst register-to-register path (synth/asic.sh; docs/hardware.md)

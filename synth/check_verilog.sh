@@ -3,13 +3,14 @@
 # exit non-zero if any fails. This is the check step of `make verilog`.
 #
 #   usage: bash synth/check_verilog.sh [FILE.v]      (default: synth/out/pft_injector.v)
+#   PFT_TOP=pft_injector_pipelined bash synth/check_verilog.sh synth/out/pft_injector_pipelined.v
 #
 #   yosys     read_verilog; hierarchy -check -top pft_injector; proc; check -assert, and no latch
 #             (no "Latch inferred" in the log, no $dlatch cell)     -> synth/yosys/common.ys
 #   verilator --lint-only -Wall with the documented waivers only   -> synth/lint/verilator_waivers.vlt
 #   iverilog  -g2005 -Wall, any warning fails
 #
-# Full logs: synth/out/check/{yosys,verilator,iverilog}.log. Run from anywhere.
+# Full logs: synth/out/check/$PFT_TOP/{yosys,verilator,iverilog}.log. Run from anywhere.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,8 +28,9 @@ if [[ ! -f "$verilog" ]]; then
 fi
 require_tool "$YOSYS" "$VERILATOR" "$IVERILOG"
 
-logs="synth/out/check"
+logs="synth/out/check/$PFT_TOP"
 mkdir -p "$logs"
+ys_scripts "$logs/ys"
 failed=0
 
 # report TOOL RC LOG: print "TOOL: OK" or "TOOL: FAILED ..." with the first error lines.
@@ -45,7 +47,7 @@ report() {
 
 # (a) Yosys: elaboration, netlist checks, no latches.
 rc=0
-"$YOSYS" -q -l "$logs/yosys.log" -p "read_verilog $verilog; script synth/yosys/common.ys" \
+"$YOSYS" -q -l "$logs/yosys.log" -p "read_verilog $verilog; script $logs/ys/common.ys" \
     >/dev/null 2>&1 || rc=$?
 # Belt and braces: PROC_DLATCH's message, in case a latch cell is renamed by a later Yosys.
 if [[ "$rc" -eq 0 ]] && grep -q "Latch inferred" "$logs/yosys.log"; then

@@ -52,3 +52,14 @@ require_tool() {
         fi
     done
 }
+
+# ys_scripts DIR: the Yosys scripts of synth/yosys/ written into DIR for the top module
+# $PFT_TOP (they name the default top, pft_injector, which is replaced everywhere).
+ys_scripts() {
+    local src f
+    src="$(dirname "${BASH_SOURCE[0]}")/yosys"
+    mkdir -p "$1"
+    for f in "$src"/*.ys; do
+        sed "s/pft_injector/$PFT_TOP/g" "$f" >"$1/$(basename "$f")"
+    done
+}

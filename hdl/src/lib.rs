@@ -5,19 +5,26 @@ pub mod congestion_fsm;
 pub mod credit_counter;
 pub mod csr;
 pub mod fi_throttle;
+pub mod fi_throttle_pipelined;
+pub mod level_pipe;
 pub mod level_shifter;
 pub mod model;
+pub mod model_pipelined;
 pub mod outfile;
 pub mod perf_counters;
 pub mod pft_injector;
+pub mod pft_injector_pipelined;
 pub mod regs;
 pub mod ri_gate;
+pub mod ri_gate_pipelined;
 pub mod shape_decode;
 pub mod stepper;
 pub mod verilog;
 
 pub mod prelude {
     pub use crate::model::{Inputs, Outputs, PftModel};
+    pub use crate::model_pipelined::PftModelPipelined;
     pub use crate::pft_injector::PftInjector;
-    pub use crate::stepper::RtlStepper;
+    pub use crate::pft_injector_pipelined::PftInjectorPipelined;
+    pub use crate::stepper::{RtlStepper, RtlStepperPipelined};
 }

@@ -251,10 +251,19 @@ impl PftModel {
     /// Advance one clock cycle.
     #[inline]
     pub fn step(&mut self, i: &Inputs) -> Outputs {
+        let verdict = self.throttle_ok();
+        self.step_with(i, verdict)
+    }
+
+    /// Advance one clock cycle with the throttle's verdict `verdict` (`throttle_ok` of this
+    /// cycle in the default build; a precomputed one in the pipelined build,
+    /// `PftModelPipelined`). Everything else is the same block.
+    #[inline]
+    pub fn step_with(&mut self, i: &Inputs, verdict: bool) -> Outputs {
         // ---- cycle t: decisions from registered values ----
         let credit_ok = self.c < self.regs.credit_limit;
         // Packet gating: a flit that is not a packet's first passes the throttle.
-        let throttle_ok = self.throttle_ok() || (self.gate_packet() && !i.flit_head);
+        let throttle_ok = verdict || (self.gate_packet() && !i.flit_head);
         let ready = !i.reset && i.flit_valid && credit_ok;
         let send = ready && throttle_ok;
         let out = Outputs {

@@ -2,7 +2,9 @@
 //! RTL and the reference model share so that every tool can run either.
 
 use crate::model::{Inputs, Outputs, PftModel};
+use crate::model_pipelined::PftModelPipelined;
 use crate::pft_injector::PftInjector;
+use crate::pft_injector_pipelined::PftInjectorPipelined;
 use rust_hdl::prelude::*;
 
 /// Internal state of the block after a cycle, for traces and waveforms.
@@ -15,7 +17,8 @@ pub struct Probe {
     pub hit: u16,
     pub gap: u16,
     pub r: u32,
-    /// f(c), saturated at 2^32 (so a value of 2^32 means "at least").
+    /// f(c), saturated at 2^32 (so a value of 2^32 means "at least"). In the pipelined
+    /// build: the level register L (f of the `c` two cycles earlier).
     pub level: u64,
     pub cnt_congested: u32,
     pub cnt_sent: u32,
@@ -55,75 +58,106 @@ impl Engine for PftModel {
     }
 }
 
+impl Engine for PftModelPipelined {
+    #[inline]
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        PftModelPipelined::step(self, i)
+    }
+    fn probe(&self) -> Probe {
+        Probe {
+            level: self.level.min(1 << 32),
+            ..self.base.probe()
+        }
+    }
+}
+
 /// The rust-hdl RTL, stepped by hand: inputs change with the falling edge and settle before
 /// the rising edge (avoids the delta-cycle race of changing both in one settle).
 pub struct RtlStepper {
     pub uut: Box<PftInjector>,
 }
 
-impl Default for RtlStepper {
-    fn default() -> Self {
-        Self::new()
-    }
+/// `RtlStepper` for the pipelined build.
+pub struct RtlStepperPipelined {
+    pub uut: Box<PftInjectorPipelined>,
 }
 
-impl RtlStepper {
-    pub fn new() -> Self {
-        let mut uut = Box::new(PftInjector::default());
-        uut.connect_all();
-        check_all(uut.as_ref()).expect("PftInjector fails rust-hdl's connection checks");
-        // Settle the power-up state with the clock high, so the first falling edge is clean.
-        uut.clock.next = Clock { clk: true };
-        assert!(simulate(uut.as_mut(), 100), "PftInjector did not settle");
-        RtlStepper { uut }
-    }
-}
-
-impl Engine for RtlStepper {
-    #[inline]
-    fn step(&mut self, i: &Inputs) -> Outputs {
-        let u = self.uut.as_mut();
-        u.clock.next = Clock { clk: false };
-        u.reset.next = i.reset;
-        u.flit_valid.next = i.flit_valid;
-        u.flit_head.next = i.flit_head;
-        u.credit_return.next = (i.credit_return as u64).into();
-        u.csr_we.next = i.csr_we;
-        u.csr_addr.next = ((i.csr_addr & 0xF) as u64).into();
-        u.csr_wdata.next = (i.csr_wdata as u64).into();
-        assert!(simulate(u, 100), "PftInjector did not settle");
-        let out = Outputs {
-            send: u.send.val(),
-            congested: u.congested.val(),
-            throttled: u.throttled.val(),
-            used_credits: u.used_credits.val().index() as u16,
-            csr_rdata: u.csr_rdata.val().index() as u32,
-        };
-        u.clock.next = Clock { clk: true };
-        assert!(simulate(u, 100), "PftInjector did not settle");
-        out
-    }
-
-    fn probe(&self) -> Probe {
-        let u = self.uut.as_ref();
-        let level = if u.shifter.level_ovf.val() {
-            1u64 << 32
-        } else {
-            u.shifter.level.val().index() as u64
-        };
-        Probe {
-            c: u.credit.c.val().index() as u16,
-            state: u.fsm.congested.val(),
-            win: u.fsm.win.val().index() as u16,
-            hit: u.fsm.hit.val().index() as u16,
-            gap: u.fi.gap.val().index() as u16,
-            r: u.ri.r.val().index() as u32,
-            level,
-            cnt_congested: u.counters.cnt_congested.val().index() as u32,
-            cnt_sent: u.counters.cnt_sent.val().index() as u32,
-            cnt_throttled: u.counters.cnt_throttled.val().index() as u32,
-            err_underflow: u.credit.err_underflow.val(),
-            err_overflow: u.credit.err_overflow.val(),
+/// The stepper of a top block type: both builds have the same ports and sub-block names
+/// (`credit`, `fsm`, `fi`, `ri`, `counters`); `$level` is the path of the level and its
+/// overflow flag.
+macro_rules! rtl_stepper {
+    ($stepper:ident, $top:ident, $($level:ident).+) => {
+        impl Default for $stepper {
+            fn default() -> Self {
+                Self::new()
+            }
         }
-    }
+
+        impl $stepper {
+            pub fn new() -> Self {
+                let mut uut = Box::new($top::default());
+                uut.connect_all();
+                check_all(uut.as_ref())
+                    .expect(concat!(stringify!($top), " fails rust-hdl's connection checks"));
+                // Settle the power-up state with the clock high, so the first falling edge
+                // is clean.
+                uut.clock.next = Clock { clk: true };
+                assert!(simulate(uut.as_mut(), 100), "the block did not settle");
+                $stepper { uut }
+            }
+        }
+
+        impl Engine for $stepper {
+            #[inline]
+            fn step(&mut self, i: &Inputs) -> Outputs {
+                let u = self.uut.as_mut();
+                u.clock.next = Clock { clk: false };
+                u.reset.next = i.reset;
+                u.flit_valid.next = i.flit_valid;
+                u.flit_head.next = i.flit_head;
+                u.credit_return.next = (i.credit_return as u64).into();
+                u.csr_we.next = i.csr_we;
+                u.csr_addr.next = ((i.csr_addr & 0xF) as u64).into();
+                u.csr_wdata.next = (i.csr_wdata as u64).into();
+                assert!(simulate(u, 100), "the block did not settle");
+                let out = Outputs {
+                    send: u.send.val(),
+                    congested: u.congested.val(),
+                    throttled: u.throttled.val(),
+                    used_credits: u.used_credits.val().index() as u16,
+                    csr_rdata: u.csr_rdata.val().index() as u32,
+                };
+                u.clock.next = Clock { clk: true };
+                assert!(simulate(u, 100), "the block did not settle");
+                out
+            }
+
+            fn probe(&self) -> Probe {
+                let u = self.uut.as_ref();
+                let lv = &u.$($level).+;
+                let level = if lv.level_ovf.val() {
+                    1u64 << 32
+                } else {
+                    lv.level.val().index() as u64
+                };
+                Probe {
+                    c: u.credit.c.val().index() as u16,
+                    state: u.fsm.congested.val(),
+                    win: u.fsm.win.val().index() as u16,
+                    hit: u.fsm.hit.val().index() as u16,
+                    gap: u.fi.gap.val().index() as u16,
+                    r: u.ri.r.val().index() as u32,
+                    level,
+                    cnt_congested: u.counters.cnt_congested.val().index() as u32,
+                    cnt_sent: u.counters.cnt_sent.val().index() as u32,
+                    cnt_throttled: u.counters.cnt_throttled.val().index() as u32,
+                    err_underflow: u.credit.err_underflow.val(),
+                    err_overflow: u.credit.err_overflow.val(),
+                }
+            }
+        }
+    };
 }
+
+rtl_stepper!(RtlStepper, PftInjector, shifter);
+rtl_stepper!(RtlStepperPipelined, PftInjectorPipelined, level_pipe);

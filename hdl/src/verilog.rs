@@ -1,17 +1,59 @@
-//! Verilog export of `PftInjector` with top module `pft_injector`.
+//! Verilog export of `PftInjector` (top module `pft_injector`) and of its pipelined build
+//! `PftInjectorPipelined` (top module `pft_injector_pipelined`).
 
 use crate::pft_injector::PftInjector;
+use crate::pft_injector_pipelined::PftInjectorPipelined;
 use rust_hdl::prelude::*;
 
 /// Name of the exported top module.
 pub const TOP: &str = "pft_injector";
+/// Name of the exported top module of the pipelined build.
+pub const TOP_PIPELINED: &str = "pft_injector_pipelined";
 
-/// Generate the Verilog of the block. rust-hdl names the top `top` and every sub-module
-/// `top$...`; we rename that prefix, which appears only in module names.
+/// The build parameter: which block the Verilog is made of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Build {
+    /// `PftInjector`: the verdict of a cycle from that cycle's `c` (the default).
+    #[default]
+    Default,
+    /// `PftInjectorPipelined`: the level from an earlier `c`, the verdict precomputed.
+    Pipelined,
+}
+
+impl Build {
+    /// The Verilog top module of this build.
+    pub fn top(self) -> &'static str {
+        match self {
+            Build::Default => TOP,
+            Build::Pipelined => TOP_PIPELINED,
+        }
+    }
+}
+
+/// rust-hdl names the top `top` and every sub-module `top$...`; rename that prefix, which
+/// appears only in module names.
+fn rename(v: String, top: &str) -> String {
+    let v = v.replace("module top(", &format!("module {top}("));
+    v.replace("top$", &format!("{top}$"))
+}
+
+/// Generate the Verilog of the block.
 pub fn pft_injector_verilog() -> String {
-    let mut uut = PftInjector::default();
-    uut.connect_all();
-    let v = generate_verilog(&uut);
-    let v = v.replace("module top(", &format!("module {TOP}("));
-    v.replace("top$", &format!("{TOP}$"))
+    verilog_of(Build::Default)
+}
+
+/// Generate the Verilog of `build`.
+pub fn verilog_of(build: Build) -> String {
+    match build {
+        Build::Default => {
+            let mut uut = PftInjector::default();
+            uut.connect_all();
+            rename(generate_verilog(&uut), TOP)
+        }
+        Build::Pipelined => {
+            let mut uut = PftInjectorPipelined::default();
+            uut.connect_all();
+            rename(generate_verilog(&uut), TOP_PIPELINED)
+        }
+    }
 }

@@ -24,6 +24,8 @@ BLOCKS = {
     "fi": "FiThrottle: gap counter, gap >= f(c)",
     "ri": "RiGate: xorshift generator r, r >= f(c)",
     "counters": "PerfCounters: three 32-bit event counters",
+    # the pipelined build (hdl/src/pft_injector_pipelined.rs)
+    "level_pipe": "LevelPipe: f(c) over two registered stages (shift, + k)",
 }
 
 # Yosys names a LUT after a net it drives, and a net that crosses a block border often keeps
@@ -147,6 +149,7 @@ def main():
     ap.add_argument("--freq", required=True, type=float)
     ap.add_argument("--seed", required=True, type=int)
     ap.add_argument("--command", required=True, help="command line to record")
+    ap.add_argument("--top", default="pft_injector", help="top module of the Verilog")
     a = ap.parse_args()
     work, out = Path(a.work), Path(a.reports)
 
@@ -155,7 +158,7 @@ def main():
     )
     vbytes = Path(a.verilog).read_bytes()
 
-    gen_cells = stat_cells(stat_sections(read(work / "generic_stat.txt"))["pft_injector"])
+    gen_cells = stat_cells(stat_sections(read(work / "generic_stat.txt"))[args.top])
     gen_text = read(work / "generic_stat.txt")
     cmos = read(work / "generic_stat_cmos.txt")
     ltp = read(work / "generic_ltp.txt")
@@ -169,7 +172,7 @@ def main():
     }
 
     ice_text = read(work / "ice40_stat.txt")
-    ice_cells = stat_cells(stat_sections(ice_text)["pft_injector"])
+    ice_cells = stat_cells(stat_sections(ice_text)[args.top])
     ice40 = {"cells": number(ice_text, r"Number of cells:\s+(\d+)"), **ice40_counts(ice_cells),
              "cell_types": ice_cells}
 
@@ -178,7 +181,7 @@ def main():
         t = read(work / "ice40_abc9_stat.txt")
         r9 = json.loads(read(work / "nextpnr_abc9_report.json"))
         f9 = next(iter(r9.get("fmax", {}).values()), {})
-        ice40_abc9 = {**ice40_counts(stat_cells(stat_sections(t)["pft_injector"])),
+        ice40_abc9 = {**ice40_counts(stat_cells(stat_sections(t)[args.top])),
                       "fmax_mhz": round(f9.get("achieved", 0.0), 2),
                       "logic_cells": r9.get("utilization", {}).get("ICESTORM_LC", {}).get("used")}
 

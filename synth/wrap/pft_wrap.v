@@ -1,3 +1,6 @@
+`ifndef PFT_DUT
+`define PFT_DUT pft_injector
+`endif
 // Place-and-route wrapper for families whose nextpnr wants every IO on a pin: the block's
 // 71 input bits come from a shift register fed by one pin, its 83 output bits are
 // XOR-reduced into a register driving one pin. Every block path starts and ends at a
@@ -8,7 +11,7 @@ module pft_wrap(input wire clk, input wire sin, output reg sout);
     wire send, congested, throttled;
     wire [15:0] used_credits;
     wire [31:0] csr_rdata;
-    pft_injector u(.clock(clk), .reset(sh[0]), .flit_valid(sh[1]), .flit_head(sh[2]),
+    `PFT_DUT u(.clock(clk), .reset(sh[0]), .flit_valid(sh[1]), .flit_head(sh[2]),
         .credit_return(sh[10:3]), .csr_we(sh[11]), .csr_addr(sh[15:12]),
         .csr_wdata(sh[47:16]), .send(send), .congested(congested),
         .used_credits(used_credits), .throttled(throttled), .csr_rdata(csr_rdata));

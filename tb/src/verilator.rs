@@ -26,6 +26,12 @@ fn run(cmd: &mut Command) -> Result<String> {
 
 /// Verilate `verilog` with `harness` (a file in `tb/verilator/`) into `dir`; return the binary.
 pub fn build(verilog: &Path, harness: &str, dir: &Path) -> Result<PathBuf> {
+    build_top(verilog, "pft_injector", harness, dir)
+}
+
+/// `build` for a design whose top module is `top` (same ports as `pft_injector`): the
+/// harness sees it as `Vpft_injector` (Verilator's `--prefix`).
+pub fn build_top(verilog: &Path, top: &str, harness: &str, dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let exe = harness.trim_end_matches(".cpp");
     run(Command::new("verilator")
@@ -45,7 +51,9 @@ pub fn build(verilog: &Path, harness: &str, dir: &Path) -> Result<PathBuf> {
             "-Wno-WIDTH",
             "-Wno-fatal",
             "--top-module",
-            "pft_injector",
+            top,
+            "--prefix",
+            "Vpft_injector",
             "-o",
             exe,
             "--Mdir",
@@ -99,10 +107,15 @@ pub fn replay(exe: &Path, vectors: &Path) -> Result<(Replay, String)> {
 
 /// Compile `verilog` with the iverilog replay bench into `dir`; return the vvp file.
 pub fn build_iverilog(verilog: &Path, dir: &Path) -> Result<PathBuf> {
+    build_iverilog_top(verilog, "pft_injector", dir)
+}
+
+/// `build_iverilog` for a design whose top module is `top` (same ports as `pft_injector`).
+pub fn build_iverilog_top(verilog: &Path, top: &str, dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let vvp = dir.join("replay.vvp");
     run(Command::new("iverilog")
-        .args(["-g2005", "-o"])
+        .args(["-g2005", &format!("-DDUT={top}"), "-o"])
         .arg(&vvp)
         .arg(harness_dir().join("replay_tb.v"))
         .arg(verilog))?;

@@ -1,8 +1,10 @@
 //! rust-hdl RTL against the reference model, in lockstep, every output every cycle.
-//! Run in --release: 1,000,000 random cycles per mode.
+//! Run in --release: 1,000,000 random cycles per mode, for the default build and (with its
+//! own model) the pipelined build.
 
 use pft_hdl::model::{Inputs, Outputs, PftModel};
-use pft_hdl::stepper::{Engine, RtlStepper};
+use pft_hdl::model_pipelined::PftModelPipelined;
+use pft_hdl::stepper::{Engine, RtlStepper, RtlStepperPipelined};
 use pft_tb::stimulus::{FeatureCoverage, Mode, RandomStimulus};
 
 const CYCLES: u64 = 1_000_000;
@@ -21,12 +23,46 @@ struct Coverage {
     underflows: u64,
     enter_below_escape: u64,
     enter_at_or_above_escape: u64,
+    /// Pipelined build: Congested cycles whose verdict differs from the default build's
+    /// verdict for the same state (the pipeline's delay is visible).
+    verdict_differs: u64,
     features: FeatureCoverage,
 }
 
+/// The default block inside a model (itself, or the base of the pipelined model), and the
+/// verdict that block would give this cycle in the default build.
+trait Block: Engine + Copy {
+    fn block(&self) -> &PftModel;
+    fn verdict(&self) -> bool;
+}
+impl Block for PftModel {
+    fn block(&self) -> &PftModel {
+        self
+    }
+    fn verdict(&self) -> bool {
+        self.throttle_ok()
+    }
+}
+impl Block for PftModelPipelined {
+    fn block(&self) -> &PftModel {
+        &self.base
+    }
+    fn verdict(&self) -> bool {
+        self.throttle_ok()
+    }
+}
+
 fn lockstep(mode: Mode, seed: u64, cycles: u64) -> Coverage {
-    let mut rtl = RtlStepper::new();
-    let mut model = PftModel::new();
+    lockstep_with(RtlStepper::new(), PftModel::new(), mode, seed, cycles)
+}
+
+fn lockstep_with<R: Engine, M: Block>(
+    mut rtl: R,
+    mut model: M,
+    mode: Mode,
+    seed: u64,
+    cycles: u64,
+) -> Coverage {
     let mut stim = RandomStimulus::new(mode, seed);
     let mut prev = Outputs::default();
     let mut cov = Coverage::default();
@@ -57,12 +93,14 @@ fn lockstep(mode: Mode, seed: u64, cycles: u64) -> Coverage {
         cov.enters += (!prev.congested && o_rtl.congested) as u64;
         cov.leaves += (prev.congested && !o_rtl.congested) as u64;
         cov.full += (i.flit_valid && !o_rtl.send && !o_rtl.throttled && !i.reset) as u64;
-        cov.features.count(&before, &i, &o_model);
+        cov.features.count(before.block(), &i, &o_model);
+        cov.verdict_differs +=
+            (before.block().congested() && before.verdict() != before.block().throttle_ok()) as u64;
         cov.writes += i.csr_we as u64;
         cov.resets += i.reset as u64;
         cov.underflows +=
             (i.credit_return as u32 > o_rtl.used_credits as u32 + o_rtl.send as u32) as u64;
-        if model.regs.th_enter < model.regs.th_escape {
+        if model.block().regs.th_enter < model.block().regs.th_escape {
             cov.enter_below_escape += 1;
         } else {
             cov.enter_at_or_above_escape += 1;
@@ -78,6 +116,10 @@ fn lockstep(mode: Mode, seed: u64, cycles: u64) -> Coverage {
 
 fn check(mode: Mode) {
     let cov = lockstep(mode, 0x5EED_0000 + mode as u64, CYCLES);
+    check_coverage(&cov, mode);
+}
+
+fn check_coverage(cov: &Coverage, mode: Mode) {
     // The stimulus must have exercised every path, or equality proves little.
     assert!(cov.enters > 100 && cov.leaves > 100, "{cov:?}");
     assert!(
@@ -110,4 +152,36 @@ fn rtl_equals_model_at_fi() {
 #[test]
 fn rtl_equals_model_at_ri() {
     check(Mode::AtRi);
+}
+
+/// The pipelined build against its own model; the delay must show (verdicts that differ
+/// from the default build's for the same state), or the test would not tell the builds apart.
+fn check_pipelined(mode: Mode) {
+    let seed = 0x91BE_0000 + mode as u64;
+    let cov = lockstep_with(
+        RtlStepperPipelined::new(),
+        PftModelPipelined::new(),
+        mode,
+        seed,
+        CYCLES,
+    );
+    check_coverage(&cov, mode);
+    assert!(cov.verdict_differs > 200, "{cov:?}");
+}
+
+#[test]
+fn pipelined_rtl_equals_model_ft_fi() {
+    check_pipelined(Mode::FtFi);
+}
+#[test]
+fn pipelined_rtl_equals_model_ft_ri() {
+    check_pipelined(Mode::FtRi);
+}
+#[test]
+fn pipelined_rtl_equals_model_at_fi() {
+    check_pipelined(Mode::AtFi);
+}
+#[test]
+fn pipelined_rtl_equals_model_at_ri() {
+    check_pipelined(Mode::AtRi);
 }

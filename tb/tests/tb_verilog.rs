@@ -159,3 +159,97 @@ fn iverilog_catches_broken_verilog() {
         assert!(r.mismatches > 0, "mutant {name} survived");
     }
 }
+
+// ---- The pipelined build: its exported Verilog against its rust-hdl RTL ----
+
+const TOP_PIPELINED: &str = pft_hdl::verilog::TOP_PIPELINED;
+
+/// The exported Verilog of the pipelined build, written once per test run.
+fn verilog_pipelined() -> &'static Path {
+    static V: OnceLock<PathBuf> = OnceLock::new();
+    V.get_or_init(|| {
+        let dir = work();
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("pft_injector_pipelined.v");
+        let v = pft_hdl::verilog::verilog_of(pft_hdl::verilog::Build::Pipelined);
+        assert!(v.contains(&format!("module {TOP_PIPELINED}(")));
+        std::fs::write(&p, v).unwrap();
+        p
+    })
+}
+
+fn vectors_pipelined(tag: &str, mode: Mode, cycles: u64) -> PathBuf {
+    let p = work().join(format!("pipelined-{tag}-{}-{cycles}.vec", mode.name()));
+    let mut rtl = pft_hdl::stepper::RtlStepperPipelined::new();
+    vectors::record(&mut rtl, mode, 0xC1DE_0000 + mode as u64, cycles, &p).unwrap();
+    p
+}
+
+#[test]
+fn pipelined_verilator_matches_rtl_all_modes() {
+    let exe = verilator::build_top(
+        verilog_pipelined(),
+        TOP_PIPELINED,
+        "replay.cpp",
+        &work().join("obj_replay_pipelined"),
+    )
+    .unwrap();
+    for mode in Mode::ALL {
+        let vec = vectors_pipelined("verilator", mode, VERILATOR_CYCLES);
+        let (r, log) = verilator::replay(&exe, &vec).unwrap();
+        eprintln!("pipelined {}: verilator {r:?}", mode.name());
+        assert_eq!(r.cycles, VERILATOR_CYCLES, "{log}");
+        assert_eq!(r.mismatches, 0, "Verilog differs from rust-hdl:\n{log}");
+    }
+}
+
+#[test]
+fn pipelined_iverilog_matches_rtl_all_modes() {
+    let vvp = verilator::build_iverilog_top(
+        verilog_pipelined(),
+        TOP_PIPELINED,
+        &work().join("iverilog_pipelined"),
+    )
+    .unwrap();
+    for mode in Mode::ALL {
+        let vec = vectors_pipelined("iverilog", mode, IVERILOG_CYCLES);
+        let (r, log) = verilator::replay_iverilog(&vvp, &vec).unwrap();
+        eprintln!("pipelined {}: iverilog {r:?}", mode.name());
+        assert_eq!(r.cycles, IVERILOG_CYCLES, "{log}");
+        assert_eq!(r.mismatches, 0, "Verilog differs from rust-hdl:\n{log}");
+    }
+}
+
+/// Broken copies of the pipelined Verilog that the replay must catch: the precomputed FI
+/// compare off by one, and the RI verdict computed from r(t) instead of r(t+1).
+pub const MUTANTS_PIPELINED: [(&str, &str, &str, Mode); 2] = [
+    (
+        "pipelined-fi-off-by-one",
+        "idle_ok = idle32 >= level;",
+        "idle_ok = idle32 > level;",
+        Mode::FtFi,
+    ),
+    (
+        "pipelined-ri-stale-r",
+        "masked = r_next & mask;",
+        "masked = state$q & mask;",
+        Mode::FtRi,
+    ),
+];
+
+#[test]
+fn pipelined_iverilog_catches_broken_verilog() {
+    let text = std::fs::read_to_string(verilog_pipelined()).unwrap();
+    for (name, from, to, mode) in MUTANTS_PIPELINED {
+        assert_eq!(text.matches(from).count(), 1, "mutation site {from:?}");
+        let p = work().join(format!("mutant-{name}.v"));
+        std::fs::write(&p, text.replace(from, to)).unwrap();
+        let vvp =
+            verilator::build_iverilog_top(&p, TOP_PIPELINED, &work().join(format!("iv_{name}")))
+                .unwrap();
+        let vec = vectors_pipelined(&format!("mutant-{name}"), mode, IVERILOG_CYCLES);
+        let (r, _) = verilator::replay_iverilog(&vvp, &vec).unwrap();
+        eprintln!("mutant {name}: {r:?}");
+        assert!(r.mismatches > 0, "mutant {name} survived");
+    }
+}

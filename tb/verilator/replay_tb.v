@@ -1,6 +1,10 @@
 // iverilog replay of recorded vectors on the exported Verilog (same format as replay.cpp).
 // iverilog -g2005 -o replay.vvp replay_tb.v pft_injector.v && vvp replay.vvp +vectors=FILE
 `timescale 1ns/1ps
+// DUT: the module under test (iverilog -DDUT=name), any top with pft_injector's ports.
+`ifndef DUT
+`define DUT pft_injector
+`endif
 module replay_tb;
     reg clock = 1, reset = 0, flit_valid = 0, flit_head = 0, csr_we = 0;
     reg [7:0] credit_return = 0;
@@ -9,7 +13,7 @@ module replay_tb;
     wire send, congested, throttled;
     wire [15:0] used_credits;
     wire [31:0] csr_rdata;
-    pft_injector dut(.clock(clock), .reset(reset), .flit_valid(flit_valid), .flit_head(flit_head),
+    `DUT dut(.clock(clock), .reset(reset), .flit_valid(flit_valid), .flit_head(flit_head),
         .credit_return(credit_return), .csr_we(csr_we), .csr_addr(csr_addr),
         .csr_wdata(csr_wdata), .send(send), .congested(congested), .used_credits(used_credits),
         .throttled(throttled), .csr_rdata(csr_rdata));

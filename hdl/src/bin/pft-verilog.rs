@@ -1,5 +1,8 @@
-//! Write the Verilog of `PftInjector` (top module `pft_injector`).
-//! Usage: pft-verilog [OUT.v | -]   (default: synth/out/pft_injector.v; `-` = stdout)
+//! Write the Verilog of `PftInjector` (top module `pft_injector`), or with `--pipelined` of
+//! its pipelined build `PftInjectorPipelined` (top module `pft_injector_pipelined`).
+//! Usage: pft-verilog [--pipelined] [OUT.v | -]
+//!        (default: synth/out/pft_injector.v, or synth/out/pft_injector_pipelined.v;
+//!        `-` = stdout)
 //!
 //! An unknown option or a second argument is a usage error (exit status 2). An output that
 //! cannot be written (a directory, a device or other non-regular file, a path below a
@@ -12,8 +15,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-const USAGE: &str =
-    "usage: pft-verilog [OUT.v | -]   (default: synth/out/pft_injector.v; `-` writes to stdout)";
+const USAGE: &str = "usage: pft-verilog [--pipelined] [OUT.v | -]
+  (default: synth/out/pft_injector.v, with --pipelined synth/out/pft_injector_pipelined.v
+  with top module pft_injector_pipelined; `-` writes to stdout)";
 
 fn usage_error(msg: &str) -> Result<(), i32> {
     eprintln!("error: {msg}\n{USAGE}");
@@ -39,6 +43,7 @@ pub extern "C" fn main(
 fn run() -> Result<(), i32> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let mut out: Option<PathBuf> = None;
+    let mut build = pft_hdl::verilog::Build::Default;
     let mut dashdash = false;
     for a in &args {
         let s = a.to_string_lossy();
@@ -50,6 +55,10 @@ fn run() -> Result<(), i32> {
         }
         if !dashdash && s == "--" {
             dashdash = true;
+            continue;
+        }
+        if !dashdash && s == "--pipelined" {
+            build = pft_hdl::verilog::Build::Pipelined;
             continue;
         }
         if !dashdash && s.starts_with('-') && s.len() > 1 {
@@ -67,12 +76,12 @@ fn run() -> Result<(), i32> {
         }
         out = Some(PathBuf::from(a));
     }
-    let out = out.unwrap_or_else(|| PathBuf::from("synth/out/pft_injector.v"));
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("synth/out/{}.v", build.top())));
     if out.as_os_str() == "-" {
         // `-`: the Verilog on stdout (write `./-` for a file of that name)
         return match pft_hdl::outfile::stdout_is_open().and_then(|_| {
             let mut o = std::io::stdout().lock();
-            o.write_all(pft_hdl::verilog::pft_injector_verilog().as_bytes())
+            o.write_all(pft_hdl::verilog::verilog_of(build).as_bytes())
                 .and_then(|_| o.flush())
         }) {
             Ok(()) => Ok(()),
@@ -88,7 +97,7 @@ fn run() -> Result<(), i32> {
         eprintln!("error: {e}");
         return Err(1);
     }
-    let v = pft_hdl::verilog::pft_injector_verilog();
+    let v = pft_hdl::verilog::verilog_of(build);
     if let Err(e) = pft_hdl::outfile::write_atomic(&out, v.as_bytes()) {
         eprintln!("error: cannot write {}: {e}", out.display());
         return Err(1);
