@@ -57,6 +57,26 @@ pub struct Csr {
     pub th_enter: Signal<Out, Bits<16>>,
     /// TH_ESCAPE.
     pub th_escape: Signal<Out, Bits<16>>,
+    /// Strobe: CREDIT_LIMIT is loaded this cycle (a write or reset).
+    pub credit_limit_load: Signal<Out, Bit>,
+    /// Strobe: TH_ENTER is loaded this cycle.
+    pub th_enter_load: Signal<Out, Bit>,
+    /// Strobe: TH_ESCAPE is loaded this cycle.
+    pub th_escape_load: Signal<Out, Bit>,
+    /// The value CREDIT_LIMIT loads (reset value or write data).
+    pub credit_limit_value: Signal<Out, Bits<16>>,
+    /// The value TH_ENTER loads.
+    pub th_enter_value: Signal<Out, Bits<16>>,
+    /// The value TH_ESCAPE loads.
+    pub th_escape_value: Signal<Out, Bits<16>>,
+    /// AT_WIN_E of the next cycle.
+    pub at_win_e_next: Signal<Out, Bits<16>>,
+    /// AT_CNT_E of the next cycle.
+    pub at_cnt_e_next: Signal<Out, Bits<16>>,
+    /// AT_WIN_S of the next cycle.
+    pub at_win_s_next: Signal<Out, Bits<16>>,
+    /// AT_CNT_S of the next cycle.
+    pub at_cnt_s_next: Signal<Out, Bits<16>>,
     /// AT_WIN_E.
     pub at_win_e: Signal<Out, Bits<16>>,
     /// AT_CNT_E.
@@ -75,6 +95,8 @@ pub struct Csr {
     pub shape_spill_mask: Signal<Out, Bits<16>>,
     /// SHAPE decoded: the bits of r that RI compares (r_width).
     pub r_mask: Signal<Out, Bits<32>>,
+    /// `r_mask` of the next cycle (this cycle's SHAPE write or reset applied).
+    pub r_mask_next: Signal<Out, Bits<32>>,
     /// K.
     pub k: Signal<Out, Bits<16>>,
     /// Strobe: SEED written this cycle; load `seed_load` into the generator.
@@ -157,6 +179,16 @@ impl Default for Csr {
             credit_limit: Default::default(),
             th_enter: Default::default(),
             th_escape: Default::default(),
+            credit_limit_load: Default::default(),
+            th_enter_load: Default::default(),
+            th_escape_load: Default::default(),
+            credit_limit_value: Default::default(),
+            th_enter_value: Default::default(),
+            th_escape_value: Default::default(),
+            at_win_e_next: Default::default(),
+            at_cnt_e_next: Default::default(),
+            at_win_s_next: Default::default(),
+            at_cnt_s_next: Default::default(),
             at_win_e: Default::default(),
             at_cnt_e: Default::default(),
             at_win_s: Default::default(),
@@ -166,6 +198,7 @@ impl Default for Csr {
             shape_zero: Default::default(),
             shape_spill_mask: Default::default(),
             r_mask: Default::default(),
+            r_mask_next: Default::default(),
             k: Default::default(),
             reseed: Default::default(),
             seed_load: Default::default(),
@@ -254,6 +287,18 @@ impl Logic for Csr {
         }
         self.reseed.next = false;
         self.restart.next = false;
+        self.credit_limit_load.next = self.reset.val();
+        self.th_enter_load.next = self.reset.val();
+        self.th_escape_load.next = self.reset.val();
+        if self.reset.val() {
+            self.credit_limit_value.next = self.rst_credit_limit.val();
+            self.th_enter_value.next = self.rst_th_enter.val();
+            self.th_escape_value.next = self.rst_th_escape.val();
+        } else {
+            self.credit_limit_value.next = self.wdata.val().get_bits::<16>(0);
+            self.th_enter_value.next = self.wdata.val().get_bits::<16>(0);
+            self.th_escape_value.next = self.wdata.val().get_bits::<16>(0);
+        }
         self.clear_underflow.next = false;
         self.clear_overflow.next = false;
         self.clear_congested.next = false;
@@ -267,13 +312,16 @@ impl Logic for Csr {
                 }
                 1 => {
                     self.credit_limit_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.credit_limit_load.next = true;
                 }
                 2 => {
                     self.th_enter_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.th_enter_load.next = true;
                     self.restart.next = true;
                 }
                 3 => {
                     self.th_escape_q.d.next = self.wdata.val().get_bits::<16>(0);
+                    self.th_escape_load.next = true;
                     self.restart.next = true;
                 }
                 4 => {
@@ -353,6 +401,10 @@ impl Logic for Csr {
         self.credit_limit.next = self.credit_limit_q.q.val();
         self.th_enter.next = self.th_enter_q.q.val();
         self.th_escape.next = self.th_escape_q.q.val();
+        self.at_win_e_next.next = self.at_win_e_q.d.val();
+        self.at_cnt_e_next.next = self.at_cnt_e_q.d.val();
+        self.at_win_s_next.next = self.at_win_s_q.d.val();
+        self.at_cnt_s_next.next = self.at_cnt_s_q.d.val();
         self.at_win_e.next = self.at_win_e_q.q.val();
         self.at_cnt_e.next = self.at_cnt_e_q.q.val();
         self.at_win_s.next = self.at_win_s_q.q.val();
@@ -362,6 +414,7 @@ impl Logic for Csr {
         self.shape_zero.next = self.zero_q.q.val();
         self.shape_spill_mask.next = self.spill_mask_q.q.val();
         self.r_mask.next = self.r_mask_q.q.val();
+        self.r_mask_next.next = self.r_mask_q.d.val();
         self.k.next = self.k_q.q.val();
         // Read port.
         self.status.next = bit_cast::<32, 16>(self.c.val()) << 16;

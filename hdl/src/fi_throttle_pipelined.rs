@@ -33,8 +33,9 @@ pub struct FiThrottlePipelined {
     /// `min(gap + 1, 0xFFFF)`; powers up at 1, the value for gap = 0.
     gap_inc: DFFWithInit<Bits<16>>,
     ok_q: DFF<Bit>,
-    idle_gap: Signal<Local, Bits<16>>,
-    idle32: Signal<Local, Bits<32>>,
+    lvl_hi: Signal<Local, Bits<16>>,
+    lvl_lo: Signal<Local, Bits<16>>,
+    hi_zero: Signal<Local, Bit>,
     idle_ok: Signal<Local, Bit>,
     send_ok: Signal<Local, Bit>,
 }
@@ -52,8 +53,9 @@ impl Default for FiThrottlePipelined {
             count: Default::default(),
             gap_inc: DFFWithInit::new(1.into()),
             ok_q: Default::default(),
-            idle_gap: Default::default(),
-            idle32: Default::default(),
+            lvl_hi: Default::default(),
+            lvl_lo: Default::default(),
+            hi_zero: Default::default(),
             idle_ok: Default::default(),
             send_ok: Default::default(),
         }
@@ -73,15 +75,17 @@ impl Logic for FiThrottlePipelined {
                 self.gap_inc.d.next = self.gap_inc.q.val() + 1;
             }
         }
-        // The gap of the next cycle without a send (0xFFFF after a reset cycle).
+        // The gap of the next cycle without a send is `gap_inc` (0xFFFF after a reset
+        // cycle); a 16-bit gap reaches only a level below 2^16.
+        self.lvl_hi.next = self.level.val().get_bits::<16>(16);
+        self.lvl_lo.next = self.level.val().get_bits::<16>(0);
+        self.hi_zero.next = !self.lvl_hi.val().any();
         if self.reset.val() {
-            self.idle_gap.next = 0xFFFF.into();
+            self.idle_ok.next = self.hi_zero.val();
         } else {
-            self.idle_gap.next = self.gap_inc.q.val();
+            self.idle_ok.next = self.hi_zero.val() & (self.gap_inc.q.val() >= self.lvl_lo.val());
         }
-        self.idle32.next = bit_cast::<32, 16>(self.idle_gap.val());
-        self.idle_ok.next = self.idle32.val() >= self.level.val();
-        self.send_ok.next = self.level.val() == 0;
+        self.send_ok.next = self.hi_zero.val() & !self.lvl_lo.val().any();
         if self.send.val() {
             self.ok_q.d.next = !self.level_ovf.val() & self.send_ok.val();
         } else {

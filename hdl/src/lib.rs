@@ -2,7 +2,10 @@
 //! model, the register map and the Verilog export. One block per file.
 
 pub mod congestion_fsm;
+pub mod congestion_fsm_fast;
+pub mod credit_compare;
 pub mod credit_counter;
+pub mod credit_counter_fast;
 pub mod csr;
 pub mod fi_throttle;
 pub mod fi_throttle_pipelined;

@@ -3,9 +3,9 @@
 //! `PftInjector`; only the throttle's timing differs (docs/behaviour.md, "Pipelined build").
 
 use crate::{
-    congestion_fsm::CongestionFsm, credit_counter::CreditCounter, csr::Csr,
-    fi_throttle_pipelined::FiThrottlePipelined, level_pipe::LevelPipe, perf_counters::PerfCounters,
-    ri_gate_pipelined::RiGatePipelined,
+    congestion_fsm_fast::CongestionFsmFast, credit_compare::CreditCompare,
+    credit_counter_fast::CreditCounterFast, csr::Csr, fi_throttle_pipelined::FiThrottlePipelined,
+    level_pipe::LevelPipe, perf_counters::PerfCounters, ri_gate_pipelined::RiGatePipelined,
 };
 use rust_hdl::prelude::*;
 
@@ -49,9 +49,15 @@ pub struct PftInjectorPipelined {
     /// Register file.
     pub csr: Csr,
     /// Used-credit counter.
-    pub credit: CreditCounter,
+    pub credit: CreditCounterFast,
+    /// `c < CREDIT_LIMIT`, a cycle ahead.
+    pub cmp_limit: CreditCompare,
+    /// `c > TH_ENTER`, a cycle ahead.
+    pub cmp_enter: CreditCompare,
+    /// `c < TH_ESCAPE`, a cycle ahead.
+    pub cmp_escape: CreditCompare,
     /// Normal/Congested FSM with the FT/AT detector.
-    pub fsm: CongestionFsm,
+    pub fsm: CongestionFsmFast,
     /// f(c) over two pipeline stages.
     pub level_pipe: LevelPipe,
     /// FI gate, decided a cycle ahead.
@@ -61,6 +67,8 @@ pub struct PftInjectorPipelined {
     /// Event counters.
     pub counters: PerfCounters,
     throttle_ok: Signal<Local, Bit>,
+    gate_ok: Signal<Local, Bit>,
+    free: Signal<Local, Bit>,
     pass: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
 }
@@ -68,9 +76,15 @@ pub struct PftInjectorPipelined {
 impl Logic for PftInjectorPipelined {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, csr, credit, fsm, level_pipe, fi, ri, counters);
+        clock!(
+            self, clock, csr, credit, cmp_limit, cmp_enter, cmp_escape, fsm, level_pipe, fi, ri,
+            counters
+        );
         self.csr.reset.next = self.reset.val();
         self.credit.reset.next = self.reset.val();
+        self.cmp_limit.reset.next = self.reset.val();
+        self.cmp_enter.reset.next = self.reset.val();
+        self.cmp_escape.reset.next = self.reset.val();
         self.fsm.reset.next = self.reset.val();
         self.fi.reset.next = self.reset.val();
         self.ri.reset.next = self.reset.val();
@@ -94,13 +108,16 @@ impl Logic for PftInjectorPipelined {
         self.fsm.enable.next = self.csr.enable.val();
         self.fsm.det_at.next = self.csr.det_at.val();
         self.fsm.restart.next = self.csr.restart.val();
-        self.fsm.c.next = self.credit.c.val();
-        self.fsm.th_enter.next = self.csr.th_enter.val();
-        self.fsm.th_escape.next = self.csr.th_escape.val();
+        self.fsm.above.next = self.cmp_enter.gt.val();
+        self.fsm.below.next = self.cmp_escape.lt.val();
         self.fsm.win_e.next = self.csr.at_win_e.val();
         self.fsm.cnt_e.next = self.csr.at_cnt_e.val();
         self.fsm.win_s.next = self.csr.at_win_s.val();
         self.fsm.cnt_s.next = self.csr.at_cnt_s.val();
+        self.fsm.win_e_next.next = self.csr.at_win_e_next.val();
+        self.fsm.cnt_e_next.next = self.csr.at_cnt_e_next.val();
+        self.fsm.win_s_next.next = self.csr.at_win_s_next.val();
+        self.fsm.cnt_s_next.next = self.csr.at_cnt_s_next.val();
 
         // Level pipeline and gates (decided a cycle ahead).
         self.level_pipe.c.next = self.credit.c.val();
@@ -114,20 +131,21 @@ impl Logic for PftInjectorPipelined {
         self.ri.level.next = self.level_pipe.level.val();
         self.ri.level_ovf.next = self.level_pipe.level_ovf.val();
         self.ri.mask.next = self.csr.r_mask.val();
+        self.ri.mask_next.next = self.csr.r_mask_next.val();
         self.ri.reseed.next = self.csr.reseed.val();
         self.ri.seed.next = self.csr.seed_load.val();
 
-        // The decision of this cycle, from the gates' registers.
-        if !self.fsm.congested.val() {
-            self.throttle_ok.next = true;
-        } else if self.csr.thr_ri.val() {
-            self.throttle_ok.next = self.ri.ok.val();
+        // The decision of this cycle, from the gates' registers, as two gate levels:
+        // pass = !congested | (gate & !head) | (RI ? ri_ok : fi_ok).
+        if self.csr.thr_ri.val() {
+            self.gate_ok.next = self.ri.ok.val();
         } else {
-            self.throttle_ok.next = self.fi.ok.val();
+            self.gate_ok.next = self.fi.ok.val();
         }
-        // Packet gating: the rest of a started packet needs only credits.
-        self.pass.next =
-            self.throttle_ok.val() | (self.csr.gate_packet.val() & !self.flit_head.val());
+        self.free.next =
+            !self.fsm.congested.val() | (self.csr.gate_packet.val() & !self.flit_head.val());
+        self.throttle_ok.next = !self.fsm.congested.val() | self.gate_ok.val();
+        self.pass.next = self.free.val() | self.gate_ok.val();
         self.ready.next = !self.reset.val() & self.flit_valid.val() & self.credit.credit_ok.val();
         self.send.next = self.ready.val() & self.pass.val();
         self.throttled.next = self.ready.val() & !self.pass.val();
@@ -136,6 +154,29 @@ impl Logic for PftInjectorPipelined {
         self.credit.send.next = self.send.val();
         self.credit.credit_return.next = self.credit_return.val();
         self.credit.credit_limit.next = self.csr.credit_limit.val();
+        self.credit.below_limit.next = self.cmp_limit.lt.val();
+        // The look-ahead compares of c with CREDIT_LIMIT and the thresholds.
+        self.cmp_limit.x.next = self.csr.credit_limit.val();
+        self.cmp_limit.load.next = self.csr.credit_limit_load.val();
+        self.cmp_limit.load_value.next = self.csr.credit_limit_value.val();
+        self.cmp_enter.x.next = self.csr.th_enter.val();
+        self.cmp_enter.load.next = self.csr.th_enter_load.val();
+        self.cmp_enter.load_value.next = self.csr.th_enter_value.val();
+        self.cmp_escape.x.next = self.csr.th_escape.val();
+        self.cmp_escape.load.next = self.csr.th_escape_load.val();
+        self.cmp_escape.load_value.next = self.csr.th_escape_value.val();
+        self.cmp_limit.c.next = self.credit.c.val();
+        self.cmp_enter.c.next = self.credit.c.val();
+        self.cmp_escape.c.next = self.credit.c.val();
+        self.cmp_limit.send.next = self.send.val();
+        self.cmp_enter.send.next = self.send.val();
+        self.cmp_escape.send.next = self.send.val();
+        self.cmp_limit.ret.next = self.credit_return.val();
+        self.cmp_limit.clamp.next = self.credit.clamp.val();
+        self.cmp_enter.clamp.next = self.credit.clamp.val();
+        self.cmp_escape.clamp.next = self.credit.clamp.val();
+        self.cmp_enter.ret.next = self.credit_return.val();
+        self.cmp_escape.ret.next = self.credit_return.val();
         self.credit.clear_underflow.next = self.csr.clear_underflow.val();
         self.credit.clear_overflow.next = self.csr.clear_overflow.val();
         self.fi.send.next = self.send.val();
