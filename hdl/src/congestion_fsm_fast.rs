@@ -76,6 +76,8 @@ pub struct CongestionFsmFast {
     hit_now: Signal<Local, Bit>,
     flip: Signal<Local, Bit>,
     count_on: Signal<Local, Bit>,
+    at_on: Signal<Local, Bit>,
+    hit_hold: Signal<Local, Bit>,
     state_next: Signal<Local, Bit>,
     w: Signal<Local, Bits<16>>,
     tp: Signal<Local, Bits<16>>,
@@ -125,6 +127,8 @@ impl Default for CongestionFsmFast {
             hit_now: Default::default(),
             flip: Default::default(),
             count_on: Default::default(),
+            at_on: Default::default(),
+            hit_hold: Default::default(),
             state_next: Default::default(),
             w: Default::default(),
             tp: Default::default(),
@@ -162,11 +166,14 @@ impl Logic for CongestionFsmFast {
         } else {
             self.flip.next = self.ge0_q.q.val();
         }
-        self.count_on.next = !self.reset.val()
-            & self.enable.val()
-            & self.det_at.val()
-            & !self.flip.val()
-            & !self.restart.val();
+        self.at_on.next =
+            !self.reset.val() & self.enable.val() & self.det_at.val() & !self.restart.val();
+        self.count_on.next = self.at_on.val() & !self.flip.val();
+        // Counting on without a hit and without a window end: the hit counter and its flags
+        // hold. (There flip = ge0, so this needs neither flip nor count_on: it is the clock
+        // enable of those registers, and short.)
+        self.hit_hold.next =
+            self.at_on.val() & !self.end_q.q.val() & !self.hit_now.val() & !self.ge0_q.q.val();
         self.state_next.next = self.state.q.val();
         if !self.enable.val() {
             self.state_next.next = false;
@@ -206,25 +213,11 @@ impl Logic for CongestionFsmFast {
                 self.win_p2.d.next = self.win_p3.val();
             }
             if self.end_q.q.val() {
-                self.hit_count.d.next = 0.into();
-                self.hit_p1.d.next = 1.into();
-                self.hit_p2.d.next = 2.into();
-                self.ge0_q.d.next = self.tp0_q.q.val();
-                self.ge1_q.d.next = (self.tp.val() >> 1) == 0;
                 self.end_q.d.next = self.w.val() == 0;
+            } else if self.wrap_q.q.val() {
+                self.end_q.d.next = self.w.val() == 1;
             } else {
-                if self.hit_now.val() {
-                    self.hit_count.d.next = self.hit_p1.q.val();
-                    self.hit_p1.d.next = self.hit_p2.q.val();
-                    self.hit_p2.d.next = self.hit_p3.val();
-                    self.ge0_q.d.next = self.ge1_q.q.val();
-                    self.ge1_q.d.next = self.ge2.val();
-                }
-                if self.wrap_q.q.val() {
-                    self.end_q.d.next = self.w.val() == 1;
-                } else {
-                    self.end_q.d.next = self.eq2.val();
-                }
+                self.end_q.d.next = self.eq2.val();
             }
             self.wrap_q.d.next = self.end_q.q.val();
         } else {
@@ -232,14 +225,31 @@ impl Logic for CongestionFsmFast {
             self.win_count.d.next = 0.into();
             self.win_p1.d.next = 1.into();
             self.win_p2.d.next = 2.into();
-            self.hit_count.d.next = 0.into();
-            self.hit_p1.d.next = 1.into();
-            self.hit_p2.d.next = 2.into();
             self.wrap_q.d.next = self.w_next.val() == 0;
             self.end_q.d.next = (self.w_next.val() >> 1) == 0;
             self.tp0_q.d.next = self.tp_next.val() == 0;
-            self.ge0_q.d.next = self.tp_next.val() == 0;
-            self.ge1_q.d.next = (self.tp_next.val() >> 1) == 0;
+        }
+        if !self.hit_hold.val() {
+            if self.count_on.val() & !self.end_q.q.val() {
+                // a hit: hit + 1
+                self.hit_count.d.next = self.hit_p1.q.val();
+                self.hit_p1.d.next = self.hit_p2.q.val();
+                self.hit_p2.d.next = self.hit_p3.val();
+                self.ge0_q.d.next = self.ge1_q.q.val();
+                self.ge1_q.d.next = self.ge2.val();
+            } else {
+                // cleared: the window ended, or a new window starts
+                self.hit_count.d.next = 0.into();
+                self.hit_p1.d.next = 1.into();
+                self.hit_p2.d.next = 2.into();
+                if self.count_on.val() {
+                    self.ge0_q.d.next = self.tp0_q.q.val();
+                    self.ge1_q.d.next = (self.tp.val() >> 1) == 0;
+                } else {
+                    self.ge0_q.d.next = self.tp_next.val() == 0;
+                    self.ge1_q.d.next = (self.tp_next.val() >> 1) == 0;
+                }
+            }
         }
         self.congested.next = self.state.q.val() & self.enable.val();
         self.win.next = self.win_count.q.val();
