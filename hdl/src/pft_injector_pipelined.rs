@@ -68,7 +68,6 @@ pub struct PftInjectorPipelined {
     pub counters: PerfCounters,
     throttle_ok: Signal<Local, Bit>,
     gate_ok: Signal<Local, Bit>,
-    free: Signal<Local, Bit>,
     pass: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
 }
@@ -135,17 +134,16 @@ impl Logic for PftInjectorPipelined {
         self.ri.reseed.next = self.csr.reseed.val();
         self.ri.seed.next = self.csr.seed_load.val();
 
-        // The decision of this cycle, from the gates' registers, as two gate levels:
-        // pass = !congested | (gate & !head) | (RI ? ri_ok : fi_ok).
+        // The decision of this cycle, from the gates' registers.
         if self.csr.thr_ri.val() {
             self.gate_ok.next = self.ri.ok.val();
         } else {
             self.gate_ok.next = self.fi.ok.val();
         }
-        self.free.next =
-            !self.fsm.congested.val() | (self.csr.gate_packet.val() & !self.flit_head.val());
         self.throttle_ok.next = !self.fsm.congested.val() | self.gate_ok.val();
-        self.pass.next = self.free.val() | self.gate_ok.val();
+        // Packet gating: the rest of a started packet needs only credits.
+        self.pass.next =
+            self.throttle_ok.val() | (self.csr.gate_packet.val() & !self.flit_head.val());
         self.ready.next = !self.reset.val() & self.flit_valid.val() & self.credit.credit_ok.val();
         self.send.next = self.ready.val() & self.pass.val();
         self.throttled.next = self.ready.val() & !self.pass.val();

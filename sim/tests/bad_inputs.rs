@@ -288,6 +288,7 @@ fn scenario_cases() -> Vec<Case> {
         ),
         sc("SC-72", format!("{HOTSPOT_OK}clock_ratio = 0.5\n")),
         sc("SC-73", format!("{HOTSPOT_OK}clock_ratio = \"fast\"\n")),
+        sc("SC-75", format!("{HOTSPOT_OK}pipelined = \"yes\"\n")),
         sc(
             "SC-74",
             format!(

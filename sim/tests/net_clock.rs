@@ -3,6 +3,11 @@
 //! block cycles. Ratio 1 is the network as before; at any ratio the run is lossless
 //! (invariant checker on), deterministic and independent of the evaluation order, and a
 //! fixed interval of f block cycles lets R/f flits per flit slot through.
+//!
+//! The pipelined build (`PftConfig::with_pipelined`, docs/network.md "Pipelined build"),
+//! another way the NIC is built rather than a register, gets the same checks, at ratio 1
+//! and at a fractional ratio; it changes a run only through the level's latency: with a
+//! level that depends on c a congested run differs, with a constant level it is the same.
 
 use pft_sim::cc::CcConfig;
 use pft_sim::net::NodeId;
@@ -60,10 +65,10 @@ fn ratio_one_is_the_flit_rate_block() {
     assert_ne!(a.1, b.1, "a faster block clock must change the run");
 }
 
-#[test]
-fn a_fractional_ratio_is_lossless_deterministic_and_order_independent() {
-    let p = at_ri().with_clock_ratio(3.58);
-    let (d, stats) = run(&p, EvalOrder::Forward, EngineKind::Model);
+/// `p` throttles in this network, and every run of it (invariant checker on: lossless)
+/// gives the same deliveries and counters whatever the evaluation order.
+fn lossless_deterministic_and_order_independent(p: &PftConfig) {
+    let (d, stats) = run(p, EvalOrder::Forward, EngineKind::Model);
     assert!(d.len() > 300, "only {} deliveries", d.len());
     let throttled: u64 = stats.iter().map(|s| s.throttled_cycles).sum();
     let congested: u64 = stats.iter().map(|s| s.congested_cycles).sum();
@@ -76,15 +81,86 @@ fn a_fractional_ratio_is_lossless_deterministic_and_order_independent() {
         EvalOrder::Reverse,
         EvalOrder::Shuffled(7),
     ] {
-        let (d2, s2) = run(&p, order, EngineKind::Model);
+        let (d2, s2) = run(p, order, EngineKind::Model);
         assert_eq!(d, d2, "{order:?}: deliveries differ");
         assert_eq!(stats, s2, "{order:?}: counters differ");
     }
 }
 
 #[test]
+fn a_fractional_ratio_is_lossless_deterministic_and_order_independent() {
+    lossless_deterministic_and_order_independent(&at_ri().with_clock_ratio(3.58));
+}
+
+#[test]
+fn the_pipelined_build_is_lossless_deterministic_and_order_independent() {
+    for ratio in [1.0, 3.58] {
+        let p = at_ri().with_clock_ratio(ratio).with_pipelined(true);
+        assert!(p.pipelined());
+        lossless_deterministic_and_order_independent(&p);
+    }
+}
+
+#[test]
+fn the_pipelined_build_changes_a_congested_run_through_the_level_latency_only() {
+    // f(c) = c << 24 against RI: the throttle of the pipelined build sees the c of three
+    // cycles earlier, so the same seed gives another run (at the NICs that throttle).
+    let p = at_ri();
+    let (d0, s0) = run(&p, EvalOrder::Forward, EngineKind::Model);
+    let (d1, s1) = run(
+        &p.with_pipelined(true),
+        EvalOrder::Forward,
+        EngineKind::Model,
+    );
+    let differ: Vec<usize> = (0..s0.len()).filter(|&i| s0[i] != s1[i]).collect();
+    assert!(
+        !differ.is_empty(),
+        "pipelined = true left every NIC's counters unchanged"
+    );
+    let sent = |s: &[NicStats]| s.iter().map(|s| s.flits_injected).collect::<Vec<_>>();
+    let thr = |s: &[NicStats]| s.iter().map(|s| s.throttled_cycles).collect::<Vec<_>>();
+    assert!(
+        sent(&s0) != sent(&s1) || thr(&s0) != thr(&s1),
+        "NICs {differ:?} differ, but not in flits sent or throttled cycles"
+    );
+    assert_ne!(d0, d1, "the deliveries' timing is the same");
+    // A level that does not depend on c (m = 0, n = 16: (c << 0) >> 16 = 0 below 65536,
+    // so f = k) is the same three cycles later: the same run, FI and RI.
+    for (thr_mode, k) in [(0, 10), (1, 1 << 15)] {
+        let q = PftConfig::default().with_all(&[
+            ("det_mode", 0),
+            ("thr_mode", thr_mode),
+            ("th_enter", 0),
+            ("th_escape", 0),
+            ("m", 0),
+            ("n", 16),
+            ("k", k),
+            ("r_width", 16),
+        ]);
+        let a = run(&q, EvalOrder::Forward, EngineKind::Model);
+        let b = run(
+            &q.with_pipelined(true),
+            EvalOrder::Forward,
+            EngineKind::Model,
+        );
+        let throttled: u64 = a.1.iter().map(|s| s.throttled_cycles).sum();
+        assert!(throttled > 1000, "thr_mode {thr_mode}: {throttled}");
+        assert_eq!(a, b, "thr_mode {thr_mode}: a constant level, another run");
+    }
+}
+
+#[test]
 fn the_rtl_engine_agrees_at_a_fractional_ratio() {
     let p = at_ri().with_clock_ratio(2.5);
+    assert_eq!(
+        run(&p, EvalOrder::Forward, EngineKind::Model),
+        run(&p, EvalOrder::Forward, EngineKind::Rtl)
+    );
+}
+
+#[test]
+fn the_rtl_engine_agrees_on_the_pipelined_build_at_a_fractional_ratio() {
+    let p = at_ri().with_clock_ratio(2.5).with_pipelined(true);
     assert_eq!(
         run(&p, EvalOrder::Forward, EngineKind::Model),
         run(&p, EvalOrder::Forward, EngineKind::Rtl)

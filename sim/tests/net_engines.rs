@@ -3,12 +3,17 @@
 //! cycle at every NIC, identical state (for Verilator: what the CSR bus shows, everything
 //! but the FI gap and the RI generator) and identical deliveries. The Verilator tests need
 //! `synth/out/pft_injector.v` (`make verilog`; `make test` writes it first) and Verilator.
+//! The same holds for the pipelined build (`PftConfig::with_pipelined`): its model, its
+//! rust-hdl RTL and its Verilog (`synth/out/pft_injector_pipelined.v`, `make
+//! verilog-pipelined`, which `make test` also writes first) agree cycle by cycle, on runs in
+//! which the pipelined build does not run as the default one.
 
-use pft_sim::net::NodeId;
+use pft_hdl::model::Outputs;
 use pft_sim::net::{
-    BernoulliSource, DetMode, EngineKind, NetConfig, Network, Pattern, PftConfig, ThrMode,
-    TopologyConfig,
+    BernoulliSource, DetMode, EngineKind, NetConfig, Network, NicStats, Pattern, PftConfig,
+    ThrMode, TopologyConfig,
 };
+use pft_sim::net::{Delivery, NodeId};
 
 fn incast_cfg() -> NetConfig {
     NetConfig {
@@ -23,6 +28,75 @@ fn incast_cfg() -> NetConfig {
         check: true,
         ..Default::default()
     }
+}
+
+/// The traffic of every comparison: an incast into NIC 0 for two thirds of the run, logged.
+fn incast(nodes: u32, cycles: u64) -> BernoulliSource {
+    BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.4, 1500, 64, 5)
+        .until(cycles * 2 / 3)
+        .logged()
+}
+
+type ModelRun = (Vec<Outputs>, Option<Vec<Delivery>>, Vec<NicStats>);
+
+/// The comparisons' run on the model alone: every NIC's PFT outputs in every cycle, the
+/// deliveries and every NIC's counters at the end.
+fn model_run(cfg: &NetConfig, pft: &PftConfig, cycles: u64) -> ModelRun {
+    let mut net = Network::new(cfg, pft, EngineKind::Model, 42).unwrap();
+    let nodes = net.nodes();
+    let mut w = incast(nodes, cycles);
+    let mut outs = Vec::new();
+    for _ in 0..cycles {
+        net.step(&mut w).unwrap();
+        outs.extend((0..nodes).map(|i| net.pft_outputs(NodeId(i))));
+    }
+    let stats = (0..nodes).map(|i| net.nic_stats(NodeId(i))).collect();
+    (outs, w.log, stats)
+}
+
+/// `compare_with(other, ..)` on the pipelined build of `pft`, after checking that the
+/// pipelined build's run differs from the default one's (so that an engine running the
+/// default build instead would fail).
+fn compare_pipelined(other: EngineKind, cfg: NetConfig, pft: PftConfig, cycles: u64) {
+    let pipelined = pft.with_pipelined(true);
+    let (a, b) = (
+        model_run(&cfg, &pft, cycles),
+        model_run(&cfg, &pipelined, cycles),
+    );
+    // NIC-cycles in which the two builds' outputs differ (thousands in these runs)
+    let differ = a.0.iter().zip(&b.0).filter(|(x, y)| x != y).count();
+    assert!(
+        differ > 100 && a.1 != b.1,
+        "this run hardly tells the pipelined build from the default one: {differ} NIC-cycles of other outputs, deliveries {}",
+        if a.1 == b.1 { "the same" } else { "differ" }
+    );
+    compare_with(other, cfg, pipelined, cycles)
+}
+
+/// FT-FI with a level that grows with c (f = c/8 + 1).
+fn ft_fi() -> PftConfig {
+    PftConfig::default().with_all(&[
+        ("det_mode", DetMode::Ft as u64),
+        ("thr_mode", ThrMode::Fi as u64),
+        ("th_enter", 40),
+        ("th_escape", 30),
+        ("m", 0),
+        ("n", 3),
+        ("k", 1),
+    ])
+}
+
+/// AT-RI with short windows and a steep level (P(send) = 1 - c/256).
+fn at_ri() -> PftConfig {
+    PftConfig::default().with_all(&[
+        ("th_enter", 40),
+        ("th_escape", 60),
+        ("at_win_e", 16),
+        ("at_cnt_e", 8),
+        ("at_win_s", 16),
+        ("at_cnt_s", 8),
+        ("m", 24),
+    ])
 }
 
 fn compare(cfg: NetConfig, pft: PftConfig, cycles: u64) {
@@ -46,13 +120,7 @@ fn compare_with(other: EngineKind, cfg: NetConfig, pft: PftConfig, cycles: u64) 
         }
         p
     };
-    let mut w: Vec<BernoulliSource> = (0..2)
-        .map(|_| {
-            BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.4, 1500, 64, 5)
-                .until(cycles * 2 / 3)
-                .logged()
-        })
-        .collect();
+    let mut w: Vec<BernoulliSource> = (0..2).map(|_| incast(nodes, cycles)).collect();
     let mut throttled = 0;
     let mut congested = 0;
     for t in 0..cycles {
@@ -206,6 +274,52 @@ fn model_and_verilator_identical_with_packet_gating_width_and_clock() {
                 ("gating", 1),
                 ("r_width", 26),
             ])
+            .with_clock_ratio(2.5),
+        2000,
+    );
+}
+
+#[test]
+fn model_and_rtl_identical_pipelined() {
+    compare_pipelined(EngineKind::Rtl, incast_cfg(), ft_fi(), 3000);
+    compare_pipelined(EngineKind::Rtl, incast_cfg(), at_ri(), 3000);
+}
+
+#[test]
+fn model_and_rtl_identical_pipelined_with_packet_gating_and_clock() {
+    compare_pipelined(
+        EngineKind::Rtl,
+        NetConfig {
+            topology: TopologyConfig::FatTree {
+                radix: 8,
+                leaves: 3,
+            },
+            voq: true,
+            ..incast_cfg()
+        },
+        at_ri()
+            .with_all(&[("m", 20), ("gating", 1), ("r_width", 26)])
+            .with_clock_ratio(2.5),
+        2000,
+    );
+}
+
+#[test]
+fn model_and_verilator_identical_pipelined() {
+    compare_pipelined(EngineKind::Verilator, incast_cfg(), ft_fi(), 3000);
+    compare_pipelined(EngineKind::Verilator, incast_cfg(), at_ri(), 3000);
+    compare_pipelined(
+        EngineKind::Verilator,
+        NetConfig {
+            topology: TopologyConfig::FatTree {
+                radix: 8,
+                leaves: 3,
+            },
+            voq: true,
+            ..incast_cfg()
+        },
+        at_ri()
+            .with_all(&[("m", 20), ("gating", 1), ("r_width", 26)])
             .with_clock_ratio(2.5),
         2000,
     );

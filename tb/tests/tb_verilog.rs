@@ -221,19 +221,26 @@ fn pipelined_iverilog_matches_rtl_all_modes() {
 }
 
 /// Broken copies of the pipelined Verilog that the replay must catch: the precomputed FI
-/// compare off by one, and the RI verdict computed from r(t) instead of r(t+1).
-pub const MUTANTS_PIPELINED: [(&str, &str, &str, Mode); 2] = [
+/// compare off by one, the RI look-ahead one step behind (r(t+1) compared where r(t+2)
+/// belongs), and the RI compare's low half off by one.
+pub const MUTANTS_PIPELINED: [(&str, &str, &str, Mode); 3] = [
     (
         "pipelined-fi-off-by-one",
-        "idle_ok = idle32 >= level;",
-        "idle_ok = idle32 > level;",
+        "idle_ok = hi_zero & (gap_inc$q >= lvl_lo);",
+        "idle_ok = hi_zero & (gap_inc$q > lvl_lo);",
         Mode::FtFi,
     ),
     (
-        "pipelined-ri-stale-r",
-        "masked = r_next & mask;",
-        "masked = state$q & mask;",
+        "pipelined-ri-look-ahead-stale",
+        "ahead_masked$d = x3 & mask_next;",
+        "ahead_masked$d = r_next & mask_next;",
         Mode::FtRi,
+    ),
+    (
+        "pipelined-ri-low-half-off-by-one",
+        "a_ge = (a_hi > lvl_hi) | ((a_hi >= lvl_hi) & (a_lo >= lvl_lo));",
+        "a_ge = (a_hi > lvl_hi) | ((a_hi >= lvl_hi) & (a_lo > lvl_lo));",
+        Mode::AtRi,
     ),
 ];
 

@@ -53,12 +53,12 @@ impl Network {
             }
         }
         cc.validate("cc")?;
+        let pft = &cc.pft();
         if engine == EngineKind::Verilator {
-            super::verilator::library().map_err(|e| {
+            super::verilator::library(pft.build()).map_err(|e| {
                 NetError::Config(crate::error::FieldError::new("engine", "verilator", e))
             })?;
         }
-        let pft = &cc.pft();
         let topo = Topology::build(&cfg.topology);
         let nodes = topo.nodes();
         let n = nodes as usize;

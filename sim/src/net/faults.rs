@@ -281,12 +281,19 @@ impl FaultSpec {
                 link.validate(&format!("{field}.link"))?;
                 stall("link pause")?
             }
-            FaultSpec::PftRewrite { nics, .. } => {
+            FaultSpec::PftRewrite { nics, pft, .. } => {
                 if nics.as_ref().is_some_and(|v| v.is_empty()) {
                     return Err(bad(
                         &format!("{field}.nics"),
                         "[]",
                         "must list at least one NIC (leave it out for all NICs)",
+                    ));
+                }
+                if pft.pipelined() {
+                    return Err(bad(
+                        &format!("{field}.pft.pipelined"),
+                        true,
+                        "a register rewrite cannot change the block's build (set `pipelined` in the [[pft]] entry)",
                     ));
                 }
             }

@@ -1,17 +1,22 @@
 //! `PftEngine`: one NIC's PFT block, the reference model, the rust-hdl RTL or the exported
-//! Verilog under Verilator (one choice per run), configured like the hardware: a reset
-//! cycle, then CSR writes.
+//! Verilog under Verilator (one choice per run), of the default or the pipelined build
+//! (`PftConfig::pipelined`), configured like the hardware: a reset cycle, then CSR writes.
 
 use super::config::EngineKind;
 use super::pft_config::PftConfig;
 use super::verilator::{self, VerilatorBlock};
 use pft_hdl::model::{Inputs, Outputs, PftModel};
-use pft_hdl::stepper::{Engine, Probe, RtlStepper};
+use pft_hdl::model_pipelined::PftModelPipelined;
+use pft_hdl::stepper::{Engine, Probe, RtlStepper, RtlStepperPipelined};
 
-/// One NIC's PFT block.
+/// One NIC's PFT block. The pipelined build's model is boxed so that the default model's
+/// variant (the one the hot path steps) keeps its size. Both builds under Verilator are a
+/// `VerilatorBlock` (of the build's library).
 pub enum PftEngine {
     Model(PftModel),
+    ModelPipelined(Box<PftModelPipelined>),
     Rtl(RtlStepper),
+    RtlPipelined(RtlStepperPipelined),
     Verilator(Box<VerilatorBlock>),
 }
 
@@ -20,12 +25,16 @@ impl PftEngine {
     /// (`PftConfig::writes`, CTRL last), with no flit and no credit. These 12 cycles happen
     /// before network cycle 0.
     pub fn configured(kind: EngineKind, cfg: &PftConfig, credit_limit: u16, seed: u32) -> Self {
-        let mut e = match kind {
-            EngineKind::Model => PftEngine::Model(PftModel::new()),
-            EngineKind::Rtl => PftEngine::Rtl(RtlStepper::new()),
-            EngineKind::Verilator => PftEngine::Verilator(Box::new(VerilatorBlock::new(
+        let mut e = match (kind, cfg.pipelined()) {
+            (EngineKind::Model, false) => PftEngine::Model(PftModel::new()),
+            (EngineKind::Model, true) => {
+                PftEngine::ModelPipelined(Box::new(PftModelPipelined::new()))
+            }
+            (EngineKind::Rtl, false) => PftEngine::Rtl(RtlStepper::new()),
+            (EngineKind::Rtl, true) => PftEngine::RtlPipelined(RtlStepperPipelined::new()),
+            (EngineKind::Verilator, _) => PftEngine::Verilator(Box::new(VerilatorBlock::new(
                 // loaded (or refused) before the network is built: `Network::with_cc_on`
-                verilator::library().expect("the Verilator library is loaded first"),
+                verilator::library(cfg.build()).expect("the Verilator library is loaded first"),
             ))),
         };
         for i in cfg.block_regs(credit_limit, seed).prelude() {
@@ -39,7 +48,9 @@ impl PftEngine {
     pub fn step(&mut self, i: &Inputs) -> Outputs {
         match self {
             PftEngine::Model(m) => m.step(i),
+            PftEngine::ModelPipelined(m) => m.step(i),
             PftEngine::Rtl(r) => r.step(i),
+            PftEngine::RtlPipelined(r) => r.step(i),
             PftEngine::Verilator(v) => v.step(i),
         }
     }
@@ -49,7 +60,9 @@ impl PftEngine {
     pub fn used_credits(&self) -> u16 {
         match self {
             PftEngine::Model(m) => m.c,
+            PftEngine::ModelPipelined(m) => m.base.c,
             PftEngine::Rtl(r) => r.probe().c,
+            PftEngine::RtlPipelined(r) => r.probe().c,
             PftEngine::Verilator(v) => v.used_credits(),
         }
     }
@@ -59,7 +72,9 @@ impl PftEngine {
     pub fn congested(&self) -> bool {
         match self {
             PftEngine::Model(m) => m.congested(),
+            PftEngine::ModelPipelined(m) => m.base.congested(),
             PftEngine::Rtl(r) => r.probe().state,
+            PftEngine::RtlPipelined(r) => r.probe().state,
             PftEngine::Verilator(v) => v.congested(),
         }
     }
@@ -68,7 +83,9 @@ impl PftEngine {
     pub fn probe(&self) -> Probe {
         match self {
             PftEngine::Model(m) => m.probe(),
+            PftEngine::ModelPipelined(m) => m.probe(),
             PftEngine::Rtl(r) => r.probe(),
+            PftEngine::RtlPipelined(r) => r.probe(),
             PftEngine::Verilator(v) => v.probe(),
         }
     }

@@ -6,6 +6,7 @@
 
 use pft_hdl::model::Regs;
 use pft_hdl::regs::{self, Field, FieldRangeError, Kind};
+use pft_hdl::verilog::Build;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -71,10 +72,19 @@ pub struct PftConfig {
     /// per flit slot). Not a register: how the NIC clocks the block (docs/network.md,
     /// "Clock ratio").
     clock_q16: u32,
+    /// The pipelined build of the block (`PftModelPipelined`, `RtlStepperPipelined`,
+    /// `pft_injector_pipelined`): its throttle compares with f(c) of three cycles earlier.
+    /// Not a register: which block the NIC was built with (docs/network.md, "Pipelined
+    /// build").
+    pipelined: bool,
 }
 
 /// `clock_q16` of a block clocked at the flit rate.
 pub const CLOCK_ONE: u32 = 1 << 16;
+
+/// The keys of a configuration that are no register field, as unknown-key messages list
+/// them (after a `[[pft]]` entry's own `name`, `nics`, `classes`).
+pub const NOT_REGISTERS: [&str; 2] = ["clock_ratio", "pipelined"];
 
 /// The clock ratios a configuration takes (block cycles per flit time).
 pub const CLOCK_RATIO_RANGE: std::ops::RangeInclusive<f64> = 1.0..=64.0;
@@ -101,6 +111,7 @@ impl PftConfig {
         PftConfig {
             regs: Regs::reset(),
             clock_q16: CLOCK_ONE,
+            pipelined: false,
         }
     }
 
@@ -161,6 +172,26 @@ impl PftConfig {
     /// Block clock cycles per flit time.
     pub fn clock_ratio(&self) -> f64 {
         self.clock_q16 as f64 / CLOCK_ONE as f64
+    }
+
+    /// `self` with the pipelined build of the block (`true`) or the default one (`false`).
+    pub fn with_pipelined(mut self, pipelined: bool) -> Self {
+        self.pipelined = pipelined;
+        self
+    }
+
+    /// True for the pipelined build of the block.
+    pub fn pipelined(&self) -> bool {
+        self.pipelined
+    }
+
+    /// The build of the block the NICs run (which Verilog the Verilator engine loads).
+    pub fn build(&self) -> Build {
+        if self.pipelined {
+            Build::Pipelined
+        } else {
+            Build::Default
+        }
     }
 
     /// The registers as the block holds them (read `m`, `th_enter`, ... here).
@@ -366,6 +397,10 @@ pub(crate) fn serialize_keys<M: SerializeMap>(
     if cfg.clock_q16 != CLOCK_ONE {
         map.serialize_entry("clock_ratio", &cfg.clock_ratio())?;
     }
+    // Likewise only when set: a default-build configuration echoes as before.
+    if cfg.pipelined {
+        map.serialize_entry("pipelined", &true)?;
+    }
     Ok(())
 }
 
@@ -397,7 +432,11 @@ impl<'de> Deserialize<'de> for PftConfig {
                             .map_err(|e| de::Error::custom(format!("`clock_ratio` = {r}: {e}")))?;
                         continue;
                     }
-                    let f = key(&k).ok_or_else(|| unknown_key(&k, &["clock_ratio"]))?;
+                    if k == "pipelined" {
+                        cfg = cfg.with_pipelined(map.next_value::<bool>()?);
+                        continue;
+                    }
+                    let f = key(&k).ok_or_else(|| unknown_key(&k, &NOT_REGISTERS))?;
                     let v = next_value(&mut map, f)?;
                     cfg = u64::try_from(v)
                         .ok()
@@ -444,6 +483,14 @@ mod tests {
         assert!(!p.enabled() && p.regs().m == 3 && p.det_mode() == DetMode::Ft);
         let back: PftConfig = toml::from_str(&toml::to_string(&p).unwrap()).unwrap();
         assert_eq!(back, p);
+        // the default build is not echoed; the pipelined one is, and reads back
+        assert!(!toml::to_string(&p).unwrap().contains("pipelined"));
+        let q = p.with_pipelined(true).with_clock_ratio(2.5);
+        assert!(toml::to_string(&q).unwrap().contains("pipelined = true"));
+        let back: PftConfig = toml::from_str(&toml::to_string(&q).unwrap()).unwrap();
+        assert_eq!(back, q);
+        assert_eq!((back.pipelined(), back.build()), (true, Build::Pipelined));
+        assert_eq!(PftConfig::default().build(), Build::Default);
         for (text, want) in [
             ("m = 32", "`m` = 32: must be in 0..=31"),
             ("m = -1", "`m` = -1: must be in 0..=31"),
@@ -455,6 +502,11 @@ mod tests {
             ("det_mode = \"xt\"", "expected \"ft\" or \"at\""),
             ("enable = 1", "expected a boolean, found 1"),
             ("seed = 1", "unknown key `seed`"),
+            (
+                "pipelined = \"yes\"",
+                "invalid type: string \"yes\", expected a boolean",
+            ),
+            ("gap = 3", "(allowed keys: clock_ratio, pipelined, enable,"),
         ] {
             let e = toml::from_str::<PftConfig>(text).unwrap_err().to_string();
             assert!(e.contains(want), "{text}: {e}");

@@ -1,21 +1,28 @@
 //! `engine = "verilator"`: the exported Verilog (`synth/out/pft_injector.v`, written by
 //! `make verilog`) Verilated and stepped at every NIC, so that a network run simulates the
-//! Verilog the user ships rather than a model of it (docs/network.md, "PFT engines").
+//! Verilog the user ships rather than a model of it (docs/network.md, "PFT engines"). A
+//! `pipelined = true` configuration runs the pipelined build instead
+//! (`synth/out/pft_injector_pipelined.v`, top module `pft_injector_pipelined`, written by
+//! `make verilog-pipelined`): same ports, so the same shim.
 //!
-//! The first run in a process builds (or finds in its cache) a shared library from the
-//! Verilog and `sim/verilator/pft_engine.cpp`, a C ABI around the Verilated class, and loads
-//! it with `libloading`; every NIC then holds one instance. The library is cached under
-//! `target/verilator-engine/<hash>/`, keyed by the SHA-256 of the Verilog, the shim and the
-//! Verilator version, and built in a temporary directory renamed into place, so concurrent
-//! processes (a sweep under GNU parallel) never see half a library.
+//! The first run of a build in a process builds (or finds in its cache) a shared library
+//! from its Verilog and `sim/verilator/pft_engine.cpp`, a C ABI around the Verilated class,
+//! and loads it with `libloading`; every NIC then holds one instance. The library is cached
+//! under `target/verilator-engine/<hash>/`, keyed by the SHA-256 of the Verilog, the shim,
+//! the Verilator version (and, for the pipelined build, its top module name), and built in
+//! a temporary directory renamed into place, so concurrent processes (a sweep under GNU
+//! parallel) never see half a library.
 //!
 //! What the block exposes is its ports: outputs per cycle, and between cycles the CSR read
 //! port (combinational), through which `probe` reads STATUS, AT_STATUS, the counters, SHAPE
-//! and K. The FI gap and the RI generator are not on the bus: `probe` leaves them 0.
+//! and K. The FI gap and the RI generator are not on the bus: `probe` leaves them 0. The
+//! level is f(c) of the SHAPE and K now, of the `c` now (default build) or of the `c` two
+//! cycles earlier (pipelined build: its level register; the block keeps the two `c`s).
 
 use pft_hdl::model::{level, Inputs, Outputs};
 use pft_hdl::regs::addr;
 use pft_hdl::stepper::Probe;
+use pft_hdl::verilog::Build;
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,23 +50,43 @@ pub struct Library {
     _lib: libloading::Library,
     /// The Verilog it was built from.
     pub verilog: PathBuf,
+    /// Which build of the block that Verilog is.
+    pub build: Build,
 }
 
-/// The Verilog the engine runs: `$PFT_VERILOG`, else the workspace's
-/// `synth/out/pft_injector.v`.
-pub fn verilog_path() -> PathBuf {
-    std::env::var_os("PFT_VERILOG")
+/// Where each build's Verilog is looked for: the environment variable that overrides the
+/// path, the file under the workspace, and the make target that writes it.
+fn source_of(build: Build) -> (&'static str, &'static str, &'static str) {
+    match build {
+        Build::Default => ("PFT_VERILOG", "synth/out/pft_injector.v", "make verilog"),
+        Build::Pipelined => (
+            "PFT_VERILOG_PIPELINED",
+            "synth/out/pft_injector_pipelined.v",
+            "make verilog-pipelined",
+        ),
+    }
+}
+
+/// The Verilog the engine runs for `build`: `$PFT_VERILOG`, else the workspace's
+/// `synth/out/pft_injector.v`; for the pipelined build `$PFT_VERILOG_PIPELINED`, else
+/// `synth/out/pft_injector_pipelined.v`.
+pub fn verilog_path(build: Build) -> PathBuf {
+    let (var, file, _) = source_of(build);
+    std::env::var_os(var)
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../synth/out/pft_injector.v")
-        })
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file))
 }
 
-/// The library, built and loaded on first use (once per process); the error says what is
-/// missing and which make target provides it.
-pub fn library() -> Result<Arc<Library>, String> {
+/// The library of `build`, built and loaded on first use (once per process and build); the
+/// error says what is missing and which make target provides it.
+pub fn library(build: Build) -> Result<Arc<Library>, String> {
     static LIB: OnceLock<Result<Arc<Library>, String>> = OnceLock::new();
-    LIB.get_or_init(|| load().map(Arc::new)).clone()
+    static LIB_PIPELINED: OnceLock<Result<Arc<Library>, String>> = OnceLock::new();
+    let cell = match build {
+        Build::Default => &LIB,
+        Build::Pipelined => &LIB_PIPELINED,
+    };
+    cell.get_or_init(|| load(build).map(Arc::new)).clone()
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<String, String> {
@@ -77,11 +104,16 @@ fn run(cmd: &mut Command, what: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&o.stdout).into_owned())
 }
 
-fn load() -> Result<Library, String> {
-    let verilog = verilog_path();
+fn load(build: Build) -> Result<Library, String> {
+    let verilog = verilog_path(build);
+    let (var, _, target) = source_of(build);
+    let what = match build {
+        Build::Default => "the exported Verilog",
+        Build::Pipelined => "the exported Verilog of the pipelined build",
+    };
     let v = std::fs::read(&verilog).map_err(|e| {
         format!(
-            "the Verilator engine runs the exported Verilog, and {} cannot be read ({e}): run `make verilog` (or set PFT_VERILOG)",
+            "the Verilator engine runs {what}, and {} cannot be read ({e}): run `{target}` (or set {var})",
             verilog.display()
         )
     })?;
@@ -92,6 +124,10 @@ fn load() -> Result<Library, String> {
         h.update(&v);
         h.update(SHIM.as_bytes());
         h.update(version.as_bytes());
+        // The default build's key is what it always was (its cached libraries stay valid).
+        if build != Build::Default {
+            h.update(build.top().as_bytes());
+        }
         h.finalize()
             .iter()
             .take(8)
@@ -101,7 +137,7 @@ fn load() -> Result<Library, String> {
     let cache = cache_root().join(&key);
     let so = cache.join("libpftv.so");
     if !so.is_file() {
-        build(&verilog, &cache)?;
+        verilate(&verilog, build.top(), &cache)?;
     }
     // SAFETY: the library is ours (built from the shim above); its initialisers only set up
     // Verilator's static state.
@@ -135,6 +171,7 @@ fn load() -> Result<Library, String> {
             read,
             _lib: lib,
             verilog,
+            build,
         })
     }
 }
@@ -149,9 +186,11 @@ fn cache_root() -> PathBuf {
     std::env::temp_dir().join("pft-verilator-engine")
 }
 
-/// Verilates `verilog` with the shim into `dir/libpftv.so` (through a temporary directory
-/// renamed into place).
-fn build(verilog: &Path, dir: &Path) -> Result<(), String> {
+/// Verilates `verilog` (top module `top`) with the shim into `dir/libpftv.so` (through a
+/// temporary directory renamed into place). The Verilated class is `Vpft_injector` whatever
+/// the top module (`--prefix`): the shim is the same for both builds, which have the same
+/// ports.
+fn verilate(verilog: &Path, top: &str, dir: &Path) -> Result<(), String> {
     let parent = dir.parent().expect("a cache subdirectory");
     std::fs::create_dir_all(parent)
         .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
@@ -170,7 +209,8 @@ fn build(verilog: &Path, dir: &Path) -> Result<(), String> {
         Command::new("verilator")
             .args(["--cc", "--build", "-j", "2", "-O3", "--x-assign", "fast"])
             .args(["--x-initial", "fast", "-Wno-WIDTH", "-Wno-fatal"])
-            .args(["--top-module", "pft_injector", "-CFLAGS", "-fPIC"])
+            .args(["--top-module", top, "--prefix", "Vpft_injector"])
+            .args(["-CFLAGS", "-fPIC"])
             .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
             .arg("--Mdir")
             .arg(&obj)
@@ -216,6 +256,9 @@ pub struct VerilatorBlock {
     /// used_credits and congested now (between cycles), read after each step.
     c: u16,
     congested: bool,
+    /// `c` during the last two cycles stepped (the last first): the pipelined build's level
+    /// register holds f of the older.
+    c_hist: [u16; 2],
 }
 
 // SAFETY: a block (its own VerilatedContext and model) is used by one thread at a time;
@@ -232,6 +275,7 @@ impl VerilatorBlock {
             handle,
             c: 0,
             congested: false,
+            c_hist: [0; 2],
         };
         b.refresh();
         b
@@ -267,6 +311,7 @@ impl VerilatorBlock {
                 out.as_mut_ptr(),
             )
         };
+        self.c_hist = [self.c, self.c_hist[0]];
         self.c = out[3] as u16;
         self.congested = out[4] != 0;
         Outputs {
@@ -290,13 +335,19 @@ impl VerilatorBlock {
         self.congested
     }
 
-    /// The state the CSR bus shows (the FI gap and the RI generator are not on it: 0).
+    /// The state the CSR bus shows (the FI gap and the RI generator are not on it: 0). The
+    /// level is f(c) with SHAPE and K now; in the pipelined build, of the `c` two cycles ago
+    /// (exact unless SHAPE or K was written in the last two cycles).
     pub fn probe(&self) -> Probe {
         let status = self.read(addr::STATUS);
         let at = self.read(addr::AT_STATUS);
         let shape = self.read(addr::SHAPE);
         let k = self.read(addr::K) as u16;
         let c = (status >> 16) as u16;
+        let c_level = match self.lib.build {
+            Build::Default => c,
+            Build::Pipelined => self.c_hist[1],
+        };
         Probe {
             c,
             state: status & 1 != 0,
@@ -305,7 +356,13 @@ impl VerilatorBlock {
             gap: 0,
             r: 0,
             // saturated at 2^32, as the other engines' probes
-            level: level(c, (shape & 0x1F) as u8, ((shape >> 8) & 0x1F) as u8, k).min(1 << 32),
+            level: level(
+                c_level,
+                (shape & 0x1F) as u8,
+                ((shape >> 8) & 0x1F) as u8,
+                k,
+            )
+            .min(1 << 32),
             cnt_congested: self.read(addr::CNT_CONGESTED),
             cnt_sent: self.read(addr::CNT_SENT),
             cnt_throttled: self.read(addr::CNT_THROTTLED),

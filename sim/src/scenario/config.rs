@@ -165,6 +165,9 @@ pub struct PftEntry {
     /// Block clock cycles per flit time (`clock_ratio = 3.58`; default 1: the block steps
     /// once per flit slot). docs/network.md, "Clock ratio".
     pub clock_ratio: Option<f64>,
+    /// The pipelined build of the block at every NIC (`pipelined = true`; default false:
+    /// the default build). docs/network.md, "Pipelined build".
+    pub pipelined: Option<bool>,
     /// The keys the file sets, in file order, as read (range not yet checked).
     values: Vec<(&'static regs::Field, i64)>,
 }
@@ -177,6 +180,7 @@ impl PftEntry {
             nics: None,
             classes: None,
             clock_ratio: (cfg.clock_q16() != pft_config::CLOCK_ONE).then(|| cfg.clock_ratio()),
+            pipelined: cfg.pipelined().then_some(true),
             values: pft_config::keys()
                 .map(|f| (f, cfg.get(f.name) as i64))
                 .collect(),
@@ -195,10 +199,11 @@ impl PftEntry {
                     .and_then(|v| cfg.try_with(f.name, v).ok())
                     .unwrap_or(cfg)
             });
-        match self.clock_ratio {
+        let cfg = match self.clock_ratio {
             Some(r) => cfg.try_with_clock_ratio(r).unwrap_or(cfg),
             None => cfg,
-        }
+        };
+        cfg.with_pipelined(self.pipelined.unwrap_or(false))
     }
 
     /// Which NICs run this configuration's PFT (one flag per NIC), given the built
@@ -352,13 +357,16 @@ impl<'de> Deserialize<'de> for PftEntry {
                             e.clock_ratio = Some(map.next_value()?);
                             continue;
                         }
+                        "pipelined" => {
+                            e.pipelined = Some(map.next_value()?);
+                            continue;
+                        }
                         _ => {}
                     }
                     let f = pft_config::key(&k).ok_or_else(|| {
-                        pft_config::unknown_key::<A::Error>(
-                            &k,
-                            &["name", "nics", "classes", "clock_ratio"],
-                        )
+                        let mut extra = vec!["name", "nics", "classes"];
+                        extra.extend(pft_config::NOT_REGISTERS);
+                        pft_config::unknown_key::<A::Error>(&k, &extra)
                     })?;
                     if e.values.iter().any(|(g, _)| g.name == f.name) {
                         return Err(de::Error::custom(format!("duplicate key `{k}`")));

@@ -270,7 +270,7 @@ pub fn run_command(
     if name != ISOLATED && wants_isolated(sc) {
         specs.push(isolated_spec());
     }
-    check_engine(sc)?;
+    check_engine(sc, &specs)?;
     confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = run_files("").collect();
     if specs.len() > 1 {
@@ -317,13 +317,19 @@ pub fn estimate_specs(
     estimate::estimate(sc, first, specs.len(), jobs)
 }
 
-/// Refuses, before any output, a scenario whose engine cannot run here: the Verilator
-/// engine without the exported Verilog or without Verilator (the message names the make
-/// target that provides it).
-pub fn check_engine(sc: &Scenario) -> anyhow::Result<()> {
+/// Refuses, before any output, runs `specs` of `sc` whose engine cannot run here: the
+/// Verilator engine without Verilator or without the exported Verilog of a build they run
+/// (the default build, and the pipelined one for a `pipelined = true` entry; the message
+/// names the make target that provides it).
+pub fn check_engine(sc: &Scenario, specs: &[RunSpec]) -> anyhow::Result<()> {
     if sc.engine == crate::net::EngineKind::Verilator {
-        crate::net::verilator::library()
-            .map_err(|e| anyhow::anyhow!("`engine` = verilator: {e}"))?;
+        use pft_hdl::verilog::Build;
+        for build in [Build::Default, Build::Pipelined] {
+            if specs.iter().any(|s| s.cc.pft().build() == build) {
+                crate::net::verilator::library(build)
+                    .map_err(|e| anyhow::anyhow!("`engine` = verilator: {e}"))?;
+            }
+        }
     }
     Ok(())
 }
@@ -359,7 +365,7 @@ pub fn compare_command(
 ) -> anyhow::Result<CompareReport> {
     let wall = Instant::now();
     let specs = compare_specs(sc)?;
-    check_engine(sc)?;
+    check_engine(sc, &specs)?;
     confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = COMPARE_FILES.iter().map(|f| f.to_string()).collect();
     for sp in &specs {

@@ -32,7 +32,8 @@ pub fn describe_cc(cc: &CcConfig) -> String {
     }
 }
 
-/// Short description of a PFT configuration: `off`, or `AT-RI m=18 n=0 k=0 0x250/0x2a0`.
+/// Short description of a PFT configuration: `off`, or `AT-RI m=18 n=0 k=0 0x250/0x2a0`
+/// (with ` pipelined` after it for the pipelined build).
 pub fn describe(p: &PftConfig) -> String {
     if !p.enabled() {
         return "off".to_string();
@@ -47,8 +48,13 @@ pub fn describe(p: &PftConfig) -> String {
     };
     let r = p.regs();
     format!(
-        "{det}-{thr} m={} n={} k={} {:#x}/{:#x}",
-        r.m, r.n, r.k, r.th_enter, r.th_escape
+        "{det}-{thr} m={} n={} k={} {:#x}/{:#x}{}",
+        r.m,
+        r.n,
+        r.k,
+        r.th_enter,
+        r.th_escape,
+        if p.pipelined() { " pipelined" } else { "" }
     )
 }
 

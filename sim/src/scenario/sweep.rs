@@ -601,7 +601,7 @@ pub fn sweep_command(
         // every point's engine can run here, before anything is written
         for text in plan.files.values() {
             let psc = Scenario::parse(text).map_err(|m| anyhow::anyhow!("{m}"))?;
-            super::check_engine(&psc)?;
+            super::check_engine(&psc, &super::compare_specs(&psc)?)?;
         }
     }
     let files = plan_files(&plan, emit);
