@@ -56,12 +56,18 @@ verilog-pipelined:
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --pipelined synth/out/pft_injector_pipelined.v
 	PFT_TOP=pft_injector_pipelined bash synth/check_verilog.sh synth/out/pft_injector_pipelined.v
 
-## synth: Yosys generic and iCE40 synthesis, nextpnr-ice40 place and route (reports in synth/reports/)
-##        of the default build, then of the pipelined build at 100 MHz (synth/reports/pipelined/)
+## synth: Yosys generic and iCE40 synthesis, nextpnr-ice40 place and route (and ECP5, Gowin with
+##        .venv/) of the default build (synth/reports/), the pipelined build at 100 MHz
+##        (synth/reports/pipelined/) and the hand-written reference (synth/reports/reference/),
+##        then one table of the three: synth/reports/compare.md
 synth: verilog verilog-pipelined
 	bash synth/run.sh
 	PFT_TOP=pft_injector_pipelined ICE40_FREQ_MHZ=100 SYNTH_WORK=synth/out/work-pipelined \
 	    SYNTH_REPORTS=synth/reports/pipelined bash synth/run.sh synth/out/pft_injector_pipelined.v
+	PFT_TOP=pft_injector_ref SYNTH_WORK=synth/out/work-reference \
+	    SYNTH_REPORTS=synth/reports/reference bash synth/run.sh synth/reference/pft_injector_ref.v
+	python3 synth/tools/compare.py default=synth/reports pipelined=synth/reports/pipelined \
+	    reference=synth/reports/reference --out synth/reports
 
 ## asic: ASIC-style estimate: Yosys onto the OSU 0.18 um cells of Debian's qflow-tech-osu018,
 ##       OpenSTA for the worst register-to-register path (synth/asic.sh; docs/hardware.md)

@@ -158,7 +158,7 @@ def main():
     )
     vbytes = Path(a.verilog).read_bytes()
 
-    gen_cells = stat_cells(stat_sections(read(work / "generic_stat.txt"))[args.top])
+    gen_cells = stat_cells(stat_sections(read(work / "generic_stat.txt"))[a.top])
     gen_text = read(work / "generic_stat.txt")
     cmos = read(work / "generic_stat_cmos.txt")
     ltp = read(work / "generic_ltp.txt")
@@ -172,7 +172,7 @@ def main():
     }
 
     ice_text = read(work / "ice40_stat.txt")
-    ice_cells = stat_cells(stat_sections(ice_text)[args.top])
+    ice_cells = stat_cells(stat_sections(ice_text)[a.top])
     ice40 = {"cells": number(ice_text, r"Number of cells:\s+(\d+)"), **ice40_counts(ice_cells),
              "cell_types": ice_cells}
 
@@ -181,7 +181,7 @@ def main():
         t = read(work / "ice40_abc9_stat.txt")
         r9 = json.loads(read(work / "nextpnr_abc9_report.json"))
         f9 = next(iter(r9.get("fmax", {}).values()), {})
-        ice40_abc9 = {**ice40_counts(stat_cells(stat_sections(t)[args.top])),
+        ice40_abc9 = {**ice40_counts(stat_cells(stat_sections(t)[a.top])),
                       "fmax_mhz": round(f9.get("achieved", 0.0), 2),
                       "logic_cells": r9.get("utilization", {}).get("ICESTORM_LC", {}).get("used")}
 

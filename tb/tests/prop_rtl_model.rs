@@ -19,8 +19,9 @@
 //! sequence: `PROPTEST_RNG_SEED=<u64>` (default fixed, so CI is reproducible).
 
 use pft_hdl::model::{Inputs, Outputs, PftModel, Regs};
+use pft_hdl::model_pipelined::PftModelPipelined;
 use pft_hdl::regs::{self, addr};
-use pft_hdl::stepper::{Engine, Probe, RtlStepper};
+use pft_hdl::stepper::{Engine, Probe, RtlStepper, RtlStepperPipelined};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
 use std::cell::RefCell;
@@ -401,6 +402,12 @@ trait Reference: Engine {
 impl Reference for PftModel {
     fn model(&self) -> &PftModel {
         self
+    }
+}
+
+impl Reference for PftModelPipelined {
+    fn model(&self) -> &PftModel {
+        &self.base
     }
 }
 
@@ -1098,6 +1105,38 @@ fn rtl_equals_model_on_random_registers_and_stimulus() {
 }
 
 const MIN_CASES_FOR_COVERAGE: u64 = 100;
+
+/// Cases of the pipelined build's property when `PROPTEST_CASES` is not set.
+const DEFAULT_CASES_PIPELINED: u32 = 600;
+
+/// The pipelined build's RTL against its own model, with the same strategy and coverage.
+#[test]
+fn pipelined_rtl_equals_pipelined_model_on_random_registers_and_stimulus() {
+    let cfg = config(DEFAULT_CASES_PIPELINED);
+    let (cases, seed) = (cfg.cases, cfg.rng_seed);
+    let t0 = Instant::now();
+    let totals = match run_property(
+        cfg,
+        &case_strategy(),
+        RtlStepperPipelined::new,
+        PftModelPipelined::new,
+        ("rtl-pipelined", "model-pipelined"),
+        |_, _| {},
+    ) {
+        Ok(t) => t,
+        Err(f) => panic!("pipelined RTL and its model differ. {}", f.report),
+    };
+    let secs = t0.elapsed().as_secs_f64();
+    eprintln!(
+        "pipelined: {cases} cases (seed {seed}), {} cycles equal in {secs:.1} s\n{totals:#?}",
+        totals.cycles
+    );
+    if totals.cases >= MIN_CASES_FOR_COVERAGE {
+        if let Err(e) = totals.check() {
+            panic!("{e}");
+        }
+    }
+}
 
 /// The coverage check is not vacuous: a stimulus that never offers a flit fails it.
 #[test]
