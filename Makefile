@@ -69,10 +69,12 @@ synth: verilog verilog-pipelined
 	python3 synth/tools/compare.py default=synth/reports pipelined=synth/reports/pipelined \
 	    reference=synth/reports/reference --out synth/reports
 
-## asic: ASIC-style estimate: Yosys onto the OSU 0.18 um cells of Debian's qflow-tech-osu018,
-##       OpenSTA for the worst register-to-register path (synth/asic.sh; docs/hardware.md)
-asic: verilog
+## asic: ASIC-style estimate of the default and the pipelined build: Yosys onto the OSU 0.18 um
+##       cells of Debian's qflow-tech-osu018, OpenSTA for the worst register-to-register path
+##       (synth/asic.sh; synth/reports/asic_*, synth/reports/pipelined/asic_*; docs/hardware.md)
+asic: verilog verilog-pipelined
 	bash synth/asic.sh
+	PFT_TOP=pft_injector_pipelined bash synth/asic.sh synth/out/pft_injector_pipelined.v
 
 ## formal: properties of the exported Verilog, Yosys + yosys-smtbmc (z3): BMC 30 cycles,
 ##         k-induction, covers, broken copies that must fail (docs/formal.md; about 1.5 min)

@@ -5,11 +5,14 @@
 # register-to-register path. No placement, no wires: an estimate, not a signoff.
 #
 #   bash synth/asic.sh [FILE.v]        (default: synth/out/pft_injector.v; `make asic`)
+#   PFT_TOP=pft_injector_pipelined bash synth/asic.sh synth/out/pft_injector_pipelined.v
 # Reports: synth/reports/asic_osu018_stat.txt, asic_osu018_sta.txt, asic_osu018_summary.txt
+# (for another top than pft_injector: synth/reports/<top>/asic_osu018_*.txt)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
-verilog="$(realpath -m -- "${1:-$root/synth/out/pft_injector.v}")"
+top="${PFT_TOP:-pft_injector}"
+verilog="$(realpath -m -- "${1:-$root/synth/out/$top.v}")"
 lib="${OSU018_LIB:-/usr/share/qflow/tech/osu018/osu018_stdcells.lib}"
 period_ns="${ASIC_PERIOD_NS:-10}"
 for t in yosys sta; do
@@ -17,20 +20,22 @@ for t in yosys sta; do
 done
 [[ -f "$lib" ]] || { echo "error: $lib not found (make setup installs qflow-tech-osu018)" >&2; exit 2; }
 [[ -f "$verilog" ]] || { echo "error: $verilog not found (run make verilog)" >&2; exit 2; }
-work="$root/synth/out/asic"
+work="$root/synth/out/asic/$top"
 reports="$root/synth/reports"
+[[ "$top" == pft_injector ]] || reports="$reports/${top#pft_injector_}"
 rm -rf "$work"
 mkdir -p "$work" "$reports"
-cp "$verilog" "$work/pft_injector.v"
+cp "$verilog" "$work/$top.v"
 cd "$work"
-yosys -q -l yosys.log -p "read_verilog pft_injector.v; script $here/yosys/common.ys; \
-    synth -top pft_injector -flatten; dfflibmap -liberty $lib; abc -liberty $lib; \
+sed "s/pft_injector/$top/g" "$here/yosys/common.ys" >common.ys
+yosys -q -l yosys.log -p "read_verilog $top.v; script common.ys; \
+    synth -top $top -flatten; dfflibmap -liberty $lib; abc -liberty $lib; \
     opt_clean; setundef -zero; splitnets -ports; opt_clean; \
     tee -o asic_osu018_stat.txt stat -liberty $lib; write_verilog -noattr -noexpr netlist.v"
 cat >sta.tcl <<TCL
 read_liberty $lib
 read_verilog netlist.v
-link_design pft_injector
+link_design $top
 create_clock -name clk -period $period_ns [get_ports clock]
 set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clock]]
 set_output_delay 0 -clock clk [all_outputs]
