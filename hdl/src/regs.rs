@@ -178,7 +178,7 @@ pub const FIELDS: [Field; 25] = [
         .range(1, u32::MAX),
     def(addr::STATUS, "congested", 0, 1, Ro, 0, "Congested (and enabled).").boolean(),
     def(addr::STATUS, "err_underflow", 1, 1, RoClear, 0,
-        "Sticky: a credit came back with none in use. Write 1 to clear it.").boolean(),
+        "Sticky: more credits came back than were in use (credit_return > c + send); c stops at 0. Write 1 to clear it.").boolean(),
     def(addr::STATUS, "err_overflow", 2, 1, RoClear, 0,
         "Sticky: c was above CREDIT_LIMIT. Write 1 to clear it.").boolean(),
     def(addr::STATUS, "c", 16, 16, Ro, 0, "Used credits."),
