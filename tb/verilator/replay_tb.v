@@ -6,7 +6,9 @@
 `define DUT pft_injector
 `endif
 module replay_tb;
-    reg clock = 1, reset = 0, flit_valid = 0, flit_head = 0, csr_we = 0;
+    // clock starts low: a declaration initialiser of 1 is a rising edge at time 0 in Icarus,
+    // which would clock the DUT before its combinational logic has settled.
+    reg clock = 0, reset = 0, flit_valid = 0, flit_head = 0, csr_we = 0;
     reg [7:0] credit_return = 0;
     reg [3:0] csr_addr = 0;
     reg [31:0] csr_wdata = 0;
