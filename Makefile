@@ -76,10 +76,12 @@ asic: verilog verilog-pipelined
 	bash synth/asic.sh
 	PFT_TOP=pft_injector_pipelined bash synth/asic.sh synth/out/pft_injector_pipelined.v
 
-## formal: properties of the exported Verilog, Yosys + yosys-smtbmc (z3): BMC 30 cycles,
-##         k-induction, covers, broken copies that must fail (docs/formal.md; about 1.5 min)
-formal: verilog
+## formal: properties of the exported Verilog, default and pipelined build, Yosys +
+##         yosys-smtbmc (z3): BMC 30 cycles, k-induction, covers, broken copies that must
+##         fail (docs/formal.md; about 1 + 3 min)
+formal: verilog verilog-pipelined
 	bash synth/formal/run.sh
+	bash synth/formal/run.sh synth/out/pft_injector_pipelined.v
 
 ## vcd: directed congestion episodes (FT-FI and AT-RI) as VCD for GTKWave (tb/pft.gtkw)
 vcd:

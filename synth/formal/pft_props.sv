@@ -1,4 +1,5 @@
-// Formal properties of the exported PFT block (synth/out/pft_injector.v, top `pft_injector`).
+// Formal properties of the exported PFT block (synth/out/pft_injector.v, top `pft_injector`;
+// and of the pipelined build, see "The pipelined build" at the end of this header).
 //
 // Checked by synth/formal/run.sh with Yosys 0.23 and yosys-smtbmc (z3): a bounded model check
 // from power-up (depth 30) and k-induction. docs/formal.md has the results and how to read them.
@@ -90,6 +91,30 @@
 // `exp_*` registers holding what the spec predicts from cycle t. `first` is high only in the
 // power-up cycle; assertions that need a previous cycle, or the state that the first reset
 // establishes, are not checked in it.
+//
+// ---------------------------------------------------------------------------------------------
+// The pipelined build (synth/out/pft_injector_pipelined.v, top `pft_injector_pipelined`)
+// ---------------------------------------------------------------------------------------------
+// run.sh checks it with -DPIPELINED: the same wrapper around that top, the same assumptions
+// and the same statements, except where the throttle's timing differs (docs/behaviour.md,
+// "Pipelined build": the verdict of cycle t compares that cycle's gap or r with the level
+// register of cycle t-1, L(t-1) = f(c(t-3)), and r with the RI mask of cycle t-1):
+//   obs_level, obs_level_ovf  level_pipe.level_q$q, level_ovf_q$q: the level register L
+//                             (observe_pft_injector_pipelined.ys), not a combinational level
+//   idle_ge_f, r_ge_f         compare with `prev_level`, `prev_level_ovf` (L and its flag of
+//                             the previous cycle) and r with `prev_r_mask`; so fi_spacing,
+//                             fi_not_stricter, ri_gate (and the covers of packet_body_passes)
+//                             keep their text and state the delayed compare
+//   level_is_f                a sequential property of the running design (P_LEVEL_IS_F):
+//                             L(t) = f(c(t-2)) with m, n of cycle t-2 and k of cycle t-1
+//   H_GAP                     also: the FI's second register gap_inc = min(gap + 1, 0xFFFF)
+// Its export computes more a cycle ahead: the compares of c with CREDIT_LIMIT, TH_ENTER and
+// TH_ESCAPE (CreditCompare), the detector's AT flags (CongestionFsmFast) and the RI verdict
+// from a masked look-ahead register. Inductions need invariants on those registers; run.sh
+// defines LOOKAHEAD_CMP, LOOKAHEAD_FSM, LOOKAHEAD_RI when the export has them, binds them
+// (observe_lookahead_*.ys), and the properties lookahead_limit, lookahead_enter,
+// lookahead_escape and lookahead_fsm prove them; the other properties assume them (below,
+// "The pipelined export's look-ahead registers"). Every other statement is unchanged.
 // ---------------------------------------------------------------------------------------------
 
 `default_nettype none
@@ -110,7 +135,13 @@ module pft_formal (
     wire [15:0] c;
     wire [31:0] csr_rdata;
 
+    // The build under test: run.sh defines PIPELINED for the pipelined export (top
+    // pft_injector_pipelined: same ports; see "The pipelined build" below).
+`ifdef PIPELINED
+    pft_injector_pipelined dut (
+`else
     pft_injector dut (
+`endif
         .clock(clock),
         .reset(reset),
         .flit_valid(flit_valid),
@@ -153,6 +184,33 @@ module pft_formal (
     (* keep *) wire [15:0] obs_spill_mask;
     (* keep *) wire        obs_err_underflow;
     (* keep *) wire        obs_err_overflow;
+`ifdef PIPELINED
+    (* keep *) wire [15:0] obs_gap_inc;     // fi.gap_inc$q: min(gap + 1, 0xFFFF), kept ready
+    (* keep *) wire        obs_fi_ok;       // fi.ok_q$q: the FI verdict of this cycle
+    (* keep *) wire        obs_ri_ok;       // ri.ok_q$q: the RI verdict of this cycle
+`endif
+`ifdef LOOKAHEAD_CMP
+    // The pipelined build's look-ahead compares of c (CreditCompare: cmp_limit, cmp_enter,
+    // cmp_escape), observe_lookahead_cmp.ys: the held difference c - x (18 bits) is
+    // base + plus - 1, base = zeroed ? neg_x : d_q (`base`, `plus`); neg_x = 1 - x; and the
+    // flag the design reads.
+    (* keep *) wire [17:0] obs_lim_base, obs_ent_base, obs_esc_base;
+    (* keep *) wire        obs_lim_plus, obs_ent_plus, obs_esc_plus;
+    (* keep *) wire [17:0] obs_lim_negx, obs_ent_negx, obs_esc_negx;
+    (* keep *) wire        obs_lim_lt, obs_ent_gt, obs_esc_lt;
+`endif
+`ifdef LOOKAHEAD_RI
+    // The pipelined build's RI generator: its next output xorshift(r) (ri.ahead$q) and the same
+    // already masked with the mask of its cycle (ri.ahead_masked$q), observe_lookahead_ri.ys.
+    (* keep *) wire [31:0] obs_ri_ahead, obs_ri_ahead_masked;
+`endif
+`ifdef LOOKAHEAD_FSM
+    // The pipelined build's detector (CongestionFsmFast), observe_lookahead_fsm.ys: the
+    // precomputed win + 1, win + 2, hit + 1, hit + 2 and the flags wrap, end, T' == 0,
+    // hit >= T', hit + 1 >= T' (helper H_FSM only).
+    (* keep *) wire [15:0] obs_win_p1, obs_win_p2, obs_hit_p1, obs_hit_p2;
+    (* keep *) wire        obs_wrap, obs_end, obs_tp0, obs_ge0, obs_ge1;
+`endif
 
     // ---- A_RESET ----------------------------------------------------------------------------
     reg first = 1'b1;
@@ -182,13 +240,33 @@ module pft_formal (
         else if (send)             idle <= 16'd0;
         else if (idle != 16'hffff) idle <= idle + 16'd1;
 
-    // `idle >= f(c)` and `r >= f(c)` with f(c) exact: f(c) >= 2^32 (level_ovf) is never reached
-    // by either; otherwise f(c) = level (see level_is_f and shape_decoded above).
-    wire idle_ge_f = !obs_level_ovf && {16'd0, idle} >= obs_level;
     // RI compares the low r_width bits of r (all 32 for r_width 0 or above 32).
     wire [31:0] spec_r_mask = (obs_r_width == 6'd0 || obs_r_width >= 6'd32) ? 32'hffffffff
                             : ((32'd1 << obs_r_width) - 32'd1);
+`ifndef PIPELINED
+    // `idle >= f(c)` and `r >= f(c)` with f(c) exact: f(c) >= 2^32 (level_ovf) is never reached
+    // by either; otherwise f(c) = level (see level_is_f and shape_decoded above).
+    wire idle_ge_f = !obs_level_ovf && {16'd0, idle} >= obs_level;
     wire r_ge_f    = !obs_level_ovf && (obs_r & spec_r_mask) >= obs_level;
+    wire [31:0] gate_level = obs_level;     // the level the gates of this cycle compare with
+`else
+    // The pipelined build (see "The pipelined build" at the end of this header): the gates of
+    // cycle t compare this cycle's idle and r with the level register of cycle t-1,
+    // L(t-1) = f(c(t-3)) (level_is_f), and r with the mask of cycle t-1. `prev_level`,
+    // `prev_level_ovf` and `prev_r_mask` hold those values; in the power-up cycle they are
+    // undefined, but reset is high then, so no flit is ready and no gate property applies.
+    reg [31:0] prev_level;
+    reg        prev_level_ovf;
+    reg [31:0] prev_r_mask;
+    always @(posedge clock) begin
+        prev_level     <= obs_level;
+        prev_level_ovf <= obs_level_ovf;
+        prev_r_mask    <= spec_r_mask;
+    end
+    wire idle_ge_f = !prev_level_ovf && {16'd0, idle} >= prev_level;
+    wire r_ge_f    = !prev_level_ovf && (obs_r & prev_r_mask) >= prev_level;
+    wire [31:0] gate_level = prev_level;
+`endif
 
     // Spec 2, AT (repaired Algorithm 2), for the current state. Computed on 17 bits so that a
     // 16-bit wrap in the design could not hide behind the same wrap here.
@@ -255,6 +333,8 @@ module pft_formal (
     end
 
     // ==== Helper invariants (strengthening for k-induction; asserted, hence proved) ==========
+    // (The pipelined build's look-ahead invariants are each proved by a property of their own
+    // and assumed elsewhere; see "The pipelined export's look-ahead registers" below.)
 
 `ifdef P_FI_SPACING
   `define H_GAP
@@ -275,23 +355,159 @@ module pft_formal (
 `ifdef P_RI_GATE
   `define H_RMASK
 `endif
+`ifdef P_LOOKAHEAD_FSM
+  `define H_WINDOW
+`endif
+
+// The pipelined export's look-ahead registers (run.sh defines LOOKAHEAD_CMP, LOOKAHEAD_FSM when
+// the export has them). Their invariants are proved once, each by its own property
+// (lookahead_limit, lookahead_enter, lookahead_escape, lookahead_fsm: asserted there), and
+// assumed by every other property that needs them. Assuming a proved invariant is sound
+// (every reachable state satisfies it; no assumption is used to prove itself) and keeps the
+// 30-step BMCs fast: asserted in each of them, the compares' 18-bit arithmetic cost z3 about
+// 50 s per step. run.sh cuts the inputs of the assumed registers (groups `cmp`, `fsm`) in
+// exactly the properties that assume them here, and checks the broken designs without these
+// macros (a broken design need not satisfy them). The RI look-ahead (LOOKAHEAD_RI) has one
+// invariant, asserted in ri_gate (H_RMASK).
+`ifdef LOOKAHEAD_CMP
+  `define H_CMP
+  `define LA_LIM assume
+  `define LA_ENT assume
+  `define LA_ESC assume
+  `ifdef P_LOOKAHEAD_LIMIT
+    `undef LA_LIM
+    `define LA_LIM assert
+    `define H_CMP_FULL
+  `endif
+  `ifdef P_LOOKAHEAD_ENTER
+    `undef LA_ENT
+    `define LA_ENT assert
+    `define H_CMP_FULL
+  `endif
+  `ifdef P_LOOKAHEAD_ESCAPE
+    `undef LA_ESC
+    `define LA_ESC assert
+    `define H_CMP_FULL
+  `endif
+  // not needed (and left out of the cone) where c's compares play no part
+  `ifdef P_SHAPE_DECODED
+    `undef H_CMP
+  `endif
+  `ifdef P_LEVEL_IS_F
+    `undef H_CMP
+  `endif
+  `ifdef P_HELD_NORMAL
+    `undef H_CMP
+  `endif
+  `ifdef P_LOOKAHEAD_FSM
+    `undef H_CMP
+  `endif
+`endif
+`define LA_WIN assert
+`ifdef LOOKAHEAD_FSM
+  `define LA_FSM assume
+  `ifdef P_LOOKAHEAD_FSM
+    `undef LA_FSM
+    `define LA_FSM assert
+  `endif
+  `ifdef H_WINDOW
+    `define H_FSM
+  `endif
+  // H_WINDOW is proved with H_FSM by lookahead_fsm; at_state and at_counters assume it
+  // (at_within_window, which it implies, still asserts it)
+  `ifdef P_AT_STATE
+    `undef LA_WIN
+    `define LA_WIN assume
+  `endif
+  `ifdef P_AT_COUNTERS
+    `undef LA_WIN
+    `define LA_WIN assume
+  `endif
+`endif
 
 `ifdef H_RMASK
     // H_RMASK: the decoded RI mask is the spec's mask of the stored r_width (shape_decoded
     // proves the same; asserted here so that induction may use it).
     always @* if (!first) assert (obs_r_mask == spec_r_mask);
+  `ifdef LOOKAHEAD_RI
+    // and (pipelined build) the generator's masked look-ahead register is its next output
+    // masked with this cycle's mask, the value the RI verdict for the next cycle compares.
+    always @* assert (obs_ri_ahead_masked == (obs_ri_ahead & obs_r_mask));
+  `endif
 `endif
 
 `ifdef H_GAP
     // H_GAP: the design's gap counter is the spec's `idle` counter above.
     always @* if (!first) assert (obs_gap == idle);
+  `ifdef PIPELINED
+    // and the pipelined FI's second register holds the next gap without a send,
+    // min(idle + 1, 0xFFFF) (the value its precomputed compare uses).
+    always @* if (!first) assert (obs_gap_inc == ((idle == 16'hffff) ? idle : idle + 16'd1));
+  `endif
 `endif
 
 `ifdef H_WINDOW
     // H_WINDOW: win never passes W; inside a window `hit` is at most `win` + 1, and it is 0 in
-    // the window's last cycle (win == W). (With win <= W these give hit <= W.)
-    always @* if (!first) assert (obs_win <= W && {1'b0, obs_hit} <= {1'b0, obs_win} + 17'd1 &&
+    // the window's last cycle (win == W). (With win <= W these give hit <= W.) Asserted,
+    // except in the pipelined build's at_state and at_counters (see LA_WIN above).
+    always @* if (!first) `LA_WIN (obs_win <= W && {1'b0, obs_hit} <= {1'b0, obs_win} + 17'd1 &&
                                   (obs_win != W || obs_hit == 16'd0));
+`endif
+
+`ifdef H_CMP
+    // H_CMP (pipelined build): each look-ahead compare's flag equals the compare of this
+    // cycle's c and register x: CREDIT_LIMIT (c < x: a credit is available), TH_ENTER
+    // (c > x), TH_ESCAPE (c < x); and (H_CMP_FULL, in the lookahead_* properties, which
+    // prove it) the compare holds c - x (18 bits, two's complement) as base + plus - 1, and
+    // 1 - x in neg_x, from which the next cycle's flag is computed. Proved by
+    // lookahead_limit (the credit-limit compare alone), lookahead_enter and lookahead_escape
+    // (each assuming the first: c stays within 16 bits only because a flit needs a credit).
+    // Everywhere else the flags are assumed, and run.sh cuts their inputs (the compares'
+    // arithmetic leaves the cone): the properties are then proved for any flag values that
+    // agree with c and the registers, which the real compares' values do.
+    wire [17:0] c18 = {2'b0, c};
+    always @* if (!first) begin
+        `LA_LIM (obs_lim_lt == (c < obs_credit_limit));
+  `ifdef H_CMP_FULL
+        `LA_LIM (obs_lim_base + {17'd0, obs_lim_plus} - 18'd1 ==
+                 c18 - {2'b0, obs_credit_limit});
+        `LA_LIM (obs_lim_negx == 18'd1 - {2'b0, obs_credit_limit});
+  `endif
+  `ifndef P_LOOKAHEAD_LIMIT
+    `ifndef P_LOOKAHEAD_ESCAPE
+        `LA_ENT (obs_ent_gt == (c > obs_th_enter));
+      `ifdef H_CMP_FULL
+        `LA_ENT (obs_ent_base + {17'd0, obs_ent_plus} - 18'd1 ==
+                 c18 - {2'b0, obs_th_enter});
+        `LA_ENT (obs_ent_negx == 18'd1 - {2'b0, obs_th_enter});
+      `endif
+    `endif
+    `ifndef P_LOOKAHEAD_ENTER
+        `LA_ESC (obs_esc_lt == (c < obs_th_escape));
+      `ifdef H_CMP_FULL
+        `LA_ESC (obs_esc_base + {17'd0, obs_esc_plus} - 18'd1 ==
+                 c18 - {2'b0, obs_th_escape});
+        `LA_ESC (obs_esc_negx == 18'd1 - {2'b0, obs_th_escape});
+      `endif
+    `endif
+  `endif
+    end
+`endif
+
+`ifdef H_FSM
+    // H_FSM (pipelined build): the detector's precomputed counters and flags agree with win,
+    // hit and the current state's W and T' (the spec's win_tmp for `end`). Proved by
+    // lookahead_fsm (with H_WINDOW); assumed by the AT properties, for which run.sh cuts the
+    // inputs of these registers (as for H_CMP).
+    always @* if (!first) begin
+        `LA_FSM (obs_win_p1 == obs_win + 16'd1 && obs_win_p2 == obs_win + 16'd2);
+        `LA_FSM (obs_hit_p1 == obs_hit + 16'd1 && obs_hit_p2 == obs_hit + 16'd2);
+        `LA_FSM (obs_wrap == (obs_win == W));
+        `LA_FSM (obs_end == (win_tmp == {1'b0, W}));
+        `LA_FSM (obs_tp0 == (TP == 16'd0));
+        `LA_FSM (obs_ge0 == (obs_hit >= TP));
+        `LA_FSM (obs_ge1 == ({1'b0, obs_hit} + 17'd1 >= {1'b0, TP}));
+    end
 `endif
 
     // ==== The properties ======================================================================
@@ -371,8 +587,12 @@ module pft_formal (
     // With packet gating this is about head flits (the flits the throttle decides for).
     always @* if (congested && !thr_ri && send && gated) assert (idle_ge_f);
     always @* begin
-        cover (congested && !thr_ri && send && obs_level != 32'd0 && idle != 16'hffff);
-        cover (congested && !thr_ri && send && gate_packet && flit_head && obs_level != 32'd0);
+        cover (congested && !thr_ri && send && gate_level != 32'd0 && idle != 16'hffff);
+        cover (congested && !thr_ri && send && gate_packet && flit_head && gate_level != 32'd0);
+`ifdef PIPELINED
+        // the delay matters: sent on L(t-1) although idle < L(t), the level of this cycle
+        cover (congested && !thr_ri && send && gated && {16'd0, idle} < obs_level);
+`endif
     end
 `endif
 
@@ -403,6 +623,11 @@ module pft_formal (
         cover (congested && thr_ri && ready && gated && !send && obs_r_width == 6'd8);
         cover (congested && thr_ri && ready && gated && send && obs_r_width == 6'd8 &&
                obs_r[31:8] != 24'd0);   // sent although r itself is above 2^8 > ... level
+`ifdef PIPELINED
+        // the delay matters: sent on L(t-1) although (r & mask) < L(t), this cycle's level
+        cover (congested && thr_ri && ready && gated && send &&
+               (obs_r & spec_r_mask) < obs_level);
+`endif
     end
 `endif
 
@@ -431,7 +656,11 @@ module pft_formal (
     wire [4:0]  dec_distance;
     wire [15:0] dec_spill_mask;
     wire [31:0] dec_r_mask;
+`ifdef PIPELINED
+    pft_injector_pipelined$csr$decode h_decode (
+`else
     pft_injector$csr$decode h_decode (
+`endif
         .m(obs_m), .n(obs_n), .r_width(obs_r_width), .left(dec_left), .distance(dec_distance),
         .zero(dec_zero), .spill_mask(dec_spill_mask), .r_mask(dec_r_mask)
     );
@@ -508,6 +737,89 @@ module pft_formal (
     // Observes: win, hit, the FSM state, AT_WIN_E, AT_WIN_S. Helper: H_WINDOW.
     always @* if (!first) assert (obs_win <= W && obs_hit <= W);
     always @* if (!first) cover (obs_hit == W && W >= 16'd2);      // hit reaches the bound
+`endif
+
+`ifdef P_LOOKAHEAD_LIMIT
+    // lookahead_limit, lookahead_enter, lookahead_escape (pipelined build, when the export has
+    // look-ahead compares of c). Not statements of the spec: the invariant H_CMP above, for
+    // the compare with CREDIT_LIMIT, TH_ENTER and TH_ESCAPE, proved here (from power-up,
+    // whatever the throttle decides) so that the other properties may assume it. If one
+    // fails, the results of the pipelined build do not count.
+    // Observes: used_credits, the register compared with, the compare's registers.
+    always @* if (!first) begin
+        cover (!obs_lim_lt && c == obs_credit_limit && c != 16'd0);   // no credit left
+        cover (c > obs_credit_limit);                                  // limit lowered below c
+    end
+`endif
+`ifdef P_LOOKAHEAD_ENTER
+    always @* if (!first) cover (obs_ent_gt && c == obs_th_enter + 16'd1);
+`endif
+`ifdef P_LOOKAHEAD_ESCAPE
+    always @* if (!first) cover (obs_esc_lt && c != 16'd0 && c == obs_th_escape - 16'd1);
+`endif
+
+`ifdef P_LOOKAHEAD_FSM
+    // lookahead_fsm (pipelined build, when the export's detector has look-ahead registers).
+    // Not a statement of the spec: the invariants H_FSM and H_WINDOW above, asserted and
+    // proved together here (from power-up, whatever the compares of c say: run.sh cuts
+    // them), so that the AT properties may assume H_FSM. If this fails, the AT results of
+    // the pipelined build do not count.
+    // Observes: the FSM state, win, hit, AT_*, CTRL, and the detector's look-ahead registers.
+    always @* if (!first) begin
+        cover (det_at && enable && obs_end && obs_hit >= 16'd2);   // a window about to end
+        cover (det_at && enable && obs_wrap && W >= 16'd2);         // and ended
+    end
+`endif
+
+`ifdef P_LEVEL_IS_F
+  `ifdef PIPELINED
+    // level_is_f, pipelined build (the default build's is combinational, pft_level.sv). The
+    // level register L that the gates compare with holds the spec's f(c) of two cycles
+    // earlier, in the running design. From the third cycle after power-up on (the pipeline
+    // registers have no reset and power up at 0), in every cycle t:
+    //   F = floor(c(t-2) * 2^m(t-2) / 2^n(t-2)) + k(t-1)      (exact, 48 bits)
+    //   level_ovf(t) == (F >= 2^32), and level(t) == F when level_ovf(t) is clear
+    // with c = used_credits and m, n, k the stored SHAPE.m, SHAPE.n and K of those cycles (K
+    // enters one cycle after c, m and n: the second stage adds it). With SHAPE and K unchanged
+    // over those cycles this is L(t+2) = f(c(t)). As the design computes it: SHAPE decoded
+    // (shape_decoded), the shift stage (level_pipe.shifter into shift_q, shift_ovf_q), the
+    // add stage (level_q, level_ovf_q), and the wiring from the credit counter and the CSRs;
+    // all of it is checked here against the 48-bit formula.
+    // Observes: the level register (level_q, level_ovf_q), used_credits, SHAPE m, n, K.
+    // Helper: H_DECODED (the decoded SHAPE registers hold decode(m, n), as in shape_decoded).
+    reg [15:0] c_1, c_2, k_1;
+    reg [4:0]  m_1, m_2, n_1, n_2;
+    reg [1:0]  age = 2'd0;                      // cycles since power-up, saturating at 2
+    always @(posedge clock) begin
+        c_1 <= c;      c_2 <= c_1;
+        m_1 <= obs_m;  m_2 <= m_1;
+        n_1 <= obs_n;  n_2 <= n_1;
+        k_1 <= obs_k;
+        if (age != 2'd2) age <= age + 2'd1;
+    end
+    wire [47:0] f_shl = {32'd0, c_2} << m_2;
+    wire [47:0] f_2   = (f_shl >> n_2) + {32'd0, k_1};
+    always @* if (age == 2'd2) begin
+        assert (obs_level_ovf == (f_2[47:32] != 16'd0));
+        assert (obs_level_ovf || obs_level == f_2[31:0]);
+    end
+    // H_DECODED
+    wire        pd_left, pd_zero;
+    wire [4:0]  pd_distance;
+    wire [15:0] pd_spill_mask;
+    wire [31:0] pd_r_mask;
+    pft_injector_pipelined$csr$decode h_pdecode (
+        .m(obs_m), .n(obs_n), .r_width(obs_r_width), .left(pd_left), .distance(pd_distance),
+        .zero(pd_zero), .spill_mask(pd_spill_mask), .r_mask(pd_r_mask)
+    );
+    always @* if (!first) assert (obs_left == pd_left && obs_distance == pd_distance &&
+                                  obs_zero == pd_zero && obs_spill_mask == pd_spill_mask);
+    always @* if (age == 2'd2) begin
+        cover (obs_level != 32'd0 && c_2 != c_1 && m_2 != n_2);   // a level that moves with c
+        cover (obs_level_ovf);                                    // f >= 2^32
+        cover (k_1 != obs_k && obs_level != 32'd0);               // K rewritten in between
+    end
+  `endif
 `endif
 
 endmodule
