@@ -78,10 +78,10 @@ asic: verilog verilog-pipelined
 
 ## formal: properties of the exported Verilog, default and pipelined build, Yosys +
 ##         yosys-smtbmc (z3): BMC 30 cycles, k-induction, covers, broken copies that must
-##         fail (docs/formal.md; about 1 + 3 min)
+##         fail (docs/formal.md; about 45 s + 2 min with JOBS=2)
 formal: verilog verilog-pipelined
-	bash synth/formal/run.sh
-	bash synth/formal/run.sh synth/out/pft_injector_pipelined.v
+	JOBS=2 bash synth/formal/run.sh
+	JOBS=2 bash synth/formal/run.sh synth/out/pft_injector_pipelined.v
 
 ## vcd: directed congestion episodes (FT-FI and AT-RI) as VCD for GTKWave (tb/pft.gtkw)
 vcd:
