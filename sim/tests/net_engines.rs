@@ -99,6 +99,25 @@ fn at_ri() -> PftConfig {
     ])
 }
 
+/// The incast on a two-level fat tree with VOQs.
+fn voq_tree() -> NetConfig {
+    NetConfig {
+        topology: TopologyConfig::FatTree {
+            radix: 8,
+            leaves: 3,
+        },
+        voq: true,
+        ..incast_cfg()
+    }
+}
+
+/// AT-RI with packet gating, a 26-bit r and clock ratio 2.5 (m = 20).
+fn gated_at_ri() -> PftConfig {
+    at_ri()
+        .with_all(&[("m", 20), ("gating", 1), ("r_width", 26)])
+        .with_clock_ratio(2.5)
+}
+
 fn compare(cfg: NetConfig, pft: PftConfig, cycles: u64) {
     compare_with(EngineKind::Rtl, cfg, pft, cycles)
 }
@@ -157,19 +176,7 @@ fn compare_with(other: EngineKind, cfg: NetConfig, pft: PftConfig, cycles: u64) 
 
 #[test]
 fn model_and_rtl_identical_ft_fi() {
-    compare(
-        incast_cfg(),
-        PftConfig::default().with_all(&[
-            ("det_mode", DetMode::Ft as u64),
-            ("thr_mode", ThrMode::Fi as u64),
-            ("th_enter", 40),
-            ("th_escape", 30),
-            ("m", 0),
-            ("n", 3),
-            ("k", 1),
-        ]),
-        3000,
-    );
+    compare(incast_cfg(), ft_fi(), 3000);
 }
 
 #[test]
@@ -196,87 +203,18 @@ fn model_and_rtl_identical_at_ri() {
 
 #[test]
 fn model_and_rtl_identical_on_a_fat_tree_with_voq() {
-    compare(
-        NetConfig {
-            topology: TopologyConfig::FatTree {
-                radix: 8,
-                leaves: 3,
-            },
-            voq: true,
-            ..incast_cfg()
-        },
-        PftConfig::default().with_all(&[
-            ("th_enter", 40),
-            ("th_escape", 60),
-            ("at_win_e", 16),
-            ("at_cnt_e", 8),
-            ("at_win_s", 16),
-            ("at_cnt_s", 8),
-            ("m", 24),
-        ]),
-        2000,
-    );
+    compare(voq_tree(), at_ri(), 2000);
 }
 
 #[test]
 fn model_and_verilator_identical_ft_fi_and_at_ri() {
-    compare_with(
-        EngineKind::Verilator,
-        incast_cfg(),
-        PftConfig::default().with_all(&[
-            ("det_mode", DetMode::Ft as u64),
-            ("thr_mode", ThrMode::Fi as u64),
-            ("th_enter", 40),
-            ("th_escape", 30),
-            ("m", 0),
-            ("n", 3),
-            ("k", 1),
-        ]),
-        3000,
-    );
-    compare_with(
-        EngineKind::Verilator,
-        incast_cfg(),
-        PftConfig::default().with_all(&[
-            ("th_enter", 40),
-            ("th_escape", 60),
-            ("at_win_e", 16),
-            ("at_cnt_e", 8),
-            ("at_win_s", 16),
-            ("at_cnt_s", 8),
-            ("m", 24),
-        ]),
-        3000,
-    );
+    compare_with(EngineKind::Verilator, incast_cfg(), ft_fi(), 3000);
+    compare_with(EngineKind::Verilator, incast_cfg(), at_ri(), 3000);
 }
 
 #[test]
 fn model_and_verilator_identical_with_packet_gating_width_and_clock() {
-    compare_with(
-        EngineKind::Verilator,
-        NetConfig {
-            topology: TopologyConfig::FatTree {
-                radix: 8,
-                leaves: 3,
-            },
-            voq: true,
-            ..incast_cfg()
-        },
-        PftConfig::default()
-            .with_all(&[
-                ("th_enter", 40),
-                ("th_escape", 60),
-                ("at_win_e", 16),
-                ("at_cnt_e", 8),
-                ("at_win_s", 16),
-                ("at_cnt_s", 8),
-                ("m", 20),
-                ("gating", 1),
-                ("r_width", 26),
-            ])
-            .with_clock_ratio(2.5),
-        2000,
-    );
+    compare_with(EngineKind::Verilator, voq_tree(), gated_at_ri(), 2000);
 }
 
 #[test]
@@ -287,40 +225,12 @@ fn model_and_rtl_identical_pipelined() {
 
 #[test]
 fn model_and_rtl_identical_pipelined_with_packet_gating_and_clock() {
-    compare_pipelined(
-        EngineKind::Rtl,
-        NetConfig {
-            topology: TopologyConfig::FatTree {
-                radix: 8,
-                leaves: 3,
-            },
-            voq: true,
-            ..incast_cfg()
-        },
-        at_ri()
-            .with_all(&[("m", 20), ("gating", 1), ("r_width", 26)])
-            .with_clock_ratio(2.5),
-        2000,
-    );
+    compare_pipelined(EngineKind::Rtl, voq_tree(), gated_at_ri(), 2000);
 }
 
 #[test]
 fn model_and_verilator_identical_pipelined() {
     compare_pipelined(EngineKind::Verilator, incast_cfg(), ft_fi(), 3000);
     compare_pipelined(EngineKind::Verilator, incast_cfg(), at_ri(), 3000);
-    compare_pipelined(
-        EngineKind::Verilator,
-        NetConfig {
-            topology: TopologyConfig::FatTree {
-                radix: 8,
-                leaves: 3,
-            },
-            voq: true,
-            ..incast_cfg()
-        },
-        at_ri()
-            .with_all(&[("m", 20), ("gating", 1), ("r_width", 26)])
-            .with_clock_ratio(2.5),
-        2000,
-    );
+    compare_pipelined(EngineKind::Verilator, voq_tree(), gated_at_ri(), 2000);
 }

@@ -24,8 +24,21 @@ BLOCKS = {
     "fi": "FiThrottle: gap counter, gap >= f(c)",
     "ri": "RiGate: xorshift generator r, r >= f(c)",
     "counters": "PerfCounters: three 32-bit event counters",
-    # the pipelined build (hdl/src/pft_injector_pipelined.rs)
+}
+
+# The pipelined build's (hdl/src/pft_injector_pipelined.rs): same instance names where the
+# block has a counterpart, with its own roles.
+BLOCKS_PIPELINED = {
+    "csr": BLOCKS["csr"],
+    "credit": "CreditCounterFast: used credits c, sticky errors (credit check from cmp_limit)",
+    "cmp_limit": "CreditCompare: c < CREDIT_LIMIT a cycle ahead",
+    "cmp_enter": "CreditCompare: c > TH_ENTER a cycle ahead",
+    "cmp_escape": "CreditCompare: c < TH_ESCAPE a cycle ahead",
+    "fsm": "CongestionFsmFast: Normal/Congested state, AT flags a cycle ahead",
     "level_pipe": "LevelPipe: f(c) over two registered stages (shift, + k)",
+    "fi": "FiThrottlePipelined: gap counter, verdict gap >= L a cycle ahead",
+    "ri": "RiGatePipelined: xorshift generator r, verdict (r & mask) >= L a cycle ahead",
+    "counters": BLOCKS["counters"],
 }
 
 # Yosys names a LUT after a net it drives, and a net that crosses a block border often keeps
@@ -82,6 +95,13 @@ def number(text, pattern, cast=int):
 def block_of(cell):
     head = cell.split(".", 1)[0]
     return head if head in BLOCKS else "top"
+
+
+def use_blocks(top):
+    """Select the block table of the design's top module."""
+    if top == "pft_injector_pipelined":
+        BLOCKS.clear()
+        BLOCKS.update(BLOCKS_PIPELINED)
 
 
 def stem_of(cell):
@@ -151,6 +171,7 @@ def main():
     ap.add_argument("--command", required=True, help="command line to record")
     ap.add_argument("--top", default="pft_injector", help="top module of the Verilog")
     a = ap.parse_args()
+    use_blocks(a.top)
     work, out = Path(a.work), Path(a.reports)
 
     versions = dict(

@@ -135,3 +135,18 @@ pub fn replay_iverilog(vvp: &Path, vectors: &Path) -> Result<(Replay, String)> {
         stdout,
     ))
 }
+
+/// A broken copy of `src`: its one occurrence of `from` replaced by `to`, written to `out`.
+/// An error if `from` is not in `src` exactly once (the mutation site moved).
+pub fn mutant(src: &Path, from: &str, to: &str, out: &Path) -> Result<PathBuf> {
+    let text = std::fs::read_to_string(src)?;
+    let n = text.matches(from).count();
+    if n != 1 {
+        bail!(
+            "mutation site {from:?} found {n} times in {}, not once",
+            src.display()
+        );
+    }
+    std::fs::write(out, text.replace(from, to))?;
+    Ok(out.to_path_buf())
+}

@@ -216,15 +216,8 @@ const MUTANTS: [(&str, &str, &str, Mode); 4] = [
 ];
 
 fn mutant(name: &str, from: &str, to: &str) -> PathBuf {
-    let text = std::fs::read_to_string(reference()).unwrap();
-    assert_eq!(
-        text.matches(from).count(),
-        1,
-        "mutation site {from:?} not found exactly once"
-    );
-    let p = work().join(format!("mutant-{name}.v"));
-    std::fs::write(&p, text.replace(from, to)).unwrap();
-    p
+    let out = work().join(format!("mutant-{name}.v"));
+    verilator::mutant(reference(), from, to, &out).unwrap()
 }
 
 #[test]

@@ -118,15 +118,8 @@ pub const MUTANTS: [(&str, &str, &str, Mode); 5] = [
 ];
 
 fn mutant(name: &str, from: &str, to: &str) -> PathBuf {
-    let text = std::fs::read_to_string(verilog()).unwrap();
-    assert_eq!(
-        text.matches(from).count(),
-        1,
-        "mutation site {from:?} not found exactly once"
-    );
-    let p = work().join(format!("mutant-{name}.v"));
-    std::fs::write(&p, text.replace(from, to)).unwrap();
-    p
+    let out = work().join(format!("mutant-{name}.v"));
+    verilator::mutant(verilog(), from, to, &out).unwrap()
 }
 
 #[test]
@@ -246,11 +239,9 @@ pub const MUTANTS_PIPELINED: [(&str, &str, &str, Mode); 3] = [
 
 #[test]
 fn pipelined_iverilog_catches_broken_verilog() {
-    let text = std::fs::read_to_string(verilog_pipelined()).unwrap();
     for (name, from, to, mode) in MUTANTS_PIPELINED {
-        assert_eq!(text.matches(from).count(), 1, "mutation site {from:?}");
-        let p = work().join(format!("mutant-{name}.v"));
-        std::fs::write(&p, text.replace(from, to)).unwrap();
+        let out = work().join(format!("mutant-{name}.v"));
+        let p = verilator::mutant(verilog_pipelined(), from, to, &out).unwrap();
         let vvp =
             verilator::build_iverilog_top(&p, TOP_PIPELINED, &work().join(format!("iv_{name}")))
                 .unwrap();
