@@ -48,10 +48,16 @@ pub struct CongestionFsm {
     hit_now: Signal<Local, Bit>,
     w: Signal<Local, Bits<16>>,
     tp: Signal<Local, Bits<16>>,
+    hit_one: Signal<Local, Bits<16>>,
     win_inc: Signal<Local, Bits<16>>,
     hit_inc: Signal<Local, Bits<16>>,
     win_tmp: Signal<Local, Bits<16>>,
     hit_tmp: Signal<Local, Bits<16>>,
+    wrap: Signal<Local, Bit>,
+    window_end: Signal<Local, Bit>,
+    not_tp: Signal<Local, Bits<16>>,
+    ge17: Signal<Local, Bits<17>>,
+    at_flip: Signal<Local, Bit>,
 }
 
 impl Logic for CongestionFsm {
@@ -68,22 +74,42 @@ impl Logic for CongestionFsm {
             self.w.next = self.win_e.val();
             self.tp.next = self.cnt_e.val();
         }
-        // Increments go through Locals so that Verilog truncates them like Rust does.
+        // Increments go through Locals so that Verilog truncates them like Rust does. The hit
+        // is the increment's carry in, not a mux after it.
         self.win_inc.next = self.win_count.q.val() + 1;
         if self.hit_now.val() {
-            self.hit_inc.next = self.hit_count.q.val() + 1;
+            self.hit_one.next = 1.into();
         } else {
-            self.hit_inc.next = self.hit_count.q.val();
+            self.hit_one.next = 0.into();
         }
-        if self.win_count.q.val() == self.w.val() {
+        self.hit_inc.next = self.hit_count.q.val() + self.hit_one.val();
+        // win_tmp: the window count after this cycle (0 after the window's last cycle).
+        self.wrap.next = self.win_count.q.val() == self.w.val();
+        if self.wrap.val() {
             self.win_tmp.next = 0.into();
         } else {
             self.win_tmp.next = self.win_inc.val();
         }
-        if self.win_tmp.val() == self.w.val() {
+        // window_end = (win_tmp == w), from the two cases of win_tmp: no compare after a mux.
+        if self.wrap.val() {
+            self.window_end.next = self.w.val() == 0;
+        } else {
+            self.window_end.next = self.win_inc.val() == self.w.val();
+        }
+        if self.window_end.val() {
             self.hit_tmp.next = 0.into();
         } else {
             self.hit_tmp.next = self.hit_inc.val();
+        }
+        // at_flip = (hit_tmp >= tp). At the window's end hit_tmp is 0; otherwise hit_inc >= tp
+        // is the carry out of hit_inc + !tp + 1, with the inversion in tp's select.
+        self.not_tp.next = !self.tp.val();
+        self.ge17.next =
+            bit_cast::<17, 16>(self.hit_inc.val()) + bit_cast::<17, 16>(self.not_tp.val()) + 1;
+        if self.window_end.val() {
+            self.at_flip.next = self.tp.val() == 0;
+        } else {
+            self.at_flip.next = self.ge17.val().get_bit(16);
         }
         if !self.enable.val() {
             self.state.d.next = false;
@@ -96,7 +122,7 @@ impl Logic for CongestionFsm {
             }
             self.win_count.d.next = 0.into();
             self.hit_count.d.next = 0.into();
-        } else if self.hit_tmp.val() >= self.tp.val() {
+        } else if self.at_flip.val() {
             // AT: enough hits in this window, flip at once.
             self.state.d.next = !self.state.q.val();
             self.win_count.d.next = 0.into();

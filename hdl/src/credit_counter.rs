@@ -36,10 +36,10 @@ pub struct CreditCounter {
     underflow: DFF<Bit>,
     overflow: DFF<Bit>,
     c17: Signal<Local, Bits<17>>,
-    c17_inc: Signal<Local, Bits<17>>,
     ret17: Signal<Local, Bits<17>>,
-    dec_idle: Signal<Local, Bits<17>>,
-    dec_send: Signal<Local, Bits<17>>,
+    send17: Signal<Local, Bits<17>>,
+    dec: Signal<Local, Bits<17>>,
+    next17: Signal<Local, Bits<17>>,
     at_limit: Signal<Local, Bit>,
 }
 
@@ -47,28 +47,24 @@ impl Logic for CreditCounter {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, count, underflow, overflow);
-        // Both outcomes (no send / send) are computed from c and credit_return alone, so the
-        // late `send` only picks one: it is the end of the block's critical path. Widen before
-        // any arithmetic (Verilog sizes expressions differently from Rust).
+        // c - credit_return first, then the late `send` as the carry into a second adder.
+        // Widen before any arithmetic (Verilog sizes expressions differently from Rust).
         self.c17.next = bit_cast::<17, 16>(self.count.q.val());
-        self.c17_inc.next = self.c17.val() + 1;
         self.ret17.next = bit_cast::<17, 8>(self.credit_return.val());
-        self.dec_idle.next = self.c17.val() - self.ret17.val();
-        self.dec_send.next = self.c17_inc.val() - self.ret17.val();
-        // Bit 16 of a difference is its borrow: more credits returned than in use. (With a
-        // send, c <= 0xFFFE, so c + 1 never sets bit 16 by itself.)
         if self.send.val() {
-            if self.dec_send.val().get_bit(16) {
-                self.count.d.next = 0.into();
-                self.underflow.d.next = true;
-            } else {
-                self.count.d.next = bit_cast::<16, 17>(self.dec_send.val());
-            }
-        } else if self.dec_idle.val().get_bit(16) {
+            self.send17.next = 1.into();
+        } else {
+            self.send17.next = 0.into();
+        }
+        self.dec.next = self.c17.val() - self.ret17.val();
+        self.next17.next = self.dec.val() + self.send17.val();
+        // On 17 bits c + send - credit_return lies in -255..=0xFFFF (a send needs c < 0xFFFF),
+        // so bit 16 is its sign: more credits returned than were in use.
+        if self.next17.val().get_bit(16) {
             self.count.d.next = 0.into();
             self.underflow.d.next = true;
         } else {
-            self.count.d.next = bit_cast::<16, 17>(self.dec_idle.val());
+            self.count.d.next = bit_cast::<16, 17>(self.next17.val());
         }
         // Only a CREDIT_LIMIT lowered below the credits in flight can leave c above it.
         // c > limit is "no credit and not at the limit", sharing the credit check's compare.

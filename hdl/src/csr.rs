@@ -89,8 +89,6 @@ pub struct Csr {
     pub shape_left: Signal<Out, Bit>,
     /// SHAPE decoded: barrel distance.
     pub shape_distance: Signal<Out, Bits<5>>,
-    /// SHAPE decoded: the right shift clears c.
-    pub shape_zero: Signal<Out, Bit>,
     /// SHAPE decoded: bits of c that spill past bit 31.
     pub shape_spill_mask: Signal<Out, Bits<16>>,
     /// SHAPE decoded: the bits of r that RI compares (r_width).
@@ -99,9 +97,11 @@ pub struct Csr {
     pub r_mask_next: Signal<Out, Bits<32>>,
     /// K.
     pub k: Signal<Out, Bits<16>>,
-    /// Strobe: SEED written this cycle; load `seed_load` into the generator.
+    /// Strobe: SEED written this cycle; load the seed into the generator (the write data, or
+    /// the reset seed for a write of 0).
     pub reseed: Signal<Out, Bit>,
-    /// The seed a SEED write stores and loads (the reset seed instead of 0).
+    /// The seed a SEED write stores and loads (the reset seed instead of 0), for a generator
+    /// that takes it ready-made (the pipelined build's).
     pub seed_load: Signal<Out, Bits<32>>,
     /// Strobe: a detector register is written; restart the AT window.
     pub restart: Signal<Out, Bit>,
@@ -146,9 +146,9 @@ pub struct Csr {
     decode: ShapeDecode,
     left_q: DFF<Bit>,
     distance_q: DFF<Bits<5>>,
-    zero_q: DFF<Bit>,
     spill_mask_q: DFF<Bits<16>>,
     r_mask_q: DFF<Bits<32>>,
+    seed_zero: Signal<Local, Bit>,
     status: Signal<Local, Bits<32>>,
     at_status: Signal<Local, Bits<32>>,
 }
@@ -195,7 +195,6 @@ impl Default for Csr {
             at_cnt_s: Default::default(),
             shape_left: Default::default(),
             shape_distance: Default::default(),
-            shape_zero: Default::default(),
             shape_spill_mask: Default::default(),
             r_mask: Default::default(),
             r_mask_next: Default::default(),
@@ -236,9 +235,9 @@ impl Default for Csr {
             decode: Default::default(),
             left_q: Default::default(),
             distance_q: Default::default(),
-            zero_q: Default::default(),
             spill_mask_q: Default::default(),
             r_mask_q: Default::default(),
+            seed_zero: Default::default(),
             status: Default::default(),
             at_status: Default::default(),
         }
@@ -266,7 +265,6 @@ impl Logic for Csr {
             seed_q,
             left_q,
             distance_q,
-            zero_q,
             spill_mask_q,
             r_mask_q
         );
@@ -280,7 +278,8 @@ impl Logic for Csr {
             self.decode.n.next = self.wdata.val().get_bits::<5>(8);
             self.decode.r_width.next = self.wdata.val().get_bits::<6>(16);
         }
-        if self.wdata.val() == 0 {
+        self.seed_zero.next = self.wdata.val() == 0;
+        if self.seed_zero.val() {
             self.seed_load.next = self.rst_seed.val();
         } else {
             self.seed_load.next = self.wdata.val();
@@ -346,7 +345,6 @@ impl Logic for Csr {
                     self.r_width_q.d.next = self.wdata.val().get_bits::<6>(16);
                     self.left_q.d.next = self.decode.left.val();
                     self.distance_q.d.next = self.decode.distance.val();
-                    self.zero_q.d.next = self.decode.zero.val();
                     self.spill_mask_q.d.next = self.decode.spill_mask.val();
                     self.r_mask_q.d.next = self.decode.r_mask.val();
                 }
@@ -354,7 +352,7 @@ impl Logic for Csr {
                     self.k_q.d.next = self.wdata.val().get_bits::<16>(0);
                 }
                 10 => {
-                    self.seed_q.d.next = self.seed_load.val();
+                    self.seed_q.d.next = self.wdata.val();
                     self.reseed.next = true;
                 }
                 11 => {
@@ -387,10 +385,13 @@ impl Logic for Csr {
             self.r_width_q.d.next = self.rst_r_width.val();
             self.left_q.d.next = self.decode.left.val();
             self.distance_q.d.next = self.decode.distance.val();
-            self.zero_q.d.next = self.decode.zero.val();
             self.spill_mask_q.d.next = self.decode.spill_mask.val();
             self.r_mask_q.d.next = self.decode.r_mask.val();
             self.k_q.d.next = self.rst_k.val();
+        }
+        // A SEED write of 0 stores the reset seed: the same constant as reset, so both are one
+        // synchronous load of the register rather than a mux in front of each bit.
+        if self.reset.val() | (self.reseed.val() & self.seed_zero.val()) {
             self.seed_q.d.next = self.rst_seed.val();
         }
         // Outputs to the datapath.
@@ -411,7 +412,6 @@ impl Logic for Csr {
         self.at_cnt_s.next = self.at_cnt_s_q.q.val();
         self.shape_left.next = self.left_q.q.val();
         self.shape_distance.next = self.distance_q.q.val();
-        self.shape_zero.next = self.zero_q.q.val();
         self.shape_spill_mask.next = self.spill_mask_q.q.val();
         self.r_mask.next = self.r_mask_q.q.val();
         self.r_mask_next.next = self.r_mask_q.d.val();

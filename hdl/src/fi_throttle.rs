@@ -1,11 +1,11 @@
-//! FI throttle: the saturating gap counter and its compare against the level.
+//! FI throttle: the saturating gap counter.
 
 use rust_hdl::prelude::*;
 
-/// Fixed-interval gate. `gap` counts the cycles since the last flit sent (16 bits,
-/// saturating at 0xFFFF, cleared by a send, reset to 0xFFFF). `ok = gap >= f(c)`, so in
-/// Congested a flit leaves after `f(c)` idle cycles: rate `1 / (1 + f(c))`. A level above
-/// 0xFFFF is never reached.
+/// Fixed-interval gap counter. `gap` counts the cycles since the last flit sent (16 bits,
+/// saturating at 0xFFFF, cleared by a send, reset to 0xFFFF). The FI gate is open when
+/// `gap >= f(c)` (compared in `ThrottleCompare`), so in Congested a flit leaves after `f(c)`
+/// idle cycles: rate `1 / (1 + f(c))`. A level above 0xFFFF is never reached.
 #[derive(LogicBlock, Default)]
 pub struct FiThrottle {
     /// Block clock.
@@ -14,16 +14,9 @@ pub struct FiThrottle {
     pub reset: Signal<In, Bit>,
     /// A flit leaves this cycle.
     pub send: Signal<In, Bit>,
-    /// f(c) modulo 2^32.
-    pub level: Signal<In, Bits<32>>,
-    /// f(c) >= 2^32.
-    pub level_ovf: Signal<In, Bit>,
-    /// The gate is open: `gap >= f(c)`.
-    pub ok: Signal<Out, Bit>,
     /// Cycles since the last flit sent.
     pub gap: Signal<Out, Bits<16>>,
     count: DFF<Bits<16>>,
-    gap32: Signal<Local, Bits<32>>,
 }
 
 impl Logic for FiThrottle {
@@ -38,8 +31,6 @@ impl Logic for FiThrottle {
         if self.reset.val() {
             self.count.d.next = 0xFFFF.into();
         }
-        self.gap32.next = bit_cast::<32, 16>(self.count.q.val());
-        self.ok.next = !self.level_ovf.val() & (self.gap32.val() >= self.level.val());
         self.gap.next = self.count.q.val();
     }
 }

@@ -23,10 +23,8 @@ pub struct LevelPipe {
     pub c: Signal<In, Bits<16>>,
     /// SHAPE decoded: m >= n.
     pub left: Signal<In, Bit>,
-    /// SHAPE decoded: left-shift distance of the barrel.
+    /// SHAPE decoded: shift distance of the barrel.
     pub distance: Signal<In, Bits<5>>,
-    /// SHAPE decoded: the right shift clears c.
-    pub zero: Signal<In, Bit>,
     /// SHAPE decoded: bits of `c` that spill past bit 31.
     pub spill_mask: Signal<In, Bits<16>>,
     /// K.
@@ -54,7 +52,6 @@ impl Logic for LevelPipe {
         self.shifter.c.next = self.c.val();
         self.shifter.left.next = self.left.val();
         self.shifter.distance.next = self.distance.val();
-        self.shifter.zero.next = self.zero.val();
         self.shifter.spill_mask.next = self.spill_mask.val();
         self.shifter.k.next = 0.into();
         self.shift_q.d.next = self.shifter.level.val();

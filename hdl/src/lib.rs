@@ -22,6 +22,7 @@ pub mod ri_gate;
 pub mod ri_gate_pipelined;
 pub mod shape_decode;
 pub mod stepper;
+pub mod throttle_compare;
 pub mod verilog;
 
 pub mod prelude {

@@ -3,7 +3,7 @@
 use crate::{
     congestion_fsm::CongestionFsm, credit_counter::CreditCounter, csr::Csr,
     fi_throttle::FiThrottle, level_shifter::LevelShifter, perf_counters::PerfCounters,
-    ri_gate::RiGate,
+    ri_gate::RiGate, throttle_compare::ThrottleCompare,
 };
 use rust_hdl::prelude::*;
 
@@ -59,10 +59,12 @@ pub struct PftInjector {
     pub fsm: CongestionFsm,
     /// f(c).
     pub shifter: LevelShifter,
-    /// FI gate.
+    /// FI gap counter.
     pub fi: FiThrottle,
-    /// RI gate.
+    /// RI generator.
     pub ri: RiGate,
+    /// The FI or RI gate's compare against f(c).
+    pub gate_cmp: ThrottleCompare,
     /// Event counters.
     pub counters: PerfCounters,
     throttle_ok: Signal<Local, Bit>,
@@ -111,25 +113,19 @@ impl Logic for PftInjector {
         self.shifter.c.next = self.credit.c.val();
         self.shifter.left.next = self.csr.shape_left.val();
         self.shifter.distance.next = self.csr.shape_distance.val();
-        self.shifter.zero.next = self.csr.shape_zero.val();
         self.shifter.spill_mask.next = self.csr.shape_spill_mask.val();
         self.shifter.k.next = self.csr.k.val();
-        self.fi.level.next = self.shifter.level.val();
-        self.fi.level_ovf.next = self.shifter.level_ovf.val();
-        self.ri.level.next = self.shifter.level.val();
-        self.ri.level_ovf.next = self.shifter.level_ovf.val();
-        self.ri.mask.next = self.csr.r_mask.val();
         self.ri.reseed.next = self.csr.reseed.val();
-        self.ri.seed.next = self.csr.seed_load.val();
+        self.ri.seed.next = self.csr_wdata.val();
+        self.gate_cmp.thr_ri.next = self.csr.thr_ri.val();
+        self.gate_cmp.gap.next = self.fi.gap.val();
+        self.gate_cmp.r.next = self.ri.r.val();
+        self.gate_cmp.mask.next = self.csr.r_mask.val();
+        self.gate_cmp.level.next = self.shifter.level.val();
+        self.gate_cmp.level_ovf.next = self.shifter.level_ovf.val();
 
-        // The decision of this cycle.
-        if !self.fsm.congested.val() {
-            self.throttle_ok.next = true;
-        } else if self.csr.thr_ri.val() {
-            self.throttle_ok.next = self.ri.ok.val();
-        } else {
-            self.throttle_ok.next = self.fi.ok.val();
-        }
+        // The decision of this cycle: Normal passes, Congested asks the selected gate.
+        self.throttle_ok.next = !self.fsm.congested.val() | self.gate_cmp.ok.val();
         // Packet gating: the rest of a started packet needs only credits.
         self.pass.next =
             self.throttle_ok.val() | (self.csr.gate_packet.val() & !self.flit_head.val());

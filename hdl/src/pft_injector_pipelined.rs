@@ -122,7 +122,6 @@ impl Logic for PftInjectorPipelined {
         self.level_pipe.c.next = self.credit.c.val();
         self.level_pipe.left.next = self.csr.shape_left.val();
         self.level_pipe.distance.next = self.csr.shape_distance.val();
-        self.level_pipe.zero.next = self.csr.shape_zero.val();
         self.level_pipe.spill_mask.next = self.csr.shape_spill_mask.val();
         self.level_pipe.k.next = self.csr.k.val();
         self.fi.level.next = self.level_pipe.level.val();

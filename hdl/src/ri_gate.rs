@@ -1,4 +1,4 @@
-//! RI gate: the free-running 32-bit generator and its compare against the level.
+//! RI gate: the free-running 32-bit random number generator.
 
 use crate::regs::RESET_SEED;
 use rust_hdl::prelude::*;
@@ -7,8 +7,9 @@ use rust_hdl::prelude::*;
 /// shift-xor register (an LFSR in the GF(2) sense) of period 2^32 - 1 that changes all 32
 /// bits each cycle, so successive outputs are not shifted copies of each other (a plain
 /// one-bit-per-cycle shift register would make successive send decisions strongly
-/// correlated). `ok = (r & mask) >= f(c)`, `mask` the low `r_width` bits (SHAPE): P(send) =
-/// max(0, 1 - f(c) / 2^r_width). `reseed` loads `seed`.
+/// correlated). The RI gate is open when `(r & mask) >= f(c)` (compared in
+/// `ThrottleCompare`), `mask` the low `r_width` bits (SHAPE): P(send) =
+/// max(0, 1 - f(c) / 2^r_width). `reseed` loads `seed`, or the reset seed when `seed` is 0.
 #[derive(LogicBlock)]
 pub struct RiGate {
     /// Block clock.
@@ -17,16 +18,8 @@ pub struct RiGate {
     pub reset: Signal<In, Bit>,
     /// Load `seed` into the generator (a SEED write).
     pub reseed: Signal<In, Bit>,
-    /// The value a SEED write loads (never 0).
+    /// The SEED write data (0 loads the reset seed: 0 would lock the generator).
     pub seed: Signal<In, Bits<32>>,
-    /// f(c) modulo 2^32.
-    pub level: Signal<In, Bits<32>>,
-    /// f(c) >= 2^32.
-    pub level_ovf: Signal<In, Bit>,
-    /// The bits of r compared with the level (SHAPE.r_width decoded).
-    pub mask: Signal<In, Bits<32>>,
-    /// The gate is open: `(r & mask) >= f(c)`.
-    pub ok: Signal<Out, Bit>,
     /// The generator's current output.
     pub r: Signal<Out, Bits<32>>,
     reset_seed: Constant<Bits<32>>,
@@ -36,7 +29,7 @@ pub struct RiGate {
     s2: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     s3: Signal<Local, Bits<32>>,
-    masked: Signal<Local, Bits<32>>,
+    seed_zero: Signal<Local, Bit>,
 }
 
 impl Default for RiGate {
@@ -46,10 +39,6 @@ impl Default for RiGate {
             reset: Default::default(),
             reseed: Default::default(),
             seed: Default::default(),
-            level: Default::default(),
-            level_ovf: Default::default(),
-            mask: Default::default(),
-            ok: Default::default(),
             r: Default::default(),
             reset_seed: Constant::new((RESET_SEED as u64).into()),
             state: Default::default(),
@@ -58,7 +47,7 @@ impl Default for RiGate {
             s2: Default::default(),
             x2: Default::default(),
             s3: Default::default(),
-            masked: Default::default(),
+            seed_zero: Default::default(),
         }
     }
 }
@@ -77,11 +66,11 @@ impl Logic for RiGate {
         if self.reseed.val() {
             self.state.d.next = self.seed.val();
         }
-        if self.reset.val() {
+        // A reseed with 0 loads the same constant as reset: one synchronous load, no mux.
+        self.seed_zero.next = self.seed.val() == 0;
+        if self.reset.val() | (self.reseed.val() & self.seed_zero.val()) {
             self.state.d.next = self.reset_seed.val();
         }
-        self.masked.next = self.state.q.val() & self.mask.val();
-        self.ok.next = !self.level_ovf.val() & (self.masked.val() >= self.level.val());
         self.r.next = self.state.q.val();
     }
 }

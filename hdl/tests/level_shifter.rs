@@ -25,7 +25,6 @@ fn shifter_is_exact_for_every_m_n() {
                     uut.c.next = (c as u64).into();
                     uut.left.next = dec.left.val();
                     uut.distance.next = dec.distance.val();
-                    uut.zero.next = dec.zero.val();
                     uut.spill_mask.next = dec.spill_mask.val();
                     uut.k.next = (k as u64).into();
                     assert!(simulate(&mut uut, 100));

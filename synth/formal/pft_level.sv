@@ -30,19 +30,19 @@ module pft_level_formal (
     input wire [15:0] k,
     input wire [5:0]  r_width
 );
-    wire        left, zero;
+    wire        left;
     wire [4:0]  distance;
     wire [15:0] spill_mask;
     wire [31:0] r_mask;
     pft_injector$csr$decode decode (
-        .m(m), .n(n), .r_width(r_width), .left(left), .distance(distance), .zero(zero),
+        .m(m), .n(n), .r_width(r_width), .left(left), .distance(distance),
         .spill_mask(spill_mask), .r_mask(r_mask)
     );
 
     wire [31:0] level;
     wire        level_ovf;
     pft_injector$shifter shifter (
-        .c(c), .left(left), .distance(distance), .zero(zero), .spill_mask(spill_mask), .k(k),
+        .c(c), .left(left), .distance(distance), .spill_mask(spill_mask), .k(k),
         .level(level), .level_ovf(level_ovf)
     );
 

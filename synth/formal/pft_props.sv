@@ -36,7 +36,7 @@
 //                                         SHAPE.n and K as stored: the value software last
 //                                         wrote (masked as in docs/registers.md) or the reset
 //                                         value
-//   obs_left, obs_distance, obs_zero, obs_spill_mask, obs_r_mask   the decoded copy of SHAPE
+//   obs_left, obs_distance, obs_spill_mask, obs_r_mask   the decoded copy of SHAPE
 //                                         that drives the shifter and the RI compare
 //                                         (property shape_decoded only)
 //   obs_err_underflow, obs_err_overflow   the sticky STATUS error flags
@@ -180,7 +180,6 @@ module pft_formal (
     (* keep *) wire [15:0] obs_k;
     (* keep *) wire        obs_left;
     (* keep *) wire [4:0]  obs_distance;
-    (* keep *) wire        obs_zero;
     (* keep *) wire [15:0] obs_spill_mask;
     (* keep *) wire        obs_err_underflow;
     (* keep *) wire        obs_err_overflow;
@@ -651,8 +650,8 @@ module pft_formal (
     // design's decoder (module pft_injector$csr$decode, instantiated here) applied to the
     // stored m and n: a SHAPE write and reset update both together, nothing else touches
     // either. With level_is_f this makes the level equal f(c) in every reachable state.
-    // Observes: SHAPE.m, SHAPE.n, the decoded registers (left, distance, zero, spill_mask).
-    wire        dec_left, dec_zero;
+    // Observes: SHAPE.m, SHAPE.n, the decoded registers (left, distance, spill_mask).
+    wire        dec_left;
     wire [4:0]  dec_distance;
     wire [15:0] dec_spill_mask;
     wire [31:0] dec_r_mask;
@@ -662,16 +661,15 @@ module pft_formal (
     pft_injector$csr$decode h_decode (
 `endif
         .m(obs_m), .n(obs_n), .r_width(obs_r_width), .left(dec_left), .distance(dec_distance),
-        .zero(dec_zero), .spill_mask(dec_spill_mask), .r_mask(dec_r_mask)
+        .spill_mask(dec_spill_mask), .r_mask(dec_r_mask)
     );
     always @* if (!first) assert (obs_left == dec_left && obs_distance == dec_distance &&
-                                  obs_zero == dec_zero && obs_spill_mask == dec_spill_mask &&
-                                  obs_r_mask == dec_r_mask);
+                                  obs_spill_mask == dec_spill_mask && obs_r_mask == dec_r_mask);
     // and the decoded mask is the spec's: the low r_width bits (all for 0 or above 32)
     always @* if (!first) assert (obs_r_mask == spec_r_mask);
     always @* if (!first) begin
-        cover (!obs_left && !obs_zero && obs_n != 5'd0);    // a right shift
-        cover (obs_zero);                                   // n - m > 16
+        cover (!obs_left && obs_n - obs_m <= 5'd16);        // a right shift by 1..16
+        cover (!obs_left && obs_n - obs_m > 5'd16);         // n - m > 16: the level is k
         cover (obs_left && obs_spill_mask != 16'd0);        // a left shift that can overflow
         cover (obs_r_width == 6'd1);                        // the narrowest r
         cover (obs_r_width == 6'd40);                       // a width above 32 (acts as 32)
@@ -804,16 +802,16 @@ module pft_formal (
         assert (obs_level_ovf || obs_level == f_2[31:0]);
     end
     // H_DECODED
-    wire        pd_left, pd_zero;
+    wire        pd_left;
     wire [4:0]  pd_distance;
     wire [15:0] pd_spill_mask;
     wire [31:0] pd_r_mask;
     pft_injector_pipelined$csr$decode h_pdecode (
         .m(obs_m), .n(obs_n), .r_width(obs_r_width), .left(pd_left), .distance(pd_distance),
-        .zero(pd_zero), .spill_mask(pd_spill_mask), .r_mask(pd_r_mask)
+        .spill_mask(pd_spill_mask), .r_mask(pd_r_mask)
     );
     always @* if (!first) assert (obs_left == pd_left && obs_distance == pd_distance &&
-                                  obs_zero == pd_zero && obs_spill_mask == pd_spill_mask);
+                                  obs_spill_mask == pd_spill_mask);
     always @* if (age == 2'd2) begin
         cover (obs_level != 32'd0 && c_2 != c_1 && m_2 != n_2);   // a level that moves with c
         cover (obs_level_ovf);                                    // f >= 2^32

@@ -257,11 +257,11 @@ fi
 if [[ "$pipelined" == 0 ]]; then
     MUTANT_LIST=(
         "credit-check-dropped|s/ready = ~reset & flit_valid & credit\$credit_ok;/ready = ~reset \& flit_valid;/|no_send_without_credit"
-        "fi-gap-plus-one|s/ok = ~level_ovf & (gap32 >= level);/ok = ~level_ovf \& (gap32 + 32'h1 >= level);/|fi_spacing"
+        "fi-gap-plus-one|s/operand = ((gap) & 32'hffffffff);/operand = ((gap) \& 32'hffffffff) + 32'h1;/|fi_spacing"
         "ft-enter-ge|s/hit_now = c > th_enter;/hit_now = c >= th_enter;/|ft_state"
         "gating-dropped|s/pass = throttle_ok . (csr\$gate_packet & ~flit_head);/pass = throttle_ok;/|packet_body_passes"
         "gating-heads-too|s/pass = throttle_ok . (csr\$gate_packet & ~flit_head);/pass = throttle_ok ^ (csr\$gate_packet \& ~throttle_ok);/|fi_spacing"
-        "r-width-ignored|s/masked = state\$q & mask;/masked = state\$q;/|ri_gate"
+        "r-width-ignored|s/operand = r & mask;/operand = r;/|ri_gate"
     )
 else
     # The pipelined build's own: the precomputed FI compare off by one (gap + 1 >= L); the FI

@@ -87,8 +87,8 @@ fn iverilog_matches_rtl_all_modes() {
 pub const MUTANTS: [(&str, &str, &str, Mode); 5] = [
     (
         "fi-off-by-one",
-        "ok = ~level_ovf & (gap32 >= level);",
-        "ok = ~level_ovf & (gap32 > level);",
+        "sum33 = ((level) & 33'h1ffffffff) + ((not_operand) & 33'h1ffffffff);",
+        "sum33 = ((level) & 33'h1ffffffff) + ((not_operand) & 33'h1ffffffff) + 33'h1;",
         Mode::AtFi,
     ),
     (
@@ -105,8 +105,8 @@ pub const MUTANTS: [(&str, &str, &str, Mode); 5] = [
     ),
     (
         "r-width-ignored",
-        "masked = state$q & mask;",
-        "masked = state$q;",
+        "operand = r & mask;",
+        "operand = r;",
         Mode::FtRi,
     ),
     (
