@@ -85,8 +85,18 @@ pub struct CongestionFsmFast {
     hit_p3: Signal<Local, Bits<16>>,
     eq2: Signal<Local, Bit>,
     ge2: Signal<Local, Bit>,
-    w_next: Signal<Local, Bits<16>>,
-    tp_next: Signal<Local, Bits<16>>,
+    w_s_zero: Signal<Local, Bit>,
+    w_e_zero: Signal<Local, Bit>,
+    w_s_le1: Signal<Local, Bit>,
+    w_e_le1: Signal<Local, Bit>,
+    tp_s_zero: Signal<Local, Bit>,
+    tp_e_zero: Signal<Local, Bit>,
+    tp_s_le1: Signal<Local, Bit>,
+    tp_e_le1: Signal<Local, Bit>,
+    w_next_zero: Signal<Local, Bit>,
+    w_next_le1: Signal<Local, Bit>,
+    tp_next_zero: Signal<Local, Bit>,
+    tp_next_le1: Signal<Local, Bit>,
 }
 
 impl Default for CongestionFsmFast {
@@ -136,8 +146,18 @@ impl Default for CongestionFsmFast {
             hit_p3: Default::default(),
             eq2: Default::default(),
             ge2: Default::default(),
-            w_next: Default::default(),
-            tp_next: Default::default(),
+            w_s_zero: Default::default(),
+            w_e_zero: Default::default(),
+            w_s_le1: Default::default(),
+            w_e_le1: Default::default(),
+            tp_s_zero: Default::default(),
+            tp_e_zero: Default::default(),
+            tp_s_le1: Default::default(),
+            tp_e_le1: Default::default(),
+            w_next_zero: Default::default(),
+            w_next_le1: Default::default(),
+            tp_next_zero: Default::default(),
+            tp_next_le1: Default::default(),
         }
     }
 }
@@ -194,12 +214,26 @@ impl Logic for CongestionFsmFast {
         self.hit_p3.next = self.hit_p2.q.val() + 1;
         self.eq2.next = self.win_p2.q.val() == self.w.val();
         self.ge2.next = self.hit_p2.q.val() >= self.tp.val();
+        // The next state's w and T' tested against 0 and 1 for both states, so that the late
+        // state_next only picks a flag (it is not followed by a 16-bit reduction).
+        self.w_s_zero.next = self.win_s_next.val() == 0;
+        self.w_e_zero.next = self.win_e_next.val() == 0;
+        self.w_s_le1.next = (self.win_s_next.val() >> 1) == 0;
+        self.w_e_le1.next = (self.win_e_next.val() >> 1) == 0;
+        self.tp_s_zero.next = self.cnt_s_next.val() == 0;
+        self.tp_e_zero.next = self.cnt_e_next.val() == 0;
+        self.tp_s_le1.next = (self.cnt_s_next.val() >> 1) == 0;
+        self.tp_e_le1.next = (self.cnt_e_next.val() >> 1) == 0;
         if self.state_next.val() {
-            self.w_next.next = self.win_s_next.val();
-            self.tp_next.next = self.cnt_s_next.val();
+            self.w_next_zero.next = self.w_s_zero.val();
+            self.w_next_le1.next = self.w_s_le1.val();
+            self.tp_next_zero.next = self.tp_s_zero.val();
+            self.tp_next_le1.next = self.tp_s_le1.val();
         } else {
-            self.w_next.next = self.win_e_next.val();
-            self.tp_next.next = self.cnt_e_next.val();
+            self.w_next_zero.next = self.w_e_zero.val();
+            self.w_next_le1.next = self.w_e_le1.val();
+            self.tp_next_zero.next = self.tp_e_zero.val();
+            self.tp_next_le1.next = self.tp_e_le1.val();
         }
         if self.count_on.val() {
             // Counting on: w and T' stay (a write to them restarts the window).
@@ -225,9 +259,9 @@ impl Logic for CongestionFsmFast {
             self.win_count.d.next = 0.into();
             self.win_p1.d.next = 1.into();
             self.win_p2.d.next = 2.into();
-            self.wrap_q.d.next = self.w_next.val() == 0;
-            self.end_q.d.next = (self.w_next.val() >> 1) == 0;
-            self.tp0_q.d.next = self.tp_next.val() == 0;
+            self.wrap_q.d.next = self.w_next_zero.val();
+            self.end_q.d.next = self.w_next_le1.val();
+            self.tp0_q.d.next = self.tp_next_zero.val();
         }
         if !self.hit_hold.val() {
             if self.count_on.val() & !self.end_q.q.val() {
@@ -246,8 +280,8 @@ impl Logic for CongestionFsmFast {
                     self.ge0_q.d.next = self.tp0_q.q.val();
                     self.ge1_q.d.next = (self.tp.val() >> 1) == 0;
                 } else {
-                    self.ge0_q.d.next = self.tp_next.val() == 0;
-                    self.ge1_q.d.next = (self.tp_next.val() >> 1) == 0;
+                    self.ge0_q.d.next = self.tp_next_zero.val();
+                    self.ge1_q.d.next = self.tp_next_le1.val();
                 }
             }
         }

@@ -51,6 +51,8 @@ pub struct Csr {
     pub thr_ri: Signal<Out, Bit>,
     /// CTRL.gating (packet when high).
     pub gate_packet: Signal<Out, Bit>,
+    /// CTRL.thr_mode of the next cycle (this cycle's CTRL write or reset applied).
+    pub thr_ri_next: Signal<Out, Bit>,
     /// CREDIT_LIMIT.
     pub credit_limit: Signal<Out, Bits<16>>,
     /// TH_ENTER.
@@ -176,6 +178,7 @@ impl Default for Csr {
             det_at: Default::default(),
             thr_ri: Default::default(),
             gate_packet: Default::default(),
+            thr_ri_next: Default::default(),
             credit_limit: Default::default(),
             th_enter: Default::default(),
             th_escape: Default::default(),
@@ -399,6 +402,7 @@ impl Logic for Csr {
         self.det_at.next = self.ctrl.q.val().get_bit(1);
         self.thr_ri.next = self.ctrl.q.val().get_bit(2);
         self.gate_packet.next = self.ctrl.q.val().get_bit(3);
+        self.thr_ri_next.next = self.ctrl.d.val().get_bit(2);
         self.credit_limit.next = self.credit_limit_q.q.val();
         self.th_enter.next = self.th_enter_q.q.val();
         self.th_escape.next = self.th_escape_q.q.val();

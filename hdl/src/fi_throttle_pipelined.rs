@@ -27,6 +27,8 @@ pub struct FiThrottlePipelined {
     pub level_ovf: Signal<In, Bit>,
     /// The gate is open this cycle (decided last cycle).
     pub ok: Signal<Out, Bit>,
+    /// `ok` of the next cycle (the verdict being registered).
+    pub ok_next: Signal<Out, Bit>,
     /// Cycles since the last flit sent.
     pub gap: Signal<Out, Bits<16>>,
     count: DFF<Bits<16>>,
@@ -53,6 +55,7 @@ impl Default for FiThrottlePipelined {
             count: Default::default(),
             gap_inc: DFFWithInit::new(1.into()),
             ok_q: Default::default(),
+            ok_next: Default::default(),
             lvl_hi: Default::default(),
             lvl_lo: Default::default(),
             hi_zero: Default::default(),
@@ -96,6 +99,7 @@ impl Logic for FiThrottlePipelined {
             self.gap_inc.d.next = 0xFFFF.into();
         }
         self.ok.next = self.ok_q.q.val();
+        self.ok_next.next = self.ok_q.d.val();
         self.gap.next = self.count.q.val();
     }
 }

@@ -67,7 +67,10 @@ pub struct PftInjectorPipelined {
     /// Event counters.
     pub counters: PerfCounters,
     throttle_ok: Signal<Local, Bit>,
-    gate_ok: Signal<Local, Bit>,
+    // The gates' verdicts masked by CTRL.thr_mode, registered: `fi_sel | ri_sel` is
+    // `thr_ri ? ri.ok : fi.ok`, with the select made a cycle ahead.
+    fi_sel: DFF<Bit>,
+    ri_sel: DFF<Bit>,
     pass: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
 }
@@ -79,6 +82,7 @@ impl Logic for PftInjectorPipelined {
             self, clock, csr, credit, cmp_limit, cmp_enter, cmp_escape, fsm, level_pipe, fi, ri,
             counters
         );
+        dff_setup!(self, clock, fi_sel, ri_sel);
         self.csr.reset.next = self.reset.val();
         self.credit.reset.next = self.reset.val();
         self.cmp_limit.reset.next = self.reset.val();
@@ -134,12 +138,10 @@ impl Logic for PftInjectorPipelined {
         self.ri.seed.next = self.csr.seed_load.val();
 
         // The decision of this cycle, from the gates' registers.
-        if self.csr.thr_ri.val() {
-            self.gate_ok.next = self.ri.ok.val();
-        } else {
-            self.gate_ok.next = self.fi.ok.val();
-        }
-        self.throttle_ok.next = !self.fsm.congested.val() | self.gate_ok.val();
+        self.fi_sel.d.next = !self.csr.thr_ri_next.val() & self.fi.ok_next.val();
+        self.ri_sel.d.next = self.csr.thr_ri_next.val() & self.ri.ok_next.val();
+        self.throttle_ok.next =
+            !self.fsm.congested.val() | self.fi_sel.q.val() | self.ri_sel.q.val();
         // Packet gating: the rest of a started packet needs only credits.
         self.pass.next =
             self.throttle_ok.val() | (self.csr.gate_packet.val() & !self.flit_head.val());

@@ -36,6 +36,8 @@ pub struct RiGatePipelined {
     pub mask_next: Signal<In, Bits<32>>,
     /// The gate is open this cycle (decided last cycle).
     pub ok: Signal<Out, Bit>,
+    /// `ok` of the next cycle (the verdict being registered).
+    pub ok_next: Signal<Out, Bit>,
     /// The generator's current output.
     pub r: Signal<Out, Bits<32>>,
     reset_seed: Constant<Bits<32>>,
@@ -83,6 +85,7 @@ impl Default for RiGatePipelined {
             ahead_masked: Default::default(),
             ahead: Default::default(),
             ok_q: Default::default(),
+            ok_next: Default::default(),
             load: Default::default(),
             loaded: Default::default(),
             r_next: Default::default(),
@@ -148,6 +151,7 @@ impl Logic for RiGatePipelined {
             self.ok_q.d.next = !self.level_ovf.val() & self.a_ge.val();
         }
         self.ok.next = self.ok_q.q.val();
+        self.ok_next.next = self.ok_q.d.val();
         self.r.next = self.state.q.val();
     }
 }
