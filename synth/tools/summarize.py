@@ -21,8 +21,9 @@ BLOCKS = {
     "credit": "CreditCounter: used credits c, credit_ok, sticky errors",
     "fsm": "CongestionFsm: Normal/Congested state, FT/AT detector",
     "shifter": "LevelShifter: f(c) = ((c << m) >> n) + k",
-    "fi": "FiThrottle: gap counter, gap >= f(c)",
-    "ri": "RiGate: xorshift generator r, r >= f(c)",
+    "fi": "FiThrottle: gap counter",
+    "ri": "RiGate: xorshift generator r",
+    "gate_cmp": "ThrottleCompare: gap or (r & mask) >= f(c), one comparator",
     "counters": "PerfCounters: three 32-bit event counters",
 }
 
@@ -38,6 +39,8 @@ BLOCKS_PIPELINED = {
     "level_pipe": "LevelPipe: f(c) over two registered stages (shift, + k)",
     "fi": "FiThrottlePipelined: gap counter, verdict gap >= L a cycle ahead",
     "ri": "RiGatePipelined: xorshift generator r, verdict (r & mask) >= L a cycle ahead",
+    "fi_sel": "top: the FI verdict masked by the next CTRL.thr_mode, registered",
+    "ri_sel": "top: the RI verdict masked by the next CTRL.thr_mode, registered",
     "counters": BLOCKS["counters"],
 }
 
