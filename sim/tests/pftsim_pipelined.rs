@@ -98,3 +98,22 @@ fn a_register_rewrite_cannot_change_the_build() {
         .validate()
         .unwrap();
 }
+
+#[test]
+fn a_register_rewrite_cannot_change_the_clock() {
+    let text = SMOKE.replace(
+        "[workload]",
+        "[[network.faults]]\nkind = \"pft_rewrite\"\nat = 10\npft = { m = 2, clock_ratio = 2.0 }\n\n[workload]",
+    );
+    let sc = Scenario::parse(&text).unwrap();
+    let e = sc.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("`network.faults[0].pft.clock_ratio` = 2: a register rewrite cannot change the block's clock"),
+        "{e}"
+    );
+    // the default ratio, written out, changes nothing and is accepted
+    Scenario::parse(&text.replace("clock_ratio = 2.0", "clock_ratio = 1.0"))
+        .unwrap()
+        .validate()
+        .unwrap();
+}

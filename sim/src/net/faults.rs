@@ -296,6 +296,13 @@ impl FaultSpec {
                         "a register rewrite cannot change the block's build (set `pipelined` in the [[pft]] entry)",
                     ));
                 }
+                if pft.clock_q16() != PftConfig::default().clock_q16() {
+                    return Err(bad(
+                        &format!("{field}.pft.clock_ratio"),
+                        pft.clock_ratio(),
+                        "a register rewrite cannot change the block's clock (set `clock_ratio` in the [[pft]] entry)",
+                    ));
+                }
             }
         }
         Ok(())
