@@ -37,13 +37,14 @@ $(VENV)/bin/fusesoc: synth/setup-venv.sh
 cocotb: verilog $(VENV)/bin/fusesoc
 	$(VENV)/bin/python tb/cocotb/run.py --build-dir $(OUT)/cocotb
 
-## fusesoc: the FuseSoC core synth/pft_injector.core: lint (Verilator), sim (Icarus),
-##          synth_ice40 (icestorm), synth_ecp5 (trellis flow with YoWASP's nextpnr-ecp5)
-fusesoc: verilog $(VENV)/bin/fusesoc
-	for t in lint sim synth_ice40 synth_ecp5; do \
+## fusesoc: the FuseSoC cores synth/pft_injector.core and synth/pft_injector_pipelined.core:
+##          lint (Verilator), sim (Icarus), synth_ice40 (icestorm), synth_ecp5 (trellis flow
+##          with YoWASP's nextpnr-ecp5)
+fusesoc: verilog verilog-pipelined $(VENV)/bin/fusesoc
+	for c in pft_injector pft_injector_pipelined; do for t in lint sim synth_ice40 synth_ecp5; do \
 	    PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/fusesoc --cores-root synth run \
-	        --build-root $(OUT)/fusesoc/$$t --target $$t pft:nic:pft_injector || exit 1; \
-	done
+	        --build-root $(OUT)/fusesoc/$$c/$$t --target $$t pft:nic:$$c || exit 1; \
+	done; done
 
 ## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog
 verilog:

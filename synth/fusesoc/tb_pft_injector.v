@@ -1,7 +1,12 @@
 // Smoke test of the exported block for FuseSoC's `sim` target (Icarus): reset, configure
 // through the CSR bus, check a register read-back, the credit count and an FT-FI gap.
 // Prints "PASS" and ends with $finish, or "FAIL ..." and ends with $fatal.
+// The module under test is `PFT_DUT` (default pft_injector; the pipelined core sets
+// pft_injector_pipelined, whose FI interval is the same once f(c) stands still).
 `timescale 1ns / 1ps
+`ifndef PFT_DUT
+`define PFT_DUT pft_injector
+`endif
 module tb_pft_injector;
     reg clock = 0, reset = 1, flit_valid = 0, flit_head = 1, csr_we = 0;
     reg [7:0] credit_return = 0;
@@ -13,7 +18,7 @@ module tb_pft_injector;
     integer t, sent, last, gaps_bad;
     reg prev;
 
-    pft_injector dut(.clock(clock), .reset(reset), .flit_valid(flit_valid),
+    `PFT_DUT dut(.clock(clock), .reset(reset), .flit_valid(flit_valid),
         .flit_head(flit_head), .credit_return(credit_return), .csr_we(csr_we),
         .csr_addr(csr_addr), .csr_wdata(csr_wdata), .send(send), .congested(congested),
         .used_credits(used_credits), .throttled(throttled), .csr_rdata(csr_rdata));
