@@ -80,40 +80,43 @@ fn pipelined_true_changes_the_run_and_false_is_the_default() {
     );
 }
 
-#[test]
-fn a_register_rewrite_cannot_change_the_build() {
-    let text = SMOKE.replace(
-        "[workload]",
-        "[[network.faults]]\nkind = \"pft_rewrite\"\nat = 10\npft = { pipelined = true }\n\n[workload]",
-    );
-    let sc = Scenario::parse(&text).unwrap();
-    let e = sc.validate().unwrap_err().to_string();
-    assert!(
-        e.contains("`network.faults[0].pft.pipelined` = true: a register rewrite cannot change the block's build"),
-        "{e}"
-    );
-    // `false` (the default) is a plain rewrite
-    Scenario::parse(&text.replace("pipelined = true", "pipelined = false"))
+/// SMOKE with one `pft_rewrite` fault whose `pft` table is `pft`: `refused` is refused with an
+/// error containing `error`, `accepted` (the same key at its default) is a plain rewrite.
+fn check_rewrite(refused: &str, error: &str, accepted: &str) {
+    let with = |pft: &str| {
+        SMOKE.replace(
+            "[workload]",
+            &format!("[[network.faults]]\nkind = \"pft_rewrite\"\nat = 10\npft = {{ {pft} }}\n\n[workload]"),
+        )
+    };
+    let e = Scenario::parse(&with(refused))
+        .unwrap()
+        .validate()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(error), "{e}");
+    Scenario::parse(&with(accepted))
         .unwrap()
         .validate()
         .unwrap();
 }
 
 #[test]
+fn a_register_rewrite_cannot_change_the_build() {
+    // `false` (the default) is a plain rewrite
+    check_rewrite(
+        "pipelined = true",
+        "`network.faults[0].pft.pipelined` = true: a register rewrite cannot change the block's build",
+        "pipelined = false",
+    );
+}
+
+#[test]
 fn a_register_rewrite_cannot_change_the_clock() {
-    let text = SMOKE.replace(
-        "[workload]",
-        "[[network.faults]]\nkind = \"pft_rewrite\"\nat = 10\npft = { m = 2, clock_ratio = 2.0 }\n\n[workload]",
-    );
-    let sc = Scenario::parse(&text).unwrap();
-    let e = sc.validate().unwrap_err().to_string();
-    assert!(
-        e.contains("`network.faults[0].pft.clock_ratio` = 2: a register rewrite cannot change the block's clock"),
-        "{e}"
-    );
     // the default ratio, written out, changes nothing and is accepted
-    Scenario::parse(&text.replace("clock_ratio = 2.0", "clock_ratio = 1.0"))
-        .unwrap()
-        .validate()
-        .unwrap();
+    check_rewrite(
+        "m = 2, clock_ratio = 2.0",
+        "`network.faults[0].pft.clock_ratio` = 2: a register rewrite cannot change the block's clock",
+        "m = 2, clock_ratio = 1.0",
+    );
 }
