@@ -1,7 +1,11 @@
 //! `pftsim sweep` (docs/sweeps.md): a local sweep, the same plan run from its job list by
-//! GNU parallel and by its Slurm array script (each task run as Slurm would: the script
-//! with SLURM_ARRAY_TASK_ID set), then `--collect`: the three give the same sweep.csv byte
-//! for byte. A point equal to a scenario entry has the F_C and CIF `pftsim compare` prints.
+//! GNU parallel (without `PFTSIM` set: the job lines name the binary that wrote them) and
+//! by its Slurm scripts (`submit.sh` under a stand-in `sbatch` that runs each array task as
+//! slurmd would), then `--collect`: the three give the same sweep.csv byte for byte. The
+//! Slurm sweep lives in a directory whose name holds a space and a newline, is moved before
+//! it is submitted, and is split into arrays of `--array-max` tasks. A point equal to a
+//! scenario entry has the F_C and CIF `pftsim compare` prints. Missing runs are listed with
+//! their tasks, and resubmitted or resumed alone.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,6 +24,45 @@ values = [0, 3]
 [[axis]]
 key = "network.buffer_flits"
 values = [256]
+"#;
+
+/// A stand-in for Slurm's `sbatch`: runs every task of the array in order, as slurmd
+/// would (SLURM_JOB_ID, SLURM_ARRAY_TASK_ID, `--chdir`, `--output` with %A and %a, the
+/// `--export` variables), and logs each call to `$FAKE_SBATCH_LOG`.
+const FAKE_SBATCH: &str = r#"#!/bin/bash
+set -euo pipefail
+chdir=$PWD; out=slurm-%A_%a.out; array=""; exp=""; script=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --chdir=*) chdir=${1#--chdir=} ;;
+        --output=*) out=${1#--output=} ;;
+        --array=*) array=${1#--array=} ;;
+        --export=*) exp=${1#--export=} ;;
+        --*) ;;
+        *) script=$1 ;;
+    esac
+    shift
+done
+[ -n "$array" ] || array=$(sed -n 's/^#SBATCH --array=//p' "$script")
+echo "--array=$array --export=$exp" >> "$FAKE_SBATCH_LOG"
+job=$(( $(wc -l < "$FAKE_SBATCH_LOG") + 100 ))
+tasks=()
+for part in ${array//,/ }; do
+    if [[ $part == *-* ]]; then
+        for ((t = ${part%-*}; t <= ${part#*-}; t++)); do tasks+=("$t"); done
+    else
+        tasks+=("$part")
+    fi
+done
+for t in "${tasks[@]}"; do
+    log=${out//%A/$job}; log=${log//%a/$t}
+    ( cd "$chdir"
+      vars=()
+      IFS=, read -ra kv <<< "$exp"
+      for x in "${kv[@]}"; do [ "$x" = ALL ] || vars+=("$x"); done
+      env "${vars[@]}" SLURM_JOB_ID=$job SLURM_ARRAY_TASK_ID=$t bash "$script" > "$log" 2>&1 )
+done
+echo "Submitted batch job $job"
 "#;
 
 fn tmp(name: &str) -> PathBuf {
@@ -44,11 +87,29 @@ fn pftsim(args: &[&str], cwd: &Path) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-fn sh(script: &str, cwd: &Path, env: &[(&str, &str)]) {
+/// Runs `pftsim args` expecting a failure; returns stderr.
+fn pftsim_fails(args: &[&str], cwd: &Path) -> String {
+    let o = Command::new(PFTSIM)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "pftsim {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs a bash script with a PATH that has no pftsim (and the stand-in sbatch first).
+fn sh(script: &str, cwd: &Path, env: &[(&str, &str)]) -> String {
     let o = Command::new("bash")
         .arg("-c")
         .arg(script)
         .current_dir(cwd)
+        .env_remove("PFTSIM")
         .envs(env.iter().copied())
         .output()
         .unwrap();
@@ -58,6 +119,22 @@ fn sh(script: &str, cwd: &Path, env: &[(&str, &str)]) {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn fake_sbatch(root: &Path) -> (String, PathBuf) {
+    let bin = root.join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let sb = bin.join("sbatch");
+    std::fs::write(&sb, FAKE_SBATCH).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&sb, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    (path, root.join("sbatch.log"))
 }
 
 #[test]
@@ -90,40 +167,83 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
     let jobs = std::fs::read_to_string(root.join("local/jobs.txt")).unwrap();
     assert_eq!(jobs.lines().count(), 4 + 2 * 2);
     assert!(root.join("local/fc_heatmap.svg").is_file());
+    let m = manifest(&root.join("local"));
+    assert_eq!(m["status"], "finished");
+    for f in ["sweep.csv", "fc_heatmap.svg", "jobs.txt", "sweep.json"] {
+        assert!(
+            m["files"].as_array().unwrap().iter().any(|x| x == f),
+            "{f} not in the manifest: {m}"
+        );
+    }
+    assert_eq!(m["dirs"].as_array().unwrap().len(), 8);
 
-    // GNU parallel runs the job list; collect gathers it
+    // GNU parallel runs the job list with no PFTSIM and no pftsim on PATH
     run("par", &["--emit", "parallel"]);
     assert!(!root.join("par/sweep.csv").exists(), "emit runs nothing");
-    let err = Command::new(PFTSIM)
-        .args(["sweep", "--collect", "--out", "par"])
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    assert!(!err.status.success());
-    let msg = String::from_utf8_lossy(&err.stderr);
+    let msg = pftsim_fails(&["sweep", "--collect", "--out", "par"], &root);
     assert!(
-        msg.contains("8 of 8 runs have no summary.json yet") && msg.contains("runs/p0000-s7"),
+        msg.contains("8 of 8 runs are missing or did not finish")
+            && msg.contains("runs/p0000-s7 (task 0): not run")
+            && msg.contains("runs/g000-s8-isolated (task 7): not run")
+            && msg.contains("--tasks 0,1,2,3,4,5,6,7"),
         "{msg}"
     );
-    sh(
-        "parallel --will-cite -j 2 < jobs.txt",
-        &root.join("par"),
-        &[("PFTSIM", PFTSIM)],
+    assert_eq!(
+        manifest(&root.join("par"))["status"],
+        "finished",
+        "an early --collect changes nothing"
     );
+    sh("parallel --will-cite -j 2 < jobs.txt", &root.join("par"), &[]);
+    // run again: every line finds its run finished and does nothing
+    let again = sh("bash parallel.sh 2", &root.join("par"), &[]);
+    assert!(again.is_empty() || !again.contains("accepted"), "{again}");
+    let log = std::fs::read_to_string(root.join("par/logs/parallel.log")).unwrap();
+    assert_eq!(log.lines().count(), 1 + 8, "{log}");
     pftsim(&["sweep", "--collect", "--out", "par"], &root);
     let par = std::fs::read_to_string(root.join("par/sweep.csv")).unwrap();
     assert_eq!(par, local, "parallel vs local");
 
-    // the Slurm array script, one task per line, run from elsewhere (it cds itself)
-    run("slurm", &["--emit", "slurm"]);
-    let script = root.join("slurm/sweep.sbatch");
-    let text = std::fs::read_to_string(&script).unwrap();
-    assert!(text.contains("#SBATCH --array=0-7"), "{text}");
-    for i in 0..8 {
-        sh(
-            &format!("bash {}", script.display()),
-            &std::env::temp_dir(),
-            &[("PFTSIM", PFTSIM), ("SLURM_ARRAY_TASK_ID", &i.to_string())],
+    // Slurm: a directory name with a space and a newline (and a would-be command), moved
+    // after it was written, submitted from elsewhere in arrays of at most 3 tasks
+    let weird = "sl urm\ntouch pwned";
+    run(weird, &["--emit", "slurm", "--array-max", "3"]);
+    let moved = root.join("moved here");
+    std::fs::create_dir_all(&moved).unwrap();
+    let sd = moved.join(weird);
+    std::fs::rename(root.join(weird), &sd).unwrap();
+    let text = std::fs::read_to_string(sd.join("sweep.sbatch")).unwrap();
+    for want in [
+        "#SBATCH --array=0-2\n",
+        "#SBATCH --job-name=pftsim-smoke\n",
+        "#SBATCH --output=logs/slurm-%A_%a.out\n",
+    ] {
+        assert!(text.contains(want), "{want:?} not in:\n{text}");
+    }
+    assert!(text.contains("#SBATCH --time=") && text.contains("#SBATCH --mem="));
+    assert!(!text.contains(weird), "the directory's name is in the script");
+    for s in ["sweep.sbatch", "submit.sh", "parallel.sh"] {
+        sh(&format!("bash -n '{s}'"), &sd, &[]);
+    }
+    let (path, log) = fake_sbatch(&root);
+    let env = [
+        ("PATH", path.as_str()),
+        ("FAKE_SBATCH_LOG", log.to_str().unwrap()),
+    ];
+    sh(
+        &format!("bash {}/submit.sh", shell_quote(sd.to_str().unwrap())),
+        &std::env::temp_dir(),
+        &env,
+    );
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        calls,
+        "--array=0-2 --export=ALL,PFTSIM_OFFSET=0\n--array=0-2 --export=ALL,PFTSIM_OFFSET=3\n--array=0-1 --export=ALL,PFTSIM_OFFSET=6\n"
+    );
+    assert_eq!(std::fs::read_dir(sd.join("logs")).unwrap().count(), 8);
+    for e in walk(&root) {
+        assert!(
+            !e.ends_with("pwned"),
+            "a line of the path ran as a command: {e:?}"
         );
     }
     pftsim(
@@ -134,12 +254,47 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
             "grid.toml",
             "--collect",
             "--out",
-            "slurm",
+            sd.to_str().unwrap(),
         ],
         &root,
     );
-    let slurm = std::fs::read_to_string(root.join("slurm/sweep.csv")).unwrap();
+    let slurm = std::fs::read_to_string(sd.join("sweep.csv")).unwrap();
     assert_eq!(slurm, local, "slurm vs local");
+
+    // two runs lost: --collect names both with their tasks; submit.sh --tasks runs them alone
+    std::fs::remove_dir_all(sd.join("runs/p0001-s8")).unwrap();
+    std::fs::remove_dir_all(sd.join("runs/g000-s8-off")).unwrap();
+    let msg = pftsim_fails(&["sweep", "--collect", "--out", sd.to_str().unwrap()], &root);
+    assert!(
+        msg.contains("2 of 8 runs")
+            && msg.contains("runs/p0001-s8 (task 3): not run")
+            && msg.contains("runs/g000-s8-off (task 6): not run")
+            && msg.contains("submit.sh --tasks 3,6"),
+        "{msg}"
+    );
+    std::fs::write(&log, "").unwrap();
+    sh(
+        &format!("bash {}/submit.sh --tasks 3,6", shell_quote(sd.to_str().unwrap())),
+        &root,
+        &env,
+    );
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "--array=0 --export=ALL,PFTSIM_OFFSET=3\n--array=0 --export=ALL,PFTSIM_OFFSET=6\n"
+    );
+    pftsim(&["sweep", "--collect", "--out", sd.to_str().unwrap()], &root);
+    assert_eq!(std::fs::read_to_string(sd.join("sweep.csv")).unwrap(), local);
+
+    // --resume runs only what is missing
+    let kept = std::fs::read_to_string(root.join("local/runs/p0000-s7/manifest.json")).unwrap();
+    std::fs::remove_dir_all(root.join("local/runs/p0001-s7")).unwrap();
+    pftsim(&["sweep", "--resume", "--out", "local", "--quiet"], &root);
+    assert_eq!(
+        std::fs::read_to_string(root.join("local/runs/p0000-s7/manifest.json")).unwrap(),
+        kept,
+        "a finished run was run again"
+    );
+    assert_eq!(std::fs::read_to_string(root.join("local/sweep.csv")).unwrap(), local);
 
     // point p0000 seed 7 is smoke's `hard` entry as written: compare's F_C and CIF
     pftsim(&["compare", SMOKE, "--out", "cmp", "--quiet"], &root);
@@ -168,8 +323,8 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
             "{c}: compare {a}, sweep {b}"
         );
     }
-    // a different plan written into the local sweep's directory: the runs left there are
-    // of other scenarios, and collect refuses them instead of mixing them in
+    // a different plan written into the local sweep's directory: the earlier sweep's
+    // results (CSV, plots, runs) are moved aside, not left beside the new plan
     std::fs::write(root.join("grid2.toml"), GRID.replace("[0, 3]", "[0, 4]")).unwrap();
     pftsim(
         &[
@@ -185,18 +340,31 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         ],
         &root,
     );
-    let o = Command::new(PFTSIM)
-        .args(["sweep", "--collect", "--out", "local"])
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    let msg = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success());
-    assert!(
-        msg.contains("runs/p0001-s7 is not a finished run of points/p0001-s7.toml"),
-        "{msg}"
-    );
+    for gone in ["sweep.csv", "fc_heatmap.svg", "runs"] {
+        assert!(!root.join("local").join(gone).exists(), "{gone} left beside the new plan");
+    }
+    let msg = pftsim_fails(&["sweep", "--collect", "--out", "local"], &root);
+    assert!(msg.contains("8 of 8 runs"), "{msg}");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// Every path under `d` (links not followed).
+fn walk(d: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(d) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                v.extend(walk(&p));
+            }
+            v.push(p);
+        }
+    }
+    v
 }
 
 #[test]
@@ -213,7 +381,7 @@ fn a_bad_grid_is_refused_before_anything_runs() {
         ),
         (
             "[[axis]]\nkey = \"seed\"\nvalues = [1]\n",
-            "grid: `axis[0]`: key \"seed\": not a sweep axis",
+            "grid: `axis[0]`.key = \"seed\": not a sweep axis",
         ),
         ("[[axes]]\n", "unknown field `axes`"),
     ] {
@@ -232,7 +400,7 @@ fn a_bad_grid_is_refused_before_anything_runs() {
 }
 
 /// The shipped grids (scenarios/grids/, over scenarios/paper.toml) plan: every point
-/// scenario parses and validates (`--emit` runs nothing).
+/// scenario parses and validates (`--emit` runs nothing), and the scripts are valid bash.
 #[test]
 fn the_shipped_grids_plan() {
     let root = tmp("grids");
@@ -259,11 +427,14 @@ fn the_shipped_grids_plan() {
                 &out,
                 "--emit",
                 "slurm",
+                "--quiet",
             ],
             &root,
         );
         assert!(text.contains("runs of"), "{}: {text}", g.display());
-        assert!(root.join(&out).join("sweep.sbatch").is_file());
+        for s in ["sweep.sbatch", "submit.sh", "parallel.sh"] {
+            sh(&format!("bash -n {s}"), &root.join(&out), &[]);
+        }
         n += 1;
     }
     assert!(n >= 3, "{n} grids");

@@ -6,8 +6,10 @@
 //! pftsim run SCENARIO.toml --out DIR [--pft NAME | --cc NAME] [--jobs N] [--quiet]
 //! pftsim compare SCENARIO.toml --out DIR [--jobs N] [--quiet]
 //! pftsim check SCENARIO.toml
-//! pftsim sweep SCENARIO.toml --grid GRID.toml --out DIR [--emit parallel|slurm] [--jobs N]
+//! pftsim sweep SCENARIO.toml --grid GRID.toml --out DIR [--emit parallel|slurm] [--jobs N] [--yes]
+//!              [--array-max N] [--time T] [--mem M]
 //! pftsim sweep --collect --out DIR
+//! pftsim sweep --resume --out DIR
 //! ```
 //! `run --pft isolated` runs the isolated baseline alone; `sweep` is in docs/sweeps.md.
 //! `check` also prints what `compare` would cost on this machine (node-cycles, wall time at
@@ -17,7 +19,7 @@
 //! looks complete (`summary.json` / `compare.json` are written last).
 
 use clap::{Parser, Subcommand};
-use pft_sim::scenario::sweep::{self, Collected, Emit, Plan};
+use pft_sim::scenario::sweep::{self, Collected, Emit};
 use pft_sim::scenario::{self, report, Progress, Scenario};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,6 +52,11 @@ pub enum Cmd {
         /// `--cc` is the same flag.
         #[arg(long, visible_alias = "cc", value_name = "NAME")]
         pft: Option<String>,
+        /// Do nothing when --out already holds this run, finished (the same scenario, by
+        /// its SHA-256, and the same entry): a sweep's job lines use it, so that a job list
+        /// run again runs only what is missing.
+        #[arg(long)]
+        skip_finished: bool,
         #[command(flatten)]
         opts: Opts,
     },
@@ -70,25 +77,39 @@ pub enum Cmd {
         scenario: PathBuf,
     },
     /// Run a scenario over a grid of values (docs/sweeps.md) on the local cores, or write
-    /// the runs as a job list for GNU parallel and a Slurm job array (`--emit`); `--collect`
-    /// gathers a sweep directory's runs into sweep.csv and F_C heat maps.
+    /// the runs as a job list for GNU parallel and Slurm job arrays (`--emit`); `--collect`
+    /// gathers a sweep directory's runs into sweep.csv and F_C heat maps; `--resume` runs
+    /// only the runs of a sweep directory that are missing.
     Sweep {
-        /// Scenario file (TOML); not needed with --collect.
-        #[arg(required_unless_present = "collect")]
+        /// Scenario file (TOML); not needed with --collect or --resume.
+        #[arg(required_unless_present_any = ["collect", "resume"], requires = "grid")]
         scenario: Option<PathBuf>,
         /// Grid file (TOML: entry, seeds, [[axis]] key/values, heatmap).
-        #[arg(long, required_unless_present = "collect")]
+        #[arg(long, required_unless_present_any = ["collect", "resume"], requires = "scenario")]
         grid: Option<PathBuf>,
         /// Sweep directory (points/, runs/, jobs.txt, sweep.json, sweep.csv).
         #[arg(long)]
         out: PathBuf,
-        /// Write the plan and the job list (`parallel`), plus a Slurm job-array script
-        /// (`slurm`), and run nothing.
-        #[arg(long, value_enum, conflicts_with = "collect")]
+        /// Write the plan, the job list and parallel.sh (`parallel`), plus the Slurm
+        /// job-array script and submit.sh (`slurm`), and run nothing.
+        #[arg(long, value_enum, conflicts_with_all = ["collect", "resume"])]
         emit: Option<Emit>,
         /// Gather the finished runs of the sweep directory `--out` (sweep.csv, heat maps).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "resume")]
         collect: bool,
+        /// Run here only the runs of the sweep in `--out` that are missing or failed, then
+        /// collect (with the scenario and grid given, they must be that sweep's).
+        #[arg(long)]
+        resume: bool,
+        /// Slurm: tasks per job array, at most (submit.sh submits several arrays).
+        #[arg(long, value_name = "N", default_value_t = sweep::ARRAY_MAX, value_parser = sweep::cluster::parse_array_max, requires = "emit")]
+        array_max: usize,
+        /// Slurm: `--time` per task (default: from the cost estimate).
+        #[arg(long, value_name = "TIME", value_parser = sweep::cluster::parse_time, requires = "emit")]
+        time: Option<String>,
+        /// Slurm: `--mem` per task (default: from the cost estimate).
+        #[arg(long, value_name = "SIZE", value_parser = sweep::cluster::parse_mem, requires = "emit")]
+        mem: Option<String>,
         #[command(flatten)]
         opts: Opts,
     },
@@ -178,59 +199,38 @@ fn fmt_opt(v: Option<f64>) -> String {
 }
 
 /// `pftsim sweep`: plan (and run, or emit), or collect.
-fn sweep_cmd(
-    scenario: Option<&std::path::Path>,
-    grid: Option<&std::path::Path>,
-    out: &std::path::Path,
-    emit: Option<Emit>,
-    collect: bool,
-    opts: &Opts,
-) -> anyhow::Result<()> {
+fn sweep_cmd(a: sweep::SweepArgs, collect: bool) -> anyhow::Result<()> {
+    let out = a.out.clone();
+    let inputs: Vec<&std::path::Path> = a.scenario.iter().chain(&a.grid).map(PathBuf::as_path).collect();
     if collect {
-        if let (Some(s), Some(g)) = (scenario, grid) {
-            // the directory must hold this sweep
-            let want = sweep::load_plan(s, g, opts.engine)?;
-            let have: Plan = serde_json::from_str(
-                &std::fs::read_to_string(out.join(sweep::PLAN)).unwrap_or_default(),
-            )
-            .map_err(|_| anyhow::anyhow!("{} holds no sweep plan", out.display()))?;
-            if have.files != want.files || have.units != want.units {
-                anyhow::bail!(
-                    "{} holds a different sweep than {} over {}",
-                    out.display(),
-                    s.display(),
-                    g.display()
-                );
-            }
-        }
-        let c = sweep::collect(out)?;
-        return print_sweep(out, &c);
+        let want = match (&a.scenario, &a.grid) {
+            (Some(s), Some(g)) => Some(sweep::load_plan(s, g, a.engine)?),
+            _ => None,
+        };
+        let c = sweep::collect_command(&out, want.as_ref(), &inputs)?;
+        return print_sweep(&out, &c);
     }
-    let (s, g) = (
-        scenario.expect("clap requires it"),
-        grid.expect("clap requires it"),
-    );
-    let (plan, c) = sweep::sweep_command(s, g, out, emit, opts.engine, opts.jobs(), opts.quiet)?;
+    let (plan, c) = sweep::sweep_command(&a)?;
     match c {
-        Some(c) => print_sweep(out, &c),
-        None => say(format_args!(
-            "wrote {} runs of {} points x {} seeds to {}\n\
-             run them:  cd {} && parallel -j {} < {}{}\n\
-             then:      pftsim sweep --collect --out {}\n",
-            plan.units.len(),
-            plan.points.len(),
-            plan.seeds.len(),
-            out.join(sweep::JOBS).display(),
-            out.display(),
-            opts.jobs(),
-            sweep::JOBS,
-            if emit == Some(Emit::Slurm) {
-                format!("   (or: sbatch {})", out.join(sweep::SBATCH).display())
-            } else {
-                String::new()
-            },
-            out.display()
-        )),
+        Some(c) => print_sweep(&out, &c),
+        None => {
+            let d = sweep::cluster::shell_quote(&scenario::sanitize(&out.display().to_string()));
+            say(format_args!(
+                "wrote {} runs of {} points x {} seeds to {}\n\
+                 run them:  bash {d}/{}{}\n\
+                 then:      pftsim sweep --collect --out {d}\n",
+                plan.units.len(),
+                plan.points.len(),
+                plan.seeds.len(),
+                scenario::sanitize(&out.join(sweep::JOBS).display().to_string()),
+                sweep::PARALLEL,
+                if a.emit == Some(Emit::Slurm) {
+                    format!("   (GNU parallel; on Slurm: bash {d}/{})", sweep::SUBMIT)
+                } else {
+                    "   (GNU parallel)".to_string()
+                },
+            ))
+        }
     }
 }
 
@@ -260,15 +260,23 @@ fn print_sweep(out: &std::path::Path, c: &Collected) -> anyhow::Result<()> {
             fmt_opt(mean),
             fmt_opt(min),
             fmt_opt(max),
-            values.join(" ")
+            scenario::sanitize(&values.join(" "))
         );
     }
+    if !c.unfinished.is_empty() {
+        eprintln!(
+            "warning: {} run(s) reached cycles.max before their workload finished (the CSV's `finished` column; manifest.json lists them): {}",
+            c.unfinished.len(),
+            c.unfinished.join(", ")
+        );
+    }
+    let shown = |p: PathBuf| scenario::sanitize(&p.display().to_string());
     say(format_args!(
         "{text}wrote {}{}\n",
-        out.join(sweep::CSV).display(),
+        shown(out.join(sweep::CSV)),
         c.plots
             .iter()
-            .map(|h| format!(", {}", out.join(h).display()))
+            .map(|h| format!(", {}", shown(out.join(h))))
             .collect::<String>()
     ))
 }
@@ -304,10 +312,18 @@ fn main() -> ExitCode {
             scenario,
             out,
             pft,
+            skip_finished,
             opts,
         } => load(scenario)
             .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
+                let name = scenario::run_name(&sc, pft.as_deref());
+                if *skip_finished && scenario::finished_run_in(&sc, &name, out) {
+                    return say(format_args!(
+                        "{} already holds the finished run `{name}` of this scenario: nothing to do (--skip-finished)\n",
+                        scenario::sanitize(&out.display().to_string())
+                    ));
+                }
                 let s = scenario::run_command(&sc, &[scenario.as_path()], pft.as_deref(), out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{} run `{}` ({}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
@@ -348,8 +364,28 @@ fn main() -> ExitCode {
             out,
             emit,
             collect,
+            resume,
+            array_max,
+            time,
+            mem,
             opts,
-        } => sweep_cmd(scenario.as_deref(), grid.as_deref(), out, *emit, *collect, opts),
+        } => sweep_cmd(
+            sweep::SweepArgs {
+                scenario: scenario.clone(),
+                grid: grid.clone(),
+                out: out.clone(),
+                emit: *emit,
+                engine: opts.engine,
+                jobs: opts.jobs(),
+                quiet: opts.quiet,
+                yes: opts.yes,
+                resume: *resume,
+                array_max: *array_max,
+                time: time.clone(),
+                mem: mem.clone(),
+            },
+            *collect,
+        ),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

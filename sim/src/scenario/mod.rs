@@ -105,6 +105,35 @@ fn isolated_spec() -> RunSpec {
     }
 }
 
+/// The spec of the run `name` of `sc`: an entry's name, `off` or `isolated`.
+pub fn run_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
+    if name == ISOLATED {
+        Ok(isolated_spec())
+    } else {
+        cc_spec(sc, name)
+    }
+}
+
+/// True when `dir` holds a finished `pftsim run` of `sc` (its SHA-256) with the entry `name`
+/// (`run --skip-finished`, `sweep --resume`).
+pub fn finished_run_in(sc: &Scenario, name: &str, dir: &Path) -> bool {
+    output::registry_read(dir).is_some_and(|m| {
+        m.finished
+            && m.command == "run"
+            && m.scenario_sha256 == output::scenario_sha256(sc)
+            && m.runs.first().map(String::as_str) == Some(name)
+            && dir.join("summary.json").is_file()
+    })
+}
+
+/// The name `run` gives its run: `pft_name`, else the first entry, else `off`.
+pub fn run_name(sc: &Scenario, pft_name: Option<&str>) -> String {
+    pft_name
+        .map(str::to_string)
+        .or_else(|| sc.configs().first().map(|(n, _)| n.clone()))
+        .unwrap_or_else(|| OFF.to_string())
+}
+
 /// True when the scenario asks for, and its workload has, an isolated baseline.
 pub fn wants_isolated(sc: &Scenario) -> bool {
     match &sc.workload {
@@ -167,7 +196,6 @@ pub fn write_run(
     iso: Option<&RunOutput>,
     off: Option<&RunOutput>,
 ) -> anyhow::Result<RunSummary> {
-    output::prepare_dir(dir, "summary.json")?;
     output::write_csv(&dir.join("nodes.csv"), &r.nodes)?;
     output::write_csv(&dir.join("timeseries.csv"), &r.timeseries.samples())?;
     let mut runs = vec![r];
@@ -252,10 +280,7 @@ pub fn run_command(
     yes: bool,
     progress: &Progress,
 ) -> anyhow::Result<RunSummary> {
-    let name = pft_name
-        .map(str::to_string)
-        .or_else(|| sc.configs().first().map(|(n, _)| n.clone()))
-        .unwrap_or_else(|| OFF.to_string());
+    let name = run_name(sc, pft_name);
     let mut specs = if name == ISOLATED {
         // the isolated baseline alone (`pftsim sweep` runs it as a job of its own)
         if matches!(sc.workload, crate::workload::WorkloadConfig::Uniform(_)) {
@@ -279,14 +304,17 @@ pub fn run_command(
     let labels = specs.iter().map(|s| s.label.clone()).collect();
     let manifest = output::Manifest::new("run", sc, inputs.first().copied(), labels, files);
     let rd = output::ResultDir::open(out, manifest, &legacy_files(&specs), inputs)?;
-    let runs = run_all(sc, &specs, jobs, progress)?;
-    let iso = runs.get(1);
-    if let Some(i) = iso {
-        write_run(&out.join(ISOLATED), sc, i, None, None)?;
-    }
-    let summary = write_run(out, sc, &runs[0], iso, None)?;
-    rd.finish()?;
-    Ok(summary)
+    rd.run(|rd| {
+        let runs = run_all(sc, &specs, jobs, progress)?;
+        if !runs[0].finished {
+            rd.update(|m| m.unfinished_runs.push(runs[0].spec.label.clone()));
+        }
+        let iso = runs.get(1);
+        if let Some(i) = iso {
+            write_run(&out.join(ISOLATED), sc, i, None, None)?;
+        }
+        write_run(out, sc, &runs[0], iso, None)
+    })
 }
 
 /// The runs of `compare`: the isolated baseline (if any), off, every configuration.
@@ -374,7 +402,27 @@ pub fn compare_command(
     let labels = specs.iter().map(|s| s.label.clone()).collect();
     let manifest = output::Manifest::new("compare", sc, inputs.first().copied(), labels, files);
     let rd = output::ResultDir::open(out, manifest, &legacy_files(&specs), inputs)?;
-    let runs = run_all(sc, &specs, jobs, progress)?;
+    rd.run(|rd| compare_runs(sc, &specs, out, jobs, progress, wall, rd))
+}
+
+/// The runs and files of `compare_command`, in its result directory `rd`.
+fn compare_runs(
+    sc: &Scenario,
+    specs: &[RunSpec],
+    out: &Path,
+    jobs: usize,
+    progress: &Progress,
+    wall: Instant,
+    rd: &output::ResultDir,
+) -> anyhow::Result<CompareReport> {
+    let runs = run_all(sc, specs, jobs, progress)?;
+    rd.update(|m| {
+        m.unfinished_runs = runs
+            .iter()
+            .filter(|r| !r.finished)
+            .map(|r| r.spec.label.clone())
+            .collect()
+    });
     let iso = runs.iter().find(|r| r.spec.label == ISOLATED);
     let off = runs.iter().find(|r| r.spec.label == OFF);
     for r in &runs {
@@ -411,6 +459,19 @@ pub fn compare_command(
         config: sc.clone(),
     };
     output::write_json(&out.join("compare.json"), &rep)?;
-    rd.finish()?;
     Ok(rep)
+}
+
+/// `s` with control characters shown as escapes (`\u{1b}`), so that a value from a file
+/// never drives the terminal, a CSV or an SVG.
+pub fn sanitize(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
 }

@@ -1,17 +1,28 @@
 //! Writing outputs so that nothing half-written looks complete and nothing a user has is
-//! destroyed: every file is written to a hidden temporary name in the same directory and
-//! renamed into place (`pft_hdl::outfile`), and a result directory belongs to one run of
-//! one command (`ResultDir`: a lock, a manifest written first and finished last, an earlier
-//! command's files moved aside).
+//! destroyed. A result directory belongs to one run of one command (`ResultDir`): a lock, a
+//! manifest written first and finished last, an earlier command's files moved aside, and
+//! every file written through `write_atomic`, which never follows a symbolic link and never
+//! replaces anything but a regular file. docs/bad-inputs.md ("The rules every tool follows")
+//! and docs/sweeps.md ("Output safety") describe the policy for users.
 
 use anyhow::Context;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
-/// Writes `bytes` to `path` through a temporary file and a rename.
+mod registry;
+pub use registry::{read_manifest as registry_read, Manifest, Status, LOCK, MANIFEST};
+
+/// Writes `bytes` to `path` through a temporary file and a rename, without following links:
+/// `path` and every directory between its result directory and it must be real (a
+/// symbolic link is refused, never written through) and `path`, if it exists, a regular
+/// file. Inside an open result directory of this process the file is recorded in its
+/// manifest.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    pft_hdl::outfile::write_atomic(path, bytes)
-        .with_context(|| format!("writing {}", path.display()))
+    let abs = absolute(path)?;
+    let root = registry::record(&abs);
+    check_no_links(root.as_deref(), &abs)?;
+    write_no_follow(&abs, bytes).with_context(|| format!("writing {}", path.display()))
 }
 
 /// Writes `value` as pretty JSON (with a final newline).
@@ -28,79 +39,154 @@ pub fn write_csv<R: Serialize>(path: &Path, rows: &[R]) -> anyhow::Result<()> {
     write_atomic(path, s.as_bytes())
 }
 
-/// Creates `dir` and removes its completion marker `marker` (left by an earlier command),
-/// so that the directory never looks complete while this command runs.
-pub fn prepare_dir(dir: &Path, marker: &str) -> anyhow::Result<()> {
-    if dir.exists() && !dir.is_dir() {
-        anyhow::bail!(
-            "output directory {} exists and is not a directory",
-            dir.display()
-        );
+/// `p` made absolute against the current directory (lexically: links are not resolved, so
+/// that a link inside a result directory is seen as one).
+pub fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
+    let p = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .context("cannot read the current directory")?
+            .join(p)
+    };
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
     }
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-    remove_marker(dir, marker)
+    Ok(out)
 }
 
-/// Removes `dir/marker` if it is there (a missing `dir` is fine).
-pub fn remove_marker(dir: &Path, marker: &str) -> anyhow::Result<()> {
-    if !dir.is_dir() {
-        return Ok(());
+/// Refuses `path` when a directory between `root` (exclusive) and it, or `path` itself, is
+/// a symbolic link, or when `path` exists and is not a regular file.
+fn check_no_links(root: Option<&Path>, path: &Path) -> anyhow::Result<()> {
+    if let Some(root) = root {
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        let mut cur = root.to_path_buf();
+        let n = rel.components().count();
+        for (i, c) in rel.components().enumerate() {
+            cur.push(c);
+            let Ok(m) = std::fs::symlink_metadata(&cur) else {
+                break;
+            };
+            if m.file_type().is_symlink() {
+                anyhow::bail!(
+                    "cannot write {}: {} is a symbolic link (to {}); files of a result directory are never written through links",
+                    path.display(),
+                    cur.display(),
+                    std::fs::read_link(&cur).unwrap_or_default().display()
+                );
+            }
+            if i + 1 < n && !m.is_dir() {
+                anyhow::bail!(
+                    "cannot write {}: {} is not a directory",
+                    path.display(),
+                    cur.display()
+                );
+            }
+        }
     }
-    let m = dir.join(marker);
-    match std::fs::remove_file(&m) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e).with_context(|| format!("removing the old {}", m.display())),
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => anyhow::bail!(
+            "cannot write {}: it is a symbolic link (to {}); result files are never written through links",
+            path.display(),
+            std::fs::read_link(path).unwrap_or_default().display()
+        ),
+        Ok(m) if !m.is_file() => anyhow::bail!(
+            "cannot write {}: it is {} (only a regular file is replaced)",
+            path.display(),
+            kind_of(&m)
+        ),
+        _ => Ok(()),
     }
 }
 
-/// The manifest of a result directory: which command wrote which files, from which
-/// scenario, and whether it finished. Written first (`finished: false`) and rewritten last.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Manifest {
-    /// `pftsim <version>`.
-    pub tool: String,
-    /// `run` or `compare`.
-    pub command: String,
-    /// The command line.
-    pub argv: Vec<String>,
-    /// The scenario file, if the command read one.
-    pub scenario: Option<String>,
-    /// SHA-256 of the scenario as run (its canonical TOML, comments and layout aside).
-    pub scenario_sha256: String,
-    /// The runs (`off`, `isolated`, the configurations' names).
-    pub runs: Vec<String>,
-    /// Every file this command writes, relative to the directory.
-    pub files: Vec<String>,
-    /// Unix time when the command started.
-    pub started_unix: u64,
-    /// False until every file is written.
-    pub finished: bool,
+/// What a non-regular file is, for messages.
+fn kind_of(m: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
 }
 
-/// The manifest's file name.
-pub const MANIFEST: &str = "manifest.json";
-/// The lock file's name: held (an advisory `flock`) while a command writes the directory;
-/// the system releases it when the process ends, even when killed.
-pub const LOCK: &str = ".pftsim.lock";
+/// The temporary file and rename of `write_atomic`, on `path` itself (never a link's
+/// target): a rename replaces the directory entry, so a link or device node in the way
+/// would be replaced, not written; `check_no_links` refuses those first.
+fn write_no_follow(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("not a file name"))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&tmp);
+    let res = (|| {
+        let mut f = std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        // checked again just before the rename: nothing but a regular file is replaced
+        if let Ok(m) = std::fs::symlink_metadata(path) {
+            if !m.is_file() {
+                return Err(std::io::Error::other(format!(
+                    "it became {} while being written",
+                    kind_of(&m)
+                )));
+            }
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    if res.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    res
+}
 
 /// A result directory owned by one run of one command: checked, locked, cleared of an
-/// earlier command's files (moved aside, never deleted), with a manifest.
+/// earlier command's files (moved aside, never deleted), with a manifest. Dropped without
+/// `finish`, its manifest says why (`fail`), or "failed" when nobody said.
 pub struct ResultDir {
     dir: PathBuf,
-    manifest: Manifest,
-    _lock: std::fs::File,
+    done: bool,
 }
 
+/// Serialises the checks and moves of `open` within one process (a sweep opens many run
+/// directories at once).
+static OPENING: Mutex<()> = Mutex::new(());
+
 impl ResultDir {
-    /// Takes `dir` for `manifest` (`files` relative to `dir`). Before anything is written:
-    /// refuses a `dir` that is not a directory (or a symbolic link to a missing one), one
-    /// that cannot be written, one that another pftsim is writing (the lock), and a plan
-    /// whose files would replace an input or something that is not a regular file. Then
-    /// moves every file an earlier command listed in its manifest, and every planned file
-    /// already there, to `dir/.previous-<time>/` (saying so on stderr), and writes the
-    /// manifest with `finished: false`. In a directory without a manifest (written by an
+    /// Takes `dir` for `manifest` (`files` and `dirs` relative to `dir`). Before anything is
+    /// written: refuses a `dir` that is not a directory (or a symbolic link to a missing
+    /// one), one that cannot be written, one that another pftsim is writing (the lock), one
+    /// inside a directory another pftsim is writing or inside another command's files, one
+    /// holding a directory another pftsim is writing, and a plan whose files would replace
+    /// an input, a link or something that is not a regular file. Then moves every file and
+    /// directory an earlier command listed in its manifest, and every planned file or
+    /// directory already there, to `dir/.previous-<time>/` (saying so on stderr), and writes
+    /// the manifest with `finished: false`. In a directory without a manifest (written by an
     /// older pftsim), the files named in `legacy` count as an earlier command's. Other files
     /// in `dir` are never touched.
     pub fn open(
@@ -109,7 +195,38 @@ impl ResultDir {
         legacy: &[String],
         inputs: &[&Path],
     ) -> anyhow::Result<ResultDir> {
+        Self::take(dir, manifest, legacy, inputs, false)
+    }
+
+    /// Takes `dir` again for the next step of the command that wrote its manifest (a sweep's
+    /// `--collect` or `--resume`): the same checks and lock as `open`, but the earlier
+    /// command's files stay, and the manifest is the earlier one with `finished: false`
+    /// until this step finishes. Refuses a directory whose manifest is not of `command`.
+    pub fn reopen(dir: &Path, command: &str, inputs: &[&Path]) -> anyhow::Result<ResultDir> {
+        let old = registry::read_manifest(dir).with_context(|| {
+            format!(
+                "{} has no {MANIFEST} of a `{command}`: nothing to continue there",
+                dir.display()
+            )
+        })?;
+        anyhow::ensure!(
+            old.command == command,
+            "{} holds the results of a `{}`, not of a `{command}` (its {MANIFEST} says so)",
+            dir.display(),
+            old.command
+        );
+        Self::take(dir, old, &[], inputs, true)
+    }
+
+    fn take(
+        dir: &Path,
+        mut manifest: Manifest,
+        legacy: &[String],
+        inputs: &[&Path],
+        keep: bool,
+    ) -> anyhow::Result<ResultDir> {
         use pft_hdl::outfile;
+        let _serial = OPENING.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(i) = inputs.iter().find(|i| outfile::same_file(dir, i)) {
             anyhow::bail!("--out {}: it is the input {}", dir.display(), i.display());
         }
@@ -129,7 +246,21 @@ impl ResultDir {
                 })?;
             }
         }
-        for f in &manifest.files {
+        let abs = absolute(dir)?;
+        registry::check_ancestors(dir, &abs)?;
+        let planned: Vec<&String> = manifest
+            .files
+            .iter()
+            .chain(&manifest.pending)
+            .chain(&manifest.dirs)
+            .collect();
+        for f in &planned {
+            anyhow::ensure!(
+                is_plain_relative(f),
+                "internal error: {f:?} is not a relative path"
+            );
+        }
+        for f in manifest.files.iter().chain(&manifest.pending) {
             let p = dir.join(f);
             if let Some(i) = inputs.iter().find(|i| outfile::same_file(&p, i)) {
                 anyhow::bail!(
@@ -143,69 +274,79 @@ impl ResultDir {
                     anyhow::bail!(
                         "cannot write {}: it is {} (only a regular file is replaced)",
                         p.display(),
-                        if m.is_dir() {
-                            "a directory"
-                        } else {
-                            "not a regular file"
-                        }
+                        kind_of(&m)
                     );
                 }
             }
-            // a run's subdirectory must be a directory if it exists
-            let mut up = Path::new(f).parent();
-            while let Some(d) = up.filter(|d| !d.as_os_str().is_empty()) {
-                let full = dir.join(d);
-                if full.exists() && !full.is_dir() {
+        }
+        // the directories on the way to every planned file and child directory are real
+        for f in &planned {
+            let mut cur = dir.to_path_buf();
+            let parts: Vec<_> = Path::new(f.as_str()).components().collect();
+            for (i, c) in parts.iter().enumerate() {
+                let last = i + 1 == parts.len();
+                let is_dir_entry = manifest.dirs.contains(f);
+                if last && !is_dir_entry {
+                    break;
+                }
+                cur.push(c);
+                let Ok(m) = std::fs::symlink_metadata(&cur) else {
+                    break;
+                };
+                if m.file_type().is_symlink() {
                     anyhow::bail!(
-                        "cannot write {}: {} is not a directory",
-                        p.display(),
-                        full.display()
+                        "cannot write {}: {} is a symbolic link (to {}); the directories of a result directory must be its own",
+                        dir.join(f).display(),
+                        cur.display(),
+                        std::fs::read_link(&cur).unwrap_or_default().display()
                     );
                 }
-                up = d.parent();
+                if !m.is_dir() {
+                    anyhow::bail!(
+                        "cannot write {}: {} is not a directory",
+                        dir.join(f).display(),
+                        cur.display()
+                    );
+                }
             }
         }
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
         outfile::check_dir(dir)
             .map_err(|e| anyhow::anyhow!("output directory {}: {}", dir.display(), e.why))?;
-        let lock_path = dir.join(LOCK);
-        let lock = std::fs::File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .with_context(|| format!("cannot create the lock {}", lock_path.display()))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
-                "another pftsim is writing into {} (it holds {}); wait for it to end or give another --out",
-                dir.display(),
-                lock_path.display()
-            ),
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
-            }
+        let lock = registry::lock(dir)?;
+        registry::check_descendants(dir)?;
+        let old = registry::read_manifest(dir);
+        if !keep {
+            move_aside_earlier(dir, &manifest, old.as_ref(), legacy)?;
         }
+        manifest.finished = false;
+        manifest.status = Status::Running;
+        manifest.error = None;
+        manifest.pid = std::process::id();
+        registry::insert(abs.clone(), manifest, lock);
         let rd = ResultDir {
-            dir: dir.to_path_buf(),
-            manifest,
-            _lock: lock,
+            dir: abs,
+            done: false,
         };
         rd.remove_stale_temporaries();
-        rd.move_aside_earlier(legacy)?;
-        rd.write_manifest()?;
+        registry::write(&rd.dir)?;
         Ok(rd)
     }
 
     /// Removes the temporary files (`.NAME.tmp-PID`) of planned files that a killed command
     /// left: no other pftsim writes here while the lock is held.
     fn remove_stale_temporaries(&self) {
-        let mut dirs: Vec<PathBuf> = self
-            .manifest
+        let m = registry::manifest(&self.dir);
+        let names: Vec<String> = m
             .files
             .iter()
+            .chain(&m.pending)
             .chain(std::iter::once(&MANIFEST.to_string()))
+            .cloned()
+            .collect();
+        let mut dirs: Vec<PathBuf> = names
+            .iter()
             .filter_map(|f| self.dir.join(f).parent().map(Path::to_path_buf))
             .collect();
         dirs.sort();
@@ -216,12 +357,9 @@ impl ResultDir {
             };
             for e in rd.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                let ours = self
-                    .manifest
-                    .files
+                let ours = names
                     .iter()
                     .map(|f| f.rsplit('/').next().unwrap_or(f))
-                    .chain(std::iter::once(MANIFEST))
                     .any(|f| name.starts_with(&format!(".{f}.tmp-")));
                 if ours && e.file_type().is_ok_and(|t| t.is_file()) {
                     let _ = std::fs::remove_file(e.path());
@@ -230,93 +368,166 @@ impl ResultDir {
         }
     }
 
-    /// Moves the files of an earlier command (listed in its manifest), and planned files
-    /// already present, to `.previous-<unix time>/`, keeping their relative paths.
-    fn move_aside_earlier(&self, legacy: &[String]) -> anyhow::Result<()> {
-        let old: Option<Manifest> = std::fs::read(self.dir.join(MANIFEST))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok());
-        let mut names: Vec<String> = old.as_ref().map_or(legacy.to_vec(), |m| m.files.clone());
-        names.extend(self.manifest.files.iter().cloned());
-        names.push(MANIFEST.to_string());
-        names.sort();
-        names.dedup();
-        let present: Vec<&String> = names
-            .iter()
-            .filter(|f| is_plain_relative(f))
-            .filter(|f| std::fs::symlink_metadata(self.dir.join(f)).is_ok_and(|m| m.is_file()))
-            .collect();
-        if present.is_empty() {
-            return Ok(());
-        }
-        let stamp = old.as_ref().map_or_else(unix_now, |m| m.started_unix);
-        let mut aside = self.dir.join(format!(".previous-{stamp}"));
-        let mut k = 1;
-        while aside.exists() {
-            aside = self.dir.join(format!(".previous-{stamp}-{k}"));
-            k += 1;
-        }
-        for f in &present {
-            let to = aside.join(f);
-            if let Some(d) = to.parent() {
-                std::fs::create_dir_all(d)
-                    .with_context(|| format!("cannot create {}", d.display()))?;
-            }
-            std::fs::rename(self.dir.join(f), &to)
-                .with_context(|| format!("cannot move {} aside", self.dir.join(f).display()))?;
-            // a run subdirectory left empty goes too (never one holding anything else)
-            if let Some(d) = Path::new(f.as_str())
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-            {
-                let _ = std::fs::remove_dir(self.dir.join(d));
-            }
-        }
-        let what = match &old {
-            Some(m) if m.finished => format!("a finished `{}`", m.command),
-            Some(m) => format!("an unfinished `{}`", m.command),
-            None => "an earlier command (no manifest)".to_string(),
-        };
-        eprintln!(
-            "note: moved {} file(s) of {what} in {} to {}",
-            present.len(),
-            self.dir.display(),
-            aside.display()
-        );
-        Ok(())
-    }
-
-    fn write_manifest(&self) -> anyhow::Result<()> {
-        write_json(&self.dir.join(MANIFEST), &self.manifest)
-    }
-
-    /// The directory.
+    /// The directory (absolute).
     pub fn path(&self) -> &Path {
         &self.dir
     }
 
-    /// Marks the directory complete: checks that every planned file is there and rewrites
-    /// the manifest with `finished: true`. The lock is released when `self` drops.
+    /// The manifest as it stands.
+    pub fn manifest(&self) -> Manifest {
+        registry::manifest(&self.dir)
+    }
+
+    /// Changes the manifest (in memory; written by the next `write`, `finish` or `fail`,
+    /// or by the signal handler).
+    pub fn update(&self, f: impl FnOnce(&mut Manifest)) {
+        registry::update(&self.dir, f);
+    }
+
+    /// Writes the manifest as it stands (still `finished: false`).
+    pub fn save(&self) -> anyhow::Result<()> {
+        registry::write(&self.dir)
+    }
+
+    /// Marks the directory complete: checks that every file of the plan is there and
+    /// rewrites the manifest with `finished: true`. The lock is released when `self` drops.
     pub fn finish(mut self) -> anyhow::Result<()> {
-        for f in &self.manifest.files {
+        let m = registry::manifest(&self.dir);
+        for f in &m.files {
             anyhow::ensure!(
                 self.dir.join(f).is_file(),
                 "internal error: {} was planned but not written",
                 self.dir.join(f).display()
             );
         }
-        self.manifest.finished = true;
-        self.write_manifest()
+        registry::update(&self.dir, |m| {
+            m.finished = true;
+            m.status = Status::Finished;
+        });
+        registry::write(&self.dir)?;
+        self.done = true;
+        Ok(())
     }
+
+    /// Records why the command did not finish (`status` "failed", the error) and releases
+    /// the directory. The manifest write is best effort: on a full disk the earlier one,
+    /// which says `finished: false`, stays.
+    pub fn fail(mut self, e: &anyhow::Error) {
+        registry::update(&self.dir, |m| {
+            m.finished = false;
+            m.status = Status::Failed;
+            m.error = Some(format!("{e:#}"));
+        });
+        let _ = registry::write(&self.dir);
+        self.done = true;
+    }
+
+    /// Runs `f` in the directory: `finish` when it succeeds, `fail` with its error when not.
+    pub fn run<T>(self, f: impl FnOnce(&ResultDir) -> anyhow::Result<T>) -> anyhow::Result<T> {
+        match f(&self) {
+            Ok(v) => {
+                self.finish()?;
+                Ok(v)
+            }
+            Err(e) => {
+                self.fail(&e);
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for ResultDir {
+    fn drop(&mut self) {
+        if !self.done {
+            registry::update(&self.dir, |m| {
+                m.status = Status::Failed;
+                m.finished = false;
+            });
+            let _ = registry::write(&self.dir);
+        }
+        registry::remove(&self.dir);
+    }
+}
+
+/// Moves the files and directories of an earlier command (listed in its manifest), and
+/// planned ones already present, to `.previous-<unix time>/`, keeping their relative paths.
+fn move_aside_earlier(
+    dir: &Path,
+    new: &Manifest,
+    old: Option<&Manifest>,
+    legacy: &[String],
+) -> anyhow::Result<()> {
+    let mut names: Vec<String> = old.map_or(legacy.to_vec(), |m| {
+        m.files.iter().chain(&m.pending).cloned().collect()
+    });
+    names.extend(new.files.iter().chain(&new.pending).cloned());
+    names.push(MANIFEST.to_string());
+    names.sort();
+    names.dedup();
+    let mut dirs: Vec<String> = old.map_or(Vec::new(), |m| m.dirs.clone());
+    dirs.extend(new.dirs.iter().cloned());
+    dirs.sort();
+    dirs.dedup();
+    let present: Vec<&String> = names
+        .iter()
+        .filter(|f| is_plain_relative(f))
+        .filter(|f| std::fs::symlink_metadata(dir.join(f)).is_ok_and(|m| m.is_file()))
+        .chain(
+            dirs.iter()
+                .filter(|f| is_plain_relative(f))
+                .filter(|f| std::fs::symlink_metadata(dir.join(f)).is_ok_and(|m| m.is_dir())),
+        )
+        .collect();
+    if present.is_empty() {
+        return Ok(());
+    }
+    let stamp = old.map_or_else(unix_now, |m| m.started_unix);
+    let mut aside = dir.join(format!(".previous-{stamp}"));
+    let mut k = 1;
+    while aside.exists() {
+        aside = dir.join(format!(".previous-{stamp}-{k}"));
+        k += 1;
+    }
+    let mut emptied: Vec<PathBuf> = Vec::new();
+    for f in &present {
+        let to = aside.join(f);
+        if let Some(d) = to.parent() {
+            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+        }
+        std::fs::rename(dir.join(f), &to)
+            .with_context(|| format!("cannot move {} aside", dir.join(f).display()))?;
+        let mut up = Path::new(f.as_str()).parent();
+        while let Some(d) = up.filter(|d| !d.as_os_str().is_empty()) {
+            emptied.push(dir.join(d));
+            up = d.parent();
+        }
+    }
+    // directories left empty go too, deepest first (never one holding anything else)
+    emptied.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+    emptied.dedup();
+    for d in emptied {
+        let _ = std::fs::remove_dir(d);
+    }
+    let what = match old {
+        Some(m) if m.finished => format!("a finished `{}`", m.command),
+        Some(m) => format!("an unfinished `{}`", m.command),
+        None => "an earlier command (no manifest)".to_string(),
+    };
+    eprintln!(
+        "note: moved {} file(s) of {what} in {} to {}",
+        present.len(),
+        dir.display(),
+        aside.display()
+    );
+    Ok(())
 }
 
 /// A relative path without `..` or a root (manifest entries from disk are checked before
 /// anything is moved).
-fn is_plain_relative(f: &str) -> bool {
+pub fn is_plain_relative(f: &str) -> bool {
     let p = Path::new(f);
-    !f.is_empty()
-        && p.components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    !f.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
 fn unix_now() -> u64 {
@@ -351,8 +562,15 @@ impl Manifest {
             scenario_sha256: scenario_sha256(sc),
             runs,
             files,
+            dirs: Vec::new(),
+            pending: Vec::new(),
             started_unix: unix_now(),
             finished: false,
+            status: Status::Running,
+            error: None,
+            failed_runs: Vec::new(),
+            unfinished_runs: Vec::new(),
+            pid: std::process::id(),
         }
     }
 }

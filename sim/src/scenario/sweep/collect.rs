@@ -1,0 +1,256 @@
+//! `--collect`: every run of the plan checked (present, finished, of its own point
+//! scenario), then one row per point and seed for `sweep.csv`.
+
+use super::super::{output, sanitize, Scenario, ISOLATED, OFF};
+use super::cluster::{self, shell_quote};
+use super::plan::{unit_dir_base, unit_dir_point, Plan};
+use anyhow::Context;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A run that `--collect` cannot use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Missing {
+    /// Its index: the line of `jobs.txt` (from 0) and the task of `submit.sh --tasks`.
+    pub task: usize,
+    /// Its directory (`runs/...`).
+    pub dir: String,
+    /// Why.
+    pub why: String,
+}
+
+/// Every run of `plan` in `dir` that is not a finished run of its own point scenario.
+pub fn missing(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Missing>> {
+    let mut hashes: BTreeMap<&str, String> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (task, u) in plan.units.iter().enumerate() {
+        let want = match hashes.get(u.scenario.as_str()) {
+            Some(h) => h.clone(),
+            None => {
+                let text = plan
+                    .files
+                    .get(&u.scenario)
+                    .with_context(|| format!("{} lacks {}", super::PLAN, u.scenario))?;
+                let sc =
+                    Scenario::parse(text).map_err(|m| anyhow::anyhow!("{}: {m}", u.scenario))?;
+                let h = output::scenario_sha256(&sc);
+                hashes.insert(&u.scenario, h.clone());
+                h
+            }
+        };
+        let d = dir.join(&u.dir);
+        let m = output::registry_read(&d);
+        let why = match &m {
+            _ if !d.join("summary.json").is_file() && m.is_none() => Some("not run".to_string()),
+            None => Some(format!("no {} (not a run of this sweep)", output::MANIFEST)),
+            Some(m) if m.scenario_sha256 != want || m.runs.first() != Some(&u.run) => Some(format!(
+                "a run of another scenario or entry (an earlier sweep's?); run its line of {} again",
+                cluster::JOBS
+            )),
+            Some(m) if !m.finished => Some(match &m.error {
+                Some(e) => format!("{}: {}", m.status.name(), sanitize(e)),
+                None => format!("{}, not finished", m.status.name()),
+            }),
+            Some(_) if !d.join("summary.json").is_file() => Some("no summary.json".to_string()),
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            out.push(Missing {
+                task,
+                dir: u.dir.clone(),
+                why,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The refusal of `--collect` when runs are missing: every one, with its task, and the
+/// commands that run only those.
+pub fn missing_message(plan: &Plan, dir: &Path, miss: &[Missing]) -> String {
+    let mut s = format!(
+        "{} of {} runs are missing or did not finish (task = line of {} from 0):\n",
+        miss.len(),
+        plan.units.len(),
+        cluster::JOBS
+    );
+    for m in miss {
+        s += &format!("  {} (task {}): {}\n", m.dir, m.task, m.why);
+    }
+    let d = shell_quote(&sanitize(&dir.display().to_string()));
+    let tasks: Vec<usize> = miss.iter().map(|m| m.task).collect();
+    s += &format!(
+        "run only these:\n  here:           pftsim sweep --resume --out {d}\n  GNU parallel:   bash {d}/{} (finished runs are skipped)\n  Slurm:          bash {d}/{} --tasks {}",
+        cluster::PARALLEL,
+        cluster::SUBMIT,
+        cluster::task_list(&tasks)
+    );
+    s
+}
+
+/// The numbers of one run's `summary.json` a sweep row needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Brief {
+    lat: Option<f64>,
+    bw: Option<f64>,
+    cong: f64,
+    thr: f64,
+    finished: bool,
+    cycles: u64,
+}
+
+fn read_brief(path: &Path) -> anyhow::Result<Brief> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a run summary", path.display()))?;
+    let f = |p: &str| v.pointer(p).and_then(|x| x.as_f64());
+    Ok(Brief {
+        lat: f("/victims/latency_mean"),
+        bw: f("/victims/bandwidth_mean"),
+        cong: f("/pft_stats/frac_congested").unwrap_or(0.0),
+        thr: f("/pft_stats/frac_throttled").unwrap_or(0.0),
+        finished: v
+            .pointer("/finished")
+            .and_then(|x| x.as_bool())
+            .unwrap_or(false),
+        cycles: v
+            .pointer("/cycles_run")
+            .and_then(|x| x.as_u64())
+            .unwrap_or(0),
+    })
+}
+
+/// One row of `sweep.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub point: String,
+    pub seed: u64,
+    pub values: Vec<String>,
+    pub f_c: Option<f64>,
+    pub f_c_bw: Option<f64>,
+    pub f_c_lat: Option<f64>,
+    pub cif_lat: Option<f64>,
+    pub cif_bw: Option<f64>,
+    pub cong_pct: f64,
+    pub thr_pct: f64,
+    pub lat_mean: Option<f64>,
+    pub bw_mean: Option<f64>,
+    pub lat_off: Option<f64>,
+    pub bw_off: Option<f64>,
+    pub finished: bool,
+    pub cycles_run: u64,
+}
+
+fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) if b != 0.0 && (a / b).is_finite() => Some(a / b),
+        _ => None,
+    }
+}
+
+/// The rows of `plan` from the runs in `dir` (all present: `missing` is empty).
+pub fn rows(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Row>> {
+    let brief = |d: &str| read_brief(&dir.join(d).join("summary.json"));
+    let mut rows = Vec::new();
+    for p in &plan.points {
+        for &seed in &plan.seeds {
+            let on = brief(&unit_dir_point(&p.id, seed))?;
+            let off = brief(&unit_dir_base(p.group, seed, OFF))?;
+            let iso = if plan.isolated {
+                Some(brief(&unit_dir_base(p.group, seed, ISOLATED))?)
+            } else {
+                None
+            };
+            let f_c_bw = ratio(on.bw, off.bw);
+            let f_c_lat = ratio(off.lat, on.lat);
+            rows.push(Row {
+                point: p.id.clone(),
+                seed,
+                values: p.values.clone(),
+                f_c: f_c_bw.zip(f_c_lat).map(|(a, b)| a * b),
+                f_c_bw,
+                f_c_lat,
+                cif_lat: iso.and_then(|i| ratio(on.lat, i.lat)),
+                cif_bw: iso.and_then(|i| ratio(i.bw, on.bw)),
+                cong_pct: 100.0 * on.cong,
+                thr_pct: 100.0 * on.thr,
+                lat_mean: on.lat,
+                bw_mean: on.bw,
+                lat_off: off.lat,
+                bw_off: off.bw,
+                finished: on.finished && off.finished,
+                cycles_run: on.cycles,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The runs whose workload did not finish before `cycles.max` (their summary says so).
+pub fn unfinished(plan: &Plan, dir: &Path) -> Vec<String> {
+    plan.units
+        .iter()
+        .filter(|u| {
+            read_brief(&dir.join(&u.dir).join("summary.json")).is_ok_and(|b| !b.finished)
+        })
+        .map(|u| u.dir.clone())
+        .collect()
+}
+
+/// The CSV header: point, seed, the axes, then the measures.
+pub fn csv_header(plan: &Plan) -> Vec<String> {
+    let mut h = vec!["point".to_string(), "seed".to_string()];
+    h.extend(plan.axes.iter().cloned());
+    h.extend(
+        [
+            "f_c",
+            "f_c_bw",
+            "f_c_lat",
+            "cif_lat",
+            "cif_bw",
+            "cong_pct",
+            "thr_pct",
+            "lat_mean",
+            "bw_mean",
+            "lat_off",
+            "bw_off",
+            "finished",
+            "cycles_run",
+        ]
+        .map(String::from),
+    );
+    h
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map_or(String::new(), |x| format!("{x}"))
+}
+
+/// `sweep.csv` as text.
+pub fn csv_text(plan: &Plan, rows: &[Row]) -> anyhow::Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(csv_header(plan))?;
+    for r in rows {
+        let mut rec = vec![r.point.clone(), r.seed.to_string()];
+        rec.extend(r.values.iter().map(|v| v.trim_matches('"').to_string()));
+        rec.extend([
+            num(r.f_c),
+            num(r.f_c_bw),
+            num(r.f_c_lat),
+            num(r.cif_lat),
+            num(r.cif_bw),
+            format!("{}", r.cong_pct),
+            format!("{}", r.thr_pct),
+            num(r.lat_mean),
+            num(r.bw_mean),
+            num(r.lat_off),
+            num(r.bw_off),
+            r.finished.to_string(),
+            r.cycles_run.to_string(),
+        ]);
+        w.write_record(rec)?;
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
+    String::from_utf8(bytes).context("the CSV is UTF-8")
+}

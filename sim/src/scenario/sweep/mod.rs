@@ -1,0 +1,273 @@
+//! `pftsim sweep`: one scenario over a grid of values (docs/sweeps.md).
+//!
+//! A grid file (`grid`) names the `[[pft]]` or `[[cc]]` entry to vary, the seeds, and axes:
+//! dotted scenario keys, each with a list of values. Every combination of axis values is a
+//! point; a point and a seed make one scenario file and one `pftsim run` of it (`plan`).
+//! F_C needs the same network without congestion control, and CIF the isolated canaries:
+//! those runs are shared by the points that differ only in the entry's keys.
+//!
+//! Every run is a line of `jobs.txt`, so the same plan runs three ways: here on local
+//! threads (`exec`), under GNU parallel or as Slurm job arrays (`cluster`). `--collect`
+//! then checks every run and writes `sweep.csv` and the plots (`collect`, `plots`); a local
+//! sweep ends with the same collection, so the three give the same CSV. The sweep directory
+//! is one result directory (`output::ResultDir`): its manifest lists the plan's files, the
+//! run directories and the collected files, and says "finished" only when the step that
+//! wrote it finished.
+
+pub mod cluster;
+pub mod collect;
+pub mod exec;
+pub mod grid;
+pub mod plan;
+pub mod plots;
+
+pub use cluster::{Emit, SlurmOpts, ARRAY_MAX, JOBS, PARALLEL, SBATCH, SUBMIT};
+pub use collect::Row;
+pub use grid::{Axis, Grid, ENTRY_AXIS};
+pub use plan::{load_plan, plan, Plan, Point, Unit, MAX_RUNS};
+pub use plots::BARS;
+
+use super::output::{self, Manifest, ResultDir};
+use super::Scenario;
+use crate::net::EngineKind;
+use anyhow::{bail, Context};
+use std::path::{Path, PathBuf};
+
+/// The plan file in a sweep directory.
+pub const PLAN: &str = "sweep.json";
+/// The collected table.
+pub const CSV: &str = "sweep.csv";
+
+/// What `collect` produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collected {
+    pub rows: Vec<Row>,
+    /// Plots written (relative to the sweep directory): heat maps or bars, distributions.
+    pub plots: Vec<String>,
+    /// Runs whose workload did not finish before `cycles.max`.
+    pub unfinished: Vec<String>,
+}
+
+/// What `pftsim sweep` was asked.
+#[derive(Clone, Debug)]
+pub struct SweepArgs {
+    /// The scenario and the grid (both, or neither with `--resume` / `--collect`).
+    pub scenario: Option<PathBuf>,
+    pub grid: Option<PathBuf>,
+    pub out: PathBuf,
+    pub emit: Option<Emit>,
+    pub engine: Option<EngineKind>,
+    pub jobs: usize,
+    pub quiet: bool,
+    /// Run a local sweep estimated above the limits of `run`.
+    pub yes: bool,
+    /// Keep the finished runs of the sweep in `out` and run only the rest.
+    pub resume: bool,
+    /// Slurm settings: tasks per array, and `--time` / `--mem` overriding the estimate.
+    pub array_max: usize,
+    pub time: Option<String>,
+    pub mem: Option<String>,
+}
+
+/// The plan's files in the sweep directory (relative), what is collected later aside.
+fn plan_files(plan: &Plan, emit: Option<Emit>) -> Vec<String> {
+    let mut v: Vec<String> = plan.files.keys().cloned().collect();
+    v.push(JOBS.into());
+    v.push(PARALLEL.into());
+    if emit == Some(Emit::Slurm) {
+        v.push(SBATCH.into());
+        v.push(SUBMIT.into());
+    }
+    v.push(PLAN.into());
+    v
+}
+
+/// Reads the plan a sweep directory holds.
+pub fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
+    let text = std::fs::read_to_string(dir.join(PLAN)).with_context(|| {
+        format!(
+            "{} has no {PLAN}: not a sweep directory (write one with `pftsim sweep SCENARIO --grid GRID --out DIR`)",
+            dir.display()
+        )
+    })?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a sweep plan", dir.join(PLAN).display()))
+}
+
+/// The plan of `a`: from the scenario and the grid, checked against the one in `out` when
+/// `resume`; or the one in `out` alone.
+fn the_plan(a: &SweepArgs) -> anyhow::Result<Plan> {
+    let fresh = match (&a.scenario, &a.grid) {
+        (Some(s), Some(g)) => Some(load_plan(s, g, a.engine)?),
+        _ => None,
+    };
+    if !a.resume {
+        return fresh.context("give the scenario and --grid (or --resume / --collect)");
+    }
+    let held = read_plan(&a.out)?;
+    if let Some(f) = &fresh {
+        if !f.same_runs(&held) {
+            bail!(
+                "{} holds a different sweep than this scenario and grid: --resume continues the same sweep only (leave out --resume to start this one; the earlier results are moved aside)",
+                a.out.display()
+            );
+        }
+    }
+    Ok(held)
+}
+
+/// `pftsim sweep`: writes the plan into `out` and, without `emit`, runs it on `jobs`
+/// threads and collects it. Returns the plan and, after a local run, the collection.
+pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)> {
+    let plan = the_plan(a)?;
+    let inputs: Vec<&Path> = a.scenario.iter().chain(&a.grid).map(PathBuf::as_path).collect();
+    if a.emit.is_none() {
+        // every point's engine can run here, before anything is written
+        for text in plan.files.values() {
+            let psc = Scenario::parse(text).map_err(|m| anyhow::anyhow!("{m}"))?;
+            super::check_engine(&psc, &super::compare_specs(&psc)?)?;
+        }
+    }
+    let cost = exec::cost(&plan, a.jobs, a.emit == Some(Emit::Slurm))?;
+    if a.emit.is_none() && !a.yes && cost.needs_confirmation(a.jobs) {
+        bail!(
+            "this sweep is estimated at {}; that is above {} h or {:.0}% of the available memory, so it needs --yes (or fewer points, seeds or cycles; or --emit for a cluster)",
+            cost.describe(plan.units.len(), a.jobs),
+            super::estimate::LIMIT_SECONDS / 3600.0,
+            100.0 * super::estimate::LIMIT_MEMORY_FRACTION
+        );
+    }
+    if !a.quiet {
+        eprintln!("estimate: {}", cost.describe(plan.units.len(), a.jobs));
+    }
+    let exe = cluster::this_binary()?;
+    let slurm = SlurmOpts {
+        array_max: a.array_max,
+        time: a.time.clone().unwrap_or_else(|| {
+            // the longest run, with room for a slower node: 1.5x and 10 minutes
+            cluster::slurm_time(cost.longest_run_s.unwrap_or(0.0) * 1.5 + 600.0)
+        }),
+        mem: a.mem.clone().unwrap_or_else(|| {
+            cluster::slurm_mem(cost.run_memory.unwrap_or(0.0) * 1.5 + 128.0 * 1048576.0)
+        }),
+        job_name: cluster::job_name(&plan),
+    };
+    let mut plots = vec![CSV.to_string()];
+    plots.extend(plots::names(&plan));
+    let rd = if a.resume {
+        let rd = ResultDir::reopen(&a.out, "sweep", &inputs)?;
+        rd.update(|m| {
+            m.argv = std::env::args().collect();
+            m.failed_runs.clear();
+            m.error = None;
+        });
+        rd
+    } else {
+        let sc_path = a.scenario.as_deref().expect("a fresh sweep has a scenario");
+        let sc = Scenario::load(sc_path)?;
+        let mut manifest = Manifest::new(
+            "sweep",
+            &sc,
+            Some(sc_path),
+            plan.units.iter().map(|u| u.dir.clone()).collect(),
+            plan_files(&plan, a.emit),
+        );
+        manifest.dirs = plan.units.iter().map(|u| u.dir.clone()).collect();
+        manifest.pending = plots;
+        ResultDir::open(&a.out, manifest, &[], &inputs)?
+    };
+    let dir = rd.path().to_path_buf();
+    rd.run(|rd| {
+        for (f, text) in &plan.files {
+            exec::write(&dir, f, text)?;
+        }
+        exec::write(&dir, JOBS, &cluster::jobs_text(&plan, &exe)?)?;
+        exec::write(&dir, PARALLEL, &cluster::parallel_sh(&plan, &exe))?;
+        if a.emit == Some(Emit::Slurm) {
+            exec::write(&dir, SBATCH, &cluster::sbatch(&plan, &slurm, &exe))?;
+            exec::write(&dir, SUBMIT, &cluster::submit_sh(&plan, &slurm, &exe))?;
+        }
+        let mut pj = serde_json::to_string_pretty(&plan)?;
+        pj.push('\n');
+        exec::write(&dir, PLAN, &pj)?;
+        if a.emit.is_some() {
+            // the scripts' logs go here; Slurm does not create the directory itself
+            std::fs::create_dir_all(dir.join(cluster::LOGS))
+                .with_context(|| format!("cannot create {}", dir.join(cluster::LOGS).display()))?;
+            return Ok(None);
+        }
+        rd.save()?;
+        let todo: Vec<usize> = (0..plan.units.len())
+            .filter(|&i| !(a.resume && exec::unit_done(&plan, &dir, &plan.units[i])))
+            .collect();
+        let failed = exec::run_units(&plan, &dir, &todo, a.jobs, a.quiet);
+        if !failed.is_empty() {
+            let lines = exec::failure_lines(&plan, &failed);
+            rd.update(|m| m.failed_runs = lines.clone());
+            bail!(
+                "{} of {} runs failed:\n  {}\nthe others are kept; run the failed ones again with: pftsim sweep --resume --out {}",
+                failed.len(),
+                todo.len(),
+                lines.join("\n  "),
+                cluster::shell_quote(&super::sanitize(&a.out.display().to_string()))
+            );
+        }
+        collect_into(rd, &plan).map(Some)
+    })
+    .map(|c| (plan, c))
+}
+
+/// Collects the finished runs of `plan` in the open sweep directory `rd`.
+fn collect_into(rd: &ResultDir, plan: &Plan) -> anyhow::Result<Collected> {
+    let dir = rd.path();
+    let miss = collect::missing(plan, dir)?;
+    if !miss.is_empty() {
+        bail!("{}", collect::missing_message(plan, dir, &miss));
+    }
+    let rows = collect::rows(plan, dir)?;
+    exec::write(dir, CSV, &collect::csv_text(plan, &rows)?)?;
+    let plots = plots::write(dir, plan, &rows)?;
+    let unfinished = collect::unfinished(plan, dir);
+    rd.update(|m| {
+        m.unfinished_runs = unfinished.clone();
+        // what was planned but not drawn (no distributions in this workload) is not pending
+        m.pending.clear();
+    });
+    Ok(Collected {
+        rows,
+        plots,
+        unfinished,
+    })
+}
+
+/// `pftsim sweep --collect --out DIR`: checks every run of the plan in `dir`; if any is
+/// missing or did not finish, lists them all with their tasks and the commands that run
+/// only those, and writes nothing. Else writes `sweep.csv` and the plots, in the sweep
+/// directory's lock, and marks its manifest finished. `expect`: the plan the directory must
+/// hold (from the scenario and grid given).
+pub fn collect_command(dir: &Path, expect: Option<&Plan>, inputs: &[&Path]) -> anyhow::Result<Collected> {
+    let plan = read_plan(dir)?;
+    if let Some(w) = expect {
+        if !w.same_runs(&plan) {
+            bail!("{} holds a different sweep than the scenario and grid given", dir.display());
+        }
+    }
+    // checked before the directory is taken: an early --collect changes nothing
+    let miss = collect::missing(&plan, dir)?;
+    if !miss.is_empty() {
+        bail!("{}", collect::missing_message(&plan, dir, &miss));
+    }
+    let rd = ResultDir::reopen(dir, "sweep", inputs)?;
+    rd.update(|m| m.argv = std::env::args().collect());
+    rd.run(|rd| collect_into(rd, &plan))
+}
+
+/// `pftsim sweep --collect` for callers with a sweep directory only (tests, tools).
+pub fn collect(dir: &Path) -> anyhow::Result<Collected> {
+    collect_command(dir, None, &[])
+}
+
+/// The absolute form of `p` (for messages and scripts).
+pub fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
+    output::absolute(p)
+}

@@ -1,0 +1,392 @@
+//! The plan of a sweep (`sweep.json`): its points, the point scenario files and the runs.
+//! Every point scenario is parsed and validated here, so that a bad value fails before
+//! anything is written, naming the point and its axis values.
+
+use super::grid::{self, Grid};
+use super::super::{sanitize, Scenario, ISOLATED, OFF};
+use crate::net::EngineKind;
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Largest number of runs a sweep may plan.
+pub const MAX_RUNS: usize = 100_000;
+
+/// One run of the plan. Its index in `Plan::units` is its line of `jobs.txt` (from 0) and
+/// its Slurm array task (before chunking by `--array-max`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Output directory, relative to the sweep directory (`runs/...`).
+    pub dir: String,
+    /// Scenario file, relative to the sweep directory (`points/...`).
+    pub scenario: String,
+    /// `--pft` argument: the entry's name, `off` or `isolated`.
+    pub run: String,
+}
+
+/// One point of the grid.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// `p0000`, `p0001`, ... in grid order.
+    pub id: String,
+    /// The axis values, as written in the grid (TOML syntax), or their labels.
+    pub values: Vec<String>,
+    /// Its baseline group (points with the same values on every axis outside the entry).
+    pub group: usize,
+}
+
+/// A whole sweep: what `sweep.json` holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub tool: String,
+    pub scenario: String,
+    /// The swept entry (entries, comma-separated, with an `entry` axis) and whether they
+    /// are `[[pft]]` (`pft`) or `[[cc]]` (`cc`) entries.
+    pub entry: String,
+    pub entry_kind: String,
+    pub axes: Vec<String>,
+    pub seeds: Vec<u64>,
+    pub heatmap: Option<(usize, usize)>,
+    pub points: Vec<Point>,
+    /// Point scenario files and their text.
+    pub files: BTreeMap<String, String>,
+    pub units: Vec<Unit>,
+    /// Whether the scenario has an isolated baseline (GPCNeT, or `isolated = true`).
+    pub isolated: bool,
+}
+
+impl Plan {
+    /// True when `other` runs the same files and runs (a resumable sweep).
+    pub fn same_runs(&self, other: &Plan) -> bool {
+        self.files == other.files && self.units == other.units
+    }
+}
+
+pub fn unit_dir_point(p: &str, seed: u64) -> String {
+    format!("runs/{p}-s{seed}")
+}
+
+pub fn unit_dir_base(group: usize, seed: u64, run: &str) -> String {
+    format!("runs/g{group:03}-s{seed}-{run}")
+}
+
+fn point_file(p: &str, seed: u64) -> String {
+    format!("points/{p}-s{seed}.toml")
+}
+
+/// Sets `key` (dotted) in `t`, creating tables on the way.
+fn set_path(t: &mut toml::Table, key: &str, v: toml::Value) -> Result<(), String> {
+    let mut parts: Vec<&str> = key.split('.').collect();
+    let last = parts.pop().expect("split gives one part");
+    let mut cur = t;
+    for p in parts {
+        let e = cur
+            .entry(p.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        cur = e
+            .as_table_mut()
+            .ok_or_else(|| format!("`{p}` is not a table in the scenario"))?;
+    }
+    cur.insert(last.to_string(), v);
+    Ok(())
+}
+
+/// Names of the `[[kind]]` entries of `base`.
+fn names(base: &toml::Table, kind: &str) -> Vec<String> {
+    base.get(kind)
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| e.get("name").and_then(|n| n.as_str()).map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The entry of every point (one name when there is no entry axis), and their kind.
+fn entries(base: &toml::Table, grid: &Grid) -> anyhow::Result<(Vec<String>, &'static str)> {
+    let (pft_names, cc_names) = (names(base, "pft"), names(base, "cc"));
+    let all_names = || {
+        pft_names
+            .iter()
+            .chain(&cc_names)
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let entry_axis = grid.axis.iter().position(grid::Axis::is_entry);
+    let entries: Vec<String> = match entry_axis {
+        Some(k) => {
+            if grid.entry.is_some() {
+                bail!("grid: give `entry` or an axis with key = \"entry\", not both");
+            }
+            grid.axis[k]
+                .values
+                .iter()
+                .enumerate()
+                .map(|(j, v)| {
+                    v.as_str().map(String::from).with_context(|| {
+                        format!(
+                            "grid: `axis[{k}]`.values[{j}] = {}: must be the name of a [[pft]] or [[cc]] entry ({})",
+                            sanitize(&v.to_string()),
+                            all_names()
+                        )
+                    })
+                })
+                .collect::<anyhow::Result<_>>()?
+        }
+        None => vec![match &grid.entry {
+            Some(e) => e.clone(),
+            None => pft_names
+                .first()
+                .or(cc_names.first())
+                .cloned()
+                .context("grid: the scenario has no [[pft]] or [[cc]] entry to sweep")?,
+        }],
+    };
+    let mut kind = "";
+    for e in &entries {
+        let k = if pft_names.contains(e) {
+            "pft"
+        } else if cc_names.contains(e) {
+            "cc"
+        } else {
+            bail!(
+                "grid: entry {:?}: must name a [[pft]] or [[cc]] entry of the scenario ({})",
+                sanitize(e),
+                all_names()
+            );
+        };
+        if !kind.is_empty() && k != kind {
+            bail!("grid: the swept entries must all be [[pft]] or all [[cc]] entries");
+        }
+        kind = k;
+    }
+    Ok((entries, kind))
+}
+
+/// The plan of sweeping `sc_text` (the scenario file's text, at `sc_path`) over `grid`.
+/// `engine`: the scenario's `engine` replaced (`pftsim sweep --engine`).
+pub fn plan(
+    sc_path: &Path,
+    sc_text: &str,
+    grid: &Grid,
+    engine: Option<EngineKind>,
+) -> anyhow::Result<Plan> {
+    let sc = Scenario::parse(sc_text)
+        .map_err(|m| anyhow::anyhow!("scenario {}: {m}", sc_path.display()))?;
+    let base: toml::Table = toml::from_str(sc_text)
+        .with_context(|| format!("scenario {} is not TOML", sc_path.display()))?;
+    let (entries, kind) = entries(&base, grid)?;
+    let entry_label = entries.join(",");
+    let mut errs = grid::check_axes(grid, kind);
+    let seeds = grid::seeds(grid, sc.seed).unwrap_or_else(|e| {
+        errs.extend(e);
+        Vec::new()
+    });
+    if !errs.is_empty() {
+        bail!("{}", errs.join("\n"));
+    }
+    let axes: Vec<String> = grid.axis.iter().map(grid::Axis::name).collect();
+    let heatmap = grid::heatmap(grid);
+    let n_points: usize = grid
+        .axis
+        .iter()
+        .fold(1usize, |n, a| n.saturating_mul(a.values.len()));
+    let isolated = super::super::wants_isolated(&sc);
+    // at most a point run, an `off` and an `isolated` run per point and seed
+    if n_points.saturating_mul(seeds.len()).saturating_mul(3) > MAX_RUNS {
+        bail!(
+            "grid: {n_points} points x {} seeds is too many: at most {MAX_RUNS} runs (3 per point and seed)",
+            seeds.len()
+        );
+    }
+    // The scenario without entries and without an isolated run of its own; each point
+    // puts its entry back.
+    let mut t = base.clone();
+    let entry_table = |name: &str| {
+        base.get(kind)
+            .and_then(|v| v.as_array())
+            .and_then(|a| {
+                a.iter()
+                    .find(|e| e.get("name").and_then(|n| n.as_str()) == Some(name))
+                    .cloned()
+            })
+            .expect("the entry exists")
+    };
+    t.remove("pft");
+    t.remove("cc");
+    t.insert("isolated".into(), toml::Value::Boolean(false));
+    if let Some(e) = engine {
+        let name = serde_json::to_value(e)?;
+        let name = name.as_str().context("an engine name")?;
+        t.insert("engine".into(), toml::Value::String(name.to_string()));
+    }
+    if !t.contains_key("name") {
+        let stem = sc_path.file_stem().unwrap_or_default().to_string_lossy();
+        t.insert(
+            "name".into(),
+            toml::Value::String(super::super::config::name_from_stem(&stem)),
+        );
+    }
+    let entry_axis = grid.axis.iter().position(grid::Axis::is_entry);
+
+    let mut points = Vec::new();
+    let mut files = BTreeMap::new();
+    let mut units = Vec::new();
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut group_file: Vec<BTreeMap<u64, String>> = Vec::new();
+    for i in 0..n_points {
+        // row-major: the first axis varies slowest
+        let mut rem = i;
+        let mut idx = vec![0; grid.axis.len()];
+        for (k, a) in grid.axis.iter().enumerate().rev() {
+            idx[k] = rem % a.values.len();
+            rem /= a.values.len();
+        }
+        let id = format!("p{i:04}");
+        let values: Vec<String> = grid
+            .axis
+            .iter()
+            .zip(&idx)
+            .map(|(a, &j)| match &a.labels {
+                Some(l) => l[j].clone(),
+                None => a.values[j].to_string(),
+            })
+            .collect();
+        // the baseline group: the values of the keys outside the entry
+        let gkey: Vec<String> = grid
+            .axis
+            .iter()
+            .zip(&idx)
+            .filter(|(a, _)| !a.is_entry())
+            .flat_map(|(a, &j)| {
+                a.key_list()
+                    .into_iter()
+                    .zip(a.values_at(j))
+                    .filter(|(k, _)| !k.starts_with(&format!("{kind}.")))
+                    .map(|(k, v)| format!("{k}={v}"))
+            })
+            .collect();
+        let entry = match entry_axis {
+            Some(k) => entries[idx[k]].clone(),
+            None => entries[0].clone(),
+        };
+        let group = match groups.iter().position(|g| *g == gkey) {
+            Some(g) => g,
+            None => {
+                groups.push(gkey);
+                group_file.push(BTreeMap::new());
+                groups.len() - 1
+            }
+        };
+        let what = |seed: u64| {
+            format!(
+                "grid point {id} ({}), seed {seed}",
+                axes.iter()
+                    .zip(&values)
+                    .map(|(k, v)| format!("{k} = {}", sanitize(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        for &seed in &seeds {
+            let mut pt = t.clone();
+            pt.insert("seed".into(), toml::Value::Integer(seed as i64));
+            pt.insert(
+                kind.to_string(),
+                toml::Value::Array(vec![entry_table(&entry)]),
+            );
+            for (a, &j) in grid.axis.iter().zip(&idx) {
+                if a.is_entry() {
+                    continue;
+                }
+                for (key, v) in a.key_list().iter().zip(a.values_at(j)) {
+                    let r = if let Some(k) = key.strip_prefix(&format!("{kind}.")) {
+                        let e = pt
+                            .get_mut(kind)
+                            .and_then(|v| v.as_array_mut())
+                            .and_then(|a| a.first_mut())
+                            .and_then(|e| e.as_table_mut())
+                            .expect("the entry is a table");
+                        set_path(e, k, v)
+                    } else {
+                        set_path(&mut pt, key, v)
+                    };
+                    r.map_err(|m| anyhow::anyhow!("grid: axis `{key}`: {m}"))?;
+                }
+            }
+            let text = toml::to_string(&pt).context("writing a point scenario")?;
+            let psc =
+                Scenario::parse(&text).map_err(|m| anyhow::anyhow!("{}: {m}", what(seed)))?;
+            psc.validate()
+                .map_err(|e| anyhow::anyhow!("{}: invalid value(s):\n{e}", what(seed)))?;
+            if psc.config_named(&entry).is_none() {
+                bail!(
+                    "{}: the point has no [[{kind}]] entry named {entry:?} (an axis replaced it)",
+                    what(seed)
+                );
+            }
+            let f = point_file(&id, seed);
+            files.insert(f.clone(), text);
+            units.push(Unit {
+                dir: unit_dir_point(&id, seed),
+                scenario: f.clone(),
+                run: entry.clone(),
+            });
+            group_file[group].entry(seed).or_insert(f);
+        }
+        points.push(Point { id, values, group });
+    }
+    for (g, by_seed) in group_file.iter().enumerate() {
+        for (&seed, f) in by_seed {
+            let mut runs = vec![OFF];
+            if isolated {
+                runs.push(ISOLATED);
+            }
+            for r in runs {
+                units.push(Unit {
+                    dir: unit_dir_base(g, seed, r),
+                    scenario: f.clone(),
+                    run: r.to_string(),
+                });
+            }
+        }
+    }
+    Ok(Plan {
+        tool: format!("pftsim {}", env!("CARGO_PKG_VERSION")),
+        scenario: sc.name().to_string(),
+        entry: entry_label,
+        entry_kind: kind.to_string(),
+        axes,
+        seeds,
+        heatmap,
+        points,
+        files,
+        units,
+        isolated,
+    })
+}
+
+/// Reads the scenario and the grid and plans the sweep.
+pub fn load_plan(
+    sc_path: &Path,
+    grid_path: &Path,
+    engine: Option<EngineKind>,
+) -> anyhow::Result<Plan> {
+    // Validates the scenario file as `check` does (the error names it).
+    Scenario::load(sc_path)?;
+    let sc_text = std::fs::read_to_string(sc_path)
+        .with_context(|| format!("cannot read scenario {}", sc_path.display()))?;
+    let gtext = std::fs::read_to_string(grid_path)
+        .with_context(|| format!("cannot read grid {}", grid_path.display()))?;
+    let grid: Grid = toml::from_str(&gtext).map_err(|e| {
+        anyhow::anyhow!(
+            "grid {} is not a valid grid file:\n{}",
+            grid_path.display(),
+            super::super::toml_error::syntax_message(&gtext, &e)
+        )
+    })?;
+    plan(sc_path, &sc_text, &grid, engine)
+}
