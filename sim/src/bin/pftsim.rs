@@ -102,7 +102,7 @@ pub enum Cmd {
         #[arg(long)]
         resume: bool,
         /// Slurm: tasks per job array, at most (submit.sh submits several arrays).
-        #[arg(long, value_name = "N", default_value_t = sweep::ARRAY_MAX, value_parser = sweep::cluster::parse_array_max, requires = "emit")]
+        #[arg(long, value_name = "N", default_value_t = sweep::ARRAY_MAX, value_parser = sweep::cluster::parse_array_max, allow_negative_numbers = true, requires = "emit")]
         array_max: usize,
         /// Slurm: `--time` per task (default: from the cost estimate).
         #[arg(long, value_name = "TIME", value_parser = sweep::cluster::parse_time, requires = "emit")]

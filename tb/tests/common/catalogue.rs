@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Every prefix of the catalogue, and the test file that owns it.
-pub const ALL_PREFIXES: [(&str, &str); 9] = [
+pub const ALL_PREFIXES: [(&str, &str); 10] = [
     ("SC", "sim/tests/bad_inputs.rs"),
     ("SX", "sim/tests/bad_inputs.rs"),
+    ("SW", "sim/tests/bad_inputs_sweep.rs"),
     ("NB", "sim/tests/bad_inputs.rs"),
     ("TC", "tb/tests/bad_inputs.rs"),
     ("TS", "tb/tests/bad_inputs.rs"),

@@ -126,7 +126,9 @@ fn on_signal() {
         m.error = Some("interrupted by a signal (SIGINT or SIGTERM)".to_string());
         let _ = write_manifest(&o.dir, &m);
     }
-    eprintln!("pftsim: interrupted; the manifests say so");
+    eprintln!(
+        "error: interrupted by a signal (SIGINT or SIGTERM); the manifest of each result directory in progress says \"interrupted\""
+    );
     std::process::exit(130);
 }
 
@@ -213,6 +215,16 @@ fn owner(dir: &Path) -> String {
     }
 }
 
+/// `a` as the user would name it: relative to the current directory when inside it.
+fn shown(a: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    match a.strip_prefix(&cwd) {
+        Ok(r) if r.as_os_str().is_empty() => ".".to_string(),
+        Ok(r) => r.display().to_string(),
+        Err(_) => a.display().to_string(),
+    }
+}
+
 /// True when this process holds `dir`.
 fn held_here(dir: &Path) -> bool {
     open_list().iter().any(|o| o.dir == dir)
@@ -266,7 +278,7 @@ pub fn check_ancestors(dir: &Path, abs: &Path) -> anyhow::Result<()> {
             anyhow::bail!(
                 "{} is inside {}, which another pftsim is writing{}; wait for it to end or give another --out",
                 dir.display(),
-                a.display(),
+                shown(a),
                 owner(a)
             );
         }
@@ -286,7 +298,7 @@ pub fn check_ancestors(dir: &Path, abs: &Path) -> anyhow::Result<()> {
                 "{} holds files of the `{}` in {} (its {MANIFEST} lists {f}); give another --out",
                 dir.display(),
                 m.command,
-                a.display()
+                shown(a)
             );
         }
     }

@@ -192,10 +192,19 @@ pub fn failure_lines(plan: &Plan, failed: &[(usize, anyhow::Error)]) -> Vec<Stri
     failed
         .iter()
         .map(|(i, e)| {
+            // the first line: a deadlock report goes on for pages (the run's own manifest
+            // keeps all of it)
+            let msg = format!("{e:#}");
+            let first = msg.lines().next().unwrap_or("");
             format!(
-                "{} (task {i}): {}",
+                "{} (task {i}): {}{}",
                 plan.units[*i].dir,
-                super::super::sanitize(&format!("{e:#}"))
+                super::super::sanitize(first),
+                if msg.lines().nth(1).is_some() {
+                    format!(" (all of it: {}/manifest.json)", plan.units[*i].dir)
+                } else {
+                    String::new()
+                }
             )
         })
         .collect()

@@ -205,7 +205,7 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
             let lines = exec::failure_lines(&plan, &failed);
             rd.update(|m| m.failed_runs = lines.clone());
             bail!(
-                "{} of {} runs failed:\n  {}\nthe others are kept; run the failed ones again with: pftsim sweep --resume --out {}",
+                "{} of {} runs failed:\n  {}\nfinished runs are kept; run the failed ones again with: pftsim sweep --resume --out {}",
                 failed.len(),
                 todo.len(),
                 lines.join("\n  "),

@@ -1,0 +1,424 @@
+//! The bad-input catalogue (docs/bad-inputs.md), rows `SW-*`: sweeps, cluster scripts and
+//! result directories that more than one command touches. One case per row, run on the real
+//! binary in a fresh directory, checked like every row (exit status, no panic, the row's
+//! message fragments, what is left on disk). `catalogue_matches_cases` keeps the doc's SW
+//! rows and these cases in step.
+
+const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
+
+#[path = "../../tb/tests/common/catalogue.rs"]
+mod catalogue;
+use catalogue::*;
+use std::path::Path;
+
+/// A 6-NIC hot-spot scenario of 2000 cycles (milliseconds per run), one `[[pft]]` entry.
+const S: &str = r#"name = "tiny"
+seed = 3
+[cycles]
+max = 2000
+[network]
+topology = { kind = "single_switch", nodes = 6 }
+buffer_flits = 128
+eject_buffer_flits = 128
+mtu_bytes = 1024
+[workload]
+kind = "hotspot"
+hotspots = 1
+frac_c = 0.5
+frac_v = 0.5
+load = 0.9
+msg_bytes = 1024
+[[pft]]
+name = "p"
+"#;
+
+/// One axis of two values: 2 points, 4 runs (2 points, off, isolated).
+const G: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n";
+/// One value: a one-axis sweep (F_C bars).
+const G1: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18]\n";
+
+/// S long enough that a sweep is still in its first run after a second.
+fn long() -> String {
+    S.replace("max = 2000", "max = 5_000_000")
+}
+
+/// S on 64 NICs for 10^10 cycles: hours on any machine.
+fn huge() -> String {
+    S.replace("max = 2000", "max = 10_000_000_000")
+        .replace("nodes = 6 }", "nodes = 64 }")
+}
+
+/// S with NICs that drain far slower than they inject and a short deadlock watchdog.
+fn deadlocking() -> String {
+    S.replace(
+        "mtu_bytes = 1024",
+        "mtu_bytes = 1024\neject_rate = 0.00001\ndeadlock_cycles = 20",
+    )
+}
+
+/// The manifest of an earlier, finished sweep with its CSV, a heat map and a run.
+const EARLIER_SWEEP: &str = r#"{
+  "tool": "pftsim 0.1.0",
+  "command": "sweep",
+  "argv": ["pftsim", "sweep", "s.toml", "--grid", "g.toml", "--out", "o"],
+  "scenario": "s.toml",
+  "scenario_sha256": "0",
+  "runs": ["runs/p0000-s3"],
+  "files": ["sweep.json", "sweep.csv", "fc_heatmap.svg"],
+  "dirs": ["runs/p0000-s3"],
+  "started_unix": 1700000000,
+  "finished": true
+}
+"#;
+
+/// A `compare` that is running (with the lock held by the test) or finished.
+const COMPARE_MANIFEST: &str = r#"{
+  "tool": "pftsim 0.1.0",
+  "command": "compare",
+  "argv": ["pftsim", "compare", "s.toml", "--out", "o"],
+  "scenario": "s.toml",
+  "scenario_sha256": "0",
+  "runs": ["off", "p"],
+  "files": ["compare.json", "off/summary.json", "p/summary.json"],
+  "started_unix": 1700000000,
+  "finished": false,
+  "pid": 4242
+}
+"#;
+
+const RUNNING_SWEEP: &str = r#"{
+  "tool": "pftsim 0.1.0",
+  "command": "sweep",
+  "argv": ["pftsim", "sweep", "s.toml", "--grid", "g.toml", "--out", "o"],
+  "scenario": "s.toml",
+  "scenario_sha256": "0",
+  "runs": [],
+  "files": ["sweep.json"],
+  "started_unix": 1700000000,
+  "finished": false,
+  "pid": 4242
+}
+"#;
+
+/// The earlier sweep's files in `o/` (with a user's own file) for SW-03..05.
+fn over_earlier_sweep(c: Case) -> Case {
+    c.file("s.toml", S)
+        .file("g.toml", G)
+        .dir("o/runs/p0000-s3")
+        .file("o/manifest.json", EARLIER_SWEEP)
+        .file("o/sweep.json", "{}\n")
+        .file("o/sweep.csv", "old\n")
+        .file("o/fc_heatmap.svg", "<svg/>\n")
+        .file("o/runs/p0000-s3/summary.json", "{}\n")
+        .file("o/mine.txt", "a user's own file\n")
+}
+
+/// The earlier sweep's files are all in `o/.previous-1700000000/`, none beside the new
+/// command's, and the user's file is untouched.
+fn earlier_sweep_moved_aside(d: &Path) {
+    let o = d.join("o");
+    let aside = o.join(".previous-1700000000");
+    for f in [
+        "sweep.csv",
+        "fc_heatmap.svg",
+        "runs/p0000-s3/summary.json",
+        "manifest.json",
+    ] {
+        assert!(aside.join(f).is_file(), "{f} was not moved aside");
+    }
+    assert!(!o.join("fc_heatmap.svg").exists(), "the old heat map stayed");
+    // the new command may run a run of the same name: never the old one's summary
+    if let Ok(sm) = std::fs::read_to_string(o.join("runs/p0000-s3/summary.json")) {
+        assert_ne!(sm, "{}\n", "the old run stayed");
+    }
+    if let Ok(csv) = std::fs::read_to_string(o.join("sweep.csv")) {
+        assert_ne!(csv, "old\n", "the old sweep.csv stayed");
+    }
+    assert_eq!(
+        std::fs::read_to_string(o.join("mine.txt")).unwrap(),
+        "a user's own file\n"
+    );
+    let m = std::fs::read_to_string(o.join("manifest.json")).unwrap();
+    assert!(m.contains("\"finished\": true"), "{m}");
+}
+
+fn manifest(p: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn sweep(out: &'static str) -> Vec<&'static str> {
+    vec!["sweep", "s.toml", "--grid", "g.toml", "--out", out, "--quiet"]
+}
+
+fn cases() -> Vec<Case> {
+    let p = PFTSIM;
+    vec![
+        // writes through links: refused before anything, the target untouched
+        case("SW-01", p, &sweep("o"))
+            .file("s.toml", S)
+            .file("g.toml", G)
+            .dir("o")
+            .symlink("o/sweep.csv", "../g.toml"),
+        case("SW-02", p, &sweep("o"))
+            .file("s.toml", S)
+            .file("g.toml", G1)
+            .dir("o")
+            .symlink("o/fc_bars.svg", "/dev/null"),
+        // an earlier sweep's results moved aside by a sweep, an --emit and a run
+        over_earlier_sweep(case("SW-03", p, &sweep("o"))).left(earlier_sweep_moved_aside),
+        over_earlier_sweep(case(
+            "SW-04",
+            p,
+            &[
+                "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--quiet",
+            ],
+        ))
+        .left(earlier_sweep_moved_aside),
+        over_earlier_sweep(case("SW-05", p, &["run", "s.toml", "--out", "o", "--quiet"]))
+            .left(earlier_sweep_moved_aside),
+        // nested and concurrent writers
+        case("SW-06", p, &["run", "s.toml", "--out", "o/sub", "--quiet"])
+            .file("s.toml", S)
+            .dir("o")
+            .file("o/manifest.json", COMPARE_MANIFEST)
+            .locked("o/.pftsim.lock"),
+        case("SW-07", p, &["run", "s.toml", "--out", "o/off", "--quiet"])
+            .file("s.toml", S)
+            .dir("o/off")
+            .file(
+                "o/manifest.json",
+                COMPARE_MANIFEST.replace("\"finished\": false", "\"finished\": true"),
+            )
+            .file("o/off/summary.json", "{}\n"),
+        case("SW-08", p, &sweep("o"))
+            .file("s.toml", S)
+            .file("g.toml", G)
+            .dir("o")
+            .file("o/manifest.json", RUNNING_SWEEP)
+            .locked("o/.pftsim.lock"),
+        case("SW-09", p, &["compare", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", S)
+            .dir("o")
+            .dir("other/p")
+            .file("other/p/summary.json", "{}\n")
+            .symlink("o/p", "../other/p"),
+        // a sweep that does not finish says so in its manifest
+        case(
+            "SW-10",
+            "timeout",
+            &[
+                "-s", "INT", "--preserve-status", "1.5", PFTSIM, "sweep", "s.toml", "--grid",
+                "g.toml", "--out", "o", "--quiet", "--jobs", "1",
+            ],
+        )
+        .file("s.toml", long())
+        .file("g.toml", G)
+        .left(|d| {
+            let m = manifest(&d.join("o/manifest.json"));
+            assert_eq!(m["status"], "interrupted", "{m}");
+            assert_eq!(m["finished"], false, "{m}");
+            assert!(!d.join("o/sweep.csv").exists());
+            let r = manifest(&d.join("o/runs/p0000-s3/manifest.json"));
+            assert_eq!(r["status"], "interrupted", "{r}");
+        }),
+        case(
+            "SW-11",
+            "bash",
+            &[
+                "-c",
+                "mkdir -p o && mount -t tmpfs -o size=48k pftsim-full o || exit 77; \
+                 \"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet --jobs 1; rc=$?; \
+                 cp o/manifest.json m.json; umount o; rmdir o; exit $rc",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            let m = manifest(&d.join("m.json"));
+            assert_eq!(m["finished"], false, "{m}");
+            assert_ne!(m["status"], "finished", "{m}");
+        }),
+        case("SW-12", p, &sweep("o"))
+            .file("s.toml", deadlocking())
+            .file("g.toml", G)
+            .left(|d| {
+                let m = manifest(&d.join("o/manifest.json"));
+                assert_eq!(m["status"], "failed", "{m}");
+                assert_eq!(m["finished"], false, "{m}");
+                let failed = m["failed_runs"].as_array().unwrap();
+                assert!(
+                    failed
+                        .iter()
+                        .any(|f| f.as_str().unwrap().starts_with("runs/p0000-s3 (task 0): ")),
+                    "{m}"
+                );
+                assert!(!d.join("o/sweep.csv").exists());
+            }),
+        // scripts for a path with a space and a newline
+        case(
+            "SW-13",
+            p,
+            &[
+                "sweep", "s.toml", "--grid", "g.toml", "--out", "o u\ntouch pwned", "--emit",
+                "slurm", "--quiet",
+            ],
+        )
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            let o = d.join("o u\ntouch pwned");
+            for s in ["sweep.sbatch", "submit.sh", "parallel.sh"] {
+                let text = std::fs::read_to_string(o.join(s)).unwrap();
+                assert!(!text.contains("touch pwned"), "{s} names the directory");
+                let st = std::process::Command::new("bash")
+                    .args(["-n", s])
+                    .current_dir(&o)
+                    .status()
+                    .unwrap();
+                assert!(st.success(), "bash -n {s}");
+            }
+            assert!(!d.join("pwned").exists());
+        }),
+        // grid validation: every message names the field, its index and the range
+        case("SW-14", p, &sweep("o"))
+            .file("s.toml", S)
+            .file(
+                "g.toml",
+                "[[axis]]\nkey = \"pft.m\"\nvalues = [18]\n[[axis]]\nkey = \"pft.m\"\nvalues = [22]\n",
+            ),
+        case("SW-15", p, &sweep("o")).file("s.toml", S).file(
+            "g.toml",
+            "[[axis]]\nkeys = [\"pft.m\", \"pft.m\"]\nvalues = [[18, 22]]\n",
+        ),
+        case("SW-16", p, &sweep("o"))
+            .file("s.toml", S)
+            .file("g.toml", "[[axis]]\nkey = \"pft\"\nvalues = [1]\n"),
+        case("SW-17", p, &sweep("o"))
+            .file("s.toml", S)
+            .file("g.toml", "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22, 18]\n"),
+        case("SW-18", p, &sweep("o"))
+            .file("s.toml", S)
+            .file("g.toml", format!("seeds = [-1]\n{G}")),
+        case("SW-19", p, &sweep("o")).file("s.toml", S).file(
+            "g.toml",
+            format!("{G}labels = [\"a\", \"b\\u001b[2J\"]\n"),
+        ),
+        case("SW-20", p, &sweep("o"))
+            .file("s.toml", huge())
+            .file("g.toml", G),
+        case(
+            "SW-21",
+            p,
+            &[
+                "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm",
+                "--array-max", "0",
+            ],
+        )
+        .also(&[
+            "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--array-max",
+            "-5",
+        ])
+        .file("s.toml", S)
+        .file("g.toml", G),
+        case(
+            "SW-22",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit parallel --quiet >/dev/null \
+                 && \"$PFTSIM\" run o/points/p0001-s3.toml --pft p --out o/runs/p0001-s3 --quiet >/dev/null \
+                 && \"$PFTSIM\" sweep --collect --out o",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            assert!(!d.join("o/sweep.csv").exists());
+            let m = manifest(&d.join("o/manifest.json"));
+            assert_eq!(m["status"], "finished", "an early --collect changed the manifest: {m}");
+        }),
+        case(
+            "SW-23",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" run s.toml --out o --quiet >/dev/null && \"$PFTSIM\" run s.toml --out o --quiet --skip-finished",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .left(|d| {
+            assert!(!d.join("o/.previous-1700000000").exists());
+            let aside = std::fs::read_dir(d.join("o"))
+                .unwrap()
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(".previous-"))
+                .count();
+            assert_eq!(aside, 0, "the finished run was run again");
+        }),
+        case(
+            "SW-24",
+            p,
+            &[
+                "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--time",
+                "3 hours",
+            ],
+        )
+        .also(&[
+            "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--mem",
+            "2GB",
+        ])
+        .file("s.toml", S)
+        .file("g.toml", G),
+        case(
+            "SW-25",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit parallel --quiet >/dev/null \
+                 && \"$PFTSIM\" sweep s.toml --grid g1.toml --out o --resume --quiet",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("g1.toml", G1)
+        .left(|d| assert!(!d.join("o/runs").exists(), "a run was started")),
+        case(
+            "SW-26",
+            p,
+            &["sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--time", "10"],
+        )
+        .file("s.toml", S)
+        .file("g.toml", G),
+    ]
+}
+
+#[test]
+fn catalogue_matches_cases() {
+    let rows = catalogue();
+    let doc: std::collections::BTreeSet<&str> = rows
+        .iter()
+        .map(|r| r.id.as_str())
+        .filter(|id| id.starts_with("SW"))
+        .collect();
+    let cases = cases();
+    let mut ids = std::collections::BTreeSet::new();
+    for c in &cases {
+        assert!(ids.insert(c.id), "case {} twice", c.id);
+    }
+    assert_eq!(
+        doc, ids,
+        "docs/bad-inputs.md SW rows (left) and the cases of sim/tests/bad_inputs_sweep.rs (right) differ"
+    );
+}
+
+#[test]
+fn sweeps_and_result_directories() {
+    let rows = catalogue();
+    for c in cases() {
+        run_case(&c, &rows);
+    }
+}
