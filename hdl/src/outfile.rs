@@ -242,11 +242,19 @@ impl AtomicFile {
         let name = target
             .file_name()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-        if target.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{} is a directory", path.display()),
-            ));
+        // only a regular file is replaced: a device, FIFO or directory (also behind a link)
+        // is refused here too, not only by `check`, so no caller can replace one
+        if let Ok(m) = fs::metadata(&target) {
+            if !m.is_file() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{} is {} (only a regular file is replaced)",
+                        path.display(),
+                        kind_of(&m)
+                    ),
+                ));
+            }
         }
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -337,6 +345,7 @@ pub fn stdout_is_open() -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::FileTypeExt;
 
     fn tmpdir(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("pft-outfile-{tag}-{}", std::process::id()));
@@ -409,6 +418,12 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(fs::read_to_string(&p).unwrap(), "via link");
+        // a link to a device is refused, never replaced
+        let dev = d.join("dev-link");
+        std::os::unix::fs::symlink("/dev/null", &dev).unwrap();
+        let e = write_atomic(&dev, b"x").unwrap_err().to_string();
+        assert!(e.contains("a device"), "{e}");
+        assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
         fs::remove_dir_all(&d).unwrap();
     }
 }
