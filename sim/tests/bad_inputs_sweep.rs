@@ -126,7 +126,10 @@ fn earlier_sweep_moved_aside(d: &Path) {
     ] {
         assert!(aside.join(f).is_file(), "{f} was not moved aside");
     }
-    assert!(!o.join("fc_heatmap.svg").exists(), "the old heat map stayed");
+    assert!(
+        !o.join("fc_heatmap.svg").exists(),
+        "the old heat map stayed"
+    );
     // the new command may run a run of the same name: never the old one's summary
     if let Ok(sm) = std::fs::read_to_string(o.join("runs/p0000-s3/summary.json")) {
         assert_ne!(sm, "{}\n", "the old run stayed");
@@ -147,7 +150,9 @@ fn manifest(p: &Path) -> serde_json::Value {
 }
 
 fn sweep(out: &'static str) -> Vec<&'static str> {
-    vec!["sweep", "s.toml", "--grid", "g.toml", "--out", out, "--quiet"]
+    vec![
+        "sweep", "s.toml", "--grid", "g.toml", "--out", out, "--quiet",
+    ]
 }
 
 fn cases() -> Vec<Case> {

@@ -193,7 +193,11 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         "finished",
         "an early --collect changes nothing"
     );
-    sh("parallel --will-cite -j 2 < jobs.txt", &root.join("par"), &[]);
+    sh(
+        "parallel --will-cite -j 2 < jobs.txt",
+        &root.join("par"),
+        &[],
+    );
     // run again: every line finds its run finished and does nothing
     let again = sh("bash parallel.sh 2", &root.join("par"), &[]);
     assert!(again.is_empty() || !again.contains("accepted"), "{again}");
@@ -220,7 +224,10 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         assert!(text.contains(want), "{want:?} not in:\n{text}");
     }
     assert!(text.contains("#SBATCH --time=") && text.contains("#SBATCH --mem="));
-    assert!(!text.contains(weird), "the directory's name is in the script");
+    assert!(
+        !text.contains(weird),
+        "the directory's name is in the script"
+    );
     for s in ["sweep.sbatch", "submit.sh", "parallel.sh"] {
         sh(&format!("bash -n '{s}'"), &sd, &[]);
     }
@@ -264,7 +271,10 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
     // two runs lost: --collect names both with their tasks; submit.sh --tasks runs them alone
     std::fs::remove_dir_all(sd.join("runs/p0001-s8")).unwrap();
     std::fs::remove_dir_all(sd.join("runs/g000-s8-off")).unwrap();
-    let msg = pftsim_fails(&["sweep", "--collect", "--out", sd.to_str().unwrap()], &root);
+    let msg = pftsim_fails(
+        &["sweep", "--collect", "--out", sd.to_str().unwrap()],
+        &root,
+    );
     assert!(
         msg.contains("2 of 8 runs")
             && msg.contains("runs/p0001-s8 (task 3): not run")
@@ -274,7 +284,10 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
     );
     std::fs::write(&log, "").unwrap();
     sh(
-        &format!("bash {}/submit.sh --tasks 3,6", shell_quote(sd.to_str().unwrap())),
+        &format!(
+            "bash {}/submit.sh --tasks 3,6",
+            shell_quote(sd.to_str().unwrap())
+        ),
         &root,
         &env,
     );
@@ -282,8 +295,14 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         std::fs::read_to_string(&log).unwrap(),
         "--array=0 --export=ALL,PFTSIM_OFFSET=3\n--array=0 --export=ALL,PFTSIM_OFFSET=6\n"
     );
-    pftsim(&["sweep", "--collect", "--out", sd.to_str().unwrap()], &root);
-    assert_eq!(std::fs::read_to_string(sd.join("sweep.csv")).unwrap(), local);
+    pftsim(
+        &["sweep", "--collect", "--out", sd.to_str().unwrap()],
+        &root,
+    );
+    assert_eq!(
+        std::fs::read_to_string(sd.join("sweep.csv")).unwrap(),
+        local
+    );
 
     // --resume runs only what is missing
     let kept = std::fs::read_to_string(root.join("local/runs/p0000-s7/manifest.json")).unwrap();
@@ -294,7 +313,10 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         kept,
         "a finished run was run again"
     );
-    assert_eq!(std::fs::read_to_string(root.join("local/sweep.csv")).unwrap(), local);
+    assert_eq!(
+        std::fs::read_to_string(root.join("local/sweep.csv")).unwrap(),
+        local
+    );
 
     // point p0000 seed 7 is smoke's `hard` entry as written: compare's F_C and CIF
     pftsim(&["compare", SMOKE, "--out", "cmp", "--quiet"], &root);
@@ -341,7 +363,10 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         &root,
     );
     for gone in ["sweep.csv", "fc_heatmap.svg", "runs"] {
-        assert!(!root.join("local").join(gone).exists(), "{gone} left beside the new plan");
+        assert!(
+            !root.join("local").join(gone).exists(),
+            "{gone} left beside the new plan"
+        );
     }
     let msg = pftsim_fails(&["sweep", "--collect", "--out", "local"], &root);
     assert!(msg.contains("8 of 8 runs"), "{msg}");

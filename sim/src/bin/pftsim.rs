@@ -201,7 +201,12 @@ fn fmt_opt(v: Option<f64>) -> String {
 /// `pftsim sweep`: plan (and run, or emit), or collect.
 fn sweep_cmd(a: sweep::SweepArgs, collect: bool) -> anyhow::Result<()> {
     let out = a.out.clone();
-    let inputs: Vec<&std::path::Path> = a.scenario.iter().chain(&a.grid).map(PathBuf::as_path).collect();
+    let inputs: Vec<&std::path::Path> = a
+        .scenario
+        .iter()
+        .chain(&a.grid)
+        .map(PathBuf::as_path)
+        .collect();
     if collect {
         let want = match (&a.scenario, &a.grid) {
             (Some(s), Some(g)) => Some(sweep::load_plan(s, g, a.engine)?),

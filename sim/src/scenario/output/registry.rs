@@ -321,8 +321,7 @@ pub fn check_descendants(dir: &Path) -> anyhow::Result<()> {
                 continue;
             }
             let p = e.path();
-            if p.join(LOCK).exists() && !held_here(&super::absolute(&p)?) && held_elsewhere(&p)
-            {
+            if p.join(LOCK).exists() && !held_here(&super::absolute(&p)?) && held_elsewhere(&p) {
                 anyhow::bail!(
                     "{} holds {}, which another pftsim is writing{}; wait for it to end or give another --out",
                     top.display(),

@@ -264,9 +264,8 @@ pub fn parse_time(s: &str) -> Result<String, String> {
     };
     let nums = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
     let parts: Vec<&str> = rest.split(':').collect();
-    let ok = days.is_none_or(nums)
-        && parts.iter().all(|p| nums(p))
-        && (1..=3).contains(&parts.len());
+    let ok =
+        days.is_none_or(nums) && parts.iter().all(|p| nums(p)) && (1..=3).contains(&parts.len());
     if ok {
         Ok(s.to_string())
     } else {
@@ -314,7 +313,10 @@ mod tests {
     fn quoting_keeps_every_byte() {
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
-        assert_eq!(dq("/x/$HOME/`a`\"b\\").unwrap(), "/x/\\$HOME/\\`a\\`\\\"b\\\\");
+        assert_eq!(
+            dq("/x/$HOME/`a`\"b\\").unwrap(),
+            "/x/\\$HOME/\\`a\\`\\\"b\\\\"
+        );
         assert!(dq("a\nb").is_none());
     }
 

@@ -191,9 +191,7 @@ pub fn rows(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Row>> {
 pub fn unfinished(plan: &Plan, dir: &Path) -> Vec<String> {
     plan.units
         .iter()
-        .filter(|u| {
-            read_brief(&dir.join(&u.dir).join("summary.json")).is_ok_and(|b| !b.finished)
-        })
+        .filter(|u| read_brief(&dir.join(&u.dir).join("summary.json")).is_ok_and(|b| !b.finished))
         .map(|u| u.dir.clone())
         .collect()
 }

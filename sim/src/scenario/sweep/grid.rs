@@ -314,8 +314,14 @@ labels = ["a\u001b[2J"]
 "#,
         );
         let s = seeds(&g, 7).unwrap_err().join("\n");
-        assert!(s.contains("`seeds[1]` = -1: must be an integer in 0..="), "{s}");
-        assert!(s.contains("`seeds[2]` = 1: is listed twice (also seeds[0])"), "{s}");
+        assert!(
+            s.contains("`seeds[1]` = -1: must be an integer in 0..="),
+            "{s}"
+        );
+        assert!(
+            s.contains("`seeds[2]` = 1: is listed twice (also seeds[0])"),
+            "{s}"
+        );
         let e = check_axes(&g, "pft").join("\n");
         for want in [
             "`axis[0]`.values[2] = 18: is listed twice (also values[0])",

@@ -120,7 +120,12 @@ fn the_plan(a: &SweepArgs) -> anyhow::Result<Plan> {
 /// threads and collects it. Returns the plan and, after a local run, the collection.
 pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)> {
     let plan = the_plan(a)?;
-    let inputs: Vec<&Path> = a.scenario.iter().chain(&a.grid).map(PathBuf::as_path).collect();
+    let inputs: Vec<&Path> = a
+        .scenario
+        .iter()
+        .chain(&a.grid)
+        .map(PathBuf::as_path)
+        .collect();
     if a.emit.is_none() {
         // every point's engine can run here, before anything is written
         for text in plan.files.values() {
@@ -245,11 +250,18 @@ fn collect_into(rd: &ResultDir, plan: &Plan) -> anyhow::Result<Collected> {
 /// only those, and writes nothing. Else writes `sweep.csv` and the plots, in the sweep
 /// directory's lock, and marks its manifest finished. `expect`: the plan the directory must
 /// hold (from the scenario and grid given).
-pub fn collect_command(dir: &Path, expect: Option<&Plan>, inputs: &[&Path]) -> anyhow::Result<Collected> {
+pub fn collect_command(
+    dir: &Path,
+    expect: Option<&Plan>,
+    inputs: &[&Path],
+) -> anyhow::Result<Collected> {
     let plan = read_plan(dir)?;
     if let Some(w) = expect {
         if !w.same_runs(&plan) {
-            bail!("{} holds a different sweep than the scenario and grid given", dir.display());
+            bail!(
+                "{} holds a different sweep than the scenario and grid given",
+                dir.display()
+            );
         }
     }
     // checked before the directory is taken: an early --collect changes nothing

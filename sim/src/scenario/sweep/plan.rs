@@ -2,8 +2,8 @@
 //! Every point scenario is parsed and validated here, so that a bad value fails before
 //! anything is written, naming the point and its axis values.
 
-use super::grid::{self, Grid};
 use super::super::{sanitize, Scenario, ISOLATED, OFF};
+use super::grid::{self, Grid};
 use crate::net::EngineKind;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
@@ -318,8 +318,7 @@ pub fn plan(
                 }
             }
             let text = toml::to_string(&pt).context("writing a point scenario")?;
-            let psc =
-                Scenario::parse(&text).map_err(|m| anyhow::anyhow!("{}: {m}", what(seed)))?;
+            let psc = Scenario::parse(&text).map_err(|m| anyhow::anyhow!("{}: {m}", what(seed)))?;
             psc.validate()
                 .map_err(|e| anyhow::anyhow!("{}: invalid value(s):\n{e}", what(seed)))?;
             if psc.config_named(&entry).is_none() {

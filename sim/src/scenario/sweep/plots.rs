@@ -228,10 +228,7 @@ fn write_distributions(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<String>> {
         }
         let desc = format!("{what} ({})", units.unwrap_or_else(|| "?".to_string()));
         let svg = plot::distribution_svg(
-            &format!(
-                "{}: victim {what} per {who}, seed {seed}",
-                plan.scenario
-            ),
+            &format!("{}: victim {what} per {who}, seed {seed}", plan.scenario),
             &desc,
             &series,
             HIST_BINS,
