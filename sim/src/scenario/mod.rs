@@ -256,9 +256,10 @@ fn write_distribution_plots(dir: &Path, sc: &Scenario, runs: &[&RunOutput]) -> a
             .iter()
             .filter_map(|r| pick(r).map(|d| (r.spec.label.clone(), d.sorted)))
             .collect();
-        let svg = plot::distribution_svg(
+        let svg = plot::distribution_of_svg(
             &format!("{}: victim {what} per {who}", sc.name()),
             what,
+            if gp { "processes" } else { "victim NICs" },
             &series,
             run::HIST_BINS,
         )?;

@@ -355,7 +355,9 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let mut at_start: Vec<NicStats> = vec![NicStats::default(); n];
     let mut c_sum = vec![0u64; n];
     let mut c_max = vec![0u32; n];
-    let pb = progress.bar(&spec.label, max);
+    // GPCNeT stopping when its canaries finish ends by itself: its bar measures the work
+    // done; every other run lasts `max` cycles.
+    let pb = progress.bar(&spec.label, max, stop_when_finished);
     let move_period = match &sc.workload {
         WorkloadConfig::Hotspot(h) => Some(h.move_period_cycles.unwrap_or(u64::MAX)),
         _ => None,
@@ -421,15 +423,19 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
             }
         }
         if t % PROGRESS_EVERY == 0 {
-            progress.update(&pb, t);
-            if let AnyWorkload::Gpcnet(g) = &w {
-                if let Some(test) = g.current_test() {
-                    pb.set_message(format!("{test:?}"));
-                }
-            }
+            let test = match &w {
+                AnyWorkload::Gpcnet(g) => g.current_test().map(|t| format!("{t:?}")),
+                _ => None,
+            };
+            let done = if stop_when_finished {
+                w.work_done()
+            } else {
+                None
+            };
+            progress.update(&pb, t, done, test.as_deref());
         }
     }
-    pb.finish_and_clear();
+    pb.finish();
     let end = net.now();
     let hotspot_rates = epochs.rates(end, &ejected(&net), net_cfg.link_gbps);
     let window = end.saturating_sub(start).max(1);
@@ -576,5 +582,79 @@ fn open_loop_victims(ol: &OpenLoopVictims, victim_tag: u32, window: f64) -> Vict
         bandwidth: Summary::of(&bws),
         latency_per_process: Distribution::new(&per_lat, HIST_BINS),
         bandwidth_per_process: Distribution::new(&bws, HIST_BINS),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMOKE: &str = include_str!("../../../scenarios/smoke.toml");
+
+    /// The smoke scenario's GPCNeT run (with two latency rings, so that a ring ends inside
+    /// a test) with PFT off, stepped by hand: `work_done` after every cycle, and the cycle in
+    /// which the canaries finished.
+    fn smoke_work_done() -> (Vec<f64>, Option<u64>) {
+        let text = SMOKE.replace("lat_rings = 1", "lat_rings = 2");
+        assert_ne!(text, SMOKE);
+        let sc = Scenario::parse(&text).unwrap();
+        sc.validate().unwrap();
+        let net_cfg = &sc.network;
+        let mut w = sc
+            .workload
+            .build_at(sc.nodes(), net_cfg.flit_bytes, net_cfg.link_gbps, sc.seed)
+            .unwrap();
+        let mut net = Network::with_cc_on(net_cfg, &CcConfig::None, sc.engine, sc.seed, None)
+            .expect("network");
+        let mut seen = vec![w.work_done().expect("GPCNeT reports its work")];
+        let mut finished_at = None;
+        while net.now() < sc.cycles.max && finished_at.is_none() {
+            net.step(&mut w).unwrap();
+            seen.push(w.work_done().unwrap());
+            if w.finished() {
+                finished_at = Some(net.now());
+            }
+        }
+        (seen, finished_at)
+    }
+
+    #[test]
+    fn gpcnet_work_done_rises_monotonically_to_one_at_the_end() {
+        let (seen, finished_at) = smoke_work_done();
+        assert!(finished_at.is_some(), "the smoke run must finish");
+        assert_eq!(seen[0], 0.0);
+        assert_eq!(*seen.last().unwrap(), 1.0);
+        for (t, p) in seen.windows(2).enumerate() {
+            assert!(
+                p[1] >= p[0],
+                "work done fell in cycle {t}: {} -> {}",
+                p[0],
+                p[1]
+            );
+        }
+        // 1 only at the end, and no share reached long before it: the run's second half
+        // starts below 100 % and its first half ends above 10 %
+        let n = seen.len();
+        assert!(seen[..n - 1].iter().all(|&p| p < 1.0));
+        assert!(
+            seen[n / 2] < 1.0 && seen[n / 2] > 0.1,
+            "mid-run share {}",
+            seen[n / 2]
+        );
+    }
+
+    #[test]
+    fn the_progress_bar_does_not_change_the_run() {
+        let sc = Scenario::parse(SMOKE).unwrap();
+        let spec = RunSpec {
+            label: "off".into(),
+            cc: CcConfig::None,
+            congestors: true,
+        };
+        let quiet = run(&sc, &spec, &Progress::quiet()).unwrap();
+        let drawn = run(&sc, &spec, &Progress::new()).unwrap();
+        assert_eq!(quiet.cycles_run, drawn.cycles_run);
+        assert_eq!(quiet.nodes, drawn.nodes);
+        assert_eq!(quiet.victims, drawn.victims);
     }
 }

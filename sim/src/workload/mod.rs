@@ -132,6 +132,16 @@ impl AnyWorkload {
         }
     }
 
+    /// Share of the expected work done, 0 to 1, for workloads that end by themselves
+    /// (GPCNeT: `GpcnetWorkload::work_done`); None for the open-loop workloads, which run
+    /// until the caller's cycle budget. Reads the state only.
+    pub fn work_done(&self) -> Option<f64> {
+        match self {
+            AnyWorkload::Gpcnet(g) => Some(g.work_done()),
+            _ => None,
+        }
+    }
+
     /// GPCNeT results, for a GPCNeT workload.
     pub fn gpcnet_results(&self) -> Option<GpcnetResults> {
         match self {

@@ -161,7 +161,7 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
             };
             if !key_ok(k) {
                 errs.push(format!(
-                    "{kat} = {:?}: must be a dotted key such as \"pft.m\" or \"workload.host_send_ns\"",
+                    "{kat} = \"{}\": must be a dotted key such as \"pft.m\" or \"workload.host_send_ns\"",
                     sanitize(k)
                 ));
                 continue;
@@ -207,7 +207,7 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
         for (j, v) in a.values.iter().enumerate() {
             if let Some(s) = control_string(v) {
                 errs.push(format!(
-                    "{at}.values[{j}]: the string {:?} holds a control character: not allowed (values name CSV cells and plot labels)",
+                    "{at}.values[{j}]: the string \"{}\" holds a control character: not allowed (values name CSV cells and plot labels)",
                     sanitize(&s)
                 ));
             }
@@ -239,7 +239,7 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
                     || x.chars().any(|c| c.is_control() || c == '"' || c == ',');
                 if bad {
                     errs.push(format!(
-                        "{at}.labels[{j}] = {:?}: must be 1 to {MAX_LABEL} printable characters without quotes or commas",
+                        "{at}.labels[{j}] = \"{}\": must be 1 to {MAX_LABEL} printable characters without quotes or commas",
                         sanitize(x)
                     ));
                 } else if let Some(k) = l[..j].iter().position(|y| y == x) {
@@ -258,7 +258,7 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
             for (i, k) in h.iter().enumerate() {
                 if !names.contains(k) {
                     errs.push(format!(
-                        "grid: `heatmap[{i}]` = {:?}: is not an axis ({})",
+                        "grid: `heatmap[{i}]` = \"{}\": is not an axis ({})",
                         sanitize(k),
                         names.join(", ")
                     ));

@@ -153,7 +153,7 @@ fn entries(base: &toml::Table, grid: &Grid) -> anyhow::Result<(Vec<String>, &'st
             "cc"
         } else {
             bail!(
-                "grid: entry {:?}: must name a [[pft]] or [[cc]] entry of the scenario ({})",
+                "grid: entry \"{}\": must name a [[pft]] or [[cc]] entry of the scenario ({})",
                 sanitize(e),
                 all_names()
             );

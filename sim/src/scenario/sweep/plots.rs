@@ -227,9 +227,14 @@ fn write_distributions(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<String>> {
             continue;
         }
         let desc = format!("{what} ({})", units.unwrap_or_else(|| "?".to_string()));
-        let svg = plot::distribution_svg(
+        let svg = plot::distribution_of_svg(
             &format!("{}: victim {what} per {who}, seed {seed}", plan.scenario),
             &desc,
+            if who == "process" {
+                "processes"
+            } else {
+                "victim NICs"
+            },
             &series,
             HIST_BINS,
         )?;

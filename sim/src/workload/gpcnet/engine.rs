@@ -154,6 +154,8 @@ pub struct GpcnetWorkload {
     posted: BTreeMap<(u64, u64), Message>,
     /// Received messages a CPU is still completing, by (cycle it is done, id).
     receiving: BTreeMap<(u64, u64), Meta>,
+    /// Estimated cycles of one iteration of each canary test (`work_done` only).
+    iter_cost: Vec<f64>,
 }
 
 impl GpcnetWorkload {
@@ -228,6 +230,13 @@ impl GpcnetWorkload {
         let cong_comms = (0..layout.groups.len())
             .map(|g| (0..ppn).map(|l| layout.congestor_comm(g, l)).collect())
             .collect();
+        let host = (cycles(cfg.host_send_ns) + cycles(cfg.host_recv_ns)) as f64;
+        let canary_nics = layout.canary_nodes.len() as u32;
+        let iter_cost = cfg
+            .canary_tests
+            .iter()
+            .map(|&t| iter_cost(cfg, t, canary_nics, flit_bytes, host))
+            .collect();
         let results = cfg
             .canary_tests
             .iter()
@@ -270,6 +279,7 @@ impl GpcnetWorkload {
             host_recv: cycles(cfg.host_recv_ns),
             posted: BTreeMap::new(),
             receiving: BTreeMap::new(),
+            iter_cost,
         })
     }
 
@@ -290,6 +300,48 @@ impl GpcnetWorkload {
         } else {
             None
         }
+    }
+
+    /// Share of the run's expected work done, 0 to 1 (1 exactly once `finished`): the cycles
+    /// before the canaries start, then the canary iterations completed (warm-up included),
+    /// each weighted by its test's estimated cycles per iteration (`iter_cost`). Only the
+    /// ratio matters, for a progress bar; it reads the state and changes nothing.
+    pub fn work_done(&self) -> f64 {
+        if self.canary.finished {
+            return 1.0;
+        }
+        let warmup = self.cfg.canary_start_cycles as f64;
+        let per_ring = |pos: usize| {
+            let (warm, iters, rings) = self.test_params(self.cfg.canary_tests[pos]);
+            ((warm + iters) as f64, rings as f64, self.iter_cost[pos])
+        };
+        let total: f64 = warmup
+            + (0..self.iter_cost.len())
+                .map(|pos| {
+                    let (n, rings, cost) = per_ring(pos);
+                    n * rings * cost
+                })
+                .sum::<f64>();
+        let mut done = (self.last_cycle as f64).min(warmup);
+        if self.canary.started {
+            let pos = self.canary.pos;
+            done += (0..pos)
+                .map(|q| {
+                    let (n, rings, cost) = per_ring(q);
+                    n * rings * cost
+                })
+                .sum::<f64>();
+            let (n, _, cost) = per_ring(pos);
+            // processes of one ring run their iterations in step: their mean is the ring's
+            let iters: f64 = self
+                .canary_procs
+                .iter()
+                .map(|&p| (self.procs[p as usize].iter as f64).min(n))
+                .sum();
+            let mean = iters / self.canary_procs.len().max(1) as f64;
+            done += (self.canary.ring as f64 * n + mean) * cost;
+        }
+        (done / total.max(1.0)).clamp(0.0, 1.0)
     }
 
     /// Messages posted and not yet delivered (some may still be in their CPU's send
@@ -686,6 +738,30 @@ impl GpcnetWorkload {
             pr.ops += 1;
         }
         self.post_op(p, root, kind, emit);
+    }
+}
+
+/// Cycles per iteration of canary test `t` without contention, a rough guess for
+/// `work_done`: per dependent step, the longer of the host time (`host` = send + receive
+/// cycles per message) and the NIC's serialization of its `ppn` processes' flits, plus a
+/// guessed network latency. `n`: canary NICs (ranks per communicator).
+fn iter_cost(cfg: &GpcnetConfig, t: CanaryTest, n: u32, flit_bytes: u32, host: f64) -> f64 {
+    /// A few switch hops at the default link and switch latencies.
+    const STEP_LATENCY: f64 = 50.0;
+    let ppn = cfg.ppn as f64;
+    let step = |msgs: f64, bytes: u32| {
+        let flits = crate::workload::flits_for(bytes, flit_bytes) as f64;
+        (msgs * host).max(ppn * msgs * flits) + STEP_LATENCY
+    };
+    let log2 = |k: u32| k.max(1).next_power_of_two().trailing_zeros() as f64;
+    match t {
+        CanaryTest::Latency => step(2.0, cfg.lat_msg_bytes),
+        CanaryTest::Bandwidth => {
+            step(2.0 * cfg.bw_outstanding as f64, cfg.bw_msg_bytes)
+                + log2(n) * step(1.0, cfg.barrier_msg_bytes)
+        }
+        // recursive doubling, plus the fold of the ranks beyond a power of two
+        CanaryTest::Allreduce => (log2(n) + 1.0) * step(1.0, cfg.allreduce_msg_bytes),
     }
 }
 
