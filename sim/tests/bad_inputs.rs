@@ -298,8 +298,39 @@ fn scenario_cases() -> Vec<Case> {
         ),
         case("SC-65", PFTSIM, &["check", "my run.toml"])
             .file("my run.toml", BASE.replacen("name = \"bad\"\n", "", 1)),
+        // array elements: the element's index and the field's own range
+        sc("SC-76", format!("{BASE}nics = [0, -1]\n")),
+        sc(
+            "SC-77",
+            format!("{BASE}{CC}kind = \"ibcc\"\ncct = [0, 1, -2]\n"),
+        ),
+        sc("SC-78", format!("{BASE}[timeseries]\nnics = [-1]\n")),
+        sc(
+            "SC-79",
+            format!("{BASE}{FAULT}kind = \"eject\"\nrate = 0.5\nnics = [1, -1]\n"),
+        ),
+        sc(
+            "SC-80",
+            format!(
+                "[cycles]\nmax = 1000\n{}congestor_kinds = [\"a2a\", \"ring\"]\n",
+                GPCNET.replace("ppn = 0", "ppn = 1")
+            ),
+        ),
+        // valid, with a warning: the hot-spot workload's default frac_b = 0 has no B NIC
+        case("SC-81", PFTSIM, &["check", "s.toml"])
+            .file("s.toml", format!("{HOTSPOT_OK}classes = [\"b\"]\n")),
+        case("SC-82", PFTSIM, &["check", "s.toml"]).file("s.toml", GPCNET_BIG),
     ]
 }
+
+/// GPCNeT on the default 120-NIC fat tree with 1024 processes per NIC (122,880 processes):
+/// `check` estimates it without building them all (SC-82).
+const GPCNET_BIG: &str = r#"[cycles]
+max = 100000
+[workload]
+kind = "gpcnet"
+ppn = 1024
+"#;
 
 /// The manifest of an earlier, finished `compare` (SX-17).
 const EARLIER_MANIFEST: &str = r#"{

@@ -146,7 +146,25 @@ fn stimulus_cases() -> Vec<Case> {
         ),
         ts("TS-16", "flit_valid,credit_return,flit_head\n1,0,2\n"),
         ts("TS-17", "flit_valid,credit_return,flit_head\n1,0\n"),
-        // defined behaviour, not an error: both engines trace it, identically
+        // the same over-return refused: nothing written
+        case(
+            "TS-18",
+            PFT_TRACE,
+            &[
+                "--stimulus",
+                "s.csv",
+                "--out",
+                "o.csv",
+                "--vcd",
+                "o.vcd",
+                "--summary",
+                "o.json",
+                "--strict",
+            ],
+        )
+        .file("s.csv", EXCESS_RETURN),
+        // defined behaviour, not an error: both engines trace it, identically, with a
+        // warning and the over-return in the summary
         ts("TS-13", EXCESS_RETURN)
             .also(&[
                 "--engine",
@@ -336,6 +354,19 @@ fn trace_cli_cases() -> Vec<Case> {
         .file("ok.csv", OK_STIM)
         .file("c.toml", "m = 3\n"),
         case("TX-19", t, &["--stimulus", "ok.csv", "--vcd", "ok.csv"]).file("ok.csv", OK_STIM),
+        case(
+            "TX-21",
+            t,
+            &[
+                "--cycles",
+                "10",
+                "--link-latency",
+                "2",
+                "--drain",
+                "1",
+                "--strict",
+            ],
+        ),
         case("TX-20", t, &["--stimulus", "ok.csv", "--out", "/dev/null"]).file("ok.csv", OK_STIM),
         case("TX-17", t, &["--stimulus", "ok.csv", "--summary", "o.json"])
             .file("ok.csv", OK_STIM)

@@ -468,8 +468,106 @@ impl Scenario {
     /// Settings that are valid but probably not what the user wants: PFT configurations
     /// (listed, or written by a `pft_rewrite` fault) whose level passes no flit at all
     /// below CREDIT_LIMIT, which can stall a NIC halfway through a packet for good
-    /// (docs/scenarios.md, "levels that block completely").
+    /// (docs/scenarios.md, "levels that block completely"), and `[[pft]]` entries whose
+    /// `classes` name a class this workload has no NIC of.
     pub fn warnings(&self) -> Vec<String> {
+        let mut out = self.blocking_warnings();
+        out.extend(self.class_warnings());
+        out
+    }
+
+    /// NICs of each class (`WorkloadConfig::classes`) as the run places them; None when the
+    /// scenario is invalid or the workload has no classes. GPCNeT's placement does not depend
+    /// on `ppn` (workload::gpcnet::layout), so it is built with one process per NIC: cheap
+    /// at any `ppn`.
+    fn class_counts(&self) -> Option<Vec<(&'static str, usize)>> {
+        self.network.validate().ok()?;
+        let nodes = self.nodes();
+        let mut wl = self.workload.clone();
+        if let WorkloadConfig::Gpcnet(g) = &mut wl {
+            g.ppn = 1;
+        }
+        let built = wl
+            .build_at(
+                nodes,
+                self.network.flit_bytes,
+                self.network.link_gbps,
+                self.seed,
+            )
+            .ok()?;
+        let counts = self
+            .workload
+            .classes()
+            .iter()
+            .map(|&c| {
+                let n = NodeId::all(nodes)
+                    .filter(|&n| built.class_of(n) == Some(c))
+                    .count();
+                (c, n)
+            })
+            .collect();
+        Some(counts)
+    }
+
+    /// `[[pft]]` entries whose `classes` select a class with no NIC in this workload (a
+    /// hot-spot workload with `frac_b = 0` has no B NIC): the entry runs PFT on fewer NICs
+    /// than it says, or on none while its row is labelled with its PFT mode.
+    fn class_warnings(&self) -> Vec<String> {
+        if !self.pft.iter().any(|p| p.classes.is_some()) {
+            return Vec::new();
+        }
+        let Some(counts) = self.class_counts() else {
+            return Vec::new();
+        };
+        let label = |c: &str| {
+            if c.len() == 1 {
+                c.to_uppercase()
+            } else {
+                c.to_string()
+            }
+        };
+        let count = |c: &str| counts.iter().find(|(k, _)| *k == c).map(|&(_, n)| n);
+        let mut out = Vec::new();
+        for p in &self.pft {
+            let Some(classes) = &p.classes else { continue };
+            // (index, class) of each listed class without a NIC, each class once
+            let mut empty: Vec<(usize, &str)> = Vec::new();
+            for (i, c) in classes.iter().enumerate() {
+                if count(c) == Some(0) && !empty.iter().any(|(_, e)| e == c) {
+                    empty.push((i, c));
+                }
+            }
+            if empty.is_empty() {
+                continue;
+            }
+            let has = empty
+                .iter()
+                .map(|(_, c)| format!("0 {} NICs", label(c)))
+                .collect::<Vec<_>>()
+                .join(" and ");
+            let selects_none = classes.iter().all(|c| count(c) == Some(0));
+            out.push(if selects_none {
+                format!(
+                    "[[pft]] `{}`: classes = {:?} selects no NIC of this workload (it has {has}); the entry runs PFT on no NIC",
+                    p.name, classes
+                )
+            } else {
+                let which = empty
+                    .iter()
+                    .map(|(i, c)| format!("classes[{i}] = {c:?}"))
+                    .collect::<Vec<_>>()
+                    .join(" and ");
+                format!(
+                    "[[pft]] `{}`: {which} selects no NIC of this workload (it has {has}); the entry runs PFT on the NICs of its other classes only",
+                    p.name
+                )
+            });
+        }
+        out
+    }
+
+    /// The PFT configurations whose level blocks completely (see `warnings`).
+    fn blocking_warnings(&self) -> Vec<String> {
         let limit = self.network.buffer_flits.min(u16::MAX as u32) as u16;
         let mut pfts: Vec<(String, PftConfig)> = self
             .pft
@@ -700,5 +798,62 @@ impl Scenario {
         } else {
             Err(errs)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A valid hot-spot scenario of 8 NICs (80 % C, 20 % V, no B) with one `[[pft]]` entry
+    /// ending in `pft`.
+    fn hotspot(pft: &str) -> Scenario {
+        let sc = Scenario::parse(&format!(
+            "[network]\ntopology = {{ kind = \"single_switch\", nodes = 8 }}\n[workload]\nkind = \"hotspot\"\nhotspots = 1\n[[pft]]\nname = \"p\"\n{pft}\n"
+        ))
+        .unwrap();
+        sc.validate().unwrap();
+        sc
+    }
+
+    #[test]
+    fn a_class_without_nics_is_warned_about() {
+        assert_eq!(
+            hotspot("classes = [\"b\"]").class_warnings(),
+            ["[[pft]] `p`: classes = [\"b\"] selects no NIC of this workload (it has 0 B NICs); the entry runs PFT on no NIC"]
+        );
+        assert_eq!(
+            hotspot("classes = [\"c\", \"b\", \"b\"]").class_warnings(),
+            ["[[pft]] `p`: classes[1] = \"b\" selects no NIC of this workload (it has 0 B NICs); the entry runs PFT on the NICs of its other classes only"]
+        );
+        assert!(hotspot("classes = [\"c\", \"v\"]")
+            .class_warnings()
+            .is_empty());
+        assert!(hotspot("nics = [1]").class_warnings().is_empty());
+        // the same count as the run's own placement
+        let sc = hotspot("");
+        assert_eq!(sc.class_counts().unwrap(), [("c", 6), ("v", 2), ("b", 0)]);
+    }
+
+    /// GPCNeT's classes are counted with one process per NIC: the placement must not depend
+    /// on `ppn`.
+    #[test]
+    fn gpcnet_classes_do_not_depend_on_ppn() {
+        let sc = |ppn: u32| {
+            Scenario::parse(&format!(
+                "[network]\ntopology = {{ kind = \"fat_tree\", radix = 8, leaves = 4 }}\n[workload]\nkind = \"gpcnet\"\nppn = {ppn}\ncongestor_frac = 0.75\n[[pft]]\nname = \"p\"\nclasses = [\"canary\"]\n"
+            ))
+            .unwrap()
+        };
+        let classes = |s: &Scenario| -> Vec<Option<&'static str>> {
+            let w = s.workload.build_at(s.nodes(), 64, 100.0, s.seed).unwrap();
+            NodeId::all(s.nodes()).map(|n| w.class_of(n)).collect()
+        };
+        assert_eq!(classes(&sc(1)), classes(&sc(4)));
+        assert_eq!(
+            sc(4).class_counts().unwrap(),
+            [("congestor", 12), ("canary", 4)]
+        );
+        assert!(sc(4).class_warnings().is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! Estimates of a command's cost before it starts: node-cycles, wall time at the speed this
 //! machine reaches on this scenario (measured by a short calibration run of its first
-//! configuration), and memory. `pftsim check` prints them; `run` and `compare` refuse a
+//! configuration, on a copy with fewer processes per NIC for a large GPCNeT workload), and
+//! memory. `pftsim check` prints them; `run` and `compare` refuse a
 //! command estimated above `LIMIT_SECONDS` or above `LIMIT_MEMORY_FRACTION` of the memory
 //! available unless given `--yes` (docs/scenarios.md).
 
@@ -8,6 +9,7 @@ use super::config::Scenario;
 use super::progress::Progress;
 use super::run::{self, RunSpec};
 use crate::metrics::timeseries::MAX_SAMPLES;
+use crate::workload::WorkloadConfig;
 use std::time::Instant;
 
 /// Above this estimated wall time a run needs `--yes`: 2 hours.
@@ -35,7 +37,8 @@ pub struct Estimate {
     /// share the machine with the OS).
     pub seconds: f64,
     /// Memory at its peak: the calibration's peak resident size per run (network and
-    /// workload state) plus the time series' bound, times `parallel`.
+    /// workload state; extrapolated from smaller copies for a large GPCNeT workload, see
+    /// `estimate`) plus the time series' bound, times `parallel`.
     pub memory_bytes: f64,
     /// `MemAvailable` of this machine, when it can be read.
     pub available_bytes: Option<f64>,
@@ -67,7 +70,7 @@ impl Estimate {
     }
 }
 
-fn duration(s: f64) -> String {
+pub fn duration(s: f64) -> String {
     if s < 90.0 {
         format!("{s:.0} s")
     } else if s < 5400.0 {
@@ -79,7 +82,7 @@ fn duration(s: f64) -> String {
     }
 }
 
-fn bytes(b: f64) -> String {
+pub fn bytes(b: f64) -> String {
     if b < 1024.0 * 1024.0 * 1024.0 {
         format!("{:.0} MiB", b / (1024.0 * 1024.0))
     } else {
@@ -100,8 +103,75 @@ pub fn node_cycles(sc: &Scenario, runs: usize) -> f64 {
     sc.nodes() as f64 * sc.cycles.max as f64 * runs as f64
 }
 
+/// Most GPCNeT processes (NICs x `ppn`) the calibration builds. Its memory grows with
+/// them (each process holds its steps and mailbox), so a full-size copy of a scenario of
+/// many NICs and processes could take gigabytes just to be estimated. Above this the
+/// calibration runs a copy with fewer processes per NIC (`calibration_copy`).
+pub const CALIBRATION_PROCESSES: u64 = 32_768;
+
+/// The scenario the calibration runs: `sc` itself, or, for a GPCNeT workload of more than
+/// `CALIBRATION_PROCESSES` processes, a copy with `ppn` lowered to fit (the placement of
+/// congestors and canaries depends on the NICs only, so the copy has the same roles). The
+/// second value is the full `ppn` over the copy's (1.0 for `sc` itself).
+pub fn calibration_copy(sc: &Scenario) -> (Scenario, f64) {
+    if let Some(ppn) = ppn(sc) {
+        let nodes = sc.nodes().max(1) as u64;
+        let fit = (CALIBRATION_PROCESSES / nodes).clamp(1, u32::MAX as u64) as u32;
+        if ppn > fit {
+            return (with_ppn(sc, fit), ppn as f64 / fit as f64);
+        }
+    }
+    (sc.clone(), 1.0)
+}
+
+/// The ppn of a GPCNeT scenario (None for other workloads).
+fn ppn(sc: &Scenario) -> Option<u32> {
+    sc.gpcnet().map(|g| g.ppn)
+}
+
+/// Runs `sc` with `spec` for `cycles` cycles (at most `cycles.max`) from cycle 0, the
+/// measurement window and the canaries' end ignored; returns the cycles run and the wall
+/// time (the build of the network and the workload included).
+fn timed_run(sc: &Scenario, spec: &RunSpec, cycles: u64) -> anyhow::Result<(u64, f64)> {
+    let mut probe = sc.clone();
+    probe.cycles.max = cycles.min(sc.cycles.max);
+    probe.cycles.warmup = Some(0);
+    probe.cycles.stop_when_finished = false;
+    let t = Instant::now();
+    let out = run::run(&probe, spec, &Progress::quiet())?;
+    Ok((out.cycles_run.max(1), t.elapsed().as_secs_f64().max(1e-9)))
+}
+
+/// `sc` (a GPCNeT scenario) with `ppn` processes per NIC.
+fn with_ppn(sc: &Scenario, ppn: u32) -> Scenario {
+    let mut s = sc.clone();
+    if let WorkloadConfig::Gpcnet(g) = &mut s.workload {
+        g.ppn = ppn;
+    }
+    s
+}
+
+/// The process's peak resident size above `rss0`, bytes.
+fn peak_above(rss0: f64) -> f64 {
+    (proc_kib("/proc/self/status", "VmHWM:").unwrap_or(rss0) - rss0).max(0.0)
+}
+
 /// Estimates `runs` runs of `sc` (the first being `first`), `jobs` at once, measuring the
 /// speed with a short calibration run of `first`.
+///
+/// A GPCNeT scenario above `CALIBRATION_PROCESSES` processes is never built at full size.
+/// Two copies with fewer processes per NIC run instead: one with `ppn_cal / 4` runs first,
+/// until it takes `CALIBRATION_SECONDS`, then the one with `ppn_cal` (`calibration_copy`)
+/// runs as many cycles. From the two:
+/// - memory: the `ppn_cal` copy's peak plus, for each process per NIC beyond `ppn_cal`,
+///   what one more cost between the copies (every process's state, the messages in flight
+///   and the NICs' queues grow with the processes; the network does not);
+/// - speed: the `ppn_cal` copy's time per node-cycle times `(ppn / ppn_cal)^b`, where `b`
+///   is the measured growth of the time between the copies, kept in 0..=1 (a NIC with
+///   more processes is slower per cycle, at most in proportion).
+///
+/// When `ppn_cal` < 4 (over 8192 NICs) there is no smaller copy: memory and time per
+/// node-cycle are scaled by `ppn / ppn_cal` (erring high).
 pub fn estimate(
     sc: &Scenario,
     first: &RunSpec,
@@ -109,25 +179,38 @@ pub fn estimate(
     jobs: usize,
 ) -> anyhow::Result<Estimate> {
     let rss0 = proc_kib("/proc/self/status", "VmRSS:").unwrap_or(0.0);
+    let (cal, scale) = calibration_copy(sc);
+    let ppn_cal = ppn(&cal).unwrap_or(1);
+    let small = (scale > 1.0 && ppn_cal >= 4).then(|| with_ppn(&cal, ppn_cal / 4));
     let mut cycles: u64 = 1000;
-    let (mut done, mut secs);
-    loop {
-        let mut probe = sc.clone();
-        probe.cycles.max = cycles.min(sc.cycles.max);
-        probe.cycles.warmup = Some(0);
-        probe.cycles.stop_when_finished = false;
-        let t = Instant::now();
-        let out = run::run(&probe, first, &Progress::quiet())?;
-        secs = t.elapsed().as_secs_f64();
-        done = out.cycles_run.max(1);
-        if secs >= CALIBRATION_SECONDS || probe.cycles.max >= sc.cycles.max {
-            break;
+    // The smaller copy first: the larger one's peak then is the process's.
+    let (done, secs_first) = loop {
+        let (done, secs) = timed_run(small.as_ref().unwrap_or(&cal), first, cycles)?;
+        if secs >= CALIBRATION_SECONDS || cycles >= sc.cycles.max {
+            break (done, secs);
         }
         cycles = cycles.saturating_mul(4);
-    }
-    let speed = sc.nodes() as f64 * done as f64 / secs.max(1e-9);
+    };
+    let peak_first = peak_above(rss0);
+    let (secs, peak) = match &small {
+        None => (secs_first * scale, peak_first * scale),
+        Some(_) => {
+            let (_, secs_cal) = timed_run(&cal, first, done)?;
+            let peak_cal = peak_above(rss0);
+            let (p_cal, p_small) = (ppn_cal as f64, (ppn_cal / 4) as f64);
+            let b = (secs_cal / secs_first).ln() / (p_cal / p_small).ln();
+            let b = if b.is_nan() { 1.0 } else { b.clamp(0.0, 1.0) };
+            let per_ppn = ((peak_cal - peak_first) / (p_cal - p_small)).max(0.0);
+            let p_full = p_cal * scale;
+            (
+                secs_cal * scale.powf(b),
+                peak_cal + per_ppn * (p_full - p_cal),
+            )
+        }
+    };
+    let seconds_per_node_cycle = secs / (sc.nodes() as f64 * done as f64);
+    let speed = 1.0 / seconds_per_node_cycle;
     let parallel = jobs.clamp(1, runs.max(1));
-    let per_run = (proc_kib("/proc/self/status", "VmHWM:").unwrap_or(rss0) - rss0).max(0.0);
     let watched = sc.timeseries.nics.as_ref().map_or(8, |v| v.len().max(1)) as f64;
     let samples = (watched * sc.cycles.max as f64 / sc.timeseries.period.max(1) as f64)
         .min(MAX_SAMPLES as f64);
@@ -141,7 +224,53 @@ pub fn estimate(
         node_cycles: total,
         node_cycles_per_s: speed,
         seconds: rounds * node_cycles(sc, 1) / speed,
-        memory_bytes: parallel as f64 * (per_run + series) + rss0,
+        memory_bytes: parallel as f64 * (peak + series) + rss0,
         available_bytes: proc_kib("/proc/meminfo", "MemAvailable:"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// GPCNeT on the default 120-NIC fat tree with `ppn` processes per NIC.
+    fn gpcnet(ppn: u32) -> Scenario {
+        Scenario::parse(&format!(
+            "[cycles]\nmax = 100000\n[workload]\nkind = \"gpcnet\"\nppn = {ppn}\n"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_large_gpcnet_scenario_is_calibrated_on_fewer_processes() {
+        for ppn in [273, 274, 1024] {
+            let sc = gpcnet(ppn);
+            sc.validate().unwrap();
+            let (cal, scale) = calibration_copy(&sc);
+            let g = cal.gpcnet().unwrap();
+            assert!(
+                sc.nodes() as u64 * g.ppn as u64 <= CALIBRATION_PROCESSES,
+                "ppn {ppn}: the copy has {} processes",
+                sc.nodes() * g.ppn
+            );
+            assert_eq!(g.ppn, (CALIBRATION_PROCESSES / 120).min(ppn as u64) as u32);
+            assert_eq!(scale, ppn as f64 / g.ppn as f64);
+            cal.validate().unwrap();
+            // nothing but ppn changes
+            let mut back = cal.clone();
+            if let WorkloadConfig::Gpcnet(g) = &mut back.workload {
+                g.ppn = ppn;
+            }
+            assert_eq!(back, sc);
+        }
+        // small enough: the scenario itself
+        let sc = gpcnet(16);
+        assert_eq!(calibration_copy(&sc), (sc.clone(), 1.0));
+    }
+
+    #[test]
+    fn other_workloads_are_calibrated_as_they_are() {
+        let sc = Scenario::parse("[workload]\nkind = \"uniform\"\n").unwrap();
+        assert_eq!(calibration_copy(&sc), (sc.clone(), 1.0));
+    }
 }

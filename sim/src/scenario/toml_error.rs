@@ -88,6 +88,25 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
     } else {
         key_at(text, at)
     };
+    let mut shown_end = if shown_at == at {
+        span.end
+    } else {
+        shown_at + 1
+    };
+    // serde names the array, not the element it refused (`nics = [0, -1]`): add the
+    // element's index, and point at it where serde lost the position.
+    let key = key.map(|k| match element_index(text, &k, &what) {
+        Some(i) => {
+            if shown_at != at {
+                if let Some((from, to)) = element_span(text, shown_at, i) {
+                    (line, col) = line_col(text, from);
+                    (shown_at, shown_end) = (from, to);
+                }
+            }
+            format!("{k}[{i}]")
+        }
+        None => k,
+    });
     let what = match &key {
         Some(k) => explain(text, k, &what),
         None => what,
@@ -98,12 +117,7 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
     let source = if whole {
         String::new()
     } else {
-        let end = if shown_at == at {
-            span.end
-        } else {
-            shown_at + 1
-        };
-        format!("\n{}", source_excerpt(text, shown_at, end))
+        format!("\n{}", source_excerpt(text, shown_at, shown_end))
     };
     match key {
         Some(k) => format!("`{k}` (line {line}, column {col}): {what}{source}"),
@@ -206,17 +220,129 @@ fn unindexed(key: &str) -> String {
 /// value replaced by 0 and by `max` (the storage type's bounds); the first that validation
 /// refuses gives the field's own rule. None when both are accepted (the storage range is
 /// then the field's range) or when the text cannot be probed.
+///
+/// An array element (`pft[0].nics[1]`) is probed with `max` first: 0 may repeat another
+/// element, and the rule would then be "listed twice", not the range. Where validation
+/// names only the array (`network.faults[0].nics` = 4294967295: NICs are 0..4), its rule
+/// is taken when it quotes the probed value.
 fn own_rule(text: &str, key: &str, max: u64) -> Option<String> {
     let table: toml::Table = toml::from_str(text).ok()?;
-    for probe in [0, max.min(i64::MAX as u64) as i64] {
+    let max = max.min(i64::MAX as u64) as i64;
+    let array = key
+        .strip_suffix(']')
+        .and_then(|k| k.rsplit_once('['))
+        .map(|(a, _)| a);
+    let probes = if array.is_some() { [max, 0] } else { [0, max] };
+    for probe in probes {
         let mut t = table.clone();
         *value_at(&mut t, key)? = toml::Value::Integer(probe);
+        if let Some((array, i)) = array.zip(key.rsplit_once('[').map(|(_, i)| i)) {
+            // elements after it are not checked yet and may not deserialize either
+            let keep = i.trim_end_matches(']').parse::<usize>().ok()? + 1;
+            value_at(&mut t, array)?.as_array_mut()?.truncate(keep);
+        }
         let Ok(sc) = toml::from_str::<Scenario>(&toml::to_string(&t).ok()?) else {
             continue;
         };
         if let Err(errs) = sc.validate() {
-            if let Some(e) = errs.0.into_iter().find(|e| e.field == key) {
-                return Some(e.allowed);
+            let got = probe.to_string();
+            let rule = errs.0.iter().find(|e| e.field == key).or_else(|| {
+                errs.0
+                    .iter()
+                    .find(|e| Some(e.field.as_str()) == array && e.got == got)
+            });
+            if let Some(e) = rule {
+                return Some(e.allowed.clone());
+            }
+        }
+    }
+    None
+}
+
+/// The index of the element of the array at `key` that `msg` refuses: the first whose
+/// value the message quotes ("integer `-1`", "string \"x\"", "unknown variant `x`", ...;
+/// serde stops at the first element it refuses, so an earlier equal one cannot exist).
+/// None when `key` is no array or no element matches.
+fn element_index(text: &str, key: &str, msg: &str) -> Option<usize> {
+    let mut table: toml::Table = toml::from_str(text).ok()?;
+    let items = value_at(&mut table, key)?.as_array()?;
+    let float = msg
+        .find("floating point `")
+        .and_then(|i| msg[i + "floating point ".len()..].split('`').nth(1))
+        .and_then(|v| v.parse::<f64>().ok());
+    items.iter().position(|v| match v {
+        toml::Value::Integer(i) => msg.contains(&format!("integer `{i}`")),
+        toml::Value::Float(f) => float == Some(*f),
+        toml::Value::Boolean(b) => msg.contains(&format!("boolean `{b}`")),
+        toml::Value::String(s) => {
+            msg.contains(&format!("string {s:?}")) || msg.contains(&format!("variant `{s}`"))
+        }
+        toml::Value::Array(_) => msg.contains("invalid type: sequence"),
+        toml::Value::Table(_) => msg.contains("invalid type: map"),
+        toml::Value::Datetime(_) => false,
+    })
+}
+
+/// The byte range of element `index` of the array whose `key = [` entry starts at
+/// `entry_at`.
+fn element_span(text: &str, entry_at: usize, index: usize) -> Option<(usize, usize)> {
+    array_elements(text, entry_at)?.get(index).copied()
+}
+
+/// The byte ranges of the elements of the array whose `key = [` entry starts at `entry_at`
+/// (it may span lines; strings, nested arrays and tables, and comments are skipped). None
+/// when the value is no array or does not end.
+fn array_elements(text: &str, entry_at: usize) -> Option<Vec<(usize, usize)>> {
+    let eq = entry_at + text[entry_at..].find('=')? + 1;
+    let open = eq + text[eq..].find(|c: char| !c.is_whitespace())?;
+    if !text[open..].starts_with('[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start: Option<usize> = None;
+    let mut last = open; // end of the last character of the element
+    let mut quote: Option<char> = None;
+    let mut comment = false;
+    let mut chars = text[open..].char_indices();
+    while let Some((j, c)) = chars.next() {
+        let at = open + j;
+        if comment {
+            comment = c != '\n';
+            continue;
+        }
+        if let Some(q) = quote {
+            if c == '\\' && q == '"' {
+                chars.next();
+            } else if c == q {
+                quote = None;
+            }
+            last = at + c.len_utf8();
+            continue;
+        }
+        match c {
+            '#' => comment = true,
+            ',' if depth == 1 => out.extend(start.take().map(|s| (s, last))),
+            ']' | '}' if depth == 1 => {
+                out.extend(start.map(|s| (s, last)));
+                return Some(out);
+            }
+            c if c.is_whitespace() => {}
+            c => {
+                if depth == 0 {
+                    depth = 1; // the opening bracket
+                    continue;
+                }
+                if depth == 1 && start.is_none() {
+                    start = Some(at);
+                }
+                match c {
+                    '[' | '{' => depth += 1,
+                    ']' | '}' => depth -= 1,
+                    '"' | '\'' => quote = Some(c),
+                    _ => {}
+                }
+                last = at + c.len_utf8();
             }
         }
     }
@@ -411,12 +537,14 @@ fn entry_in_table(text: &str, at: usize, msg: &str) -> Option<usize> {
                         let value = l[k.len()..].trim_start()[1..].split('#').next()?.trim();
                         if lit == "[" || lit == "{" {
                             value.starts_with(lit.as_str())
-                        } else if let Some(items) = value.strip_prefix('[') {
-                            // an element of an array: `nics = [1, -1]`
-                            items
-                                .trim_end_matches(']')
-                                .split(',')
-                                .any(|v| v.trim().replace('_', "") == *lit)
+                        } else if value.starts_with('[') {
+                            // an element of an array: `nics = [1, -1]`, on one line or
+                            // more
+                            array_elements(text, o).is_some_and(|items| {
+                                items
+                                    .iter()
+                                    .any(|&(s, e)| text[s..e].replace('_', "") == *lit)
+                            })
                         } else {
                             value.replace('_', "") == *lit
                         }
@@ -658,7 +786,31 @@ mod tests {
             (
                 "[workload]\nkind = \"uniform\"\n[[network.faults]]\nkind = \"eject\"\nrate = 0.5\nnics = [1, -1]\n",
                 "invalid value: integer `-1`, expected u32",
-                "`network.faults[0].nics` (line 6, column 1)",
+                "`network.faults[0].nics[1]` (line 6, column 12): invalid value: integer `-1`, expected an integer in the field's range: NICs are 0..120",
+            ),
+            (
+                // an array element outside a tagged table: serde's span is the element
+                "[timeseries]\nnics = [0, -1]\n[workload]\nkind = \"uniform\"\n",
+                "invalid value: integer `-1`, expected u32",
+                "`timeseries.nics[1]` (line 2, column 12): invalid value: integer `-1`, expected an integer in the field's range: must be a NIC in 0..120",
+            ),
+            (
+                // probed with the largest value first: 0 would be "listed twice"
+                "[[pft]]\nname = \"p\"\nnics = [0, -1]\n[workload]\nkind = \"uniform\"\n",
+                "invalid value: integer `-1`, expected u32",
+                "`pft[0].nics[1]` (line 3, column 12): invalid value: integer `-1`, expected an integer in the field's range: must be a NIC in 0..120",
+            ),
+            (
+                // a multi-line array in a tagged table, with a comment and a later bad
+                // element: the element is found by its value, its line by scanning
+                "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"c\"\nkind = \"ibcc\"\ncct = [\n  0, # a, b\n  -2,\n  \"x\",\n]\n",
+                "invalid value: integer `-2`, expected u64",
+                "`cc[0].cct[1]` (line 8, column 3): invalid value: integer `-2`, expected an integer in the field's range: must be in 0..=65535",
+            ),
+            (
+                "[workload]\nkind = \"gpcnet\"\ncanary_tests = [\"latency\", \"ping\"]\n",
+                "unknown variant `ping`, expected one of",
+                "`workload.canary_tests[1]` (line 3, column 28): unknown variant `ping`",
             ),
             (
                 // an array of tables where a number belongs: not blamed on an array below
@@ -727,6 +879,22 @@ mod tests {
         let (code, caret) = (lines[lines.len() - 2], lines[lines.len() - 1]);
         let col = caret.chars().position(|c| c == '^').expect(&ours);
         assert_eq!(code.chars().nth(col), Some(','), "{ours}");
+    }
+
+    #[test]
+    fn array_elements_are_found_across_lines_strings_and_comments() {
+        let text = "a = [ 1, \"x,]#\", [2, 3], { b = 4 }, # c, d\n 'y' ]\nz = 1\n";
+        let items: Vec<&str> = array_elements(text, 0)
+            .unwrap()
+            .into_iter()
+            .map(|(s, e)| &text[s..e])
+            .collect();
+        assert_eq!(items, ["1", "\"x,]#\"", "[2, 3]", "{ b = 4 }", "'y'"]);
+        assert_eq!(array_elements("a = [1, 2", 0), None, "unterminated");
+        assert_eq!(array_elements("a = 1", 0), None, "no array");
+        assert_eq!(array_elements("a = []", 0), Some(vec![]));
+        assert_eq!(element_span("a = [1, 22]", 0, 1), Some((8, 10)));
+        assert_eq!(element_span("a = [1, 22]", 0, 2), None);
     }
 
     #[test]

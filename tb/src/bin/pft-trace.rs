@@ -6,6 +6,7 @@ use clap::{ArgGroup, Parser};
 use pft_sim::link::{LinkConfig, MAX_LINK_LATENCY_CYCLES};
 use pft_sim::schedule::{self, DrainSchedule};
 use pft_tb::trace::config::TraceConfig;
+use pft_tb::trace::record::Summary;
 use pft_tb::trace::run::{self, EngineKind, Sinks};
 use pft_tb::trace::stimulus_csv;
 use std::path::PathBuf;
@@ -78,6 +79,12 @@ pub struct Args {
     /// Closed loop: write the NIC's inputs as a stimulus CSV (replays open loop identically).
     #[arg(long, value_name = "STIM.csv", requires = "cycles")]
     record_stimulus: Option<PathBuf>,
+
+    /// Refuse a stimulus that returns more credits than are in use (the block sets its
+    /// sticky err_underflow flag): exit 1 and write no output. Without it: a warning.
+    // `conflicts_with`, not `requires = "stimulus"`: clap let the latter through.
+    #[arg(long, conflicts_with = "cycles")]
+    strict: bool,
 }
 
 fn parse_drain(s: &str) -> Result<f64, String> {
@@ -103,7 +110,34 @@ fn parse_schedule(s: &str) -> Result<DrainSchedule, String> {
     DrainSchedule::parse(s).map_err(|e| e.to_string())
 }
 
-fn run(a: Args) -> Result<String> {
+/// What a successful run prints: warnings (stderr) and the result line (stdout).
+struct Report {
+    warnings: Vec<String>,
+    line: String,
+}
+
+/// The cycles of an open-loop trace that returned more credits than were in use: None when
+/// there were none, else one sentence naming the first (the block's defined behaviour,
+/// docs/bad-inputs.md BK-01, but almost always a mistake in a hand-written stimulus).
+fn over_returns(stimulus: &std::path::Path, s: &Summary) -> Option<String> {
+    let f = s.first_over_return?;
+    let sent = if f.send {
+        "1 flit sent"
+    } else {
+        "no flit sent"
+    };
+    Some(format!(
+        "stimulus {}: cycle {} returns {} credit(s) with c = {} in use and {sent}, more than c + send ({} cycle(s) in all do); the block clamps c to 0 and sets its sticky err_underflow flag, which reads 1 from cycle {} on",
+        stimulus.display(),
+        f.cycle,
+        f.credit_return,
+        f.c,
+        s.over_return_cycles,
+        f.cycle + 1
+    ))
+}
+
+fn run(a: Args) -> Result<Report> {
     // Every input is read and checked before any output file is created.
     let cfg = match &a.config {
         Some(p) => TraceConfig::load(p)?,
@@ -134,6 +168,7 @@ fn run(a: Args) -> Result<String> {
         pft_tb::trace::record::VCD_PERIOD_NS,
         cfg.prelude().len()
     );
+    let mut warnings = Vec::new();
     let summary = if let Some(stim_path) = &a.stimulus {
         let stim = stimulus_csv::load(stim_path)?;
         let packets = stim.iter().any(|r| r.flit_head.is_some());
@@ -147,6 +182,12 @@ fn run(a: Args) -> Result<String> {
             &comment,
         )?;
         let s = run::open_loop(a.engine, &cfg, &stim, &mut sinks)?;
+        if let Some(w) = over_returns(stim_path, &s) {
+            // Refused before any output is renamed into place: dropping `sinks` removes
+            // the temporary files, so nothing is written.
+            anyhow::ensure!(!a.strict, "{w} (--strict: no output written)");
+            warnings.push(w);
+        }
         sinks.commit(&s)?;
         s
     } else {
@@ -177,7 +218,7 @@ fn run(a: Args) -> Result<String> {
         sinks.commit(&s)?;
         s
     };
-    Ok(format!(
+    let line = format!(
         "pft-trace: {} cycles, mode {}, sent {} (rate {:.4}), mean c {:.2}, congested {:.4} of cycles ({} enters, {} leaves)",
         summary.cycles,
         summary.mode,
@@ -187,14 +228,18 @@ fn run(a: Args) -> Result<String> {
         summary.frac_congested,
         summary.enters_congested,
         summary.leaves_congested
-    ))
+    );
+    Ok(Report { warnings, line })
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
     match run(args) {
-        Ok(line) => {
+        Ok(Report { warnings, line }) => {
             use std::io::Write;
+            for w in warnings {
+                eprintln!("warning: {w}");
+            }
             match writeln!(std::io::stdout(), "{line}") {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

@@ -271,10 +271,35 @@ pub struct Stats {
     pub last: Row,
     pub sum_buf: u128,
     pub max_buf: u32,
+    /// Cycles whose `credit_return` exceeded `c + send` (the block clamps `c` to 0 and sets
+    /// its sticky `err_underflow` flag, docs/bad-inputs.md BK-01), and the first of them.
+    pub over_returns: u64,
+    pub first_over_return: Option<OverReturn>,
+}
+
+/// A cycle that returned more credits than were in use (`credit_return > c + send`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OverReturn {
+    pub cycle: u64,
+    pub credit_return: u8,
+    /// Used credits in that cycle.
+    pub c: u16,
+    /// A flit left in that cycle (it takes a credit the return may give back).
+    pub send: bool,
 }
 
 impl Stats {
     pub fn add(&mut self, r: &Row) {
+        // The block's own test (model.rs): a return above c + send underflows.
+        if r.credit_return as u32 > r.c as u32 + r.send as u32 {
+            self.over_returns += 1;
+            self.first_over_return.get_or_insert(OverReturn {
+                cycle: r.cycle,
+                credit_return: r.credit_return,
+                c: r.c,
+                send: r.send,
+            });
+        }
         let was = self.cycles > 0 && self.last.congested;
         if r.congested && !was {
             self.enters += 1;
@@ -346,9 +371,16 @@ pub struct Summary {
     pub leaves_congested: u64,
     pub last_leave_cycle: Option<u64>,
     pub congested_at_end: bool,
-    /// Sticky credit-error flags as held in the last traced cycle.
+    /// Sticky credit-error flags as held in the last traced cycle (a flag set by the last
+    /// cycle itself shows only from the next: see `over_return_cycles`).
     pub err_underflow: bool,
     pub err_overflow: bool,
+    /// Cycles that returned more credits than were in use (`credit_return > c + send`):
+    /// each sets `err_underflow` for the following cycles. Open loop only; a credit link
+    /// never does it.
+    pub over_return_cycles: u64,
+    /// The first of them (null when none).
+    pub first_over_return: Option<OverReturn>,
     /// "ft-fi" .. "at-ri", or "off".
     pub mode: String,
     /// The config as applied (same keys as the TOML file).

@@ -221,6 +221,8 @@ fn summary(stats: &Stats, cfg: &TraceConfig, link: Option<LinkSummary>) -> Summa
         congested_at_end: stats.last.congested,
         err_underflow: stats.last.err_underflow,
         err_overflow: stats.last.err_overflow,
+        over_return_cycles: stats.over_returns,
+        first_over_return: stats.first_over_return,
         mode: cfg.mode_name(),
         config: *cfg,
         link,
@@ -283,4 +285,50 @@ pub fn closed_loop(
         max_buf_flits: t.stats.max_buf,
     };
     Ok(summary(&t.stats, cfg, Some(ls)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(flit_valid: bool, credit_return: u8) -> StimulusRow {
+        StimulusRow {
+            flit_valid,
+            credit_return,
+            flit_head: None,
+        }
+    }
+
+    /// Over-returns as the block counts them: a return of exactly c + send is none; one
+    /// in the last cycle counts although the flag shows only from the next cycle.
+    #[test]
+    fn over_returns_are_counted_as_the_block_sees_them() {
+        let cfg = TraceConfig::default();
+        for engine in [EngineKind::Model, EngineKind::Rtl] {
+            // cycle 0: c = 0, a flit leaves and its credit comes back at once (c + send)
+            let s = open_loop(engine, &cfg, &[row(true, 1)], &mut Sinks::default()).unwrap();
+            assert_eq!((s.over_return_cycles, s.first_over_return), (0, None));
+            assert!(!s.err_underflow);
+            // cycle 1: c = 1, no flit, 2 back: the last cycle, the flag not yet visible
+            let stim = [row(true, 0), row(false, 2)];
+            let s = open_loop(engine, &cfg, &stim, &mut Sinks::default()).unwrap();
+            assert_eq!(s.over_return_cycles, 1);
+            assert_eq!(
+                s.first_over_return,
+                Some(crate::trace::record::OverReturn {
+                    cycle: 1,
+                    credit_return: 2,
+                    c: 1,
+                    send: false
+                })
+            );
+            assert!(!s.err_underflow, "set at the end of the last cycle");
+            // two more: counted, the first kept
+            let stim = [row(true, 0), row(false, 2), row(false, 1), row(true, 3)];
+            let s = open_loop(engine, &cfg, &stim, &mut Sinks::default()).unwrap();
+            assert_eq!(s.over_return_cycles, 3);
+            assert_eq!(s.first_over_return.map(|f| f.cycle), Some(1));
+            assert!(s.err_underflow);
+        }
+    }
 }

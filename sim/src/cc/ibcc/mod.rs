@@ -134,19 +134,21 @@ impl IbccConfig {
             }
         }
         if let Some(cct) = &self.cct {
+            // Entries before the length: the entry's range is what a message about an entry
+            // that does not even deserialize (`cct = [0, -2]`) quotes (toml_error.rs).
+            if let Some((i, &v)) = cct.iter().enumerate().find(|(_, &v)| v > 0xFFFF) {
+                return Err(bad(
+                    &key(&format!("cct[{i}]")),
+                    v,
+                    "must be in 0..=65535 (shift in bits 15:14, multiplier in 13:0)",
+                ));
+            }
             let want = self.ccti_limit + 1;
             if cct.len() as u64 != want {
                 return Err(bad(
                     &key("cct"),
                     format!("{} entries", cct.len()),
                     format!("must have ccti_limit + 1 = {want} entries"),
-                ));
-            }
-            if let Some((i, &v)) = cct.iter().enumerate().find(|(_, &v)| v > 0xFFFF) {
-                return Err(bad(
-                    &key(&format!("cct[{i}]")),
-                    v,
-                    "must be in 0..=65535 (shift in bits 15:14, multiplier in 13:0)",
                 ));
             }
         }
