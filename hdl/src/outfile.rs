@@ -423,7 +423,10 @@ mod tests {
         std::os::unix::fs::symlink("/dev/null", &dev).unwrap();
         let e = write_atomic(&dev, b"x").unwrap_err().to_string();
         assert!(e.contains("a device"), "{e}");
-        assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        assert!(fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
         fs::remove_dir_all(&d).unwrap();
     }
 }
