@@ -141,16 +141,24 @@ pub fn sbatch(plan: &Plan, o: &SlurmOpts, exe: &str) -> String {
 #SBATCH --mem={mem}
 #SBATCH --output={LOGS}/slurm-%A_%a.out
 set -euo pipefail
-if [ -n "${{SLURM_JOB_ID:-}}" ]; then
-    here=$PWD    # the job's working directory: submit.sh passes --chdir
-else
-    here=$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)
+# The sweep directory: under Slurm the job's working directory (submit.sh passes --chdir;
+# sbatch copies this script elsewhere), else this script's own directory; the script's
+# path as Slurm recorded it is the last resort.
+self=$(cd "$(dirname "${{BASH_SOURCE[0]}}")" 2>/dev/null && pwd || true)
+if [ -n "${{SLURM_JOB_ID:-}}" ]; then tries=("$PWD" "$self"); else tries=("$self" "$PWD"); fi
+here=""
+for d in "${{tries[@]}}"; do
+    if [ -n "$d" ] && [ -f "$d/{JOBS}" ] && [ -f "$d/sweep.json" ]; then here=$d; break; fi
+done
+if [ -z "$here" ] && [ -n "${{SLURM_JOB_ID:-}}" ] && command -v scontrol >/dev/null; then
+    d=$(dirname "$(scontrol show job "$SLURM_JOB_ID" | sed -n 's/^ *Command=//p' | head -n 1)")
+    if [ -f "$d/{JOBS}" ] && [ -f "$d/sweep.json" ]; then here=$d; fi
 fi
-cd "$here"
-if [ ! -f {JOBS} ] || [ ! -f sweep.json ]; then
-    echo "error: $here is not a sweep directory; submit with: bash <sweep directory>/submit.sh" >&2
+if [ -z "$here" ]; then
+    echo "error: cannot find the sweep directory (tried ${{tries[*]}}); submit with: bash <sweep directory>/submit.sh" >&2
     exit 2
 fi
+cd "$here"
 {pftsim}task=$(( ${{PFTSIM_OFFSET:-0}} + SLURM_ARRAY_TASK_ID ))
 line=$(sed -n "$((task + 1))p" {JOBS})
 if [ -z "$line" ]; then
