@@ -155,9 +155,11 @@ docs:
 fmt:
 	$(CARGO) fmt --all
 
+## lint: rustfmt check, clippy -D warnings (--locked), and the API docs built with -D warnings
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy $(RELEASE) --workspace --all-targets -- -D warnings
+	$(CARGO) clippy $(RELEASE) --locked --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --workspace
 
 clean:
 	rm -rf $(OUT) synth/out synth/formal/out

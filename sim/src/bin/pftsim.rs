@@ -18,6 +18,9 @@
 //! Errors (bad scenario, failed run) go to stderr with exit status 1; nothing in DIR then
 //! looks complete (`summary.json` / `compare.json` are written last).
 
+// The doc comments below are the CLI's help text, where `[[pft]]` is TOML, not a link.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use clap::{Parser, Subcommand};
 use pft_sim::scenario::sweep::{self, Collected, Emit};
 use pft_sim::scenario::{self, report, Progress, Scenario};

@@ -3,9 +3,9 @@
 //! - **flit gate** at every NIC's injection port: the PFT block (`net::pft::PftEngine`).
 //!   Every NIC has one; it is the NIC's link credit counter, and it throttles only when a
 //!   `pft` configuration enables it (disabled, it passes any ready flit that has a credit);
-//! - **packet-level flow control** at the NIC ([`FlowCtl`]): which destination queue may
+//! - **packet-level flow control** at the NIC (`FlowCtl`, crate-private): which destination queue may
 //!   start its next packet, and the notifications a NIC sends and receives;
-//! - **switch marking** ([`Marking`]): what a switch output writes into the packets that
+//! - **switch marking** (`Marking`, crate-private): what a switch output writes into the packets that
 //!   leave it.
 //!
 //! A scheme is one [`CcConfig`] variant and fills the seams it needs: `none` none of them,
