@@ -331,7 +331,7 @@ fn cases() -> Vec<Case> {
             "bash",
             &[
                 "-c",
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit parallel --quiet >/dev/null \
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null \
                  && \"$PFTSIM\" run o/points/p0001-s3.toml --pft p --out o/runs/p0001-s3 --quiet >/dev/null \
                  && \"$PFTSIM\" sweep --collect --out o",
             ],
@@ -398,6 +398,33 @@ fn cases() -> Vec<Case> {
         )
         .file("s.toml", S)
         .file("g.toml", G),
+        case("SW-27", "bash", &["-c", "mkdir o && mkfifo o/.pftsim.lock && timeout 20 \"$PFTSIM\" run s.toml --out o --quiet; rc=$?; rm o/.pftsim.lock; rmdir o; exit $rc"])
+            .env("PFTSIM", PFTSIM)
+            .file("s.toml", S),
+        case(
+            "SW-28",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null && PFTSIM_ARRAY_MAX=0 bash o/submit.sh",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| assert!(!d.join("o/runs").exists())),
+        case(
+            "SW-29",
+            "bash",
+            &[
+                "-c",
+                "mkdir \"b'in\" && cp \"$PFTSIM\" \"b'in/pftsim\" && \"b'in/pftsim\" sweep s.toml --grid g.toml --out o --emit parallel --quiet",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| assert!(!d.join("o").exists(), "the directory was taken before the refusal")),
     ]
 }
 

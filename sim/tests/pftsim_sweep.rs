@@ -185,7 +185,8 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         msg.contains("8 of 8 runs are missing or did not finish")
             && msg.contains("runs/p0000-s7 (task 0): not run")
             && msg.contains("runs/g000-s8-isolated (task 7): not run")
-            && msg.contains("--tasks 0,1,2,3,4,5,6,7"),
+            && msg.contains("parallel.sh (finished runs are skipped)")
+            && !msg.contains("submit.sh"),
         "{msg}"
     );
     assert_eq!(
@@ -218,7 +219,7 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
     let text = std::fs::read_to_string(sd.join("sweep.sbatch")).unwrap();
     for want in [
         "#SBATCH --array=0-2\n",
-        "#SBATCH --job-name=pftsim-smoke\n",
+        "#SBATCH --job-name=pftsim-sl_urm_touch_pwned\n",
         "#SBATCH --output=logs/slurm-%A_%a.out\n",
     ] {
         assert!(text.contains(want), "{want:?} not in:\n{text}");

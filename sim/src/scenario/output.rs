@@ -248,6 +248,8 @@ impl ResultDir {
         }
         let abs = absolute(dir)?;
         registry::check_ancestors(dir, &abs)?;
+        // before anything is moved: the lock and the manifest are plain files or absent
+        registry::check_own_files(dir)?;
         let planned: Vec<&String> = manifest
             .files
             .iter()
@@ -517,8 +519,8 @@ fn move_aside_earlier(
     eprintln!(
         "note: moved {} file(s) of {what} in {} to {}",
         present.len(),
-        dir.display(),
-        aside.display()
+        super::sanitize(&dir.display().to_string()),
+        super::sanitize(&aside.display().to_string())
     );
     Ok(())
 }

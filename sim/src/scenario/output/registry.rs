@@ -196,11 +196,37 @@ pub fn record(path: &Path) -> Option<PathBuf> {
     Some(o.dir.clone())
 }
 
-/// Reads `dir/manifest.json`, if there is a complete one.
+/// True when `p` is a regular file itself (not a link, FIFO or device): only such lock and
+/// manifest files are opened, so that a FIFO cannot hang a command nor a device fill memory.
+pub fn is_plain_file(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file())
+}
+
+/// Reads `dir/manifest.json`, if there is a complete one (a regular file of at most 64 MiB).
 pub fn read_manifest(dir: &Path) -> Option<Manifest> {
-    std::fs::read(dir.join(MANIFEST))
+    let p = dir.join(MANIFEST);
+    if !std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() <= 64 << 20) {
+        return None;
+    }
+    std::fs::read(p)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
+}
+
+/// Refuses `dir` when its lock or manifest exists and is not a regular file.
+pub fn check_own_files(dir: &Path) -> anyhow::Result<()> {
+    for f in [LOCK, MANIFEST] {
+        let p = dir.join(f);
+        if let Ok(m) = std::fs::symlink_metadata(&p) {
+            anyhow::ensure!(
+                m.is_file(),
+                "cannot use {}: it is {} (pftsim's {f} must be a regular file; move it away)",
+                super::super::sanitize(&p.display().to_string()),
+                super::kind_of(&m)
+            );
+        }
+    }
+    Ok(())
 }
 
 /// "(`pftsim compare s.toml --out o`, pid 123)" from `dir`'s manifest, or "".
@@ -232,6 +258,9 @@ fn held_here(dir: &Path) -> bool {
 
 /// True when another process holds the lock in `dir` (tried and released at once).
 fn held_elsewhere(dir: &Path) -> bool {
+    if !is_plain_file(&dir.join(LOCK)) {
+        return false;
+    }
     let Ok(f) = File::options().write(true).open(dir.join(LOCK)) else {
         return false;
     };
@@ -240,6 +269,7 @@ fn held_elsewhere(dir: &Path) -> bool {
 
 /// Takes the lock of `dir`, or says who holds it.
 pub fn lock(dir: &Path) -> anyhow::Result<File> {
+    check_own_files(dir)?;
     let lock_path = dir.join(LOCK);
     let lock = File::options()
         .create(true)
@@ -321,7 +351,10 @@ pub fn check_descendants(dir: &Path) -> anyhow::Result<()> {
                 continue;
             }
             let p = e.path();
-            if p.join(LOCK).exists() && !held_here(&super::absolute(&p)?) && held_elsewhere(&p) {
+            if is_plain_file(&p.join(LOCK))
+                && !held_here(&super::absolute(&p)?)
+                && held_elsewhere(&p)
+            {
                 anyhow::bail!(
                     "{} holds {}, which another pftsim is writing{}; wait for it to end or give another --out",
                     top.display(),

@@ -37,12 +37,18 @@ fn cell_text(v: Option<f64>, level: usize) -> String {
     let Some(v) = v.filter(|v| v.is_finite()) else {
         return "-".to_string();
     };
+    // an F_C that one decimal would show as 0 keeps two: `.0` must never stand for 0.048
+    let tiny = v != 0.0 && v.abs() < 0.05;
     match level {
         0 => format!("{v:.2}"),
-        1 => format!("{v:.1}"),
+        1 if !tiny => format!("{v:.1}"),
         _ if v.abs() >= 9.5 => format!("{v:.0}"),
         _ => {
-            let s = format!("{v:.1}");
+            let s = if tiny {
+                format!("{v:.2}")
+            } else {
+                format!("{v:.1}")
+            };
             match s.strip_prefix("0.") {
                 Some(rest) => format!(".{rest}"),
                 None => s,
@@ -248,6 +254,15 @@ pub fn heatmap_svg(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_small_fc_is_never_shown_as_zero() {
+        for level in 0..3 {
+            let t = super::cell_text(Some(0.0476), level);
+            assert!(t.contains('5') && !t.ends_with(".0"), "level {level}: {t}");
+        }
+        assert_eq!(super::cell_text(Some(0.0), 2), ".0", "an exact 0 stays 0");
+    }
+
     use super::super::test_svg::{grid, names, parse, El};
     use super::*;
 

@@ -49,20 +49,11 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// `s` for a double-quoted bash word: `\`, `"`, `$` and `` ` `` escaped. `None` when `s`
-/// holds a newline (a job list is one command per line).
+/// `s` as the default word of `"${PFTSIM:-...}"`: bash parses quotes and `}` inside it, so
+/// only characters that need no quoting there are taken. `None` otherwise.
 fn dq(s: &str) -> Option<String> {
-    if s.contains(['\n', '\r']) {
-        return None;
-    }
-    let mut o = String::new();
-    for c in s.chars() {
-        if matches!(c, '\\' | '"' | '$' | '`') {
-            o.push('\\');
-        }
-        o.push(c);
-    }
-    Some(o)
+    let ok = |c: char| c.is_alphanumeric() || "/._-+@%,:= ~".contains(c);
+    s.chars().all(ok).then(|| s.to_string())
 }
 
 /// The pftsim to put in the scripts: this binary's absolute path.
@@ -76,7 +67,10 @@ pub fn this_binary() -> anyhow::Result<String> {
 /// `--skip-finished`: a line run again does nothing when its run already finished.
 pub fn job_line(u: &Unit, exe: &str) -> anyhow::Result<String> {
     let exe = dq(exe).ok_or_else(|| {
-        anyhow::anyhow!("this pftsim's path holds a line break; move the binary (the job list is one command per line)")
+        anyhow::anyhow!(
+            "this pftsim's path {:?} holds a character the job lines cannot carry unquoted (allowed: letters, digits, space and / . _ - + @ % , : = ~); copy the binary to a plain path and run it from there",
+            super::super::sanitize(exe)
+        )
     })?;
     Ok(format!(
         "\"${{PFTSIM:-{exe}}}\" run {} --pft {} --out {} --jobs 1 --quiet --yes --skip-finished",
@@ -96,11 +90,13 @@ pub fn jobs_text(plan: &Plan, exe: &str) -> anyhow::Result<String> {
     Ok(s)
 }
 
-/// A Slurm job name: `pftsim-` and the scenario's name, in characters every shell and
-/// `squeue` show as they are.
-pub fn job_name(plan: &Plan) -> String {
-    let n: String = plan
-        .scenario
+/// A Slurm job name: `pftsim-` and the sweep directory's name (`submit.sh` takes it from
+/// where the directory is then), in characters every shell and `squeue` show as they are.
+pub fn job_name(dir: &std::path::Path) -> String {
+    let base = dir
+        .file_name()
+        .map_or("sweep".into(), |n| n.to_string_lossy().into_owned());
+    let n: String = base
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
@@ -193,28 +189,42 @@ set -euo pipefail
 here=$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)
 {pftsim}n={n}
 max=${{PFTSIM_ARRAY_MAX:-{max}}}
-tasks=""
-if [ "${{1:-}}" = "--tasks" ]; then
-    tasks=${{2:?"--tasks needs a list such as 3,17,1004"}}
-    shift 2
+if ! [[ $max =~ ^[1-9][0-9]{{0,6}}$ ]]; then
+    echo "error: PFTSIM_ARRAY_MAX = $max: must be an integer in 1..=1000000" >&2
+    exit 2
 fi
+tasks=()
+if [ "${{1:-}}" = "--tasks" ]; then
+    IFS=, read -r -a tasks <<< "${{2:-}}"
+    shift 2 || shift 1
+    if [ ${{#tasks[@]}} -eq 0 ]; then
+        echo "error: --tasks needs a list of runs such as 3,17,1004 (0..$((n - 1)))" >&2
+        exit 2
+    fi
+    for t in "${{tasks[@]}}"; do
+        if ! [[ $t =~ ^[0-9]{{1,9}}$ ]] || (( 10#$t >= n )); then
+            echo "error: --tasks: '$t' is not a run of this sweep (0..$((n - 1)))" >&2
+            exit 2
+        fi
+    done
+fi
+# the job is named after the sweep directory; Slurm expands % in --output, so it is doubled
+name=$(basename "$here" | tr -c 'A-Za-z0-9_.-' '_' | cut -c 1-48)
+logs="${{here//%/%%}}/{LOGS}"
 mkdir -p "$here/{LOGS}"
-submit() {{  # submit ARRAY OFFSET
-    sbatch --chdir="$here" --output="$here/{LOGS}/slurm-%A_%a.out" --job-name={job} \
+submit() {{  # submit ARRAY OFFSET [SBATCH OPTIONS]
+    sbatch --chdir="$here" --output="$logs/slurm-%A_%a.out" --job-name="pftsim-$name" \
         --array="$1" --export="ALL,PFTSIM_OFFSET=$2" "${{@:3}}" "$here/{SBATCH}"
 }}
 for ((off = 0; off < n; off += max)); do
-    if [ -z "$tasks" ]; then
+    if [ ${{#tasks[@]}} -eq 0 ]; then
         k=$(( n - off < max ? n - off : max ))
         submit "0-$((k - 1))" "$off" "$@"
     else
         list=""
-        for t in ${{tasks//,/ }}; do
-            if ! [[ $t =~ ^[0-9]+$ ]] || [ "$t" -ge "$n" ]; then
-                echo "error: --tasks: $t is not a run of this sweep (0..$((n - 1)))" >&2
-                exit 2
-            fi
-            if [ "$t" -ge "$off" ] && [ "$t" -lt $((off + max)) ]; then
+        for t in "${{tasks[@]}}"; do
+            t=$((10#$t))
+            if (( t >= off && t < off + max )); then
                 list="$list${{list:+,}}$((t - off))"
             fi
         done
@@ -224,7 +234,6 @@ done
 "#,
         n = plan.units.len(),
         max = o.array_max,
-        job = o.job_name,
         pftsim = pftsim_default(exe),
     )
 }
@@ -322,10 +331,12 @@ mod tests {
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
         assert_eq!(
-            dq("/x/$HOME/`a`\"b\\").unwrap(),
-            "/x/\\$HOME/\\`a\\`\\\"b\\\\"
+            dq("/opt/my tools/pftsim-1.0").unwrap(),
+            "/opt/my tools/pftsim-1.0"
         );
-        assert!(dq("a\nb").is_none());
+        for bad in ["o'brien", "a}b", "a\"b", "$HOME", "a`b", "a\\b", "a\nb"] {
+            assert!(dq(bad).is_none(), "{bad:?} accepted");
+        }
     }
 
     #[test]

@@ -77,14 +77,28 @@ pub fn missing_message(plan: &Plan, dir: &Path, miss: &[Missing]) -> String {
     for m in miss {
         s += &format!("  {} (task {}): {}\n", m.dir, m.task, m.why);
     }
-    let d = shell_quote(&sanitize(&dir.display().to_string()));
+    let shown = dir.display().to_string();
+    let d = if shown.chars().any(char::is_control) {
+        // not a command to paste: say so instead of printing one that would not run
+        format!("<{}>", sanitize(&shown))
+    } else {
+        shell_quote(&shown)
+    };
     let tasks: Vec<usize> = miss.iter().map(|m| m.task).collect();
-    s += &format!(
-        "run only these:\n  here:           pftsim sweep --resume --out {d}\n  GNU parallel:   bash {d}/{} (finished runs are skipped)\n  Slurm:          bash {d}/{} --tasks {}",
-        cluster::PARALLEL,
-        cluster::SUBMIT,
-        cluster::task_list(&tasks)
-    );
+    s += &format!("run only these:\n  here:           pftsim sweep --resume --out {d}");
+    if dir.join(cluster::PARALLEL).is_file() {
+        s += &format!(
+            "\n  GNU parallel:   bash {d}/{} (finished runs are skipped)",
+            cluster::PARALLEL
+        );
+    }
+    if dir.join(cluster::SUBMIT).is_file() {
+        s += &format!(
+            "\n  Slurm:          bash {d}/{} --tasks {} (Slurm's own array indices and logs/slurm-*.out count within each array of --array-max tasks)",
+            cluster::SUBMIT,
+            cluster::task_list(&tasks)
+        );
+    }
     s
 }
 

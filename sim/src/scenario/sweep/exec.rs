@@ -96,10 +96,15 @@ pub fn cost(plan: &Plan, jobs: usize, always: bool) -> anyhow::Result<SweepCost>
     if !always && total < CALIBRATE_ABOVE {
         return Ok(c);
     }
+    // the largest run; among equals a congested one (the isolated baseline has no
+    // congestors and needs a fraction of the memory and time)
     let (big, &nc) = per
         .iter()
         .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
+        .max_by(|a, b| {
+            let iso = |i: usize| plan.units[i].run == super::super::ISOLATED;
+            a.1.total_cmp(b.1).then(iso(b.0).cmp(&iso(a.0)))
+        })
         .context("a sweep has runs")?;
     let u = &plan.units[big];
     let sc = Scenario::parse(&plan.files[&u.scenario])

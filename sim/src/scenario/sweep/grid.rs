@@ -236,7 +236,8 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
             for (j, x) in l.iter().enumerate() {
                 let bad = x.is_empty()
                     || x.chars().count() > MAX_LABEL
-                    || x.chars().any(|c| c.is_control() || c == '"' || c == ',');
+                    || x.chars().any(|c| c.is_control() || c == '"' || c == ',')
+                    || super::super::sanitize(x) != *x;
                 if bad {
                     errs.push(format!(
                         "{at}.labels[{j}] = \"{}\": must be 1 to {MAX_LABEL} printable characters without quotes or commas",

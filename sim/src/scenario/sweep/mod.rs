@@ -82,6 +82,25 @@ fn plan_files(plan: &Plan, emit: Option<Emit>) -> Vec<String> {
     v
 }
 
+/// What a sweep of an older pftsim (before manifests) left in `dir`: its files by name,
+/// and its heat maps by pattern (`ResultDir::open` moves them aside).
+fn legacy(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = [CSV, PLAN, JOBS, PARALLEL, SBATCH, SUBMIT, BARS]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    v.extend(plots::DISTRIBUTIONS.iter().map(|s| s.to_string()));
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if n.starts_with("fc_heatmap") && n.ends_with(".svg") {
+                v.push(n);
+            }
+        }
+    }
+    v
+}
+
 /// Reads the plan a sweep directory holds.
 pub fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
     let text = std::fs::read_to_string(dir.join(PLAN)).with_context(|| {
@@ -155,8 +174,10 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
         mem: a.mem.clone().unwrap_or_else(|| {
             cluster::slurm_mem(cost.run_memory.unwrap_or(0.0) * 1.5 + 128.0 * 1048576.0)
         }),
-        job_name: cluster::job_name(&plan),
+        job_name: cluster::job_name(&a.out),
     };
+    // refused before the directory is taken: a binary path the job lines cannot carry
+    let jobs_text = cluster::jobs_text(&plan, &exe)?;
     let mut plots = vec![CSV.to_string()];
     plots.extend(plots::names(&plan));
     let rd = if a.resume {
@@ -178,15 +199,19 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
             plan_files(&plan, a.emit),
         );
         manifest.dirs = plan.units.iter().map(|u| u.dir.clone()).collect();
+        if a.emit.is_some() {
+            // the scripts' logs: the sweep's, moved aside with it, never a link
+            manifest.dirs.push(cluster::LOGS.to_string());
+        }
         manifest.pending = plots;
-        ResultDir::open(&a.out, manifest, &[], &inputs)?
+        ResultDir::open(&a.out, manifest, &legacy(&a.out), &inputs)?
     };
     let dir = rd.path().to_path_buf();
     rd.run(|rd| {
         for (f, text) in &plan.files {
             exec::write(&dir, f, text)?;
         }
-        exec::write(&dir, JOBS, &cluster::jobs_text(&plan, &exe)?)?;
+        exec::write(&dir, JOBS, &jobs_text)?;
         exec::write(&dir, PARALLEL, &cluster::parallel_sh(&plan, &exe))?;
         if a.emit == Some(Emit::Slurm) {
             exec::write(&dir, SBATCH, &cluster::sbatch(&plan, &slurm, &exe))?;
@@ -197,8 +222,11 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
         exec::write(&dir, PLAN, &pj)?;
         if a.emit.is_some() {
             // the scripts' logs go here; Slurm does not create the directory itself
-            std::fs::create_dir_all(dir.join(cluster::LOGS))
-                .with_context(|| format!("cannot create {}", dir.join(cluster::LOGS).display()))?;
+            let logs = dir.join(cluster::LOGS);
+            if !logs.is_dir() {
+                std::fs::create_dir(&logs)
+                    .with_context(|| format!("cannot create {}", logs.display()))?;
+            }
             return Ok(None);
         }
         rd.save()?;
@@ -235,6 +263,8 @@ fn collect_into(rd: &ResultDir, plan: &Plan) -> anyhow::Result<Collected> {
     let unfinished = collect::unfinished(plan, dir);
     rd.update(|m| {
         m.unfinished_runs = unfinished.clone();
+        // every run is there and finished now
+        m.failed_runs.clear();
         // what was planned but not drawn (no distributions in this workload) is not pending
         m.pending.clear();
     });

@@ -10,6 +10,8 @@ use std::path::Path;
 
 /// The F_C bar chart of a one-axis sweep.
 pub const BARS: &str = "fc_bars.svg";
+/// Lines in a distribution plot, at most (the baselines first, then the first points).
+pub const MAX_SERIES: usize = 16;
 /// The distribution plots (the PFT paper's Figs 3-4).
 pub const DISTRIBUTIONS: [&str; 2] = ["latency_distribution.svg", "bandwidth_distribution.svg"];
 
@@ -177,7 +179,21 @@ fn write_distributions(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<String>> {
             (label, unit_dir_base(g, seed, OFF))
         })
         .collect();
-    runs.extend(plan.points.iter().map(|p| {
+    // at most MAX_SERIES lines: beyond that colours repeat and the legend outgrows the plot
+    let shown = plan
+        .points
+        .len()
+        .min(MAX_SERIES.saturating_sub(runs.len()).max(1));
+    let cut = if shown < plan.points.len() {
+        format!(
+            " (points p0000..{}, of {})",
+            plan.points[shown - 1].id,
+            plan.points.len()
+        )
+    } else {
+        String::new()
+    };
+    runs.extend(plan.points.iter().take(shown).map(|p| {
         (
             sanitize(&format!("{} {}", p.id, p.values.join(" ").replace('"', ""))),
             unit_dir_point(&p.id, seed),
@@ -228,7 +244,10 @@ fn write_distributions(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<String>> {
         }
         let desc = format!("{what} ({})", units.unwrap_or_else(|| "?".to_string()));
         let svg = plot::distribution_of_svg(
-            &format!("{}: victim {what} per {who}, seed {seed}", plan.scenario),
+            &format!(
+                "{}: victim {what} per {who}, seed {seed}{cut}",
+                plan.scenario
+            ),
             &desc,
             if who == "process" {
                 "processes"
