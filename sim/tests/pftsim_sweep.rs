@@ -31,13 +31,14 @@ values = [256]
 /// `--export` variables), and logs each call to `$FAKE_SBATCH_LOG`.
 const FAKE_SBATCH: &str = r#"#!/bin/bash
 set -euo pipefail
-chdir=$PWD; out=slurm-%A_%a.out; array=""; exp=""; script=""
+chdir=$PWD; out=slurm-%A_%a.out; array=""; exp=""; script=""; name=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --chdir=*) chdir=${1#--chdir=} ;;
         --output=*) out=${1#--output=} ;;
         --array=*) array=${1#--array=} ;;
         --export=*) exp=${1#--export=} ;;
+        --job-name=*) name=${1#--job-name=} ;;
         --*) ;;
         *) script=$1 ;;
     esac
@@ -45,6 +46,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$array" ] || array=$(sed -n 's/^#SBATCH --array=//p' "$script")
 echo "--array=$array --export=$exp" >> "$FAKE_SBATCH_LOG"
+echo "$name" >> "$FAKE_SBATCH_LOG.names"
 job=$(( $(wc -l < "$FAKE_SBATCH_LOG") + 100 ))
 tasks=()
 for part in ${array//,/ }; do
@@ -248,6 +250,9 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         "--array=0-2 --export=ALL,PFTSIM_OFFSET=0\n--array=0-2 --export=ALL,PFTSIM_OFFSET=3\n--array=0-1 --export=ALL,PFTSIM_OFFSET=6\n"
     );
     assert_eq!(std::fs::read_dir(sd.join("logs")).unwrap().count(), 8);
+    // the job is named after the sweep directory, in characters squeue shows as they are
+    let names = std::fs::read_to_string(format!("{}.names", log.display())).unwrap();
+    assert_eq!(names, "pftsim-sl_urm_touch_pwned\n".repeat(3));
     for e in walk(&root) {
         assert!(
             !e.ends_with("pwned"),

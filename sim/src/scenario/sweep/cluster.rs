@@ -209,7 +209,7 @@ if [ "${{1:-}}" = "--tasks" ]; then
     done
 fi
 # the job is named after the sweep directory; Slurm expands % in --output, so it is doubled
-name=$(basename "$here" | tr -c 'A-Za-z0-9_.-' '_' | cut -c 1-48)
+name=$(printf '%s' "$(basename "$here")" | tr -c 'A-Za-z0-9_.-' '_' | cut -c 1-48)
 logs="${{here//%/%%}}/{LOGS}"
 mkdir -p "$here/{LOGS}"
 submit() {{  # submit ARRAY OFFSET [SBATCH OPTIONS]
