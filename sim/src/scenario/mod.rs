@@ -117,7 +117,7 @@ pub fn run_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
 /// True when `dir` holds a finished `pftsim run` of `sc` (its SHA-256) with the entry `name`
 /// (`run --skip-finished`, `sweep --resume`).
 pub fn finished_run_in(sc: &Scenario, name: &str, dir: &Path) -> bool {
-    output::registry_read(dir).is_some_and(|m| {
+    output::read_manifest(dir).is_some_and(|m| {
         m.finished
             && m.command == "run"
             && m.scenario_sha256 == output::scenario_sha256(sc)

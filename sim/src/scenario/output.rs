@@ -11,7 +11,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 mod registry;
-pub use registry::{read_manifest as registry_read, Manifest, Status, LOCK, MANIFEST};
+pub use registry::{read_manifest, Manifest, Status, LOCK, MANIFEST};
 
 /// Writes `bytes` to `path` through a temporary file and a rename, without following links:
 /// `path` and every directory between its result directory and it must be real (a
@@ -285,9 +285,9 @@ impl ResultDir {
         for f in &planned {
             let mut cur = dir.to_path_buf();
             let parts: Vec<_> = Path::new(f.as_str()).components().collect();
+            let is_dir_entry = manifest.dirs.contains(f);
             for (i, c) in parts.iter().enumerate() {
                 let last = i + 1 == parts.len();
-                let is_dir_entry = manifest.dirs.contains(f);
                 if last && !is_dir_entry {
                     break;
                 }
@@ -373,11 +373,6 @@ impl ResultDir {
     /// The directory (absolute).
     pub fn path(&self) -> &Path {
         &self.dir
-    }
-
-    /// The manifest as it stands.
-    pub fn manifest(&self) -> Manifest {
-        registry::manifest(&self.dir)
     }
 
     /// Changes the manifest (in memory; written by the next `write`, `finish` or `fail`,
@@ -527,7 +522,7 @@ fn move_aside_earlier(
 
 /// A relative path without `..` or a root (manifest entries from disk are checked before
 /// anything is moved).
-pub fn is_plain_relative(f: &str) -> bool {
+fn is_plain_relative(f: &str) -> bool {
     let p = Path::new(f);
     !f.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_)))
 }

@@ -312,16 +312,6 @@ pub fn parse_array_max(s: &str) -> Result<usize, String> {
     }
 }
 
-/// Task numbers as `--tasks` takes them, with ranges folded (`0-3,7`) for sbatch-like
-/// reading; `submit.sh --tasks` takes the plain list.
-pub fn task_list(tasks: &[usize]) -> String {
-    tasks
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

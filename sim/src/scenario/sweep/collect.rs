@@ -39,7 +39,7 @@ pub fn missing(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Missing>> {
             }
         };
         let d = dir.join(&u.dir);
-        let m = output::registry_read(&d);
+        let m = output::read_manifest(&d);
         let why = match &m {
             _ if !d.join("summary.json").is_file() && m.is_none() => Some("not run".to_string()),
             None => Some(format!("no {} (not a run of this sweep)", output::MANIFEST)),
@@ -96,7 +96,7 @@ pub fn missing_message(plan: &Plan, dir: &Path, miss: &[Missing]) -> String {
         s += &format!(
             "\n  Slurm:          bash {d}/{} --tasks {} (Slurm's own array indices and logs/slurm-*.out count within each array of --array-max tasks)",
             cluster::SUBMIT,
-            cluster::task_list(&tasks)
+            tasks.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
         );
     }
     s

@@ -27,7 +27,7 @@ pub use grid::{Axis, Grid, ENTRY_AXIS};
 pub use plan::{load_plan, plan, Plan, Point, Unit, MAX_RUNS};
 pub use plots::BARS;
 
-use super::output::{self, Manifest, ResultDir};
+use super::output::{Manifest, ResultDir};
 use super::Scenario;
 use crate::net::EngineKind;
 use anyhow::{bail, Context};
@@ -302,14 +302,4 @@ pub fn collect_command(
     let rd = ResultDir::reopen(dir, "sweep", inputs)?;
     rd.update(|m| m.argv = std::env::args().collect());
     rd.run(|rd| collect_into(rd, &plan))
-}
-
-/// `pftsim sweep --collect` for callers with a sweep directory only (tests, tools).
-pub fn collect(dir: &Path) -> anyhow::Result<Collected> {
-    collect_command(dir, None, &[])
-}
-
-/// The absolute form of `p` (for messages and scripts).
-pub fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
-    output::absolute(p)
 }
