@@ -533,7 +533,12 @@ fn blocking_level_is_reported_as_starvation() {
         panic!("{e:?}")
     };
     assert_eq!(nic, 0);
-    assert_eq!(stalled_cycles, 10_000);
+    // Twice the deadlock limit while other flits move; at least the limit when the held
+    // packet stops the whole fabric (then it is named as the cause, not a deadlock).
+    assert!(
+        (5_000..=10_000).contains(&stalled_cycles),
+        "{stalled_cycles}"
+    );
     assert!(
         c >= 10,
         "c = {c} should hold at or above the escape threshold"

@@ -2,7 +2,7 @@
 //! ejection, then every switch-to-switch direction), the NICs with their PFT blocks
 //! configured through the CSR port, and the congestion control's state.
 
-use super::config::{EngineKind, NetConfig};
+use super::config::{Arbitration, EngineKind, NetConfig};
 use super::error::NetError;
 use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
@@ -69,6 +69,12 @@ impl Network {
         let mut sw = Switches {
             qpp,
             reqs: vec![0; 64],
+            waits: vec![0; 64],
+            keep_turn: cfg.arbitration != Arbitration::Bypass,
+            bypass_limit: match cfg.arbitration {
+                Arbitration::FairBypass => (max_radix - 1).min(255) as u8,
+                _ => 0,
+            },
             ..Default::default()
         };
         for (s, spec) in specs.iter().enumerate() {
@@ -90,6 +96,7 @@ impl Network {
                     link: LinkId::NONE,
                     credit_to: Endpoint::NONE,
                     rr: 0,
+                    resv: 0,
                 });
                 sw.out.push(OutPort {
                     used: 0,
@@ -103,6 +110,9 @@ impl Network {
                     rx: Endpoint::NONE,
                     sw: SwitchId(s as u32),
                     rr: 0,
+                    resv: 0,
+                    turn: 0,
+                    bypassed: 0,
                 });
             }
             sw.sw.push(SwState {
@@ -263,6 +273,7 @@ impl Network {
             nic,
             flits_in_network: 0,
             messages_pending: 0,
+            classes: Vec::new(),
             last_progress: 0,
             faults: FaultState::new(cfg, n),
             flow,

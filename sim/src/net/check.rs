@@ -10,8 +10,8 @@
 //! and its size, the PFT blocks' error flags, and the total of flits in the network.
 
 use super::error::NetError;
-use super::network::Network;
-use super::store::{End, Endpoint, EntryId, Id, LinkId, PortId};
+use super::network::{ClassWatch, Network};
+use super::store::{End, Endpoint, EntryId, Id, LinkId, PortId, NEVER};
 use super::types::NodeId;
 use crate::cc::Marking;
 use std::fmt::Write;
@@ -320,6 +320,99 @@ impl Network {
             stalled_cycles: self.now - self.last_progress,
             flits_in_network: self.flits_in_network,
             dump: lines.join("\n"),
+        }
+    }
+}
+
+impl Network {
+    /// The class-stall error: class `c` has waited `stall_cycles` for a delivery. Names the
+    /// class and says where its oldest message is (send queue, or the buffers holding its
+    /// packets and what each waits for).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn class_stalled(&self, c: ClassWatch) -> NetError {
+        let oldest = self
+            .msgs
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.flits_total > 0 && m.msg.tag == c.tag)
+            .min_by_key(|(_, m)| (m.msg.created, m.msg.id));
+        let where_ = match oldest {
+            None => "none found".to_string(),
+            Some((slot, m)) => {
+                let mut s = format!(
+                    "message {} (NIC {} -> NIC {}, {} B, created in cycle {}), {} of {} flits delivered",
+                    m.msg.id,
+                    m.msg.src,
+                    m.msg.dst,
+                    m.msg.bytes,
+                    m.msg.created,
+                    m.flits_ejected,
+                    m.flits_total
+                );
+                if m.injected == NEVER {
+                    let _ = write!(
+                        s,
+                        "; not started: in NIC {}'s send queue (used credits {}/{})",
+                        m.msg.src,
+                        self.nic.engine[m.msg.src.index()].used_credits(),
+                        self.cfg.buffer_flits
+                    );
+                }
+                let mut held = 0;
+                for (id, e) in self.entries.items.iter().enumerate() {
+                    if !e.live || e.msg.index() != slot {
+                        continue;
+                    }
+                    held += 1;
+                    if held > 4 {
+                        continue;
+                    }
+                    let (arrived, sent) = self.entry_flits(EntryId(id as u32));
+                    let _ = write!(
+                        s,
+                        "; {} in {} ({arrived} of {} flits arrived, {sent} sent",
+                        self.packet_name(e.pkt),
+                        self.in_port_name(e.port),
+                        e.len
+                    );
+                    if let End::Port(g) = e.port.end() {
+                        let st = &self.sw.sw[self.sw.inp[g].sw];
+                        let op = &self.sw.out[st.port(e.out as u32)];
+                        let _ = write!(
+                            s,
+                            "; waits for output {}: {}, credits used {}/{}",
+                            e.out,
+                            if op.entry != EntryId::NONE {
+                                "busy"
+                            } else if st.reserved_out >> e.out & 1 != 0 {
+                                "reserved"
+                            } else {
+                                "free"
+                            },
+                            op.used,
+                            op.limit
+                        );
+                    }
+                    s.push(')');
+                }
+                if held > 4 {
+                    let _ = write!(s, "; and {} more of its packets", held - 4);
+                }
+                s
+            }
+        };
+        NetError::Stalled {
+            cycle: self.now,
+            class: match crate::workload::tag::name(c.tag) {
+                "unknown" => format!("tag {:#x}", c.tag),
+                n => n.to_string(),
+            },
+            outstanding: c.outstanding,
+            stalled_cycles: self.now - c.since,
+            limit: self.cfg.stall_cycles,
+            oldest: where_,
         }
     }
 }

@@ -122,6 +122,29 @@ pub enum Fault {
     FreezeSwitch { switch: u32, cycle: u64 },
 }
 
+/// Output arbitration of the switches under virtual cut-through, where a packet may start
+/// only when the downstream buffer has credits for all of it (docs/network.md,
+/// "Arbitration"). Each output keeps a round-robin turn over the inputs whose next packet
+/// is for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arbitration {
+    /// The input whose turn it is keeps its turn while it waits for credits; smaller
+    /// packets of other inputs that fit the free credits may go first, at most radix - 1
+    /// of them, and then the output is reserved for it. A waiting packet is served within
+    /// two rounds, and small packets still use the gaps a large one cannot.
+    #[default]
+    FairBypass,
+    /// No overtaking: when the input whose turn it is is short of credits, the output is
+    /// reserved for it until they arrive.
+    Reserve,
+    /// Round robin over the inputs whose packet fits now; a grant moves the turn past the
+    /// granted input. A large packet can wait forever while small ones take every freed
+    /// credit and move the turn past it (measured: `scenarios/default.toml` at seeds 8 and
+    /// 9 never finish). Kept to show that effect.
+    Bypass,
+}
+
 /// The network: topology, units, buffers, latencies, switch options, ejection, checks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -156,6 +179,10 @@ pub struct NetConfig {
     /// Virtual output queues at every switch input (false: one FIFO per input, with
     /// head-of-line blocking). Default false.
     pub voq: bool,
+    /// How a free switch output picks among the inputs that wait for it when the next
+    /// packet's credits are not all there yet (docs/network.md, "Arbitration"). Default
+    /// `reserve`.
+    pub arbitration: Arbitration,
     /// NIC drain rate, flits per cycle (deterministic fractional accumulator). (0, 1],
     /// default 1.
     pub eject_rate: f64,
@@ -166,6 +193,12 @@ pub struct NetConfig {
     /// network (deadlock), or when one NIC has been stuck halfway through a packet for
     /// twice as long while others move (starvation). 0 disables both. Default 100000.
     pub deadlock_cycles: u64,
+    /// Fail the run when a traffic class (the messages of one workload tag: a GPCNeT test
+    /// or congestor kind, hot-spot or uniform traffic) has had messages outstanding for this
+    /// many cycles without one delivered, while flits may still move elsewhere. The error
+    /// names the class and where its oldest message waits. Looked at every 1024 cycles. 0
+    /// disables it. Default 1000000 (5.12 ms at 64 B and 100 Gb/s).
+    pub stall_cycles: u64,
     /// Run-time faults (`[[network.faults]]`, see `faults::FaultSpec`): late or jittered
     /// credits, stalled or slow ejection, paused links, PFT registers rewritten mid-run.
     /// Default none.
@@ -189,9 +222,11 @@ impl Default for NetConfig {
             credit_latency_cycles: 10,
             switch_latency_cycles: 2,
             voq: false,
+            arbitration: Arbitration::default(),
             eject_rate: 1.0,
             check: false,
             deadlock_cycles: 100_000,
+            stall_cycles: 1_000_000,
             faults: Vec::new(),
             fault: None,
         }

@@ -78,6 +78,15 @@ pub enum NetError {
         state: String,
         reason: String,
     },
+    #[error("cycle {cycle}: traffic class `{class}` stalled: {outstanding} of its messages outstanding and none delivered for {stalled_cycles} cycles (network.stall_cycles = {limit}); its oldest: {oldest}")]
+    Stalled {
+        cycle: u64,
+        class: String,
+        outstanding: u64,
+        stalled_cycles: u64,
+        limit: u64,
+        oldest: String,
+    },
     #[error("cycle {cycle}: invariant broken: {detail}")]
     Invariant { cycle: u64, detail: String },
 }

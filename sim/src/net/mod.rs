@@ -48,7 +48,7 @@ pub mod types;
 pub mod verilator;
 
 pub use crate::error::FieldError;
-pub use config::{EngineKind, Fault, NetConfig, TopologyConfig};
+pub use config::{Arbitration, EngineKind, Fault, NetConfig, TopologyConfig};
 pub use error::NetError;
 pub use faults::{CreditScope, FaultSpec, LinkRef, Window};
 pub use network::{EvalOrder, Network, NicStats};

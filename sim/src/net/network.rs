@@ -30,6 +30,21 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
+/// Cycles between two looks of the class-stall watchdog.
+const STALL_LOOK_EVERY: u64 = 1024;
+
+/// Progress of one traffic class (all messages with one tag).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClassWatch {
+    pub tag: u32,
+    /// Messages accepted and not yet delivered.
+    pub outstanding: u64,
+    /// The last delivery, or the cycle `outstanding` rose from 0.
+    pub since: u64,
+    /// The longest such wait that ended in a delivery.
+    pub longest: u64,
+}
+
 /// Fixed-point one for the ejection accumulator (16 fractional bits).
 pub(crate) const ONE: u32 = 1 << 16;
 
@@ -136,6 +151,9 @@ pub(crate) struct SwState {
     pub resident: u32,
     /// Outputs whose link is paused (fault): they send nothing.
     pub paused_out: u64,
+    /// Free outputs reserved for one waiting input (`OutPort::resv`; arbitration
+    /// `reserve`).
+    pub reserved_out: u64,
 }
 
 impl SwState {
@@ -173,6 +191,8 @@ pub(crate) struct InPort {
     pub credit_to: Endpoint,
     /// Round-robin pointer over outputs (VOQ).
     pub rr: u8,
+    /// Outputs (local numbers) reserved for this input's next packet to each.
+    pub resv: u64,
 }
 
 /// A switch output port and the credit state of its link.
@@ -195,6 +215,13 @@ pub(crate) struct OutPort {
     pub sw: SwitchId,
     /// Round-robin pointer over inputs.
     pub rr: u8,
+    /// The input (local number) this free output waits for, if `SwState::reserved_out`
+    /// has its bit.
+    pub resv: u8,
+    /// `fair_bypass`: the input whose turn it is while it waits for credits, and how many
+    /// packets have overtaken it.
+    pub turn: u8,
+    pub bypassed: u8,
 }
 
 /// Switch state: per switch `sw[s]`, per global port `inp[gp]` / `out[gp]` with
@@ -208,6 +235,12 @@ pub(crate) struct Switches {
     pub qpp: u32,
     /// Scratch for the allocator: requesting inputs per output (all zero between uses).
     pub reqs: Vec<u64>,
+    /// Scratch: inputs whose next packet for the output waits for credits (`reserve`).
+    pub waits: Vec<u64>,
+    /// Arbitration: turns kept by waiting inputs (`fair_bypass`, `reserve`), and how many
+    /// smaller packets may overtake the input whose turn it is (0 for `reserve`).
+    pub keep_turn: bool,
+    pub bypass_limit: u8,
 }
 
 /// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.
@@ -296,6 +329,8 @@ pub struct Network {
     pub(crate) lat_credit: u64,
     pub(crate) flits_in_network: u64,
     pub(crate) messages_pending: u64,
+    /// Progress per traffic class (message tag): the class-stall watchdog.
+    pub(crate) classes: Vec<ClassWatch>,
     pub(crate) last_progress: u64,
     /// The test hook's fault and the run-time faults, with their state.
     pub(crate) faults: FaultState,
@@ -378,7 +413,27 @@ impl Network {
             && self.flits_in_network > 0
             && now - self.last_progress >= self.cfg.deadlock_cycles
         {
-            return Err(self.deadlock());
+            // A NIC whose throttle has held a packet halfway through the whole stop is its
+            // cause: say so rather than dump every buffer.
+            let held = (0..self.nodes).find(|&n| {
+                let st = &self.nic.st[n as usize];
+                st.cur_pkt != PktId::NONE
+                    && st.out_flags & 4 != 0
+                    && now + 1 - st.thr_since >= self.cfg.deadlock_cycles
+            });
+            return Err(match held {
+                Some(n) => self.starved(n),
+                None => self.deadlock(),
+            });
+        }
+        if self.cfg.stall_cycles > 0 && now.is_multiple_of(STALL_LOOK_EVERY) {
+            if let Some(c) = self
+                .classes
+                .iter()
+                .find(|c| c.outstanding > 0 && now - c.since >= self.cfg.stall_cycles)
+            {
+                return Err(self.class_stalled(*c));
+            }
         }
         self.deliveries.sort_unstable_by_key(|d| d.msg.id);
         for d in &self.deliveries {
@@ -509,12 +564,47 @@ impl Network {
         st.messages_accepted += 1;
         st.queued_flits += flits;
         self.messages_pending += 1;
+        let now = self.now;
+        match self.classes.iter_mut().find(|c| c.tag == m.tag) {
+            Some(c) => {
+                if c.outstanding == 0 {
+                    c.since = now;
+                }
+                c.outstanding += 1;
+            }
+            None => self.classes.push(ClassWatch {
+                tag: m.tag,
+                outstanding: 1,
+                since: now,
+                longest: 0,
+            }),
+        }
         Ok(())
     }
 
     /// Record a delivery (called by the NIC when a message's last flit is ejected).
     pub(crate) fn deliver(&mut self, d: Delivery) {
+        let now = self.now;
+        if let Some(c) = self.classes.iter_mut().find(|c| c.tag == d.msg.tag) {
+            c.outstanding -= 1;
+            c.longest = c.longest.max(now - c.since);
+            c.since = now;
+        }
         self.deliveries.push(d);
+    }
+
+    /// Per traffic class (message tag, in order of first appearance): messages outstanding
+    /// now, and the longest time the class had messages outstanding without a delivery
+    /// (cycles; waits still open count up to now).
+    pub fn class_progress(&self) -> Vec<(u32, u64, u64)> {
+        let now = self.now;
+        self.classes
+            .iter()
+            .map(|c| {
+                let open = if c.outstanding > 0 { now - c.since } else { 0 };
+                (c.tag, c.outstanding, c.longest.max(open))
+            })
+            .collect()
     }
 
     // ---------------------------------------------------------------- accessors

@@ -181,53 +181,135 @@ impl Network {
     }
 
     /// Separable input-first round-robin allocation, one iteration.
+    ///
+    /// Inputs: each free input requests one free output whose next packet fits its credits
+    /// (its own reservations first, then round robin from its pointer). Unless the
+    /// arbitration is `bypass`, it also names every other free output whose next packet
+    /// waits for credits. Outputs reserved for another input are not requested.
+    /// Outputs: a reserved output grants only its holder. A free one finds the input whose
+    /// turn it is among requests and waiters (round robin from its pointer) and grants it;
+    /// if that input is short of credits, it grants a request that fits without moving the
+    /// turn (`fair_bypass`, at most `bypass_limit` times per turn), else it is reserved for
+    /// that input. With `bypass`, waiters are not seen and every grant moves the pointer.
     fn allocate(&mut self, si: SwitchId, mut cand: u64, free_out: u64) {
         let st = self.sw.sw[si];
         let qpp = self.sw.qpp as usize;
         let voq = qpp > 1;
-        let mut req_outs = 0u64;
+        let reserve = self.sw.keep_turn;
+        let (mut req_outs, mut wait_outs) = (0u64, 0u64);
         while cand != 0 {
             let i = cand.trailing_zeros() as usize;
             cand &= cand - 1;
             let g = st.port(i as u32);
+            let ip = &self.sw.inp[g];
+            // Outputs this input may take: free, and not reserved for another input.
+            let open = free_out & (!st.reserved_out | ip.resv);
+            let fits = |net: &Network, o: usize, e: EntryId| {
+                let op = &net.sw.out[st.port(o as u32)];
+                op.limit - op.used >= net.entries[e].len as u32
+            };
             if voq {
-                let m = self.sw.inp[g].nonempty & free_out;
+                let m = ip.nonempty & open;
                 if m == 0 {
                     continue;
                 }
+                let mut asked = false;
+                let mut mine = m & ip.resv;
+                while mine != 0 {
+                    let o = mine.trailing_zeros() as usize;
+                    mine &= mine - 1;
+                    if fits(self, o, self.sw.q[g.index() * qpp + o].0) {
+                        self.sw.reqs[o] |= 1 << i;
+                        req_outs |= 1 << o;
+                        asked = true;
+                        break;
+                    }
+                }
+                if asked && !reserve {
+                    continue;
+                }
                 let start = self.sw.inp[g].rr as u32;
-                let mut rot = m.rotate_right(start);
+                let mut rot = (m & !self.sw.inp[g].resv).rotate_right(start);
                 while rot != 0 {
                     let o = (rot.trailing_zeros() + start) as usize & 63;
                     rot &= rot - 1;
-                    let e = self.sw.q[g.index() * qpp + o].0;
-                    let op = &self.sw.out[st.port(o as u32)];
-                    if op.limit - op.used >= self.entries[e].len as u32 {
-                        self.sw.reqs[o] |= 1 << i;
-                        req_outs |= 1 << o;
-                        break;
+                    if fits(self, o, self.sw.q[g.index() * qpp + o].0) {
+                        if !asked {
+                            self.sw.reqs[o] |= 1 << i;
+                            req_outs |= 1 << o;
+                            asked = true;
+                            if !reserve {
+                                break;
+                            }
+                        }
+                    } else if reserve {
+                        self.sw.waits[o] |= 1 << i;
+                        wait_outs |= 1 << o;
                     }
                 }
             } else {
                 let e = self.sw.q[g.index()].0;
-                let en = &self.entries[e];
-                let o = en.out as usize;
-                let op = &self.sw.out[st.port(o as u32)];
-                if free_out >> o & 1 != 0 && op.limit - op.used >= en.len as u32 {
-                    self.sw.reqs[o] |= 1 << i;
-                    req_outs |= 1 << o;
+                let o = self.entries[e].out as usize;
+                if open >> o & 1 != 0 {
+                    if fits(self, o, e) {
+                        self.sw.reqs[o] |= 1 << i;
+                        req_outs |= 1 << o;
+                    } else if reserve && ip.resv >> o & 1 == 0 {
+                        self.sw.waits[o] |= 1 << i;
+                        wait_outs |= 1 << o;
+                    }
                 }
             }
         }
         let r = st.radix;
         let (mut locked_out, mut locked_in, mut queued) = (st.locked_out, st.locked_in, st.queued);
-        while req_outs != 0 {
-            let o = req_outs.trailing_zeros() as usize;
-            req_outs &= req_outs - 1;
+        let mut reserved_out = st.reserved_out;
+        let mut outs = req_outs | wait_outs;
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
             let reqs = std::mem::take(&mut self.sw.reqs[o]);
+            let waits = std::mem::take(&mut self.sw.waits[o]);
             let bo = st.port(o as u32);
-            let start = self.sw.out[bo].rr as u32;
-            let i = (reqs.rotate_right(start).trailing_zeros() + start) as usize & 63;
+            let mut bypass = false;
+            let i = if reserved_out >> o & 1 != 0 {
+                // Only its holder may have asked (the others skip a reserved output).
+                if reqs == 0 {
+                    continue;
+                }
+                reserved_out &= !(1 << o);
+                let i = self.sw.out[bo].resv as usize;
+                debug_assert_eq!(reqs, 1 << i);
+                self.sw.inp[st.port(i as u32)].resv &= !(1 << o);
+                i
+            } else {
+                let op = &mut self.sw.out[bo];
+                let start = op.rr as u32;
+                let next = |m: u64| (m.rotate_right(start).trailing_zeros() + start) as usize & 63;
+                let w = next(reqs | waits);
+                if reqs >> w & 1 != 0 {
+                    op.bypassed = 0;
+                    w
+                } else {
+                    // The input whose turn it is waits for credits.
+                    if op.turn != w as u8 {
+                        op.turn = w as u8;
+                        op.bypassed = 0;
+                    }
+                    if reqs != 0 && op.bypassed < self.sw.bypass_limit {
+                        // A smaller packet that fits goes first; the turn stays.
+                        op.bypassed += 1;
+                        bypass = true;
+                        next(reqs)
+                    } else {
+                        op.bypassed = 0;
+                        reserved_out |= 1 << o;
+                        op.resv = w as u8;
+                        self.sw.inp[st.port(w as u32)].resv |= 1 << o;
+                        continue;
+                    }
+                }
+            };
             // Grant: take the packet out of its queue; lock input and output to it.
             let g = st.port(i as u32);
             let k = if voq { o } else { 0 };
@@ -251,7 +333,9 @@ impl Network {
             op.pkt = en.pkt;
             op.len = en.len;
             op.sent = 0;
-            op.rr = ((i as u32 + 1) % r) as u8;
+            if !bypass {
+                op.rr = ((i as u32 + 1) % r) as u8;
+            }
             locked_out |= 1 << o;
             locked_in |= 1 << i;
         }
@@ -259,6 +343,7 @@ impl Network {
         st.locked_out = locked_out;
         st.locked_in = locked_in;
         st.queued = queued;
+        st.reserved_out = reserved_out;
     }
 
     /// Move one flit through locked output `bo` (global id) of switch `si`, if it has
