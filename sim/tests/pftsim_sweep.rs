@@ -169,9 +169,56 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
     let jobs = std::fs::read_to_string(root.join("local/jobs.txt")).unwrap();
     assert_eq!(jobs.lines().count(), 4 + 2 * 2);
     assert!(root.join("local/fc_heatmap.svg").is_file());
+    // The placement study: every point paired with the `off` run of every seed.
+    let pl = std::fs::read_to_string(root.join("local/placement.csv")).unwrap();
+    let pl: Vec<Vec<&str>> = pl.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        pl[0].join(","),
+        "point,pft.m,network.buffer_flits,seed_on,seed_off,same_placement,f_c,f_c_off"
+    );
+    assert_eq!(pl.len(), 1 + 2 * 2 * 2);
+    let col = |row: &str, name: &str| -> f64 {
+        let h: Vec<&str> = lines[0].split(',').collect();
+        let r: Vec<&str> = row.split(',').collect();
+        r[h.iter().position(|x| *x == name).unwrap()]
+            .parse()
+            .unwrap()
+    };
+    for r in &pl[1..] {
+        let (on, off) = (r[3], r[4]);
+        let find = |seed: &str| {
+            *lines
+                .iter()
+                .find(|l| l.starts_with(&format!("{},{seed},", r[0])))
+                .unwrap()
+        };
+        let (a, b) = (find(on), find(off));
+        let want = col(a, "bw_mean") / col(b, "bw_off") * (col(b, "lat_off") / col(a, "lat_mean"));
+        let got: f64 = r[6].parse().unwrap();
+        assert!((got - want).abs() < 1e-9 * want, "{r:?}: {got} != {want}");
+        if on == off {
+            assert_eq!(r[5], "true");
+            assert!((got - col(a, "f_c")).abs() < 1e-9 * got);
+            assert_eq!(r[7], "1");
+        } else {
+            assert_eq!(r[5], "false");
+            let off_off =
+                col(a, "bw_off") / col(b, "bw_off") * (col(b, "lat_off") / col(a, "lat_off"));
+            let got: f64 = r[7].parse().unwrap();
+            assert!((got - off_off).abs() < 1e-9 * off_off);
+        }
+    }
+    assert!(root.join("local/placement.svg").is_file());
     let m = manifest(&root.join("local"));
     assert_eq!(m["status"], "finished");
-    for f in ["sweep.csv", "fc_heatmap.svg", "jobs.txt", "sweep.json"] {
+    for f in [
+        "sweep.csv",
+        "fc_heatmap.svg",
+        "jobs.txt",
+        "sweep.json",
+        "placement.csv",
+        "placement.svg",
+    ] {
         assert!(
             m["files"].as_array().unwrap().iter().any(|x| x == f),
             "{f} not in the manifest: {m}"
@@ -439,14 +486,16 @@ fn the_shipped_grids_plan() {
     let mut n = 0;
     for e in std::fs::read_dir(dir.join("grids")).unwrap() {
         let g = e.unwrap().path();
-        // The grid's scenario is in its name: pipelined-*.toml sweep default.toml (the
-        // pipelined build's cost, docs/network.md), the others paper.toml.
-        let name = g.file_name().unwrap().to_string_lossy().into_owned();
-        let scenario = if name.starts_with("pipelined-") {
-            dir.join("default.toml")
-        } else {
-            dir.join("paper.toml")
-        };
+        // The grid's scenario is the one its usage line names (`pftsim sweep
+        // scenarios/NAME.toml --grid ...`); every shipped grid has one.
+        let text = std::fs::read_to_string(&g).unwrap();
+        let scenario = text
+            .lines()
+            .find_map(|l| {
+                let rest = l.split("pftsim sweep scenarios/").nth(1)?;
+                Some(dir.join(rest.split_whitespace().next()?))
+            })
+            .unwrap_or_else(|| panic!("{}: no `pftsim sweep scenarios/...` line", g.display()));
         let out = format!("o{n}");
         let text = pftsim(
             &[

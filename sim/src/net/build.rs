@@ -201,6 +201,7 @@ impl Network {
         let credit_limit = cfg.buffer_flits as u16;
         let nic = Nics {
             st,
+            share: Vec::new(),
             engine: (0..nodes)
                 .map(|i| {
                     let off = pft_on.is_some_and(|on| !on[i as usize]);

@@ -299,11 +299,24 @@ pub(crate) struct NicState {
 /// NIC state; send queues `sq[src * nodes + dst]` (head, tail).
 pub(crate) struct Nics {
     pub st: Vec<NicState>,
+    /// Per NIC, the share of packet starts its one tagged stream gets while both streams
+    /// have a packet to start (`Network::set_stream_share`); empty when no NIC has one.
+    pub share: Vec<Option<StreamShare>>,
     pub engine: Vec<PftEngine>,
     /// Destinations with a non-empty send queue, in round-robin order.
     pub active: Vec<VecDeque<u32>>,
     pub sq: Vec<(MsgId, MsgId)>,
     pub stats: Vec<NicStats>,
+}
+
+/// A NIC's split between the messages of one tag (stream 0) and all others (stream 1):
+/// while both have a packet to start, stream 0 gets `share` of the flits started.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StreamShare {
+    pub tag: u32,
+    pub share: f64,
+    /// Flits started per stream in contested choices (both streams could start).
+    pub served: [u64; 2],
 }
 
 /// The whole network of one run. See the module docs of `net` for the API.
@@ -591,6 +604,25 @@ impl Network {
             c.since = now;
         }
         self.deliveries.push(d);
+    }
+
+    /// NIC `n` serves the messages tagged `tag` and the others in the proportion
+    /// `share : 1 - share` of flits while both have a packet to start (a weighted round
+    /// robin between the two streams; each stream keeps its destinations' round-robin
+    /// order). When only one stream can start (the other is empty, or held by the
+    /// congestion control), it goes, and nothing is counted. The IB CC seed's generator
+    /// (its Frame I) keeps a B node's hot-spot and uniform traffic in its p : 1 - p split
+    /// this way (docs/workloads.md, "NIC service"). `share` in [0, 1].
+    pub fn set_stream_share(&mut self, n: NodeId, tag: u32, share: f64) {
+        assert!((0.0..=1.0).contains(&share), "share {share} not in [0, 1]");
+        if self.nic.share.is_empty() {
+            self.nic.share = vec![None; self.nodes as usize];
+        }
+        self.nic.share[n.index()] = Some(StreamShare {
+            tag,
+            share,
+            served: [0; 2],
+        });
     }
 
     /// Per traffic class (message tag, in order of first appearance): messages outstanding

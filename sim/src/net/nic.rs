@@ -208,8 +208,13 @@ impl Network {
                 ns.cur_cnp = true;
                 return;
             }
-            let found = ib.pick(i, self.now, &mut self.nic.active[i]);
-            debug_assert!(found, "flit_valid implies an eligible flow");
+            if self.nic.share.is_empty() || self.nic.share[i].is_none() {
+                let found = ib.pick(i, self.now, &mut self.nic.active[i]);
+                debug_assert!(found, "flit_valid implies an eligible flow");
+            }
+        }
+        if !self.nic.share.is_empty() && self.nic.share[i].is_some() {
+            self.pick_stream(i);
         }
         let d = self.nic.active[i]
             .pop_front()
@@ -254,6 +259,48 @@ impl Network {
         ns.cur_len = len;
         ns.cur_cnp = false;
         self.nic.stats[i].packets_injected += 1;
+    }
+
+    /// NIC `i` has a stream share: move the destination to start next to the front of its
+    /// round robin. The first (eligible) destination of each stream is a candidate; with
+    /// both present, the stream behind its share goes, and the choice is counted.
+    fn pick_stream(&mut self, i: usize) {
+        let n = self.nodes as usize;
+        let now = self.now;
+        let sh = self.nic.share[i].expect("a share");
+        let mut first = [None; 2];
+        for (k, &d) in self.nic.active[i].iter().enumerate() {
+            if let FlowCtl::Ibcc(ib) = &self.flow {
+                if !ib.eligible(i, d, now) {
+                    continue;
+                }
+            }
+            let head = self.nic.sq[i * n + d as usize].0;
+            let s = (self.msgs[head].msg.tag != sh.tag) as usize;
+            if first[s].is_none() {
+                first[s] = Some((k, head));
+                if first[1 - s].is_some() {
+                    break;
+                }
+            }
+        }
+        let k = match first {
+            [Some(a), Some(b)] => {
+                // stream 0 is behind when served0 / share <= served1 / (1 - share)
+                let behind0 =
+                    sh.served[0] as f64 * (1.0 - sh.share) <= sh.served[1] as f64 * sh.share;
+                let (s, (k, head)) = if behind0 { (0, a) } else { (1, b) };
+                let ms = &self.msgs[head];
+                let flits = self.cfg.flits_for(ms.bytes_left.min(self.cfg.mtu_bytes));
+                if let Some(st) = &mut self.nic.share[i] {
+                    st.served[s] += flits as u64;
+                }
+                k
+            }
+            [Some((k, _)), None] | [None, Some((k, _))] => k,
+            [None, None] => unreachable!("flit_valid implies an eligible destination"),
+        };
+        self.nic.active[i].rotate_left(k);
     }
 
     /// Drain the receive buffer's oldest flit: its credit goes back to the switch; the

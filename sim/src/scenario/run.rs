@@ -15,7 +15,7 @@ use crate::metrics::{
 };
 use crate::net::{Delivery, NetConfig, Network, NicStats, NodeId};
 use crate::workload::gpcnet::NodeRole;
-use crate::workload::{tag, AnyWorkload, CanaryTest, NodeClass, WorkloadConfig};
+use crate::workload::{tag, AnyWorkload, CanaryTest, NodeClass, StreamService, WorkloadConfig};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -338,6 +338,15 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let mut net = Network::with_cc_on(net_cfg, &spec.cc, sc.engine, sc.seed, pft_on.as_deref())
         .with_context(|| format!("run `{}`: building the network", spec.label))?;
     debug_assert_eq!(net.nodes(), nodes);
+    if let (WorkloadConfig::Hotspot(hc), AnyWorkload::Hotspot(h)) = (&wl_cfg, &w) {
+        if hc.stream_service == StreamService::Split {
+            for n in NodeId::all(nodes) {
+                if h.class_of(n) == NodeClass::B {
+                    net.set_stream_share(n, tag::HOTSPOT_HOT, hc.p_hot);
+                }
+            }
+        }
+    }
     let watch = match &sc.timeseries.nics {
         Some(v) => v.clone(),
         None => auto_watch(&w, nodes),

@@ -12,6 +12,17 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
+/// How a B node's NIC serves its two streams (`HotspotConfig::stream_service`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StreamService {
+    /// Hot : uniform = p : 1 - p of the flits started while both wait.
+    #[default]
+    Split,
+    /// Round robin over destination queues.
+    RoundRobin,
+}
+
 /// Configuration of the `hotspot` workload. Every field has a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -42,6 +53,12 @@ pub struct HotspotConfig {
     /// so a backed-up hot stream never blocks the uniform one); a draw that finds the cap
     /// reached is dropped. `None` = no cap. Range >= 1. Default `None`.
     pub max_outstanding: Option<u32>,
+    /// How a B node's NIC shares its injection between the hot-spot stream and the
+    /// uniform stream while both have a packet to start: `split` (default) gives the hot
+    /// stream `p_hot` of the flits, the IB CC seed's p : 1 - p (its Frame I);
+    /// `round_robin` serves every destination queue in turn (one hot queue against up to
+    /// as many uniform queues as are open), the model before 2026-11-25.
+    pub stream_service: StreamService,
     /// Hot-spot streams on. false: C nodes stay idle and B nodes send only their uniform
     /// share (the IB study's "no hot spots" run, and `compare`'s isolated baseline for this
     /// workload). Default true.
@@ -65,6 +82,7 @@ impl Default for HotspotConfig {
             injection: InjectionProcess::Bernoulli,
             move_period_cycles: None,
             max_outstanding: None,
+            stream_service: StreamService::Split,
             hot_traffic: true,
             start_cycle: 0,
             stop_cycle: None,

@@ -17,7 +17,7 @@ pub mod uniform;
 
 pub use config::{flits_for, ConfigErrors, FieldError};
 pub use gpcnet::{CanaryTest, CongestorKind, GpcnetConfig, GpcnetResults, GpcnetWorkload};
-pub use hotspot::{HotspotConfig, HotspotWorkload, NodeClass};
+pub use hotspot::{HotspotConfig, HotspotWorkload, NodeClass, StreamService};
 pub use injection::InjectionProcess;
 pub use uniform::{UniformConfig, UniformWorkload};
 

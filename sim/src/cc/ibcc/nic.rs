@@ -204,6 +204,12 @@ impl IbccNics {
         }
     }
 
+    /// Flow `n -> dst` may start a packet now.
+    #[inline]
+    pub fn eligible(&self, n: usize, dst: u32, now: u64) -> bool {
+        self.next_ok[n * self.nodes + dst as usize] <= now
+    }
+
     /// Flow `n -> dst` starts a packet of `flits` at `now`: its next may start at
     /// `now + flits + IRD`.
     #[inline]

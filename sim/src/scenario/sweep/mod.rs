@@ -18,6 +18,7 @@ pub mod cluster;
 pub mod collect;
 pub mod exec;
 pub mod grid;
+pub mod placement;
 pub mod plan;
 pub mod plots;
 

@@ -60,6 +60,7 @@ pub fn names(plan: &Plan) -> Vec<String> {
         None => Vec::new(),
     };
     v.extend(DISTRIBUTIONS.iter().map(|s| s.to_string()));
+    v.extend(super::placement::names(plan));
     v
 }
 
@@ -67,6 +68,7 @@ pub fn names(plan: &Plan) -> Vec<String> {
 pub fn write(dir: &Path, plan: &Plan, rows: &[Row]) -> anyhow::Result<Vec<String>> {
     let mut written = write_fc(dir, plan, rows)?;
     written.extend(write_distributions(dir, plan)?);
+    written.extend(super::placement::write(dir, plan, rows)?);
     Ok(written)
 }
 

@@ -14,7 +14,7 @@ use super::layout::{Layout, NodeRole};
 use super::results::{
     CanaryProcessResult, CanaryTestResult, CongestorProcessResult, GpcnetResults,
 };
-use super::{CanaryTest, CongestorKind, GpcnetConfig};
+use super::{CanaryTest, CongestorKind, GpcnetConfig, SendProtocol};
 use crate::net::types::{Delivery, Message, NodeId, Workload};
 use crate::workload::config::{check_workload, ConfigErrors};
 use crate::workload::tag;
@@ -705,7 +705,11 @@ impl GpcnetWorkload {
                     if kind == CongestorKind::A2a {
                         self.start_iteration(p, emit);
                     } else if r > 0 {
-                        for _ in 0..self.cfg.congestor_window {
+                        let window = match (kind, self.cfg.incast_protocol) {
+                            (CongestorKind::Incast, SendProtocol::Eager) => self.cfg.eager_window,
+                            _ => self.cfg.congestor_window,
+                        };
+                        for _ in 0..window {
                             self.post_op(p, members[0], kind, emit);
                         }
                     }

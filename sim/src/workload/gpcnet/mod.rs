@@ -40,6 +40,21 @@ impl CongestorKind {
     }
 }
 
+/// How a two-sided incast sender's `MPI_Send` completes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SendProtocol {
+    /// Eager: the send completes once the message is handed to the NIC, so the process
+    /// goes on to its next send; at most `eager_window` of its sends wait undelivered (the
+    /// MPI's send resources). GPCNeT's 4 KiB `MPI_Send` (`congestors.c:41`) is below the
+    /// eager limit of common MPIs.
+    #[default]
+    Eager,
+    /// Rendezvous (or a zero-copy eager MPI): the send completes on delivery, with
+    /// `congestor_window` in flight.
+    Rendezvous,
+}
+
 /// The three canary (network) tests of GPCNeT's `network_load_test`, run in sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -96,10 +111,19 @@ pub struct GpcnetConfig {
     /// Payload of a congestor message (a2a pair block, incast send, put, get response), bytes.
     /// Range 1..=67108864. Default 4096.
     pub congestor_msg_bytes: u32,
-    /// Operations each incast / put / get congestor process keeps in flight (1 = GPCNeT's
-    /// blocking calls). The all-to-all always runs its rounds one after the other.
+    /// Operations each put / get congestor process keeps in flight (1 = GPCNeT's blocking
+    /// `MPI_Win_flush` after every operation), and each two-sided incast process under the
+    /// `rendezvous` protocol. The all-to-all always runs its rounds one after the other.
     /// Range 1..=1024. Default 1.
     pub congestor_window: u32,
+    /// How the two-sided incast senders' sends complete: `eager` (default) or
+    /// `rendezvous` (docs/workloads.md, "Two-sided incast").
+    pub incast_protocol: SendProtocol,
+    /// Eager incast: sends a process may have handed to its NIC and not yet delivered
+    /// before its next `MPI_Send` blocks. GPCNeT itself lets a sender run up to about two
+    /// measurements of 512 operations ahead of the root (`congestors.c:164-170`); the MPI's
+    /// send resources bound it before that. Range 1..=4096. Default 512.
+    pub eager_window: u32,
     /// Size of the control messages: put acknowledgement and get request, bytes.
     /// Range 1..=67108864. Default 8.
     pub control_msg_bytes: u32,
@@ -166,6 +190,8 @@ impl Default for GpcnetConfig {
             ],
             congestor_msg_bytes: 4096,
             congestor_window: 1,
+            incast_protocol: SendProtocol::Eager,
+            eager_window: 512,
             control_msg_bytes: 8,
             canary_tests: vec![
                 CanaryTest::Latency,
@@ -244,6 +270,7 @@ impl GpcnetConfig {
             e.check_u64(f, v as u64, 1, max_b);
         }
         e.check_u64("congestor_window", self.congestor_window as u64, 1, 1024);
+        e.check_u64("eager_window", self.eager_window as u64, 1, 4096);
         e.check_u64("bw_outstanding", self.bw_outstanding as u64, 1, 1024);
         for (f, v, lo) in [
             ("lat_warmup_iters", self.lat_warmup_iters, 0),
