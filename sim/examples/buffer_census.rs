@@ -7,7 +7,8 @@
 //! - `leaf_down`: leaf inputs fed by spines (the down path, towards the destinations).
 //!
 //! It prints the mean flits per buffer and the share of all buffered flits per class, plus
-//! the fraction of buffers of each class that are more than half full. docs/results.md uses
+//! the fraction of buffer samples of each class that are more than half full, and that are
+//! completely full (no credit at all: even a 1-flit packet must wait). docs/results.md uses
 //! it to locate the congestion trees.
 //!
 //! ```sh
@@ -76,6 +77,7 @@ fn main() -> anyhow::Result<()> {
     let warmup = sc.warmup();
     let stop_when_finished = cli.cycles.is_none() && sc.gpcnet().is_some();
     let (mut sum, mut full, mut samples) = ([0f64; 3], [0f64; 3], 0u64);
+    let mut brim = [0f64; 3];
     while net.now() < max && !(stop_when_finished && w.finished()) {
         net.step(&mut w)?;
         let t = net.now();
@@ -86,6 +88,7 @@ fn main() -> anyhow::Result<()> {
                     let f = net.switch_input_flits(s, p) as f64;
                     sum[k] += f;
                     full[k] += (f > cap / 2.0) as u8 as f64;
+                    brim[k] += (f >= cap) as u8 as f64;
                 }
             }
         }
@@ -101,18 +104,19 @@ fn main() -> anyhow::Result<()> {
         cli.every
     );
     println!(
-        "{:<10} {:>7} {:>12} {:>14} {:>13}",
-        "class", "buffers", "mean flits", "share of flits", ">half full %"
+        "{:<10} {:>7} {:>12} {:>14} {:>13} {:>7}",
+        "class", "buffers", "mean flits", "share of flits", ">half full %", "full %"
     );
     for k in 0..3 {
         let n = bufs[k].len() as f64;
         println!(
-            "{:<10} {:>7} {:>12.1} {:>14.3} {:>13.1}",
+            "{:<10} {:>7} {:>12.1} {:>14.3} {:>13.1} {:>7.2}",
             CLASSES[k],
             bufs[k].len(),
             sum[k] / samples as f64 / n,
             sum[k] / total,
-            100.0 * full[k] / samples as f64 / n
+            100.0 * full[k] / samples as f64 / n,
+            100.0 * brim[k] / samples as f64 / n
         );
     }
     Ok(())

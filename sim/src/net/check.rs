@@ -336,7 +336,7 @@ impl Network {
             .items
             .iter()
             .enumerate()
-            .filter(|(_, m)| m.flits_total > 0 && m.msg.tag == c.tag)
+            .filter(|(_, m)| m.flits_total > 0 && m.msg.tag == c.tag && m.injected != NEVER)
             .min_by_key(|(_, m)| (m.msg.created, m.msg.id));
         let where_ = match oldest {
             None => "none found".to_string(),
@@ -351,10 +351,11 @@ impl Network {
                     m.flits_ejected,
                     m.flits_total
                 );
-                if m.injected == NEVER {
+                if m.bytes_left > 0 {
                     let _ = write!(
                         s,
-                        "; not started: in NIC {}'s send queue (used credits {}/{})",
+                        "; {} B still in NIC {}'s send queue (used credits {}/{})",
+                        m.bytes_left,
                         m.msg.src,
                         self.nic.engine[m.msg.src.index()].used_credits(),
                         self.cfg.buffer_flits
@@ -409,7 +410,7 @@ impl Network {
                 "unknown" => format!("tag {:#x}", c.tag),
                 n => n.to_string(),
             },
-            outstanding: c.outstanding,
+            outstanding: c.started,
             stalled_cycles: self.now - c.since,
             limit: self.cfg.stall_cycles,
             oldest: where_,

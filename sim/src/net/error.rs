@@ -78,7 +78,7 @@ pub enum NetError {
         state: String,
         reason: String,
     },
-    #[error("cycle {cycle}: traffic class `{class}` stalled: {outstanding} of its messages outstanding and none delivered for {stalled_cycles} cycles (network.stall_cycles = {limit}); its oldest: {oldest}")]
+    #[error("cycle {cycle}: traffic class `{class}` stalled: {outstanding} of its messages in the network and not one of their packets delivered for {stalled_cycles} cycles (network.stall_cycles = {limit}); the oldest: {oldest}")]
     Stalled {
         cycle: u64,
         class: String,

@@ -33,15 +33,15 @@ use std::collections::VecDeque;
 /// Cycles between two looks of the class-stall watchdog.
 const STALL_LOOK_EVERY: u64 = 1024;
 
-/// Progress of one traffic class (all messages with one tag).
+/// Progress of one traffic class (all messages with one tag) in the fabric.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ClassWatch {
     pub tag: u32,
-    /// Messages accepted and not yet delivered.
-    pub outstanding: u64,
-    /// The last delivery, or the cycle `outstanding` rose from 0.
+    /// Messages whose first packet has left the source NIC and that are not delivered.
+    pub started: u64,
+    /// The last packet of the class delivered, or the cycle `started` rose from 0.
     pub since: u64,
-    /// The longest such wait that ended in a delivery.
+    /// The longest such wait that ended in a delivered packet.
     pub longest: u64,
 }
 
@@ -443,7 +443,7 @@ impl Network {
             if let Some(c) = self
                 .classes
                 .iter()
-                .find(|c| c.outstanding > 0 && now - c.since >= self.cfg.stall_cycles)
+                .find(|c| c.started > 0 && now - c.since >= self.cfg.stall_cycles)
             {
                 return Err(self.class_stalled(*c));
             }
@@ -552,6 +552,19 @@ impl Network {
         if flits > u32::MAX as u64 {
             return Err(refuse(format!("{} bytes is too long", m.bytes)));
         }
+        let now = self.now;
+        let class = match self.classes.iter().position(|c| c.tag == m.tag) {
+            Some(c) => c,
+            None => {
+                self.classes.push(ClassWatch {
+                    tag: m.tag,
+                    started: 0,
+                    since: now,
+                    longest: 0,
+                });
+                self.classes.len() - 1
+            }
+        } as u32;
         let slot = self.msgs.alloc(MsgState {
             msg: m,
             next: MsgId::NONE,
@@ -559,6 +572,7 @@ impl Network {
             flits_total: flits as u32,
             flits_ejected: 0,
             injected: NEVER,
+            class,
         });
         let (src, n) = (m.src.index(), self.nodes as usize);
         let q = &mut self.nic.sq[src * n + m.dst.index()];
@@ -577,32 +591,11 @@ impl Network {
         st.messages_accepted += 1;
         st.queued_flits += flits;
         self.messages_pending += 1;
-        let now = self.now;
-        match self.classes.iter_mut().find(|c| c.tag == m.tag) {
-            Some(c) => {
-                if c.outstanding == 0 {
-                    c.since = now;
-                }
-                c.outstanding += 1;
-            }
-            None => self.classes.push(ClassWatch {
-                tag: m.tag,
-                outstanding: 1,
-                since: now,
-                longest: 0,
-            }),
-        }
         Ok(())
     }
 
     /// Record a delivery (called by the NIC when a message's last flit is ejected).
     pub(crate) fn deliver(&mut self, d: Delivery) {
-        let now = self.now;
-        if let Some(c) = self.classes.iter_mut().find(|c| c.tag == d.msg.tag) {
-            c.outstanding -= 1;
-            c.longest = c.longest.max(now - c.since);
-            c.since = now;
-        }
         self.deliveries.push(d);
     }
 
@@ -625,16 +618,17 @@ impl Network {
         });
     }
 
-    /// Per traffic class (message tag, in order of first appearance): messages outstanding
-    /// now, and the longest time the class had messages outstanding without a delivery
-    /// (cycles; waits still open count up to now).
+    /// Per traffic class (message tag, in order of first appearance): messages started
+    /// (first packet injected) and not delivered now, and the longest time the class had
+    /// such messages without one of its packets delivered (cycles; a wait still open counts
+    /// up to now).
     pub fn class_progress(&self) -> Vec<(u32, u64, u64)> {
         let now = self.now;
         self.classes
             .iter()
             .map(|c| {
-                let open = if c.outstanding > 0 { now - c.since } else { 0 };
-                (c.tag, c.outstanding, c.longest.max(open))
+                let open = if c.started > 0 { now - c.since } else { 0 };
+                (c.tag, c.started, c.longest.max(open))
             })
             .collect()
     }

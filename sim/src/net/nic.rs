@@ -228,6 +228,11 @@ impl Network {
         ms.bytes_left -= bytes;
         if ms.injected == NEVER {
             ms.injected = self.now;
+            let c = &mut self.classes[ms.class as usize];
+            if c.started == 0 {
+                c.since = self.now;
+            }
+            c.started += 1;
         }
         let done = ms.bytes_left == 0;
         let next = ms.next;
@@ -354,6 +359,13 @@ impl Network {
         }
         let ms = &mut self.msgs[m];
         ms.flits_ejected += len as u32;
+        // A packet of its class delivered: the class moves.
+        let c = &mut self.classes[ms.class as usize];
+        c.longest = c.longest.max(now - c.since);
+        c.since = now;
+        if ms.flits_ejected >= ms.flits_total {
+            c.started -= 1;
+        }
         if ms.flits_ejected >= ms.flits_total {
             let d = Delivery {
                 msg: ms.msg,

@@ -258,6 +258,8 @@ pub(crate) struct MsgState {
     pub flits_ejected: u32,
     /// Cycle the first flit left the source NIC (`NEVER` until then).
     pub injected: u64,
+    /// Its traffic class: index into `Network::classes`.
+    pub class: u32,
 }
 
 pub(crate) const NEVER: u64 = u64::MAX;
