@@ -98,8 +98,8 @@ pub fn write(dir: &std::path::Path, plan: &Plan, rows: &[Row]) -> anyhow::Result
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
     super::exec::write(dir, CSV, std::str::from_utf8(&bytes).context("UTF-8")?)?;
 
-    // Distributions: off against off first (placement alone), then per point its
-    // same-placement and independent-placement F_C.
+    // Distributions of log10 F_C (ratios spread over decades): off against off first
+    // (placement alone), then per point its same-placement and independent-placement F_C.
     let cross = |p: &&Pair| p.seed_on != p.seed_off;
     let mut series: Vec<(String, Vec<f64>)> = vec![(
         "off vs off, independent placements".to_string(),
@@ -107,6 +107,7 @@ pub fn write(dir: &std::path::Path, plan: &Plan, rows: &[Row]) -> anyhow::Result
             .filter(|p| p.point == 0)
             .filter(cross)
             .filter_map(|p| p.f_c_off)
+            .map(f64::log10)
             .collect(),
     )];
     for (pi, pt) in plan.points.iter().enumerate() {
@@ -116,12 +117,19 @@ pub fn write(dir: &std::path::Path, plan: &Plan, rows: &[Row]) -> anyhow::Result
         let label = if plan.axes.is_empty() {
             plan.entry.clone()
         } else {
-            sanitize(&pt.values.join(", "))
+            sanitize(
+                &pt.values
+                    .iter()
+                    .map(|v| v.trim_matches('"'))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
         };
         let of = |same: bool| -> Vec<f64> {
             all.iter()
                 .filter(|p| p.point == pi && (p.seed_on == p.seed_off) == same)
                 .filter_map(|p| p.f_c)
+                .map(f64::log10)
                 .collect()
         };
         series.push((format!("{label}: same placement"), of(true)));
@@ -129,11 +137,13 @@ pub fn write(dir: &std::path::Path, plan: &Plan, rows: &[Row]) -> anyhow::Result
     }
     let n = plan.seeds.len();
     let title = format!(
-        "{}: F_C with the on and off runs at the same or at independent placements ({n} seeds: {n} same, {} independent pairs per line)",
+        "{}: F_C, on and off at one placement ({n} per line) or two ({} per line)",
         plan.scenario,
         n * (n - 1)
     );
-    let svg = plot::distribution_of_svg(&title, "F_C", "pairs", &series, 24)?;
+    // no parenthesis: the y axis takes a unit from one
+    let what = "log10 F_C: 0 = no change, 0.41 = the PFT paper's 2.58, -0.41 = 1/2.58";
+    let svg = plot::distribution_of_svg(&title, what, "pairs", &series, 24)?;
     super::super::output::write_atomic(&dir.join(SVG), svg.as_bytes())?;
     Ok(names(plan))
 }
