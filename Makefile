@@ -141,6 +141,10 @@ reproduce-ib:
 	    --out $(OUT)/ib-silent-forest-nohot --quiet
 	$(CARGO) run $(RELEASE) --locked -p pft-sim --example windy_forest -- \
 	    scenarios/ib-windy-forest.toml --out $(OUT)/ib-windy-forest
+	$(CARGO) run $(RELEASE) --locked -p pft-sim --example windy_forest -- \
+	    scenarios/ib-windy-forest.toml --out $(OUT)/ib-windy-forest-b --b 50,75,100 --p 0,30,60,90,100
+	$(CARGO) run $(RELEASE) --locked -p pft-sim --example moving_forest -- \
+	    scenarios/ib-moving-forest.toml --out $(OUT)/ib-moving-forest
 
 ## same-results: every shipped scenario at git revision REV and now, compared file by file
 ##               (proves a refactor kept results bit-identical; about 15 minutes; not in CI)
