@@ -45,8 +45,11 @@ struct Cli {
     jobs: Option<usize>,
 }
 
-/// (frac_c, frac_v, frac_b, p_hot) of a mix name.
-fn mix(name: &str) -> anyhow::Result<(f64, f64, f64, Option<f64>)> {
+/// (frac_c, frac_v, frac_b, p_hot) of a mix.
+type Mix = (f64, f64, f64, Option<f64>);
+
+/// The mix of a name.
+fn mix(name: &str) -> anyhow::Result<Mix> {
     let pct = |s: &str| -> anyhow::Result<f64> {
         let v: u32 = s
             .parse()
@@ -81,7 +84,7 @@ fn main() -> anyhow::Result<()> {
     {
         bail!("--lifetimes-ms {bad}: must be in (0, 1000] ms");
     }
-    let mixes: Vec<(String, (f64, f64, f64, Option<f64>))> = cli
+    let mixes: Vec<(String, Mix)> = cli
         .mixes
         .iter()
         .map(|m| mix(m).map(|x| (m.clone(), x)))
