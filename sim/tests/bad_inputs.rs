@@ -320,6 +320,36 @@ fn scenario_cases() -> Vec<Case> {
         case("SC-81", PFTSIM, &["check", "s.toml"])
             .file("s.toml", format!("{HOTSPOT_OK}classes = [\"b\"]\n")),
         case("SC-82", PFTSIM, &["check", "s.toml"]).file("s.toml", GPCNET_BIG),
+        // the switch, the watchdog, the eager incast and the NIC's stream service
+        sc(
+            "SC-83",
+            BASE.replace("[network]\n", "[network]\narbitration = \"oldest\"\n"),
+        ),
+        sc(
+            "SC-84",
+            BASE.replace("[network]\n", "[network]\nstall_cycles = -5\n"),
+        ),
+        sc(
+            "SC-85",
+            format!(
+                "[cycles]\nmax = 1000\n{}canary_start_cycles = 10\neager_window = 0\n",
+                GPCNET.replace("ppn = 0", "ppn = 1")
+            ),
+        ),
+        sc(
+            "SC-86",
+            format!(
+                "[cycles]\nmax = 1000\n{}incast_protocol = \"buffered\"\n",
+                GPCNET.replace("ppn = 0", "ppn = 1")
+            ),
+        ),
+        sc(
+            "SC-87",
+            HOTSPOT_OK.replace(
+                "hotspots = 1\n",
+                "hotspots = 1\nstream_service = \"fifo\"\n",
+            ),
+        ),
     ]
 }
 
