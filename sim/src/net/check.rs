@@ -74,6 +74,40 @@ impl Network {
                 }
             }
         }
+        // Reservations (arbitration): a reserved output is free, its holder's mask has it,
+        // and the holder's next packet is for it; an input's mask names only outputs
+        // reserved for it.
+        let qpp = self.sw.qpp as usize;
+        for st in self.sw.sw.iter() {
+            for o in 0..st.radix {
+                let op = &self.sw.out[st.port(o)];
+                let reserved = st.reserved_out >> o & 1 != 0;
+                if reserved {
+                    let holder = st.port(op.resv as u32);
+                    let ip = &self.sw.inp[holder];
+                    let k = if qpp > 1 { o as usize } else { 0 };
+                    let head = self.sw.q[holder.index() * qpp + k].0;
+                    let for_it = head != EntryId::NONE && self.entries[head].out as u32 == o;
+                    if st.locked_out >> o & 1 != 0 || ip.resv >> o & 1 == 0 || !for_it {
+                        return Err(inv(format!(
+                            "{} is reserved for {}, which does not wait for it",
+                            self.out_port_name(st.port(o)),
+                            self.in_port_name(Endpoint::port(holder))
+                        )));
+                    }
+                }
+                for i in 0..st.radix {
+                    let ip = &self.sw.inp[st.port(i)];
+                    if ip.resv >> o & 1 != 0 && !(reserved && op.resv as u32 == i) {
+                        return Err(inv(format!(
+                            "{} holds a reservation of {} that the output does not record",
+                            self.in_port_name(Endpoint::port(st.port(i))),
+                            self.out_port_name(st.port(o))
+                        )));
+                    }
+                }
+            }
+        }
         for (g, (a, &b)) in self.sw.inp.iter().map(|p| p.occ).zip(&occ_sw).enumerate() {
             if a != b {
                 return Err(inv(format!(
