@@ -132,8 +132,9 @@ reproduce:
 	@echo "plots and tables in $(OUT)/reproduce/ (docs/reproduction.md reads them)"
 
 ## reproduce-ib: the IB CC study (seed 002) in our network: Table II (silent forest with and
-##               without hot spots, CC off and on) and the windy-forest curve
-##               (docs/results.md; about 20 minutes on 2 cores; not in CI)
+##               without hot spots, CC off and on), the windy forest at 25/50/75/100 % B and
+##               the moving forest at 10/2/1 ms lifetimes (docs/results.md; about an hour on
+##               2 cores, measured in parts on a shared machine; not in CI)
 reproduce-ib:
 	$(CARGO) run $(RELEASE) --locked --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/ib-silent-forest --quiet
