@@ -152,7 +152,7 @@ pub(crate) struct SwState {
     /// Outputs whose link is paused (fault): they send nothing.
     pub paused_out: u64,
     /// Free outputs reserved for one waiting input (`OutPort::resv`; arbitration
-    /// `reserve`).
+    /// `fair_bypass` or `reserve`).
     pub reserved_out: u64,
 }
 
@@ -235,7 +235,8 @@ pub(crate) struct Switches {
     pub qpp: u32,
     /// Scratch for the allocator: requesting inputs per output (all zero between uses).
     pub reqs: Vec<u64>,
-    /// Scratch: inputs whose next packet for the output waits for credits (`reserve`).
+    /// Scratch: inputs whose next packet for the output waits for credits (`fair_bypass`,
+    /// `reserve`).
     pub waits: Vec<u64>,
     /// Arbitration: turns kept by waiting inputs (`fair_bypass`, `reserve`), and how many
     /// smaller packets may overtake the input whose turn it is (0 for `reserve`).

@@ -365,8 +365,6 @@ impl Network {
         c.since = now;
         if ms.flits_ejected >= ms.flits_total {
             c.started -= 1;
-        }
-        if ms.flits_ejected >= ms.flits_total {
             let d = Delivery {
                 msg: ms.msg,
                 injected: ms.injected,
