@@ -79,26 +79,31 @@ impl Network {
         // reserved for it.
         let qpp = self.sw.qpp as usize;
         for st in self.sw.sw.iter() {
-            for o in 0..st.radix {
-                let op = &self.sw.out[st.port(o)];
-                let reserved = st.reserved_out >> o & 1 != 0;
-                if reserved {
-                    let holder = st.port(op.resv as u32);
-                    let ip = &self.sw.inp[holder];
-                    let k = if qpp > 1 { o as usize } else { 0 };
-                    let head = self.sw.q[holder.index() * qpp + k].0;
-                    let for_it = head != EntryId::NONE && self.entries[head].out as u32 == o;
-                    if st.locked_out >> o & 1 != 0 || ip.resv >> o & 1 == 0 || !for_it {
-                        return Err(inv(format!(
-                            "{} is reserved for {}, which does not wait for it",
-                            self.out_port_name(st.port(o)),
-                            self.in_port_name(Endpoint::port(holder))
-                        )));
-                    }
+            let mut reserved = st.reserved_out;
+            while reserved != 0 {
+                let o = reserved.trailing_zeros();
+                reserved &= reserved - 1;
+                let holder = st.port(self.sw.out[st.port(o)].resv as u32);
+                let k = if qpp > 1 { o as usize } else { 0 };
+                let head = self.sw.q[holder.index() * qpp + k].0;
+                let for_it = head != EntryId::NONE && self.entries[head].out as u32 == o;
+                let marked = self.sw.inp[holder].resv >> o & 1 != 0;
+                if st.locked_out >> o & 1 != 0 || !marked || !for_it {
+                    return Err(inv(format!(
+                        "{} is reserved for {}, which does not wait for it",
+                        self.out_port_name(st.port(o)),
+                        self.in_port_name(Endpoint::port(holder))
+                    )));
                 }
-                for i in 0..st.radix {
-                    let ip = &self.sw.inp[st.port(i)];
-                    if ip.resv >> o & 1 != 0 && !(reserved && op.resv as u32 == i) {
+            }
+            for i in 0..st.radix {
+                let mut held = self.sw.inp[st.port(i)].resv;
+                while held != 0 {
+                    let o = held.trailing_zeros();
+                    held &= held - 1;
+                    let recorded =
+                        st.reserved_out >> o & 1 != 0 && self.sw.out[st.port(o)].resv as u32 == i;
+                    if !recorded {
                         return Err(inv(format!(
                             "{} holds a reservation of {} that the output does not record",
                             self.in_port_name(Endpoint::port(st.port(i))),
