@@ -1,5 +1,5 @@
 //! GPCNeT-like workload: placement, congestor patterns, canary tests (exact timings on an
-//! ideal fabric), windows, isolation, determinism, validation.
+//! ideal fabric), windows, the eager incast, isolation, determinism, validation.
 
 mod workload_fabric;
 
@@ -7,6 +7,7 @@ use pft_sim::metrics::{congestion_impact, summarize};
 use pft_sim::net::types::Message;
 use pft_sim::net::NodeId;
 use pft_sim::workload::gpcnet::NodeRole;
+use pft_sim::workload::gpcnet::SendProtocol;
 use pft_sim::workload::{
     tag, CanaryTest, CongestorKind, GpcnetConfig, GpcnetWorkload, WorkloadConfig,
 };
@@ -29,6 +30,9 @@ fn base(ppn: u32) -> GpcnetConfig {
         // the network alone: exact fabric timings (host time has its own test)
         host_send_ns: 0.0,
         host_recv_ns: 0.0,
+        // every congestor closed loop, so that windows have exact timings (the eager
+        // incast has its own test)
+        incast_protocol: SendProtocol::Rendezvous,
         ..Default::default()
     }
 }
@@ -214,6 +218,39 @@ fn max_in_flight(f: &Fabric, nodes: u32, tags: &[u32]) -> Vec<i64> {
         max[s.index()] = max[s.index()].max(cur[s.index()]);
     }
     max
+}
+
+/// The eager two-sided incast (the default): each sender process keeps `eager_window`
+/// sends handed to its NIC and undelivered, whatever `congestor_window` says; the other
+/// congestors keep their window.
+#[test]
+fn eager_incast_keeps_its_window_in_flight() {
+    let mut cfg = base(3);
+    cfg.canary_start_cycles = 1_000_000;
+    cfg.incast_protocol = SendProtocol::Eager;
+    cfg.eager_window = 5;
+    cfg.congestor_window = 2;
+    let nodes = 20;
+    let mut w = GpcnetWorkload::new(&cfg, nodes, 16, 1).unwrap();
+    let mut f = Fabric::limited(nodes, 4, 64);
+    f.run_until(&mut w, 5000);
+    let l = w.layout();
+    for g in &l.groups {
+        let want = match g.kind {
+            CongestorKind::A2a => continue,
+            CongestorKind::Incast => 3 * 5,
+            _ => 3 * 2,
+        };
+        let tags = [
+            tag::CONGESTOR_INCAST,
+            tag::CONGESTOR_PUT,
+            tag::CONGESTOR_GET_REQ,
+        ];
+        let max = max_in_flight(&f, nodes, &tags);
+        for &n in &g.nodes[1..] {
+            assert_eq!(max[n.index()], want, "NIC {n} of {:?}", g.kind);
+        }
+    }
 }
 
 #[test]
