@@ -8,7 +8,6 @@
 //! ```
 use anyhow::Context;
 use clap::Parser;
-use pft_sim::cc::CcConfig;
 use pft_sim::net::{Network, Peer};
 use pft_sim::scenario::Scenario;
 use pft_sim::workload::gpcnet::{Layout, NodeRole};
@@ -35,12 +34,7 @@ struct Cli {
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let sc = Scenario::load(&cli.scenario)?;
-    let cc = if cli.pft == "off" {
-        CcConfig::None
-    } else {
-        sc.config_named(&cli.pft)
-            .with_context(|| format!("--pft {}: no such entry", cli.pft))?
-    };
+    let cc = pft_sim::scenario::run_spec(&sc, &cli.pft)?.cc;
     let mut net = Network::with_cc(&sc.network, &cc, sc.engine, sc.seed)?;
     let g = sc
         .gpcnet()

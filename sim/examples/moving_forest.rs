@@ -17,11 +17,9 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use pft_sim::cc::CcConfig;
-use pft_sim::scenario::{run, Progress, RunSpec, Scenario};
+use pft_sim::scenario::{self, Progress, RunSpec, Scenario};
 use pft_sim::workload::WorkloadConfig;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 #[derive(Parser)]
 struct Cli {
@@ -100,50 +98,40 @@ fn main() -> anyhow::Result<()> {
             }
         }
     }
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::new());
     let threads = cli
         .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, jobs.len().max(1));
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(li, mi, c)) = jobs.get(i) else {
-                    break;
-                };
-                let ms = cli.lifetimes_ms[li];
-                let (mname, (fc, fv, fb, p)) = &mixes[mi];
-                let mut sc = base.clone();
-                let period = (ms * 1e6 / ns).round().max(1.0) as u64;
-                sc.cycles.max = sc
-                    .cycles
-                    .max
-                    .max(sc.warmup() + (5 * period).div_ceil(100_000) * 100_000);
-                if let WorkloadConfig::Hotspot(h) = &mut sc.workload {
-                    (h.frac_c, h.frac_v, h.frac_b) = (*fc, *fv, *fb);
-                    if let Some(p) = p {
-                        h.p_hot = *p;
-                    }
-                    h.move_period_cycles = Some(period);
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let runs: Vec<(Scenario, RunSpec)> = jobs
+        .iter()
+        .map(|&(li, mi, c)| {
+            let ms = cli.lifetimes_ms[li];
+            let (_, (fc, fv, fb, p)) = mixes[mi];
+            let mut sc = base.clone();
+            let period = (ms * 1e6 / ns).round().max(1.0) as u64;
+            sc.cycles.max = sc
+                .cycles
+                .max
+                .max(sc.warmup() + (5 * period).div_ceil(100_000) * 100_000);
+            if let WorkloadConfig::Hotspot(h) = &mut sc.workload {
+                (h.frac_c, h.frac_v, h.frac_b) = (fc, fv, fb);
+                if let Some(p) = p {
+                    h.p_hot = p;
                 }
-                let (label, cc) = configs[c].clone();
-                let spec = RunSpec {
-                    label: label.clone(),
-                    cc,
-                    congestors: true,
-                };
-                let r = run::run(&sc, &spec, &Progress::quiet())
-                    .with_context(|| format!("{ms} ms, {mname}, {label}"));
-                eprintln!("{ms} ms {mname} {label}: done");
-                results.lock().unwrap().push((li, mi, c, r));
-            });
-        }
-    });
+                h.move_period_cycles = Some(period);
+            }
+            let (label, cc) = configs[c].clone();
+            let spec = RunSpec {
+                label,
+                cc,
+                congestors: true,
+            };
+            (sc, spec)
+        })
+        .collect();
+    let pairs: Vec<(&Scenario, &RunSpec)> = runs.iter().map(|(s, r)| (s, r)).collect();
+    let outs = scenario::run_each(&pairs, threads, &Progress::new())?;
     let mut rows = Vec::new();
-    for (li, mi, c, r) in results.into_inner().unwrap() {
-        let r = r?;
+    for (&(li, mi, c), r) in jobs.iter().zip(outs) {
         let rates = r.hotspot_rates.context("no receive rates")?;
         rows.push((li, mi, c, rates, r.cycles_run));
     }

@@ -13,11 +13,9 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use pft_sim::cc::CcConfig;
-use pft_sim::scenario::{plot, run, Progress, RunSpec, Scenario};
+use pft_sim::scenario::{self, plot, Progress, RunSpec, Scenario};
 use pft_sim::workload::WorkloadConfig;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 #[derive(Parser)]
 struct Cli {
@@ -80,39 +78,30 @@ fn main() -> anyhow::Result<()> {
                 .flat_map(move |&p| (0..n).map(move |c| (m, p, c)))
         })
         .collect();
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::new());
     let threads = cli
         .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, jobs.len().max(1));
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(m, p, c)) = jobs.get(i) else { break };
-                let mut sc = base.clone();
-                if let WorkloadConfig::Hotspot(h) = &mut sc.workload {
-                    h.p_hot = p as f64 / 100.0;
-                    (_, h.frac_b, h.frac_c, h.frac_v) = mixes[m];
-                }
-                let (label, cc) = configs[c].clone();
-                let spec = RunSpec {
-                    label: label.clone(),
-                    cc,
-                    congestors: true,
-                };
-                let b = mixes[m].0;
-                let r = run::run(&sc, &spec, &Progress::quiet())
-                    .with_context(|| format!("B = {b} %, p = {p}, {label}"));
-                eprintln!("B = {b:>3} %, p = {p:>3} {label}: done");
-                results.lock().unwrap().push((m, p, c, r));
-            });
-        }
-    });
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let runs: Vec<(Scenario, RunSpec)> = jobs
+        .iter()
+        .map(|&(m, p, c)| {
+            let mut sc = base.clone();
+            if let WorkloadConfig::Hotspot(h) = &mut sc.workload {
+                h.p_hot = p as f64 / 100.0;
+                (_, h.frac_b, h.frac_c, h.frac_v) = mixes[m];
+            }
+            let (label, cc) = configs[c].clone();
+            let spec = RunSpec {
+                label,
+                cc,
+                congestors: true,
+            };
+            (sc, spec)
+        })
+        .collect();
+    let pairs: Vec<(&Scenario, &RunSpec)> = runs.iter().map(|(s, r)| (s, r)).collect();
+    let outs = scenario::run_each(&pairs, threads, &Progress::new())?;
     let mut rows = Vec::new();
-    for (m, p, c, r) in results.into_inner().unwrap() {
-        let r = r?;
+    for (&(m, p, c), r) in jobs.iter().zip(outs) {
         let rates = r.hotspot_rates.context("no receive rates")?;
         let pf = p as f64 / 100.0;
         let (_, fb, fc, _) = mixes[m];

@@ -191,6 +191,7 @@ impl Network {
     /// first, and only destinations whose flow is past its IRD take part.
     fn start_packet(&mut self, i: usize) {
         let n = self.nodes as usize;
+        let shared = self.nic.share.get(i).is_some_and(Option::is_some);
         if let FlowCtl::Ibcc(ib) = &mut self.flow {
             if let Some(d) = ib.take_cnp(i) {
                 let pkt = self.packets.alloc(Packet {
@@ -208,12 +209,12 @@ impl Network {
                 ns.cur_cnp = true;
                 return;
             }
-            if self.nic.share.is_empty() || self.nic.share[i].is_none() {
+            if !shared {
                 let found = ib.pick(i, self.now, &mut self.nic.active[i]);
                 debug_assert!(found, "flit_valid implies an eligible flow");
             }
         }
-        if !self.nic.share.is_empty() && self.nic.share[i].is_some() {
+        if shared {
             self.pick_stream(i);
         }
         let d = self.nic.active[i]

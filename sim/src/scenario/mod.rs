@@ -45,28 +45,39 @@ pub fn run_all(
     jobs: usize,
     progress: &Progress,
 ) -> anyhow::Result<Vec<RunOutput>> {
+    let runs: Vec<(&Scenario, &RunSpec)> = specs.iter().map(|s| (sc, s)).collect();
+    run_each(&runs, jobs, progress)
+}
+
+/// Runs each (scenario, spec) pair on up to `jobs` threads; results in their order. After
+/// a run fails no other starts, and its error is returned.
+pub fn run_each(
+    runs: &[(&Scenario, &RunSpec)],
+    jobs: usize,
+    progress: &Progress,
+) -> anyhow::Result<Vec<RunOutput>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<anyhow::Result<RunOutput>>>> =
-        Mutex::new((0..specs.len()).map(|_| None).collect());
-    let workers = jobs.clamp(1, specs.len().max(1));
+        Mutex::new((0..runs.len()).map(|_| None).collect());
+    let workers = jobs.clamp(1, runs.len().max(1));
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= specs.len() {
+                if i >= runs.len() {
                     break;
                 }
-                let r = run::run(sc, &specs[i], progress);
+                let r = run::run(runs[i].0, runs[i].1, progress);
                 let failed = r.is_err();
                 results.lock().expect("no panics while held")[i] = Some(r);
                 if failed {
                     // stop handing out work; the error is reported below
-                    next.store(specs.len(), Ordering::Relaxed);
+                    next.store(runs.len(), Ordering::Relaxed);
                 }
             });
         }
     });
-    let mut out = Vec::with_capacity(specs.len());
+    let mut out = Vec::with_capacity(runs.len());
     for r in results.into_inner().expect("no panics while held") {
         match r {
             Some(r) => out.push(r?),
