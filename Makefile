@@ -129,6 +129,8 @@ reproduce:
 	    --out $(OUT)/reproduce/fig5 --quiet
 	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-readings.toml \
 	    --out $(OUT)/reproduce/readings --quiet
+	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-map.toml \
+	    --out $(OUT)/reproduce/map --quiet --yes
 	@echo "plots and tables in $(OUT)/reproduce/ (docs/reproduction.md reads them)"
 
 ## reproduce-ib: the IB CC study (seed 002) in our network: Table II (silent forest with and

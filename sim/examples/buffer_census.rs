@@ -8,8 +8,10 @@
 //!
 //! It prints the mean flits per buffer and the share of all buffered flits per class, plus
 //! the fraction of buffer samples of each class that are more than half full, and that are
-//! completely full (no credit at all: even a 1-flit packet must wait). docs/results.md uses
-//! it to locate the congestion trees.
+//! completely full (no credit at all: even a 1-flit packet must wait). It also samples every
+//! NIC: the share of NIC samples whose PFT block is Congested, and the mean `c` (flits in
+//! flight on the NIC's link, credits not yet returned) of the NICs while Congested.
+//! docs/results.md and docs/reproduction.md use it to locate the congestion trees.
 //!
 //! ```sh
 //! cargo run --release -p pft-sim --example buffer_census -- scenarios/default.toml --pft off
@@ -78,6 +80,8 @@ fn main() -> anyhow::Result<()> {
     let stop_when_finished = cli.cycles.is_none() && sc.gpcnet().is_some();
     let (mut sum, mut full, mut samples) = ([0f64; 3], [0f64; 3], 0u64);
     let mut brim = [0f64; 3];
+    // NIC samples: Congested, and the sum of their c.
+    let (mut cong, mut cong_c) = (0u64, 0u64);
     while net.now() < max && !(stop_when_finished && w.finished()) {
         net.step(&mut w)?;
         let t = net.now();
@@ -89,6 +93,13 @@ fn main() -> anyhow::Result<()> {
                     sum[k] += f;
                     full[k] += (f > cap / 2.0) as u8 as f64;
                     brim[k] += (f >= cap) as u8 as f64;
+                }
+            }
+            for n in 0..net.nodes() {
+                let n = pft_sim::net::NodeId(n);
+                if net.congested(n) {
+                    cong += 1;
+                    cong_c += net.used_credits(n) as u64;
                 }
             }
         }
@@ -119,5 +130,15 @@ fn main() -> anyhow::Result<()> {
             100.0 * brim[k] / samples as f64 / n
         );
     }
+    let nic_samples = samples * net.nodes() as u64;
+    println!(
+        "NICs: Congested in {:.1} % of samples; mean c while Congested {}",
+        100.0 * cong as f64 / nic_samples as f64,
+        if cong > 0 {
+            format!("{:.1} flits", cong_c as f64 / cong as f64)
+        } else {
+            "- (never Congested)".into()
+        }
+    );
     Ok(())
 }

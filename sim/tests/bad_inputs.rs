@@ -350,7 +350,20 @@ fn scenario_cases() -> Vec<Case> {
                 "hotspots = 1\nstream_service = \"fifo\"\n",
             ),
         ),
+        // `--set KEY=VALUE` on run, compare and check
+        set_case("SC-88", "pft.r_width=19"),
+        set_case("SC-89", "network.mtu_bytes"),
+        set_case("SC-90", "cycles.max.x=1"),
+        set_case("SC-91", "network.mtu_bytes=65"),
     ]
+}
+
+/// `--set` with a good scenario file: check, run and compare all refuse it.
+fn set_case(id: &'static str, set: &'static str) -> Case {
+    case(id, PFTSIM, &["check", "s.toml", "--set", set])
+        .also(&["run", "s.toml", "--out", "o", "--quiet", "--set", set])
+        .also(&["compare", "s.toml", "--out", "o", "--quiet", "--set", set])
+        .file("s.toml", BASE)
 }
 
 /// GPCNeT on the default 120-NIC fat tree with 1024 processes per NIC (122,880 processes):

@@ -497,3 +497,52 @@ ccti_timer = 20
     assert!(line.contains("run `ib` (IBCC"), "{line}");
     assert_eq!(json(&one.join("summary.json"))["run"], "ib");
 }
+
+/// `--set` gives exactly the run of a file edited the same way, and a different one from
+/// the file as it is.
+#[test]
+fn set_values_run_as_an_edited_file() {
+    let sm = smoke();
+    let text = std::fs::read_to_string(&sm).unwrap();
+    let dir = tmp("set");
+    std::fs::create_dir_all(&dir).unwrap();
+    let edited = write(
+        &dir,
+        "edited.toml",
+        &text.replacen("seed = 7", "seed = 3", 1).replacen(
+            "mtu_bytes = 1024",
+            "mtu_bytes = 512",
+            1,
+        ),
+    );
+    let (a, b, c) = (dir.join("a"), dir.join("b"), dir.join("c"));
+    let run = |file: &Path, out: &Path, sets: &[&str]| {
+        let mut args = vec![
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--pft",
+            "off",
+            "--quiet",
+        ];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        ok(&args);
+        let mut v = json(&out.join("summary.json"));
+        strip_wall(&mut v);
+        v
+    };
+    let set = run(&sm, &a, &["seed=3", "network.mtu_bytes=512"]);
+    assert_eq!(set["seed"], 3);
+    let file = run(&edited, &b, &[]);
+    let plain = run(&sm, &c, &[]);
+    assert_eq!(set["throughput"], file["throughput"]);
+    assert_eq!(set["victims"], file["victims"]);
+    assert_ne!(set["victims"], plain["victims"], "--set changed nothing");
+    assert_eq!(
+        std::fs::read(a.join("nodes.csv")).unwrap(),
+        std::fs::read(b.join("nodes.csv")).unwrap()
+    );
+}

@@ -60,6 +60,11 @@ pub enum Cmd {
         /// run again runs only what is missing.
         #[arg(long)]
         skip_finished: bool,
+        /// Change a scenario value for this command (repeatable): KEY=VALUE with the
+        /// file's dotted key outside the [[pft]]/[[cc]] entries, e.g. `--set seed=7 --set
+        /// network.mtu_bytes=64` (docs/scenarios.md, "Commands").
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, toml::Value)>,
         #[command(flatten)]
         opts: Opts,
     },
@@ -71,6 +76,11 @@ pub enum Cmd {
         /// Output directory (created; compare.json is written last).
         #[arg(long)]
         out: PathBuf,
+        /// Change a scenario value for this command (repeatable): KEY=VALUE with the
+        /// file's dotted key outside the [[pft]]/[[cc]] entries, e.g. `--set seed=7 --set
+        /// network.mtu_bytes=64` (docs/scenarios.md, "Commands").
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, toml::Value)>,
         #[command(flatten)]
         opts: Opts,
     },
@@ -78,6 +88,11 @@ pub enum Cmd {
     Check {
         /// Scenario file (TOML).
         scenario: PathBuf,
+        /// Change a scenario value for this command (repeatable): KEY=VALUE with the
+        /// file's dotted key outside the [[pft]]/[[cc]] entries, e.g. `--set seed=7 --set
+        /// network.mtu_bytes=64` (docs/scenarios.md, "Commands").
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, toml::Value)>,
     },
     /// Run a scenario over a grid of values (docs/sweeps.md) on the local cores, or write
     /// the runs as a job list for GNU parallel and Slurm job arrays (`--emit`); `--collect`
@@ -188,9 +203,14 @@ fn say(args: std::fmt::Arguments) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write to stdout: {e}"))
 }
 
-/// Loads and validates a scenario; its warnings go to stderr.
-fn load(path: &std::path::Path) -> anyhow::Result<Scenario> {
-    let sc = Scenario::load(path)?;
+/// `--set`: KEY=VALUE.
+fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
+    pft_sim::scenario::overrides::parse_set(s)
+}
+
+/// Loads a scenario with its `--set` values and validates it; its warnings go to stderr.
+fn load(path: &std::path::Path, sets: &[(String, toml::Value)]) -> anyhow::Result<Scenario> {
+    let sc = Scenario::load_with(path, sets)?;
     for w in sc.warnings() {
         eprintln!("warning: {}: {w}", path.display());
     }
@@ -292,7 +312,7 @@ fn print_sweep(out: &std::path::Path, c: &Collected) -> anyhow::Result<()> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match &cli.cmd {
-        Cmd::Check { scenario } => load(scenario)
+        Cmd::Check { scenario, sets } => load(scenario, sets)
             .and_then(|s| {
                 say(format_args!(
                     "{}: ok: scenario `{}` ({} NICs, {} PFT and {} other congestion-control configuration(s))\n",
@@ -321,8 +341,9 @@ fn main() -> ExitCode {
             out,
             pft,
             skip_finished,
+            sets,
             opts,
-        } => load(scenario)
+        } => load(scenario, sets)
             .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
                 let name = scenario::run_name(&sc, pft.as_deref());
@@ -354,8 +375,9 @@ fn main() -> ExitCode {
         Cmd::Compare {
             scenario,
             out,
+            sets,
             opts,
-        } => load(scenario)
+        } => load(scenario, sets)
             .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
                 let rep = scenario::compare_command(&sc, &[scenario.as_path()], out, opts.jobs(), opts.yes, &opts.progress())?;

@@ -444,14 +444,34 @@ pub enum ScenarioError {
 impl Scenario {
     /// Reads, parses and validates a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        Scenario::load_with(path, &[])
+    }
+
+    /// Reads a scenario file, applies `--set` values (`overrides`), parses and validates.
+    pub fn load_with(
+        path: &Path,
+        sets: &[(String, toml::Value)],
+    ) -> Result<Scenario, ScenarioError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+        let mut text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
             path: shown.clone(),
             source,
         })?;
+        if !sets.is_empty() {
+            text =
+                super::overrides::apply(&text, sets).map_err(|message| ScenarioError::Parse {
+                    path: shown.clone(),
+                    message,
+                })?;
+        }
         let mut s = Scenario::parse(&text).map_err(|message| ScenarioError::Parse {
             path: shown.clone(),
-            message,
+            // the lines quoted are then those of the file as changed
+            message: if sets.is_empty() {
+                message
+            } else {
+                format!("with the --set values applied: {message}")
+            },
         })?;
         if s.name.is_none() {
             s.name = path

@@ -13,6 +13,7 @@
 pub mod config;
 pub mod estimate;
 pub mod output;
+pub mod overrides;
 pub mod plot;
 pub mod progress;
 pub mod report;

@@ -2,6 +2,7 @@
 //! and the kind of the swept entry. Every problem is reported at once, each naming its
 //! field with element indices (`axis[1].values[2]`) and the allowed range.
 
+use super::super::overrides::key_ok;
 use super::super::sanitize;
 use serde::{Deserialize, Serialize};
 
@@ -110,16 +111,6 @@ pub fn seeds(grid: &Grid, default: u64) -> Result<Vec<u64>, Vec<String>> {
     } else {
         Err(errs)
     }
-}
-
-/// A dotted key of letters, digits, `_` and `-`.
-fn key_ok(k: &str) -> bool {
-    !k.is_empty()
-        && k.split('.').all(|p| {
-            !p.is_empty()
-                && p.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        })
 }
 
 /// True when setting `a` and `b` touches the same value (equal, or one a table above the

@@ -5,6 +5,7 @@
 use super::super::{sanitize, Scenario, ISOLATED, OFF};
 use super::grid::{self, Grid};
 use crate::net::EngineKind;
+use crate::scenario::overrides::set_path;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -73,23 +74,6 @@ pub fn unit_dir_base(group: usize, seed: u64, run: &str) -> String {
 
 fn point_file(p: &str, seed: u64) -> String {
     format!("points/{p}-s{seed}.toml")
-}
-
-/// Sets `key` (dotted) in `t`, creating tables on the way.
-fn set_path(t: &mut toml::Table, key: &str, v: toml::Value) -> Result<(), String> {
-    let mut parts: Vec<&str> = key.split('.').collect();
-    let last = parts.pop().expect("split gives one part");
-    let mut cur = t;
-    for p in parts {
-        let e = cur
-            .entry(p.to_string())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        cur = e
-            .as_table_mut()
-            .ok_or_else(|| format!("`{p}` is not a table in the scenario"))?;
-    }
-    cur.insert(last.to_string(), v);
-    Ok(())
 }
 
 /// Names of the `[[kind]]` entries of `base`.

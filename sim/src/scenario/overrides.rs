@@ -1,0 +1,120 @@
+//! `--set KEY=VALUE`: a scenario value changed from the command line (`run`, `compare`,
+//! `check`), so that a reading can be rerun at another seed or packet size without copying
+//! the file. Keys are the file's dotted keys outside the `[[pft]]` and `[[cc]]` entries
+//! (`seed`, `network.mtu_bytes`, `workload.bw_msg_bytes`, `cycles.max`, ...); the result is
+//! validated like the file itself, and the run's summary.json records the values used.
+
+/// Parses `KEY=VALUE`. VALUE is a TOML value (`64`, `0.5`, `true`, `[1, 2]`,
+/// `"text"`); a bare word that is not one is taken as a string (`kind=hotspot`).
+pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
+    let (key, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected KEY=VALUE (e.g. network.mtu_bytes=64)"))?;
+    let key = key.trim();
+    if !key_ok(key) {
+        return Err(format!(
+            "`{key}`: a key is dotted names of letters, digits, `_` and `-` (e.g. network.mtu_bytes)"
+        ));
+    }
+    if let Some(top) = ["pft", "cc"]
+        .into_iter()
+        .find(|t| key == *t || key.starts_with(&format!("{t}.")))
+    {
+        return Err(format!(
+            "`{key}`: the [[{top}]] entries are not set from the command line: edit the entry, \
+             add a named one, or sweep it (docs/sweeps.md)"
+        ));
+    }
+    let value = value.trim();
+    let v = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
+        Ok(mut t) => t.remove("v").expect("the key just parsed"),
+        Err(_) => toml::Value::String(value.to_string()),
+    };
+    Ok((key.to_string(), v))
+}
+
+/// A dotted key of letters, digits, `_` and `-`.
+pub(crate) fn key_ok(k: &str) -> bool {
+    !k.is_empty()
+        && k.split('.').all(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
+}
+
+/// Sets `key` (dotted) in `t`, creating tables on the way.
+pub(crate) fn set_path(t: &mut toml::Table, key: &str, v: toml::Value) -> Result<(), String> {
+    let mut parts: Vec<&str> = key.split('.').collect();
+    let last = parts.pop().expect("split gives one part");
+    let mut cur = t;
+    for (i, p) in parts.iter().enumerate() {
+        let e = cur
+            .entry(p.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        cur = e
+            .as_table_mut()
+            .ok_or_else(|| format!("`{}` is not a table in the scenario", parts[..=i].join(".")))?;
+    }
+    cur.insert(last.to_string(), v);
+    Ok(())
+}
+
+/// The scenario text with `sets` applied, in order (a later one wins).
+pub fn apply(text: &str, sets: &[(String, toml::Value)]) -> Result<String, String> {
+    let mut t: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    for (k, v) in sets {
+        set_path(&mut t, k, v.clone()).map_err(|m| format!("--set {k}: {m}"))?;
+    }
+    toml::to_string(&t).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_parse_as_toml_or_bare_strings() {
+        assert_eq!(
+            parse_set("network.mtu_bytes=64").unwrap(),
+            ("network.mtu_bytes".into(), toml::Value::Integer(64))
+        );
+        assert_eq!(parse_set("seed = 7").unwrap().1, toml::Value::Integer(7));
+        assert_eq!(
+            parse_set("workload.kind=hotspot").unwrap().1,
+            toml::Value::String("hotspot".into())
+        );
+        assert!(parse_set("cycles.stop_when_finished=false").unwrap().1 == false.into());
+    }
+
+    #[test]
+    fn bad_sets_name_the_problem() {
+        assert!(parse_set("seed").unwrap_err().contains("KEY=VALUE"));
+        assert!(parse_set("net..x=1").unwrap_err().contains("dotted names"));
+        assert!(parse_set("pft.r_width=19")
+            .unwrap_err()
+            .contains("[[pft]] entries"));
+        assert!(parse_set("cc=1").unwrap_err().contains("[[cc]] entries"));
+        let e = apply("[cycles]\nmax = 1\n", &[("cycles.max.x".into(), 1.into())]).unwrap_err();
+        assert!(
+            e.contains("--set cycles.max.x: `cycles.max` is not a table"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn apply_sets_nested_keys_in_order() {
+        let t = apply(
+            "seed = 1\n[network]\nmtu_bytes = 4096\n",
+            &[
+                ("network.mtu_bytes".into(), 64.into()),
+                ("seed".into(), 3.into()),
+                ("seed".into(), 5.into()),
+            ],
+        )
+        .unwrap();
+        let t: toml::Table = toml::from_str(&t).unwrap();
+        assert_eq!(t["seed"].as_integer(), Some(5));
+        assert_eq!(t["network"]["mtu_bytes"].as_integer(), Some(64));
+    }
+}
