@@ -34,6 +34,9 @@ struct Cli {
     /// Cycles between samples.
     #[arg(long, default_value_t = 1000)]
     every: u64,
+    /// Change a scenario value, as `pftsim run --set` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = pft_sim::scenario::overrides::parse_set)]
+    sets: Vec<(String, toml::Value)>,
     /// Stop after this many cycles [default: the scenario's cycles.max, or when a GPCNeT
     /// workload's canaries finish].
     #[arg(long)]
@@ -44,7 +47,7 @@ const CLASSES: [&str; 3] = ["injection", "spine_in", "leaf_down"];
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let sc = Scenario::load(&cli.scenario)?;
+    let sc = Scenario::load_with(&cli.scenario, &cli.sets)?;
     let cc = if cli.pft == "off" {
         CcConfig::None
     } else {

@@ -33,13 +33,16 @@ struct Cli {
     /// Cycles between samples.
     #[arg(long, default_value_t = 1000)]
     every: u64,
+    /// Change a scenario value, as `pftsim run --set` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = pft_sim::scenario::overrides::parse_set)]
+    sets: Vec<(String, toml::Value)>,
 }
 
 const LEVELS: [&str; 3] = ["from NIC", "from below", "from above"];
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let sc = Scenario::load(&cli.scenario)?;
+    let sc = Scenario::load_with(&cli.scenario, &cli.sets)?;
     let cc = if cli.cc == "off" {
         CcConfig::None
     } else {
