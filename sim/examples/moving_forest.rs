@@ -12,12 +12,14 @@
 //! `link_gbps`; the run is lengthened, if needed, so that its window holds at least five
 //! lifetimes (`cycles.max` = warm-up + 5 lifetimes, rounded up to 100 k cycles).
 //! Writes `moving.csv` (lifetime_ms, mix, config, rx_hot, rx_nonhot, rx_total, rx_mean, cycles;
-//! Gb/s) and prints it with the change against `off`.
+//! Gb/s) and prints it with the change against `off`, and `moving.svg`: that change against
+//! the lifetime, one line per mix and configuration, beside the seed's numbers (dashed).
+//! `--from-csv FILE` redraws `moving.svg` from an earlier `moving.csv` and runs nothing.
 
 use anyhow::{bail, Context};
 use clap::Parser;
 use pft_sim::cc::CcConfig;
-use pft_sim::scenario::{self, Progress, RunSpec, Scenario};
+use pft_sim::scenario::{self, plot, Progress, RunSpec, Scenario};
 use pft_sim::workload::WorkloadConfig;
 use std::path::PathBuf;
 
@@ -41,6 +43,61 @@ struct Cli {
     /// Runs at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Redraw `moving.svg` in --out from this `moving.csv` (runs nothing).
+    #[arg(long)]
+    from_csv: Option<PathBuf>,
+}
+
+/// The seed's moving-forest changes (Figs 9-10 and their text): (mix, [(lifetime ms, %)]).
+const SEED: [(&str, &[(f64, f64)]); 2] = [
+    ("v20", &[(10.0, 55.0), (2.0, 10.0), (1.0, 4.0)]),
+    ("v60", &[(10.0, 160.0), (1.0, 10.0)]),
+];
+
+/// `moving.svg` from the text of `moving.csv`: the change of the mean receive rate against
+/// `off`, per mix and configuration, against the hot-spot lifetime.
+fn plot(csv: &str, name: &str) -> anyhow::Result<String> {
+    let mut rows = Vec::new();
+    for (i, line) in csv.lines().enumerate().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let bad = || format!("moving.csv line {}: `{line}`", i + 1);
+        anyhow::ensure!(f.len() == 8, "{}: expected 8 fields", bad());
+        let ms: f64 = f[0].parse().with_context(bad)?;
+        let total: f64 = f[5].parse().with_context(bad)?;
+        rows.push((ms, f[1].to_string(), f[2].to_string(), total));
+    }
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for (ms, mix, config, total) in rows.iter().filter(|r| r.2 != "off") {
+        let off = rows
+            .iter()
+            .find(|o| o.0 == *ms && o.1 == *mix && o.2 == "off")
+            .with_context(|| format!("moving.csv: no off row for {ms} ms, {mix}"))?;
+        let key = format!("{mix} {config}");
+        let pt = (*ms, 100.0 * (total / off.3 - 1.0));
+        match series.iter_mut().find(|s| s.0 == key) {
+            Some(s) => s.1.push(pt),
+            None => series.push((key, vec![pt])),
+        }
+    }
+    let mut dashed = Vec::new();
+    for (mix, pts) in SEED {
+        if rows.iter().any(|r| r.1 == mix) {
+            let key = format!("{mix} seed");
+            series.push((key.clone(), pts.to_vec()));
+            dashed.push(key);
+        }
+    }
+    for s in &mut series {
+        s.1.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    let dashed: Vec<&str> = dashed.iter().map(String::as_str).collect();
+    plot::lines_svg(
+        &format!("{name}: mean receive rate against congestion control off"),
+        "hot-spot lifetime (ms)",
+        "change of the mean receive rate of all nodes (%)",
+        &series,
+        &dashed,
+    )
 }
 
 /// (frac_c, frac_v, frac_b, p_hot) of a mix.
@@ -74,6 +131,20 @@ fn main() -> anyhow::Result<()> {
     let base = Scenario::load(&cli.scenario)?;
     if !matches!(base.workload, WorkloadConfig::Hotspot(_)) {
         bail!("{}: the workload must be `hotspot`", cli.scenario.display());
+    }
+    if let Some(f) = &cli.from_csv {
+        let csv = std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+        let svg = plot(&csv, base.name())?;
+        std::fs::create_dir_all(&cli.out)
+            .with_context(|| format!("creating {}", cli.out.display()))?;
+        let out = cli.out.join("moving.svg");
+        anyhow::ensure!(
+            std::fs::canonicalize(f).ok() != std::fs::canonicalize(&out).ok(),
+            "--from-csv and the plot are the same file"
+        );
+        std::fs::write(&out, svg)?;
+        println!("wrote {}", out.display());
+        return Ok(());
     }
     if let Some(bad) = cli
         .lifetimes_ms
@@ -152,6 +223,7 @@ fn main() -> anyhow::Result<()> {
         );
     }
     std::fs::write(cli.out.join("moving.csv"), &csv)?;
+    std::fs::write(cli.out.join("moving.svg"), plot(&csv, base.name())?)?;
     print!("{csv}");
     println!("\nmean receive rate of all nodes, change against off:");
     for (li, mi, c, r, _) in rows.iter().filter(|r| r.2 != 0) {
