@@ -155,9 +155,13 @@ REV ?= 5bf3fa2
 same-results:
 	bash tb/examples/same_results.sh $(REV) $(OUT)/same-results-$(REV)
 
-## docs: regenerate docs/registers.md from hdl/src/regs.rs
+## docs: regenerate docs/registers.md and hdl/generated/ (SystemRDL, SystemVerilog package,
+##       Verilog defines, C header, Python module) from hdl/src/regs.rs
 docs:
-	$(CARGO) run $(RELEASE) -q --bin pft-regs > docs/registers.md
+	$(CARGO) build $(RELEASE) -q --locked --bin pft-regs
+	target/release/pft-regs > docs/registers.md
+	for f in rdl:pft_regs.rdl sv:pft_regs_pkg.sv vh:pft_regs.vh h:pft_regs.h py:pft_regs.py; do \
+	    target/release/pft-regs --format $${f%%:*} > hdl/generated/$${f#*:} || exit 1; done
 
 fmt:
 	$(CARGO) fmt --all

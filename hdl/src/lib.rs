@@ -18,6 +18,7 @@ pub mod perf_counters;
 pub mod pft_injector;
 pub mod pft_injector_pipelined;
 pub mod regs;
+pub mod regs_gen;
 pub mod ri_gate;
 pub mod ri_gate_pipelined;
 pub mod shape_decode;

@@ -471,6 +471,11 @@ pub fn markdown() -> String {
          `csr_wdata[31:0]`, `csr_rdata[31:0]`). A write lands at the rising edge where `csr_we` is \
          high and takes effect from the next cycle. Reads are combinational from registered values. \
          Bits outside a register's mask read as 0 and ignore writes.\n\n\
+         The same map, generated from the same table, is in `hdl/generated/`: SystemRDL \
+         (`pft_regs.rdl`, byte offsets = word address x 4, for PeakRDL flows), a SystemVerilog \
+         package (`pft_regs_pkg.sv`), Verilog-2005 defines (`pft_regs.vh`), a C header \
+         (`pft_regs.h`) and a Python module (`pft_regs.py`); `pft-regs --format rdl|sv|vh|h|py` \
+         prints each.\n\n\
          | addr | name | access | mask | reset | description |\n|---|---|---|---|---|---|\n",
     );
     for r in REGS.iter() {

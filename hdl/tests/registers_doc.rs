@@ -15,6 +15,19 @@ fn registers_doc_is_current() {
     );
 }
 
+/// The register map in every other language (hdl/generated/, written by `make docs`).
+#[test]
+fn generated_register_files_are_current() {
+    for (format, file) in pft_hdl::regs_gen::FORMATS {
+        let path = format!("{}/generated/{file}", env!("CARGO_MANIFEST_DIR"));
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            on_disk == pft_hdl::regs_gen::render(format).unwrap(),
+            "{path} is stale: run `make docs` and commit it"
+        );
+    }
+}
+
 #[test]
 fn register_map_is_consistent() {
     for (i, r) in REGS.iter().enumerate() {

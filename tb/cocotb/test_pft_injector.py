@@ -9,33 +9,34 @@ both.
 """
 
 import random
+import sys
+from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
-# Register word addresses (docs/registers.md).
-CTRL, CREDIT_LIMIT, TH_ENTER, TH_ESCAPE = 0x0, 0x1, 0x2, 0x3
-AT_WIN_E, AT_CNT_E, AT_WIN_S, AT_CNT_S = 0x4, 0x5, 0x6, 0x7
-SHAPE, K, SEED, STATUS = 0x8, 0x9, 0xA, 0xB
-CNT_CONGESTED, CNT_SENT, CNT_THROTTLED, AT_STATUS = 0xC, 0xD, 0xE, 0xF
+# The register map, generated from hdl/src/regs.rs (`make docs`; docs/registers.md).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hdl" / "generated"))
+import pft_regs as regs  # noqa: E402
+from pft_regs import (  # noqa: E402
+    AT_CNT_E, AT_CNT_S, AT_STATUS, AT_WIN_E, AT_WIN_S, CNT_CONGESTED, CNT_SENT,
+    CNT_THROTTLED, CREDIT_LIMIT, CTRL, K, SEED, SHAPE, STATUS, TH_ENTER, TH_ESCAPE,
+)
 
-# Reset values and write masks of the RW registers (docs/registers.md).
-RW = {
-    CTRL: (0x0, 0x0000000F),
-    CREDIT_LIMIT: (0x400, 0x0000FFFF),
-    TH_ENTER: (0x250, 0x0000FFFF),
-    TH_ESCAPE: (0x2A0, 0x0000FFFF),
-    AT_WIN_E: (0x40, 0x0000FFFF),
-    AT_CNT_E: (0x30, 0x0000FFFF),
-    AT_WIN_S: (0x40, 0x0000FFFF),
-    AT_CNT_S: (0x30, 0x0000FFFF),
-    SHAPE: (0x200012, 0x003F1F1F),
-    K: (0x0, 0x0000FFFF),
-    SEED: (0x9E3779B9, 0xFFFFFFFF),
-}
+# Reset values and write masks of the RW registers.
+RW = {a: (reset, mask) for a, access, mask, reset in regs.REGS.values() if access == "rw"}
 
-ENABLE, DET_AT, THR_RI = 1, 2, 4
+ENABLE = regs.CTRL_ENABLE_FIELD_MASK
+DET_AT = regs.CTRL_DET_MODE_FIELD_MASK
+THR_RI = regs.CTRL_THR_MODE_FIELD_MASK
+R_WIDTH_MASK, R_WIDTH_SHIFT = regs.SHAPE_R_WIDTH_FIELD_MASK, regs.SHAPE_R_WIDTH_SHIFT
+N_SHIFT = regs.SHAPE_N_SHIFT
+
+
+def shape(m, n=0, r_width=32):
+    """A SHAPE word."""
+    return (r_width << R_WIDTH_SHIFT) | (n << N_SHIFT) | m
 
 
 class SpecFtFi:
@@ -111,8 +112,8 @@ async def csr_reset_values_read_back_and_latency(dut):
             if addr == SEED and v & mask == 0:
                 v = 1
             if addr == SHAPE:
-                v &= ~0x003F0000  # keep r_width in 1..=32 as the tools do
-                v |= rng.randint(1, 32) << 16
+                v &= ~R_WIDTH_MASK  # keep r_width in 1..=32 as the tools do
+                v |= rng.randint(1, 32) << R_WIDTH_SHIFT
             old = await read(dut, addr)
             dut.csr_we.value = 1
             dut.csr_wdata.value = v
@@ -136,7 +137,7 @@ async def ft_fi_cycle_exact(dut):
     await start(dut)
     limit, th_enter, th_escape, m, n, k = 64, 24, 12, 1, 3, 2
     for addr, v in ((CREDIT_LIMIT, limit), (TH_ENTER, th_enter), (TH_ESCAPE, th_escape),
-                    (SHAPE, (32 << 16) | (n << 8) | m), (K, k), (CTRL, ENABLE)):
+                    (SHAPE, shape(m, n)), (K, k), (CTRL, ENABLE)):
         await write(dut, addr, v)
     model = SpecFtFi(limit, th_enter, th_escape, m, n, k)
     rng = random.Random(11)
@@ -184,7 +185,7 @@ async def ri_rate_follows_the_spec(dut):
     await start(dut)
     m, cycles = 22, 6000
     for addr, v in ((CREDIT_LIMIT, 4096), (TH_ENTER, 0), (TH_ESCAPE, 0),
-                    (SHAPE, (32 << 16) | m), (K, 0), (SEED, 0x1234567)):
+                    (SHAPE, shape(m)), (K, 0), (SEED, 0x1234567)):
         await write(dut, addr, v)
     c = 0
     for point in (256, 512, 768):

@@ -1,16 +1,19 @@
-//! Print the register map as Markdown (`make docs` writes it to docs/registers.md; a test
-//! fails when the checked-in copy is stale).
+//! Print the register map: as Markdown (`make docs` writes it to docs/registers.md), or with
+//! `--format F` as SystemRDL, a SystemVerilog package, Verilog `define`s, a C header or a
+//! Python module (`make docs` writes those to hdl/generated/; a test fails when a
+//! checked-in copy is stale).
 //!
-//! Usage: pft-regs > docs/registers.md. It takes no arguments (`-h`/`--help` prints the
-//! usage); any other argument is a usage error (exit status 2), and a failed write to
-//! stdout is an error (exit status 1), never a panic.
+//! Usage: pft-regs [--format md|rdl|sv|vh|h|py] > FILE (`-h`/`--help` prints the usage);
+//! any other argument is a usage error (exit status 2), and a failed write to stdout is an
+//! error (exit status 1), never a panic.
 
 #![no_main]
 
 use std::io::Write;
 
 const USAGE: &str =
-    "usage: pft-regs > docs/registers.md   (prints the register map as Markdown; no arguments)";
+    "usage: pft-regs [--format md|rdl|sv|vh|h|py] > FILE   (prints the register map: \
+Markdown (default), SystemRDL, SystemVerilog package, Verilog defines, C header, Python module)";
 
 /// The C entry point, so that Rust's runtime does not run first: it would reopen a closed
 /// stdout on /dev/null (hiding `pft-regs >&-`); here a closed descriptor 1 stays closed and
@@ -39,14 +42,28 @@ fn run() -> Result<(), i32> {
             Err(_) => Err(1),
         };
     }
-    if let Some(a) = args.first() {
-        eprintln!("error: unexpected argument `{a}`: pft-regs takes no arguments\n{USAGE}");
+    let format = match args.as_slice() {
+        [] => "md",
+        [f, v] if f == "--format" => v.as_str(),
+        [f] if f == "--format" => {
+            eprintln!(
+                "error: --format needs a value: it must be md, rdl, sv, vh, h or py\n{USAGE}"
+            );
+            return Err(2);
+        }
+        [a, ..] => {
+            eprintln!("error: unexpected argument `{a}`: pft-regs takes only --format F\n{USAGE}");
+            return Err(2);
+        }
+    };
+    let Some(text) = pft_hdl::regs_gen::render(format) else {
+        eprintln!("error: --format {format}: must be md, rdl, sv, vh, h or py\n{USAGE}");
         return Err(2);
-    }
+    };
     let mut out = std::io::stdout().lock();
     // A closed stdout (`pft-regs >&-`) is an error: Rust would drop the text silently.
     match pft_hdl::outfile::stdout_is_open()
-        .and_then(|_| out.write_all(pft_hdl::regs::markdown().as_bytes()))
+        .and_then(|_| out.write_all(text.as_bytes()))
         .and_then(|_| out.flush())
     {
         Ok(()) => Ok(()),
