@@ -120,15 +120,15 @@ soak:
 	bash tb/examples/soak.sh $(OUT)/soak
 
 ## reproduce: the PFT paper's evaluation (docs/reproduction.md): Fig. 1(a)(b) measured from the
-##            RTL beside eq. (1); Figs 3-5 and the readings table from scenarios/paper.toml
-##            (sweeps of 5 seeds; 7.5 minutes on 2 cores; not in CI)
+##            RTL beside eq. (1); Figs 3-5, the readings table and the F_C map from
+##            scenarios/paper.toml (sweeps of 5 seeds; about 2 hours on 2 cores; not in CI)
 reproduce:
 	$(CARGO) build $(RELEASE) --locked --bin pftsim -p pft-sim
 	$(CARGO) run $(RELEASE) --locked -p pft-tb --example fig1 -- --out $(OUT)/reproduce/fig1
 	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-fig5.toml \
 	    --out $(OUT)/reproduce/fig5 --quiet
 	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-readings.toml \
-	    --out $(OUT)/reproduce/readings --quiet
+	    --out $(OUT)/reproduce/readings --quiet --yes
 	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-map.toml \
 	    --out $(OUT)/reproduce/map --quiet --yes
 	@echo "plots and tables in $(OUT)/reproduce/ (docs/reproduction.md reads them)"
