@@ -47,13 +47,18 @@ fusesoc: verilog verilog-pipelined $(VENV)/bin/fusesoc
 	done; done
 
 ## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog
-verilog:
+verilog: synth/out/pft_regs.vh
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- synth/out/pft_injector.v
 	bash synth/check_verilog.sh synth/out/pft_injector.v
 
+# The register map's Verilog defines beside the exported Verilog (the FuseSoC testbench
+# includes them; hdl/generated/ is kept current by `make docs` and a test).
+synth/out/pft_regs.vh: hdl/generated/pft_regs.vh
+	mkdir -p synth/out && cp $< $@
+
 ## verilog-pipelined: export synth/out/pft_injector_pipelined.v (top module pft_injector_pipelined:
 ##                    the pipelined build, docs/behaviour.md) and check it like make verilog
-verilog-pipelined:
+verilog-pipelined: synth/out/pft_regs.vh
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --pipelined synth/out/pft_injector_pipelined.v
 	PFT_TOP=pft_injector_pipelined bash synth/check_verilog.sh synth/out/pft_injector_pipelined.v
 

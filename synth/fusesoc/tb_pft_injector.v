@@ -3,14 +3,16 @@
 // Prints "PASS" and ends with $finish, or "FAIL ..." and ends with $fatal.
 // The module under test is `PFT_DUT` (default pft_injector; the pipelined core sets
 // pft_injector_pipelined, whose FI interval is the same once f(c) stands still).
+// Register addresses and layouts come from the generated map (hdl/generated/pft_regs.vh).
 `timescale 1ns / 1ps
+`include "pft_regs.vh"
 `ifndef PFT_DUT
 `define PFT_DUT pft_injector
 `endif
 module tb_pft_injector;
     reg clock = 0, reset = 1, flit_valid = 0, flit_head = 1, csr_we = 0;
     reg [7:0] credit_return = 0;
-    reg [3:0] csr_addr = 0;
+    reg [`PFT_ADDR_BITS-1:0] csr_addr = 0;
     reg [31:0] csr_wdata = 0;
     wire send, congested, throttled;
     wire [15:0] used_credits;
@@ -25,7 +27,7 @@ module tb_pft_injector;
 
     always #5 clock = ~clock;
 
-    task write(input [3:0] a, input [31:0] d);
+    task write(input [`PFT_ADDR_BITS-1:0] a, input [31:0] d);
         begin
             @(negedge clock) begin csr_we = 1; csr_addr = a; csr_wdata = d; end
             @(negedge clock) csr_we = 0;
@@ -35,13 +37,14 @@ module tb_pft_injector;
     initial begin
         @(negedge clock) reset = 0;
         // TH_ENTER = 0 (Congested from c = 1), TH_ESCAPE = 0, SHAPE m = 0, n = 16: f(c) = k = 3
-        write(4'h2, 0);
-        write(4'h3, 0);
-        write(4'h8, 32'h0020_1000);
-        write(4'h9, 3);
-        csr_addr = 4'h9;
+        write(`PFT_TH_ENTER_ADDR, 0);
+        write(`PFT_TH_ESCAPE_ADDR, 0);
+        write(`PFT_SHAPE_ADDR, (32 << `PFT_SHAPE_R_WIDTH_OFFSET) | (16 << `PFT_SHAPE_N_OFFSET)
+                               | (0 << `PFT_SHAPE_M_OFFSET));
+        write(`PFT_K_ADDR, 3);
+        csr_addr = `PFT_K_ADDR;
         #1 if (csr_rdata !== 32'd3) $fatal(1, "FAIL K read back %0d", csr_rdata);
-        write(4'h0, 1); // CTRL: enabled, FT, FI
+        write(`PFT_CTRL_ADDR, 1 << `PFT_CTRL_ENABLE_OFFSET); // CTRL: enabled, FT, FI
         // every flit's credit returns in the next cycle: c stays at 0 or 1
         sent = 0; last = -100; gaps_bad = 0; prev = 0;
         flit_valid = 1;
@@ -62,7 +65,7 @@ module tb_pft_injector;
         credit_return = prev;
         if (gaps_bad != 0) $fatal(1, "FAIL %0d gaps differ from 4 cycles", gaps_bad);
         if (sent < 95 || sent > 105) $fatal(1, "FAIL %0d flits in 400 cycles, want about 100", sent);
-        csr_addr = 4'hD;
+        csr_addr = `PFT_CNT_SENT_ADDR;
         #1 if (csr_rdata !== sent) $fatal(1, "FAIL CNT_SENT %0d, sent %0d", csr_rdata, sent);
         $display("PASS: %0d flits in 400 cycles, FI interval 4", sent);
         $finish;
