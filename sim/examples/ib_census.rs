@@ -19,8 +19,8 @@ use clap::Parser;
 use pft_sim::cc::CcConfig;
 use pft_sim::net::{Network, NodeId, Peer};
 use pft_sim::scenario::Scenario;
-use pft_sim::workload::{tag, AnyWorkload, WorkloadConfig};
-use pft_sim::workload::{NodeClass, StreamService};
+use pft_sim::workload::NodeClass;
+use pft_sim::workload::{AnyWorkload, WorkloadConfig};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -49,7 +49,7 @@ fn main() -> anyhow::Result<()> {
         sc.config_named(&cli.cc)
             .with_context(|| format!("--cc {}: no such [[cc]] entry", cli.cc))?
     };
-    let WorkloadConfig::Hotspot(hc) = &sc.workload else {
+    let WorkloadConfig::Hotspot(_) = &sc.workload else {
         anyhow::bail!("the scenario's workload is not a hot-spot workload");
     };
     let limit = match &cc {
@@ -66,13 +66,7 @@ fn main() -> anyhow::Result<()> {
         unreachable!("a hot-spot config builds a hot-spot workload")
     };
     // As a scenario run does: B nodes serve their two streams p : 1 - p.
-    if hc.stream_service == StreamService::Split {
-        for n in NodeId::all(nodes) {
-            if h.class_of(n) == NodeClass::B {
-                net.set_stream_share(n, tag::HOTSPOT_HOT, hc.p_hot);
-            }
-        }
-    }
+    pft_sim::scenario::run::set_stream_shares(&sc.workload, &w, &mut net);
     let sources: Vec<NodeId> = NodeId::all(nodes)
         .filter(|&n| !h.is_hotspot(n) && h.class_of(n) != NodeClass::V)
         .collect();

@@ -315,6 +315,20 @@ impl OpenLoopVictims {
     }
 }
 
+/// A hot-spot workload with `stream_service = "split"`: each B node's NIC serves its hot-spot
+/// and uniform streams `p_hot : 1 - p_hot` (the IB seed's Frame I). Nothing for others.
+pub fn set_stream_shares(cfg: &WorkloadConfig, w: &AnyWorkload, net: &mut Network) {
+    if let (WorkloadConfig::Hotspot(hc), AnyWorkload::Hotspot(h)) = (cfg, w) {
+        if hc.stream_service == StreamService::Split {
+            for n in NodeId::all(net.nodes()) {
+                if h.class_of(n) == NodeClass::B {
+                    net.set_stream_share(n, tag::HOTSPOT_HOT, hc.p_hot);
+                }
+            }
+        }
+    }
+}
+
 /// Runs `spec` of `sc` (validated). `progress` draws a bar labelled with the run.
 pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result<RunOutput> {
     let wall = Instant::now();
@@ -338,15 +352,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let mut net = Network::with_cc_on(net_cfg, &spec.cc, sc.engine, sc.seed, pft_on.as_deref())
         .with_context(|| format!("run `{}`: building the network", spec.label))?;
     debug_assert_eq!(net.nodes(), nodes);
-    if let (WorkloadConfig::Hotspot(hc), AnyWorkload::Hotspot(h)) = (&wl_cfg, &w) {
-        if hc.stream_service == StreamService::Split {
-            for n in NodeId::all(nodes) {
-                if h.class_of(n) == NodeClass::B {
-                    net.set_stream_share(n, tag::HOTSPOT_HOT, hc.p_hot);
-                }
-            }
-        }
-    }
+    set_stream_shares(&wl_cfg, &w, &mut net);
     let watch = match &sc.timeseries.nics {
         Some(v) => v.clone(),
         None => auto_watch(&w, nodes),
