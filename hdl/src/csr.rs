@@ -307,6 +307,9 @@ impl Logic for Csr {
         self.clear_sent.next = false;
         self.clear_throttled.next = false;
         if self.we.val() {
+            // Literal addresses, offsets and widths: hdl_gen cannot translate paths such as
+            // `addr::CTRL`. `DECODE_MATCHES_REGS` below ties each one to crate::regs, so a
+            // change to the register table that this decode does not follow fails the build.
             match self.addr.val().index() {
                 0 => {
                     self.ctrl.d.next = self.wdata.val().get_bits::<4>(0);
@@ -420,7 +423,7 @@ impl Logic for Csr {
         self.r_mask.next = self.r_mask_q.q.val();
         self.r_mask_next.next = self.r_mask_q.d.val();
         self.k.next = self.k_q.q.val();
-        // Read port.
+        // Read port (literals checked against crate::regs by `DECODE_MATCHES_REGS` below).
         self.status.next = bit_cast::<32, 16>(self.c.val()) << 16;
         self.status.next = self.status.val().replace_bit(0, self.congested.val());
         self.status.next = self.status.val().replace_bit(1, self.err_underflow.val());
@@ -451,6 +454,99 @@ impl Logic for Csr {
         }
     }
 }
+
+/// True when field `name` is at word address `reg`, bits `offset`.. of `width`, as the decode
+/// above has it.
+const fn at(name: &str, reg: u8, offset: u32, width: u32) -> bool {
+    let f = named(name);
+    f.reg == reg && f.offset == offset && f.width == width
+}
+
+/// The decode in `Csr::update` holds its addresses, bit offsets and widths as literals (hdl_gen
+/// cannot translate `addr::CTRL` or a constant in a kernel). This ties every one of them to the
+/// register table: a change in `crate::regs` that `update` does not follow fails the build
+/// (pft-regs generates every other language's copy from the same table).
+const DECODE_MATCHES_REGS: () = {
+    // `addr: Bits<4>`, 16 registers: every address decodes, `_` is the last one.
+    assert!(ADDR_BITS == 4 && REGS.len() == 16, "Csr::addr is Bits<4>");
+    // The match arms, in address order; reads return the register as these fields lay it out.
+    assert!(addr::CTRL == 0, "arm 0 is CTRL");
+    assert!(
+        at("enable", 0, 0, 1) && at("det_mode", 0, 1, 1),
+        "CTRL: enable = bit 0, det_at = bit 1"
+    );
+    assert!(
+        at("thr_mode", 0, 2, 1) && at("gating", 0, 3, 1),
+        "CTRL: thr_ri = bit 2, gate_packet = bit 3"
+    );
+    assert!(
+        CTRL_MASK == 0xF && RESET_CTRL == 0,
+        "CTRL: ctrl is Bits<4> from wdata[3:0], reset 0"
+    );
+    assert!(addr::CREDIT_LIMIT == 1, "arm 1 is CREDIT_LIMIT");
+    assert!(at("credit_limit", 1, 0, 16), "CREDIT_LIMIT: wdata[15:0]");
+    assert!(addr::TH_ENTER == 2, "arm 2 is TH_ENTER");
+    assert!(at("th_enter", 2, 0, 16), "TH_ENTER: wdata[15:0]");
+    assert!(addr::TH_ESCAPE == 3, "arm 3 is TH_ESCAPE");
+    assert!(at("th_escape", 3, 0, 16), "TH_ESCAPE: wdata[15:0]");
+    assert!(addr::AT_WIN_E == 4, "arm 4 is AT_WIN_E");
+    assert!(at("at_win_e", 4, 0, 16), "AT_WIN_E: wdata[15:0]");
+    assert!(addr::AT_CNT_E == 5, "arm 5 is AT_CNT_E");
+    assert!(at("at_cnt_e", 5, 0, 16), "AT_CNT_E: wdata[15:0]");
+    assert!(addr::AT_WIN_S == 6, "arm 6 is AT_WIN_S");
+    assert!(at("at_win_s", 6, 0, 16), "AT_WIN_S: wdata[15:0]");
+    assert!(addr::AT_CNT_S == 7, "arm 7 is AT_CNT_S");
+    assert!(at("at_cnt_s", 7, 0, 16), "AT_CNT_S: wdata[15:0]");
+    assert!(addr::SHAPE == 8, "arm 8 is SHAPE");
+    assert!(
+        at("m", 8, 0, 5) && at("n", 8, 8, 5) && at("r_width", 8, 16, 6),
+        "SHAPE: m = wdata[4:0], n = wdata[12:8], r_width = wdata[21:16]"
+    );
+    assert!(addr::K == 9, "arm 9 is K");
+    assert!(at("k", 9, 0, 16), "K: wdata[15:0]");
+    assert!(addr::SEED == 10, "arm 10 is SEED");
+    assert!(at("seed", 10, 0, 32), "SEED: all of wdata");
+    assert!(addr::STATUS == 11, "arm 11 is STATUS");
+    assert!(
+        at("congested", 11, 0, 1) && at("err_underflow", 11, 1, 1),
+        "STATUS: congested = bit 0, err_underflow = bit 1 (write 1 clears)"
+    );
+    assert!(
+        at("err_overflow", 11, 2, 1) && at("c", 11, 16, 16),
+        "STATUS: err_overflow = bit 2 (write 1 clears), c = bits 31:16"
+    );
+    assert!(addr::CNT_CONGESTED == 12, "arm 12 is CNT_CONGESTED");
+    assert!(at("cnt_congested", 12, 0, 32), "CNT_CONGESTED: 32 bits");
+    assert!(addr::CNT_SENT == 13, "arm 13 is CNT_SENT");
+    assert!(at("cnt_sent", 13, 0, 32), "CNT_SENT: 32 bits");
+    assert!(addr::CNT_THROTTLED == 14, "arm 14 is CNT_THROTTLED");
+    assert!(at("cnt_throttled", 14, 0, 32), "CNT_THROTTLED: 32 bits");
+    assert!(addr::AT_STATUS == 15, "arm _ is AT_STATUS");
+    assert!(
+        at("win", 15, 0, 16) && at("hit", 15, 16, 16),
+        "AT_STATUS: win = bits 15:0, hit = bits 31:16"
+    );
+    // What a write does: RW registers store, counters clear on any write, STATUS clears the
+    // error bits written as 1, AT_STATUS ignores writes; `restart` for the detector registers.
+    let mut a = 0;
+    while a < REGS.len() {
+        let access = match a {
+            0..=10 => Access::Rw,
+            11..=14 => Access::RoClear,
+            _ => Access::Ro,
+        };
+        assert!(
+            REGS[a].access as u8 == access as u8,
+            "a register's access differs from its arm"
+        );
+        assert!(
+            restarts_window(a as u8) == matches!(a, 0 | 2..=7),
+            "`restart` is set by the writes to addresses 0, 2..=7"
+        );
+        a += 1;
+    }
+};
+const _: () = DECODE_MATCHES_REGS;
 
 #[test]
 fn csr_synthesizes() {

@@ -74,7 +74,8 @@ impl Regs {
 
     /// A CSR read of `a` (0..=0xF) if it is a register `Regs` holds (the RW ones), else None.
     pub fn read(&self, a: u8) -> Option<u32> {
-        (regs::REGS[a as usize & 0xF].access == Access::Rw).then(|| self.block().read(a))
+        (regs::REGS[(a & regs::ADDR_MASK) as usize].access == Access::Rw)
+            .then(|| self.block().read(a))
     }
 
     /// The value of RW field `f` (0 for the fields of registers `Regs` does not hold).
@@ -153,6 +154,16 @@ pub fn level(c: u16, m: u8, n: u8, k: u16) -> u64 {
     (((c as u64) << m) >> n) + k as u64
 }
 
+/// A one-bit field's bits (`mask`, from `regs`) when `on`, else 0.
+#[inline]
+const fn flag(on: bool, mask: u32) -> u32 {
+    if on {
+        mask
+    } else {
+        0
+    }
+}
+
 /// One step of the RI generator: Marsaglia's xorshift32 (13, 17, 5), a linear shift-xor
 /// generator of period 2^32 - 1 whose successive outputs are not shifted copies.
 #[inline]
@@ -223,7 +234,7 @@ impl PftModel {
     /// The CSR read port (combinational read of registered values).
     pub fn read(&self, a: u8) -> u32 {
         let r = &self.regs;
-        match a & 0xF {
+        match a & regs::ADDR_MASK {
             addr::CTRL => r.ctrl,
             addr::CREDIT_LIMIT => r.credit_limit as u32,
             addr::TH_ENTER => r.th_enter as u32,
@@ -236,15 +247,19 @@ impl PftModel {
             addr::K => r.k as u32,
             addr::SEED => r.seed,
             addr::STATUS => {
-                (self.congested() as u32)
-                    | (self.err_underflow as u32) << 1
-                    | (self.err_overflow as u32) << 2
+                flag(self.congested(), regs::STATUS_CONGESTED)
+                    | flag(self.err_underflow, regs::STATUS_ERR_UNDERFLOW)
+                    | flag(self.err_overflow, regs::STATUS_ERR_OVERFLOW)
                     | (self.c as u32) << regs::STATUS_C_SHIFT
             }
             addr::CNT_CONGESTED => self.cnt_congested,
             addr::CNT_SENT => self.cnt_sent,
             addr::CNT_THROTTLED => self.cnt_throttled,
-            _ => (self.win as u32) | (self.hit as u32) << 16, // AT_STATUS
+            // AT_STATUS
+            _ => {
+                (self.win as u32) << regs::AT_STATUS_WIN_SHIFT
+                    | (self.hit as u32) << regs::AT_STATUS_HIT_SHIFT
+            }
         }
     }
 
@@ -347,7 +362,7 @@ impl PftModel {
         } else {
             self.hit.wrapping_add(hit_now as u16)
         };
-        let restart = i.csr_we && regs::restarts_window(i.csr_addr & 0xF);
+        let restart = i.csr_we && regs::restarts_window(i.csr_addr & regs::ADDR_MASK);
         if hit_tmp >= tp {
             (!self.state, 0, 0)
         } else if restart {
@@ -361,7 +376,7 @@ impl PftModel {
     /// to a counter or an error bit wins over this cycle's increment or set).
     fn write(&mut self, a: u8, d: u32) {
         let r = &mut self.regs;
-        match a & 0xF {
+        match a & regs::ADDR_MASK {
             addr::CTRL => r.ctrl = d & regs::CTRL_MASK,
             addr::CREDIT_LIMIT => r.credit_limit = d as u16,
             addr::TH_ENTER => r.th_enter = d as u16,

@@ -10,6 +10,8 @@ use Access::{Ro, RoClear, Rw};
 
 /// Width of the CSR word address.
 pub const ADDR_BITS: usize = 4;
+/// The bits of a word address the block decodes (`csr_addr[ADDR_BITS-1:0]`).
+pub const ADDR_MASK: u8 = ((1u16 << ADDR_BITS) - 1) as u8;
 
 /// Word addresses.
 pub mod addr {
@@ -298,7 +300,7 @@ const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 /// The field called `name`, at compile time (a wrong name fails the build).
-const fn named(name: &str) -> Field {
+pub const fn named(name: &str) -> Field {
     let mut i = 0;
     while i < FIELDS.len() {
         if str_eq(FIELDS[i].name, name) {
@@ -353,6 +355,10 @@ pub const STATUS_CONGESTED: u32 = named("congested").mask();
 pub const STATUS_ERR_UNDERFLOW: u32 = named("err_underflow").mask();
 pub const STATUS_ERR_OVERFLOW: u32 = named("err_overflow").mask();
 pub const STATUS_C_SHIFT: u32 = named("c").offset;
+
+/// AT_STATUS fields: the AT window and hit counters.
+pub const AT_STATUS_WIN_SHIFT: u32 = named("win").offset;
+pub const AT_STATUS_HIT_SHIFT: u32 = named("hit").offset;
 
 /// SHAPE fields: m and n.
 pub const SHAPE_M_SHIFT: u32 = named("m").offset;
