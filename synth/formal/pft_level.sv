@@ -20,15 +20,17 @@
 // RI properties rely on that.
 //
 // Observes: the two sub-modules of the export, instantiated directly (not the whole block).
+// The inputs are as wide as their register fields in the generated package pft_regs_pkg
+// (hdl/generated/pft_regs_pkg.sv; c as STATUS.c), which run.sh reads first.
 
 `default_nettype none
 
 module pft_level_formal (
-    input wire [15:0] c,
-    input wire [4:0]  m,
-    input wire [4:0]  n,
-    input wire [15:0] k,
-    input wire [5:0]  r_width
+    input wire [pft_regs_pkg::PFT_STATUS_C_WIDTH-1:0]       c,
+    input wire [pft_regs_pkg::PFT_SHAPE_M_WIDTH-1:0]        m,
+    input wire [pft_regs_pkg::PFT_SHAPE_N_WIDTH-1:0]        n,
+    input wire [pft_regs_pkg::PFT_K_WIDTH-1:0]              k,
+    input wire [pft_regs_pkg::PFT_SHAPE_R_WIDTH_WIDTH-1:0]  r_width
 );
     wire        left;
     wire [4:0]  distance;
@@ -52,9 +54,10 @@ module pft_level_formal (
     always @* begin
         assert (level_ovf == (f[47:32] != 16'd0));
         assert (level_ovf || level == f[31:0]);
-        // the RI mask: the low r_width bits of r, all 32 for 0 and widths above 32
-        assert (r_mask == ((r_width == 6'd0 || r_width >= 6'd32) ? 32'hffffffff
-                                                                 : (32'd1 << r_width) - 32'd1));
+        // the RI mask: the low r_width bits of r, all 32 for 0 and widths above 32 (r is the
+        // generator's state, as wide as SEED)
+        assert (r_mask == ((r_width == 0 || r_width >= pft_regs_pkg::PFT_SEED_WIDTH)
+                           ? 32'hffffffff : (32'd1 << r_width) - 32'd1));
     end
 endmodule
 

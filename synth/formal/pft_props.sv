@@ -5,6 +5,10 @@
 // from power-up (depth 30) and k-induction. docs/formal.md has the results and how to read them.
 // The level f(c) itself is proved in pft_level.sv (property level_is_f); this file uses it.
 //
+// Register addresses, field bit positions and widths come from the register map's generated
+// SystemVerilog package (hdl/generated/pft_regs_pkg.sv, from hdl/src/regs.rs; run.sh reads it
+// first). Yosys 0.23 has no `import`, so they are written package-qualified, pft_regs_pkg::X.
+//
 // This module wraps the unmodified export. Its inputs are the block's inputs and are left free:
 // yosys-smtbmc picks any value for each of them in every cycle, subject only to the assumptions
 // below. run.sh builds one model per property: it defines exactly one `P_<NAME>` macro, which
@@ -77,8 +81,8 @@
 //                property holds for every register value the block accepts, and across
 //                run-time reprogramming, unless it says otherwise.
 // A_CREDIT_LIMIT (property c_within_limit only) software never writes CREDIT_LIMIT below the
-//                credits in use once this cycle's flit has left: a write to address 1 has
-//                csr_wdata[15:0] >= c + send. Without it c may legally sit above the limit
+//                credits in use once this cycle's flit has left: a write to CREDIT_LIMIT
+//                has its field >= c + send. Without it c may legally sit above the limit
 //                (docs/behaviour.md, Credits); property c_update covers that case.
 //
 // Covers: next to its assertions, each property has `cover` statements for the situations it
@@ -126,7 +130,7 @@ module pft_formal (
     input wire        flit_head,
     input wire [7:0]  credit_return,
     input wire        csr_we,
-    input wire [3:0]  csr_addr,
+    input wire [pft_regs_pkg::PFT_ADDR_BITS-1:0] csr_addr,
     input wire [31:0] csr_wdata
 );
     wire        send;
@@ -165,19 +169,21 @@ module pft_formal (
     (* keep *) wire [31:0] obs_r;
     (* keep *) wire [31:0] obs_level;
     (* keep *) wire        obs_level_ovf;
-    (* keep *) wire [3:0]  obs_ctrl;
-    (* keep *) wire [5:0]  obs_r_width;
+    // The registers as stored: as wide as their fields in the register map (CTRL: its fields,
+    // gating the highest); a design register of another width fails observe.ys's `connect`.
+    (* keep *) wire [pft_regs_pkg::PFT_CTRL_GATING_OFFSET:0]          obs_ctrl;
+    (* keep *) wire [pft_regs_pkg::PFT_SHAPE_R_WIDTH_WIDTH-1:0]      obs_r_width;
     (* keep *) wire [31:0] obs_r_mask;
-    (* keep *) wire [15:0] obs_credit_limit;
-    (* keep *) wire [15:0] obs_th_enter;
-    (* keep *) wire [15:0] obs_th_escape;
-    (* keep *) wire [15:0] obs_win_e;
-    (* keep *) wire [15:0] obs_cnt_e;
-    (* keep *) wire [15:0] obs_win_s;
-    (* keep *) wire [15:0] obs_cnt_s;
-    (* keep *) wire [4:0]  obs_m;
-    (* keep *) wire [4:0]  obs_n;
-    (* keep *) wire [15:0] obs_k;
+    (* keep *) wire [pft_regs_pkg::PFT_CREDIT_LIMIT_WIDTH-1:0]       obs_credit_limit;
+    (* keep *) wire [pft_regs_pkg::PFT_TH_ENTER_WIDTH-1:0]           obs_th_enter;
+    (* keep *) wire [pft_regs_pkg::PFT_TH_ESCAPE_WIDTH-1:0]          obs_th_escape;
+    (* keep *) wire [pft_regs_pkg::PFT_AT_WIN_E_WIDTH-1:0]           obs_win_e;
+    (* keep *) wire [pft_regs_pkg::PFT_AT_CNT_E_WIDTH-1:0]           obs_cnt_e;
+    (* keep *) wire [pft_regs_pkg::PFT_AT_WIN_S_WIDTH-1:0]           obs_win_s;
+    (* keep *) wire [pft_regs_pkg::PFT_AT_CNT_S_WIDTH-1:0]           obs_cnt_s;
+    (* keep *) wire [pft_regs_pkg::PFT_SHAPE_M_WIDTH-1:0]            obs_m;
+    (* keep *) wire [pft_regs_pkg::PFT_SHAPE_N_WIDTH-1:0]            obs_n;
+    (* keep *) wire [pft_regs_pkg::PFT_K_WIDTH-1:0]                  obs_k;
     (* keep *) wire        obs_left;
     (* keep *) wire [4:0]  obs_distance;
     (* keep *) wire [15:0] obs_spill_mask;
@@ -217,10 +223,10 @@ module pft_formal (
     always @* if (first) assume (reset);
 
     // ---- The spec's quantities ----------------------------------------------------------------
-    wire enable = obs_ctrl[0];
-    wire det_at = obs_ctrl[1];
-    wire thr_ri = obs_ctrl[2];
-    wire gate_packet = obs_ctrl[3];
+    wire enable      = obs_ctrl[pft_regs_pkg::PFT_CTRL_ENABLE_OFFSET];
+    wire det_at      = obs_ctrl[pft_regs_pkg::PFT_CTRL_DET_MODE_OFFSET];
+    wire thr_ri      = obs_ctrl[pft_regs_pkg::PFT_CTRL_THR_MODE_OFFSET];
+    wire gate_packet = obs_ctrl[pft_regs_pkg::PFT_CTRL_GATING_OFFSET];
     // docs/behaviour.md, packet gating: the throttle decides only for a packet's first flit;
     // `gated` says whether this cycle's flit is one the throttle decides for.
     wire gated = !gate_packet || flit_head;
@@ -239,9 +245,10 @@ module pft_formal (
         else if (send)             idle <= 16'd0;
         else if (idle != 16'hffff) idle <= idle + 16'd1;
 
-    // RI compares the low r_width bits of r (all 32 for r_width 0 or above 32).
-    wire [31:0] spec_r_mask = (obs_r_width == 6'd0 || obs_r_width >= 6'd32) ? 32'hffffffff
-                            : ((32'd1 << obs_r_width) - 32'd1);
+    // RI compares the low r_width bits of r (all 32 for r_width 0 or above 32: r is the
+    // generator's state, as wide as SEED).
+    wire [31:0] spec_r_mask = (obs_r_width == 0 || obs_r_width >= pft_regs_pkg::PFT_SEED_WIDTH)
+                            ? 32'hffffffff : ((32'd1 << obs_r_width) - 32'd1);
 `ifndef PIPELINED
     // `idle >= f(c)` and `r >= f(c)` with f(c) exact: f(c) >= 2^32 (level_ovf) is never reached
     // by either; otherwise f(c) = level (see level_is_f and shape_decoded above).
@@ -278,9 +285,15 @@ module pft_formal (
     // Spec 2, FT (Algorithm 1): Normal -> Congested when c > TH_ENTER, Congested -> Normal when
     // c < TH_ESCAPE: the same strict comparison as the AT hit condition.
     wire        ft_flip  = hit_now;
-    // docs/behaviour.md: a CSR write to a detector register (CTRL, TH_ENTER, TH_ESCAPE, AT_*,
-    // i.e. addresses 0 and 2..7) restarts the AT window.
-    wire        det_write = csr_we && (csr_addr == 4'd0 || (csr_addr >= 4'd2 && csr_addr <= 4'd7));
+    // docs/behaviour.md: a CSR write to a detector register (CTRL, TH_ENTER, TH_ESCAPE, AT_*)
+    // restarts the AT window.
+    wire        det_write = csr_we && (csr_addr == pft_regs_pkg::PFT_CTRL_ADDR ||
+                                       csr_addr == pft_regs_pkg::PFT_TH_ENTER_ADDR ||
+                                       csr_addr == pft_regs_pkg::PFT_TH_ESCAPE_ADDR ||
+                                       csr_addr == pft_regs_pkg::PFT_AT_WIN_E_ADDR ||
+                                       csr_addr == pft_regs_pkg::PFT_AT_CNT_E_ADDR ||
+                                       csr_addr == pft_regs_pkg::PFT_AT_WIN_S_ADDR ||
+                                       csr_addr == pft_regs_pkg::PFT_AT_CNT_S_ADDR);
 
     // Which rule governs the state in this cycle.
     localparam [1:0] MODE_OFF = 2'd0, MODE_FT = 2'd1, MODE_AT = 2'd2;
@@ -298,14 +311,18 @@ module pft_formal (
 
     // Spec 1 and docs/behaviour.md (Credits): c(t+1) = c(t) + send(t) - credit_return(t) on 17
     // bits; if that is negative, c becomes 0 and err_underflow is set. err_overflow is set at
-    // the end of a cycle that starts with c > CREDIT_LIMIT. A write of 1 to STATUS bit 1/2
-    // clears that flag and wins over the same cycle's update; reset clears everything.
+    // the end of a cycle that starts with c > CREDIT_LIMIT. A write of 1 to STATUS's
+    // err_underflow / err_overflow bit clears that flag and wins over the same cycle's update;
+    // reset clears everything.
     wire [16:0] c_plus_send  = {1'b0, c} + {16'd0, send};
     wire        underflow    = {9'd0, credit_return} > c_plus_send;
     wire [16:0] c_minus_ret  = c_plus_send - {9'd0, credit_return};
     wire [15:0] spec_c_next  = (reset || underflow) ? 16'd0 : c_minus_ret[15:0];
-    wire        clear_uf     = csr_we && csr_addr == 4'd11 && csr_wdata[1];
-    wire        clear_of     = csr_we && csr_addr == 4'd11 && csr_wdata[2];
+    wire        status_write = csr_we && csr_addr == pft_regs_pkg::PFT_STATUS_ADDR;
+    wire        clear_uf     = status_write &&
+                               csr_wdata[pft_regs_pkg::PFT_STATUS_ERR_UNDERFLOW_OFFSET];
+    wire        clear_of     = status_write &&
+                               csr_wdata[pft_regs_pkg::PFT_STATUS_ERR_OVERFLOW_OFFSET];
     wire        spec_uf_next = !reset && !clear_uf && (obs_err_underflow || underflow);
     wire        spec_of_next = !reset && !clear_of && (obs_err_overflow || c > obs_credit_limit);
 
@@ -551,7 +568,10 @@ module pft_formal (
     // c_within_limit. `c` never exceeds CREDIT_LIMIT, as long as software does not lower
     // CREDIT_LIMIT below the credits in use (A_CREDIT_LIMIT). Holds from power-up on.
     // Observes: used_credits, CREDIT_LIMIT; assumes A_CREDIT_LIMIT on the CSR port.
-    always @* if (csr_we && csr_addr == 4'd1) assume ({1'b0, csr_wdata[15:0]} >= c_plus_send);
+    wire [16:0] limit_wdata = {1'b0, csr_wdata[pft_regs_pkg::PFT_CREDIT_LIMIT_OFFSET +:
+                                                pft_regs_pkg::PFT_CREDIT_LIMIT_WIDTH]};
+    always @* if (csr_we && csr_addr == pft_regs_pkg::PFT_CREDIT_LIMIT_ADDR)
+        assume (limit_wdata >= c_plus_send);
     always @* assert (c <= obs_credit_limit);
     always @* cover (c == obs_credit_limit && c != 16'd0);   // c reaches the limit
 `endif
@@ -785,8 +805,10 @@ module pft_formal (
     // all of it is checked here against the 48-bit formula.
     // Observes: the level register (level_q, level_ovf_q), used_credits, SHAPE m, n, K.
     // Helper: H_DECODED (the decoded SHAPE registers hold decode(m, n), as in shape_decoded).
-    reg [15:0] c_1, c_2, k_1;
-    reg [4:0]  m_1, m_2, n_1, n_2;
+    reg [15:0] c_1, c_2;
+    reg [pft_regs_pkg::PFT_K_WIDTH-1:0]       k_1;
+    reg [pft_regs_pkg::PFT_SHAPE_M_WIDTH-1:0] m_1, m_2;
+    reg [pft_regs_pkg::PFT_SHAPE_N_WIDTH-1:0] n_1, n_2;
     reg [1:0]  age = 2'd0;                      // cycles since power-up, saturating at 2
     always @(posedge clock) begin
         c_1 <= c;      c_2 <= c_1;

@@ -17,7 +17,8 @@
 # flags and the RI verdict a cycle ahead in registers of their own; their invariants are
 # proved first (lookahead_*) and assumed by the other properties.
 #
-# Per property, Yosys builds one SMT-LIBv2 model: pft_props.sv with -DP_<NAME> around the
+# Per property, Yosys builds one SMT-LIBv2 model: pft_props.sv (after the register map's
+# generated package, hdl/generated/pft_regs_pkg.sv) with -DP_<NAME> around the
 # unmodified export, `flatten`, observe.ys (binds the internal signals the property reads),
 # the property's cut points (see PROPERTIES), and a cone-of-influence reduction (everything
 # that cannot reach an assertion, assumption or cover is deleted). Then yosys-smtbmc runs
@@ -297,6 +298,12 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 wanted() { [[ -z "$PROPS" || " $PROPS " == *" $1 "* ]]; }
 
+# The register map's SystemVerilog package (generated from hdl/src/regs.rs, kept current by
+# `make docs` and a test): the properties take addresses, bit positions and field widths from
+# it, so it is read before them.
+REGS_PKG="$root/hdl/generated/pft_regs_pkg.sv"
+[[ -f "$REGS_PKG" ]] || { echo "error: $REGS_PKG not found" >&2; exit 2; }
+
 # build DIR MACRO VERILOG TOP SOURCE CUTS COI [DIR2]: write DIR/model.smt2 (Yosys log
 # DIR/yosys.log). CUTS: signals to cut; COI=1: delete what cannot reach an assert, assume or
 # cover. A model with COI=0 and no cuts is the whole design: its traces show every signal (in
@@ -322,7 +329,7 @@ build() {
         second="design -load base; opt -keepdc -fast; $reduce \
             async2sync; dffunmap; opt_clean; stat; write_smt2 -wires $dir2/model.smt2"
     fi
-    if ! "$YOSYS" -q -l "$dir/yosys.log" -p "read_verilog -formal -sv $defs $src; \
+    if ! "$YOSYS" -q -l "$dir/yosys.log" -p "read_verilog -formal -sv $defs $REGS_PKG $src; \
             read_verilog $v; hierarchy -check -top $top; proc; flatten; $observe \
             check -assert; $save $cut opt -keepdc -fast; $reduce \
             async2sync; dffunmap; opt_clean; stat; \
