@@ -481,7 +481,12 @@ pub fn markdown() -> String {
          (`pft_regs.rdl`, byte offsets = word address x 4, for PeakRDL flows), a SystemVerilog \
          package (`pft_regs_pkg.sv`), Verilog-2005 defines (`pft_regs.vh`), a C header \
          (`pft_regs.h`) and a Python module (`pft_regs.py`); `pft-regs --format rdl|sv|vh|h|py` \
-         prints each.\n\n\
+         prints each. The formal properties (`synth/formal/`) read the SystemVerilog package, \
+         the FuseSoC testbench the Verilog defines, the cocotb testbench the Python module; \
+         `make peakrdl` compiles the SystemRDL with systemrdl-compiler, runs PeakRDL's C-header \
+         and HTML exporters on it and checks PeakRDL's header against `pft_regs.h`. The RTL's \
+         decode (`hdl/src/csr.rs`) keeps literal addresses and bit positions, which rust-hdl \
+         needs; a compile-time check ties each one to this table.\n\n\
          | addr | name | access | mask | reset | description |\n|---|---|---|---|---|---|\n",
     );
     for r in REGS.iter() {
