@@ -18,6 +18,8 @@ p = argparse.ArgumentParser()
 p.add_argument("--verilog", default=str(root / "synth/out/pft_injector.v"))
 p.add_argument("--build-dir", default=str(root / "out/cocotb"))
 a = p.parse_args()
+# absolute: cocotb runs the tests from test_dir, where a relative results path would land
+a.build_dir = str(Path(a.build_dir).resolve())
 if not Path(a.verilog).is_file():
     sys.exit(f"error: {a.verilog} not found: run `make verilog`")
 runner = get_runner("icarus")

@@ -31,12 +31,12 @@ ENABLE = regs.CTRL_ENABLE_FIELD_MASK
 DET_AT = regs.CTRL_DET_MODE_FIELD_MASK
 THR_RI = regs.CTRL_THR_MODE_FIELD_MASK
 R_WIDTH_MASK, R_WIDTH_SHIFT = regs.SHAPE_R_WIDTH_FIELD_MASK, regs.SHAPE_R_WIDTH_SHIFT
-N_SHIFT = regs.SHAPE_N_SHIFT
+N_SHIFT, M_SHIFT = regs.SHAPE_N_SHIFT, regs.SHAPE_M_SHIFT
 
 
 def shape(m, n=0, r_width=32):
     """A SHAPE word."""
-    return (r_width << R_WIDTH_SHIFT) | (n << N_SHIFT) | m
+    return (r_width << R_WIDTH_SHIFT) | (n << N_SHIFT) | (m << M_SHIFT)
 
 
 class SpecFtFi:

@@ -18,7 +18,7 @@ pub fn format_line(i: &Inputs, o: &Outputs) -> String {
         i.flit_head as u8,
         i.credit_return,
         i.csr_we as u8,
-        i.csr_addr & 0xF,
+        i.csr_addr & pft_hdl::regs::ADDR_MASK,
         i.csr_wdata,
         o.send as u8,
         o.congested as u8,

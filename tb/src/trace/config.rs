@@ -184,18 +184,34 @@ impl Serialize for TraceConfig {
 mod tests {
     use super::*;
 
+    /// A field of the register table (the tests take ranges and values from it).
+    fn field(name: &str) -> &'static Field {
+        regs::field(name).unwrap()
+    }
+
     #[test]
     fn defaults_and_keys() {
         let c = TraceConfig::parse("", "t").unwrap();
         assert_eq!(c, TraceConfig::default());
-        let c = TraceConfig::parse(
-            "det_mode = \"at\"\nthr_mode = \"ri\"\nm = 31\nseed = 4294967295",
-            "t",
-        )
-        .unwrap();
+        assert_eq!(c.regs.ctrl, regs::RESET_CTRL | regs::CTRL_ENABLE);
+        assert_eq!(
+            c.regs,
+            Regs {
+                ctrl: c.regs.ctrl,
+                ..Regs::reset()
+            }
+        );
+        // the top of each range, for the widest fields
+        let (m, seed) = (field("m"), field("seed"));
+        let text = format!(
+            "det_mode = \"at\"\nthr_mode = \"ri\"\nm = {}\nseed = {}",
+            m.hi, seed.hi
+        );
+        let c = TraceConfig::parse(&text, "t").unwrap();
         assert_eq!(c.mode_name(), "at-ri");
-        assert_eq!(c.regs.m, 31);
-        assert_eq!(c.regs.seed, u32::MAX);
+        assert_eq!(c.regs.ctrl, regs::ctrl_word(true, true, true));
+        assert_eq!(c.regs.field(m), m.hi);
+        assert_eq!(c.regs.seed, seed.hi);
     }
 
     #[test]
@@ -212,33 +228,81 @@ mod tests {
         assert_eq!(echoed_keys, keys().len());
     }
 
+    /// An integer as docs/trace.md writes a default: `1024`, `0x9E3779B9` or `0x250 (592)`.
+    fn doc_int(cell: &str) -> Option<u32> {
+        let mut parts = cell.split_whitespace();
+        let first = parts.next()?;
+        let v = match first.strip_prefix("0x") {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => first.parse().ok()?,
+        };
+        match (parts.next(), parts.next()) {
+            (None, _) => Some(v),
+            (Some(dec), None) => (dec == format!("({v})")).then_some(v),
+            _ => None,
+        }
+    }
+
     /// docs/trace.md's key table is written by hand: it must list every key with the range
-    /// the register table gives it.
+    /// the register table gives it, the default `TraceConfig` has (the table's reset value,
+    /// `enable` aside) and its register (`REG` or `REG.field`).
     #[test]
-    fn docs_list_every_key_and_range() {
+    fn docs_list_every_key_range_and_default() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/trace.md");
         let doc = std::fs::read_to_string(path).unwrap();
-        let rows: Vec<(String, String)> = doc
+        // key -> (allowed, default, register)
+        let rows: std::collections::BTreeMap<String, (String, String, String)> = doc
             .lines()
             .filter_map(|l| {
                 let cells: Vec<&str> = l.split('|').map(str::trim).collect();
                 let key = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
-                (cells.len() == 6).then(|| (key.to_string(), cells[2].to_string()))
+                (cells.len() == 6).then(|| {
+                    let row = (cells[2].into(), cells[3].into(), cells[4].into());
+                    (key.to_string(), row)
+                })
             })
             .collect();
+        let defaults = TraceConfig::default().regs;
         for f in regs::rw_fields() {
-            let allowed = match f.kind {
-                Kind::Bool => "`true` / `false`".to_string(),
-                Kind::Enum(names) => names
-                    .iter()
-                    .map(|n| format!("`{n:?}`"))
-                    .collect::<Vec<_>>()
-                    .join(" / "),
-                Kind::Int => format!("{}..={}", f.lo, f.hi),
+            let Some((allowed, default, register)) = rows.get(f.name) else {
+                panic!("docs/trace.md does not list `{}`", f.name)
             };
+            let v = defaults.field(f);
+            let (want_allowed, default_ok) = match f.kind {
+                Kind::Bool => (
+                    "`true` / `false`".to_string(),
+                    *default == format!("`{}`", v != 0),
+                ),
+                Kind::Enum(names) => (
+                    names
+                        .iter()
+                        .map(|n| format!("`{n:?}`"))
+                        .collect::<Vec<_>>()
+                        .join(" / "),
+                    *default == format!("`{:?}`", names[v as usize]),
+                ),
+                Kind::Int => (format!("{}..={}", f.lo, f.hi), doc_int(default) == Some(v)),
+            };
+            assert_eq!(
+                *allowed, want_allowed,
+                "docs/trace.md: `{}`'s range",
+                f.name
+            );
             assert!(
-                rows.contains(&(f.name.to_string(), allowed.clone())),
-                "docs/trace.md: `{}` should allow {allowed}",
+                default_ok,
+                "docs/trace.md: `{}` defaults to {v}, not {default}",
+                f.name
+            );
+            let reg = &regs::REGS[f.reg as usize];
+            let want_register = if regs::FIELDS.iter().filter(|g| g.reg == f.reg).count() > 1 {
+                format!("{}.{}", reg.name, f.name)
+            } else {
+                reg.name.to_string()
+            };
+            let rest = register.strip_prefix(&want_register);
+            assert!(
+                rest.is_some_and(|r| !r.starts_with(|c: char| c == '_' || c.is_alphanumeric())),
+                "docs/trace.md: `{}` is in {want_register}, not {register}",
                 f.name
             );
         }
@@ -247,14 +311,22 @@ mod tests {
 
     #[test]
     fn refusals_name_key_and_range() {
-        let e = TraceConfig::parse("m = 32", "t").unwrap_err().to_string();
-        assert!(e.contains("`m`") && e.contains("0..=31"), "{e}");
-        let e = TraceConfig::parse("seed = 0", "t").unwrap_err().to_string();
-        assert!(e.contains("`seed`") && e.contains("1..=4294967295"), "{e}");
-        let e = TraceConfig::parse("credit_limit = 0", "t")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("1..=65535"), "{e}");
+        // just above the top of m's range, just below the bottom of seed's and credit_limit's
+        for (name, value) in [
+            ("m", field("m").hi as u64 + 1),
+            ("seed", field("seed").lo as u64 - 1),
+            ("credit_limit", field("credit_limit").lo as u64 - 1),
+        ] {
+            let f = field(name);
+            let e = TraceConfig::parse(&format!("{name} = {value}"), "t")
+                .unwrap_err()
+                .to_string();
+            let range = format!("{}..={}", f.lo, f.hi);
+            assert!(
+                e.contains(&format!("`{name}`")) && e.contains(&range),
+                "{e}"
+            );
+        }
         let e = TraceConfig::parse("th_enter = \"5\"", "t")
             .unwrap_err()
             .to_string();
