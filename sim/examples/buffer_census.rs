@@ -20,8 +20,9 @@
 use anyhow::Context;
 use clap::Parser;
 use pft_sim::cc::CcConfig;
-use pft_sim::net::{Network, Peer};
+use pft_sim::net::Peer;
 use pft_sim::scenario::Scenario;
+use pft_sim::Network;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -49,7 +50,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let sc = Scenario::load_with(&cli.scenario, &cli.sets)?;
     let cc = if cli.pft == "off" {
-        CcConfig::None
+        CcConfig::none()
     } else {
         sc.config_named(&cli.pft)
             .with_context(|| format!("--pft {}: no such [[pft]] or [[cc]] entry", cli.pft))?

@@ -8,10 +8,11 @@
 //! ```
 use anyhow::Context;
 use clap::Parser;
-use pft_sim::net::{Network, Peer};
+use pft_sim::net::Peer;
 use pft_sim::scenario::Scenario;
 use pft_sim::workload::gpcnet::{Layout, NodeRole};
 use pft_sim::workload::tag;
+use pft_sim::Network;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -17,10 +17,11 @@
 use anyhow::Context;
 use clap::Parser;
 use pft_sim::cc::CcConfig;
-use pft_sim::net::{Network, NodeId, Peer};
+use pft_sim::net::{NodeId, Peer};
 use pft_sim::scenario::Scenario;
 use pft_sim::workload::NodeClass;
 use pft_sim::workload::{AnyWorkload, WorkloadConfig};
+use pft_sim::Network;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -44,7 +45,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let sc = Scenario::load_with(&cli.scenario, &cli.sets)?;
     let cc = if cli.cc == "off" {
-        CcConfig::None
+        CcConfig::none()
     } else {
         sc.config_named(&cli.cc)
             .with_context(|| format!("--cc {}: no such [[cc]] entry", cli.cc))?

@@ -158,7 +158,7 @@ fn main() -> anyhow::Result<()> {
         .iter()
         .map(|m| mix(m).map(|x| (m.clone(), x)))
         .collect::<anyhow::Result<_>>()?;
-    let mut configs = vec![("off".to_string(), CcConfig::None)];
+    let mut configs = vec![("off".to_string(), CcConfig::none())];
     configs.extend(base.configs());
     let ns = base.network.cycle_ns();
     let mut jobs = Vec::new();

@@ -12,8 +12,9 @@
 
 use anyhow::Context;
 use clap::Parser;
-use pft_sim::net::{Delivery, Message, Network, Workload};
+use pft_sim::net::{Delivery, Message, Workload};
 use pft_sim::scenario::Scenario;
+use pft_sim::Network;
 use std::path::PathBuf;
 use std::time::Instant;
 

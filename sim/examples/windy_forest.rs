@@ -68,7 +68,7 @@ fn main() -> anyhow::Result<()> {
     };
     let nodes = base.nodes() as f64;
     let node_gbps = base.network.gbps(h.load);
-    let mut configs = vec![("off".to_string(), CcConfig::None)];
+    let mut configs = vec![("off".to_string(), CcConfig::none())];
     configs.extend(base.configs());
     let jobs: Vec<(usize, u32, usize)> = (0..mixes.len())
         .flat_map(|m| {

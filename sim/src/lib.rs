@@ -11,3 +11,6 @@ pub mod net;
 pub mod scenario;
 pub mod schedule;
 pub mod workload;
+
+pub use cc::pft::{DetMode, EngineKind, PftConfig, ThrMode};
+pub use cc::{CcConfig, Network};

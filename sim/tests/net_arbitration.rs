@@ -7,9 +7,9 @@
 //! both within a bounded wait; `fair_bypass` lets small packets use the gaps.
 
 use pft_sim::net::{
-    Arbitration, Delivery, EngineKind, Message, NetConfig, NetError, Network, NodeId, PftConfig,
-    TopologyConfig, Workload,
+    Arbitration, Delivery, Message, NetConfig, NetError, NodeId, TopologyConfig, Workload,
 };
+use pft_sim::{EngineKind, Network, PftConfig};
 
 const SMALL: u32 = 0x0001; // tag::UNIFORM
 const BIG: u32 = 0x0101; // tag::HOTSPOT_HOT

@@ -11,10 +11,8 @@
 
 use pft_sim::cc::CcConfig;
 use pft_sim::net::NodeId;
-use pft_sim::net::{
-    BernoulliSource, Delivery, EngineKind, EvalOrder, NetConfig, Network, NicStats, Pattern,
-    PftConfig,
-};
+use pft_sim::net::{BernoulliSource, Delivery, EvalOrder, NetConfig, NicStats, Pattern};
+use pft_sim::{EngineKind, Network, PftConfig};
 
 mod mix;
 use mix::Mix;

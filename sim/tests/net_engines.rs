@@ -9,11 +9,9 @@
 //! which the pipelined build does not run as the default one.
 
 use pft_hdl::model::Outputs;
-use pft_sim::net::{
-    BernoulliSource, DetMode, EngineKind, NetConfig, Network, NicStats, Pattern, PftConfig,
-    ThrMode, TopologyConfig,
-};
+use pft_sim::net::{BernoulliSource, NetConfig, NicStats, Pattern, TopologyConfig};
 use pft_sim::net::{Delivery, NodeId};
+use pft_sim::{DetMode, EngineKind, Network, PftConfig, ThrMode};
 
 fn incast_cfg() -> NetConfig {
     NetConfig {
@@ -156,8 +154,8 @@ fn compare_with(other: EngineKind, cfg: NetConfig, pft: PftConfig, cycles: u64) 
                 "cycle {t}, NIC {i}: PFT outputs differ (model vs {other:?})"
             );
             assert_eq!(
-                shown(nets[0].pft_probe(NodeId(i))),
-                nets[1].pft_probe(NodeId(i)),
+                shown(nets[0].pft_probe(NodeId(i)).unwrap()),
+                nets[1].pft_probe(NodeId(i)).unwrap(),
                 "cycle {t}, NIC {i}: PFT state differs (model vs {other:?})"
             );
             throttled += a.throttled as u32;

@@ -1,10 +1,8 @@
 //! The invariant checker catches deliberate faults and says what broke, where and when.
 
 use pft_sim::net::NodeId;
-use pft_sim::net::{
-    BernoulliSource, EngineKind, Fault, NetConfig, NetError, Network, Pattern, PftConfig,
-    TopologyConfig,
-};
+use pft_sim::net::{BernoulliSource, Fault, NetConfig, NetError, Pattern, TopologyConfig};
+use pft_sim::{EngineKind, Network, PftConfig};
 
 fn run_with(fault: Fault, check: bool) -> NetError {
     let cfg = NetConfig {

@@ -3,8 +3,9 @@
 //! throttling; and the isolated latency iteration grows by the host's share.
 
 use pft_sim::cc::CcConfig;
-use pft_sim::net::{EngineKind, EvalOrder, NetConfig, Network, PftConfig, TopologyConfig};
+use pft_sim::net::{EvalOrder, NetConfig, TopologyConfig};
 use pft_sim::workload::{CanaryTest, GpcnetConfig, GpcnetResults, GpcnetWorkload};
+use pft_sim::{EngineKind, Network, PftConfig};
 
 fn net_cfg() -> NetConfig {
     NetConfig {

@@ -1,4 +1,4 @@
-//! InfiniBand congestion control in the network (crate::cc::ibcc; docs/ibcc.md): lossless
+//! InfiniBand congestion control in the network (crate::cc::ibcc; docs/cc/ibcc.md): lossless
 //! with the invariant checker on, CNPs travel as packets, every FECN comes back as a BECN,
 //! deterministic, independent of the evaluation order, and it helps victims of a hot spot.
 //! The rules themselves (CCTI up and down, timer, IRD, marking) are unit-tested in
@@ -6,10 +6,9 @@
 
 use pft_sim::cc::{CcConfig, IbccConfig};
 use pft_sim::net::NodeId;
-use pft_sim::net::{
-    BernoulliSource, Delivery, EngineKind, EvalOrder, NetConfig, Network, Pattern, TopologyConfig,
-};
+use pft_sim::net::{BernoulliSource, Delivery, EvalOrder, NetConfig, Pattern, TopologyConfig};
 use pft_sim::scenario::{run, Progress, RunSpec, Scenario};
+use pft_sim::{EngineKind, Network};
 
 mod mix;
 use mix::Mix;
@@ -82,18 +81,23 @@ fn ibcc_is_lossless_and_every_fecn_returns_as_a_becn() {
     assert!(net.is_idle());
     // A packet may be marked at several hops; it arrives with FECN once.
     let marked = net.fecn_marked();
-    assert!(t.fecn_received > 0, "the incast marks packets");
-    assert!(t.fecn_received <= marked, "{} > {marked}", t.fecn_received);
-    assert_eq!(t.cnps_sent, t.fecn_received, "one CNP per marked packet");
+    let ib = net.ibcc_total_stats();
+    assert!(ib.fecn_received > 0, "the incast marks packets");
+    assert!(
+        ib.fecn_received <= marked,
+        "{} > {marked}",
+        ib.fecn_received
+    );
+    assert_eq!(ib.cnps_sent, ib.fecn_received, "one CNP per marked packet");
     assert_eq!(
-        t.becns_received, t.cnps_sent,
+        ib.becns_received, ib.cnps_sent,
         "every CNP reached its source"
     );
     assert_eq!(t.flits_injected, t.flits_ejected, "CNP flits are not data");
     // The incast sources were throttled, by their flow to NIC 3 only.
     assert!(t.throttled_cycles > 0);
     let senders_with_becns = (0..net.nodes())
-        .filter(|&i| net.nic_stats(NodeId(i)).becns_received > 0)
+        .filter(|&i| net.ibcc_stats(NodeId(i)).becns_received > 0)
         .count();
     assert!(
         senders_with_becns > 4,
@@ -130,11 +134,11 @@ fn cnp_travels_the_network_and_raises_one_flow() {
     let (mut first_fecn, mut first_becn) = (None, None);
     for t in 0..3_000u64 {
         net.step(&mut w).unwrap();
-        if first_fecn.is_none() && net.nic_stats(NodeId(2)).fecn_received > 0 {
+        if first_fecn.is_none() && net.ibcc_stats(NodeId(2)).fecn_received > 0 {
             first_fecn = Some(t);
         }
         let becns =
-            net.nic_stats(NodeId(0)).becns_received + net.nic_stats(NodeId(1)).becns_received;
+            net.ibcc_stats(NodeId(0)).becns_received + net.ibcc_stats(NodeId(1)).becns_received;
         if first_becn.is_none() && becns > 0 {
             first_becn = Some(t);
         }
@@ -142,7 +146,7 @@ fn cnp_travels_the_network_and_raises_one_flow() {
     let (f, b) = (first_fecn.unwrap(), first_becn.unwrap());
     // NIC 2 -> switch (3) -> switch pipeline (2) -> link to the source (3).
     assert!(b >= f + 3 + 2 + 3, "FECN at {f}, BECN at {b}");
-    assert!(net.nic_stats(NodeId(2)).cnps_sent > 0);
+    assert!(net.ibcc_stats(NodeId(2)).cnps_sent > 0);
     assert!(
         net.ccti(NodeId(0), NodeId(2)).unwrap() > 0 || net.ccti(NodeId(1), NodeId(2)).unwrap() > 0
     );
@@ -201,7 +205,7 @@ ccti_timer = 30
             .hotspot_rates
             .unwrap()
     };
-    let off = go("off", CcConfig::None);
+    let off = go("off", CcConfig::none());
     let on = go("ibcc", sc.config_named("ibcc").unwrap());
     assert!(
         on.rx_nonhot > 3.0 * off.rx_nonhot,

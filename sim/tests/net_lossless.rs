@@ -2,9 +2,8 @@
 //! cycle), nothing is lost, and every message is delivered once the sources stop.
 
 use pft_sim::net::NodeId;
-use pft_sim::net::{
-    BernoulliSource, EngineKind, NetConfig, Network, Pattern, PftConfig, TopologyConfig,
-};
+use pft_sim::net::{BernoulliSource, NetConfig, Pattern, TopologyConfig};
+use pft_sim::{EngineKind, Network, PftConfig};
 
 fn incast_until_idle(cfg: NetConfig, pft: PftConfig, load: f64, hot: u32) {
     let mut net = Network::new(&cfg, &pft, EngineKind::Model, 3).unwrap();

@@ -3,10 +3,8 @@
 //! gating and with packet gating and a narrow RI width.
 
 use pft_sim::net::NodeId;
-use pft_sim::net::{
-    BernoulliSource, Delivery, EngineKind, EvalOrder, NetConfig, Network, Pattern, PftConfig,
-    TopologyConfig,
-};
+use pft_sim::net::{BernoulliSource, Delivery, EvalOrder, NetConfig, Pattern, TopologyConfig};
+use pft_sim::{EngineKind, Network, PftConfig};
 
 mod mix;
 use mix::Mix;

@@ -4,9 +4,8 @@
 
 use pft_hdl::regs::{self, Kind};
 use pft_sim::net::NodeId;
-use pft_sim::net::{
-    DetMode, EngineKind, NetConfig, Network, Peer, PftConfig, ThrMode, Topology, TopologyConfig,
-};
+use pft_sim::net::{NetConfig, Peer, Topology, TopologyConfig};
+use pft_sim::{DetMode, EngineKind, Network, PftConfig, ThrMode};
 
 fn check_all_pairs(t: &Topology) -> usize {
     let n = t.nodes();

@@ -7,9 +7,10 @@
 
 use pft_sim::net::NodeId;
 use pft_sim::net::{
-    BernoulliSource, CreditScope, DetMode, EngineKind, EvalOrder, FaultSpec, LinkRef, NetConfig,
-    NetError, Network, Pattern, PftConfig, ThrMode, TopologyConfig,
+    BernoulliSource, CreditScope, EvalOrder, FaultSpec, LinkRef, NetConfig, NetError, Pattern,
+    TopologyConfig,
 };
+use pft_sim::{DetMode, EngineKind, Network, PftConfig, ThrMode};
 
 fn base() -> NetConfig {
     NetConfig {
@@ -242,10 +243,10 @@ fn pft_rewritten_mid_run_takes_effect() {
         ("n", 0),
         ("k", 40),
     ]);
-    let cfg = with(FaultSpec::PftRewrite {
+    let cfg = with(FaultSpec::RegRewrite {
         at: 3000,
         nics: None,
-        pft: hard,
+        regs: hard.to_table(),
     });
     let mut net = Network::new(&cfg, &PftConfig::disabled(), EngineKind::Model, 3).unwrap();
     let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.6, 1024, 64, 9);
@@ -298,18 +299,20 @@ fn all_faults() -> NetConfig {
                 duration: Some(100),
                 period: Some(500),
             },
-            FaultSpec::PftRewrite {
+            FaultSpec::RegRewrite {
                 at: 800,
                 nics: Some(vec![1, 2, 3, 9]),
-                pft: PftConfig::default().with_all(&[
-                    ("det_mode", DetMode::Ft as u64),
-                    ("thr_mode", ThrMode::Fi as u64),
-                    ("th_enter", 16),
-                    ("th_escape", 8),
-                    ("m", 0),
-                    ("n", 2),
-                    ("k", 3),
-                ]),
+                regs: PftConfig::default()
+                    .with_all(&[
+                        ("det_mode", DetMode::Ft as u64),
+                        ("thr_mode", ThrMode::Fi as u64),
+                        ("th_enter", 16),
+                        ("th_escape", 8),
+                        ("m", 0),
+                        ("n", 2),
+                        ("k", 3),
+                    ])
+                    .to_table(),
             },
         ],
         ..base()

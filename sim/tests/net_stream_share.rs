@@ -4,9 +4,8 @@
 //! three destination queues gives the hot stream a third of the flits; a share p gives it
 //! p, and a stream that is empty does not hold the other back.
 
-use pft_sim::net::{
-    Delivery, EngineKind, Message, NetConfig, Network, NodeId, PftConfig, TopologyConfig, Workload,
-};
+use pft_sim::net::{Delivery, Message, NetConfig, NodeId, TopologyConfig, Workload};
+use pft_sim::{EngineKind, Network, PftConfig};
 
 const HOT: u32 = 0x0101;
 const UNI: u32 = 0x0102;

@@ -2,9 +2,8 @@
 //! drains exactly at the destination's eject rate; the 648-node fabric runs.
 
 use pft_sim::net::NodeId;
-use pft_sim::net::{
-    BernoulliSource, EngineKind, NetConfig, Network, Pattern, PftConfig, TopologyConfig,
-};
+use pft_sim::net::{BernoulliSource, NetConfig, Pattern, TopologyConfig};
+use pft_sim::{EngineKind, Network, PftConfig};
 
 /// Flits ejected network-wide per node and cycle over `measure` cycles after `warm`.
 fn accepted(net: &mut Network, w: &mut BernoulliSource, warm: u64, measure: u64) -> f64 {

@@ -169,7 +169,7 @@ fn compare_prints_one_table_and_writes_each_run() {
         header(&d.join("compare.csv")),
         "config,pft,congestors,cycles_run,finished,accepted,lat_mean,lat_p99,bw_mean,bw_p99,\
 f_c,f_c_tail,cif_lat_avg,cif_lat_p99,cif_bw_avg,cif_bw_p99,frac_congested,frac_throttled,\
-wall_seconds,rx_hot,rx_nonhot,rx_total"
+wall_seconds,rx_hot,rx_nonhot,rx_total,cc_counters"
     );
     let c = json(&d.join("compare.json"));
     let rows = c["rows"].as_array().unwrap();

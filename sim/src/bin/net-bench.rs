@@ -12,10 +12,9 @@
 //! usage error (exit status 2) naming the flag and its range; a refused network, exit 1.
 
 use clap::Parser;
-use pft_sim::cc::{CcConfig, IbccConfig};
-use pft_sim::net::{
-    BernoulliSource, EngineKind, NetConfig, Network, Pattern, PftConfig, TopologyConfig,
-};
+use pft_sim::cc::pft::{EngineKind, PftConfig};
+use pft_sim::cc::{CcConfig, Network, KINDS};
+use pft_sim::net::{BernoulliSource, NetConfig, Pattern, TopologyConfig};
 use pft_sim::workload::config::MAX_MSG_BYTES;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -48,9 +47,9 @@ pub struct Args {
     #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set,
           value_parser = parse_on_off)]
     pft: bool,
-    /// Congestion control: pft (the PFT block, on or off by --pft), none, or ibcc (IB CC
-    /// with the IB seed's Table I).
-    #[arg(long, value_name = "pft|none|ibcc", default_value = "pft", value_parser = parse_cc)]
+    /// Congestion control: any registered scheme with its defaults (pft: the paper's
+    /// configuration, on or off by --pft; none; ibcc: IB CC with the IB seed's Table I).
+    #[arg(long, value_name = "SCHEME", default_value = "pft", value_parser = parse_cc)]
     cc: String,
     /// Message size, bytes, 1..=67108864.
     #[arg(long, value_name = "B", default_value_t = 4096, value_parser = parse_msg_bytes)]
@@ -126,9 +125,13 @@ fn parse_engine(s: &str) -> Result<EngineKind, String> {
 }
 
 fn parse_cc(s: &str) -> Result<String, String> {
-    match s {
-        "pft" | "none" | "ibcc" => Ok(s.to_string()),
-        _ => Err("must be pft, none or ibcc".to_string()),
+    if KINDS.contains(&s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "must be one of {} (the registered schemes)",
+            KINDS.join(", ")
+        ))
     }
 }
 
@@ -165,10 +168,9 @@ fn main() -> ExitCode {
         ..NetConfig::default()
     };
     let pft = PftConfig::default().with("enable", a.pft.into());
-    let cc = match a.cc.as_str() {
-        "none" => CcConfig::None,
-        "ibcc" => CcConfig::Ibcc(IbccConfig::default()),
-        _ => CcConfig::Pft(pft),
+    let cc = match CcConfig::default_of(&a.cc).expect("parse_cc took a registered kind") {
+        CcConfig::Pft(_) => CcConfig::Pft(pft),
+        other => other,
     };
     let t0 = Instant::now();
     let mut net = match Network::with_cc(&cfg, &cc, engine, seed) {

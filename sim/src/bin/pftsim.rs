@@ -144,7 +144,7 @@ pub struct Opts {
     /// The PFT engine at every NIC, instead of the scenario's `engine`: model, rtl or
     /// verilator (the exported Verilog; needs `make verilog` and Verilator).
     #[arg(long, value_name = "ENGINE", value_parser = parse_engine)]
-    engine: Option<pft_sim::net::EngineKind>,
+    engine: Option<pft_sim::cc::pft::EngineKind>,
     /// Run even when the estimate is above 2 hours or 80% of the available memory
     /// (`pftsim check` prints the estimate).
     #[arg(long)]
@@ -152,8 +152,8 @@ pub struct Opts {
 }
 
 /// `--engine`: model, rtl or verilator.
-fn parse_engine(s: &str) -> Result<pft_sim::net::EngineKind, String> {
-    use pft_sim::net::EngineKind;
+fn parse_engine(s: &str) -> Result<pft_sim::cc::pft::EngineKind, String> {
+    use pft_sim::cc::pft::EngineKind;
     match s {
         "model" => Ok(EngineKind::Model),
         "rtl" => Ok(EngineKind::Rtl),

@@ -1,64 +1,52 @@
 //! Building a network: the topology's switches and ports, the links (NIC injection and
-//! ejection, then every switch-to-switch direction), the NICs with their PFT blocks
-//! configured through the CSR port, and the congestion control's state.
+//! ejection, then every switch-to-switch direction), the NICs, and the congestion-control
+//! scheme's state (made by the caller from the built network's facts).
 
-use super::config::{Arbitration, EngineKind, NetConfig};
+use super::config::{Arbitration, NetConfig};
 use super::error::NetError;
 use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
 use super::network::{Network, ONE};
-use super::pft::{nic_seed, PftEngine};
+use super::scheme::Scheme;
 use super::store::{
     End, Endpoint, EntryId, LinkId, MsgId, PktId, PortId, Slab, SwitchId, Table, Wheel,
 };
 use super::topology::{Peer, Topology};
 use super::types::NodeId;
-use crate::cc::ibcc::{IbccNics, IbccSwitches, VictimMask};
-use crate::cc::{CcConfig, FlowCtl, Marking};
 use std::collections::VecDeque;
 
-impl Network {
-    /// Build a network at cycle 0 running congestion control `cc` (`none`, `pft` or
-    /// `ibcc`). Every NIC's PFT block is its link credit counter; it throttles only for
-    /// `pft` (crate::cc explains the seams).
-    pub fn with_cc(
-        cfg: &NetConfig,
-        cc: &CcConfig,
-        engine: EngineKind,
-        seed: u64,
-    ) -> Result<Network, NetError> {
-        Network::with_cc_on(cfg, cc, engine, seed, None)
-    }
+/// What a scheme may read while it is built: the network's configuration, its topology
+/// and the dense numbering of switch ports that the switch hooks use.
+pub struct BuildCtx<'a> {
+    pub cfg: &'a NetConfig,
+    pub topo: &'a Topology,
+    /// NICs.
+    pub nodes: u32,
+    /// Switch ports over all switches (`OutputAt::global` is below this).
+    pub ports: usize,
+    /// The run seed.
+    pub seed: u64,
+}
 
-    /// `with_cc`, with PFT on only at the NICs `pft_on` marks (one flag per NIC, in NIC
-    /// order; `None`: every NIC). A NIC left out keeps its block as its credit counter with
-    /// CTRL.enable = 0, so it never throttles (a NIC designer's "PFT on the congestors
-    /// only"). Only meaningful for `pft`; the other schemes disable every block anyway.
-    pub fn with_cc_on(
+impl BuildCtx<'_> {
+    /// A seed for NIC `nic`'s own random source, from the run seed and `salt` (the same for
+    /// every run with the same seed; different NICs and salts give unrelated values).
+    pub fn nic_seed(&self, nic: u32, salt: u64) -> u64 {
+        faults::mix(self.seed, Endpoint::nic(nic).raw(), salt)
+    }
+}
+
+impl<S: Scheme> Network<S> {
+    /// Build a network at cycle 0: empty channels and buffers, the topology's routing
+    /// tables, and the congestion-control scheme that `scheme` makes from the built
+    /// network's facts (`crate::cc` builds its schemes this way; `crate::Network::with_cc`
+    /// is the usual entry point). Errors name the field and its range.
+    pub fn build(
         cfg: &NetConfig,
-        cc: &CcConfig,
-        engine: EngineKind,
         seed: u64,
-        pft_on: Option<&[bool]>,
-    ) -> Result<Network, NetError> {
+        scheme: impl FnOnce(&BuildCtx) -> Result<S, NetError>,
+    ) -> Result<Network<S>, NetError> {
         cfg.validate()?;
-        if let Some(on) = pft_on {
-            let nodes = cfg.topology.nodes() as usize;
-            if on.len() != nodes {
-                return Err(NetError::Config(crate::error::FieldError::new(
-                    "pft_on",
-                    format!("{} flags", on.len()),
-                    format!("must have one flag per NIC ({nodes})"),
-                )));
-            }
-        }
-        cc.validate("cc")?;
-        let pft = &cc.pft();
-        if engine == EngineKind::Verilator {
-            super::verilator::library(pft.build()).map_err(|e| {
-                NetError::Config(crate::error::FieldError::new("engine", "verilator", e))
-            })?;
-        }
         let topo = Topology::build(&cfg.topology);
         let nodes = topo.nodes();
         let n = nodes as usize;
@@ -176,7 +164,7 @@ impl Network {
                 rate: 0,
                 thr_since: 0,
                 inj_paused: false,
-                cur_cnp: false,
+                cur_ctl: false,
                 inj_rx: g,
                 ej_tx: g,
                 inj_link,
@@ -198,17 +186,9 @@ impl Network {
             }
         }
 
-        let credit_limit = cfg.buffer_flits as u16;
         let nic = Nics {
             st,
             share: Vec::new(),
-            engine: (0..nodes)
-                .map(|i| {
-                    let off = pft_on.is_some_and(|on| !on[i as usize]);
-                    let cfg_i = if off { pft.with("enable", 0) } else { *pft };
-                    PftEngine::configured(engine, &cfg_i, credit_limit, nic_seed(seed, i))
-                })
-                .collect(),
             active: (0..n).map(|_| VecDeque::new()).collect(),
             sq: vec![(MsgId::NONE, MsgId::NONE); n * n],
             stats: vec![NicStats::default(); n],
@@ -218,39 +198,13 @@ impl Network {
         let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
         let max_lat = lat_sw.max(cfg.credit_latency_cycles + credit_extra);
         let rate_fp = ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE);
-        let (flow, marking) = match cc {
-            CcConfig::Ibcc(ib) => {
-                let victim = specs
-                    .iter()
-                    .map(|spec| {
-                        let mut m = 0u64;
-                        for (p, peer) in spec.ports.iter().enumerate() {
-                            let set = match ib.victim_mask {
-                                VictimMask::NicPorts => matches!(peer, Peer::Nic(_)),
-                                VictimMask::All => *peer != Peer::Unused,
-                                VictimMask::None => false,
-                            };
-                            m |= (set as u64) << p;
-                        }
-                        m
-                    })
-                    .collect();
-                (
-                    FlowCtl::Ibcc(Box::new(IbccNics::new(ib, nodes, cfg.cycle_ns(), |i| {
-                        faults::mix(seed, Endpoint::nic(i).raw(), 0x1bcc)
-                    }))),
-                    Marking::Ibcc(Box::new(IbccSwitches::new(
-                        ib,
-                        sw.out.len(),
-                        victim,
-                        cfg.buffer_flits,
-                        cfg.mtu_flits(),
-                        cfg.flit_bytes,
-                    ))),
-                )
-            }
-            CcConfig::None | CcConfig::Pft(_) => (FlowCtl::None, Marking::None),
-        };
+        let cc = scheme(&BuildCtx {
+            cfg,
+            topo: &topo,
+            nodes,
+            ports: sw.out.len(),
+            seed,
+        })?;
         let mut nic = nic;
         for s in &mut nic.st {
             s.rate = rate_fp;
@@ -277,17 +231,11 @@ impl Network {
             classes: Vec::new(),
             last_progress: 0,
             faults: FaultState::new(cfg, n),
-            flow,
-            marking,
-            cc: cc.clone(),
+            cc,
             order: None,
             msg_buf: Vec::new(),
             deliveries: Vec::new(),
-            engine_kind: engine,
             seed,
-            clk_q16: pft.clock_q16(),
-            clk_acc: 0,
-            clk_steps: 1,
             topo,
         })
     }

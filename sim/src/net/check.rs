@@ -6,20 +6,21 @@
 //! are in the network. With `check = true`, after every cycle, from independent counts:
 //! credit conservation on every link (sender's used credits = flits in the flit channel +
 //! flits in the receiver's buffer + credits in the credit channel, where the NIC's used
-//! credits are its PFT block's counter `c`), every buffer's occupancy against its entries
-//! and its size, the PFT blocks' error flags, and the total of flits in the network.
+//! credits are its injection gate's counter `c`), every buffer's occupancy against its
+//! entries and its size, the gates' error flags, a scheme's own count of the flits queued
+//! for each switch output, and the total of flits in the network.
 
 use super::error::NetError;
 use super::network::{ClassWatch, Network};
+use super::scheme::Scheme;
 use super::store::{End, Endpoint, EntryId, Id, LinkId, PortId, NEVER};
 use super::types::NodeId;
-use crate::cc::Marking;
 use std::fmt::Write;
 
 /// Lines of a deadlock dump before it is cut.
 const DUMP_LINES: usize = 40;
 
-impl Network {
+impl<S: Scheme> Network<S> {
     /// Run every invariant check now (between steps). `step` calls it each cycle when
     /// `check` is on.
     pub fn check(&self) -> Result<(), NetError> {
@@ -38,7 +39,7 @@ impl Network {
         let ports = self.sw.inp.len();
         let mut occ_sw = vec![0u32; ports];
         let mut occ_nic = vec![0u32; self.nodes as usize];
-        // IB CC: flits queued per switch output, from the entries.
+        // Flits queued per switch output, from the entries (for a scheme that counts them).
         let mut for_out = vec![0u32; ports];
         for (id, e) in self.entries.items.iter().enumerate() {
             if !e.live {
@@ -63,15 +64,15 @@ impl Network {
                 }
             }
         }
-        if let Marking::Ibcc(m) = &self.marking {
-            for (g, &want) in for_out.iter().enumerate() {
-                if m.queued(g) != want {
+        for (g, &want) in for_out.iter().enumerate() {
+            match self.cc.queued_for(g) {
+                Some(q) if q != want => {
                     return Err(inv(format!(
-                        "{}: IB CC counts {} flits queued for it, the buffers hold {want}",
+                        "{}: the congestion control counts {q} flits queued for it, the buffers hold {want}",
                         self.out_port_name(PortId(g as u32)),
-                        m.queued(g)
                     )));
                 }
+                _ => {}
             }
         }
         // Reservations (arbitration): a reserved output is free, its holder's mask has it,
@@ -147,12 +148,11 @@ impl Network {
         let mut total = 0u64;
         for (l, k) in self.links.iter().enumerate() {
             let (used, limit) = if let End::Nic(n) = k.tx.end() {
-                let n = n as usize;
-                let e = &self.nic.engine[n];
-                // Credits that arrived but wait for the block (more than 255 in one cycle)
+                // Credits that arrived but wait for the gate (more than 255 in one cycle)
                 // are no longer in use on the link.
                 (
-                    (e.used_credits() as u32).wrapping_sub(self.nic.st[n].credit_in),
+                    (self.cc.used_credits(n) as u32)
+                        .wrapping_sub(self.nic.st[n as usize].credit_in),
                     self.cfg.buffer_flits,
                 )
             } else {
@@ -183,16 +183,13 @@ impl Network {
                 )));
             }
         }
-        for (n, e) in self.nic.engine.iter().enumerate() {
-            let p = e.probe();
-            if p.err_underflow || p.err_overflow {
-                return Err(NetError::Pft {
+        for n in 0..self.nodes {
+            if let Some(detail) = self.cc.gate_error(n) {
+                return Err(NetError::Gate {
                     cycle,
-                    nic: n as u32,
-                    detail: format!(
-                        "credit error flags set (underflow {}, overflow {}), c = {}",
-                        p.err_underflow, p.err_overflow, p.c
-                    ),
+                    nic: n,
+                    gate: self.cc.gate_name().to_string(),
+                    detail,
                 });
             }
         }
@@ -247,27 +244,28 @@ impl Network {
     }
 
     /// The no-progress error, with a dump of every non-empty buffer and busy port.
-    /// NIC `n`'s PFT block has held a packet halfway for twice `deadlock_cycles`: say why.
+    /// NIC `n`'s gate has held a packet halfway for twice `deadlock_cycles`: say why.
     #[cold]
     #[inline(never)]
     pub(crate) fn starved(&self, n: u32) -> NetError {
         let ns = &self.nic.st[n as usize];
-        let probe = self.nic.engine[n as usize].probe();
+        let g = self.cc.gate_state(n);
         let limit = self.cfg.buffer_flits;
         let edge = self.in_port_name(Endpoint::port(ns.inj_rx));
         let reason = format!(
-            "its PFT block throttles every cycle while {edge} stays locked to the packet, so c cannot fall; a throttle level that reaches P(send) = 0 below CREDIT_LIMIT does this (see docs/scenarios.md, 'levels that block completely'): f(c) = (c << m >> n) + k = {}{} now",
-            probe.level,
-            if probe.level >= 1 << 32 { " or more" } else { "" }
+            "its {} throttles every cycle while {edge} stays locked to the packet, so c cannot fall; {}",
+            self.cc.gate_name(),
+            g.reason
         );
         NetError::Starved {
             cycle: self.now,
             nic: n,
+            gate: self.cc.gate_name().to_string(),
             packet: self.packet_name(ns.cur_pkt),
             stalled_cycles: self.now + 1 - ns.thr_since,
-            c: probe.c,
+            c: g.c,
             credit_limit: limit,
-            state: if probe.state { "Congested" } else { "Normal" }.to_string(),
+            state: g.state,
             reason,
         }
     }
@@ -325,7 +323,7 @@ impl Network {
             }
         }
         for n in 0..self.nodes as usize {
-            let c = self.nic.engine[n].used_credits();
+            let c = self.cc.used_credits(n as u32);
             let st = self.nic_stats(NodeId(n as u32));
             let rx = self.nic.st[n].rx_occ;
             if c > 0 || rx > 0 || st.queued_flits > 0 {
@@ -334,7 +332,7 @@ impl Network {
                     self.cfg.buffer_flits,
                     st.queued_flits,
                     self.cfg.eject_buffer_flits,
-                    self.nic.engine[n].congested()
+                    self.congested(NodeId(n as u32))
                 ));
             }
         }
@@ -363,7 +361,7 @@ impl Network {
     }
 }
 
-impl Network {
+impl<S: super::scheme::Scheme> Network<S> {
     /// The class-stall error: class `c` has waited `stall_cycles` for a delivery. Names the
     /// class and says where its oldest message is (send queue, or the buffers holding its
     /// packets and what each waits for).
@@ -396,7 +394,7 @@ impl Network {
                         "; {} B still in NIC {}'s send queue (used credits {}/{})",
                         m.bytes_left,
                         m.msg.src,
-                        self.nic.engine[m.msg.src.index()].used_credits(),
+                        self.cc.used_credits(m.msg.src.0),
                         self.cfg.buffer_flits
                     );
                 }

@@ -1,5 +1,4 @@
-//! Typed, documented run configuration of the network (`NetConfig`), of the PFT blocks
-//! (`PftConfig`) and the engine choice (`EngineKind`). Every struct deserializes with serde
+//! Typed, documented run configuration of the network (`NetConfig`). Every struct deserializes with serde
 //! (missing keys take the defaults, unknown keys are refused); `validate` checks ranges and
 //! returns a `FieldError` (crate::error) that names the field and the allowed values.
 //!
@@ -187,7 +186,7 @@ pub struct NetConfig {
     /// default 1.
     pub eject_rate: f64,
     /// Run the invariant checker every cycle (credit conservation on every link, buffer
-    /// bounds, PFT credit agreement). Slower; on in tests. Default false.
+    /// bounds, the NIC gates' credit counts). Slower; on in tests. Default false.
     pub check: bool,
     /// Fail the run when no flit has moved for this many cycles while flits are in the
     /// network (deadlock), or when one NIC has been stuck halfway through a packet for
@@ -362,17 +361,4 @@ impl NetConfig {
         super::faults::check_refs(&self.faults, &topo)?;
         Ok(())
     }
-}
-
-/// Which implementation of the PFT block runs in every NIC (one choice per run).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EngineKind {
-    /// The plain-Rust reference model (fast; default).
-    #[default]
-    Model,
-    /// The rust-hdl RTL stepped by hand (about 60k block-cycles/s).
-    Rtl,
-    /// The exported Verilog (`synth/out/pft_injector.v`) under Verilator (`net::verilator`).
-    Verilator,
 }

@@ -54,10 +54,12 @@ pub enum NetError {
         dst: u32,
         at: u32,
     },
-    #[error("cycle {cycle}: PFT block of NIC {nic} disagrees with the link: {detail}")]
-    Pft {
+    /// A NIC's injection gate (`gate`: "PFT block", "credit counter") contradicts its link.
+    #[error("cycle {cycle}: {gate} of NIC {nic} disagrees with the link: {detail}")]
+    Gate {
         cycle: u64,
         nic: u32,
+        gate: String,
         detail: String,
     },
     #[error("cycle {cycle}: deadlock: no flit moved for {stalled_cycles} cycles with {flits_in_network} flits in the network\n{dump}")]
@@ -67,10 +69,11 @@ pub enum NetError {
         flits_in_network: u64,
         dump: String,
     },
-    #[error("cycle {cycle}: NIC {nic} starved by its PFT block: {packet} is stuck halfway, its next flit held back (with credit) for {stalled_cycles} cycles in a row (c = {c} of {credit_limit} credits, {state}): {reason}")]
+    #[error("cycle {cycle}: NIC {nic} starved by its {gate}: {packet} is stuck halfway, its next flit held back (with credit) for {stalled_cycles} cycles in a row (c = {c} of {credit_limit} credits, {state}): {reason}")]
     Starved {
         cycle: u64,
         nic: u32,
+        gate: String,
         packet: String,
         stalled_cycles: u64,
         c: u16,

@@ -1,6 +1,7 @@
 //! Run-time faults, set in the scenario file as `[[network.faults]]` tables: credit returns
 //! that are late or jittered, an ejection port that stalls or slows down, a link that
-//! pauses, and PFT registers rewritten through the CSR port while traffic runs. Unlike the
+//! pauses, and the congestion control's registers rewritten through the NICs' CSR port
+//! while traffic runs (`pft_rewrite`; the scheme turns the table into CSR writes). Unlike the
 //! test hook `Fault` (which breaks an invariant on purpose), these are things a real fabric
 //! does; the network must stay lossless through them, and the invariant checker says so.
 //!
@@ -11,7 +12,7 @@
 
 use super::config::{bad, Fault, FieldError, NetConfig};
 use super::network::{Network, ONE};
-use super::pft_config::PftConfig;
+use super::scheme::Scheme;
 use super::store::{End, Endpoint, SwitchId};
 use super::topology::{Peer, Topology};
 use serde::{Deserialize, Serialize};
@@ -20,7 +21,7 @@ use std::collections::VecDeque;
 /// Largest extra credit-return delay accepted, cycles: for one fault, and for all credit
 /// faults of a network together (the credit channels are sized for the sum).
 pub const MAX_CREDIT_EXTRA_CYCLES: u32 = 1 << 16;
-/// Largest credit jitter accepted, cycles. Jitter bunches credits; the PFT block takes at
+/// Largest credit jitter accepted, cycles. Jitter bunches credits; a NIC's gate takes at
 /// most 255 in one cycle (`credit_return` is 8 bits) and the NIC holds the rest for the
 /// next cycles, so nothing is lost, but a long jitter would mostly test that queue.
 pub const MAX_CREDIT_JITTER_CYCLES: u32 = 200;
@@ -87,7 +88,7 @@ pub enum CreditScope {
     /// Every credit channel in the fabric.
     #[default]
     All,
-    /// Only the credits returning to NICs: the ones the PFT blocks count (`c`).
+    /// Only the credits returning to NICs: the ones the NICs' gates count (`c`).
     Nics,
 }
 
@@ -167,14 +168,17 @@ pub enum FaultSpec {
         #[serde(default)]
         period: Option<u64>,
     },
-    /// In cycle `at`, the driver rewrites the PFT registers of the listed NICs (all if
-    /// absent) with `pft`, one CSR write per cycle (CTRL last, SEED kept), while traffic
-    /// runs.
-    PftRewrite {
+    /// In cycle `at`, the driver rewrites the registers of the listed NICs (all if
+    /// absent) with the table `pft` (keys of a `[[pft]]` entry), one CSR write per cycle,
+    /// while traffic runs. The scheme checks the table (`cc::pft`: CTRL last, SEED kept)
+    /// and turns it into CSR writes.
+    #[serde(rename = "pft_rewrite")]
+    RegRewrite {
         at: u64,
         #[serde(default)]
         nics: Option<Vec<u32>>,
-        pft: PftConfig,
+        #[serde(rename = "pft")]
+        regs: toml::Table,
     },
 }
 
@@ -210,7 +214,7 @@ impl FaultSpec {
                 duration: *duration,
                 period: *period,
             },
-            FaultSpec::PftRewrite { at, .. } => Window {
+            FaultSpec::RegRewrite { at, .. } => Window {
                 start: *at,
                 duration: Some(1),
                 period: None,
@@ -254,7 +258,7 @@ impl FaultSpec {
                     return Err(bad(
                         &format!("{field}.max_cycles"),
                         max_cycles,
-                        format!("must be in 1..={MAX_CREDIT_JITTER_CYCLES} (a NIC's PFT block takes at most 255 credits per cycle)"),
+                        format!("must be in 1..={MAX_CREDIT_JITTER_CYCLES} (a NIC's gate takes at most 255 credits per cycle)"),
                     ));
                 }
             }
@@ -281,26 +285,13 @@ impl FaultSpec {
                 link.validate(&format!("{field}.link"))?;
                 stall("link pause")?
             }
-            FaultSpec::PftRewrite { nics, pft, .. } => {
+            FaultSpec::RegRewrite { nics, .. } => {
+                // The table's keys are the scheme's to check (cc::validate).
                 if nics.as_ref().is_some_and(|v| v.is_empty()) {
                     return Err(bad(
                         &format!("{field}.nics"),
                         "[]",
                         "must list at least one NIC (leave it out for all NICs)",
-                    ));
-                }
-                if pft.pipelined() {
-                    return Err(bad(
-                        &format!("{field}.pft.pipelined"),
-                        true,
-                        "a register rewrite cannot change the block's build (set `pipelined` in the [[pft]] entry)",
-                    ));
-                }
-                if pft.clock_q16() != PftConfig::default().clock_q16() {
-                    return Err(bad(
-                        &format!("{field}.pft.clock_ratio"),
-                        pft.clock_ratio(),
-                        "a register rewrite cannot change the block's clock (set `clock_ratio` in the [[pft]] entry)",
                     ));
                 }
             }
@@ -383,22 +374,15 @@ pub(crate) struct CreditFx {
     pub jitter_sw: u32,
 }
 
-impl Network {
+impl<S: Scheme> Network<S> {
     /// Start and end the run-time faults whose windows open or close in this cycle.
     pub(crate) fn apply_faults(&mut self) {
         let now = self.now;
         let (mut credit, mut eject, mut pause) = (false, false, false);
         for (i, f) in self.faults.specs.iter().enumerate() {
-            if let FaultSpec::PftRewrite { at, nics, pft } = f {
+            if let FaultSpec::RegRewrite { at, nics, regs } = f {
                 if *at == now {
-                    let limit = self.cfg.buffer_flits as u16;
-                    let writes: Vec<(u8, u32)> = pft
-                        .writes(limit, 1)
-                        .into_iter()
-                        .filter(|&(a, _)| {
-                            a != pft_hdl::regs::addr::SEED && a != pft_hdl::regs::addr::CREDIT_LIMIT
-                        })
-                        .collect();
+                    let writes = self.cc.csr_writes(regs);
                     let mut list: Vec<u32> =
                         nics.clone().unwrap_or_else(|| (0..self.nodes).collect());
                     list.sort_unstable();
@@ -417,7 +401,7 @@ impl Network {
                     FaultSpec::CreditDelay { .. } | FaultSpec::CreditJitter { .. } => credit = true,
                     FaultSpec::Eject { .. } => eject = true,
                     FaultSpec::LinkPause { .. } => pause = true,
-                    FaultSpec::PftRewrite { .. } => {}
+                    FaultSpec::RegRewrite { .. } => {}
                 }
             }
         }
@@ -518,7 +502,7 @@ pub(crate) fn check_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), Fi
     for (i, f) in faults.iter().enumerate() {
         let field = format!("faults[{i}]");
         let nic_list = match f {
-            FaultSpec::Eject { nics, .. } | FaultSpec::PftRewrite { nics, .. } => nics.as_deref(),
+            FaultSpec::Eject { nics, .. } | FaultSpec::RegRewrite { nics, .. } => nics.as_deref(),
             _ => None,
         };
         for &n in nic_list.unwrap_or(&[]) {

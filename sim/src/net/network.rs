@@ -1,4 +1,4 @@
-//! `Network`: the state of a whole run (links, switches, NICs with their PFT blocks) and its
+//! `Network`: the state of a whole run (links, switches, NICs with their injection gates) and its
 //! clock. One `step` = one cycle in two phases:
 //!
 //! 1. read inputs: the flits and credits whose channel delay ends in this cycle are taken
@@ -10,25 +10,23 @@
 //! No component reads another's state in phase 2, so the order in which they are evaluated
 //! cannot change a result (`set_eval_order` exists to test exactly that).
 
-use super::config::{EngineKind, NetConfig};
+use super::config::NetConfig;
 use super::error::NetError;
 use super::faults::FaultState;
-use super::pft::PftEngine;
-use super::pft_config::PftConfig;
+use super::scheme::{GateOut, Global, Scheme};
+pub(crate) use super::state::{
+    InPort, Link, NicState, Nics, OutPort, StreamShare, SwState, Switches,
+};
 use super::store::{
     CreditEv, End, Endpoint, Entry, EntryId, FlitEv, Id, LinkId, MsgId, MsgState, Packet, PktId,
-    PortId, Slab, SwitchId, Table, Wheel, CNP, NEVER,
+    PortId, Slab, SwitchId, Table, Wheel, CONTROL, NEVER,
 };
 
 use super::topology::Topology;
 use super::types::{Delivery, Message, NodeId, Workload};
-use crate::cc::{CcConfig, FlowCtl, Marking};
-use pft_hdl::model::Outputs;
-use pft_hdl::stepper::Probe;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::collections::VecDeque;
 
 /// Cycles between two looks of the class-stall watchdog.
 const STALL_LOOK_EVERY: u64 = 1024;
@@ -62,15 +60,12 @@ pub struct NicStats {
     /// Messages delivered at this (destination) NIC.
     pub messages_delivered: u64,
     pub bytes_delivered: u64,
-    /// Cycles in which the PFT block held back a ready flit that had a credit.
+    /// Cycles in which the congestion control held back a packet or a ready flit that
+    /// had a credit (the injection gate, or the flow control with a credit free).
     pub throttled_cycles: u64,
-    /// Cycles in which the PFT block was Congested (IB CC: the NIC had a flow with
-    /// CCTI > 0).
+    /// Cycles in which the NIC was congested: its gate in its congested state (PFT:
+    /// Congested), or congested in the scheme's own sense (IB CC: a flow with CCTI > 0).
     pub congested_cycles: u64,
-    /// IB CC: data packets that arrived here with FECN, CNPs sent, BECNs (CNPs) received.
-    pub fecn_received: u64,
-    pub cnps_sent: u64,
-    pub becns_received: u64,
 }
 
 impl NicStats {
@@ -84,9 +79,6 @@ impl NicStats {
         self.bytes_delivered += o.bytes_delivered;
         self.throttled_cycles += o.throttled_cycles;
         self.congested_cycles += o.congested_cycles;
-        self.fecn_received += o.fecn_received;
-        self.cnps_sent += o.cnps_sent;
-        self.becns_received += o.becns_received;
     }
 }
 
@@ -100,9 +92,13 @@ pub(crate) trait Clocked {
     /// The component.
     type Id: Copy;
     /// Phase 1: take a flit that arrives this cycle at `at`.
-    fn read(net: &mut Network, at: Self::Input, ev: &FlitEv) -> Result<(), Box<NetError>>;
+    fn read<S: Scheme>(
+        net: &mut Network<S>,
+        at: Self::Input,
+        ev: &FlitEv,
+    ) -> Result<(), Box<NetError>>;
     /// Phase 2: decide from the component's own state, then commit its outputs.
-    fn evaluate(net: &mut Network, id: Self::Id) -> Result<(), Box<NetError>>;
+    fn evaluate<S: Scheme>(net: &mut Network<S>, id: Self::Id) -> Result<(), Box<NetError>>;
 }
 
 /// The NIC (`nic.rs`): send queues, congestion control, injection, receive buffer.
@@ -123,205 +119,10 @@ pub enum EvalOrder {
     Shuffled(u64),
 }
 
-/// A directed link: its flit channel one way, its credit channel back. (Used to build and
-/// to check; the hot paths address receivers and senders directly.)
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Link {
-    /// Sender: a NIC, or a global switch output port.
-    pub tx: Endpoint,
-    /// Receiver: a NIC, or a global switch input port.
-    pub rx: Endpoint,
-}
-
-/// One switch.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SwState {
-    /// Port 0.
-    pub base: PortId,
-    pub radix: u32,
-    /// Ports that have a link.
-    pub used_mask: u64,
-    /// Outputs locked to a packet in transmission.
-    pub locked_out: u64,
-    /// Inputs transmitting a packet.
-    pub locked_in: u64,
-    /// Inputs with at least one queued packet.
-    pub queued: u64,
-    /// Entries (packets) held by the switch.
-    pub resident: u32,
-    /// Outputs whose link is paused (fault): they send nothing.
-    pub paused_out: u64,
-    /// Free outputs reserved for one waiting input (`OutPort::resv`; arbitration
-    /// `fair_bypass` or `reserve`).
-    pub reserved_out: u64,
-}
-
-impl SwState {
-    /// Local port `p`.
-    #[inline]
-    pub fn port(&self, p: u32) -> PortId {
-        PortId(self.base.0 + p)
-    }
-    /// The local number of port `g` (one of this switch's).
-    #[inline]
-    pub fn local(&self, g: PortId) -> u32 {
-        g.0 - self.base.0
-    }
-}
-
-/// A switch input port and its buffer.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct InPort {
-    /// Flits in the buffer.
-    pub occ: u32,
-    /// Entry of the packet whose flits are arriving (NONE between packets), its packet,
-    /// flits arrived so far and length.
-    pub arriving: EntryId,
-    pub arr_pkt: PktId,
-    pub arr_count: u16,
-    pub arr_len: u16,
-    /// The packet whose tail arrived last (to tell a duplicated flit from a lost one).
-    pub last: PktId,
-    pub sw: SwitchId,
-    /// Queues (bit k: queue k) that hold a packet.
-    pub nonempty: u64,
-    /// The link feeding it.
-    pub link: LinkId,
-    /// Where its credits go: the link's sender.
-    pub credit_to: Endpoint,
-    /// Round-robin pointer over outputs (VOQ).
-    pub rr: u8,
-    /// Outputs (local numbers) reserved for this input's next packet to each.
-    pub resv: u64,
-}
-
-/// A switch output port and the credit state of its link.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct OutPort {
-    /// Credits in use (flits sent and not yet credited back).
-    pub used: u32,
-    /// Credits of the link (the receiver's buffer).
-    pub limit: u32,
-    /// Entry of the packet being sent (NONE: free), the input holding it, its packet,
-    /// flits sent so far and length.
-    pub entry: EntryId,
-    pub from: PortId,
-    pub pkt: PktId,
-    pub sent: u16,
-    pub len: u16,
-    pub link: LinkId,
-    /// The link's receiver.
-    pub rx: Endpoint,
-    pub sw: SwitchId,
-    /// Round-robin pointer over inputs.
-    pub rr: u8,
-    /// The input (local number) this free output waits for, if `SwState::reserved_out`
-    /// has its bit.
-    pub resv: u8,
-    /// `fair_bypass`: the input whose turn it is while it waits for credits, and how many
-    /// packets have overtaken it.
-    pub turn: u8,
-    pub bypassed: u8,
-}
-
-/// Switch state: per switch `sw[s]`, per global port `inp[gp]` / `out[gp]` with
-/// gp = base + port, and queues `q[gp * qpp + k]` (head, tail), k = output with VOQ, else 0.
-#[derive(Debug, Default)]
-pub(crate) struct Switches {
-    pub sw: Table<SwitchId, SwState>,
-    pub inp: Table<PortId, InPort>,
-    pub out: Table<PortId, OutPort>,
-    pub q: Vec<(EntryId, EntryId)>,
-    pub qpp: u32,
-    /// Scratch for the allocator: requesting inputs per output (all zero between uses).
-    pub reqs: Vec<u64>,
-    /// Scratch: inputs whose next packet for the output waits for credits (`fair_bypass`,
-    /// `reserve`).
-    pub waits: Vec<u64>,
-    /// Arbitration: turns kept by waiting inputs (`fair_bypass`, `reserve`), and how many
-    /// smaller packets may overtake the input whose turn it is (0 for `reserve`).
-    pub keep_turn: bool,
-    pub bypass_limit: u8,
-}
-
-/// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
-pub(crate) struct NicState {
-    /// Credits that arrived and are not yet handed to the PFT block. The block takes at
-    /// most 255 per cycle (`credit_return` is 8 bits); a burst of late credits (faults)
-    /// waits here for the next cycles instead of being lost.
-    pub credit_in: u32,
-    /// The injection link is paused (fault): the NIC offers no flit.
-    pub inj_paused: bool,
-    /// The packet being injected is a CNP (it belongs to no message).
-    pub cur_cnp: bool,
-    /// The PFT block's outputs in the last cycle: send | congested << 1 | throttled << 2,
-    /// and used_credits.
-    pub out_flags: u8,
-    pub out_c: u16,
-    /// Destinations with a non-empty send queue (the length of `Nics::active[n]`).
-    pub dsts: u32,
-    /// Packet being injected (NONE between packets), its next flit and length.
-    pub cur_pkt: PktId,
-    pub cur_seq: u16,
-    pub cur_len: u16,
-    /// Flits in the receive buffer.
-    pub rx_occ: u32,
-    /// Ejection accumulator and drain rate (flits per cycle), 16 fractional bits.
-    pub acc: u32,
-    pub rate: u32,
-    /// First cycle of the current run of cycles in which the PFT block held back a ready
-    /// flit with credit (the starvation watchdog).
-    pub thr_since: u64,
-    /// Cycles the NIC's congestion control throttled / was congested.
-    pub throttled: u64,
-    pub congested: u64,
-    /// Edge switch input (injection link receiver) and output (ejection link sender).
-    pub inj_rx: PortId,
-    pub ej_tx: PortId,
-    /// The receive buffer's head entry, flits drained, length, packet, message.
-    pub rx_head: EntryId,
-    pub rx_sent: u16,
-    pub rx_head_len: u16,
-    pub rx_head_pkt: PktId,
-    pub rx_head_msg: MsgId,
-    /// The receive buffer's last entry.
-    pub rx_tail: EntryId,
-    /// The entry arriving (NONE between packets): packet, flits arrived, length.
-    pub rx_arriving: EntryId,
-    pub rx_arr_pkt: PktId,
-    pub rx_arr_count: u16,
-    pub rx_arr_len: u16,
-    pub inj_link: LinkId,
-    pub ej_link: LinkId,
-}
-
-/// NIC state; send queues `sq[src * nodes + dst]` (head, tail).
-pub(crate) struct Nics {
-    pub st: Vec<NicState>,
-    /// Per NIC, the share of packet starts its one tagged stream gets while both streams
-    /// have a packet to start (`Network::set_stream_share`); empty when no NIC has one.
-    pub share: Vec<Option<StreamShare>>,
-    pub engine: Vec<PftEngine>,
-    /// Destinations with a non-empty send queue, in round-robin order.
-    pub active: Vec<VecDeque<u32>>,
-    pub sq: Vec<(MsgId, MsgId)>,
-    pub stats: Vec<NicStats>,
-}
-
-/// A NIC's split between the messages of one tag (stream 0) and all others (stream 1):
-/// while both have a packet to start, stream 0 gets `share` of the flits started.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct StreamShare {
-    pub tag: u32,
-    pub share: f64,
-    /// Flits started per stream in contested choices (both streams could start).
-    pub served: [u64; 2],
-}
-
-/// The whole network of one run. See the module docs of `net` for the API.
-pub struct Network {
+/// The whole network of one run, running congestion-control scheme `S` (`crate::cc::Cc`
+/// for a scenario's schemes; `crate::Network` is that network). See the module docs of
+/// `net` for the API.
+pub struct Network<S> {
     pub(crate) cfg: NetConfig,
     pub(crate) topo: Topology,
     pub(crate) nodes: u32,
@@ -348,35 +149,15 @@ pub struct Network {
     pub(crate) last_progress: u64,
     /// The test hook's fault and the run-time faults, with their state.
     pub(crate) faults: FaultState,
-    /// Congestion control: the NICs' packet-level flow control and the switches' marking.
-    pub(crate) flow: FlowCtl,
-    pub(crate) marking: Marking,
-    pub(crate) cc: CcConfig,
+    /// The congestion-control scheme: its state at every NIC and switch.
+    pub(crate) cc: S,
     pub(crate) order: Option<Vec<u32>>,
     pub(crate) msg_buf: Vec<Message>,
     pub(crate) deliveries: Vec<Delivery>,
-    pub(crate) engine_kind: EngineKind,
     pub(crate) seed: u64,
-    /// The PFT blocks' clock: block cycles per flit time in 1/65536, the fraction carried
-    /// between cycles, and the block cycles of this cycle (docs/network.md, "Clock ratio").
-    pub(crate) clk_q16: u32,
-    pub(crate) clk_acc: u32,
-    pub(crate) clk_steps: u32,
 }
 
-impl Network {
-    /// Build a network at cycle 0 with PFT at every NIC: empty channels and buffers, every
-    /// PFT block reset and configured (CREDIT_LIMIT = `buffer_flits`, SEED derived from
-    /// `seed` per NIC). `with_cc` builds any congestion control.
-    pub fn new(
-        cfg: &NetConfig,
-        pft: &PftConfig,
-        engine: EngineKind,
-        seed: u64,
-    ) -> Result<Network, NetError> {
-        Network::with_cc(cfg, &CcConfig::Pft(*pft), engine, seed)
-    }
-
+impl<S: Scheme> Network<S> {
     /// Simulate one cycle: read inputs, take the workload's new messages, evaluate and
     /// commit every component, check (if enabled), then report this cycle's deliveries to
     /// the workload (sorted by message id). After an error the network must not be used.
@@ -386,6 +167,18 @@ impl Network {
         if !self.faults.specs.is_empty() {
             self.apply_faults();
         }
+        // The scheme's global hook, before any component.
+        let g = Global {
+            flits_in_network: self.flits_in_network,
+            full_inputs: if S::WANTS_GLOBAL {
+                let cap = self.cfg.buffer_flits;
+                self.sw.inp.items.iter().filter(|p| p.occ >= cap).count() as u64
+            } else {
+                0
+            },
+            messages_pending: self.messages_pending,
+        };
+        self.cc.cycle(now, &g);
         // Phase 1: read the channel heads of this cycle.
         self.read_inputs().map_err(|e| *e)?;
         let mut buf = std::mem::take(&mut self.msg_buf);
@@ -394,11 +187,7 @@ impl Network {
             self.accept(m)?;
         }
         self.msg_buf = buf;
-        // Phase 2: evaluate and commit. The PFT blocks get floor((t+1)R) - floor(tR) clock
-        // cycles in flit slot t (R = clock ratio; 1 at R = 1).
-        let acc = self.clk_acc + self.clk_q16;
-        self.clk_steps = acc >> 16;
-        self.clk_acc = acc & 0xFFFF;
+        // Phase 2: evaluate and commit.
         match self.order.take() {
             None => {
                 for n in 0..self.nodes {
@@ -581,9 +370,7 @@ impl Network {
             q.0 = slot;
             self.nic.active[src].push_back(m.dst.0);
             self.nic.st[src].dsts += 1;
-            if let FlowCtl::Ibcc(ib) = &mut self.flow {
-                ib.queue_opened(src);
-            }
+            self.cc.queue_opened(src as u32);
         } else {
             self.msgs[q.1].next = slot;
         }
@@ -654,29 +441,9 @@ impl Network {
         &self.topo
     }
 
-    pub fn engine_kind(&self) -> EngineKind {
-        self.engine_kind
-    }
-
-    /// The congestion control this network runs.
-    pub fn cc(&self) -> &CcConfig {
+    /// The congestion-control scheme's state (every NIC and switch).
+    pub fn scheme(&self) -> &S {
         &self.cc
-    }
-
-    /// IB CC: the CCTI of flow `src -> dst` now (None without IB CC).
-    pub fn ccti(&self, src: NodeId, dst: NodeId) -> Option<u16> {
-        match &self.flow {
-            FlowCtl::Ibcc(ib) => Some(ib.ccti(src.0, dst.0)),
-            FlowCtl::None => None,
-        }
-    }
-
-    /// IB CC: packets marked with FECN so far, all switches (0 without IB CC).
-    pub fn fecn_marked(&self) -> u64 {
-        match &self.marking {
-            Marking::Ibcc(m) => m.marked.iter().sum(),
-            Marking::None => 0,
-        }
     }
 
     /// The run seed.
@@ -687,18 +454,11 @@ impl Network {
     /// Counters of NIC `n`.
     pub fn nic_stats(&self, n: NodeId) -> NicStats {
         let ns = &self.nic.st[n.index()];
-        let mut s = NicStats {
+        NicStats {
             throttled_cycles: ns.throttled,
             congested_cycles: ns.congested,
             ..self.nic.stats[n.index()]
-        };
-        if let FlowCtl::Ibcc(ib) = &self.flow {
-            let c = &ib.stats[n.index()];
-            s.fecn_received = c.fecn_received;
-            s.cnps_sent = c.cnps_sent;
-            s.becns_received = c.becns_received;
         }
-        s
     }
 
     /// All NICs' counters summed.
@@ -710,36 +470,26 @@ impl Network {
         t
     }
 
-    /// NIC `n`'s used credits `c` now (its PFT block's counter).
+    /// NIC `n`'s used credits `c` now (its injection gate's counter: PFT's block).
     pub fn used_credits(&self, n: NodeId) -> u16 {
-        self.nic.engine[n.index()].used_credits()
+        self.cc.used_credits(n.0)
     }
 
-    /// NIC `n` is congested now: its PFT block is Congested, or (IB CC) one of its flows
-    /// has CCTI > 0.
+    /// NIC `n` is congested now: its gate is in its congested state (PFT: Congested), or
+    /// the scheme says so (IB CC: one of its flows has CCTI > 0).
     pub fn congested(&self, n: NodeId) -> bool {
-        match &self.flow {
-            FlowCtl::Ibcc(ib) => ib.congested(n.index()),
-            FlowCtl::None => self.nic.engine[n.index()].congested(),
-        }
+        self.cc.nic_congested(n.0) || self.cc.gate_congested(n.0)
     }
 
-    /// The outputs of NIC `n`'s PFT block in the last simulated cycle (`csr_rdata` is not
-    /// kept: the network never reads the CSR port during a run, it reads 0 here).
-    pub fn pft_outputs(&self, n: NodeId) -> Outputs {
+    /// The outputs of NIC `n`'s injection gate in the last simulated cycle.
+    pub fn gate_outputs(&self, n: NodeId) -> GateOut {
         let s = &self.nic.st[n.index()];
-        Outputs {
+        GateOut {
             send: s.out_flags & 1 != 0,
             congested: s.out_flags & 2 != 0,
             throttled: s.out_flags & 4 != 0,
             used_credits: s.out_c,
-            csr_rdata: 0,
         }
-    }
-
-    /// The registered state of NIC `n`'s PFT block now.
-    pub fn pft_probe(&self, n: NodeId) -> Probe {
-        self.nic.engine[n.index()].probe()
     }
 
     /// Messages delivered in the last simulated cycle, by message id.
@@ -757,14 +507,9 @@ impl Network {
         self.messages_pending
     }
 
-    /// Nothing queued at a NIC (messages or CNPs), nothing in flight.
+    /// Nothing queued at a NIC (messages or control packets), nothing in flight.
     pub fn is_idle(&self) -> bool {
-        self.messages_pending == 0
-            && self.flits_in_network == 0
-            && match &self.flow {
-                FlowCtl::Ibcc(ib) => ib.cnps_pending_total() == 0,
-                FlowCtl::None => true,
-            }
+        self.messages_pending == 0 && self.flits_in_network == 0 && self.cc.controls_pending() == 0
     }
 
     /// Flits in the input buffer of port `port` of switch `switch` now.
@@ -833,8 +578,8 @@ impl Network {
     pub(crate) fn packet_name(&self, id: PktId) -> String {
         let p = id.0;
         match self.packets.get(id) {
-            Some(pk) if pk.len > 0 && pk.flags & CNP != 0 => format!(
-                "packet {p} (CNP, NIC {} -> NIC {}, {} flits)",
+            Some(pk) if pk.len > 0 && pk.flags & CONTROL != 0 => format!(
+                "packet {p} (control, NIC {} -> NIC {}, {} flits)",
                 pk.src, pk.dst, pk.len
             ),
             Some(pk) if pk.len > 0 => {

@@ -1,133 +1,91 @@
 //! The NIC: message layer (per-destination send queues, message -> packets -> flits), the
-//! PFT block gating the injection port, and the receive buffer drained at `eject_rate`.
+//! scheme's injection gate on the injection port, and the receive buffer drained at
+//! `eject_rate`.
 //!
 //! ```text
 //!  workload --Message--> send queue per destination --round robin per packet-->
-//!     flit_valid --> [PFT block] --send--> injection link --> edge switch input buffer
+//!     flit_valid --> [injection gate] --send--> injection link --> edge switch input buffer
 //!                        ^ credit_return <-- credit channel <--+ (one per flit it forwards)
 //!  ejection link --> receive buffer (eject_buffer_flits) --eject_rate--> Delivery
 //!                        one credit per drained flit --> last switch's output
 //! ```
 //!
-//! The PFT block's `c` is the NIC's only credit state: the NIC sends exactly when the
-//! block's `send` output is high, and feeds it `flit_valid` (a flit is ready), `flit_head`
-//! (no packet is in progress, so the next flit starts one: with the PFT entry's
-//! `gating = "packet"` the block throttles only those) and `credit_return` (credits arriving
-//! this cycle). With IB CC (`crate::cc::ibcc`) the block
-//! stays disabled and the flow control decides which destination may start a packet
-//! (a flit is ready only if one may), CNPs go before data, and a CNP's arrival is a BECN.
+//! The gate's `c` is the NIC's only credit state: the NIC sends exactly when the gate says
+//! `send`, and feeds it `flit_valid` (a flit is ready), `flit_head` (no packet is in
+//! progress, so the next flit starts one) and `credit_return` (credits arriving this cycle).
+//! The scheme's flow control decides whether a packet may start (a flit is ready only if
+//! one may) and which destination starts it; its control packets go before data, and it
+//! sees the heads that arrive with scheme bits (`net::scheme`).
 
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, ONE};
+use super::scheme::{Arrival, GateIn, Scheme};
 use super::store::{
-    CreditEv, Endpoint, Entry, EntryId, FlitEv, MsgId, Packet, PktId, CNP, FECN, NEVER,
+    CreditEv, Endpoint, Entry, EntryId, FlitEv, MsgId, Packet, PktId, CONTROL, NEVER, SEEN,
 };
 use super::types::Delivery;
-use crate::cc::FlowCtl;
-use pft_hdl::model::{Inputs, Outputs};
 
 impl Clocked for Nic {
     type Input = u32;
     type Id = u32;
     #[inline]
-    fn read(net: &mut Network, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+    fn read<S: Scheme>(net: &mut Network<S>, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
         net.nic_receive(n, ev)
     }
     #[inline]
-    fn evaluate(net: &mut Network, n: u32) -> Result<(), Box<NetError>> {
+    fn evaluate<S: Scheme>(net: &mut Network<S>, n: u32) -> Result<(), Box<NetError>> {
         net.eval_nic(n)
     }
 }
 
-impl Network {
+impl<S: Scheme> Network<S> {
     /// Phase 2 for NIC `n`.
     #[inline]
     fn eval_nic(&mut self, n: u32) -> Result<(), Box<NetError>> {
         let check = self.cfg.check;
         let i = n as usize;
         let now = self.now;
-        // Injection: packet-level flow control, then one step of the PFT block.
-        if let FlowCtl::Ibcc(ib) = &mut self.flow {
-            ib.tick(i, now);
-        }
+        // Injection: the scheme's flow control, then one slot of its gate.
+        self.cc.nic_tick(n, now);
         let ns = &mut self.nic.st[i];
         let credit_return = ns.credit_in.min(u8::MAX as u32) as u8;
         ns.credit_in -= credit_return as u32;
-        let (ready, held) = if ns.cur_pkt != PktId::NONE {
+        let (ready, held) = if ns.cur_pkt != PktId::NONE || self.cc.control_waiting(n) {
             (true, false)
         } else {
-            match &mut self.flow {
-                FlowCtl::None => (ns.dsts > 0, false),
-                FlowCtl::Ibcc(ib) => {
-                    let r = ib.ready(i, now, &self.nic.active[i]);
-                    (r, !r && ns.dsts > 0)
-                }
-            }
+            let r = ns.dsts > 0 && self.cc.may_start(n, now, &self.nic.active[i]);
+            (r, !r && ns.dsts > 0)
         };
-        let flit_valid = !ns.inj_paused && ready;
-        let mut inputs = Inputs {
-            flit_valid,
+        let mut inputs = GateIn {
+            flit_valid: !ns.inj_paused && ready,
             // No packet in progress: the next flit starts one (read with packet gating).
             flit_head: ns.cur_pkt == PktId::NONE,
             credit_return,
-            ..Default::default()
+            csr: None,
+            check,
         };
         if self.faults.csr_pending > 0 {
             // A register rewrite in progress (fault): one CSR write per cycle.
-            if let Some((a, d)) = self.faults.csr_q[i].pop_front() {
+            if let Some(w) = self.faults.csr_q[i].pop_front() {
                 self.faults.csr_pending -= 1;
-                inputs.csr_we = true;
-                inputs.csr_addr = a;
-                inputs.csr_wdata = d;
+                inputs.csr = Some(w);
             }
         }
-        // The block's clock cycles in this flit slot (one at clock ratio 1): the slot's
-        // credits and CSR write come with the first; the flit is offered until the block
-        // sends it, and the link then carries it for the rest of the slot.
-        let engine = &mut self.nic.engine[i];
-        let mut out = Outputs::default();
-        let (mut sent, mut thr) = (false, false);
-        for _ in 0..self.clk_steps {
-            let c_before = if check { engine.used_credits() } else { 0 };
-            let o = engine.step(&inputs);
-            if check && o.used_credits != c_before {
-                return Err(Box::new(NetError::Pft {
-                    cycle: now,
-                    nic: n,
-                    detail: format!(
-                        "output used_credits = {} but the counter held {c_before}",
-                        o.used_credits
-                    ),
-                }));
-            }
-            if o.send && !inputs.flit_valid {
-                return Err(Box::new(NetError::Pft {
-                    cycle: now,
-                    nic: n,
-                    detail: "send without flit_valid".into(),
-                }));
-            }
-            sent |= o.send;
-            thr |= o.throttled;
-            out = o;
-            inputs.credit_return = 0;
-            inputs.csr_we = false;
-            inputs.flit_valid &= !o.send;
-        }
-        // The slot's outputs: sent if any block cycle sent, throttled if the throttle held
-        // the flit back in some block cycle and it did not leave; the rest from the last.
-        out.send = sent;
-        out.throttled = thr && !sent;
+        let out = self.cc.gate(n, now, &inputs).map_err(|detail| {
+            Box::new(NetError::Gate {
+                cycle: now,
+                nic: n,
+                gate: self.cc.gate_name().to_string(),
+                detail,
+            })
+        })?;
         let ns = &mut self.nic.st[i];
-        ns.throttled += out.throttled as u64;
-        ns.congested += out.congested as u64;
-        if let FlowCtl::Ibcc(ib) = &self.flow {
-            // Held back by the IRD with a credit free: IB CC's throttled cycles.
-            ns.throttled +=
-                (held && !ns.inj_paused && (c_free(out.used_credits, self.cfg.buffer_flits)))
-                    as u64;
-            ns.congested += ib.congested(i) as u64;
-        }
+        // Throttled: the gate held a ready flit with a credit, or the flow control held a
+        // queued packet while a credit was free.
+        ns.throttled += (out.throttled
+            || (held && !ns.inj_paused && c_free(out.used_credits, self.cfg.buffer_flits)))
+            as u64;
+        ns.congested += (out.congested || self.cc.nic_congested(n)) as u64;
         ns.out_flags = out.send as u8 | (out.congested as u8) << 1 | (out.throttled as u8) << 2;
         ns.out_c = out.used_credits;
         if out.send {
@@ -145,9 +103,9 @@ impl Network {
             if seq + 1 == ns.cur_len {
                 ns.cur_pkt = PktId::NONE;
             }
-            let cnp = ns.cur_cnp;
+            let ctl = ns.cur_ctl;
             self.fwheel.push(now + self.lat_inj, ev);
-            if !cnp {
+            if !ctl {
                 let st = &mut self.nic.stats[i];
                 st.flits_injected += 1;
                 st.queued_flits -= 1;
@@ -161,8 +119,8 @@ impl Network {
             && self.cfg.deadlock_cycles > 0
             && now + 1 - self.nic.st[i].thr_since >= 2 * self.cfg.deadlock_cycles
         {
-            // Starvation by the throttle itself: a packet stuck halfway, the PFT block
-            // holding back its next flit (which has credit) in every cycle for twice the
+            // Starvation by the throttle itself: a packet stuck halfway, the gate holding
+            // back its next flit (which has credit) in every cycle for twice the
             // deadlock limit. (Waiting for credit is the fabric's doing and does not count:
             // the deadlock detector speaks if nothing moves. Twice the limit, so that a
             // fabric-wide stop is reported as a deadlock first.)
@@ -187,32 +145,35 @@ impl Network {
     }
 
     /// Start the next packet: round robin over the destinations with queued messages, so a
-    /// backlog to one destination never blocks the others at the NIC. With IB CC a CNP goes
-    /// first, and only destinations whose flow is past its IRD take part.
+    /// backlog to one destination never blocks the others at the NIC. The scheme's control
+    /// packet goes first; with flow control only eligible destinations take part (the
+    /// first eligible one in round-robin order starts).
     fn start_packet(&mut self, i: usize) {
         let n = self.nodes as usize;
         let shared = self.nic.share.get(i).is_some_and(Option::is_some);
-        if let FlowCtl::Ibcc(ib) = &mut self.flow {
-            if let Some(d) = ib.take_cnp(i) {
-                let pkt = self.packets.alloc(Packet {
-                    msg: MsgId::NONE,
-                    src: i as u32,
-                    dst: d,
-                    len: 1,
-                    rx: 0,
-                    flags: CNP,
-                });
-                let ns = &mut self.nic.st[i];
-                ns.cur_pkt = pkt;
-                ns.cur_seq = 0;
-                ns.cur_len = 1;
-                ns.cur_cnp = true;
-                return;
-            }
-            if !shared {
-                let found = ib.pick(i, self.now, &mut self.nic.active[i]);
-                debug_assert!(found, "flit_valid implies an eligible flow");
-            }
+        if let Some(c) = self.cc.take_control(i as u32) {
+            let pkt = self.packets.alloc(Packet {
+                msg: MsgId::NONE,
+                src: i as u32,
+                dst: c.dst,
+                len: c.flits,
+                flags: CONTROL,
+                bits: c.bits,
+            });
+            let ns = &mut self.nic.st[i];
+            ns.cur_pkt = pkt;
+            ns.cur_seq = 0;
+            ns.cur_len = c.flits;
+            ns.cur_ctl = true;
+            return;
+        }
+        if S::FLOWS && !shared {
+            let (cc, now) = (&self.cc, self.now);
+            let k = self.nic.active[i]
+                .iter()
+                .position(|&d| cc.eligible(i as u32, d, now))
+                .expect("flit_valid implies an eligible flow");
+            self.nic.active[i].rotate_left(k);
         }
         if shared {
             self.pick_stream(i);
@@ -243,12 +204,10 @@ impl Network {
             src: i as u32,
             dst: d,
             len,
-            rx: 0,
             flags: 0,
+            bits: 0,
         });
-        if let FlowCtl::Ibcc(ib) = &mut self.flow {
-            ib.started(i, d, len as u32, self.now);
-        }
+        self.cc.packet_started(i as u32, d, len as u32, self.now);
         if done {
             self.nic.sq[q].0 = next;
             if next == MsgId::NONE {
@@ -263,7 +222,7 @@ impl Network {
         ns.cur_pkt = pkt;
         ns.cur_seq = 0;
         ns.cur_len = len;
-        ns.cur_cnp = false;
+        ns.cur_ctl = false;
         self.nic.stats[i].packets_injected += 1;
     }
 
@@ -276,10 +235,8 @@ impl Network {
         let sh = self.nic.share[i].expect("a share");
         let mut first = [None; 2];
         for (k, &d) in self.nic.active[i].iter().enumerate() {
-            if let FlowCtl::Ibcc(ib) = &self.flow {
-                if !ib.eligible(i, d, now) {
-                    continue;
-                }
+            if S::FLOWS && !self.cc.eligible(i as u32, d, now) {
+                continue;
             }
             let head = self.nic.sq[i * n + d as usize].0;
             let s = (self.msgs[head].msg.tag != sh.tag) as usize;
@@ -326,9 +283,9 @@ impl Network {
         ns.rx_sent += 1;
         ns.rx_occ -= 1;
         let tx = Endpoint::port(ns.ej_tx);
-        let cnp = ns.rx_head_msg == MsgId::NONE;
+        let ctl = ns.rx_head_msg == MsgId::NONE;
         self.cwheel.push(self.credit_at(tx), CreditEv { tx });
-        if !cnp {
+        if !ctl {
             self.nic.stats[i].flits_ejected += 1;
         }
         self.flits_in_network -= 1;
@@ -356,7 +313,7 @@ impl Network {
         self.packets[pkt].len = 0;
         self.packets.free(pkt);
         if m == MsgId::NONE {
-            return; // a CNP: it acted on arrival
+            return; // a control packet: the scheme saw it on arrival
         }
         let ms = &mut self.msgs[m];
         ms.flits_ejected += len as u32;
@@ -407,7 +364,7 @@ impl Network {
         } else {
             // A head: the packet must be live, for this NIC, and not seen here before.
             let pk = match self.packets.get(ev.pkt) {
-                Some(p) if p.len > 0 && p.rx == 0 => *p,
+                Some(p) if p.len > 0 && p.flags & SEEN == 0 => *p,
                 _ => {
                     return Err(Box::new(NetError::FlitDuplicated {
                         cycle: now,
@@ -445,15 +402,17 @@ impl Network {
                     Endpoint::nic(n),
                 )));
             }
-            self.packets[ev.pkt].rx = 1;
-            if pk.flags != 0 {
-                if let FlowCtl::Ibcc(ib) = &mut self.flow {
-                    if pk.flags & CNP != 0 {
-                        ib.becn(i, pk.src); // the BECN of flow i -> pk.src
-                    } else if pk.flags & FECN != 0 {
-                        ib.fecn(i, pk.src);
-                    }
-                }
+            self.packets[ev.pkt].flags |= SEEN;
+            if pk.bits != 0 || pk.flags & CONTROL != 0 {
+                self.cc.arrived(
+                    n,
+                    &Arrival {
+                        src: pk.src,
+                        len: pk.len,
+                        bits: pk.bits,
+                        control: pk.flags & CONTROL != 0,
+                    },
+                );
             }
             let e = self.entries.alloc(Entry {
                 pkt: ev.pkt,

@@ -210,22 +210,23 @@ impl<T, I: Id> std::ops::IndexMut<I> for Slab<T, I> {
 /// flit's ejection, wherever its flits are.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Packet {
-    /// Message slot (`NONE` for a CNP).
+    /// Message slot (`NONE` for a control packet).
     pub msg: MsgId,
     pub src: u32,
     pub dst: u32,
     /// Flits (0 = free slot).
     pub len: u16,
-    /// 1 once its head reached the destination NIC (a second head is a duplicate).
-    pub rx: u8,
-    /// Congestion-control bits (`FECN`, `CNP`).
+    /// The core's flags: `SEEN`, `CONTROL`.
     pub flags: u8,
+    /// The congestion-control scheme's bits (opaque to the core; set by the sender's
+    /// scheme and by switches' marking).
+    pub bits: u8,
 }
 
-/// `Packet::flags`: a switch marked it (IB CC forward explicit congestion notification).
-pub(crate) const FECN: u8 = 1;
-/// `Packet::flags`: a congestion notification packet (no message; carries a BECN).
-pub(crate) const CNP: u8 = 2;
+/// `Packet::flags`: its head reached the destination NIC (a second head is a duplicate).
+pub(crate) const SEEN: u8 = 1;
+/// `Packet::flags`: a scheme's control packet (no message).
+pub(crate) const CONTROL: u8 = 2;
 
 /// A packet's presence in one buffer (a switch input or a NIC receive buffer): the buffer
 /// holds these, not one object per flit. Its flit counts live in the port that is using

@@ -22,25 +22,38 @@
 use super::config::Fault;
 use super::error::NetError;
 use super::network::{Clocked, Network, Switch};
-use super::store::{CreditEv, Endpoint, Entry, EntryId, FlitEv, Id, PortId, SwitchId, CNP, FECN};
+use super::scheme::{Departure, InputAt, OutputAt, Scheme};
+use super::store::{CreditEv, Endpoint, Entry, EntryId, FlitEv, Id, PortId, SwitchId, CONTROL};
 use super::types::NodeId;
-use crate::cc::Marking;
 
 impl Clocked for Switch {
     type Input = PortId;
     type Id = SwitchId;
     #[inline]
-    fn read(net: &mut Network, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
+    fn read<S: Scheme>(net: &mut Network<S>, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
         net.switch_receive(gp, ev)
     }
     #[inline]
-    fn evaluate(net: &mut Network, s: SwitchId) -> Result<(), Box<NetError>> {
+    fn evaluate<S: Scheme>(net: &mut Network<S>, s: SwitchId) -> Result<(), Box<NetError>> {
         net.eval_switch(s);
         Ok(())
     }
 }
 
-impl Network {
+impl<S: Scheme> Network<S> {
+    /// The scheme's view of output `o` (local) of switch `s`.
+    #[inline]
+    fn output_at(&self, s: SwitchId, o: u32) -> OutputAt {
+        let go = self.sw.sw[s].port(o);
+        let op = &self.sw.out[go];
+        OutputAt {
+            switch: s.0,
+            port: o,
+            global: go.index(),
+            free: op.limit - op.used,
+        }
+    }
+
     /// Phase 1: a flit arrives at global input port `gp`.
     #[inline]
     fn switch_receive(&mut self, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
@@ -65,12 +78,10 @@ impl Network {
                 ip.arriving = EntryId::NONE;
                 ip.last = ev.pkt;
             }
-            if let Marking::Ibcc(m) = &mut self.marking {
+            if S::MARKS {
                 let o = self.entries[e].out as u32;
-                let s = self.sw.inp[g].sw;
-                let go = self.sw.sw[s].port(o);
-                let op = &self.sw.out[go];
-                m.arrive(s.index(), o, go.index(), op.limit - op.used);
+                let at = self.output_at(self.sw.inp[g].sw, o);
+                self.cc.queued(&at);
             }
         } else {
             if ev.seq != 0 {
@@ -123,10 +134,21 @@ impl Network {
                 self.entries[t].next = e;
             }
             self.sw.sw[s].resident += 1;
-            if let Marking::Ibcc(m) = &mut self.marking {
-                let go = self.sw.sw[s].port(out);
-                let op = &self.sw.out[go];
-                m.arrive(s.index(), out, go.index(), op.limit - op.used);
+            if S::MARKS {
+                let i = InputAt {
+                    switch: s.0,
+                    port: self.sw.sw[s].local(gp),
+                    global: gp.index(),
+                    occupancy: self.sw.inp[g].occ,
+                    capacity: self.cfg.buffer_flits,
+                    out,
+                    len: pk.len,
+                    control: pk.flags & CONTROL != 0,
+                };
+                let bits = self.cc.head_arrived(&i);
+                self.packets[ev.pkt].bits |= bits;
+                let at = self.output_at(s, out);
+                self.cc.queued(&at);
             }
             let ip = &mut self.sw.inp[g];
             if pk.len > 1 {
@@ -174,9 +196,10 @@ impl Network {
             busy &= busy - 1;
             self.transmit(si, st.port(o));
         }
-        if let Marking::Ibcc(m) = &mut self.marking {
+        if S::MARKS {
             let out = &self.sw.out.items[st.base.index()..];
-            m.commit(si.index(), |o| out[o as usize].limit - out[o as usize].used);
+            self.cc
+                .switch_done(si.0, |o| out[o as usize].limit - out[o as usize].used);
         }
     }
 
@@ -204,7 +227,7 @@ impl Network {
             let ip = &self.sw.inp[g];
             // Outputs this input may take: free, and not reserved for another input.
             let open = free_out & (!st.reserved_out | ip.resv);
-            let fits = |net: &Network, o: usize, e: EntryId| {
+            let fits = |net: &Network<S>, o: usize, e: EntryId| {
                 let op = &net.sw.out[st.port(o as u32)];
                 op.limit - op.used >= net.entries[e].len as u32
             };
@@ -367,20 +390,21 @@ impl Network {
         op.used += 1;
         ip.occ -= 1;
         let (e, tail) = (op.entry, op.sent == op.len);
-        if let Marking::Ibcc(m) = &mut self.marking {
+        if S::MARKS {
             let pk = &mut self.packets[op.pkt];
-            let o = self.sw.sw[si].local(bo);
-            let head = seq == 0;
-            if m.depart(
-                si.index(),
-                o,
-                bo.index(),
-                head,
-                pk.len as u32,
-                pk.flags & CNP == 0,
-            ) {
-                pk.flags |= FECN;
-            }
+            let at = OutputAt {
+                switch: si.0,
+                port: self.sw.sw[si].local(bo),
+                global: bo.index(),
+                free: op.limit - op.used,
+            };
+            let d = Departure {
+                head: seq == 0,
+                len: pk.len,
+                control: pk.flags & CONTROL != 0,
+                bits: pk.bits,
+            };
+            pk.bits |= self.cc.departs(&at, &d);
         }
         let credit = CreditEv { tx: ip.credit_to };
         let flit = FlitEv {

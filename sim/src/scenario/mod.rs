@@ -21,7 +21,7 @@ pub mod run;
 pub mod sweep;
 pub mod toml_error;
 
-pub use config::{CcEntry, CcScheme, PftEntry, Scenario, ScenarioError};
+pub use config::{CcEntry, PftEntry, Scenario, ScenarioError};
 pub use progress::Progress;
 pub use report::{CompareReport, CompareRow, RunSummary};
 pub use run::{RunOutput, RunSpec};
@@ -92,7 +92,7 @@ pub fn run_each(
 /// `off`.
 fn cc_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
     let cc = if name == OFF {
-        CcConfig::None
+        CcConfig::none()
     } else {
         let names: Vec<String> = sc.configs().into_iter().map(|(n, _)| n).collect();
         sc.config_named(name).with_context(|| {
@@ -112,7 +112,7 @@ fn cc_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
 fn isolated_spec() -> RunSpec {
     RunSpec {
         label: ISOLATED.to_string(),
-        cc: CcConfig::None,
+        cc: CcConfig::none(),
         congestors: false,
     }
 }
@@ -363,11 +363,11 @@ pub fn estimate_specs(
 /// (the default build, and the pipelined one for a `pipelined = true` entry; the message
 /// names the make target that provides it).
 pub fn check_engine(sc: &Scenario, specs: &[RunSpec]) -> anyhow::Result<()> {
-    if sc.engine == crate::net::EngineKind::Verilator {
+    if sc.engine == crate::cc::pft::EngineKind::Verilator {
         use pft_hdl::verilog::Build;
         for build in [Build::Default, Build::Pipelined] {
             if specs.iter().any(|s| s.cc.pft().build() == build) {
-                crate::net::verilator::library(build)
+                crate::cc::pft::verilator::library(build)
                     .map_err(|e| anyhow::anyhow!("`engine` = verilator: {e}"))?;
             }
         }

@@ -11,13 +11,13 @@
 
 use super::config::Scenario;
 use super::run::{ClassRow, HotspotRates, PftStats, RunOutput, VictimStats};
+use crate::cc::pft::{EngineKind, PftConfig};
 use crate::cc::CcConfig;
 use crate::metrics::delivery::TagLatency;
 use crate::metrics::{
     congestion_impact, control_factor, control_factors, jain_index, CongestionImpact,
     ControlFactors, GpcnetSummary,
 };
-use crate::net::{DetMode, EngineKind, PftConfig, ThrMode};
 use crate::workload::CanaryTest;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -25,38 +25,10 @@ use std::collections::BTreeMap;
 /// Short description of a congestion control: `off`, a PFT configuration or
 /// `IBCC w=15 mr=0 inc=1 lim=127 T=150`.
 pub fn describe_cc(cc: &CcConfig) -> String {
-    match cc {
-        CcConfig::None => "off".to_string(),
-        CcConfig::Pft(p) => describe(p),
-        CcConfig::Ibcc(c) => c.describe(),
-    }
+    cc.label()
 }
 
-/// Short description of a PFT configuration: `off`, or `AT-RI m=18 n=0 k=0 0x250/0x2a0`
-/// (with ` pipelined` after it for the pipelined build).
-pub fn describe(p: &PftConfig) -> String {
-    if !p.enabled() {
-        return "off".to_string();
-    }
-    let det = match p.det_mode() {
-        DetMode::Ft => "FT",
-        DetMode::At => "AT",
-    };
-    let thr = match p.thr_mode() {
-        ThrMode::Fi => "FI",
-        ThrMode::Ri => "RI",
-    };
-    let r = p.regs();
-    format!(
-        "{det}-{thr} m={} n={} k={} {:#x}/{:#x}{}",
-        r.m,
-        r.n,
-        r.k,
-        r.th_enter,
-        r.th_escape,
-        if p.pipelined() { " pipelined" } else { "" }
-    )
-}
+pub use crate::cc::pft::describe;
 
 /// Throughput over the measurement window.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -131,6 +103,9 @@ pub struct RunSummary {
     pub throughput: Throughput,
     pub victims: VictimStats,
     pub pft_stats: PftStats,
+    /// The scheme's own counters since cycle 0 (`run::RunOutput::cc_counters`; empty for
+    /// schemes without any).
+    pub cc_counters: BTreeMap<String, u64>,
     /// F_C against the PFT-off run (`compare`, PFT-on runs only).
     pub control: Option<Versus>,
     /// CIF against the isolated run (GPCNeT, when the scenario has `isolated = true`).
@@ -223,6 +198,7 @@ pub fn run_summary(
         throughput,
         victims: r.victims.clone(),
         pft_stats: r.pft_stats.clone(),
+        cc_counters: r.cc_counters.clone(),
         control: off.map(|o| versus_off(r, o)),
         cif: iso.and_then(|i| cif(r, i)),
         isolated: iso.map(|i| IsolatedBrief {
@@ -316,6 +292,9 @@ pub struct CompareRow {
     pub rx_hot: Option<f64>,
     pub rx_nonhot: Option<f64>,
     pub rx_total: Option<f64>,
+    /// The scheme's own counters, `name=value` separated by spaces (empty when it has
+    /// none).
+    pub cc_counters: String,
 }
 
 /// The row of `r`.
@@ -354,6 +333,12 @@ pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutpu
         rx_hot: r.hotspot_rates.as_ref().map(|h| h.rx_hot),
         rx_nonhot: r.hotspot_rates.as_ref().map(|h| h.rx_nonhot),
         rx_total: r.hotspot_rates.as_ref().map(|h| h.rx_total),
+        cc_counters: r
+            .cc_counters
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 
@@ -438,6 +423,9 @@ pub fn compare_table(rep: &CompareReport) -> String {
                 num(r.rx_total, 10)
             ));
         }
+    }
+    for r in rep.rows.iter().filter(|r| !r.cc_counters.is_empty()) {
+        s.push_str(&format!("{} counters: {}\n", r.config, r.cc_counters));
     }
     s
 }

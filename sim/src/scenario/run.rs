@@ -9,11 +9,13 @@
 use super::config::Scenario;
 use super::progress::Progress;
 use crate::cc::CcConfig;
+use crate::cc::Network;
 use crate::metrics::{
     percentile_from_top, summarize, DeliveryReport, DeliveryStats, Distribution, GpcnetSummary,
     Summary, TimeSeries,
 };
-use crate::net::{Delivery, NetConfig, Network, NicStats, NodeId};
+use crate::net::Scheme;
+use crate::net::{Delivery, NetConfig, NicStats, NodeId};
 use crate::workload::gpcnet::NodeRole;
 use crate::workload::{tag, AnyWorkload, CanaryTest, NodeClass, StreamService, WorkloadConfig};
 use anyhow::Context;
@@ -193,6 +195,10 @@ pub struct RunOutput {
     pub victims: VictimStats,
     pub gpcnet: Option<GpcnetSummary>,
     pub pft_stats: PftStats,
+    /// The congestion-control scheme's own counters at the end of the run (since cycle
+    /// 0): its network-wide counters and its per-NIC counters summed over the NICs
+    /// (`net::Scheme::counters`, `nic_counters`; IB CC: `fecn_marked`, `cnps_sent`, ...).
+    pub cc_counters: BTreeMap<String, u64>,
     pub timeseries: TimeSeries,
     /// Hot-spot workloads: the IB study's receive rates.
     pub hotspot_rates: Option<HotspotRates>,
@@ -492,6 +498,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         mean_c: rows.iter().map(|r| r.mean_c).sum::<f64>() / nf,
         max_c: rows.iter().map(|r| r.max_c).max().unwrap_or(0),
     };
+    let cc_counters = scheme_counters(&net);
     let gpcnet = w.gpcnet_results().map(|r| summarize(&r, HIST_BINS));
     let victims = match &gpcnet {
         Some(g) => gpcnet_victims(g),
@@ -514,9 +521,26 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         victims,
         gpcnet,
         pft_stats,
+        cc_counters,
         timeseries: ts,
         hotspot_rates,
     })
+}
+
+/// The scheme's network-wide counters and its per-NIC counters summed over the NICs.
+pub fn scheme_counters(net: &Network) -> BTreeMap<String, u64> {
+    let mut m: BTreeMap<String, u64> = net
+        .scheme()
+        .counters()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    for n in NodeId::all(net.nodes()) {
+        for (k, v) in net.scheme_counters(n) {
+            *m.entry(k.to_string()).or_default() += v;
+        }
+    }
+    m
 }
 
 fn class_rows(rows: &[NodeRow]) -> Vec<ClassRow> {
@@ -619,7 +643,7 @@ mod tests {
             .workload
             .build_at(sc.nodes(), net_cfg.flit_bytes, net_cfg.link_gbps, sc.seed)
             .unwrap();
-        let mut net = Network::with_cc_on(net_cfg, &CcConfig::None, sc.engine, sc.seed, None)
+        let mut net = Network::with_cc_on(net_cfg, &CcConfig::none(), sc.engine, sc.seed, None)
             .expect("network");
         let mut seen = vec![w.work_done().expect("GPCNeT reports its work")];
         let mut finished_at = None;
@@ -663,7 +687,7 @@ mod tests {
         let sc = Scenario::parse(SMOKE).unwrap();
         let spec = RunSpec {
             label: "off".into(),
-            cc: CcConfig::None,
+            cc: CcConfig::none(),
             congestors: true,
         };
         let quiet = run(&sc, &spec, &Progress::quiet()).unwrap();

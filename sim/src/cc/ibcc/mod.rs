@@ -7,189 +7,208 @@
 //! - `nic`: source and destination NIC logic (per-flow CCTI, IRD, CCTI timer, CNPs);
 //! - `switch`: the congestion state of each switch output and FECN marking.
 //!
-//! Every choice the seed leaves open is in docs/ibcc.md.
+//! Every choice the seed leaves open is in docs/cc/ibcc.md.
 
+pub mod config;
 pub mod nic;
 pub mod switch;
 
-pub use nic::IbccNics;
+pub use config::{ird, IbccConfig, VictimMask, MAX_CCTI, TIMER_UNIT_NS};
+pub use nic::{IbccNicStats, IbccNics};
 pub use switch::IbccSwitches;
 
-use crate::net::config::{bad, FieldError};
-use serde::{Deserialize, Serialize};
+use super::{Plugin, RunOpts};
+use crate::error::FieldError;
+use crate::net::scheme::{
+    Arrival, Control, CreditGate, Departure, GateIn, GateOut, OutputAt, Scheme,
+};
+use crate::net::{BuildCtx, NetError, Peer};
+use std::collections::VecDeque;
 
-/// The IB management unit of `ccti_timer`: 1.024 us.
-pub const TIMER_UNIT_NS: f64 = 1024.0;
-/// Largest CCT index (the IB spec's 14-bit CCTI).
-pub const MAX_CCTI: u64 = 16383;
+/// The scheme bit a switch sets in a data packet leaving a congested output.
+pub const FECN: u8 = 1;
 
-/// Which switch ports have their victim mask set (they may enter the congestion state
-/// without credits, because the NIC behind them never marks).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum VictimMask {
-    /// Ports that face a NIC (the seed's and the spec's usual setting).
-    #[default]
-    NicPorts,
-    /// No port: only roots (ports with credits) mark.
-    None,
-    /// Every port.
-    All,
-}
+/// The plug-in (registry entry `ibcc`).
+pub struct Ibcc;
 
-/// IB CC parameters of every switch and NIC in a run. Integer fields are read wide and
-/// range-checked by `validate`, so an error names the key and the field's own range.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct IbccConfig {
-    /// Switch: weight 0..=15 of the congestion threshold; 0 = never mark, 1 = the highest
-    /// level (late), 15 = the lowest (early). Level = ceil(buffer_flits * (16 - w) / 16)
-    /// flits queued for an output. Default 15.
-    pub threshold: u64,
-    /// Switch: eligible packets sent between two marked ones (0 = mark every eligible
-    /// packet). 0..=65535, default 0.
-    pub marking_rate: u64,
-    /// Switch: packets shorter than this many 64-byte credits are not marked. 0..=255,
-    /// default 0.
-    pub packet_size: u64,
-    /// Switch: ports that may enter the congestion state without credits. Default
-    /// `nic_ports`.
-    pub victim_mask: VictimMask,
-    /// Source NIC: CCTI step per BECN. 0..=255, default 1.
-    pub ccti_increase: u64,
-    /// Source NIC: largest CCTI (the CCT has ccti_limit + 1 entries). 0..=16383, default 127.
-    pub ccti_limit: u64,
-    /// Source NIC: smallest CCTI the timer lowers to. 0..=ccti_limit, default 0.
-    pub ccti_min: u64,
-    /// Source NIC: the CCTI timer period in units of 1.024 us. 1..=65535, default 150.
-    pub ccti_timer: u64,
-    /// The CCT as 16-bit IB entries (shift in bits 15:14, multiplier in 13:0; IRD =
-    /// (packet flits * multiplier) >> shift flit times). Default: entry i = multiplier i,
-    /// shift 0 (IRD = i packet times), ccti_limit + 1 entries.
-    pub cct: Option<Vec<u64>>,
-}
+impl Plugin for Ibcc {
+    const KIND: &'static str = "ibcc";
+    const ABOUT: &'static str = "InfiniBand CC (FECN/BECN, CCT; seed 002, Table I defaults)";
+    type Config = IbccConfig;
+    type State = IbccState;
+    const OUT_OF_RANGE: Option<(&'static str, &'static str)> = Some(("threshold", "16"));
 
-impl Default for IbccConfig {
-    /// The seed's Table I.
-    fn default() -> Self {
-        IbccConfig {
-            threshold: 15,
-            marking_rate: 0,
-            packet_size: 0,
-            victim_mask: VictimMask::NicPorts,
-            ccti_increase: 1,
-            ccti_limit: 127,
-            ccti_min: 0,
-            ccti_timer: 150,
-            cct: None,
-        }
-    }
-}
-
-impl IbccConfig {
-    /// Check every field; errors name `prefix.key` and the field's range.
-    pub fn validate(&self, prefix: &str) -> Result<(), FieldError> {
-        let key = |k: &str| {
-            if prefix.is_empty() {
-                k.to_string()
-            } else {
-                format!("{prefix}.{k}")
-            }
-        };
-        for (k, v, lo, hi, what) in [
-            ("threshold", self.threshold, 0, 15, "the 4-bit IB weight"),
-            ("marking_rate", self.marking_rate, 0, 0xFFFF, "16 bits"),
-            (
-                "packet_size",
-                self.packet_size,
-                0,
-                0xFF,
-                "64-byte credits, 8 bits",
-            ),
-            ("ccti_increase", self.ccti_increase, 0, 0xFF, "8 bits"),
-            (
-                "ccti_limit",
-                self.ccti_limit,
-                0,
-                MAX_CCTI,
-                "the 14-bit CCT index",
-            ),
-            (
-                "ccti_min",
-                self.ccti_min,
-                0,
-                self.ccti_limit.min(0xFF),
-                "8 bits, at most ccti_limit",
-            ),
-            (
-                "ccti_timer",
-                self.ccti_timer,
-                1,
-                0xFFFF,
-                "units of 1.024 us, 16 bits",
-            ),
-        ] {
-            if !(lo..=hi).contains(&v) {
-                return Err(bad(&key(k), v, format!("must be in {lo}..={hi} ({what})")));
-            }
-        }
-        if let Some(cct) = &self.cct {
-            // Entries before the length: the entry's range is what a message about an entry
-            // that does not even deserialize (`cct = [0, -2]`) quotes (toml_error.rs).
-            if let Some((i, &v)) = cct.iter().enumerate().find(|(_, &v)| v > 0xFFFF) {
-                return Err(bad(
-                    &key(&format!("cct[{i}]")),
-                    v,
-                    "must be in 0..=65535 (shift in bits 15:14, multiplier in 13:0)",
-                ));
-            }
-            let want = self.ccti_limit + 1;
-            if cct.len() as u64 != want {
-                return Err(bad(
-                    &key("cct"),
-                    format!("{} entries", cct.len()),
-                    format!("must have ccti_limit + 1 = {want} entries"),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// The CCT entries (ccti_limit + 1 of them).
-    pub fn table(&self) -> Vec<u16> {
-        match &self.cct {
-            Some(v) => v.iter().map(|&e| e as u16).collect(),
-            None => (0..=self.ccti_limit).map(|i| i as u16).collect(),
+    fn validate(cfg: &IbccConfig, prefix: &str, errs: &mut Vec<FieldError>) {
+        if let Err(e) = cfg.validate(prefix) {
+            errs.push(e);
         }
     }
 
-    /// The flit count at which an output enters the congestion state, for input buffers of
-    /// `buffer_flits` (None: threshold 0, never).
-    pub fn level(&self, buffer_flits: u32) -> Option<u32> {
-        (self.threshold > 0).then(|| {
-            let w = self.threshold;
-            ((buffer_flits as u64 * (16 - w)).div_ceil(16)).max(1) as u32
+    fn build(cfg: &IbccConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<IbccState, NetError> {
+        let victim = ctx
+            .topo
+            .switches()
+            .iter()
+            .map(|spec| {
+                let mut m = 0u64;
+                for (p, peer) in spec.ports.iter().enumerate() {
+                    let set = match cfg.victim_mask {
+                        VictimMask::NicPorts => matches!(peer, Peer::Nic(_)),
+                        VictimMask::All => *peer != Peer::Unused,
+                        VictimMask::None => false,
+                    };
+                    m |= (set as u64) << p;
+                }
+                m
+            })
+            .collect();
+        let net = ctx.cfg;
+        Ok(IbccState {
+            gate: CreditGate::new(ctx.nodes, net.buffer_flits as u16),
+            nics: IbccNics::new(cfg, ctx.nodes, net.cycle_ns(), |i| ctx.nic_seed(i, 0x1bcc)),
+            switches: IbccSwitches::new(
+                cfg,
+                ctx.ports,
+                victim,
+                net.buffer_flits,
+                net.mtu_flits(),
+                net.flit_bytes,
+            ),
         })
     }
 
-    /// The CCTI timer period in cycles of `cycle_ns` (at least 1).
-    pub fn timer_cycles(&self, cycle_ns: f64) -> u64 {
-        ((self.ccti_timer as f64 * TIMER_UNIT_NS / cycle_ns).round() as u64).max(1)
-    }
-
-    /// One line for reports: `IBCC w=15 mr=0 inc=1 lim=127 T=150`.
-    pub fn describe(&self) -> String {
-        format!(
-            "IBCC w={} mr={} inc={} lim={} T={}",
-            self.threshold, self.marking_rate, self.ccti_increase, self.ccti_limit, self.ccti_timer
-        )
+    fn label(cfg: &IbccConfig) -> String {
+        cfg.describe()
     }
 }
 
-/// The IRD of a packet of `flits` for CCT entry `entry`: (flits * multiplier) >> shift.
-#[inline]
-pub fn ird(entry: u16, flits: u32) -> u64 {
-    let shift = (entry >> 14) as u64;
-    let mult = (entry & 0x3FFF) as u64;
-    (flits as u64 * mult) >> shift
+/// IB CC in a network: the plain credit check at every NIC's injection port, the NICs'
+/// flows (CCTI, IRD, CNPs) and the switches' FECN marking.
+pub struct IbccState {
+    gate: CreditGate,
+    pub nics: IbccNics,
+    pub switches: IbccSwitches,
+}
+
+impl IbccState {
+    /// CCTI of flow `src -> dst` now.
+    pub fn ccti(&self, src: u32, dst: u32) -> u16 {
+        self.nics.ccti(src, dst)
+    }
+
+    /// Packets marked with FECN so far, all switches.
+    pub fn fecn_marked(&self) -> u64 {
+        self.switches.marked.iter().sum()
+    }
+}
+
+impl Scheme for IbccState {
+    const MARKS: bool = true;
+    const FLOWS: bool = true;
+
+    #[inline]
+    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> Result<GateOut, String> {
+        Ok(self.gate.step(n, i))
+    }
+    #[inline]
+    fn used_credits(&self, n: u32) -> u16 {
+        self.gate.used(n)
+    }
+    fn gate_error(&self, n: u32) -> Option<String> {
+        self.gate.error(n)
+    }
+
+    #[inline]
+    fn nic_tick(&mut self, n: u32, now: u64) {
+        self.nics.tick(n as usize, now);
+    }
+    #[inline]
+    fn may_start(&mut self, n: u32, now: u64, queued: &VecDeque<u32>) -> bool {
+        self.nics.ready(n as usize, now, queued)
+    }
+    #[inline]
+    fn eligible(&self, n: u32, dst: u32, now: u64) -> bool {
+        self.nics.eligible(n as usize, dst, now)
+    }
+    #[inline]
+    fn queue_opened(&mut self, n: u32) {
+        self.nics.queue_opened(n as usize);
+    }
+    #[inline]
+    fn packet_started(&mut self, n: u32, dst: u32, flits: u32, now: u64) {
+        self.nics.started(n as usize, dst, flits, now);
+    }
+    #[inline]
+    fn nic_congested(&self, n: u32) -> bool {
+        self.nics.congested(n as usize)
+    }
+
+    /// A CNP: one flit to the marked packet's source.
+    #[inline]
+    fn take_control(&mut self, n: u32) -> Option<Control> {
+        self.nics.take_cnp(n as usize).map(|dst| Control {
+            dst,
+            flits: 1,
+            bits: 0,
+        })
+    }
+    #[inline]
+    fn control_waiting(&self, n: u32) -> bool {
+        self.nics.cnps_pending(n as usize) > 0
+    }
+    fn controls_pending(&self) -> usize {
+        self.nics.cnps_pending_total()
+    }
+    /// A CNP's arrival is the BECN of flow `at -> src`; a data packet with FECN queues a
+    /// CNP to its source.
+    #[inline]
+    fn arrived(&mut self, at: u32, a: &Arrival) {
+        if a.control {
+            self.nics.becn(at as usize, a.src);
+        } else if a.bits & FECN != 0 {
+            self.nics.fecn(at as usize, a.src);
+        }
+    }
+
+    #[inline]
+    fn queued(&mut self, o: &OutputAt) {
+        self.switches
+            .arrive(o.switch as usize, o.port, o.global, o.free);
+    }
+    #[inline]
+    fn departs(&mut self, o: &OutputAt, d: &Departure) -> u8 {
+        let mark = self.switches.depart(
+            o.switch as usize,
+            o.port,
+            o.global,
+            d.head,
+            d.len as u32,
+            !d.control,
+        );
+        if mark {
+            FECN
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn switch_done(&mut self, s: u32, free: impl Fn(u32) -> u32) {
+        self.switches.commit(s as usize, free);
+    }
+    fn queued_for(&self, gp: usize) -> Option<u32> {
+        Some(self.switches.queued(gp))
+    }
+
+    fn nic_counters(&self, n: u32) -> Vec<(&'static str, u64)> {
+        let s = &self.nics.stats[n as usize];
+        vec![
+            ("fecn_received", s.fecn_received),
+            ("cnps_sent", s.cnps_sent),
+            ("becns_received", s.becns_received),
+            ("ccti_decrements", s.ccti_decrements),
+        ]
+    }
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![("fecn_marked", self.fecn_marked())]
+    }
 }

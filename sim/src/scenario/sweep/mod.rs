@@ -30,7 +30,7 @@ pub use plots::BARS;
 
 use super::output::{Manifest, ResultDir};
 use super::Scenario;
-use crate::net::EngineKind;
+use crate::cc::pft::EngineKind;
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 
 use super::super::{sanitize, Scenario, ISOLATED, OFF};
 use super::grid::{self, Grid};
-use crate::net::EngineKind;
+use crate::cc::pft::EngineKind;
 use crate::scenario::overrides::set_path;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};

@@ -2,12 +2,25 @@
 //! Verilog under Verilator (one choice per run), of the default or the pipelined build
 //! (`PftConfig::pipelined`), configured like the hardware: a reset cycle, then CSR writes.
 
-use super::config::EngineKind;
-use super::pft_config::PftConfig;
+use super::config::PftConfig;
 use super::verilator::{self, VerilatorBlock};
 use pft_hdl::model::{Inputs, Outputs, PftModel};
 use pft_hdl::model_pipelined::PftModelPipelined;
 use pft_hdl::stepper::{Engine, Probe, RtlStepper, RtlStepperPipelined};
+use serde::{Deserialize, Serialize};
+
+/// Which implementation of the PFT block runs in every NIC (one choice per run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// The plain-Rust reference model (fast; default).
+    #[default]
+    Model,
+    /// The rust-hdl RTL stepped by hand (about 60k block-cycles/s).
+    Rtl,
+    /// The exported Verilog (`synth/out/pft_injector.v`) under Verilator (`cc::pft::verilator`).
+    Verilator,
+}
 
 /// One NIC's PFT block. The pipelined build's model is boxed so that the default model's
 /// variant (the one the hot path steps) keeps its size. Both builds under Verilator are a
@@ -33,7 +46,7 @@ impl PftEngine {
             (EngineKind::Rtl, false) => PftEngine::Rtl(RtlStepper::new()),
             (EngineKind::Rtl, true) => PftEngine::RtlPipelined(RtlStepperPipelined::new()),
             (EngineKind::Verilator, _) => PftEngine::Verilator(Box::new(VerilatorBlock::new(
-                // loaded (or refused) before the network is built: `Network::with_cc_on`
+                // loaded (or refused) before the network is built: `cc::pft::Pft::build`
                 verilator::library(cfg.build()).expect("the Verilator library is loaded first"),
             ))),
         };

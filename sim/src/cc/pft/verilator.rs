@@ -32,7 +32,7 @@ use std::sync::{Arc, OnceLock};
 const ABI: u32 = 2;
 
 /// The shim's source, built into the library.
-const SHIM: &str = include_str!("../../verilator/pft_engine.cpp");
+const SHIM: &str = include_str!("../../../verilator/pft_engine.cpp");
 
 type NewFn = unsafe extern "C" fn() -> *mut c_void;
 type FreeFn = unsafe extern "C" fn(*mut c_void);

@@ -4,6 +4,7 @@
 //! set is described once, in `hdl/src/regs.rs`, and a field added there is a `[[pft]]` key
 //! here with its range, with no edit in this file.
 
+use crate::error::FieldError;
 use pft_hdl::model::Regs;
 use pft_hdl::regs::{self, Field, FieldRangeError, Kind};
 use pft_hdl::verilog::Build;
@@ -402,6 +403,42 @@ pub(crate) fn serialize_keys<M: SerializeMap>(
         map.serialize_entry("pipelined", &true)?;
     }
     Ok(())
+}
+
+impl PftConfig {
+    /// The configuration a table of `[[pft]]` keys gives (a `pft_rewrite` fault's `pft`);
+    /// the error names the key and its range.
+    pub fn from_table(t: &toml::Table) -> Result<PftConfig, String> {
+        PftConfig::deserialize(toml::Value::Table(t.clone())).map_err(|e| e.message().to_string())
+    }
+
+    /// The configuration as a table of `[[pft]]` keys (every key; `from_table` reads it
+    /// back).
+    pub fn to_table(&self) -> toml::Table {
+        toml::Table::try_from(self).expect("a PftConfig serializes as a table")
+    }
+
+    /// Check a `pft_rewrite` fault's table (`field` is e.g. `network.faults[2].pft`): its
+    /// keys and ranges, and that it changes neither the block's build nor its clock.
+    pub fn check_rewrite(t: &toml::Table, field: &str) -> Result<(), FieldError> {
+        let cfg = PftConfig::from_table(t)
+            .map_err(|e| FieldError::new(field, "table", format!("must be [[pft]] keys: {e}")))?;
+        if cfg.pipelined() {
+            return Err(FieldError::new(
+                &format!("{field}.pipelined"),
+                true,
+                "a register rewrite cannot change the block's build (set `pipelined` in the [[pft]] entry)",
+            ));
+        }
+        if cfg.clock_q16() != PftConfig::default().clock_q16() {
+            return Err(FieldError::new(
+                &format!("{field}.clock_ratio"),
+                cfg.clock_ratio(),
+                "a register rewrite cannot change the block's clock (set `clock_ratio` in the [[pft]] entry)",
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Serialize for PftConfig {

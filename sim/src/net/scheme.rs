@@ -1,0 +1,367 @@
+//! The seams through which a congestion-control scheme acts on the network. The core (this
+//! folder) calls them and names no scheme; the schemes live in `crate::cc`, one folder each,
+//! and `cc`'s registry makes one enum of them that implements [`Scheme`] by delegation, so
+//! every call is static (a `match`, no virtual call).
+//!
+//! A scheme may use any of these seams; every hook but the gate has a default that does
+//! nothing:
+//!
+//! - **injection gate** ([`Scheme::gate`]): one flit slot of a NIC's injection port. The
+//!   gate holds the NIC's link credit count `c` and says whether the offered flit leaves.
+//!   [`CreditGate`] is the plain credit check; PFT's gate is its block;
+//! - **NIC flow control**: which destination queue may start its next packet
+//!   ([`Scheme::eligible`], [`Scheme::may_start`]), per-flow state updated when a packet
+//!   starts ([`Scheme::packet_started`]), a per-NIC tick, and a per-node gate (a scheme that
+//!   throttles a whole host returns false from `may_start`);
+//! - **control packets**: a scheme sends small packets of its own (notifications, ACKs;
+//!   [`Scheme::take_control`]), which leave before the NIC's data, and sees every packet head
+//!   that arrives at a NIC ([`Scheme::arrived`]). Data packets carry 8 opaque scheme bits;
+//! - **switch marking**: switches tell the scheme when a flit is queued for an output
+//!   ([`Scheme::queued`]) and when one leaves ([`Scheme::departs`], which may set bits in
+//!   the packet), with the output's free credits; [`Scheme::switch_done`] ends a switch's
+//!   cycle; [`Scheme::head_arrived`] lets an input buffer mark a packet on arrival, with the
+//!   buffer's occupancy;
+//! - **global hook** ([`Scheme::cycle`]): once per cycle before any component, with
+//!   network-wide counts ([`Global`]; a scheme that wants them late keeps its own delay line);
+//! - **statistics** ([`Scheme::nic_counters`], [`Scheme::counters`]): named counters that
+//!   the reports carry.
+//!
+//! Every hook touches only the scheme's own state for the component that calls it (NIC `n`,
+//! switch `s`), so the order of evaluation cannot change a result (docs/network.md, "Writing
+//! a congestion-control scheme").
+
+use std::collections::VecDeque;
+
+/// What a NIC's injection gate sees in one flit slot.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GateIn {
+    /// A flit is ready to leave and the injection link is not paused.
+    pub flit_valid: bool,
+    /// No packet is in progress: the flit would start one.
+    pub flit_head: bool,
+    /// Credits returned in this slot (the receiver drained that many flits).
+    pub credit_return: u8,
+    /// A write on the NIC's CSR port in this slot (a run-time register rewrite).
+    pub csr: Option<(u8, u32)>,
+    /// The invariant checker is on: the gate may check itself.
+    pub check: bool,
+}
+
+/// The gate's verdict for one flit slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GateOut {
+    /// The flit leaves.
+    pub send: bool,
+    /// The gate is in its congested state.
+    pub congested: bool,
+    /// The gate held back a ready flit that had a credit.
+    pub throttled: bool,
+    /// Used credits `c` at the start of the slot.
+    pub used_credits: u16,
+}
+
+/// Why a gate holds a packet halfway (the starvation error's text).
+#[derive(Clone, Debug)]
+pub struct GateState {
+    /// Used credits now.
+    pub c: u16,
+    /// The gate's state, for example "Congested".
+    pub state: String,
+    /// What makes it hold the flit (one sentence).
+    pub reason: String,
+}
+
+/// A packet a scheme sends from a NIC (a notification, an ACK): no message, `flits` long,
+/// with `bits` in its scheme bits. It leaves before the NIC's next data packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Control {
+    pub dst: u32,
+    pub flits: u16,
+    pub bits: u8,
+}
+
+/// A packet head that arrives at NIC `at`.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival {
+    pub src: u32,
+    pub len: u16,
+    /// The packet's scheme bits (set by its sender or by switches).
+    pub bits: u8,
+    /// A scheme's control packet (not data).
+    pub control: bool,
+}
+
+/// A switch output as a scheme sees it when a flit is queued for it or leaves it.
+#[derive(Clone, Copy, Debug)]
+pub struct OutputAt {
+    /// Switch, its local output number, and the global port id (dense over all switches).
+    pub switch: u32,
+    pub port: u32,
+    pub global: usize,
+    /// Free credits of the output's link now.
+    pub free: u32,
+}
+
+/// A flit leaving a switch output.
+#[derive(Clone, Copy, Debug)]
+pub struct Departure {
+    /// The packet's head flit.
+    pub head: bool,
+    /// Packet length, flits.
+    pub len: u16,
+    /// A control packet.
+    pub control: bool,
+    /// The packet's scheme bits so far.
+    pub bits: u8,
+}
+
+/// A packet head entering a switch input buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct InputAt {
+    pub switch: u32,
+    /// Local input number and global port id.
+    pub port: u32,
+    pub global: usize,
+    /// Flits in the buffer before this one, and the buffer's size.
+    pub occupancy: u32,
+    pub capacity: u32,
+    /// The output the packet is routed to (local number).
+    pub out: u32,
+    pub len: u16,
+    pub control: bool,
+}
+
+/// Network-wide counts at the start of a cycle, for the global hook.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Global {
+    /// Flits injected and not yet ejected.
+    pub flits_in_network: u64,
+    /// Switch input buffers that are full (occupancy = capacity). Counted only for a scheme
+    /// with [`Scheme::WANTS_GLOBAL`].
+    pub full_inputs: u64,
+    /// Messages accepted and not yet delivered.
+    pub messages_pending: u64,
+}
+
+/// A congestion-control scheme as the network core sees it. One value holds the scheme's
+/// state for every NIC and switch of a network; hooks are called with the component's index.
+pub trait Scheme {
+    /// True when the switch hooks are used (the core skips the calls otherwise).
+    const MARKS: bool = false;
+    /// True when the global hook wants [`Global::full_inputs`] (a count over every buffer).
+    const WANTS_GLOBAL: bool = false;
+
+    // ---------------------------------------------------------------- injection gate
+
+    /// One flit slot of NIC `n` at cycle `now`. `Err` is a gate that contradicts its link
+    /// (the checker's words).
+    fn gate(&mut self, n: u32, now: u64, i: &GateIn) -> Result<GateOut, String>;
+    /// NIC `n`'s used credits `c` now.
+    fn used_credits(&self, n: u32) -> u16;
+    /// NIC `n`'s gate is in its congested state now.
+    fn gate_congested(&self, n: u32) -> bool {
+        let _ = n;
+        false
+    }
+    /// NIC `n`'s gate flags an error of its own (the checker calls it with `check` on).
+    fn gate_error(&self, n: u32) -> Option<String> {
+        let _ = n;
+        None
+    }
+    /// NIC `n`'s gate holds a packet halfway: its state, for the starvation error.
+    fn gate_state(&self, n: u32) -> GateState {
+        GateState {
+            c: self.used_credits(n),
+            state: "holding".into(),
+            reason: "its injection gate holds the flit".into(),
+        }
+    }
+    /// The gate's name in messages ("PFT block").
+    fn gate_name(&self) -> &'static str {
+        "credit counter"
+    }
+    /// The CSR writes (address, data) that a `pft_rewrite` fault's table makes, in order;
+    /// the network feeds them to each listed NIC's gate, one per cycle. Default: none (a
+    /// gate without registers).
+    fn csr_writes(&self, regs: &toml::Table) -> Vec<(u8, u32)> {
+        let _ = regs;
+        Vec::new()
+    }
+
+    // ---------------------------------------------------------------- NIC flow control
+
+    /// Cycle `now` begins at NIC `n` (timers).
+    #[inline]
+    fn nic_tick(&mut self, n: u32, now: u64) {
+        let _ = (n, now);
+    }
+    /// NIC `n` has no packet in progress: may it start one now? `queued` are its
+    /// destinations with a queued message, in round-robin order. Called only when no
+    /// control packet waits. Default: any queued destination.
+    #[inline]
+    fn may_start(&mut self, n: u32, now: u64, queued: &VecDeque<u32>) -> bool {
+        let _ = (n, now);
+        !queued.is_empty()
+    }
+    /// The flow `n -> dst` may start a packet now (the NIC starts the first eligible
+    /// destination in round-robin order). Used only when [`Scheme::FLOWS`] is true.
+    #[inline]
+    fn eligible(&self, n: u32, dst: u32, now: u64) -> bool {
+        let _ = (n, dst, now);
+        true
+    }
+    /// True when [`Scheme::eligible`] can say no.
+    const FLOWS: bool = false;
+    /// A destination queue of NIC `n` became non-empty.
+    #[inline]
+    fn queue_opened(&mut self, n: u32) {
+        let _ = n;
+    }
+    /// NIC `n` starts a data packet of `flits` to `dst` at `now`.
+    #[inline]
+    fn packet_started(&mut self, n: u32, dst: u32, flits: u32, now: u64) {
+        let _ = (n, dst, flits, now);
+    }
+    /// NIC `n` is congested in the scheme's own sense (counted with the gate's state in
+    /// `NicStats::congested_cycles`).
+    #[inline]
+    fn nic_congested(&self, n: u32) -> bool {
+        let _ = n;
+        false
+    }
+
+    // ---------------------------------------------------------------- control packets
+
+    /// The next control packet NIC `n` sends, taken off the scheme's queue.
+    #[inline]
+    fn take_control(&mut self, n: u32) -> Option<Control> {
+        let _ = n;
+        None
+    }
+    /// NIC `n` has a control packet waiting.
+    #[inline]
+    fn control_waiting(&self, n: u32) -> bool {
+        let _ = n;
+        false
+    }
+    /// Control packets waiting at all NICs (the network is not idle while any).
+    fn controls_pending(&self) -> usize {
+        0
+    }
+    /// A packet head arrived at NIC `at`. Called only for packets with scheme bits set or
+    /// control packets.
+    #[inline]
+    fn arrived(&mut self, at: u32, a: &Arrival) {
+        let _ = (at, a);
+    }
+
+    // ---------------------------------------------------------------- switch marking
+
+    /// A packet head enters a switch input buffer: the bits to set in the packet.
+    #[inline]
+    fn head_arrived(&mut self, i: &InputAt) -> u8 {
+        let _ = i;
+        0
+    }
+    /// A flit for output `o` entered one of its switch's input buffers.
+    #[inline]
+    fn queued(&mut self, o: &OutputAt) {
+        let _ = o;
+    }
+    /// A flit leaves through output `o`: the bits to set in its packet.
+    #[inline]
+    fn departs(&mut self, o: &OutputAt, d: &Departure) -> u8 {
+        let _ = (o, d);
+        0
+    }
+    /// Switch `s` ends its cycle; `free(o)` is local output o's free credits.
+    #[inline]
+    fn switch_done(&mut self, s: u32, free: impl Fn(u32) -> u32) {
+        let _ = (s, free);
+    }
+    /// Flits the scheme counts as queued for global output `gp`, if it counts them (the
+    /// checker compares them with the buffers).
+    fn queued_for(&self, gp: usize) -> Option<u32> {
+        let _ = gp;
+        None
+    }
+
+    // ---------------------------------------------------------------- global hook
+
+    /// Cycle `now` begins, before any component is read or evaluated.
+    #[inline]
+    fn cycle(&mut self, now: u64, g: &Global) {
+        let _ = (now, g);
+    }
+
+    // ---------------------------------------------------------------- statistics
+
+    /// Named per-NIC counters since cycle 0 (names fixed per scheme).
+    fn nic_counters(&self, n: u32) -> Vec<(&'static str, u64)> {
+        let _ = n;
+        Vec::new()
+    }
+    /// Named network-wide counters since cycle 0.
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
+}
+
+/// The plain credit check: the NIC sends a ready flit whenever a credit is free. `c` counts
+/// the credits in use; a credit returned with none in use is an underflow (flagged, `c`
+/// stays 0), as PFT's counter does it.
+#[derive(Clone, Debug)]
+pub struct CreditGate {
+    c: Vec<u16>,
+    limit: u16,
+    underflow: Vec<bool>,
+}
+
+impl CreditGate {
+    /// `nodes` NICs with `limit` credits each (the edge switch's input buffer).
+    pub fn new(nodes: u32, limit: u16) -> Self {
+        CreditGate {
+            c: vec![0; nodes as usize],
+            limit,
+            underflow: vec![false; nodes as usize],
+        }
+    }
+
+    /// One flit slot of NIC `n`.
+    #[inline]
+    pub fn step(&mut self, n: u32, i: &GateIn) -> GateOut {
+        let c = &mut self.c[n as usize];
+        let send = i.flit_valid && *c < self.limit;
+        let out = GateOut {
+            send,
+            congested: false,
+            throttled: false,
+            used_credits: *c,
+        };
+        let sum = *c as u32 + send as u32;
+        let ret = i.credit_return as u32;
+        *c = if ret > sum {
+            self.underflow[n as usize] = true;
+            0
+        } else {
+            (sum - ret) as u16
+        };
+        out
+    }
+
+    /// NIC `n`'s used credits.
+    #[inline]
+    pub fn used(&self, n: u32) -> u16 {
+        self.c[n as usize]
+    }
+
+    /// NIC `n`'s counter saw a credit with none in use.
+    pub fn error(&self, n: u32) -> Option<String> {
+        self.underflow[n as usize].then(|| {
+            format!(
+                "credit underflow flagged (a credit returned with none in use), c = {}",
+                self.c[n as usize]
+            )
+        })
+    }
+}

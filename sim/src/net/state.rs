@@ -1,0 +1,203 @@
+//! The state records of a network: links, switches and their ports, NICs. Flat arrays
+//! indexed by typed ids (`store`), the hot fields of a NIC in one cache line; `Network`
+//! owns one of each.
+
+use super::network::NicStats;
+use super::store::{Endpoint, EntryId, LinkId, MsgId, PktId, PortId, SwitchId, Table};
+use std::collections::VecDeque;
+
+/// A directed link: its flit channel one way, its credit channel back. (Used to build and
+/// to check; the hot paths address receivers and senders directly.)
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Link {
+    /// Sender: a NIC, or a global switch output port.
+    pub tx: Endpoint,
+    /// Receiver: a NIC, or a global switch input port.
+    pub rx: Endpoint,
+}
+
+/// One switch.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SwState {
+    /// Port 0.
+    pub base: PortId,
+    pub radix: u32,
+    /// Ports that have a link.
+    pub used_mask: u64,
+    /// Outputs locked to a packet in transmission.
+    pub locked_out: u64,
+    /// Inputs transmitting a packet.
+    pub locked_in: u64,
+    /// Inputs with at least one queued packet.
+    pub queued: u64,
+    /// Entries (packets) held by the switch.
+    pub resident: u32,
+    /// Outputs whose link is paused (fault): they send nothing.
+    pub paused_out: u64,
+    /// Free outputs reserved for one waiting input (`OutPort::resv`; arbitration
+    /// `fair_bypass` or `reserve`).
+    pub reserved_out: u64,
+}
+
+impl SwState {
+    /// Local port `p`.
+    #[inline]
+    pub fn port(&self, p: u32) -> PortId {
+        PortId(self.base.0 + p)
+    }
+    /// The local number of port `g` (one of this switch's).
+    #[inline]
+    pub fn local(&self, g: PortId) -> u32 {
+        g.0 - self.base.0
+    }
+}
+
+/// A switch input port and its buffer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct InPort {
+    /// Flits in the buffer.
+    pub occ: u32,
+    /// Entry of the packet whose flits are arriving (NONE between packets), its packet,
+    /// flits arrived so far and length.
+    pub arriving: EntryId,
+    pub arr_pkt: PktId,
+    pub arr_count: u16,
+    pub arr_len: u16,
+    /// The packet whose tail arrived last (to tell a duplicated flit from a lost one).
+    pub last: PktId,
+    pub sw: SwitchId,
+    /// Queues (bit k: queue k) that hold a packet.
+    pub nonempty: u64,
+    /// The link feeding it.
+    pub link: LinkId,
+    /// Where its credits go: the link's sender.
+    pub credit_to: Endpoint,
+    /// Round-robin pointer over outputs (VOQ).
+    pub rr: u8,
+    /// Outputs (local numbers) reserved for this input's next packet to each.
+    pub resv: u64,
+}
+
+/// A switch output port and the credit state of its link.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OutPort {
+    /// Credits in use (flits sent and not yet credited back).
+    pub used: u32,
+    /// Credits of the link (the receiver's buffer).
+    pub limit: u32,
+    /// Entry of the packet being sent (NONE: free), the input holding it, its packet,
+    /// flits sent so far and length.
+    pub entry: EntryId,
+    pub from: PortId,
+    pub pkt: PktId,
+    pub sent: u16,
+    pub len: u16,
+    pub link: LinkId,
+    /// The link's receiver.
+    pub rx: Endpoint,
+    pub sw: SwitchId,
+    /// Round-robin pointer over inputs.
+    pub rr: u8,
+    /// The input (local number) this free output waits for, if `SwState::reserved_out`
+    /// has its bit.
+    pub resv: u8,
+    /// `fair_bypass`: the input whose turn it is while it waits for credits, and how many
+    /// packets have overtaken it.
+    pub turn: u8,
+    pub bypassed: u8,
+}
+
+/// Switch state: per switch `sw[s]`, per global port `inp[gp]` / `out[gp]` with
+/// gp = base + port, and queues `q[gp * qpp + k]` (head, tail), k = output with VOQ, else 0.
+#[derive(Debug, Default)]
+pub(crate) struct Switches {
+    pub sw: Table<SwitchId, SwState>,
+    pub inp: Table<PortId, InPort>,
+    pub out: Table<PortId, OutPort>,
+    pub q: Vec<(EntryId, EntryId)>,
+    pub qpp: u32,
+    /// Scratch for the allocator: requesting inputs per output (all zero between uses).
+    pub reqs: Vec<u64>,
+    /// Scratch: inputs whose next packet for the output waits for credits (`fair_bypass`,
+    /// `reserve`).
+    pub waits: Vec<u64>,
+    /// Arbitration: turns kept by waiting inputs (`fair_bypass`, `reserve`), and how many
+    /// smaller packets may overtake the input whose turn it is (0 for `reserve`).
+    pub keep_turn: bool,
+    pub bypass_limit: u8,
+}
+
+/// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct NicState {
+    /// Credits that arrived and are not yet handed to the injection gate. The gate takes
+    /// at most 255 per cycle (PFT's `credit_return` is 8 bits); a burst of late credits
+    /// (faults) waits here for the next cycles instead of being lost.
+    pub credit_in: u32,
+    /// The injection link is paused (fault): the NIC offers no flit.
+    pub inj_paused: bool,
+    /// The packet being injected is a control packet (it belongs to no message).
+    pub cur_ctl: bool,
+    /// The injection gate's outputs in the last cycle: send | congested << 1 |
+    /// throttled << 2, and used_credits.
+    pub out_flags: u8,
+    pub out_c: u16,
+    /// Destinations with a non-empty send queue (the length of `Nics::active[n]`).
+    pub dsts: u32,
+    /// Packet being injected (NONE between packets), its next flit and length.
+    pub cur_pkt: PktId,
+    pub cur_seq: u16,
+    pub cur_len: u16,
+    /// Flits in the receive buffer.
+    pub rx_occ: u32,
+    /// Ejection accumulator and drain rate (flits per cycle), 16 fractional bits.
+    pub acc: u32,
+    pub rate: u32,
+    /// First cycle of the current run of cycles in which the gate held back a ready flit
+    /// with credit (the starvation watchdog).
+    pub thr_since: u64,
+    /// Cycles the NIC's congestion control throttled / was congested.
+    pub throttled: u64,
+    pub congested: u64,
+    /// Edge switch input (injection link receiver) and output (ejection link sender).
+    pub inj_rx: PortId,
+    pub ej_tx: PortId,
+    /// The receive buffer's head entry, flits drained, length, packet, message.
+    pub rx_head: EntryId,
+    pub rx_sent: u16,
+    pub rx_head_len: u16,
+    pub rx_head_pkt: PktId,
+    pub rx_head_msg: MsgId,
+    /// The receive buffer's last entry.
+    pub rx_tail: EntryId,
+    /// The entry arriving (NONE between packets): packet, flits arrived, length.
+    pub rx_arriving: EntryId,
+    pub rx_arr_pkt: PktId,
+    pub rx_arr_count: u16,
+    pub rx_arr_len: u16,
+    pub inj_link: LinkId,
+    pub ej_link: LinkId,
+}
+
+/// NIC state; send queues `sq[src * nodes + dst]` (head, tail).
+pub(crate) struct Nics {
+    pub st: Vec<NicState>,
+    /// Per NIC, the share of packet starts its one tagged stream gets while both streams
+    /// have a packet to start (`Network::set_stream_share`); empty when no NIC has one.
+    pub share: Vec<Option<StreamShare>>,
+    /// Destinations with a non-empty send queue, in round-robin order.
+    pub active: Vec<VecDeque<u32>>,
+    pub sq: Vec<(MsgId, MsgId)>,
+    pub stats: Vec<NicStats>,
+}
+
+/// A NIC's split between the messages of one tag (stream 0) and all others (stream 1):
+/// while both have a packet to start, stream 0 gets `share` of the flits started.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StreamShare {
+    pub tag: u32,
+    pub share: f64,
+    /// Flits started per stream in contested choices (both streams could start).
+    pub served: [u64; 2],
+}

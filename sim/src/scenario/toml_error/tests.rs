@@ -1,0 +1,224 @@
+//! The wordings of toml's and serde's messages that `toml_error` reads, pinned: a
+//! dependency upgrade that changes one fails here instead of silently losing a key.
+
+use super::*;
+
+const BASE: &str = "[workload]\nkind = \"uniform\"\n";
+
+/// toml's message for `text`, and ours.
+fn both(text: &str) -> (String, String) {
+    let e = toml::from_str::<Scenario>(text).expect_err(text);
+    (e.message().trim_end().to_string(), message(text, &e))
+}
+
+/// Every wording of toml and serde that this module reads, with the key and the line it
+/// must find from it. If an upgrade of toml or serde changes one, this test fails (and
+/// the finder must be taught the new wording).
+#[test]
+fn the_wordings_this_module_reads_are_the_parsers() {
+    let cases: &[(&str, &str, &str)] = &[
+        // (scenario text, toml's exact message start, our message start)
+        ("name = \"x\"\n", "missing field `workload`", "`workload` (line 1, column 1): missing field `workload`"),
+        (
+            "[cycles]\nmaxx = 1\n[workload]\nkind = \"uniform\"\n",
+            "unknown field `maxx`, expected one of `max`",
+            "`cycles.maxx` (line 2, column 1): unknown field `maxx`",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\nburst = 3\n",
+            "unknown field `burst`, expected one of",
+            "`workload.burst` (line 3, column 1): unknown field `burst`",
+        ),
+        (
+            "[network]\nbuffer_flits = -5\n[workload]\nkind = \"uniform\"\n",
+            "invalid value: integer `-5`, expected u32",
+            "`network.buffer_flits` (line 2, column 16): invalid value: integer `-5`, expected an integer in the field's range: must be in 64..=65535 (at least one packet",
+        ),
+        (
+            "[cycles]\nmax = \"lots\"\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: string \"lots\", expected u64",
+            "`cycles.max` (line 2, column 7): invalid type: string \"lots\", expected an integer in the field's range: must be in 1..=10000000000",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\nmsg_bytes = 1.5\n",
+            "invalid type: floating point `1.5`, expected u32",
+            "`workload.msg_bytes` (line 3, column 1): invalid type: floating point `1.5`, expected an integer in the field's range: allowed 1 <= msg_bytes <= 67108864",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\nmsg_bytes = true\n",
+            "invalid type: boolean `true`, expected u32",
+            "`workload.msg_bytes` (line 3, column 1)",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\nmsg_bytes = [1]\n",
+            "invalid type: sequence, expected u32",
+            "`workload.msg_bytes` (line 3, column 1)",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\nmsg_bytes = { a = 1 }\n",
+            "invalid type: map, expected u32",
+            "`workload.msg_bytes` (line 3, column 1)",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\nload = \"x\"\n",
+            "invalid type: string \"x\", expected f64",
+            "`workload.load` (line 3, column 1): invalid type: string \"x\", expected a number",
+        ),
+        (
+            "[workload]\nkind = \"ring\"\n",
+            "unknown variant `ring`, expected one of `uniform`, `hotspot`, `gpcnet`",
+            "`workload.kind` (line 2, column 8): unknown variant `ring`",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"dcqcn\"\n",
+            "unknown variant `dcqcn`, expected one of `none`, `pft`, `ibcc`",
+            "`cc[0].kind` (line 5, column 1): unknown variant `dcqcn`",
+        ),
+        (
+            "[network]\ntopology = \"fat_tree\"\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: string \"fat_tree\", expected internally tagged enum TopologyConfig",
+            "`network.topology` (line 2, column 12): invalid type: string \"fat_tree\", expected a table with `kind` = one of `single_switch`, `fat_tree`, `three_stage`",
+        ),
+        (
+            "[workload]\nload = 0.5\n",
+            "missing field `kind`",
+            "`workload.kind` (line 1, column 1): missing field `kind` (one of `uniform`, `hotspot`, `gpcnet`)",
+        ),
+        (
+            "[network]\ntopology = { kind = \"fat_tree\", radix = 8 }\n[workload]\nkind = \"uniform\"\n",
+            "missing field `leaves`",
+            "`network.topology.leaves` (line 2, column 12): missing field `leaves`",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\n[[network.faults]]\nkind = \"eject\"\nrate = 0.5\nnics = [1, -1]\n",
+            "invalid value: integer `-1`, expected u32",
+            "`network.faults[0].nics[1]` (line 6, column 12): invalid value: integer `-1`, expected an integer in the field's range: NICs are 0..120",
+        ),
+        (
+            // an array element outside a tagged table: serde's span is the element
+            "[timeseries]\nnics = [0, -1]\n[workload]\nkind = \"uniform\"\n",
+            "invalid value: integer `-1`, expected u32",
+            "`timeseries.nics[1]` (line 2, column 12): invalid value: integer `-1`, expected an integer in the field's range: must be a NIC in 0..120",
+        ),
+        (
+            // probed with the largest value first: 0 would be "listed twice"
+            "[[pft]]\nname = \"p\"\nnics = [0, -1]\n[workload]\nkind = \"uniform\"\n",
+            "invalid value: integer `-1`, expected u32",
+            "`pft[0].nics[1]` (line 3, column 12): invalid value: integer `-1`, expected an integer in the field's range: must be a NIC in 0..120",
+        ),
+        (
+            // a multi-line array in a tagged table, with a comment and a later bad
+            // element: the element is found by its value, its line by scanning
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"c\"\nkind = \"ibcc\"\ncct = [\n  0, # a, b\n  -2,\n  \"x\",\n]\n",
+            "invalid value: integer `-2`, expected u64",
+            "`cc[0].cct[1]` (line 8, column 3): invalid value: integer `-2`, expected an integer in the field's range: must be in 0..=65535",
+        ),
+        (
+            "[workload]\nkind = \"gpcnet\"\ncanary_tests = [\"latency\", \"ping\"]\n",
+            "unknown variant `ping`, expected one of",
+            "`workload.canary_tests[1]` (line 3, column 28): unknown variant `ping`",
+        ),
+        (
+            // an array of tables where a number belongs: not blamed on an array below
+            "[[cycles.max]]\n[timeseries]\nnics = [0, 1]\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: sequence, expected u64",
+            "`cycles.max[0]` (line 1, column 1)",
+        ),
+        (
+            "seed = 99999999999999999999\n[workload]\nkind = \"uniform\"\n",
+            "number too large to fit in target type",
+            "`seed` (line 1, column 8): number too large to fit in target type (TOML integers are in",
+        ),
+        (
+            "[[pft]]\nname = \"a\"\n[[pft]]\nname = \"b\"\ndet_mode = \"xx\"\n[workload]\nkind = \"uniform\"\n",
+            "key `det_mode`: expected \"ft\" or \"at\", found string \"xx\"",
+            "`pft[1].det_mode` (line 5, column 12)",
+        ),
+    ];
+    for (text, toml_says, we_say) in cases {
+        let (raw, ours) = both(text);
+        assert!(
+            raw.starts_with(toml_says),
+            "the parser's wording changed for\n{text}\nexpected it to start with {toml_says:?}\ngot {raw:?}"
+        );
+        assert!(
+            ours.starts_with(we_say),
+            "for\n{text}\nexpected our message to start with {we_say:?}\ngot {ours:?}"
+        );
+    }
+}
+
+/// The kinds listed for a tagged table are serde's own.
+#[test]
+fn tagged_kinds_match_serde() {
+    for (name, key, kinds) in TAGGED {
+        let text = match key {
+            "network.topology" => {
+                "[network]\ntopology = { kind = \"zz\" }\n[workload]\nkind = \"uniform\"\n"
+                    .to_string()
+            }
+            "workload" => "[workload]\nkind = \"zz\"\n".to_string(),
+            "network.faults[]" => format!("{BASE}[[network.faults]]\nkind = \"zz\"\n"),
+            "cc[]" => format!("{BASE}[[cc]]\nname = \"a\"\nkind = \"zz\"\n"),
+            other => panic!("no probe for {other}"),
+        };
+        let (raw, _) = both(&text);
+        let want = format!("unknown variant `zz`, expected {}", one_of(kinds));
+        assert_eq!(raw, want, "kinds of {name} ({key})");
+    }
+}
+
+#[test]
+fn quotations_are_short_and_escaped() {
+    let long = "y".repeat(5000);
+    let (_, ours) = both(&format!("seed = \"{long}\"\n{BASE}"));
+    assert!(ours.len() < 600, "{} bytes: {ours}", ours.len());
+    assert!(ours.contains("(5000 bytes in all)"), "{ours}");
+    let (_, ours) = both(&format!("name = \"a\u{1b}[31mb\"\n{BASE}"));
+    assert!(!ours.contains('\u{1b}'), "{ours:?}");
+    assert!(ours.contains("\\u{1b}"), "{ours:?}");
+    // a long line is shown around the error, with the caret under it
+    let text = format!("description = \"{}\", seed = 1\n{BASE}", "d".repeat(400));
+    let (_, ours) = both(&text);
+    let lines: Vec<&str> = ours.lines().collect();
+    assert!(lines.iter().all(|l| l.chars().count() < 140), "{ours}");
+    let (code, caret) = (lines[lines.len() - 2], lines[lines.len() - 1]);
+    let col = caret.chars().position(|c| c == '^').expect(&ours);
+    assert_eq!(code.chars().nth(col), Some(','), "{ours}");
+}
+
+#[test]
+fn array_elements_are_found_across_lines_strings_and_comments() {
+    let text = "a = [ 1, \"x,]#\", [2, 3], { b = 4 }, # c, d\n 'y' ]\nz = 1\n";
+    let items: Vec<&str> = array_elements(text, 0)
+        .unwrap()
+        .into_iter()
+        .map(|(s, e)| &text[s..e])
+        .collect();
+    assert_eq!(items, ["1", "\"x,]#\"", "[2, 3]", "{ b = 4 }", "'y'"]);
+    assert_eq!(array_elements("a = [1, 2", 0), None, "unterminated");
+    assert_eq!(array_elements("a = 1", 0), None, "no array");
+    assert_eq!(array_elements("a = []", 0), Some(vec![]));
+    assert_eq!(element_span("a = [1, 22]", 0, 1), Some((8, 10)));
+    assert_eq!(element_span("a = [1, 22]", 0, 2), None);
+}
+
+#[test]
+fn key_paths_with_indices_are_found() {
+    let mut t: toml::Table =
+        toml::from_str("[[pft]]\nm = 1\n[[pft]]\nm = 2\n[network]\ntopology = { radix = 3 }\n")
+            .unwrap();
+    assert_eq!(
+        value_at(&mut t, "pft[1].m").map(|v| v.clone()),
+        Some(toml::Value::Integer(2))
+    );
+    assert_eq!(
+        value_at(&mut t, "network.topology.radix").map(|v| v.clone()),
+        Some(toml::Value::Integer(3))
+    );
+    assert!(value_at(&mut t, "pft[2].m").is_none());
+    assert_eq!(
+        unindexed("network.faults[12].kind"),
+        "network.faults[].kind"
+    );
+}
