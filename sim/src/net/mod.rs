@@ -55,7 +55,7 @@ pub use config::{Arbitration, Fault, NetConfig, TopologyConfig};
 pub use error::NetError;
 pub use faults::{CreditScope, FaultSpec, LinkRef, Window};
 pub use network::{EvalOrder, Network, NicStats};
-pub use scheme::{CreditGate, GateIn, GateOut, Scheme};
+pub use scheme::{CreditGate, DelayLine, GateIn, GateOut, Scheme};
 pub use source::{BernoulliSource, Pattern};
 pub use topology::{Hop, Peer, SwitchSpec, Topology};
 pub use types::{Delivery, Message, NodeId, Workload};

@@ -22,7 +22,8 @@
 //!   cycle; [`Scheme::head_arrived`] lets an input buffer mark a packet on arrival, with the
 //!   buffer's occupancy;
 //! - **global hook** ([`Scheme::cycle`]): once per cycle before any component, with
-//!   network-wide counts ([`Global`]; a scheme that wants them late keeps its own delay line);
+//!   network-wide counts ([`Global`]); [`DelayLine`] gives a scheme the counts of `d`
+//!   cycles ago (a side-band that takes `d` cycles to gather them);
 //! - **statistics** ([`Scheme::nic_counters`], [`Scheme::counters`]): named counters that
 //!   the reports carry.
 //!
@@ -363,5 +364,94 @@ impl CreditGate {
                 self.c[n as usize]
             )
         })
+    }
+}
+
+/// Values seen `delay` cycles late: `push(now, v)` every cycle, `get()` is the value pushed
+/// `delay` cycles before the last push (None until then). A scheme's global hook keeps its
+/// network-wide counts in one to see them as a side-band that takes `delay` cycles to
+/// gather them would deliver them.
+#[derive(Clone, Debug)]
+pub struct DelayLine<T> {
+    delay: u64,
+    ring: VecDeque<(u64, T)>,
+}
+
+impl<T: Copy> DelayLine<T> {
+    /// A line of `delay` cycles (0: `get` returns the value just pushed).
+    pub fn new(delay: u64) -> Self {
+        DelayLine {
+            delay,
+            ring: VecDeque::with_capacity(delay.min(1 << 16) as usize + 1),
+        }
+    }
+
+    /// The value of cycle `now` (cycles pushed in increasing order, one push per cycle).
+    pub fn push(&mut self, now: u64, v: T) {
+        debug_assert!(self.ring.back().is_none_or(|&(t, _)| t < now));
+        self.ring.push_back((now, v));
+        while self.ring.len() as u64 > self.delay + 1 {
+            self.ring.pop_front();
+        }
+    }
+
+    /// The value pushed `delay` cycles before the last push, if that cycle was pushed.
+    pub fn get(&self) -> Option<T> {
+        let &(last, _) = self.ring.back()?;
+        let &(first, v) = self.ring.front()?;
+        (last - first == self.delay).then_some(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_delay_line_returns_the_value_of_delay_cycles_ago() {
+        let mut d = DelayLine::new(3);
+        for t in 0..3u64 {
+            d.push(t, t * 10);
+            assert_eq!(d.get(), None, "cycle {t}: nothing is 3 cycles old yet");
+        }
+        for t in 3..20u64 {
+            d.push(t, t * 10);
+            assert_eq!(d.get(), Some((t - 3) * 10));
+        }
+        let mut z = DelayLine::new(0);
+        z.push(5, 7u32);
+        assert_eq!(z.get(), Some(7));
+    }
+
+    #[test]
+    fn the_credit_gate_sends_only_with_a_credit_and_flags_an_underflow() {
+        let mut g = CreditGate::new(1, 2);
+        let offer = GateIn {
+            flit_valid: true,
+            ..Default::default()
+        };
+        assert!(g.step(0, &offer).send);
+        assert!(g.step(0, &offer).send);
+        let full = g.step(0, &offer);
+        assert!(!full.send && full.used_credits == 2 && !full.throttled);
+        let back = GateIn {
+            credit_return: 2,
+            ..Default::default()
+        };
+        g.step(0, &back);
+        assert_eq!(g.used(0), 0);
+        assert!(g.error(0).is_none());
+        g.step(
+            0,
+            &GateIn {
+                credit_return: 1,
+                ..Default::default()
+            },
+        );
+        assert!(
+            g.error(0).is_some(),
+            "a credit with none in use is an underflow"
+        );
+        assert_eq!(g.used(0), 0);
     }
 }
