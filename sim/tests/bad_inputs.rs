@@ -355,6 +355,14 @@ fn scenario_cases() -> Vec<Case> {
         set_case("SC-89", "network.mtu_bytes"),
         set_case("SC-90", "cycles.max.x=1"),
         set_case("SC-91", "network.mtu_bytes=65"),
+        // one pass reports the network, its faults and the [[cc]] entries together
+        sc(
+            "SC-92",
+            format!(
+                "{}{FAULT}kind = \"credit_jitter\"\nmax_cycles = 500\n{CC}kind = \"ibcc\"\nthreshold = 16\n",
+                with("mtu_bytes = 1024", "mtu_bytes = 1024\nlink_latency_cycles = 0")
+            ),
+        ),
     ]
 }
 
@@ -641,6 +649,16 @@ fn cli_cases() -> Vec<Case> {
             &["run", "s.toml", "--out", "o", "--engine", "verilog"],
         )
         .file("s.toml", TINY),
+        case(
+            "SX-29",
+            p,
+            &["sweep", "s.toml", "--grid", "g.toml", "--out", "o"],
+        )
+        .file("s.toml", TINY)
+        .file(
+            "g.toml",
+            "[[axis]]\nkey = \"pft.m\"\nvalues = [32, 18, 40]\n",
+        ),
     ]
 }
 

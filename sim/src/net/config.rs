@@ -1,6 +1,7 @@
 //! Typed, documented run configuration of the network (`NetConfig`). Every struct deserializes with serde
-//! (missing keys take the defaults, unknown keys are refused); `validate` checks ranges and
-//! returns a `FieldError` (crate::error) that names the field and the allowed values.
+//! (missing keys take the defaults, unknown keys are refused); `errors` checks ranges and
+//! returns every `FieldError` (crate::error), each naming the field and the allowed values;
+//! `validate` returns the first.
 //!
 //! Units: 1 cycle = the time of one flit on one link; 1 flit = 1 credit = `flit_bytes` bytes.
 
@@ -22,11 +23,20 @@ pub(crate) fn bad(
     FieldError::new(field, value, allowed)
 }
 
-fn in_range(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), FieldError> {
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(bad(field, v, format!("must be in {lo}..={hi}")))
+/// Pushes an error unless `lo <= v <= hi`; true when in range.
+fn in_range(errs: &mut Vec<FieldError>, field: &str, v: u32, lo: u32, hi: u32) -> bool {
+    let ok = (lo..=hi).contains(&v);
+    if !ok {
+        errs.push(bad(field, v, format!("must be in {lo}..={hi}")));
+    }
+    ok
+}
+
+/// The first of `errs`, for the callers that stop there.
+pub(crate) fn first(errs: Vec<FieldError>) -> Result<(), FieldError> {
+    match errs.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
 }
 
@@ -72,38 +82,46 @@ impl TopologyConfig {
         }
     }
 
-    /// Check the sizes.
+    /// Check the sizes; the first error (`errors` has them all).
     pub fn validate(&self) -> Result<(), FieldError> {
-        let even_radix = |radix: u32| {
-            if !radix.is_multiple_of(2) || !(4..=MAX_RADIX).contains(&radix) {
-                Err(bad(
+        first(self.errors())
+    }
+
+    /// Every error of the sizes (keys `topology.*`).
+    pub fn errors(&self) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        let radix_ok = |errs: &mut Vec<FieldError>, radix: u32| {
+            let ok = radix.is_multiple_of(2) && (4..=MAX_RADIX).contains(&radix);
+            if !ok {
+                errs.push(bad(
                     "topology.radix",
                     radix,
                     format!(
                         "must be even and in 4..={MAX_RADIX} (half the ports of a leaf go down, half up)"
                     ),
-                ))
-            } else {
-                Ok(())
+                ));
             }
+            ok
         };
         match *self {
             TopologyConfig::SingleSwitch { nodes } => {
-                in_range("topology.nodes", nodes, 2, MAX_RADIX)
+                in_range(&mut errs, "topology.nodes", nodes, 2, MAX_RADIX);
             }
             TopologyConfig::FatTree { radix, leaves } => {
-                even_radix(radix)?;
-                if !(2..=radix).contains(&leaves) {
-                    return Err(bad(
+                // the leaves' range is the radix's: checked when the radix is valid
+                if radix_ok(&mut errs, radix) && !(2..=radix).contains(&leaves) {
+                    errs.push(bad(
                         "topology.leaves",
                         leaves,
                         format!("must be in 2..={radix} (a spine has radix = {radix} ports, one per leaf)"),
                     ));
                 }
-                Ok(())
             }
-            TopologyConfig::ThreeStage { radix } => even_radix(radix),
+            TopologyConfig::ThreeStage { radix } => {
+                radix_ok(&mut errs, radix);
+            }
         }
+        errs
     }
 }
 
@@ -253,29 +271,42 @@ impl NetConfig {
         bytes.div_ceil(self.flit_bytes).max(1)
     }
 
-    /// Check every field; the error names the first bad one.
+    /// Check every field; the first error (`errors` has them all).
     pub fn validate(&self) -> Result<(), FieldError> {
-        self.topology.validate()?;
-        if let Some(n) = self.nodes {
+        first(self.errors())
+    }
+
+    /// Every error of the fields (keys relative to `[network]`). A check that needs an
+    /// earlier value to be valid is skipped when it is not, rather than report a consequence:
+    /// `nodes` and the NICs, switches and ports the faults name need a valid topology,
+    /// `mtu_bytes` a valid `flit_bytes`, the buffers a valid `mtu_bytes`, and the credit
+    /// faults' total valid faults.
+    pub fn errors(&self) -> Vec<FieldError> {
+        let mut errs = self.topology.errors();
+        let topo_ok = errs.is_empty();
+        if let (Some(n), true) = (self.nodes, topo_ok) {
             let t = self.topology.nodes();
             if n != t {
-                return Err(bad(
+                errs.push(bad(
                     "nodes",
                     n,
                     format!("must equal the topology's node count, {t}"),
                 ));
             }
         }
-        in_range("flit_bytes", self.flit_bytes, 1, 65536)?;
+        let flit_ok = in_range(&mut errs, "flit_bytes", self.flit_bytes, 1, 65536);
         if !(self.link_gbps > 0.0 && self.link_gbps <= 100_000.0) {
-            return Err(bad(
+            errs.push(bad(
                 "link_gbps",
                 self.link_gbps,
                 "must be in (0, 100000] Gb/s",
             ));
         }
-        if self.mtu_bytes == 0 || !self.mtu_bytes.is_multiple_of(self.flit_bytes) {
-            return Err(bad(
+        let mtu = self.mtu_flits();
+        let mtu_ok = if !flit_ok {
+            false
+        } else if self.mtu_bytes == 0 || !self.mtu_bytes.is_multiple_of(self.flit_bytes) {
+            errs.push(bad(
                 "mtu_bytes",
                 self.mtu_bytes,
                 format!(
@@ -283,10 +314,9 @@ impl NetConfig {
                     self.flit_bytes
                 ),
             ));
-        }
-        let mtu = self.mtu_flits();
-        if mtu > 0xFFFF {
-            return Err(bad(
+            false
+        } else if mtu > 0xFFFF {
+            errs.push(bad(
                 "mtu_bytes",
                 self.mtu_bytes,
                 format!(
@@ -294,53 +324,48 @@ impl NetConfig {
                     0xFFFF * self.flit_bytes as u64
                 ),
             ));
-        }
-        let buf = |field: &str, v: u32| {
-            in_range(field, v, mtu, 0xFFFF).map_err(|mut e| {
-                e.allowed += &format!(
-                    " (at least one packet of mtu_bytes = {} bytes = {mtu} flits, for virtual cut-through; at most the 16-bit credit counter)",
-                    self.mtu_bytes
-                );
-                e
-            })
+            false
+        } else {
+            true
         };
-        buf("buffer_flits", self.buffer_flits)?;
-        buf("eject_buffer_flits", self.eject_buffer_flits)?;
-        in_range(
-            "link_latency_cycles",
-            self.link_latency_cycles,
-            1,
-            MAX_LATENCY_CYCLES,
-        )?;
-        in_range(
-            "credit_latency_cycles",
-            self.credit_latency_cycles,
-            1,
-            MAX_LATENCY_CYCLES,
-        )?;
-        in_range(
-            "switch_latency_cycles",
-            self.switch_latency_cycles,
-            0,
-            MAX_LATENCY_CYCLES,
-        )?;
+        if mtu_ok {
+            for (field, v) in [
+                ("buffer_flits", self.buffer_flits),
+                ("eject_buffer_flits", self.eject_buffer_flits),
+            ] {
+                if !in_range(&mut errs, field, v, mtu, 0xFFFF) {
+                    errs.last_mut().expect("just pushed").allowed += &format!(
+                        " (at least one packet of mtu_bytes = {} bytes = {mtu} flits, for virtual cut-through; at most the 16-bit credit counter)",
+                        self.mtu_bytes
+                    );
+                }
+            }
+        }
+        for (field, v, lo) in [
+            ("link_latency_cycles", self.link_latency_cycles, 1),
+            ("credit_latency_cycles", self.credit_latency_cycles, 1),
+            ("switch_latency_cycles", self.switch_latency_cycles, 0),
+        ] {
+            in_range(&mut errs, field, v, lo, MAX_LATENCY_CYCLES);
+        }
         if !(self.eject_rate > 0.0 && self.eject_rate <= 1.0) {
-            return Err(bad(
+            errs.push(bad(
                 "eject_rate",
                 self.eject_rate,
                 "must be in (0, 1] flits per cycle",
             ));
         }
+        let before = errs.len();
         for (i, f) in self.faults.iter().enumerate() {
-            f.validate(&format!("faults[{i}]"), self.deadlock_cycles)?;
+            errs.extend(f.errors(&format!("faults[{i}]"), self.deadlock_cycles));
         }
         let extra: u64 = self
             .faults
             .iter()
             .map(|f| f.max_credit_extra() as u64)
             .sum();
-        if extra > super::faults::MAX_CREDIT_EXTRA_CYCLES as u64 {
-            return Err(bad(
+        if errs.len() == before && extra > super::faults::MAX_CREDIT_EXTRA_CYCLES as u64 {
+            errs.push(bad(
                 "faults",
                 format!("{extra} cycles of credit delay and jitter in all"),
                 format!(
@@ -351,14 +376,16 @@ impl NetConfig {
         }
         // References to NICs, switches and ports: checked against the topology here, so
         // that `pftsim check` refuses what building the network would.
-        let topo = super::topology::Topology::build(&self.topology);
-        if let Some(Fault::FreezeSwitch { switch, .. }) = self.fault {
-            let n = topo.switches().len();
-            if switch as usize >= n {
-                return Err(bad("fault.switch", switch, format!("must be in 0..{n}")));
+        if topo_ok {
+            let topo = super::topology::Topology::build(&self.topology);
+            if let Some(Fault::FreezeSwitch { switch, .. }) = self.fault {
+                let n = topo.switches().len();
+                if switch as usize >= n {
+                    errs.push(bad("fault.switch", switch, format!("must be in 0..{n}")));
+                }
             }
+            super::faults::check_refs(&self.faults, &topo, &mut errs);
         }
-        super::faults::check_refs(&self.faults, &topo)?;
-        Ok(())
+        errs
     }
 }

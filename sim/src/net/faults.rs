@@ -10,7 +10,7 @@
 //! jitter) is a hash of the run seed, the link and the cycle, so it depends neither on the
 //! component evaluation order nor on anything else in the run.
 
-use super::config::{bad, Fault, FieldError, NetConfig};
+use super::config::{bad, first, Fault, FieldError, NetConfig};
 use super::network::{Network, ONE};
 use super::scheme::Scheme;
 use super::store::{End, Endpoint, SwitchId};
@@ -53,31 +53,29 @@ impl Window {
         }
     }
 
-    fn validate(&self, field: &str) -> Result<(), FieldError> {
+    fn errors(&self, field: &str, errs: &mut Vec<FieldError>) {
         if self.duration == Some(0) {
-            return Err(bad(
+            errs.push(bad(
                 &format!("{field}.duration"),
                 0,
                 "must be at least 1 cycle (leave it out for a fault that never ends)",
             ));
         }
         if let Some(p) = self.period {
-            let Some(d) = self.duration else {
-                return Err(bad(
+            match self.duration {
+                None => errs.push(bad(
                     &format!("{field}.period"),
                     p,
                     "needs a duration (a fault that never ends cannot repeat)",
-                ));
-            };
-            if p <= d {
-                return Err(bad(
+                )),
+                Some(d) if p <= d => errs.push(bad(
                     &format!("{field}.period"),
                     p,
                     format!("must exceed duration = {d}"),
-                ));
+                )),
+                Some(_) => {}
             }
         }
-        Ok(())
     }
 }
 
@@ -103,10 +101,10 @@ pub struct LinkRef {
 }
 
 impl LinkRef {
-    fn validate(&self, field: &str) -> Result<(), FieldError> {
+    fn errors(&self, field: &str, errs: &mut Vec<FieldError>) {
         match (self.nic, self.switch, self.port) {
-            (Some(_), None, None) | (None, Some(_), Some(_)) => Ok(()),
-            _ => Err(bad(
+            (Some(_), None, None) | (None, Some(_), Some(_)) => {}
+            _ => errs.push(bad(
                 field,
                 format!("{self:?}"),
                 "must be { nic = N } (a NIC's injection link) or { switch = S, port = P } (a switch output)",
@@ -222,19 +220,26 @@ impl FaultSpec {
         }
     }
 
-    /// Check the values that do not depend on the topology. `field` is e.g.
-    /// `network.faults[2]`; `deadlock_cycles` is the network's deadlock limit (0: off).
+    /// Check the values that do not depend on the topology; the first error (`errors` has
+    /// them all). `field` is e.g. `network.faults[2]`; `deadlock_cycles` is the network's
+    /// deadlock limit (0: off).
     pub fn validate(&self, field: &str, deadlock_cycles: u64) -> Result<(), FieldError> {
+        first(self.errors(field, deadlock_cycles))
+    }
+
+    /// Every error of the values that do not depend on the topology (see `validate`).
+    pub fn errors(&self, field: &str, deadlock_cycles: u64) -> Vec<FieldError> {
+        let mut errs = Vec::new();
         let w = self.window();
-        w.validate(field)?;
+        w.errors(field, &mut errs);
         // A stall that outlasts the deadlock detector would be reported as a deadlock.
-        let stall = |what: &str| -> Result<(), FieldError> {
+        let stall = |what: &str, errs: &mut Vec<FieldError>| {
             if deadlock_cycles == 0 {
-                return Ok(());
+                return;
             }
             match w.duration {
-                Some(d) if d < deadlock_cycles => Ok(()),
-                d => Err(bad(
+                Some(d) if d < deadlock_cycles => {}
+                d => errs.push(bad(
                     &format!("{field}.duration"),
                     d.map_or("none (for ever)".to_string(), |d| d.to_string()),
                     format!(
@@ -243,10 +248,19 @@ impl FaultSpec {
                 )),
             }
         };
+        let no_nics = |nics: &Option<Vec<u32>>, errs: &mut Vec<FieldError>| {
+            if nics.as_ref().is_some_and(|v| v.is_empty()) {
+                errs.push(bad(
+                    &format!("{field}.nics"),
+                    "[]",
+                    "must list at least one NIC (leave it out for all NICs)",
+                ));
+            }
+        };
         match self {
             FaultSpec::CreditDelay { cycles, .. } => {
                 if !(1..=MAX_CREDIT_EXTRA_CYCLES).contains(cycles) {
-                    return Err(bad(
+                    errs.push(bad(
                         &format!("{field}.cycles"),
                         cycles,
                         format!("must be in 1..={MAX_CREDIT_EXTRA_CYCLES}"),
@@ -255,7 +269,7 @@ impl FaultSpec {
             }
             FaultSpec::CreditJitter { max_cycles, .. } => {
                 if !(1..=MAX_CREDIT_JITTER_CYCLES).contains(max_cycles) {
-                    return Err(bad(
+                    errs.push(bad(
                         &format!("{field}.max_cycles"),
                         max_cycles,
                         format!("must be in 1..={MAX_CREDIT_JITTER_CYCLES} (a NIC's gate takes at most 255 credits per cycle)"),
@@ -264,39 +278,27 @@ impl FaultSpec {
             }
             FaultSpec::Eject { nics, rate, .. } => {
                 if !(*rate == 0.0 || (MIN_EJECT_RATE..=1.0).contains(rate)) {
-                    return Err(bad(
+                    errs.push(bad(
                         &format!("{field}.rate"),
                         rate,
                         "must be 0 (a stalled port) or in [1/65536, 1] flits per cycle",
                     ));
                 }
-                if nics.as_ref().is_some_and(|v| v.is_empty()) {
-                    return Err(bad(
-                        &format!("{field}.nics"),
-                        "[]",
-                        "must list at least one NIC (leave it out for all NICs)",
-                    ));
-                }
+                no_nics(nics, &mut errs);
                 if *rate == 0.0 {
-                    stall("stalled ejection port")?;
+                    stall("stalled ejection port", &mut errs);
                 }
             }
             FaultSpec::LinkPause { link, .. } => {
-                link.validate(&format!("{field}.link"))?;
-                stall("link pause")?
+                link.errors(&format!("{field}.link"), &mut errs);
+                stall("link pause", &mut errs);
             }
             FaultSpec::RegRewrite { nics, .. } => {
                 // The table's keys are the scheme's to check (cc::validate).
-                if nics.as_ref().is_some_and(|v| v.is_empty()) {
-                    return Err(bad(
-                        &format!("{field}.nics"),
-                        "[]",
-                        "must list at least one NIC (leave it out for all NICs)",
-                    ));
-                }
+                no_nics(nics, &mut errs);
             }
         }
-        Ok(())
+        errs
     }
 
     /// True for a fault that can stop flits: a stalled ejection port or a paused link.
@@ -495,8 +497,9 @@ impl<S: Scheme> Network<S> {
     }
 }
 
-/// Check that the faults name NICs, switches and ports that exist.
-pub(crate) fn check_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), FieldError> {
+/// Check that the faults name NICs, switches and ports that exist: pushes an error for each
+/// fault's first NIC out of range (one per list) and each bad link.
+pub(crate) fn check_refs(faults: &[FaultSpec], topo: &Topology, errs: &mut Vec<FieldError>) {
     let nodes = topo.nodes();
     let sws = topo.switches();
     for (i, f) in faults.iter().enumerate() {
@@ -505,47 +508,43 @@ pub(crate) fn check_refs(faults: &[FaultSpec], topo: &Topology) -> Result<(), Fi
             FaultSpec::Eject { nics, .. } | FaultSpec::RegRewrite { nics, .. } => nics.as_deref(),
             _ => None,
         };
-        for &n in nic_list.unwrap_or(&[]) {
-            if n >= nodes {
-                return Err(bad(
-                    &format!("{field}.nics"),
-                    n.to_string(),
-                    format!("NICs are 0..{nodes}"),
-                ));
-            }
+        if let Some(&n) = nic_list.unwrap_or(&[]).iter().find(|&&n| n >= nodes) {
+            errs.push(bad(
+                &format!("{field}.nics"),
+                n.to_string(),
+                format!("NICs are 0..{nodes}"),
+            ));
         }
-        if let FaultSpec::LinkPause { link, .. } = f {
-            if let Some(n) = link.nic {
-                if n >= nodes {
-                    return Err(bad(
-                        &format!("{field}.link.nic"),
-                        n.to_string(),
-                        format!("NICs are 0..{nodes}"),
-                    ));
-                }
-            }
-            if let (Some(s), Some(p)) = (link.switch, link.port) {
-                let Some(spec) = sws.get(s as usize) else {
-                    return Err(bad(
-                        &format!("{field}.link.switch"),
-                        s.to_string(),
-                        format!("switches are 0..{}", sws.len()),
-                    ));
-                };
-                if p >= spec.radix || spec.ports[p as usize] == Peer::Unused {
-                    return Err(bad(
+        let FaultSpec::LinkPause { link, .. } = f else {
+            continue;
+        };
+        if let Some(n) = link.nic.filter(|&n| n >= nodes) {
+            errs.push(bad(
+                &format!("{field}.link.nic"),
+                n.to_string(),
+                format!("NICs are 0..{nodes}"),
+            ));
+        }
+        if let (Some(s), Some(p)) = (link.switch, link.port) {
+            match sws.get(s as usize) {
+                None => errs.push(bad(
+                    &format!("{field}.link.switch"),
+                    s.to_string(),
+                    format!("switches are 0..{}", sws.len()),
+                )),
+                Some(spec) if p >= spec.radix || spec.ports[p as usize] == Peer::Unused => errs
+                    .push(bad(
                         &format!("{field}.link.port"),
                         p.to_string(),
                         format!(
                             "must be a connected port of {} (0..{})",
                             spec.name, spec.radix
                         ),
-                    ));
-                }
+                    )),
+                Some(_) => {}
             }
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]

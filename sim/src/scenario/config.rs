@@ -171,7 +171,25 @@ pub enum ScenarioError {
     },
 }
 
+/// Why scenario text was refused (`Scenario::check_text`).
+#[derive(Debug)]
+pub enum Refused {
+    /// Not TOML, or not a scenario's keys and types: the message names the key, the line
+    /// and the column.
+    Parse(String),
+    /// Values out of range or inconsistent: every one of them.
+    Invalid(ConfigErrors),
+}
+
 impl Scenario {
+    /// Parses and validates scenario text: the one check that `check`, `run` and `compare`
+    /// (through `load_with`) and every point scenario of a sweep go through.
+    pub fn check_text(text: &str) -> Result<Scenario, Refused> {
+        let s = Scenario::parse(text).map_err(Refused::Parse)?;
+        s.validate().map_err(Refused::Invalid)?;
+        Ok(s)
+    }
+
     /// Reads, parses and validates a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         Scenario::load_with(path, &[])
@@ -194,24 +212,27 @@ impl Scenario {
                     message,
                 })?;
         }
-        let mut s = Scenario::parse(&text).map_err(|message| ScenarioError::Parse {
-            path: shown.clone(),
-            // the lines quoted are then those of the file as changed
-            message: if sets.is_empty() {
-                message
-            } else {
-                format!("with the --set values applied: {message}")
+        let mut s = Scenario::check_text(&text).map_err(|r| match r {
+            Refused::Parse(message) => ScenarioError::Parse {
+                path: shown.clone(),
+                // the lines quoted are then those of the file as changed
+                message: if sets.is_empty() {
+                    message
+                } else {
+                    format!("with the --set values applied: {message}")
+                },
+            },
+            Refused::Invalid(problems) => ScenarioError::Invalid {
+                path: shown.clone(),
+                problems,
             },
         })?;
+        // a name from the stem is always valid (`name_from_stem`)
         if s.name.is_none() {
             s.name = path
                 .file_stem()
                 .map(|f| name_from_stem(&f.to_string_lossy()));
         }
-        s.validate().map_err(|problems| ScenarioError::Invalid {
-            path: shown,
-            problems,
-        })?;
         Ok(s)
     }
 
@@ -442,12 +463,17 @@ impl Scenario {
     /// Checks every section; returns all problems found.
     pub fn validate(&self) -> Result<(), ConfigErrors> {
         let mut errs = ConfigErrors::default();
-        if let Err(e) = self.network.validate() {
-            errs.0.push(e.prefixed("network"));
-        }
-        let net_ok = errs.0.is_empty();
-        let nodes = if net_ok { self.nodes() } else { 0 };
-        if net_ok {
+        errs.0.extend(
+            self.network
+                .errors()
+                .into_iter()
+                .map(|e| e.prefixed("network")),
+        );
+        // The checks against the NIC count need a valid topology; the others run whatever
+        // else is wrong, so that one pass reports every problem.
+        let topo_ok = self.network.topology.errors().is_empty();
+        let nodes = if topo_ok { self.nodes() } else { 0 };
+        if topo_ok {
             if let Err(es) = self.workload.validate(nodes) {
                 errs.extend_prefixed("workload", es);
             }
@@ -494,7 +520,7 @@ impl Scenario {
                     );
                 }
             }
-            if net_ok {
+            if topo_ok {
                 for (i, &n) in nics.iter().enumerate() {
                     if n.0 >= nodes {
                         errs.push(
@@ -508,7 +534,7 @@ impl Scenario {
         }
         for (i, p) in self.pft.iter().enumerate() {
             p.validate(&format!("pft[{i}]"), &mut errs);
-            if net_ok {
+            if topo_ok {
                 p.validate_on(&format!("pft[{i}]"), nodes, &self.workload, &mut errs);
             }
             if self.pft[..i].iter().any(|q| q.name == p.name) {

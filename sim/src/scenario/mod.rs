@@ -21,7 +21,7 @@ pub mod run;
 pub mod sweep;
 pub mod toml_error;
 
-pub use config::{CcEntry, PftEntry, Scenario, ScenarioError};
+pub use config::{CcEntry, PftEntry, Refused, Scenario, ScenarioError};
 pub use progress::Progress;
 pub use report::{CompareReport, CompareRow, RunSummary};
 pub use run::{RunOutput, RunSpec};

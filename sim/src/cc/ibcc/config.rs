@@ -1,6 +1,6 @@
 //! IB CC's parameters (`[[cc]] kind = "ibcc"`), named after the seed's Table I.
 
-use crate::net::config::{bad, FieldError};
+use crate::net::config::{bad, first, FieldError};
 use serde::{Deserialize, Serialize};
 
 /// The IB management unit of `ccti_timer`: 1.024 us.
@@ -23,7 +23,7 @@ pub enum VictimMask {
 }
 
 /// IB CC parameters of every switch and NIC in a run. Integer fields are read wide and
-/// range-checked by `validate`, so an error names the key and the field's own range.
+/// range-checked by `errors`, so an error names the key and the field's own range.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct IbccConfig {
@@ -72,8 +72,14 @@ impl Default for IbccConfig {
 }
 
 impl IbccConfig {
-    /// Check every field; errors name `prefix.key` and the field's range.
+    /// Check every field; the first error (`errors` has them all).
     pub fn validate(&self, prefix: &str) -> Result<(), FieldError> {
+        first(self.errors(prefix))
+    }
+
+    /// Every error of the fields, each naming `prefix.key` and the field's range.
+    pub fn errors(&self, prefix: &str) -> Vec<FieldError> {
+        let mut errs = Vec::new();
         let key = |k: &str| {
             if prefix.is_empty() {
                 k.to_string()
@@ -115,29 +121,31 @@ impl IbccConfig {
             ),
         ] {
             if !(lo..=hi).contains(&v) {
-                return Err(bad(&key(k), v, format!("must be in {lo}..={hi} ({what})")));
+                errs.push(bad(&key(k), v, format!("must be in {lo}..={hi} ({what})")));
             }
         }
         if let Some(cct) = &self.cct {
-            // Entries before the length: the entry's range is what a message about an entry
-            // that does not even deserialize (`cct = [0, -2]`) quotes (toml_error.rs).
+            // The first bad entry (one error per list). Its range is what a message about
+            // an entry that does not even deserialize (`cct = [0, -2]`) quotes
+            // (toml_error.rs).
             if let Some((i, &v)) = cct.iter().enumerate().find(|(_, &v)| v > 0xFFFF) {
-                return Err(bad(
+                errs.push(bad(
                     &key(&format!("cct[{i}]")),
                     v,
                     "must be in 0..=65535 (shift in bits 15:14, multiplier in 13:0)",
                 ));
             }
+            // the length follows from ccti_limit: checked when that is valid
             let want = self.ccti_limit + 1;
-            if cct.len() as u64 != want {
-                return Err(bad(
+            if self.ccti_limit <= MAX_CCTI && cct.len() as u64 != want {
+                errs.push(bad(
                     &key("cct"),
                     format!("{} entries", cct.len()),
                     format!("must have ccti_limit + 1 = {want} entries"),
                 ));
             }
         }
-        Ok(())
+        errs
     }
 
     /// The CCT entries (ccti_limit + 1 of them).

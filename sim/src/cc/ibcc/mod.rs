@@ -39,9 +39,7 @@ impl Plugin for Ibcc {
     const OUT_OF_RANGE: Option<(&'static str, &'static str)> = Some(("threshold", "16"));
 
     fn validate(cfg: &IbccConfig, prefix: &str, errs: &mut Vec<FieldError>) {
-        if let Err(e) = cfg.validate(prefix) {
-            errs.push(e);
-        }
+        errs.extend(cfg.errors(prefix));
     }
 
     fn build(cfg: &IbccConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<IbccState, NetError> {

@@ -1,8 +1,10 @@
 //! The plan of a sweep (`sweep.json`): its points, the point scenario files and the runs.
-//! Every point scenario is parsed and validated here, so that a bad value fails before
-//! anything is written, naming the point and its axis values.
+//! Every point scenario is checked here as `pftsim check` checks a file
+//! (`Scenario::check_text`), so that a bad value fails before anything is written; every
+//! invalid point is reported at once, each naming the point, its axis values and all its
+//! problems.
 
-use super::super::{sanitize, Scenario, ISOLATED, OFF};
+use super::super::{sanitize, Refused, Scenario, ISOLATED, OFF};
 use super::grid::{self, Grid};
 use crate::cc::pft::EngineKind;
 use crate::scenario::overrides::set_path;
@@ -13,6 +15,8 @@ use std::path::Path;
 
 /// Largest number of runs a sweep may plan.
 pub const MAX_RUNS: usize = 100_000;
+/// Most invalid point scenarios a refused sweep lists (it counts the others).
+pub const MAX_INVALID_SHOWN: usize = 20;
 
 /// One run of the plan. Its index in `Plan::units` is its line of `jobs.txt` (from 0) and
 /// its Slurm array task (before chunking by `--array-max`).
@@ -221,6 +225,8 @@ pub fn plan(
     let mut units = Vec::new();
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut group_file: Vec<BTreeMap<u64, String>> = Vec::new();
+    // every invalid point scenario, with all its problems
+    let mut invalid: Vec<String> = Vec::new();
     for i in 0..n_points {
         // row-major: the first axis varies slowest
         let mut rem = i;
@@ -302,14 +308,23 @@ pub fn plan(
                 }
             }
             let text = toml::to_string(&pt).context("writing a point scenario")?;
-            let psc = Scenario::parse(&text).map_err(|m| anyhow::anyhow!("{}: {m}", what(seed)))?;
-            psc.validate()
-                .map_err(|e| anyhow::anyhow!("{}: invalid value(s):\n{e}", what(seed)))?;
+            let psc = match Scenario::check_text(&text) {
+                Ok(psc) => psc,
+                Err(Refused::Parse(m)) => {
+                    invalid.push(format!("{}: {m}", what(seed)));
+                    continue;
+                }
+                Err(Refused::Invalid(e)) => {
+                    invalid.push(format!("{}: invalid value(s):\n{e}", what(seed)));
+                    continue;
+                }
+            };
             if psc.config_named(&entry).is_none() {
-                bail!(
+                invalid.push(format!(
                     "{}: the point has no [[{kind}]] entry named {entry:?} (an axis replaced it)",
                     what(seed)
-                );
+                ));
+                continue;
             }
             let f = point_file(&id, seed);
             files.insert(f.clone(), text);
@@ -321,6 +336,20 @@ pub fn plan(
             group_file[group].entry(seed).or_insert(f);
         }
         points.push(Point { id, values, group });
+    }
+    if !invalid.is_empty() {
+        let n = invalid.len();
+        let mut msg = invalid[..n.min(MAX_INVALID_SHOWN)].join("\n");
+        if n > MAX_INVALID_SHOWN {
+            msg += &format!("\n... and {} more", n - MAX_INVALID_SHOWN);
+        }
+        if n > 1 {
+            msg += &format!(
+                "\n{n} of {} point scenarios (points x seeds) are invalid",
+                n_points * seeds.len()
+            );
+        }
+        bail!("{msg}");
     }
     for (g, by_seed) in group_file.iter().enumerate() {
         for (&seed, f) in by_seed {
