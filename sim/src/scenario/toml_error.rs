@@ -8,7 +8,9 @@
 //! (`entry_in_table`). Both read the wording of toml's and serde's messages ("missing field
 //! `x`", "unknown field `x`", "integer `v`", "expected u32", ...): the tests at the end pin
 //! every wording this module relies on, so a dependency upgrade that changes one fails
-//! `cargo test` instead of silently losing a key.
+//! `cargo test` instead of silently losing a key. (serde_path_to_error would name the key only
+//! outside those tables: inside an internally tagged or flattened table serde buffers it, and
+//! the path stops at the table, `workload` or `cc[0]`; so the wording is read anyway.)
 
 use super::config::Scenario;
 use crate::error::excerpt;
