@@ -279,8 +279,8 @@ impl NetConfig {
     /// Every error of the fields (keys relative to `[network]`). A check that needs an
     /// earlier value to be valid is skipped when it is not, rather than report a consequence:
     /// `nodes` and the NICs, switches and ports the faults name need a valid topology,
-    /// `mtu_bytes` a valid `flit_bytes`, the buffers a valid `mtu_bytes`, and the credit
-    /// faults' total valid faults.
+    /// `mtu_bytes` a valid `flit_bytes`, the buffers a valid `mtu_bytes`, and the total of
+    /// the credit faults needs every fault valid.
     pub fn errors(&self) -> Vec<FieldError> {
         let mut errs = self.topology.errors();
         let topo_ok = errs.is_empty();
