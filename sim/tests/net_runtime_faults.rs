@@ -712,3 +712,31 @@ fn stalls_are_refused_or_explained() {
         "{dump}"
     );
 }
+
+#[test]
+fn a_bad_rewrite_table_is_refused_by_key_when_the_network_is_built() {
+    // The core carries a `pft_rewrite` table; PFT checks it, also outside a scenario.
+    let mut regs = toml::Table::new();
+    regs.insert("m".into(), toml::Value::Integer(64));
+    let cfg = with(FaultSpec::RegRewrite {
+        at: 10,
+        nics: None,
+        regs,
+    });
+    let e = match Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1) {
+        Ok(_) => panic!("a rewrite to m = 64 was accepted"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("faults[0].pft.m"), "{e}");
+    assert!(e.contains("0..=31"), "{e}");
+    // Every bad key of the table at once, in a scenario.
+    let text = "[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n\
+        [[network.faults]]\nkind = \"pft_rewrite\"\nat = 10\n\
+        pft = { m = 64, bogus = 1, pipelined = true }\n\
+        [workload]\nkind = \"uniform\"\n[cycles]\nmax = 1000\n";
+    let sc = pft_sim::scenario::Scenario::parse(text).unwrap();
+    let e = sc.validate().unwrap_err().to_string();
+    for key in ["pft.m", "pft.bogus", "pft.pipelined"] {
+        assert!(e.contains(key), "`{key}` not named: {e}");
+    }
+}

@@ -20,6 +20,7 @@ pub use ibcc::IbccConfig;
 use crate::error::FieldError;
 use crate::net::scheme::{
     Arrival, Control, Departure, GateIn, GateOut, GateState, Global, InputAt, OutputAt, Scheme,
+    Seams,
 };
 use crate::net::{BuildCtx, NetConfig, NetError, NodeId};
 use pft::{EngineKind, PftConfig};
@@ -146,8 +147,11 @@ macro_rules! registry {
             const WANTS_GLOBAL: bool = false $(|| <<$p as Plugin>::State as Scheme>::WANTS_GLOBAL)*;
             const FLOWS: bool = false $(|| <<$p as Plugin>::State as Scheme>::FLOWS)*;
 
-            #[inline]
-            fn gate(&mut self, n: u32, now: u64, i: &GateIn) -> Result<GateOut, String> {
+            fn seams(&self) -> Seams {
+                match self { $(Cc::$var(s) => s.seams(),)* }
+            }
+            #[inline(always)]
+            fn gate(&mut self, n: u32, now: u64, i: &GateIn) -> GateOut {
                 match self { $(Cc::$var(s) => s.gate(n, now, i),)* }
             }
             #[inline]
@@ -335,6 +339,12 @@ impl Network {
             }
         }
         cc.validate("cc")?;
+        // A register rewrite's table is PFT's to check (the core only carries it).
+        for (i, f) in cfg.faults.iter().enumerate() {
+            if let crate::net::FaultSpec::RegRewrite { regs, .. } = f {
+                PftConfig::check_rewrite(regs, &format!("faults[{i}].pft"))?;
+            }
+        }
         let opts = RunOpts { engine, on };
         crate::net::Network::build(cfg, seed, |ctx| cc.build(ctx, &opts))
     }

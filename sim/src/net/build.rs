@@ -231,6 +231,7 @@ impl<S: Scheme> Network<S> {
             classes: Vec::new(),
             last_progress: 0,
             faults: FaultState::new(cfg, n),
+            seams: cc.seams(),
             cc,
             order: None,
             msg_buf: Vec::new(),

@@ -13,7 +13,7 @@
 use super::config::NetConfig;
 use super::error::NetError;
 use super::faults::FaultState;
-use super::scheme::{GateOut, Global, Scheme};
+use super::scheme::{GateOut, Global, Scheme, Seams};
 pub(crate) use super::state::{
     InPort, Link, NicState, Nics, OutPort, StreamShare, SwState, Switches,
 };
@@ -149,8 +149,10 @@ pub struct Network<S> {
     pub(crate) last_progress: u64,
     /// The test hook's fault and the run-time faults, with their state.
     pub(crate) faults: FaultState,
-    /// The congestion-control scheme: its state at every NIC and switch.
+    /// The congestion-control scheme: its state at every NIC and switch, and the seam
+    /// groups it uses (the core skips the others' hooks).
     pub(crate) cc: S,
+    pub(crate) seams: Seams,
     pub(crate) order: Option<Vec<u32>>,
     pub(crate) msg_buf: Vec<Message>,
     pub(crate) deliveries: Vec<Delivery>,
@@ -370,7 +372,9 @@ impl<S: Scheme> Network<S> {
             q.0 = slot;
             self.nic.active[src].push_back(m.dst.0);
             self.nic.st[src].dsts += 1;
-            self.cc.queue_opened(src as u32);
+            if self.seams.flows {
+                self.cc.queue_opened(src as u32);
+            }
         } else {
             self.msgs[q.1].next = slot;
         }

@@ -46,11 +46,18 @@ impl<S: Scheme> Network<S> {
         let i = n as usize;
         let now = self.now;
         // Injection: the scheme's flow control, then one slot of its gate.
-        self.cc.nic_tick(n, now);
+        let flows = self.seams.flows;
+        if flows {
+            self.cc.nic_tick(n, now);
+        }
         let ns = &mut self.nic.st[i];
         let credit_return = ns.credit_in.min(u8::MAX as u32) as u8;
         ns.credit_in -= credit_return as u32;
-        let (ready, held) = if ns.cur_pkt != PktId::NONE || self.cc.control_waiting(n) {
+        let (ready, held) = if ns.cur_pkt != PktId::NONE {
+            (true, false)
+        } else if !flows {
+            (ns.dsts > 0, false)
+        } else if self.cc.control_waiting(n) {
             (true, false)
         } else {
             let r = ns.dsts > 0 && self.cc.may_start(n, now, &self.nic.active[i]);
@@ -61,8 +68,8 @@ impl<S: Scheme> Network<S> {
             // No packet in progress: the next flit starts one (read with packet gating).
             flit_head: ns.cur_pkt == PktId::NONE,
             credit_return,
-            csr: None,
             check,
+            csr: None,
         };
         if self.faults.csr_pending > 0 {
             // A register rewrite in progress (fault): one CSR write per cycle.
@@ -71,21 +78,23 @@ impl<S: Scheme> Network<S> {
                 inputs.csr = Some(w);
             }
         }
-        let out = self.cc.gate(n, now, &inputs).map_err(|detail| {
-            Box::new(NetError::Gate {
-                cycle: now,
-                nic: n,
-                gate: self.cc.gate_name().to_string(),
-                detail,
-            })
-        })?;
+        let out = self.cc.gate(n, now, &inputs);
+        // With the checker on (every test) the verdict is checked; the gate's own checks
+        // come through `gate_error`.
+        debug_assert!(
+            !out.send || inputs.flit_valid,
+            "the gate sent a flit not offered"
+        );
+        if check && out.send && !inputs.flit_valid {
+            return Err(Box::new(self.gate_disagrees(n)));
+        }
         let ns = &mut self.nic.st[i];
         // Throttled: the gate held a ready flit with a credit, or the flow control held a
         // queued packet while a credit was free.
         ns.throttled += (out.throttled
             || (held && !ns.inj_paused && c_free(out.used_credits, self.cfg.buffer_flits)))
             as u64;
-        ns.congested += (out.congested || self.cc.nic_congested(n)) as u64;
+        ns.congested += (out.congested || (flows && self.cc.nic_congested(n))) as u64;
         ns.out_flags = out.send as u8 | (out.congested as u8) << 1 | (out.throttled as u8) << 2;
         ns.out_c = out.used_credits;
         if out.send {
@@ -151,7 +160,16 @@ impl<S: Scheme> Network<S> {
     fn start_packet(&mut self, i: usize) {
         let n = self.nodes as usize;
         let shared = self.nic.share.get(i).is_some_and(Option::is_some);
-        if let Some(c) = self.cc.take_control(i as u32) {
+        let flows = self.seams.flows;
+        if let Some(c) = flows.then(|| self.cc.take_control(i as u32)).flatten() {
+            // A control packet is a real packet: at least one flit, and it must fit the
+            // edge switch's buffer (virtual cut-through) or it could never leave.
+            assert!(
+                c.flits >= 1 && (c.flits as u32) <= self.cfg.buffer_flits,
+                "a control packet of {} flits (1..={} allowed)",
+                c.flits,
+                self.cfg.buffer_flits
+            );
             let pkt = self.packets.alloc(Packet {
                 msg: MsgId::NONE,
                 src: i as u32,
@@ -167,13 +185,15 @@ impl<S: Scheme> Network<S> {
             ns.cur_ctl = true;
             return;
         }
-        if S::FLOWS && !shared {
+        if S::FLOWS && flows && !shared {
             let (cc, now) = (&self.cc, self.now);
+            // `may_start` said yes only with an eligible destination (the contract in
+            // net::Scheme); without one the head of the round robin starts.
             let k = self.nic.active[i]
                 .iter()
-                .position(|&d| cc.eligible(i as u32, d, now))
-                .expect("flit_valid implies an eligible flow");
-            self.nic.active[i].rotate_left(k);
+                .position(|&d| cc.eligible(i as u32, d, now));
+            debug_assert!(k.is_some(), "flit_valid implies an eligible flow");
+            self.nic.active[i].rotate_left(k.unwrap_or(0));
         }
         if shared {
             self.pick_stream(i);
@@ -207,7 +227,9 @@ impl<S: Scheme> Network<S> {
             flags: 0,
             bits: 0,
         });
-        self.cc.packet_started(i as u32, d, len as u32, self.now);
+        if flows {
+            self.cc.packet_started(i as u32, d, len as u32, self.now);
+        }
         if done {
             self.nic.sq[q].0 = next;
             if next == MsgId::NONE {
@@ -235,7 +257,7 @@ impl<S: Scheme> Network<S> {
         let sh = self.nic.share[i].expect("a share");
         let mut first = [None; 2];
         for (k, &d) in self.nic.active[i].iter().enumerate() {
-            if S::FLOWS && !self.cc.eligible(i as u32, d, now) {
+            if S::FLOWS && self.seams.flows && !self.cc.eligible(i as u32, d, now) {
                 continue;
             }
             let head = self.nic.sq[i * n + d as usize].0;
@@ -403,7 +425,7 @@ impl<S: Scheme> Network<S> {
                 )));
             }
             self.packets[ev.pkt].flags |= SEEN;
-            if pk.bits != 0 || pk.flags & CONTROL != 0 {
+            if self.seams.flows && (pk.bits != 0 || pk.flags & CONTROL != 0) {
                 self.cc.arrived(
                     n,
                     &Arrival {
@@ -454,6 +476,18 @@ impl<S: Scheme> Network<S> {
             }));
         }
         Ok(())
+    }
+
+    /// The error for a gate that sent a flit that was not offered.
+    #[cold]
+    #[inline(never)]
+    fn gate_disagrees(&self, n: u32) -> NetError {
+        NetError::Gate {
+            cycle: self.now,
+            nic: n,
+            gate: self.cc.gate_name().to_string(),
+            detail: "send without flit_valid".into(),
+        }
     }
 
     /// The error for a flit that broke a buffer's arrival order. A buffer receives flits

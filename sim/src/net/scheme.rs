@@ -15,7 +15,9 @@
 //!   throttles a whole host returns false from `may_start`);
 //! - **control packets**: a scheme sends small packets of its own (notifications, ACKs;
 //!   [`Scheme::take_control`]), which leave before the NIC's data, and sees every packet head
-//!   that arrives at a NIC ([`Scheme::arrived`]). Data packets carry 8 opaque scheme bits;
+//!   that arrives at a NIC with scheme bits set or as a control packet
+//!   ([`Scheme::arrived`]). Packets carry 8 opaque scheme bits: a control packet's from its
+//!   sender, a data packet's (0 at the source) from switches' marking;
 //! - **switch marking**: switches tell the scheme when a flit is queued for an output
 //!   ([`Scheme::queued`]) and when one leaves ([`Scheme::departs`], which may set bits in
 //!   the packet), with the output's free credits; [`Scheme::switch_done`] ends a switch's
@@ -40,12 +42,14 @@ pub struct GateIn {
     pub flit_valid: bool,
     /// No packet is in progress: the flit would start one.
     pub flit_head: bool,
-    /// Credits returned in this slot (the receiver drained that many flits).
+    /// Credits returned in this slot (the receiver drained that many flits), at most 255
+    /// (PFT's port width); more wait in the NIC for the next slots.
     pub credit_return: u8,
-    /// A write on the NIC's CSR port in this slot (a run-time register rewrite).
-    pub csr: Option<(u8, u32)>,
-    /// The invariant checker is on: the gate may check itself.
+    /// The invariant checker is on (`NetConfig::check`): the gate may check itself.
     pub check: bool,
+    /// A write on the NIC's CSR port in this slot (a run-time register rewrite): an 8-bit
+    /// word address and 32-bit data, the port PFT's block has (docs/registers.md).
+    pub csr: Option<(u8, u32)>,
 }
 
 /// The gate's verdict for one flit slot.
@@ -57,7 +61,8 @@ pub struct GateOut {
     pub congested: bool,
     /// The gate held back a ready flit that had a credit.
     pub throttled: bool,
-    /// Used credits `c` at the start of the slot.
+    /// Used credits `c` before the slot's last gate cycle (the start of the slot when the
+    /// gate runs one cycle per slot, as every gate but PFT at a clock ratio above 1).
     pub used_credits: u16,
 }
 
@@ -144,19 +149,44 @@ pub struct Global {
     pub messages_pending: u64,
 }
 
+/// The seam groups a scheme value uses; the core reads them once when the network is built
+/// and skips the calls of the others (for an enum of schemes the constants say only that
+/// some scheme uses them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seams {
+    /// NIC flow control and control packets.
+    pub flows: bool,
+    /// Switch marking.
+    pub marks: bool,
+}
+
 /// A congestion-control scheme as the network core sees it. One value holds the scheme's
 /// state for every NIC and switch of a network; hooks are called with the component's index.
 pub trait Scheme {
-    /// True when the switch hooks are used (the core skips the calls otherwise).
+    /// True when the switch hooks are used (the core skips the calls for a value whose
+    /// `seams()` says no; `MARKS` is the default of `seams()`).
     const MARKS: bool = false;
+    /// True when the NIC flow-control and control-packet hooks are used (`nic_tick`,
+    /// `may_start`, `eligible`, `queue_opened`, `packet_started`, `nic_congested`,
+    /// `take_control`, `control_waiting`, `arrived`); the core skips them otherwise. A
+    /// scheme that gates a whole host through `may_start` sets it.
+    const FLOWS: bool = false;
+    /// The seam groups this value uses (default: the constants).
+    fn seams(&self) -> Seams {
+        Seams {
+            flows: Self::FLOWS,
+            marks: Self::MARKS,
+        }
+    }
     /// True when the global hook wants [`Global::full_inputs`] (a count over every buffer).
     const WANTS_GLOBAL: bool = false;
 
     // ---------------------------------------------------------------- injection gate
 
-    /// One flit slot of NIC `n` at cycle `now`. `Err` is a gate that contradicts its link
-    /// (the checker's words).
-    fn gate(&mut self, n: u32, now: u64, i: &GateIn) -> Result<GateOut, String>;
+    /// One flit slot of NIC `n` at cycle `now`. With the checker on (`GateIn::check`) the
+    /// core checks the verdict (a flit sent that was not offered stops the run with
+    /// `NetError::Gate`), and a gate may check itself and report through `gate_error`.
+    fn gate(&mut self, n: u32, now: u64, i: &GateIn) -> GateOut;
     /// NIC `n`'s used credits `c` now.
     fn used_credits(&self, n: u32) -> u16;
     /// NIC `n`'s gate is in its congested state now.
@@ -197,22 +227,21 @@ pub trait Scheme {
         let _ = (n, now);
     }
     /// NIC `n` has no packet in progress: may it start one now? `queued` are its
-    /// destinations with a queued message, in round-robin order. Called only when no
-    /// control packet waits. Default: any queued destination.
+    /// destinations with a queued message, in round-robin order (never empty here). Called
+    /// only when no control packet waits. Contract: true only if some destination in
+    /// `queued` is `eligible` now. Default: yes.
     #[inline]
     fn may_start(&mut self, n: u32, now: u64, queued: &VecDeque<u32>) -> bool {
         let _ = (n, now);
         !queued.is_empty()
     }
     /// The flow `n -> dst` may start a packet now (the NIC starts the first eligible
-    /// destination in round-robin order). Used only when [`Scheme::FLOWS`] is true.
+    /// destination in round-robin order).
     #[inline]
     fn eligible(&self, n: u32, dst: u32, now: u64) -> bool {
         let _ = (n, dst, now);
         true
     }
-    /// True when [`Scheme::eligible`] can say no.
-    const FLOWS: bool = false;
     /// A destination queue of NIC `n` became non-empty.
     #[inline]
     fn queue_opened(&mut self, n: u32) {
@@ -233,7 +262,9 @@ pub trait Scheme {
 
     // ---------------------------------------------------------------- control packets
 
-    /// The next control packet NIC `n` sends, taken off the scheme's queue.
+    /// The next control packet NIC `n` sends, taken off the scheme's queue: 1 flit or more,
+    /// at most the edge switch's buffer (`NetConfig::buffer_flits`; the core asserts it).
+    /// Contract: `Some` exactly when `control_waiting(n)` was true.
     #[inline]
     fn take_control(&mut self, n: u32) -> Option<Control> {
         let _ = n;
@@ -258,7 +289,8 @@ pub trait Scheme {
 
     // ---------------------------------------------------------------- switch marking
 
-    /// A packet head enters a switch input buffer: the bits to set in the packet.
+    /// A packet head enters a switch input buffer: the bits to set in the packet. Switch
+    /// hooks are called only for a scheme value whose `seams()` has `marks`.
     #[inline]
     fn head_arrived(&mut self, i: &InputAt) -> u8 {
         let _ = i;

@@ -78,7 +78,7 @@ impl<S: Scheme> Network<S> {
                 ip.arriving = EntryId::NONE;
                 ip.last = ev.pkt;
             }
-            if S::MARKS {
+            if S::MARKS && self.seams.marks {
                 let o = self.entries[e].out as u32;
                 let at = self.output_at(self.sw.inp[g].sw, o);
                 self.cc.queued(&at);
@@ -134,7 +134,7 @@ impl<S: Scheme> Network<S> {
                 self.entries[t].next = e;
             }
             self.sw.sw[s].resident += 1;
-            if S::MARKS {
+            if S::MARKS && self.seams.marks {
                 let i = InputAt {
                     switch: s.0,
                     port: self.sw.sw[s].local(gp),
@@ -196,7 +196,7 @@ impl<S: Scheme> Network<S> {
             busy &= busy - 1;
             self.transmit(si, st.port(o));
         }
-        if S::MARKS {
+        if S::MARKS && self.seams.marks {
             let out = &self.sw.out.items[st.base.index()..];
             self.cc
                 .switch_done(si.0, |o| out[o as usize].limit - out[o as usize].used);
@@ -390,7 +390,7 @@ impl<S: Scheme> Network<S> {
         op.used += 1;
         ip.occ -= 1;
         let (e, tail) = (op.entry, op.sent == op.len);
-        if S::MARKS {
+        if S::MARKS && self.seams.marks {
             let pk = &mut self.packets[op.pkt];
             let at = OutputAt {
                 switch: si.0,

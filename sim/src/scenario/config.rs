@@ -60,9 +60,9 @@ pub struct Scenario {
     /// `compare` runs PFT off and each of them. May be empty (PFT off only).
     #[serde(default)]
     pub pft: Vec<PftEntry>,
-    /// Named configurations of other congestion controls (`[[cc]]` tables with `kind =
-    /// "ibcc"` or `"none"`), run by `compare` after the `[[pft]]` entries. Names are unique
-    /// across both lists.
+    /// Named congestion-control configurations (`[[cc]]` tables; `kind` is any registered
+    /// scheme, `crate::cc::KINDS`), run by `compare` after the `[[pft]]` entries. Names are
+    /// unique across both lists.
     #[serde(default)]
     pub cc: Vec<CcEntry>,
 }
@@ -440,9 +440,7 @@ impl Scenario {
         for (i, f) in self.network.faults.iter().enumerate() {
             if let crate::net::FaultSpec::RegRewrite { regs, .. } = f {
                 let at = format!("network.faults[{i}].pft");
-                if let Err(e) = PftConfig::check_rewrite(regs, &at) {
-                    errs.0.push(e);
-                }
+                errs.0.extend(PftConfig::rewrite_errors(regs, &at));
             }
             let start = f.window().start;
             if start >= max {

@@ -105,8 +105,8 @@ impl Scheme for IbccState {
     const FLOWS: bool = true;
 
     #[inline]
-    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> Result<GateOut, String> {
-        Ok(self.gate.step(n, i))
+    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
+        self.gate.step(n, i)
     }
     #[inline]
     fn used_credits(&self, n: u32) -> u16 {

@@ -44,8 +44,8 @@ pub struct NoneState(CreditGate);
 
 impl Scheme for NoneState {
     #[inline]
-    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> Result<GateOut, String> {
-        Ok(self.0.step(n, i))
+    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
+        self.0.step(n, i)
     }
     #[inline]
     fn used_credits(&self, n: u32) -> u16 {

@@ -418,26 +418,50 @@ impl PftConfig {
         toml::Table::try_from(self).expect("a PftConfig serializes as a table")
     }
 
-    /// Check a `pft_rewrite` fault's table (`field` is e.g. `network.faults[2].pft`): its
-    /// keys and ranges, and that it changes neither the block's build nor its clock.
-    pub fn check_rewrite(t: &toml::Table, field: &str) -> Result<(), FieldError> {
-        let cfg = PftConfig::from_table(t)
-            .map_err(|e| FieldError::new(field, "table", format!("must be [[pft]] keys: {e}")))?;
+    /// Every error of a `pft_rewrite` fault's table (`field` is e.g.
+    /// `network.faults[2].pft`), each naming `field.key` and its range: unknown keys,
+    /// values out of range, and a change of the block's build or clock.
+    pub fn rewrite_errors(t: &toml::Table, field: &str) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        let mut valid = toml::Table::new();
+        for (k, v) in t {
+            let one: toml::Table = [(k.clone(), v.clone())].into_iter().collect();
+            if PftConfig::from_table(&one).is_ok() {
+                valid.insert(k.clone(), v.clone());
+            }
+            if let Err(e) = PftConfig::from_table(&one) {
+                // The parser's text names the key again (`m` = 64: ...): keep what it says.
+                let what = match e.strip_prefix(&format!("`{k}` = ")) {
+                    Some(rest) => rest.split_once(": ").map_or(rest, |(_, w)| w).to_string(),
+                    None => e,
+                };
+                errs.push(FieldError::new(&format!("{field}.{k}"), v, what));
+            }
+        }
+        let cfg = PftConfig::from_table(&valid).unwrap_or_default();
         if cfg.pipelined() {
-            return Err(FieldError::new(
+            errs.push(FieldError::new(
                 &format!("{field}.pipelined"),
                 true,
                 "a register rewrite cannot change the block's build (set `pipelined` in the [[pft]] entry)",
             ));
         }
         if cfg.clock_q16() != PftConfig::default().clock_q16() {
-            return Err(FieldError::new(
+            errs.push(FieldError::new(
                 &format!("{field}.clock_ratio"),
                 cfg.clock_ratio(),
                 "a register rewrite cannot change the block's clock (set `clock_ratio` in the [[pft]] entry)",
             ));
         }
-        Ok(())
+        errs
+    }
+
+    /// The first of `rewrite_errors`.
+    pub fn check_rewrite(t: &toml::Table, field: &str) -> Result<(), FieldError> {
+        match PftConfig::rewrite_errors(t, field).into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 }
 
