@@ -37,7 +37,7 @@ cp "$root/target/same-results/release/pftsim" "$out/pftsim-old"
 cp "$root/target/release/pftsim" "$out/pftsim-new"
 for s in "${scenarios[@]}"; do
     for v in old new; do
-        (cd "$wt" && "$out/pftsim-$v" compare "scenarios/$s.toml" --out "$out/$v/$s" --jobs 1 --quiet \
+        (cd "$wt" && "$out/pftsim-$v" compare "scenarios/$s.toml" --out "$out/$v/$s" --jobs 1 --quiet --yes \
             > "$out/$v/$s.log" 2>&1) || { echo "error: $v $s failed, see $out/$v/$s.log" >&2; exit 1; }
     done
     echo "ran $s"
