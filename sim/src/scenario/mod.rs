@@ -366,7 +366,10 @@ pub fn check_engine(sc: &Scenario, specs: &[RunSpec]) -> anyhow::Result<()> {
     if sc.engine == crate::cc::pft::EngineKind::Verilator {
         use pft_hdl::verilog::Build;
         for build in [Build::Default, Build::Pipelined] {
-            if specs.iter().any(|s| s.cc.pft().build() == build) {
+            // Only PFT runs step a block (`none` and `ibcc` use the plain credit check).
+            let runs =
+                |s: &RunSpec| matches!(s.cc, CcConfig::Pft(_)) && s.cc.pft().build() == build;
+            if specs.iter().any(runs) {
                 crate::cc::pft::verilator::library(build)
                     .map_err(|e| anyhow::anyhow!("`engine` = verilator: {e}"))?;
             }
