@@ -426,16 +426,18 @@ impl PftConfig {
         let mut valid = toml::Table::new();
         for (k, v) in t {
             let one: toml::Table = [(k.clone(), v.clone())].into_iter().collect();
-            if PftConfig::from_table(&one).is_ok() {
-                valid.insert(k.clone(), v.clone());
-            }
-            if let Err(e) = PftConfig::from_table(&one) {
-                // The parser's text names the key again (`m` = 64: ...): keep what it says.
-                let what = match e.strip_prefix(&format!("`{k}` = ")) {
-                    Some(rest) => rest.split_once(": ").map_or(rest, |(_, w)| w).to_string(),
-                    None => e,
-                };
-                errs.push(FieldError::new(&format!("{field}.{k}"), v, what));
+            match PftConfig::from_table(&one) {
+                Ok(_) => {
+                    valid.insert(k.clone(), v.clone());
+                }
+                Err(e) => {
+                    // The parser's text names the key again (`m` = 64: ...): keep what it says.
+                    let what = match e.strip_prefix(&format!("`{k}` = ")) {
+                        Some(rest) => rest.split_once(": ").map_or(rest, |(_, w)| w).to_string(),
+                        None => e,
+                    };
+                    errs.push(FieldError::new(&format!("{field}.{k}"), v, what));
+                }
             }
         }
         let cfg = PftConfig::from_table(&valid).unwrap_or_default();
