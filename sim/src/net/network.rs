@@ -119,9 +119,9 @@ pub enum EvalOrder {
     Shuffled(u64),
 }
 
-/// The whole network of one run, running congestion-control scheme `S` (`crate::cc::Cc`
-/// for a scenario's schemes; `crate::Network` is that network). See the module docs of
-/// `net` for the API.
+/// The whole network of one run, running congestion-control scheme `S` (a scheme's state;
+/// `crate::Network` holds one of these per registered scheme, so every hook is a direct
+/// call). See the module docs of `net` for the API.
 pub struct Network<S> {
     pub(crate) cfg: NetConfig,
     pub(crate) topo: Topology,

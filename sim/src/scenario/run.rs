@@ -14,7 +14,6 @@ use crate::metrics::{
     percentile_from_top, summarize, DeliveryReport, DeliveryStats, Distribution, GpcnetSummary,
     Summary, TimeSeries,
 };
-use crate::net::Scheme;
 use crate::net::{Delivery, NetConfig, NicStats, NodeId};
 use crate::workload::gpcnet::NodeRole;
 use crate::workload::{tag, AnyWorkload, CanaryTest, NodeClass, StreamService, WorkloadConfig};
@@ -530,8 +529,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
 /// The scheme's network-wide counters and its per-NIC counters summed over the NICs.
 pub fn scheme_counters(net: &Network) -> BTreeMap<String, u64> {
     let mut m: BTreeMap<String, u64> = net
-        .scheme()
-        .counters()
+        .scheme_totals()
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect();

@@ -1,0 +1,259 @@
+//! [`Network`]: the network of one run with any registered scheme. Each variant is a
+//! `net::Network` monomorphic in its scheme's state; this file builds it and forwards the
+//! core's API with one `match` per call, so a cycle's hooks are direct calls.
+
+use super::{ibcc, pft, CcConfig, EngineKind, Network, PftConfig, RunOpts};
+use crate::error::FieldError;
+use crate::net::scheme::Scheme;
+use crate::net::{
+    Delivery, EvalOrder, GateOut, NetConfig, NetError, NicStats, NodeId, Topology, Workload,
+};
+
+impl Network {
+    /// Build a network at cycle 0 with PFT at every NIC: empty channels and buffers, every
+    /// PFT block reset and configured (CREDIT_LIMIT = `buffer_flits`, SEED derived from
+    /// `seed` per NIC). `with_cc` builds any congestion control.
+    pub fn new(
+        cfg: &NetConfig,
+        pft: &PftConfig,
+        engine: EngineKind,
+        seed: u64,
+    ) -> Result<Network, NetError> {
+        Network::with_cc(cfg, &CcConfig::Pft(*pft), engine, seed)
+    }
+
+    /// Build a network at cycle 0 running congestion control `cc` (any registered scheme).
+    pub fn with_cc(
+        cfg: &NetConfig,
+        cc: &CcConfig,
+        engine: EngineKind,
+        seed: u64,
+    ) -> Result<Network, NetError> {
+        Network::with_cc_on(cfg, cc, engine, seed, None)
+    }
+
+    /// `with_cc`, with the scheme acting only at the NICs `on` marks (one flag per NIC, in
+    /// NIC order; `None`: every NIC). For PFT a NIC left out keeps its block as its credit
+    /// counter with CTRL.enable = 0, so it never throttles ("PFT on the congestors only").
+    pub fn with_cc_on(
+        cfg: &NetConfig,
+        cc: &CcConfig,
+        engine: EngineKind,
+        seed: u64,
+        on: Option<&[bool]>,
+    ) -> Result<Network, NetError> {
+        cfg.validate()?;
+        if let Some(on) = on {
+            let nodes = cfg.topology.nodes() as usize;
+            if on.len() != nodes {
+                return Err(NetError::Config(FieldError::new(
+                    "pft_on",
+                    format!("{} flags", on.len()),
+                    format!("must have one flag per NIC ({nodes})"),
+                )));
+            }
+        }
+        cc.validate("cc")?;
+        // A register rewrite's table is PFT's to check (the core only carries it).
+        for (i, f) in cfg.faults.iter().enumerate() {
+            if let crate::net::FaultSpec::RegRewrite { regs, .. } = f {
+                PftConfig::check_rewrite(regs, &format!("faults[{i}].pft"))?;
+            }
+        }
+        cc.network(cfg, seed, &RunOpts { engine, on })
+    }
+
+    /// The PFT blocks' state, for a PFT network.
+    pub fn pft_state(&self) -> Option<&pft::PftState> {
+        match self {
+            Network::Pft(n) => Some(n.scheme()),
+            _ => None,
+        }
+    }
+
+    /// The engine the PFT blocks run in (`model` for a network without PFT).
+    pub fn engine_kind(&self) -> EngineKind {
+        self.pft_state()
+            .map_or(EngineKind::Model, |p| p.engine_kind())
+    }
+
+    /// The outputs of NIC `n`'s injection gate in the last simulated cycle, as the PFT
+    /// block's output port (`csr_rdata` reads 0: the network never reads the CSR port).
+    pub fn pft_outputs(&self, n: NodeId) -> pft_hdl::model::Outputs {
+        pft::outputs(self.gate_outputs(n))
+    }
+
+    /// The registered state of NIC `n`'s PFT block now (None without PFT).
+    pub fn pft_probe(&self, n: NodeId) -> Option<pft_hdl::stepper::Probe> {
+        self.pft_state().map(|p| p.block(n.0).probe())
+    }
+
+    /// IB CC: the CCTI of flow `src -> dst` now (None without IB CC).
+    pub fn ccti(&self, src: NodeId, dst: NodeId) -> Option<u16> {
+        match self {
+            Network::Ibcc(n) => Some(n.scheme().ccti(src.0, dst.0)),
+            _ => None,
+        }
+    }
+
+    /// IB CC: packets marked with FECN so far, all switches (0 without IB CC).
+    pub fn fecn_marked(&self) -> u64 {
+        match self {
+            Network::Ibcc(n) => n.scheme().fecn_marked(),
+            _ => 0,
+        }
+    }
+
+    /// IB CC: NIC `n`'s counters (FECNs received, CNPs sent, BECNs received; zero without
+    /// IB CC).
+    pub fn ibcc_stats(&self, n: NodeId) -> ibcc::IbccNicStats {
+        match self {
+            Network::Ibcc(net) => net.scheme().nics.stats[n.index()],
+            _ => Default::default(),
+        }
+    }
+
+    /// IB CC: every NIC's counters summed.
+    pub fn ibcc_total_stats(&self) -> ibcc::IbccNicStats {
+        let mut t = ibcc::IbccNicStats::default();
+        for n in NodeId::all(self.nodes()) {
+            let s = self.ibcc_stats(n);
+            t.fecn_received += s.fecn_received;
+            t.cnps_sent += s.cnps_sent;
+            t.becns_received += s.becns_received;
+            t.ccti_decrements += s.ccti_decrements;
+        }
+        t
+    }
+
+    /// The scheme's per-NIC counters of NIC `n` (names fixed per scheme).
+    pub fn scheme_counters(&self, n: NodeId) -> Vec<(&'static str, u64)> {
+        each_net!(self, net => net.scheme().nic_counters(n.0))
+    }
+
+    /// The scheme's network-wide counters (names fixed per scheme).
+    pub fn scheme_totals(&self) -> Vec<(&'static str, u64)> {
+        each_net!(self, n => n.scheme().counters())
+    }
+
+    // ------------------------------------------------ the core's API (`net::Network`)
+
+    /// Simulate one cycle (`net::Network::step`).
+    pub fn step(&mut self, workload: &mut dyn Workload) -> Result<(), NetError> {
+        each_net!(self, n => n.step(workload))
+    }
+
+    /// `step` `cycles` times.
+    pub fn run(&mut self, workload: &mut dyn Workload, cycles: u64) -> Result<(), NetError> {
+        each_net!(self, n => n.run(workload, cycles))
+    }
+
+    /// Step until idle (true) or `max_cycles` have passed (false).
+    pub fn run_until_idle(
+        &mut self,
+        workload: &mut dyn Workload,
+        max_cycles: u64,
+    ) -> Result<bool, NetError> {
+        each_net!(self, n => n.run_until_idle(workload, max_cycles))
+    }
+
+    /// Run the invariant checker now (`net::Network::check`).
+    pub fn check(&self) -> Result<(), NetError> {
+        each_net!(self, n => n.check())
+    }
+
+    /// `net::Network::set_stream_share`.
+    pub fn set_stream_share(&mut self, nic: NodeId, tag: u32, share: f64) {
+        each_net!(self, n => n.set_stream_share(nic, tag, share))
+    }
+
+    /// `net::Network::class_progress`.
+    pub fn class_progress(&self) -> Vec<(u32, u64, u64)> {
+        each_net!(self, n => n.class_progress())
+    }
+
+    /// The current cycle.
+    pub fn now(&self) -> u64 {
+        each_net!(self, n => n.now())
+    }
+
+    /// Number of NICs.
+    pub fn nodes(&self) -> u32 {
+        each_net!(self, n => n.nodes())
+    }
+
+    /// The network's configuration.
+    pub fn config(&self) -> &NetConfig {
+        each_net!(self, n => n.config())
+    }
+
+    /// The topology (paths, switch names).
+    pub fn topology(&self) -> &Topology {
+        each_net!(self, n => n.topology())
+    }
+
+    /// The run seed.
+    pub fn seed(&self) -> u64 {
+        each_net!(self, n => n.seed())
+    }
+
+    /// Counters of NIC `nic`.
+    pub fn nic_stats(&self, nic: NodeId) -> NicStats {
+        each_net!(self, n => n.nic_stats(nic))
+    }
+
+    /// All NICs' counters summed.
+    pub fn total_stats(&self) -> NicStats {
+        each_net!(self, n => n.total_stats())
+    }
+
+    /// NIC `nic`'s used credits `c` now.
+    pub fn used_credits(&self, nic: NodeId) -> u16 {
+        each_net!(self, n => n.used_credits(nic))
+    }
+
+    /// NIC `nic` is congested now (`net::Network::congested`).
+    pub fn congested(&self, nic: NodeId) -> bool {
+        each_net!(self, n => n.congested(nic))
+    }
+
+    /// The outputs of NIC `nic`'s injection gate in the last simulated cycle.
+    pub fn gate_outputs(&self, nic: NodeId) -> GateOut {
+        each_net!(self, n => n.gate_outputs(nic))
+    }
+
+    /// Messages delivered in the last simulated cycle, by message id.
+    pub fn last_deliveries(&self) -> &[Delivery] {
+        each_net!(self, n => n.last_deliveries())
+    }
+
+    /// Flits injected and not yet ejected.
+    pub fn flits_in_network(&self) -> u64 {
+        each_net!(self, n => n.flits_in_network())
+    }
+
+    /// Messages accepted and not yet delivered.
+    pub fn messages_pending(&self) -> u64 {
+        each_net!(self, n => n.messages_pending())
+    }
+
+    /// Nothing queued at a NIC, nothing in flight.
+    pub fn is_idle(&self) -> bool {
+        each_net!(self, n => n.is_idle())
+    }
+
+    /// Flits in the input buffer of port `port` of switch `switch` now.
+    pub fn switch_input_flits(&self, switch: u32, port: u32) -> u32 {
+        each_net!(self, n => n.switch_input_flits(switch, port))
+    }
+
+    /// Flits in NIC `nic`'s receive buffer now.
+    pub fn nic_receive_flits(&self, nic: NodeId) -> u32 {
+        each_net!(self, n => n.nic_receive_flits(nic))
+    }
+
+    /// Choose the phase-2 evaluation order (results do not depend on it).
+    pub fn set_eval_order(&mut self, order: EvalOrder) {
+        each_net!(self, n => n.set_eval_order(order))
+    }
+}
