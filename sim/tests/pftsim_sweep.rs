@@ -462,6 +462,11 @@ fn a_bad_grid_is_refused_before_anything_runs() {
             "grid: `axis[0]`.key = \"seed\": not a sweep axis",
         ),
         ("[[axes]]\n", "unknown field `axes`"),
+        // the entry and the axes are checked in one pass: both problems at once
+        (
+            "entry = \"nope\"\n[[axis]]\nkey = \"seed\"\nvalues = [1]\n",
+            "grid: entry \"nope\": must name a [[pft]] or [[cc]] entry of the scenario (\"paper\", \"hard\")\ngrid: `axis[0]`.key = \"seed\": not a sweep axis",
+        ),
     ] {
         std::fs::write(root.join("g.toml"), grid).unwrap();
         let o = Command::new(PFTSIM)

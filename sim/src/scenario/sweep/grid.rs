@@ -130,7 +130,8 @@ fn control_string(v: &toml::Value) -> Option<String> {
 }
 
 /// Every problem of `grid`'s axes and heat map, for a swept entry of kind `kind` (`pft` or
-/// `cc`).
+/// `cc`; empty when the entries themselves are wrong: the checks that need the kind are
+/// skipped).
 pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
     let mut errs = Vec::new();
     // (key, axis) of every key set so far
@@ -164,7 +165,7 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
                 ));
                 continue;
             }
-            if (top == "pft" || top == "cc") && top != kind {
+            if (top == "pft" || top == "cc") && !kind.is_empty() && top != kind {
                 errs.push(format!(
                     "{kat} = {k:?}: the swept entry is a [[{kind}]] entry: use `{kind}.KEY`"
                 ));

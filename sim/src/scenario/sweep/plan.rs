@@ -92,8 +92,9 @@ fn names(base: &toml::Table, kind: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The entry of every point (one name when there is no entry axis), and their kind.
-fn entries(base: &toml::Table, grid: &Grid) -> anyhow::Result<(Vec<String>, &'static str)> {
+/// The entry of every point (one name when there is no entry axis), and their kind; or
+/// every problem with them.
+fn entries(base: &toml::Table, grid: &Grid) -> Result<(Vec<String>, &'static str), Vec<String>> {
     let (pft_names, cc_names) = (names(base, "pft"), names(base, "cc"));
     let all_names = || {
         pft_names
@@ -103,55 +104,60 @@ fn entries(base: &toml::Table, grid: &Grid) -> anyhow::Result<(Vec<String>, &'st
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let mut errs = Vec::new();
     let entry_axis = grid.axis.iter().position(grid::Axis::is_entry);
     let entries: Vec<String> = match entry_axis {
         Some(k) => {
             if grid.entry.is_some() {
-                bail!("grid: give `entry` or an axis with key = \"entry\", not both");
+                errs.push("grid: give `entry` or an axis with key = \"entry\", not both".into());
             }
-            grid.axis[k]
-                .values
-                .iter()
-                .enumerate()
-                .map(|(j, v)| {
-                    v.as_str().map(String::from).with_context(|| {
-                        format!(
-                            "grid: `axis[{k}]`.values[{j}] = {}: must be the name of a [[pft]] or [[cc]] entry ({})",
-                            sanitize(&v.to_string()),
-                            all_names()
-                        )
-                    })
-                })
-                .collect::<anyhow::Result<_>>()?
+            let mut v = Vec::new();
+            for (j, x) in grid.axis[k].values.iter().enumerate() {
+                match x.as_str() {
+                    Some(s) => v.push(s.to_string()),
+                    None => errs.push(format!(
+                        "grid: `axis[{k}]`.values[{j}] = {}: must be the name of a [[pft]] or [[cc]] entry ({})",
+                        sanitize(&x.to_string()),
+                        all_names()
+                    )),
+                }
+            }
+            v
         }
-        None => vec![match &grid.entry {
-            Some(e) => e.clone(),
-            None => pft_names
-                .first()
-                .or(cc_names.first())
-                .cloned()
-                .context("grid: the scenario has no [[pft]] or [[cc]] entry to sweep")?,
-        }],
+        None => match grid.entry.as_ref().or(pft_names.first()).or(cc_names.first()) {
+            Some(e) => vec![e.clone()],
+            None => {
+                errs.push("grid: the scenario has no [[pft]] or [[cc]] entry to sweep".into());
+                Vec::new()
+            }
+        },
     };
     let mut kind = "";
+    let mut mixed = false;
     for e in &entries {
         let k = if pft_names.contains(e) {
             "pft"
         } else if cc_names.contains(e) {
             "cc"
         } else {
-            bail!(
+            errs.push(format!(
                 "grid: entry \"{}\": must name a [[pft]] or [[cc]] entry of the scenario ({})",
                 sanitize(e),
                 all_names()
-            );
+            ));
+            continue;
         };
-        if !kind.is_empty() && k != kind {
-            bail!("grid: the swept entries must all be [[pft]] or all [[cc]] entries");
-        }
+        mixed |= !kind.is_empty() && k != kind;
         kind = k;
     }
-    Ok((entries, kind))
+    if mixed {
+        errs.push("grid: the swept entries must all be [[pft]] or all [[cc]] entries".into());
+    }
+    if errs.is_empty() {
+        Ok((entries, kind))
+    } else {
+        Err(errs)
+    }
 }
 
 /// The plan of sweeping `sc_text` (the scenario file's text, at `sc_path`) over `grid`.
@@ -166,9 +172,12 @@ pub fn plan(
         .map_err(|m| anyhow::anyhow!("scenario {}: {m}", sc_path.display()))?;
     let base: toml::Table = toml::from_str(sc_text)
         .with_context(|| format!("scenario {} is not TOML", sc_path.display()))?;
-    let (entries, kind) = entries(&base, grid)?;
+    let (entries, kind, mut errs) = match entries(&base, grid) {
+        Ok((e, k)) => (e, k, Vec::new()),
+        Err(errs) => (Vec::new(), "", errs),
+    };
     let entry_label = entries.join(",");
-    let mut errs = grid::check_axes(grid, kind);
+    errs.extend(grid::check_axes(grid, kind));
     let seeds = grid::seeds(grid, sc.seed).unwrap_or_else(|e| {
         errs.extend(e);
         Vec::new()
