@@ -124,7 +124,12 @@ fn entries(base: &toml::Table, grid: &Grid) -> Result<(Vec<String>, &'static str
             }
             v
         }
-        None => match grid.entry.as_ref().or(pft_names.first()).or(cc_names.first()) {
+        None => match grid
+            .entry
+            .as_ref()
+            .or(pft_names.first())
+            .or(cc_names.first())
+        {
             Some(e) => vec![e.clone()],
             None => {
                 errs.push("grid: the scenario has no [[pft]] or [[cc]] entry to sweep".into());
