@@ -104,7 +104,7 @@ fn scenario_cases() -> Vec<Case> {
             "SC-10",
             with(
                 "{ kind = \"single_switch\", nodes = 4 }",
-                "{ kind = \"torus\", nodes = 4 }",
+                "{ kind = \"dragonfly\", nodes = 4 }",
             ),
         ),
         sc(
@@ -361,6 +361,13 @@ fn scenario_cases() -> Vec<Case> {
             format!(
                 "{}{FAULT}kind = \"credit_jitter\"\nmax_cycles = 500\n{CC}kind = \"ibcc\"\nthreshold = 16\n",
                 with("mtu_bytes = 1024", "mtu_bytes = 1024\nlink_latency_cycles = 0")
+            ),
+        ),
+        sc(
+            "SC-93",
+            with(
+                "{ kind = \"single_switch\", nodes = 4 }",
+                "{ kind = \"torus\", k = 64, n = 3 }",
             ),
         ),
     ]
@@ -681,10 +688,18 @@ fn net_bench_cases() -> Vec<Case> {
             &["--topo", "single:4", "--cycles", "10", "--msg-bytes", "0"],
         ),
         case("NB-04", n, &["--topo", "single:4", "--cycles", "0"]),
-        case("NB-05", n, &["--topo", "single:1"]).also(&["--topo", "ring"]),
+        case("NB-05", n, &["--topo", "ring"]).also(&["--topo", "torus:4"]),
         case("NB-06", n, &["--engine", "verilog"]),
         case("NB-07", n, &["--bogus"]),
         case("NB-08", n, &["--topo", "single:4", "--cycles", "10"]).stdout_full(),
+        case("NB-09", n, &["--topo", "single:1"]).also(&["--topo", "torus:1,2"]),
+        case("NB-10", n, &["--topo", "tree:8,5"]),
+        case("NB-11", n, &["--packet-flits", "0"]).also(&[
+            "--packet-flits",
+            "4",
+            "--msg-bytes",
+            "64",
+        ]),
     ]
 }
 

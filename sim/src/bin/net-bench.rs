@@ -2,19 +2,22 @@
 //! a uniform Bernoulli load.
 //!
 //! ```text
-//! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N]
-//!     [--load 0.5] [--cycles 100000] [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
-//!     [--cc pft|none|ibcc] [--msg-bytes 4096] [--seed 1]
+//! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N|
+//!     torus:K,N|mesh:K,N|tree:K,N] [--load 0.5] [--cycles 100000]
+//!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
+//!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--seed 1]
 //! ```
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
-//! both, accepted load and peak RSS (VmHWM from /proc/self/status). A bad argument is a
+//! both, accepted load, mean message latency and peak RSS (VmHWM from /proc/self/status). A bad argument is a
 //! usage error (exit status 2) naming the flag and its range; a refused network, exit 1.
 
 use clap::Parser;
 use pft_sim::cc::pft::{EngineKind, PftConfig};
 use pft_sim::cc::{CcConfig, Network, KINDS};
-use pft_sim::net::{BernoulliSource, NetConfig, Pattern, TopologyConfig};
+use pft_sim::net::{
+    BernoulliSource, Delivery, Message, NetConfig, Pattern, TopologyConfig, Workload,
+};
 use pft_sim::workload::config::MAX_MSG_BYTES;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -25,7 +28,9 @@ use std::time::Instant;
 #[command(name = "net-bench", allow_negative_numbers = true)]
 pub struct Args {
     /// Topology: ft128 (radix-16 fat tree), ft120 (the default 120-node tree), ib648
-    /// (648 nodes, radix 36) or single:N (one switch, N in 2..=64 NICs).
+    /// (648 nodes, radix 36), single:N (one switch, N in 2..=64 NICs), torus:K,N and
+    /// mesh:K,N (K-ary N-cube, dimension-order routing) or tree:K,N (K-ary N-tree); ranges
+    /// as the scenario keys (docs/scenarios.md).
     #[arg(long, value_name = "TOPO", default_value = "ft128", value_parser = parse_topo)]
     topo: Topo,
     /// Offered flits per cycle per NIC, in 0..=1.
@@ -51,9 +56,13 @@ pub struct Args {
     /// configuration, on or off by --pft; none; ibcc: IB CC with the IB seed's Table I).
     #[arg(long, value_name = "SCHEME", default_value = "pft", value_parser = parse_cc)]
     cc: String,
-    /// Message size, bytes, 1..=67108864.
-    #[arg(long, value_name = "B", default_value_t = 4096, value_parser = parse_msg_bytes)]
-    msg_bytes: u32,
+    /// Message size, bytes, 1..=67108864 (default 4096: one 64-flit packet).
+    #[arg(long, value_name = "B", value_parser = parse_msg_bytes, conflicts_with = "packet_flits")]
+    msg_bytes: Option<u32>,
+    /// Each message one packet of P flits (P in 1..=1024: the MTU is set to P flits; the
+    /// switch buffers must hold a packet).
+    #[arg(long, value_name = "P", value_parser = parse_packet_flits)]
+    packet_flits: Option<u32>,
     /// Run seed (any u64).
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed)]
     seed: u64,
@@ -73,15 +82,32 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
         },
         "ft120" => TopologyConfig::default(),
         "ib648" => TopologyConfig::ib648(),
-        t => match t.strip_prefix("single:").map(|n| n.parse::<u32>()) {
-            Some(Ok(nodes)) if (2..=64).contains(&nodes) => TopologyConfig::SingleSwitch { nodes },
-            _ => {
-                return Err(
-                    "must be ft128, ft120, ib648 or single:N with N an integer in 2..=64"
-                        .to_string(),
-                )
+        t => {
+            let usage = "must be ft128, ft120, ib648, single:N (N an integer in 2..=64), torus:K,N, mesh:K,N or tree:K,N (K, N integers)";
+            let (kind, arg) = t.split_once(':').ok_or(usage)?;
+            let kn = || -> Result<(u32, u32), String> {
+                let (k, n) = arg.split_once(',').ok_or(usage)?;
+                Ok((
+                    k.trim().parse().map_err(|_| usage)?,
+                    n.trim().parse().map_err(|_| usage)?,
+                ))
+            };
+            let cfg = match kind {
+                "single" => match arg.parse::<u32>() {
+                    Ok(nodes) => TopologyConfig::SingleSwitch { nodes },
+                    Err(_) => return Err(usage.to_string()),
+                },
+                "torus" => kn().map(|(k, n)| TopologyConfig::Torus { k, n })?,
+                "mesh" => kn().map(|(k, n)| TopologyConfig::Mesh { k, n })?,
+                "tree" => kn().map(|(k, n)| TopologyConfig::KaryNtree { k, n })?,
+                _ => return Err(usage.to_string()),
+            };
+            // the ranges are the scenario keys' (one source): say which is wrong
+            if let Some(e) = cfg.errors().first() {
+                return Err(format!("{e}"));
             }
-        },
+            cfg
+        }
     };
     Ok(Topo {
         name: s.to_string(),
@@ -105,6 +131,10 @@ fn parse_int(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
 
 fn parse_cycles(s: &str) -> Result<u64, String> {
     parse_int(s, 1, 10_000_000_000)
+}
+
+fn parse_packet_flits(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, 1024).map(|n| n as u32)
 }
 
 fn parse_msg_bytes(s: &str) -> Result<u32, String> {
@@ -143,6 +173,26 @@ fn parse_on_off(s: &str) -> Result<bool, String> {
     }
 }
 
+/// The uniform source, with the latency of every delivered message summed: from its
+/// creation to the ejection of its last flit (with `--packet-flits`, or messages of at most
+/// one MTU, a message is one packet, so this is the packet latency).
+struct Latency {
+    inner: BernoulliSource,
+    sum: u64,
+    count: u64,
+}
+
+impl Workload for Latency {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        self.inner.tick(now, out);
+    }
+    fn delivered(&mut self, now: u64, d: &Delivery) {
+        self.sum += d.delivered - d.msg.created;
+        self.count += 1;
+        self.inner.delivered(now, d);
+    }
+}
+
 fn vm_hwm_kib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let l = s.lines().find(|l| l.starts_with("VmHWM:"))?;
@@ -159,13 +209,19 @@ fn cpu_s() -> f64 {
 
 fn main() -> ExitCode {
     let a = Args::parse();
-    let (topo, load, cycles, engine, msg_bytes, seed) =
-        (a.topo.name, a.load, a.cycles, a.engine, a.msg_bytes, a.seed);
-    let cfg = NetConfig {
+    let (topo, load, cycles, engine, seed) = (a.topo.name, a.load, a.cycles, a.engine, a.seed);
+    let mut cfg = NetConfig {
         topology: a.topo.cfg,
         voq: a.voq,
         check: a.check,
         ..NetConfig::default()
+    };
+    let msg_bytes = match a.packet_flits {
+        Some(p) => {
+            cfg.mtu_bytes = p * cfg.flit_bytes;
+            cfg.mtu_bytes
+        }
+        None => a.msg_bytes.unwrap_or(4096),
     };
     let pft = PftConfig::default().with("enable", a.pft.into());
     let cc = match CcConfig::default_of(&a.cc).expect("parse_cc took a registered kind") {
@@ -182,14 +238,18 @@ fn main() -> ExitCode {
     };
     let build_s = t0.elapsed().as_secs_f64();
     let nodes = net.nodes();
-    let mut w = BernoulliSource::new(
-        nodes,
-        Pattern::Uniform,
-        load,
-        msg_bytes,
-        cfg.flit_bytes,
-        seed ^ 0xABCD,
-    );
+    let mut w = Latency {
+        inner: BernoulliSource::new(
+            nodes,
+            Pattern::Uniform,
+            load,
+            msg_bytes,
+            cfg.flit_bytes,
+            seed ^ 0xABCD,
+        ),
+        sum: 0,
+        count: 0,
+    };
     let t1 = Instant::now();
     let c1 = cpu_s();
     if let Err(e) = net.run(&mut w, cycles) {
@@ -200,8 +260,13 @@ fn main() -> ExitCode {
     let cpu = cpu_s() - c1;
     let st = net.total_stats();
     let accepted = st.flits_ejected as f64 / (cycles as f64 * nodes as f64);
+    let latency = if w.count == 0 {
+        f64::NAN
+    } else {
+        w.sum as f64 / w.count as f64
+    };
     let line = format!(
-        "topology={topo} nodes={nodes} engine={engine:?} voq={} check={} cc={} pft={} load={load} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} throttled_cycles={} peak_rss_mib={:.1}",
+        "topology={topo} nodes={nodes} engine={engine:?} voq={} check={} cc={} pft={} load={load} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency:.2} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
         cfg.voq,
         cfg.check,
         cc.kind(),
@@ -209,6 +274,7 @@ fn main() -> ExitCode {
         cycles as f64 * nodes as f64 / secs,
         cycles as f64 * nodes as f64 / cpu,
         cycles as f64 / secs,
+        w.count,
         st.throttled_cycles,
         vm_hwm_kib().unwrap_or(0) as f64 / 1024.0
     );

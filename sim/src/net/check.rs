@@ -272,6 +272,17 @@ impl<S: Scheme> Network<S> {
 
     pub(crate) fn deadlock(&self) -> NetError {
         let mut lines: Vec<String> = Vec::new();
+        if let Some(cycle) = self.wait_cycle() {
+            let names: Vec<String> = cycle
+                .iter()
+                .map(|&g| self.in_port_name(Endpoint::port(g)))
+                .collect();
+            lines.push(format!(
+                "  a cycle of {} buffers (lanes), each waiting for space in the next: {} -> (the first)",
+                names.len(),
+                names.join(" -> ")
+            ));
+        }
         let qpp = self.sw.qpp as usize;
         for st in self.sw.sw.iter() {
             for p in 0..st.radix {
@@ -362,6 +373,76 @@ impl<S: Scheme> Network<S> {
 }
 
 impl<S: super::scheme::Scheme> Network<S> {
+    /// A cycle of switch input buffers in which each one's queued packet waits for the next
+    /// (the next is the buffer behind the output it is queued for, when that output lacks
+    /// credits, or the input whose packet holds that output), if there is one: the lanes
+    /// of a deadlock. Inputs in the order of the waits.
+    pub(crate) fn wait_cycle(&self) -> Option<Vec<PortId>> {
+        let qpp = self.sw.qpp as usize;
+        let ports = self.sw.inp.len();
+        // the inputs each input waits for
+        let mut waits: Vec<Vec<PortId>> = vec![Vec::new(); ports];
+        for st in self.sw.sw.iter() {
+            for p in 0..st.radix {
+                let gp = st.port(p);
+                if self.sw.inp[gp].occ == 0 {
+                    continue;
+                }
+                for k in 0..qpp {
+                    let e = self.sw.q[gp.index() * qpp + k].0;
+                    if e == EntryId::NONE {
+                        continue;
+                    }
+                    let op = &self.sw.out[st.port(self.entries[e].out as u32)];
+                    if op.entry != EntryId::NONE && op.entry != e {
+                        let holder = self.entries[op.entry].port;
+                        if let End::Port(h) = holder.end() {
+                            waits[gp.index()].push(h);
+                        }
+                    } else if op.limit - op.used < self.entries[e].len as u32 {
+                        // cut-through: it starts when the whole packet fits
+                        if let End::Port(next) = op.rx.end() {
+                            waits[gp.index()].push(next);
+                        }
+                    }
+                }
+            }
+        }
+        // depth-first search for a back edge: 0 new, 1 on the stack, 2 done
+        let mut mark = vec![0u8; ports];
+        let mut stack: Vec<(PortId, usize)> = Vec::new();
+        for start in 0..ports {
+            if mark[start] != 0 || waits[start].is_empty() {
+                continue;
+            }
+            stack.push((PortId(start as u32), 0));
+            mark[start] = 1;
+            while let Some(&mut (g, ref mut i)) = stack.last_mut() {
+                match waits[g.index()].get(*i) {
+                    Some(&next) => {
+                        *i += 1;
+                        match mark[next.index()] {
+                            0 => {
+                                mark[next.index()] = 1;
+                                stack.push((next, 0));
+                            }
+                            1 => {
+                                let from = stack.iter().position(|&(x, _)| x == next)?;
+                                return Some(stack[from..].iter().map(|&(x, _)| x).collect());
+                            }
+                            _ => {}
+                        }
+                    }
+                    None => {
+                        mark[g.index()] = 2;
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The class-stall error: class `c` has waited `stall_cycles` for a delivery. Names the
     /// class and says where its oldest message is (send queue, or the buffers holding its
     /// packets and what each waits for).

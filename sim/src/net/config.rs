@@ -40,6 +40,33 @@ pub(crate) fn first(errs: Vec<FieldError>) -> Result<(), FieldError> {
     }
 }
 
+/// Most NICs of a k-ary n-cube or n-tree (routing tables are switches x NICs bytes, send
+/// queues NICs^2 entries).
+pub const MAX_NODES: u32 = 4096;
+
+/// Pushes an error unless `k^n <= MAX_NODES`.
+fn nodes_ok(errs: &mut Vec<FieldError>, k: u32, n: u32, why: &str) {
+    if k.checked_pow(n).is_none_or(|v| v > MAX_NODES) {
+        errs.push(bad(
+            "topology.n",
+            n,
+            format!(
+                "k^n (NICs) must be at most {MAX_NODES}: with k = {k}, n <= {}{why}",
+                max_n(k)
+            ),
+        ));
+    }
+}
+
+/// The largest n with k^n <= MAX_NODES (k >= 2).
+fn max_n(k: u32) -> u32 {
+    let mut n = 0;
+    while k.checked_pow(n + 1).is_some_and(|v| v <= MAX_NODES) {
+        n += 1;
+    }
+    n
+}
+
 /// Which topology, with its size. Serde form: `{ kind = "fat_tree", radix = 24, leaves = 10 }`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -55,6 +82,18 @@ pub enum TopologyConfig {
     /// radix^2/2 nodes. With radix 36: 648 nodes on 54 switches, the 3-stage fat tree of the
     /// Sun Datacenter InfiniBand Switch 648 used by the IB CC seed paper.
     ThreeStage { radix: u32 },
+    /// A `k`-ary `n`-cube torus: `k^n` routers of `2n + 1` ports in `n` rings of `k`, one NIC
+    /// each, dimension-order routing. k in 2..=4096, n in 1..=12, k^n <= 4096. With the one
+    /// lane of today's switch its rings can deadlock (the deadlock detector names the
+    /// waiting buffers); lanes with dateline classes are issue 22.
+    Torus { k: u32, n: u32 },
+    /// A `k`-ary `n`-cube mesh (a torus without the wrap links): dimension-order routing,
+    /// deadlock-free with one lane. Ranges as `torus`.
+    Mesh { k: u32, n: u32 },
+    /// A `k`-ary `n`-tree (bidirectional MIN, BookSim's `fattree`): `k^n` NICs, `n` levels of
+    /// `k^(n-1)` switches of `2k` ports, up/down routing. k in 2..=32, n in 1..=8,
+    /// k^n <= 4096.
+    KaryNtree { k: u32, n: u32 },
 }
 
 impl Default for TopologyConfig {
@@ -79,6 +118,9 @@ impl TopologyConfig {
             TopologyConfig::SingleSwitch { nodes } => nodes,
             TopologyConfig::FatTree { radix, leaves } => leaves * (radix / 2),
             TopologyConfig::ThreeStage { radix } => radix * (radix / 2),
+            TopologyConfig::Torus { k, n }
+            | TopologyConfig::Mesh { k, n }
+            | TopologyConfig::KaryNtree { k, n } => k.saturating_pow(n),
         }
     }
 
@@ -119,6 +161,20 @@ impl TopologyConfig {
             }
             TopologyConfig::ThreeStage { radix } => {
                 radix_ok(&mut errs, radix);
+            }
+            TopologyConfig::Torus { k, n } | TopologyConfig::Mesh { k, n } => {
+                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_NODES)
+                    & in_range(&mut errs, "topology.n", n, 1, 12);
+                if ok {
+                    nodes_ok(&mut errs, k, n, "");
+                }
+            }
+            TopologyConfig::KaryNtree { k, n } => {
+                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX / 2)
+                    & in_range(&mut errs, "topology.n", n, 1, 8);
+                if ok {
+                    nodes_ok(&mut errs, k, n, "");
+                }
             }
         }
         errs

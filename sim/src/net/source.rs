@@ -15,6 +15,9 @@ pub enum Pattern {
     Uniform,
     /// Every other node sends to `dst`.
     Incast { dst: NodeId },
+    /// NIC `s` sends to NIC `(s + by) mod nodes` (a shift permutation; nothing when `by` is a
+    /// multiple of `nodes`).
+    Shift { by: u32 },
 }
 
 /// Bernoulli message source.
@@ -97,10 +100,10 @@ impl Workload for BernoulliSource {
             return;
         }
         for src in NodeId::all(self.nodes) {
-            if let Pattern::Incast { dst } = self.pattern {
-                if src == dst {
-                    continue;
-                }
+            match self.pattern {
+                Pattern::Incast { dst } if src == dst => continue,
+                Pattern::Shift { by } if by % self.nodes == 0 => continue,
+                _ => {}
             }
             if self.rng.next_u64() >= self.threshold {
                 continue;
@@ -111,6 +114,7 @@ impl Workload for BernoulliSource {
                     NodeId(if r >= src.0 { r + 1 } else { r })
                 }
                 Pattern::Incast { dst } => dst,
+                Pattern::Shift { by } => NodeId((src.0 + by % self.nodes) % self.nodes),
             };
             out.push(Message {
                 id: self.next_id,

@@ -1,5 +1,6 @@
-//! Topologies (single switch, two-level fat tree, the 648-node 3-stage fabric) and their
-//! deterministic up/down routing tables (d-mod-k).
+//! Topologies and their deterministic routing tables: single switch, two-level fat tree,
+//! the 648-node 3-stage fabric (up/down, d-mod-k; below), k-ary n-cube tori and meshes
+//! (dimension order; `cube`) and k-ary n-trees (up/down, d-mod-k; `ntree`).
 //!
 //! A two-level fat tree of radix-k switches (h = k/2):
 //! ```text
@@ -12,6 +13,9 @@
 //! port d % h if d is below it, else up to spine d mod h (port h + d % h): d-mod-k, so every
 //! destination has exactly one spine and every down-link carries one destination only. A
 //! spine sends d down to leaf d / h. Paths are up*/down*: leaf, spine, leaf (or one leaf).
+
+pub mod cube;
+mod ntree;
 
 use super::config::TopologyConfig;
 use super::types::NodeId;
@@ -32,7 +36,7 @@ pub enum Peer {
 pub struct SwitchSpec {
     /// Ports (all ports, used or not).
     pub radix: u32,
-    /// 0 = leaf (edge), 1 = spine.
+    /// 0 = leaf (edge), 1 = spine; a k-ary n-tree's level; 0 for every router of a cube.
     pub level: u8,
     /// Human-readable name, e.g. "leaf 3", "spine 0".
     pub name: String,
@@ -67,6 +71,9 @@ impl Topology {
             TopologyConfig::SingleSwitch { nodes } => Self::single_switch(nodes),
             TopologyConfig::FatTree { radix, leaves } => Self::fat_tree(radix, leaves),
             TopologyConfig::ThreeStage { radix } => Self::fat_tree(radix, radix),
+            TopologyConfig::Torus { k, n } => cube::build(k, n, true),
+            TopologyConfig::Mesh { k, n } => cube::build(k, n, false),
+            TopologyConfig::KaryNtree { k, n } => ntree::build(k, n),
         }
     }
 

@@ -1,0 +1,99 @@
+//! k-ary n-cubes: tori (`wrap`) and meshes, one NIC per router, with dimension-order
+//! routing (DOR).
+//!
+//! Router `r` has coordinates `r = sum(x_d * k^d)`, digit 0 first. Ports, as BookSim's
+//! `KNCube`: `2d` goes to `x_d + 1` ("plus"), `2d + 1` to `x_d - 1` ("minus"), and `2n` is
+//! the NIC; a plus port arrives at the neighbour's minus port. A torus wraps every ring
+//! (`k - 1` to `0`); a mesh leaves the edge ports unused.
+//!
+//! DOR: correct the lowest dimension first, then the next. In a torus a packet takes the
+//! shorter way round each ring; when both are equally long (`k` even, `k/2` apart) it goes
+//! plus. BookSim breaks that tie at random per packet; a routing table has one answer per
+//! (router, destination), and plus keeps the choice the same along the ring, so the path
+//! stays minimal.
+
+use super::{Peer, SwitchSpec, Topology};
+use crate::net::types::NodeId;
+
+/// Digit `d` of `r` in base `k`.
+fn digit(r: u32, k: u32, d: u32) -> u32 {
+    (r / k.pow(d)) % k
+}
+
+/// `r` with digit `d` set to `v`.
+fn with_digit(r: u32, k: u32, d: u32, v: u32) -> u32 {
+    r - digit(r, k, d) * k.pow(d) + v * k.pow(d)
+}
+
+/// The output port of router `r` towards router `dst` under DOR (`2n`: eject).
+pub fn dor_port(r: u32, dst: u32, k: u32, n: u32, wrap: bool) -> u32 {
+    for d in 0..n {
+        let (x, y) = (digit(r, k, d), digit(dst, k, d));
+        if x == y {
+            continue;
+        }
+        let plus = if wrap {
+            2 * ((y + k - x) % k) <= k
+        } else {
+            y > x
+        };
+        return if plus { 2 * d } else { 2 * d + 1 };
+    }
+    2 * n
+}
+
+/// A `k`-ary `n`-cube of `2n + 1`-port routers (a torus if `wrap`, else a mesh).
+pub(super) fn build(k: u32, n: u32, wrap: bool) -> Topology {
+    let nodes = k.pow(n);
+    let radix = 2 * n + 1;
+    let coords = |r: u32| {
+        (0..n)
+            .map(|d| digit(r, k, d).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let switches: Vec<SwitchSpec> = (0..nodes)
+        .map(|r| {
+            let mut ports = Vec::with_capacity(radix as usize);
+            for d in 0..n {
+                let x = digit(r, k, d);
+                ports.push(if wrap || x + 1 < k {
+                    Peer::Switch {
+                        switch: with_digit(r, k, d, (x + 1) % k),
+                        port: 2 * d + 1,
+                    }
+                } else {
+                    Peer::Unused
+                });
+                ports.push(if wrap || x > 0 {
+                    Peer::Switch {
+                        switch: with_digit(r, k, d, (x + k - 1) % k),
+                        port: 2 * d,
+                    }
+                } else {
+                    Peer::Unused
+                });
+            }
+            ports.push(Peer::Nic(NodeId(r)));
+            SwitchSpec {
+                radix,
+                level: 0,
+                name: format!("router ({})", coords(r)),
+                ports,
+            }
+        })
+        .collect();
+    let route = (0..nodes)
+        .flat_map(|r| (0..nodes).map(move |dst| dor_port(r, dst, k, n, wrap) as u8))
+        .collect();
+    let kind = if wrap { "torus" } else { "mesh" };
+    Topology {
+        nodes,
+        switches,
+        attach: (0..nodes).map(|r| (r, 2 * n)).collect(),
+        route,
+        description: format!(
+            "{k}-ary {n}-cube {kind}: {nodes} routers of {radix} ports, one NIC each, dimension-order routing"
+        ),
+    }
+}
