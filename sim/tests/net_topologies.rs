@@ -11,8 +11,8 @@
 //! - sizes out of range are refused, naming the key and the range.
 
 use pft_sim::net::{
-    BernoulliSource, Delivery, EvalOrder, NetConfig, NetError, NodeId, Pattern, Peer, Topology,
-    TopologyConfig,
+    BernoulliSource, Delivery, EvalOrder, NetConfig, NetError, NodeId, Pattern, Peer, Routing,
+    Topology, TopologyConfig,
 };
 use pft_sim::{CcConfig, EngineKind, Network};
 use std::collections::HashMap;
@@ -189,7 +189,11 @@ fn tree_paths_are_up_down_minimal_and_acyclic() {
 }
 
 fn net_cfg(topology: TopologyConfig, buffer_flits: u32, packet_flits: u32) -> NetConfig {
+    // one lane: a torus runs without dateline classes (refused under `dor` without lanes)
+    let routing =
+        matches!(topology, TopologyConfig::Torus { .. }).then_some(Routing::DorNoDateline);
     NetConfig {
+        routing,
         topology,
         buffer_flits,
         eject_buffer_flits: buffer_flits,

@@ -5,7 +5,9 @@
 //! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N|
 //!     torus:K,N|mesh:K,N|tree:K,N] [--load 0.5] [--cycles 100000]
 //!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
-//!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--seed 1]
+//!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--vcs V] [--vc-buf F]
+//!     [--routing dor|dor_no_dateline|duato|updown] [--switching wormhole|vct]
+//!     [--link-latency 10] [--credit-latency 10] [--switch-latency 2] [--seed 1]
 //! ```
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
@@ -16,7 +18,8 @@ use clap::Parser;
 use pft_sim::cc::pft::{EngineKind, PftConfig};
 use pft_sim::cc::{CcConfig, Network, KINDS};
 use pft_sim::net::{
-    BernoulliSource, Delivery, Message, NetConfig, Pattern, TopologyConfig, Workload,
+    BernoulliSource, Delivery, Message, NetConfig, Pattern, Routing, Switching, TopologyConfig,
+    Workload,
 };
 use pft_sim::workload::config::MAX_MSG_BYTES;
 use std::process::ExitCode;
@@ -63,6 +66,28 @@ pub struct Args {
     /// switch buffers must hold a packet).
     #[arg(long, value_name = "P", value_parser = parse_packet_flits)]
     packet_flits: Option<u32>,
+    /// Lanes (virtual channels) per switch-to-switch port, 1..=16: runs the lane router
+    /// (`[network] vcs`). Without it: today's switch, one lane per port.
+    #[arg(long, value_name = "V", value_parser = parse_vcs)]
+    vcs: Option<u32>,
+    /// Flits per lane, 1..=65535 (`[network] vc_buf_flits`; default 8). Needs --vcs.
+    #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "vcs")]
+    vc_buf: Option<u32>,
+    /// Routing: dor, dor_no_dateline, duato (tori and meshes) or updown (trees); default
+    /// the topology's (`[network] routing`).
+    #[arg(long, value_name = "R", value_parser = parse_routing)]
+    routing: Option<Routing>,
+    /// wormhole or vct (`[network] switching`; default wormhole with --vcs).
+    #[arg(long, value_name = "S", value_parser = parse_switching)]
+    switching: Option<Switching>,
+    /// Link, credit and switch latencies, cycles (`[network] link_latency_cycles`,
+    /// `credit_latency_cycles`, `switch_latency_cycles`; defaults 10, 10, 2).
+    #[arg(long, value_name = "C", value_parser = parse_latency)]
+    link_latency: Option<u32>,
+    #[arg(long, value_name = "C", value_parser = parse_latency)]
+    credit_latency: Option<u32>,
+    #[arg(long, value_name = "C", value_parser = parse_switch_latency)]
+    switch_latency: Option<u32>,
     /// Run seed (any u64).
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed)]
     seed: u64,
@@ -131,6 +156,40 @@ fn parse_int(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
 
 fn parse_cycles(s: &str) -> Result<u64, String> {
     parse_int(s, 1, 10_000_000_000)
+}
+
+fn parse_latency(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, 65536).map(|n| n as u32)
+}
+
+fn parse_switch_latency(s: &str) -> Result<u32, String> {
+    parse_int(s, 0, 65536).map(|n| n as u32)
+}
+
+fn parse_vcs(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, pft_sim::net::lanes::MAX_VCS as u64).map(|n| n as u32)
+}
+
+fn parse_vc_buf(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, 65535).map(|n| n as u32)
+}
+
+fn parse_routing(s: &str) -> Result<Routing, String> {
+    match s {
+        "dor" => Ok(Routing::Dor),
+        "dor_no_dateline" => Ok(Routing::DorNoDateline),
+        "duato" => Ok(Routing::Duato),
+        "updown" => Ok(Routing::Updown),
+        _ => Err("must be dor, dor_no_dateline, duato or updown".to_string()),
+    }
+}
+
+fn parse_switching(s: &str) -> Result<Switching, String> {
+    match s {
+        "wormhole" => Ok(Switching::Wormhole),
+        "vct" => Ok(Switching::Vct),
+        _ => Err("must be wormhole or vct".to_string()),
+    }
 }
 
 fn parse_packet_flits(s: &str) -> Result<u32, String> {
@@ -214,8 +273,21 @@ fn main() -> ExitCode {
         topology: a.topo.cfg,
         voq: a.voq,
         check: a.check,
+        vcs: a.vcs,
+        vc_buf_flits: a.vc_buf,
+        routing: a.routing,
+        switching: a.switching,
         ..NetConfig::default()
     };
+    if let Some(l) = a.link_latency {
+        cfg.link_latency_cycles = l;
+    }
+    if let Some(l) = a.credit_latency {
+        cfg.credit_latency_cycles = l;
+    }
+    if let Some(l) = a.switch_latency {
+        cfg.switch_latency_cycles = l;
+    }
     let msg_bytes = match a.packet_flits {
         Some(p) => {
             cfg.mtu_bytes = p * cfg.flit_bytes;
@@ -266,8 +338,9 @@ fn main() -> ExitCode {
         w.sum as f64 / w.count as f64
     };
     let line = format!(
-        "topology={topo} nodes={nodes} engine={engine:?} voq={} check={} cc={} pft={} load={load} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency:.2} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
+        "topology={topo} nodes={nodes} engine={engine:?} voq={} vcs={} check={} cc={} pft={} load={load} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency:.2} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
         cfg.voq,
+        cfg.vcs.unwrap_or(0),
         cfg.check,
         cc.kind(),
         cc.pft().enabled(),

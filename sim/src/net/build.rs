@@ -2,7 +2,7 @@
 //! ejection, then every switch-to-switch direction), the NICs, and the congestion-control
 //! scheme's state (made by the caller from the built network's facts).
 
-use super::config::{Arbitration, NetConfig};
+use super::config::{Arbitration, FieldError, NetConfig};
 use super::error::NetError;
 use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
@@ -54,8 +54,14 @@ impl<S: Scheme> Network<S> {
         let max_radix = specs.iter().map(|s| s.radix).max().unwrap_or(1);
         let qpp = if cfg.voq { max_radix } else { 1 };
 
+        // Lanes per port: 1 for today's switch; with `vcs`, every port has V lane records
+        // (local index port * V + lane), NIC ports using lane 0 only.
+        let v = cfg.vcs.unwrap_or(1);
+        let vc_buf = cfg.vc_buf_flits.unwrap_or(super::lanes::DEFAULT_VC_BUF);
         let mut sw = Switches {
             qpp,
+            vcs: cfg.vcs.unwrap_or(0),
+            router: super::lanes::Router::of(cfg),
             reqs: vec![0; 64],
             waits: vec![0; 64],
             keep_turn: cfg.arbitration != Arbitration::Bypass,
@@ -68,9 +74,15 @@ impl<S: Scheme> Network<S> {
         for (s, spec) in specs.iter().enumerate() {
             let base = PortId(sw.inp.len() as u32);
             let mut used_mask = 0u64;
-            for (p, peer) in spec.ports.iter().enumerate() {
-                if *peer != Peer::Unused {
-                    used_mask |= 1 << p;
+            let lanes = spec.ports.iter().flat_map(|p| (0..v).map(move |c| (p, c)));
+            for (l, (peer, c)) in lanes.enumerate() {
+                let used = match peer {
+                    Peer::Unused => false,
+                    Peer::Nic(_) => c == 0,
+                    Peer::Switch { .. } => true,
+                };
+                if used {
+                    used_mask |= 1 << l;
                 }
                 sw.inp.push(InPort {
                     occ: 0,
@@ -105,7 +117,7 @@ impl<S: Scheme> Network<S> {
             }
             sw.sw.push(SwState {
                 base,
-                radix: spec.radix,
+                radix: spec.radix * v,
                 used_mask,
                 ..Default::default()
             });
@@ -123,6 +135,7 @@ impl<S: Scheme> Network<S> {
                     o.rx = rx;
                     o.limit = match rx.end() {
                         End::Nic(_) => cfg.eject_buffer_flits,
+                        End::Port(_) if cfg.vcs.is_some() => vc_buf,
                         End::Port(_) => cfg.buffer_flits,
                     };
                 }
@@ -136,7 +149,7 @@ impl<S: Scheme> Network<S> {
         let mut st = Vec::with_capacity(n);
         for d in 0..nodes {
             let (s, p) = topo.attach(NodeId(d));
-            let g = sw.sw[SwitchId(s)].port(p);
+            let g = sw.sw[SwitchId(s)].port(p * v);
             let inj_link = connect(&mut links, &mut sw, Endpoint::nic(d), Endpoint::port(g));
             let ej_link = connect(&mut links, &mut sw, Endpoint::port(g), Endpoint::nic(d));
             st.push(NicState {
@@ -174,14 +187,16 @@ impl<S: Scheme> Network<S> {
         for (s, spec) in specs.iter().enumerate() {
             for (p, peer) in spec.ports.iter().enumerate() {
                 if let Peer::Switch { switch, port } = *peer {
-                    let from = sw.sw[SwitchId(s as u32)].port(p as u32);
-                    let to = sw.sw[SwitchId(switch)].port(port);
-                    connect(
-                        &mut links,
-                        &mut sw,
-                        Endpoint::port(from),
-                        Endpoint::port(to),
-                    );
+                    for c in 0..v {
+                        let from = sw.sw[SwitchId(s as u32)].port(p as u32 * v + c);
+                        let to = sw.sw[SwitchId(switch)].port(port * v + c);
+                        connect(
+                            &mut links,
+                            &mut sw,
+                            Endpoint::port(from),
+                            Endpoint::port(to),
+                        );
+                    }
                 }
             }
         }
@@ -205,6 +220,18 @@ impl<S: Scheme> Network<S> {
             ports: sw.out.len(),
             seed,
         })?;
+        if cfg.vcs.is_some() && S::MARKS && cc.seams().marks {
+            return Err(NetError::Config(FieldError::new(
+                "vcs",
+                v,
+                format!(
+                    "the congestion control ({}) marks packets at switch buffers, which the lane router does not support yet: remove `vcs`",
+                    cc.gate_name()
+                ),
+            )));
+        }
+        sw.sa_in = vec![0; sw.inp.len() / v as usize];
+        sw.sa_out = vec![0; sw.inp.len() / v as usize];
         let mut nic = nic;
         for s in &mut nic.st {
             s.rate = rate_fp;

@@ -121,12 +121,13 @@ impl<S: Scheme> Network<S> {
                     self.in_port_name(Endpoint::port(PortId(g as u32)))
                 )));
             }
-            if a > self.cfg.buffer_flits {
+            let cap = self.in_capacity(PortId(g as u32));
+            if a > cap {
                 return Err(NetError::Overflow {
                     cycle,
                     component: self.in_port_name(Endpoint::port(PortId(g as u32))),
                     occupancy_flits: a,
-                    capacity_flits: self.cfg.buffer_flits,
+                    capacity_flits: cap,
                 });
             }
         }
@@ -378,35 +379,13 @@ impl<S: super::scheme::Scheme> Network<S> {
     /// credits, or the input whose packet holds that output), if there is one: the lanes
     /// of a deadlock. Inputs in the order of the waits.
     pub(crate) fn wait_cycle(&self) -> Option<Vec<PortId>> {
-        let qpp = self.sw.qpp as usize;
         let ports = self.sw.inp.len();
         // the inputs each input waits for
         let mut waits: Vec<Vec<PortId>> = vec![Vec::new(); ports];
-        for st in self.sw.sw.iter() {
-            for p in 0..st.radix {
-                let gp = st.port(p);
-                if self.sw.inp[gp].occ == 0 {
-                    continue;
-                }
-                for k in 0..qpp {
-                    let e = self.sw.q[gp.index() * qpp + k].0;
-                    if e == EntryId::NONE {
-                        continue;
-                    }
-                    let op = &self.sw.out[st.port(self.entries[e].out as u32)];
-                    if op.entry != EntryId::NONE && op.entry != e {
-                        let holder = self.entries[op.entry].port;
-                        if let End::Port(h) = holder.end() {
-                            waits[gp.index()].push(h);
-                        }
-                    } else if op.limit - op.used < self.entries[e].len as u32 {
-                        // cut-through: it starts when the whole packet fits
-                        if let End::Port(next) = op.rx.end() {
-                            waits[gp.index()].push(next);
-                        }
-                    }
-                }
-            }
+        if let Some(rt) = self.sw.router {
+            self.lane_waits(&rt, &mut waits);
+        } else {
+            self.port_waits(&mut waits);
         }
         // depth-first search for a back edge: 0 new, 1 on the stack, 2 done
         let mut mark = vec![0u8; ports];
@@ -441,6 +420,78 @@ impl<S: super::scheme::Scheme> Network<S> {
             }
         }
         None
+    }
+
+    /// `wait_cycle`'s waits in today's switch: a queued head waits for the input holding its
+    /// output, or for the buffer behind an output that lacks room for it.
+    fn port_waits(&self, waits: &mut [Vec<PortId>]) {
+        let qpp = self.sw.qpp as usize;
+        for st in self.sw.sw.iter() {
+            for p in 0..st.radix {
+                let gp = st.port(p);
+                if self.sw.inp[gp].occ == 0 {
+                    continue;
+                }
+                for k in 0..qpp {
+                    let e = self.sw.q[gp.index() * qpp + k].0;
+                    if e == EntryId::NONE {
+                        continue;
+                    }
+                    let op = &self.sw.out[st.port(self.entries[e].out as u32)];
+                    if op.entry != EntryId::NONE && op.entry != e {
+                        let holder = self.entries[op.entry].port;
+                        if let End::Port(h) = holder.end() {
+                            waits[gp.index()].push(h);
+                        }
+                    } else if op.limit - op.used < self.entries[e].len as u32 {
+                        // cut-through: it starts when the whole packet fits
+                        if let End::Port(next) = op.rx.end() {
+                            waits[gp.index()].push(next);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `wait_cycle`'s waits in the lane router: a lane whose packet holds an output lane
+    /// without credits waits for the lane behind it; a head without an output lane waits
+    /// for every candidate lane that is not free (for its holder's input lane, or for the
+    /// lane behind it while that drains).
+    fn lane_waits(&self, rt: &super::lanes::Router, waits: &mut [Vec<PortId>]) {
+        let mut cand = Vec::new();
+        for (si, st) in self.sw.sw.iter().enumerate() {
+            for o in 0..st.radix {
+                let op = &self.sw.out[st.port(o)];
+                if op.entry != EntryId::NONE && op.used >= op.limit {
+                    if let End::Port(next) = op.rx.end() {
+                        waits[op.from.index()].push(next);
+                    }
+                }
+            }
+            for i in 0..st.radix {
+                let g = st.port(i);
+                let e = self.sw.q[g.index()].0;
+                if e == EntryId::NONE || st.locked_in >> i & 1 != 0 {
+                    continue;
+                }
+                let en = &self.entries[e];
+                let dst = self.packets[en.pkt].dst;
+                super::lanes::candidates(rt, si as u32, dst, en.out as u32, &mut cand);
+                for &(p, lo, hi, _) in &cand {
+                    for c in lo..hi {
+                        let op = &self.sw.out[st.port(p * rt.vcs + c)];
+                        if op.entry != EntryId::NONE {
+                            waits[g.index()].push(op.from);
+                        } else if op.used > 0 {
+                            if let End::Port(next) = op.rx.end() {
+                                waits[g.index()].push(next);
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The class-stall error: class `c` has waited `stall_cycles` for a delivery. Names the

@@ -6,6 +6,7 @@
 //! Units: 1 cycle = the time of one flit on one link; 1 flit = 1 credit = `flit_bytes` bytes.
 
 use super::faults::FaultSpec;
+pub use super::lanes::{Routing, Switching};
 use serde::{Deserialize, Serialize};
 
 /// Largest switch radix (allocation uses 64-bit port masks).
@@ -276,6 +277,23 @@ pub struct NetConfig {
     /// credits, stalled or slow ejection, paused links, PFT registers rewritten mid-run.
     /// Default none.
     pub faults: Vec<FaultSpec>,
+    /// Lanes (virtual channels) per switch-to-switch port: set, the network runs the lane
+    /// router (`net/router.rs`); not set, today's switch (one lane per port). 1..=16, and
+    /// switch radix x vcs <= 64. docs/network.md, "Lanes".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vcs: Option<u32>,
+    /// Buffer of each lane, flits (= its credits). Needs `vcs`. 1..=65535 (`vct`: at least
+    /// the MTU), default 8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc_buf_flits: Option<u32>,
+    /// `wormhole` or `vct` (virtual cut-through). Default: `wormhole` with `vcs`; the switch
+    /// without lanes is cut-through.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub switching: Option<Switching>,
+    /// `dor`, `dor_no_dateline`, `duato` (tori and meshes) or `updown` (trees, single
+    /// switch). Default `dor` for tori and meshes, `updown` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing: Option<Routing>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -301,6 +319,10 @@ impl Default for NetConfig {
             deadlock_cycles: 100_000,
             stall_cycles: 1_000_000,
             faults: Vec::new(),
+            vcs: None,
+            vc_buf_flits: None,
+            switching: None,
+            routing: None,
             fault: None,
         }
     }
@@ -395,6 +417,25 @@ impl NetConfig {
                         self.mtu_bytes
                     );
                 }
+            }
+        }
+        if topo_ok {
+            super::lanes::errors(self, mtu_ok.then_some(mtu), &mut errs);
+        }
+        if self.vcs.is_some() {
+            if self.voq {
+                errs.push(bad(
+                    "voq",
+                    true,
+                    "applies to the switch without lanes: with `vcs` every input has one buffer per lane",
+                ));
+            }
+            if !self.faults.is_empty() {
+                errs.push(bad(
+                    "faults",
+                    format!("{} run-time faults", self.faults.len()),
+                    "are not supported with `vcs` (the lane router) yet: remove them or `vcs`",
+                ));
             }
         }
         for (field, v, lo) in [

@@ -518,7 +518,9 @@ impl<S: Scheme> Network<S> {
 
     /// Flits in the input buffer of port `port` of switch `switch` now.
     pub fn switch_input_flits(&self, switch: u32, port: u32) -> u32 {
-        self.sw.inp[self.sw.sw[SwitchId(switch)].port(port)].occ
+        let st = &self.sw.sw[SwitchId(switch)];
+        let v = self.sw.vcs.max(1);
+        (0..v).map(|c| self.sw.inp[st.port(port * v + c)].occ).sum()
     }
 
     /// Flits in NIC `n`'s receive buffer now.
@@ -556,12 +558,33 @@ impl<S: Scheme> Network<S> {
             End::Port(g) => g,
         };
         let s = self.sw.inp[gp].sw;
-        format!("{} input {}", self.switch_name(s), self.sw.sw[s].local(gp))
+        format!("{} input {}", self.switch_name(s), self.lane_name(s, gp))
     }
 
     pub(crate) fn out_port_name(&self, gp: PortId) -> String {
         let s = self.sw.out[gp].sw;
-        format!("{} output {}", self.switch_name(s), self.sw.sw[s].local(gp))
+        format!("{} output {}", self.switch_name(s), self.lane_name(s, gp))
+    }
+
+    /// Port `gp`'s local number on switch `s`, with its lane in the lane router.
+    fn lane_name(&self, s: SwitchId, gp: PortId) -> String {
+        let l = self.sw.sw[s].local(gp);
+        match self.sw.vcs {
+            0 => l.to_string(),
+            v => format!("{} lane {}", l / v, l % v),
+        }
+    }
+
+    /// Capacity of switch input buffer `gp`, flits: `buffer_flits`, or with lanes
+    /// `vc_buf_flits` (a NIC's injection lane: `buffer_flits`).
+    pub(crate) fn in_capacity(&self, gp: PortId) -> u32 {
+        match (self.sw.vcs, self.sw.inp[gp].credit_to.end()) {
+            (0, _) | (_, End::Nic(_)) => self.cfg.buffer_flits,
+            _ => self
+                .cfg
+                .vc_buf_flits
+                .unwrap_or(super::lanes::DEFAULT_VC_BUF),
+        }
     }
 
     pub(crate) fn link_name(&self, id: LinkId) -> String {

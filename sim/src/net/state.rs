@@ -125,6 +125,17 @@ pub(crate) struct Switches {
     /// smaller packets may overtake the input whose turn it is (0 for `reserve`).
     pub keep_turn: bool,
     pub bypass_limit: u8,
+    /// Lanes per port (`vcs`); 0: today's switch (one lane, `switch.rs`), else the lane
+    /// router (`router.rs`), whose switches have `radix` = ports x vcs lane records.
+    pub vcs: u32,
+    /// The lane router's routing (None without lanes).
+    pub router: Option<super::lanes::Router>,
+    /// Lane router: per physical port (global lane id / vcs), the switch allocator's
+    /// round-robin pointers: the input's over its lanes, the output's over input ports.
+    pub sa_in: Vec<u8>,
+    pub sa_out: Vec<u8>,
+    /// Scratch: a head's candidate output lanes.
+    pub cand: Vec<(u32, u32, u32, bool)>,
 }
 
 /// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.

@@ -35,7 +35,11 @@ impl Clocked for Switch {
     }
     #[inline]
     fn evaluate<S: Scheme>(net: &mut Network<S>, s: SwitchId) -> Result<(), Box<NetError>> {
-        net.eval_switch(s);
+        if net.sw.vcs == 0 {
+            net.eval_switch(s);
+        } else {
+            net.eval_router(s);
+        }
         Ok(())
     }
 }

@@ -16,7 +16,7 @@ use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
 
 /// Digit `d` of `r` in base `k`.
-fn digit(r: u32, k: u32, d: u32) -> u32 {
+pub fn digit(r: u32, k: u32, d: u32) -> u32 {
     (r / k.pow(d)) % k
 }
 

@@ -1,0 +1,313 @@
+//! Lanes (virtual channels): the `[network]` keys that select the lane router, their
+//! checks, and the routing functions that give a packet head its candidate output lanes.
+//!
+//! A network without `vcs` runs today's switch (one lane per port, cut-through, table
+//! routing). With `vcs = V` every switch-to-switch port has V lanes of `vc_buf_flits`
+//! each, with their own credits; a NIC's injection and ejection ports keep one lane of
+//! `buffer_flits` / `eject_buffer_flits`, so a NIC and its PFT block see one credit count
+//! as before. `router.rs` is the lane router's cycle.
+
+use super::config::{bad, NetConfig, TopologyConfig, MAX_RADIX};
+use super::topology::cube;
+use crate::error::FieldError;
+use serde::{Deserialize, Serialize};
+
+/// Most lanes per port.
+pub const MAX_VCS: u32 = 16;
+
+/// How a packet holds lanes (`[network] switching`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Switching {
+    /// A head takes an output lane when the lane is free; each flit then needs one credit
+    /// of that lane, so a blocked packet may stretch over several switches.
+    Wormhole,
+    /// Virtual cut-through: a lane holds a whole packet (`vc_buf_flits` >= the MTU), so a
+    /// packet that has an output lane never waits for a credit and a blocked packet sits in
+    /// one switch. Today's switch (no `vcs`) is cut-through too.
+    Vct,
+}
+
+/// The routing function (`[network] routing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Routing {
+    /// Dimension order on a torus or mesh. On a torus with lanes the lanes are split into
+    /// two dateline classes (needs vcs >= 2): a packet that still has to cross a ring's
+    /// wrap link uses the upper half, after it the lower half.
+    Dor,
+    /// Dimension order on a torus with no dateline classes: its rings can deadlock. Only
+    /// for studying that (today's switch, or lanes used as one class).
+    DorNoDateline,
+    /// Duato's adaptive routing on a torus or mesh: lanes from 2 (torus) or 1 (mesh) up may
+    /// take any minimal direction, chosen by the most free credits; lane 0 (mesh) or lanes 0
+    /// and 1 (torus, dateline classes) are the escape network under `dor`. Needs the lane
+    /// router with vcs >= 3 (torus) or >= 2 (mesh).
+    Duato,
+    /// The topology's up/down table (fat trees, k-ary n-trees, a single switch).
+    Updown,
+}
+
+impl Router {
+    /// The routing of a network with lanes (None without `vcs`).
+    pub fn of(cfg: &NetConfig) -> Option<Router> {
+        let v = cfg.vcs?;
+        let (k, n, wrap) = match cfg.topology {
+            TopologyConfig::Torus { k, n } => (k, n, true),
+            TopologyConfig::Mesh { k, n } => (k, n, false),
+            _ => (0, 0, false),
+        };
+        Some(Router {
+            routing: cfg
+                .routing
+                .unwrap_or_else(|| Routing::default_for(&cfg.topology)),
+            vcs: v,
+            k,
+            n,
+            wrap,
+        })
+    }
+}
+
+impl Routing {
+    /// The routing a topology uses when `routing` is not given.
+    pub fn default_for(t: &TopologyConfig) -> Routing {
+        match t {
+            TopologyConfig::Torus { .. } | TopologyConfig::Mesh { .. } => Routing::Dor,
+            _ => Routing::Updown,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Routing::Dor => "dor",
+            Routing::DorNoDateline => "dor_no_dateline",
+            Routing::Duato => "duato",
+            Routing::Updown => "updown",
+        }
+    }
+}
+
+/// Every error of the lane keys of `cfg` (`vcs`, `vc_buf_flits`, `switching`, `routing`),
+/// given a valid topology; `mtu` is the packet size in flits (None if not valid).
+pub(crate) fn errors(cfg: &NetConfig, mtu: Option<u32>, errs: &mut Vec<FieldError>) {
+    let topo = &cfg.topology;
+    let cube = matches!(
+        topo,
+        TopologyConfig::Torus { .. } | TopologyConfig::Mesh { .. }
+    );
+    let torus = matches!(topo, TopologyConfig::Torus { .. });
+    let routing = cfg.routing.unwrap_or_else(|| Routing::default_for(topo));
+    let kind = topology_kind(topo);
+    match routing {
+        Routing::Dor | Routing::Duato if !cube => errs.push(bad(
+            "routing",
+            routing.name(),
+            format!(
+                "`{}` routes tori and meshes; a {kind} routes by `updown`",
+                routing.name()
+            ),
+        )),
+        Routing::DorNoDateline if !torus => errs.push(bad(
+            "routing",
+            routing.name(),
+            format!("`dor_no_dateline` is for tori; a {kind} routes by `dor` or `duato`"),
+        )),
+        Routing::Updown if cube => errs.push(bad(
+            "routing",
+            "updown",
+            format!("a {kind} routes by `dor`, `duato` or (torus) `dor_no_dateline`"),
+        )),
+        _ => {}
+    }
+    let Some(v) = cfg.vcs else {
+        // today's switch: one lane, cut-through
+        if cfg.vc_buf_flits.is_some() {
+            errs.push(bad(
+                "vc_buf_flits",
+                cfg.vc_buf_flits.unwrap_or(0),
+                "needs `vcs` (the lane router); without it each port has one buffer of `buffer_flits`",
+            ));
+        }
+        if cfg.switching == Some(Switching::Wormhole) {
+            errs.push(bad(
+                "switching",
+                "wormhole",
+                "needs `vcs` (the lane router); the switch without lanes is cut-through (`vct`)",
+            ));
+        }
+        if torus && routing == Routing::Dor {
+            errs.push(bad(
+                "vcs",
+                "not set (one lane)",
+                "a torus under `dor` needs the lane router with vcs >= 2 (two dateline classes break the rings' cycles); set routing = \"dor_no_dateline\" to run it on one lane, where it can deadlock",
+            ));
+        }
+        if routing == Routing::Duato {
+            errs.push(bad(
+                "vcs",
+                "not set (one lane)",
+                format!(
+                    "`duato` needs the lane router with vcs >= {}",
+                    if torus { 3 } else { 2 }
+                ),
+            ));
+        }
+        return;
+    };
+    if !(1..=MAX_VCS).contains(&v) {
+        errs.push(bad("vcs", v, format!("must be in 1..={MAX_VCS}")));
+        return;
+    }
+    let need = match routing {
+        Routing::Dor if torus => 2,
+        Routing::Duato if torus => 3,
+        Routing::Duato => 2,
+        _ => 1,
+    };
+    if v < need {
+        errs.push(bad(
+            "vcs",
+            v,
+            format!(
+                "routing `{}` on a {kind} needs vcs >= {need} ({})",
+                routing.name(),
+                match (routing, torus) {
+                    (Routing::Dor, _) => "two dateline classes",
+                    (_, true) => "an escape pair of dateline classes and an adaptive lane",
+                    _ => "an escape lane and an adaptive lane",
+                }
+            ),
+        ));
+    }
+    let radix = max_radix(topo);
+    if radix * v > MAX_RADIX {
+        errs.push(bad(
+            "vcs",
+            v,
+            format!(
+                "at most {} here: switches of {radix} ports x vcs lanes must be at most {MAX_RADIX} (allocation uses 64-bit lane masks)",
+                MAX_RADIX / radix
+            ),
+        ));
+    }
+    let buf = cfg.vc_buf_flits.unwrap_or(DEFAULT_VC_BUF);
+    let switching = cfg.switching.unwrap_or(Switching::Wormhole);
+    match (switching, mtu) {
+        (Switching::Vct, Some(m)) if buf < m || buf > 0xFFFF => errs.push(bad(
+            "vc_buf_flits",
+            buf,
+            format!("must be in {m}..=65535 under cut-through (`vct`): a lane holds a whole packet of mtu_bytes = {m} flits"),
+        )),
+        _ if !(1..=0xFFFF).contains(&buf) => {
+            errs.push(bad("vc_buf_flits", buf, "must be in 1..=65535"))
+        }
+        _ => {}
+    }
+}
+
+/// `vc_buf_flits` when not given (BookSim's `vc_buf_size`).
+pub const DEFAULT_VC_BUF: u32 = 8;
+
+fn topology_kind(t: &TopologyConfig) -> &'static str {
+    match t {
+        TopologyConfig::SingleSwitch { .. } => "single_switch",
+        TopologyConfig::FatTree { .. } => "fat_tree",
+        TopologyConfig::ThreeStage { .. } => "three_stage",
+        TopologyConfig::Torus { .. } => "torus",
+        TopologyConfig::Mesh { .. } => "mesh",
+        TopologyConfig::KaryNtree { .. } => "kary_ntree",
+    }
+}
+
+/// The largest switch radix of a (valid) topology.
+fn max_radix(t: &TopologyConfig) -> u32 {
+    match *t {
+        TopologyConfig::SingleSwitch { nodes } => nodes,
+        TopologyConfig::FatTree { radix, .. } | TopologyConfig::ThreeStage { radix } => radix,
+        TopologyConfig::Torus { n, .. } | TopologyConfig::Mesh { n, .. } => 2 * n + 1,
+        TopologyConfig::KaryNtree { k, n } => {
+            if n == 1 {
+                k
+            } else {
+                2 * k
+            }
+        }
+    }
+}
+
+/// What the lane router needs to route: the routing and, for cubes, their shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Router {
+    pub routing: Routing,
+    pub vcs: u32,
+    /// k, n and wrap of a cube (k = 0 otherwise).
+    pub k: u32,
+    pub n: u32,
+    pub wrap: bool,
+}
+
+/// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:
+/// `(port, first lane, end lane, adaptive)`, adaptive ones first. `table` is the
+/// topology's table port (used by `updown` and `dor_no_dateline`). Public for the tests
+/// that build each routing's channel-dependency graph.
+pub fn candidates(rt: &Router, r: u32, dst: u32, table: u32, out: &mut Vec<(u32, u32, u32, bool)>) {
+    out.clear();
+    let v = rt.vcs;
+    match rt.routing {
+        Routing::Updown | Routing::DorNoDateline => out.push((table, 0, v, false)),
+        Routing::Dor | Routing::Duato => {
+            let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
+            let p = cube::dor_port(r, dst, k, n, wrap);
+            if p == 2 * n {
+                out.push((p, 0, 1, false)); // eject: the NIC's one lane
+                return;
+            }
+            let escape = if rt.routing == Routing::Duato {
+                if wrap {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                v
+            };
+            if rt.routing == Routing::Duato {
+                // every minimal direction, on the adaptive lanes
+                for d in 0..n {
+                    let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
+                    if x == y {
+                        continue;
+                    }
+                    let (plus, minus) = if wrap {
+                        let f = (y + k - x) % k;
+                        (2 * f <= k, 2 * f >= k)
+                    } else {
+                        (y > x, y < x)
+                    };
+                    if plus {
+                        out.push((2 * d, escape, v, true));
+                    }
+                    if minus {
+                        out.push((2 * d + 1, escape, v, true));
+                    }
+                }
+            }
+            // the dimension-order lanes (all of them for `dor`, the escape ones for duato)
+            let (lo, hi) = if wrap {
+                let d = p / 2;
+                let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
+                let to_wrap = if p.is_multiple_of(2) { y < x } else { y > x };
+                let half = escape / 2;
+                if to_wrap {
+                    (half, escape)
+                } else {
+                    (0, half)
+                }
+            } else {
+                (0, escape)
+            };
+            out.push((p, lo, hi, false));
+        }
+    }
+}
