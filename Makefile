@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results docs fmt lint clean
+.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results booksim docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -162,6 +162,16 @@ reproduce-ib:
 	    scenarios/ib-windy-forest.toml --out $(OUT)/ib-windy-forest-b --b 50,75,100 --p 0,30,60,90,100
 	$(CARGO) run $(RELEASE) --locked -p pft-sim --example moving_forest -- \
 	    scenarios/ib-moving-forest.toml --out $(OUT)/ib-moving-forest
+
+## booksim: BookSim 2 (built from booksim/booksim2 @28f43299 into target/booksim/; needs g++,
+##          bison, flex) beside the lane router on an 8-ary 2-cube torus: latency-load curves
+##          (DOR 2 and 4 lanes, adaptive 4 lanes) into $(OUT)/booksim/ (CSV, two SVGs); the
+##          single-switch cross-check (docs/network.md §9; about 15 minutes; not in CI)
+booksim:
+	@mkdir -p $(OUT)/booksim
+	bash tb/booksim/run.sh
+	bash tb/booksim/curves.sh $(OUT)/booksim/curves-$$(date +%Y%m%d-%H%M%S).csv
+	cargo run --release -q -p pft-tb --example booksim_plot -- $$(ls -t $(OUT)/booksim/curves-*.csv | head -1) $(OUT)/booksim/plots-$$(date +%Y%m%d-%H%M%S)
 
 ## same-results: every shipped scenario at git revision REV and now, compared file by file
 ##               (proves a refactor kept results bit-identical; about 15 minutes; not in CI)

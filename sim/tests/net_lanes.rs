@@ -121,10 +121,15 @@ fn lanes_are_lossless_deterministic_and_order_independent() {
 #[test]
 fn deadlock_free_routings_survive_full_load_on_small_buffers() {
     for (name, cfg) in configs() {
+        // every configuration here has 16 NICs
         for pattern in [
             Pattern::Uniform,
             Pattern::Shift { by: 2 },
             Pattern::Shift { by: 6 },
+            Pattern::Transpose,
+            Pattern::Complement,
+            Pattern::BitReversal,
+            Pattern::Tornado { k: 4, n: 2 },
         ] {
             run(
                 &cfg,
@@ -216,20 +221,23 @@ fn one_class_of_lanes_on_a_ring_deadlocks_and_the_error_names_the_lanes() {
 
 /// The channel-dependency graph over lanes of the non-adaptive (escape) candidates of a
 /// cube's routing: a node per (router, output port, lane); an edge from every lane a
-/// packet may hold at one hop to every lane it may request at the next.
+/// packet may hold at one hop to every lane it may request at the next; both ways round a
+/// ring where they are equally long (a packet's tie-break).
 fn escape_cdg(rt: &Router) -> Graph {
     let nodes = rt.k.pow(rt.n);
     let mut g: Graph = HashMap::new();
     let mut cand = Vec::new();
     let table = |r: u32, d: u32| pft_sim::net::topology::cube::dor_port(r, d, rt.k, rt.n, rt.wrap);
-    for s in 0..nodes {
-        for d in 0..nodes {
+    for (s, d, tie) in
+        (0..nodes).flat_map(|s| (0..nodes).flat_map(move |d| [(s, d, false), (s, d, true)]))
+    {
+        {
             if s == d {
                 continue;
             }
             let (mut r, mut prev): (u32, Vec<(u32, u32, u32)>) = (s, Vec::new());
             for _ in 0..=nodes {
-                candidates(rt, r, d, table(r, d), &mut cand);
+                candidates(rt, r, d, table(r, d), tie, &mut cand);
                 let &(p, lo, hi, _) = cand.iter().find(|c| !c.3).expect("an escape candidate");
                 if p == 2 * rt.n {
                     break;

@@ -7,7 +7,8 @@
 //!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
 //!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--vcs V] [--vc-buf F]
 //!     [--routing dor|dor_no_dateline|duato|updown] [--switching wormhole|vct]
-//!     [--link-latency 10] [--credit-latency 10] [--switch-latency 2] [--seed 1]
+//!     [--link-latency 10] [--credit-latency 10] [--switch-latency 2] [--warmup 0]
+//!     [--pattern uniform|transpose|complement|bitrev|tornado|shift:B|hotspot:D,P] [--seed 1]
 //! ```
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
@@ -88,6 +89,15 @@ pub struct Args {
     credit_latency: Option<u32>,
     #[arg(long, value_name = "C", value_parser = parse_switch_latency)]
     switch_latency: Option<u32>,
+    /// Cycles run before the measured `--cycles` (0..=10^9): the accepted rate and the
+    /// latency count only the measured window (messages created in it), the speed too.
+    #[arg(long, value_name = "W", default_value_t = 0, value_parser = parse_warmup)]
+    warmup: u64,
+    /// Destinations: uniform, transpose, complement, bitrev, tornado (on the torus's or
+    /// mesh's k and n; one ring of all NICs otherwise), shift:B (NIC s sends to s + B) or
+    /// hotspot:D,P (P % of messages to NIC D, the rest uniform).
+    #[arg(long, value_name = "PATTERN", default_value = "uniform", value_parser = parse_pattern)]
+    pattern: PatternArg,
     /// Run seed (any u64).
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed)]
     seed: u64,
@@ -166,6 +176,45 @@ fn parse_switch_latency(s: &str) -> Result<u32, String> {
     parse_int(s, 0, 65536).map(|n| n as u32)
 }
 
+/// `--pattern` as given (tornado takes its k and n from the topology).
+#[derive(Clone, Copy, Debug)]
+pub enum PatternArg {
+    Fixed(Pattern),
+    Tornado,
+}
+
+fn parse_pattern(s: &str) -> Result<PatternArg, String> {
+    let usage = "must be uniform, transpose, complement, bitrev, tornado, shift:B or hotspot:D,P (B, D integers, P a percentage 0..=100)";
+    Ok(PatternArg::Fixed(match s {
+        "uniform" => Pattern::Uniform,
+        "transpose" => Pattern::Transpose,
+        "complement" => Pattern::Complement,
+        "bitrev" => Pattern::BitReversal,
+        "tornado" => return Ok(PatternArg::Tornado),
+        _ => match s.split_once(':') {
+            Some(("shift", b)) => Pattern::Shift {
+                by: b.trim().parse().map_err(|_| usage)?,
+            },
+            Some(("hotspot", a)) => {
+                let (d, p) = a.split_once(',').ok_or(usage)?;
+                let percent: u8 = p.trim().parse().map_err(|_| usage)?;
+                if percent > 100 {
+                    return Err(usage.to_string());
+                }
+                Pattern::HotSpot {
+                    dst: pft_sim::net::NodeId(d.trim().parse().map_err(|_| usage)?),
+                    percent,
+                }
+            }
+            _ => return Err(usage.to_string()),
+        },
+    }))
+}
+
+fn parse_warmup(s: &str) -> Result<u64, String> {
+    parse_int(s, 0, 1_000_000_000)
+}
+
 fn parse_vcs(s: &str) -> Result<u32, String> {
     parse_int(s, 1, pft_sim::net::lanes::MAX_VCS as u64).map(|n| n as u32)
 }
@@ -239,6 +288,8 @@ struct Latency {
     inner: BernoulliSource,
     sum: u64,
     count: u64,
+    /// Only messages created from this cycle on count (`--warmup`).
+    from: u64,
 }
 
 impl Workload for Latency {
@@ -246,8 +297,10 @@ impl Workload for Latency {
         self.inner.tick(now, out);
     }
     fn delivered(&mut self, now: u64, d: &Delivery) {
-        self.sum += d.delivered - d.msg.created;
-        self.count += 1;
+        if d.msg.created >= self.from {
+            self.sum += d.delivered - d.msg.created;
+            self.count += 1;
+        }
         self.inner.delivered(now, d);
     }
 }
@@ -310,10 +363,23 @@ fn main() -> ExitCode {
     };
     let build_s = t0.elapsed().as_secs_f64();
     let nodes = net.nodes();
+    let pattern = match a.pattern {
+        PatternArg::Fixed(p) => p,
+        PatternArg::Tornado => match cfg.topology {
+            TopologyConfig::Torus { k, n } | TopologyConfig::Mesh { k, n } => {
+                Pattern::Tornado { k, n }
+            }
+            _ => Pattern::Tornado { k: nodes, n: 1 },
+        },
+    };
+    if let Err(e) = pattern.check(nodes) {
+        eprintln!("error: --pattern: {e}");
+        return ExitCode::from(2);
+    }
     let mut w = Latency {
         inner: BernoulliSource::new(
             nodes,
-            Pattern::Uniform,
+            pattern,
             load,
             msg_bytes,
             cfg.flit_bytes,
@@ -321,7 +387,13 @@ fn main() -> ExitCode {
         ),
         sum: 0,
         count: 0,
+        from: a.warmup,
     };
+    if let Err(e) = net.run(&mut w, a.warmup) {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    let ejected_before = net.total_stats().flits_ejected;
     let t1 = Instant::now();
     let c1 = cpu_s();
     if let Err(e) = net.run(&mut w, cycles) {
@@ -331,19 +403,20 @@ fn main() -> ExitCode {
     let secs = t1.elapsed().as_secs_f64();
     let cpu = cpu_s() - c1;
     let st = net.total_stats();
-    let accepted = st.flits_ejected as f64 / (cycles as f64 * nodes as f64);
+    let accepted = (st.flits_ejected - ejected_before) as f64 / (cycles as f64 * nodes as f64);
     let latency = if w.count == 0 {
         f64::NAN
     } else {
         w.sum as f64 / w.count as f64
     };
     let line = format!(
-        "topology={topo} nodes={nodes} engine={engine:?} voq={} vcs={} check={} cc={} pft={} load={load} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency:.2} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
+        "topology={topo} nodes={nodes} engine={engine:?} voq={} vcs={} check={} cc={} pft={} load={load} warmup={} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency:.2} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
         cfg.voq,
         cfg.vcs.unwrap_or(0),
         cfg.check,
         cc.kind(),
         cc.pft().enabled(),
+        a.warmup,
         cycles as f64 * nodes as f64 / secs,
         cycles as f64 * nodes as f64 / cpu,
         cycles as f64 / secs,

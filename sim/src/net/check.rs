@@ -476,8 +476,9 @@ impl<S: super::scheme::Scheme> Network<S> {
                     continue;
                 }
                 let en = &self.entries[e];
-                let dst = self.packets[en.pkt].dst;
-                super::lanes::candidates(rt, si as u32, dst, en.out as u32, &mut cand);
+                let pk = self.packets[en.pkt];
+                let tie = self.tie_minus(&pk);
+                super::lanes::candidates(rt, si as u32, pk.dst, en.out as u32, tie, &mut cand);
                 for &(p, lo, hi, _) in &cand {
                     for c in lo..hi {
                         let op = &self.sw.out[st.port(p * rt.vcs + c)];

@@ -249,19 +249,35 @@ pub struct Router {
 
 /// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:
 /// `(port, first lane, end lane, adaptive)`, adaptive ones first. `table` is the
-/// topology's table port (used by `updown` and `dor_no_dateline`). Public for the tests
+/// topology's table port (used by `updown` and `dor_no_dateline`). `tie_minus`: the
+/// packet's way round a torus ring when both are equally long (`dor`, `duato`'s escape). Public for the tests
 /// that build each routing's channel-dependency graph.
-pub fn candidates(rt: &Router, r: u32, dst: u32, table: u32, out: &mut Vec<(u32, u32, u32, bool)>) {
+pub fn candidates(
+    rt: &Router,
+    r: u32,
+    dst: u32,
+    table: u32,
+    tie_minus: bool,
+    out: &mut Vec<(u32, u32, u32, bool)>,
+) {
     out.clear();
     let v = rt.vcs;
     match rt.routing {
         Routing::Updown | Routing::DorNoDateline => out.push((table, 0, v, false)),
         Routing::Dor | Routing::Duato => {
             let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
-            let p = cube::dor_port(r, dst, k, n, wrap);
+            let mut p = cube::dor_port(r, dst, k, n, wrap);
             if p == 2 * n {
                 out.push((p, 0, 1, false)); // eject: the NIC's one lane
                 return;
+            }
+            // both ways round equally long: the packet's own choice (as BookSim's random
+            // tie-break; after one hop the way taken is the shorter one)
+            if wrap
+                && tie_minus
+                && 2 * ((cube::digit(dst, k, p / 2) + k - cube::digit(r, k, p / 2)) % k) == k
+            {
+                p += 1;
             }
             let escape = if rt.routing == Routing::Duato {
                 if wrap {

@@ -34,7 +34,7 @@ use super::config::Fault;
 use super::lanes;
 use super::network::Network;
 use super::scheme::Scheme;
-use super::store::{CreditEv, End, EntryId, FlitEv, Id, PortId, SwitchId};
+use super::store::{CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PortId, SwitchId};
 
 impl<S: Scheme> Network<S> {
     /// Phase 2 for lane router `si` (not inlined: today's switch keeps its code).
@@ -49,6 +49,20 @@ impl<S: Scheme> Network<S> {
             self.allocate_lanes(si, waiting);
         }
         self.traverse(si);
+    }
+
+    /// A packet's way round a torus ring when both ways are equally long: a bit of a hash
+    /// of its message's workload id (or, for a control packet, of its source and
+    /// destination) and the run seed. Not the packet's slot: slots are reused in an order
+    /// that could depend on the evaluation order.
+    #[inline]
+    pub(crate) fn tie_minus(&self, pk: &Packet) -> bool {
+        let key = if pk.msg == MsgId::NONE {
+            (pk.src as u64) << 32 | pk.dst as u64
+        } else {
+            self.msgs[pk.msg].msg.id
+        };
+        super::faults::mix(self.seed, pk.src, key) & 1 != 0
     }
 
     /// Is output lane `o` (local) of switch `si` free for a packet of `len` flits?
@@ -81,8 +95,15 @@ impl<S: Scheme> Network<S> {
             waiting &= waiting - 1;
             let e = self.sw.q[st.port(i).index()].0;
             let en = self.entries[e];
-            let dst = self.packets[en.pkt].dst;
-            lanes::candidates(&rt, si.0, dst, en.out as u32, &mut cand);
+            let pk = self.packets[en.pkt];
+            lanes::candidates(
+                &rt,
+                si.0,
+                pk.dst,
+                en.out as u32,
+                self.tie_minus(&pk),
+                &mut cand,
+            );
             let mut pick = None;
             let mut pick_free = 0u32;
             for &(p, lo, hi, adaptive) in cand.iter() {

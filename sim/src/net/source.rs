@@ -1,8 +1,9 @@
 //! `BernoulliSource`: a minimal built-in workload for tests and benchmarks (the real
 //! workloads live in `crate::workload`). Every cycle, every source NIC starts a message of
 //! `msg_bytes` with probability load / flits-per-message, so the offered load is `load`
-//! flits per cycle per source; destinations are uniform over the other nodes, or one node
-//! (incast). Seeded xoshiro256++: same seed, same messages.
+//! flits per cycle per source; destinations are uniform over the other nodes, one node
+//! (incast), a hot spot, or a permutation (shift, transpose, bit complement, bit reversal,
+//! tornado). Seeded xoshiro256++: same seed, same messages.
 
 use super::types::{Delivery, Message, NodeId, Workload};
 use rand::{RngCore, SeedableRng};
@@ -18,6 +19,66 @@ pub enum Pattern {
     /// NIC `s` sends to NIC `(s + by) mod nodes` (a shift permutation; nothing when `by` is a
     /// multiple of `nodes`).
     Shift { by: u32 },
+    /// The classic permutations (BookSim's `traffic.cpp`), on the b = log2(nodes) bits of a
+    /// NIC number (nodes a power of two); a NIC that maps to itself sends nothing.
+    /// Transpose: the upper and lower b/2 bits swapped (b even).
+    Transpose,
+    /// Bit complement: every bit inverted.
+    Complement,
+    /// Bit reversal: the b bits in reverse order.
+    BitReversal,
+    /// Tornado on a k-ary n-cube: each coordinate moves ceil(k/2) - 1 places plus (the
+    /// longest minimal way round a ring); `k = nodes, n = 1` treats the NICs as one ring.
+    Tornado { k: u32, n: u32 },
+    /// A hot spot: `percent` % of the messages go to `dst`, the others uniform.
+    HotSpot { dst: NodeId, percent: u8 },
+}
+
+impl Pattern {
+    /// The destination of a permutation for source `s` of `nodes` (None for the patterns
+    /// that draw a destination, and when `s` maps to itself).
+    fn permute(self, s: u32, nodes: u32) -> Option<u32> {
+        let b = nodes.trailing_zeros();
+        let d = match self {
+            Pattern::Shift { by } => (s + by % nodes) % nodes,
+            Pattern::Transpose => {
+                let h = b / 2;
+                ((s >> h) | (s << h)) & (nodes - 1)
+            }
+            Pattern::Complement => !s & (nodes - 1),
+            Pattern::BitReversal => s.reverse_bits().checked_shr(32 - b).unwrap_or(0),
+            Pattern::Tornado { k, n } => (0..n).fold(0, |acc, d| {
+                let x = (s / k.pow(d)) % k;
+                acc + ((x + k.div_ceil(2) - 1) % k) * k.pow(d)
+            }),
+            _ => return None,
+        };
+        (d != s).then_some(d)
+    }
+
+    /// Whether the pattern can run on `nodes` NICs (the bit permutations need a power of
+    /// two, transpose an even number of bits; tornado k^n NICs); the reason if not.
+    pub fn check(self, nodes: u32) -> Result<(), String> {
+        let pow2 = nodes.is_power_of_two();
+        match self {
+            Pattern::Transpose if !(pow2 && nodes.trailing_zeros().is_multiple_of(2)) => Err(
+                format!("transpose needs 4^j NICs (an even number of address bits), not {nodes}"),
+            ),
+            Pattern::Complement | Pattern::BitReversal if !pow2 => Err(format!(
+                "the bit permutations need a power of two NICs, not {nodes}"
+            )),
+            Pattern::Tornado { k, n } if k.checked_pow(n) != Some(nodes) => Err(format!(
+                "tornado on a {k}-ary {n}-cube needs {k}^{n} NICs, not {nodes}"
+            )),
+            Pattern::Incast { dst } | Pattern::HotSpot { dst, .. } if dst.0 >= nodes => {
+                Err(format!("NIC {dst} is not one of the {nodes} NICs"))
+            }
+            Pattern::HotSpot { percent, .. } if percent > 100 => {
+                Err(format!("the hot spot's share {percent} % is over 100 %"))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Bernoulli message source.
@@ -44,7 +105,8 @@ impl BernoulliSource {
     /// `msg_bytes` into flits.
     ///
     /// # Panics
-    /// On `nodes < 2`, `load` outside 0..=1 (or NaN), `msg_bytes == 0` or `flit_bytes == 0`.
+    /// On `nodes < 2`, `load` outside 0..=1 (or NaN), `msg_bytes == 0`, `flit_bytes == 0`,
+    /// or a pattern that `Pattern::check` refuses for `nodes`.
     /// This is a test and benchmark source; tools validate user input before calling it
     /// (`net-bench` does).
     pub fn new(
@@ -56,6 +118,9 @@ impl BernoulliSource {
         seed: u64,
     ) -> Self {
         assert!(nodes >= 2, "a source needs two nodes");
+        if let Err(e) = pattern.check(nodes) {
+            panic!("{e}");
+        }
         assert!((0.0..=1.0).contains(&load), "load {load} not in 0..=1");
         assert!(
             msg_bytes > 0 && flit_bytes > 0,
@@ -100,21 +165,35 @@ impl Workload for BernoulliSource {
             return;
         }
         for src in NodeId::all(self.nodes) {
-            match self.pattern {
+            // a permutation's destination; a NIC that maps to itself sends nothing
+            let fixed = match self.pattern {
+                Pattern::Uniform | Pattern::HotSpot { .. } => None,
                 Pattern::Incast { dst } if src == dst => continue,
-                Pattern::Shift { by } if by % self.nodes == 0 => continue,
-                _ => {}
-            }
+                Pattern::Incast { .. } => None,
+                p => match p.permute(src.0, self.nodes) {
+                    Some(d) => Some(d),
+                    None => continue,
+                },
+            };
             if self.rng.next_u64() >= self.threshold {
                 continue;
             }
+            let uniform = |rng: &mut Xoshiro256PlusPlus| {
+                let r = (((rng.next_u64() >> 32) * (self.nodes as u64 - 1)) >> 32) as u32;
+                NodeId(if r >= src.0 { r + 1 } else { r })
+            };
             let dst = match self.pattern {
-                Pattern::Uniform => {
-                    let r = (((self.rng.next_u64() >> 32) * (self.nodes as u64 - 1)) >> 32) as u32;
-                    NodeId(if r >= src.0 { r + 1 } else { r })
-                }
+                Pattern::Uniform => uniform(&mut self.rng),
                 Pattern::Incast { dst } => dst,
-                Pattern::Shift { by } => NodeId((src.0 + by % self.nodes) % self.nodes),
+                Pattern::HotSpot { dst, percent } => {
+                    let hot = self.rng.next_u64() % 100 < percent as u64;
+                    if hot && src != dst {
+                        dst
+                    } else {
+                        uniform(&mut self.rng)
+                    }
+                }
+                _ => NodeId(fixed.expect("a permutation's destination")),
             };
             out.push(Message {
                 id: self.next_id,
@@ -134,5 +213,89 @@ impl Workload for BernoulliSource {
         if let Some(log) = &mut self.log {
             log.push(*d);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every destination of a permutation, or None for a NIC that maps to itself.
+    fn map(p: Pattern, nodes: u32) -> Vec<Option<u32>> {
+        (0..nodes).map(|s| p.permute(s, nodes)).collect()
+    }
+
+    #[test]
+    fn permutations_are_permutations_with_the_classic_definitions() {
+        // 64 NICs: 6 address bits
+        let t = map(Pattern::Transpose, 64);
+        assert_eq!(t[0b000_001], Some(0b001_000));
+        assert_eq!(t[0b101_011], Some(0b011_101));
+        assert_eq!(t[0b010_010], None); // on the diagonal
+        assert_eq!(map(Pattern::Complement, 64)[0b000_101], Some(0b111_010));
+        assert_eq!(map(Pattern::BitReversal, 64)[0b000_011], Some(0b110_000));
+        assert_eq!(map(Pattern::BitReversal, 64)[0b100_001], None);
+        // tornado on an 8-ary 2-cube: 3 places plus in each dimension
+        let tor = map(Pattern::Tornado { k: 8, n: 2 }, 64);
+        assert_eq!(tor[0], Some(3 + 3 * 8));
+        assert_eq!(tor[7 + 7 * 8], Some(2 + 2 * 8));
+        assert_eq!(map(Pattern::Tornado { k: 5, n: 1 }, 5)[4], Some(1));
+        for p in [
+            Pattern::Transpose,
+            Pattern::Complement,
+            Pattern::BitReversal,
+            Pattern::Tornado { k: 8, n: 2 },
+            Pattern::Shift { by: 5 },
+        ] {
+            let mut seen = [false; 64];
+            for (s, d) in map(p, 64).into_iter().enumerate() {
+                let d = d.unwrap_or(s as u32) as usize;
+                assert!(!seen[d], "{p:?}: {d} twice");
+                seen[d] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn patterns_that_do_not_fit_the_network_are_refused() {
+        assert!(Pattern::Transpose.check(128).is_err());
+        assert!(Pattern::Transpose.check(256).is_ok());
+        assert!(Pattern::Complement.check(120).is_err());
+        assert!(Pattern::Tornado { k: 4, n: 2 }.check(20).is_err());
+        assert!(Pattern::HotSpot {
+            dst: NodeId(9),
+            percent: 10
+        }
+        .check(8)
+        .is_err());
+        assert!(Pattern::HotSpot {
+            dst: NodeId(1),
+            percent: 101
+        }
+        .check(8)
+        .is_err());
+    }
+
+    #[test]
+    fn a_hot_spot_gets_its_share() {
+        let mut w = BernoulliSource::new(
+            16,
+            Pattern::HotSpot {
+                dst: NodeId(3),
+                percent: 25,
+            },
+            0.5,
+            64,
+            64,
+            1,
+        );
+        let mut out = Vec::new();
+        for t in 0..20_000 {
+            w.tick(t, &mut out);
+        }
+        let hot = out.iter().filter(|m| m.dst == NodeId(3)).count() as f64 / out.len() as f64;
+        // 25 % directed (NIC 3 itself sends uniform) plus a uniform share of the rest
+        let want = 0.25 * 15.0 / 16.0 + (1.0 - 0.25 * 15.0 / 16.0) / 15.0 * 15.0 / 16.0;
+        assert!((hot - want).abs() < 0.02, "{hot} vs {want}");
     }
 }
