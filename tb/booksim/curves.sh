@@ -47,6 +47,7 @@ ours() {
         paste -sd,
 }
 echo "network,offered,booksim_accepted,booksim_latency,ours_accepted,ours_latency" > "$out.part"
+# shellcheck disable=SC2129 # one line per simulator run, appended as it finishes
 for load in 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.55 0.6 0.7; do
     echo "dor_2vc,$load,$(booksim "$root/tb/booksim/torus8_dor_vc2.cfg" $load),$(ours --load $load --vcs 2 --routing dor)" >> "$out.part"
     echo "dor_4vc,$load,$(booksim "$root/tb/booksim/torus8_dor_vc4.cfg" $load),$(ours --load $load --vcs 4 --routing dor)" >> "$out.part"
@@ -57,6 +58,7 @@ done
 # throughput mode (which keeps running past saturation), ours over the measured window.
 for net in "dor_2vc torus8_dor_vc2 --vcs 2 --routing dor" "dor_4vc torus8_dor_vc4 --vcs 4 --routing dor" \
     "adaptive_4vc torus8_adapt_vc4 --vcs 4 --routing duato"; do
+    # shellcheck disable=SC2086 # split into name, config and flags
     set -- $net
     name=$1 cfg=$2
     shift 2

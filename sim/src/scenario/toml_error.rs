@@ -22,7 +22,14 @@ pub const TAGGED: [(&str, &str, &[&str]); 4] = [
     (
         "TopologyConfig",
         "network.topology",
-        &["single_switch", "fat_tree", "three_stage"],
+        &[
+            "single_switch",
+            "fat_tree",
+            "three_stage",
+            "torus",
+            "mesh",
+            "kary_ntree",
+        ],
     ),
     (
         "WorkloadConfig",

@@ -77,7 +77,7 @@ fn the_wordings_this_module_reads_are_the_parsers() {
         (
             "[network]\ntopology = \"fat_tree\"\n[workload]\nkind = \"uniform\"\n",
             "invalid type: string \"fat_tree\", expected internally tagged enum TopologyConfig",
-            "`network.topology` (line 2, column 12): invalid type: string \"fat_tree\", expected a table with `kind` = one of `single_switch`, `fat_tree`, `three_stage`",
+            "`network.topology` (line 2, column 12): invalid type: string \"fat_tree\", expected a table with `kind` = one of `single_switch`, `fat_tree`, `three_stage`, `torus`, `mesh`, `kary_ntree`",
         ),
         (
             "[workload]\nload = 0.5\n",
