@@ -17,7 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 for ((i = 0; i < rounds; i++)); do
     { /usr/bin/time -f "%U %S" -o "$tmp/t" "$dir/src/booksim" "$root/tb/booksim/torus16_dor_vc4.cfg" || true; } > "$tmp/log" 2>&1
     cyc=$(sed -n 's/^Time taken is \([0-9]*\) cycles.*/\1/p' "$tmp/log" | tail -1)
-    b=$(awk -v c="$cyc" '{ printf "%.3e", c * 256 / ($1 + $2) }' "$tmp/t")
+    # the last line is "user system" (a line before it reports BookSim's exit status 255)
+    b=$(tail -1 "$tmp/t" | awk -v c="$cyc" '{ printf "%.3e", c * 256 / ($1 + $2) }')
     o=$("$root/target/release/net-bench" --topo torus:16,2 --vcs 4 --vc-buf 8 --routing dor \
         --packet-flits 16 --cc none --load 0.16 --link-latency 1 --credit-latency 1 \
         --switch-latency 5 --cycles "$cyc" --seed 1 | tr ' ' '\n' | sed -n 's/^node_cycles_per_cpu_s=//p')
