@@ -108,6 +108,17 @@ impl Default for TopologyConfig {
 }
 
 impl TopologyConfig {
+    /// Every `kind` (serde's names, in declaration order; a test checks them against
+    /// serde's own list).
+    pub const KINDS: &'static [&'static str] = &[
+        "single_switch",
+        "fat_tree",
+        "three_stage",
+        "torus",
+        "mesh",
+        "kary_ntree",
+    ];
+
     /// The IB seed's 648-node fabric of 36-port switches.
     pub fn ib648() -> Self {
         TopologyConfig::ThreeStage { radix: 36 }

@@ -14,23 +14,13 @@
 
 use super::config::Scenario;
 use crate::error::excerpt;
+use crate::net::TopologyConfig;
 
 /// The internally tagged tables of a scenario: serde's name of the enum, the table's key
 /// (`[]` for an entry of an array of tables), and its kinds (a test checks them against
 /// serde's own list).
 pub const TAGGED: [(&str, &str, &[&str]); 4] = [
-    (
-        "TopologyConfig",
-        "network.topology",
-        &[
-            "single_switch",
-            "fat_tree",
-            "three_stage",
-            "torus",
-            "mesh",
-            "kary_ntree",
-        ],
-    ),
+    ("TopologyConfig", "network.topology", TopologyConfig::KINDS),
     (
         "WorkloadConfig",
         "workload",
