@@ -21,6 +21,9 @@ use pft_sim::net::{
 use pft_sim::{CcConfig, EngineKind, Network};
 use std::collections::HashMap;
 
+mod cdg;
+use cdg::acyclic;
+
 /// A channel-dependency graph: (router, output port, lane) to the lanes that follow it.
 type Graph = HashMap<(u32, u32, u32), Vec<(u32, u32, u32)>>;
 
@@ -269,32 +272,6 @@ fn escape_cdg(rt: &Router) -> Graph {
         }
     }
     g
-}
-
-fn acyclic(g: &Graph) -> bool {
-    let mut indeg: HashMap<_, usize> = g.keys().map(|&k| (k, 0)).collect();
-    for outs in g.values() {
-        for o in outs {
-            *indeg.get_mut(o).unwrap() += 1;
-        }
-    }
-    let mut ready: Vec<_> = indeg
-        .iter()
-        .filter(|(_, &d)| d == 0)
-        .map(|(&k, _)| k)
-        .collect();
-    let mut removed = 0;
-    while let Some(c) = ready.pop() {
-        removed += 1;
-        for o in &g[&c] {
-            let d = indeg.get_mut(o).unwrap();
-            *d -= 1;
-            if *d == 0 {
-                ready.push(*o);
-            }
-        }
-    }
-    removed == g.len()
 }
 
 #[test]

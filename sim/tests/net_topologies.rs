@@ -17,6 +17,9 @@ use pft_sim::net::{
 use pft_sim::{CcConfig, EngineKind, Network};
 use std::collections::HashMap;
 
+mod cdg;
+use cdg::acyclic;
+
 fn digits(x: u32, k: u32, n: u32) -> Vec<u32> {
     (0..n).map(|d| (x / k.pow(d)) % k).collect()
 }
@@ -69,33 +72,6 @@ fn paths_and_cdg(
         }
     }
     cdg
-}
-
-/// True when the graph has no cycle (Kahn's algorithm removes every node).
-fn acyclic(g: &HashMap<(u32, u32), Vec<(u32, u32)>>) -> bool {
-    let mut indeg: HashMap<(u32, u32), usize> = g.keys().map(|&k| (k, 0)).collect();
-    for outs in g.values() {
-        for o in outs {
-            *indeg.get_mut(o).unwrap() += 1;
-        }
-    }
-    let mut ready: Vec<(u32, u32)> = indeg
-        .iter()
-        .filter(|(_, &d)| d == 0)
-        .map(|(&k, _)| k)
-        .collect();
-    let mut removed = 0;
-    while let Some(c) = ready.pop() {
-        removed += 1;
-        for o in &g[&c] {
-            let d = indeg.get_mut(o).unwrap();
-            *d -= 1;
-            if *d == 0 {
-                ready.push(*o);
-            }
-        }
-    }
-    removed == g.len()
 }
 
 fn cube_hops(k: u32, n: u32, wrap: bool) -> impl Fn(u32, u32) -> usize {

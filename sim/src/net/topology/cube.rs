@@ -21,7 +21,7 @@ pub fn digit(r: u32, k: u32, d: u32) -> u32 {
 }
 
 /// `r` with digit `d` set to `v`.
-fn with_digit(r: u32, k: u32, d: u32, v: u32) -> u32 {
+pub fn with_digit(r: u32, k: u32, d: u32, v: u32) -> u32 {
     r - digit(r, k, d) * k.pow(d) + v * k.pow(d)
 }
 

@@ -12,16 +12,9 @@
 //! every down link carries one destination's traffic. Up then down (up*/down*): no cycle of
 //! channel dependencies with one lane.
 
+use super::cube::{digit, with_digit};
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
-
-fn digit(x: u32, k: u32, d: u32) -> u32 {
-    (x / k.pow(d)) % k
-}
-
-fn with_digit(x: u32, k: u32, d: u32, v: u32) -> u32 {
-    x - digit(x, k, d) * k.pow(d) + v * k.pow(d)
-}
 
 /// A `k`-ary `n`-tree.
 pub(super) fn build(k: u32, n: u32) -> Topology {
