@@ -119,6 +119,18 @@ impl TopologyConfig {
         "kary_ntree",
     ];
 
+    /// This topology's `kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TopologyConfig::SingleSwitch { .. } => "single_switch",
+            TopologyConfig::FatTree { .. } => "fat_tree",
+            TopologyConfig::ThreeStage { .. } => "three_stage",
+            TopologyConfig::Torus { .. } => "torus",
+            TopologyConfig::Mesh { .. } => "mesh",
+            TopologyConfig::KaryNtree { .. } => "kary_ntree",
+        }
+    }
+
     /// The IB seed's 648-node fabric of 36-port switches.
     pub fn ib648() -> Self {
         TopologyConfig::ThreeStage { radix: 36 }
@@ -430,8 +442,12 @@ impl NetConfig {
                 }
             }
         }
-        if topo_ok {
-            super::lanes::errors(self, mtu_ok.then_some(mtu), &mut errs);
+        // The topology, built once for the checks that need it (lanes per switch, fault
+        // references).
+        let topo = topo_ok.then(|| super::topology::Topology::build(&self.topology));
+        if let Some(t) = &topo {
+            let radix = t.switches().iter().map(|s| s.radix).max().unwrap_or(1);
+            super::lanes::errors(self, radix, mtu_ok.then_some(mtu), &mut errs);
         }
         if self.vcs.is_some() {
             if self.voq {
@@ -484,8 +500,7 @@ impl NetConfig {
         }
         // References to NICs, switches and ports: checked against the topology here, so
         // that `pftsim check` refuses what building the network would.
-        if topo_ok {
-            let topo = super::topology::Topology::build(&self.topology);
+        if let Some(topo) = topo {
             if let Some(Fault::FreezeSwitch { switch, .. }) = self.fault {
                 let n = topo.switches().len();
                 if switch as usize >= n {

@@ -89,8 +89,9 @@ impl Routing {
 }
 
 /// Every error of the lane keys of `cfg` (`vcs`, `vc_buf_flits`, `switching`, `routing`),
-/// given a valid topology; `mtu` is the packet size in flits (None if not valid).
-pub(crate) fn errors(cfg: &NetConfig, mtu: Option<u32>, errs: &mut Vec<FieldError>) {
+/// given a valid topology whose largest switch has `radix` ports; `mtu` is the packet size
+/// in flits (None if not valid).
+pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut Vec<FieldError>) {
     let topo = &cfg.topology;
     let cube = matches!(
         topo,
@@ -98,7 +99,7 @@ pub(crate) fn errors(cfg: &NetConfig, mtu: Option<u32>, errs: &mut Vec<FieldErro
     );
     let torus = matches!(topo, TopologyConfig::Torus { .. });
     let routing = cfg.routing.unwrap_or_else(|| Routing::default_for(topo));
-    let kind = topology_kind(topo);
+    let kind = topo.kind();
     match routing {
         Routing::Dor | Routing::Duato if !cube => errs.push(bad(
             "routing",
@@ -180,7 +181,6 @@ pub(crate) fn errors(cfg: &NetConfig, mtu: Option<u32>, errs: &mut Vec<FieldErro
             ),
         ));
     }
-    let radix = max_radix(topo);
     if radix * v > MAX_RADIX {
         errs.push(bad(
             "vcs",
@@ -209,33 +209,6 @@ pub(crate) fn errors(cfg: &NetConfig, mtu: Option<u32>, errs: &mut Vec<FieldErro
 /// `vc_buf_flits` when not given (BookSim's `vc_buf_size`).
 pub const DEFAULT_VC_BUF: u32 = 8;
 
-fn topology_kind(t: &TopologyConfig) -> &'static str {
-    match t {
-        TopologyConfig::SingleSwitch { .. } => "single_switch",
-        TopologyConfig::FatTree { .. } => "fat_tree",
-        TopologyConfig::ThreeStage { .. } => "three_stage",
-        TopologyConfig::Torus { .. } => "torus",
-        TopologyConfig::Mesh { .. } => "mesh",
-        TopologyConfig::KaryNtree { .. } => "kary_ntree",
-    }
-}
-
-/// The largest switch radix of a (valid) topology.
-fn max_radix(t: &TopologyConfig) -> u32 {
-    match *t {
-        TopologyConfig::SingleSwitch { nodes } => nodes,
-        TopologyConfig::FatTree { radix, .. } | TopologyConfig::ThreeStage { radix } => radix,
-        TopologyConfig::Torus { n, .. } | TopologyConfig::Mesh { n, .. } => 2 * n + 1,
-        TopologyConfig::KaryNtree { k, n } => {
-            if n == 1 {
-                k
-            } else {
-                2 * k
-            }
-        }
-    }
-}
-
 /// What the lane router needs to route: the routing and, for cubes, their shape.
 #[derive(Clone, Copy, Debug)]
 pub struct Router {
@@ -250,8 +223,8 @@ pub struct Router {
 /// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:
 /// `(port, first lane, end lane, adaptive)`, adaptive ones first. `table` is the
 /// topology's table port (used by `updown` and `dor_no_dateline`). `tie_minus`: the
-/// packet's way round a torus ring when both are equally long (`dor`, `duato`'s escape). Public for the tests
-/// that build each routing's channel-dependency graph.
+/// packet's way round a torus ring when both are equally long (`dor`, `duato`'s escape).
+/// Public for the tests that build each routing's channel-dependency graph.
 pub fn candidates(
     rt: &Router,
     r: u32,
