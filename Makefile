@@ -109,7 +109,8 @@ screenshots: vcd
 
 ## bench: cycles/s of the reference model, the rust-hdl RTL and Verilator, side by side;
 ##        network node-cycles/s and peak RSS (128-node tree at load 0.5, 648 nodes, the rtl
-##        and verilator engines, IB CC off and on), and the wall time of the IB
+##        and verilator engines, IB CC off and on, the 1,024-NIC 4-ary 5-fly for 10^6 cycles with
+##        one lane and with 4 lanes), and the wall time of the IB
 ##        silent-forest compare
 bench: verilog
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
@@ -120,6 +121,8 @@ bench: verilog
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --engine verilator
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc none
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc ibcc
+	target/release/net-bench --topo fly:4,5 --cc none --load 0.5 --cycles 1000000
+	target/release/net-bench --topo fly:4,5 --cc none --load 0.3 --cycles 1000000 --vcs 4 --packet-flits 16
 	$(CARGO) run $(RELEASE) -q --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/bench/ib-silent-forest --quiet | tail -n 1
 

@@ -370,6 +370,10 @@ fn scenario_cases() -> Vec<Case> {
                 "{ kind = \"torus\", k = 64, n = 3 }",
             ),
         ),
+        sc(
+            "SC-94",
+            with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nhead_latency_cycles = 3\n"),
+        ),
     ]
 }
 
@@ -700,6 +704,7 @@ fn net_bench_cases() -> Vec<Case> {
             "--msg-bytes",
             "64",
         ]),
+        case("NB-12", n, &["--head-latency", "3"]),
     ]
 }
 

@@ -101,7 +101,88 @@ fn configs() -> Vec<(&'static str, NetConfig)> {
             ),
         ),
         ("torus vct 2 lanes of 16", vct),
+        (
+            "4-ary 2-fly 2 lanes",
+            lanes(
+                TopologyConfig::KaryNfly {
+                    k: 4,
+                    n: 2,
+                    hosts: None,
+                },
+                2,
+                4,
+                None,
+            ),
+        ),
+        (
+            "torus dor 2 lanes, heads delayed 3 cycles",
+            NetConfig {
+                head_latency_cycles: Some(3),
+                ..lanes(torus, 2, 4, None)
+            },
+        ),
     ]
+}
+
+/// One 16-flit message from NIC `src` to NIC `dst`, created in cycle 0.
+struct One {
+    src: u32,
+    dst: u32,
+    latency: Option<u64>,
+}
+
+impl Workload for One {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        if now == 0 {
+            out.push(Message {
+                id: 0,
+                src: NodeId(self.src),
+                dst: NodeId(self.dst),
+                bytes: 16 * 64,
+                tag: 0,
+                created: 0,
+            });
+        }
+    }
+    fn delivered(&mut self, _now: u64, d: &Delivery) {
+        self.latency = Some(d.delivered - d.msg.created);
+    }
+}
+
+#[test]
+fn head_latency_delays_each_head_once_per_router_and_body_flits_not_at_all() {
+    // 4-ary 2-cube: NIC 0 to every other NIC, alone in the network. A packet passes
+    // (minimal hops + 1) routers; with `head_latency_cycles` = H its head waits H cycles
+    // in each, and its body flits follow at one per cycle, so the latency grows by exactly
+    // H per router.
+    let latency = |dst: u32, h: Option<u32>| {
+        let cfg = NetConfig {
+            head_latency_cycles: h,
+            ..lanes(TopologyConfig::Torus { k: 4, n: 2 }, 2, 4, None)
+        };
+        let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).unwrap();
+        let mut w = One {
+            src: 0,
+            dst,
+            latency: None,
+        };
+        net.run(&mut w, 1).unwrap();
+        assert!(net.run_until_idle(&mut w, 10_000).unwrap());
+        w.latency.expect("delivered")
+    };
+    for dst in 1..16 {
+        let ring = |x: u32| x.min(4 - x);
+        let routers = ring(dst % 4) + ring(dst / 4) + 1;
+        let base = latency(dst, None);
+        assert_eq!(latency(dst, Some(0)), base, "to {dst}: H = 0 is no delay");
+        for h in [1, 3, 7] {
+            assert_eq!(
+                latency(dst, Some(h)),
+                base + h as u64 * routers as u64,
+                "to {dst} over {routers} routers, H = {h}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -384,6 +465,25 @@ fn bad_lane_configurations_are_refused_with_key_and_range() {
             },
             "switching",
             "needs `vcs`",
+        ),
+        (
+            NetConfig {
+                vcs: None,
+                vc_buf_flits: None,
+                head_latency_cycles: Some(2),
+                routing: Some(Routing::DorNoDateline),
+                ..base.clone()
+            },
+            "head_latency_cycles",
+            "needs `vcs`",
+        ),
+        (
+            NetConfig {
+                head_latency_cycles: Some(65537),
+                ..base.clone()
+            },
+            "head_latency_cycles",
+            "0..=65536",
         ),
         (
             NetConfig {

@@ -1,5 +1,5 @@
-//! k-ary n-cube tori and meshes (dimension-order routing) and k-ary n-trees (up/down) on
-//! today's one-lane cut-through switch (issue 22, first part):
+//! k-ary n-cube tori and meshes (dimension-order routing), k-ary n-trees (up/down) and k-ary
+//! n-flies (destination tag) on today's one-lane cut-through switch (issue 22, first part):
 //! - every pair is reachable, paths are minimal and follow the routing's rules;
 //! - the channel-dependency graph of each routing, built from every path, is acyclic for
 //!   meshes and trees and cyclic for a torus with one lane;
@@ -164,6 +164,57 @@ fn tree_paths_are_up_down_minimal_and_acyclic() {
     }
 }
 
+#[test]
+fn fly_paths_take_one_switch_per_stage_to_the_last_stage_and_are_acyclic() {
+    for (k, n, hosts) in [
+        (2, 3, None),
+        (4, 2, None),
+        (4, 3, None),
+        (3, 2, None),
+        (4, 1, None),
+        (4, 1, Some(3)),
+        (4, 3, Some(32)),
+        // the seed 004's "4-ary 5-fly (512 hosts and 640 switches)"
+        (4, 5, Some(512)),
+    ] {
+        let cfg = TopologyConfig::KaryNfly { k, n, hosts };
+        cfg.validate().unwrap();
+        let t = Topology::build(&cfg);
+        let nodes = hosts.unwrap_or(k.pow(n));
+        assert_eq!(t.nodes(), nodes);
+        assert_eq!(t.switches().len() as u32, n * nodes.div_ceil(k));
+        assert!(t.switches().iter().all(|s| s.radix == k));
+        let cdg = paths_and_cdg(&t, |_, _| n as usize);
+        assert!(acyclic(&cdg), "{}", t.description());
+        let sw = t.switches();
+        for s in 0..nodes {
+            assert_eq!(sw[t.attach(NodeId(s)).0 as usize].level, 0);
+            for d in 0..nodes {
+                if s == d {
+                    continue;
+                }
+                let p = t.path(NodeId(s), NodeId(d)).unwrap();
+                // stage 0, 1, ..., n - 1, leaving by the port that ejects to d
+                let stages: Vec<u8> = p.iter().map(|h| sw[h.switch as usize].level).collect();
+                assert_eq!(stages, (0..n as u8).collect::<Vec<_>>());
+                let last = p.last().unwrap();
+                assert_eq!((last.switch, last.out_port), t.eject(NodeId(d)));
+            }
+        }
+    }
+    assert_eq!(
+        Topology::build(&TopologyConfig::KaryNfly {
+            k: 4,
+            n: 5,
+            hosts: None
+        })
+        .switches()
+        .len(),
+        1280,
+        "the nominal 4-ary 5-fly: 5 stages of 256"
+    );
+}
+
 fn net_cfg(topology: TopologyConfig, buffer_flits: u32, packet_flits: u32) -> NetConfig {
     // one lane: a torus runs without dateline classes (refused under `dor` without lanes)
     let routing =
@@ -207,6 +258,22 @@ fn meshes_trees_and_lightly_loaded_tori_are_lossless_deterministic_and_order_ind
         (TopologyConfig::Mesh { k: 4, n: 2 }, 0.6),
         (TopologyConfig::KaryNtree { k: 4, n: 2 }, 0.8),
         (TopologyConfig::KaryNtree { k: 2, n: 3 }, 0.8),
+        (
+            TopologyConfig::KaryNfly {
+                k: 4,
+                n: 2,
+                hosts: None,
+            },
+            0.8,
+        ),
+        (
+            TopologyConfig::KaryNfly {
+                k: 2,
+                n: 4,
+                hosts: Some(8),
+            },
+            0.8,
+        ),
         // a torus with one lane can deadlock; at this load, with buffers of 8 packets, it
         // does not within the run (the deadlock detector would end it with an error)
         (TopologyConfig::Torus { k: 4, n: 2 }, 0.2),
@@ -268,7 +335,7 @@ fn a_one_lane_ring_with_wrap_links_deadlocks_and_the_error_names_the_cycle() {
 }
 
 #[test]
-fn cube_and_tree_sizes_out_of_range_are_refused_naming_the_key() {
+fn cube_tree_and_fly_sizes_out_of_range_are_refused_naming_the_key() {
     for (cfg, key, range) in [
         (
             TopologyConfig::Torus { k: 1, n: 2 },
@@ -296,6 +363,42 @@ fn cube_and_tree_sizes_out_of_range_are_refused_naming_the_key() {
             "topology.n",
             "n <= 4",
         ),
+        (
+            TopologyConfig::KaryNfly {
+                k: 65,
+                n: 2,
+                hosts: None,
+            },
+            "topology.k",
+            "2..=64",
+        ),
+        (
+            TopologyConfig::KaryNfly {
+                k: 2,
+                n: 13,
+                hosts: None,
+            },
+            "topology.n",
+            "1..=12",
+        ),
+        (
+            TopologyConfig::KaryNfly {
+                k: 4,
+                n: 3,
+                hosts: Some(40),
+            },
+            "topology.hosts",
+            "multiple of k^(n-1) = 16 in 16..=64",
+        ),
+        (
+            TopologyConfig::KaryNfly {
+                k: 4,
+                n: 3,
+                hosts: Some(80),
+            },
+            "topology.hosts",
+            "16..=64",
+        ),
     ] {
         let e = cfg.validate().expect_err("out of range");
         let m = e.to_string();
@@ -314,4 +417,9 @@ fn cube_and_tree_sizes_out_of_range_are_refused_naming_the_key() {
     assert_eq!(t.topology.nodes(), 64);
     let t: NetConfig = toml::from_str("topology = { kind = \"mesh\", k = 3, n = 3 }").unwrap();
     assert_eq!(t.topology.nodes(), 27);
+    let t: NetConfig =
+        toml::from_str("topology = { kind = \"kary_nfly\", k = 4, n = 5, hosts = 512 }").unwrap();
+    assert_eq!(t.topology.nodes(), 512);
+    let t: NetConfig = toml::from_str("topology = { kind = \"kary_nfly\", k = 2, n = 4 }").unwrap();
+    assert_eq!(t.topology.nodes(), 16);
 }

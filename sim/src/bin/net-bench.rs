@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N|
-//!     torus:K,N|mesh:K,N|tree:K,N] [--load 0.5] [--cycles 100000]
+//!     torus:K,N|mesh:K,N|tree:K,N|fly:K,N] [--load 0.5] [--cycles 100000]
 //!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
 //!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--vcs V] [--vc-buf F]
 //!     [--routing dor|dor_no_dateline|duato|updown] [--switching wormhole|vct]
@@ -33,8 +33,8 @@ use std::time::Instant;
 pub struct Args {
     /// Topology: ft128 (radix-16 fat tree), ft120 (the default 120-node tree), ib648
     /// (648 nodes, radix 36), single:N (one switch, N in 2..=64 NICs), torus:K,N and
-    /// mesh:K,N (K-ary N-cube, dimension-order routing) or tree:K,N (K-ary N-tree); ranges
-    /// as the scenario keys (docs/scenarios.md).
+    /// mesh:K,N (K-ary N-cube, dimension-order routing), tree:K,N (K-ary N-tree) or
+    /// fly:K,N (K-ary N-fly, all K^N NICs); ranges as the scenario keys (docs/scenarios.md).
     #[arg(long, value_name = "TOPO", default_value = "ft128", value_parser = parse_topo)]
     topo: Topo,
     /// Offered flits per cycle per NIC, in 0..=1.
@@ -89,6 +89,10 @@ pub struct Args {
     credit_latency: Option<u32>,
     #[arg(long, value_name = "C", value_parser = parse_switch_latency)]
     switch_latency: Option<u32>,
+    /// Lane router: a head's routing and lane-allocation delay, cycles, 0..=65536
+    /// (`[network] head_latency_cycles`; default 0). Needs --vcs.
+    #[arg(long, value_name = "C", value_parser = parse_switch_latency, requires = "vcs")]
+    head_latency: Option<u32>,
     /// Cycles run before the measured `--cycles` (0..=10^9): the accepted rate and the
     /// latency count only the measured window (messages created in it), the speed too.
     #[arg(long, value_name = "W", default_value_t = 0, value_parser = parse_warmup)]
@@ -118,7 +122,7 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
         "ft120" => TopologyConfig::default(),
         "ib648" => TopologyConfig::ib648(),
         t => {
-            let usage = "must be ft128, ft120, ib648, single:N (N an integer in 2..=64), torus:K,N, mesh:K,N or tree:K,N (K, N integers)";
+            let usage = "must be ft128, ft120, ib648, single:N (N an integer in 2..=64), torus:K,N, mesh:K,N, tree:K,N or fly:K,N (K, N integers)";
             let (kind, arg) = t.split_once(':').ok_or(usage)?;
             let kn = || -> Result<(u32, u32), String> {
                 let (k, n) = arg.split_once(',').ok_or(usage)?;
@@ -135,6 +139,7 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
                 "torus" => kn().map(|(k, n)| TopologyConfig::Torus { k, n })?,
                 "mesh" => kn().map(|(k, n)| TopologyConfig::Mesh { k, n })?,
                 "tree" => kn().map(|(k, n)| TopologyConfig::KaryNtree { k, n })?,
+                "fly" => kn().map(|(k, n)| TopologyConfig::KaryNfly { k, n, hosts: None })?,
                 _ => return Err(usage.to_string()),
             };
             // the ranges are the scenario keys' (one source): say which is wrong
@@ -330,6 +335,7 @@ fn main() -> ExitCode {
         vc_buf_flits: a.vc_buf,
         routing: a.routing,
         switching: a.switching,
+        head_latency_cycles: a.head_latency,
         ..NetConfig::default()
     };
     if let Some(l) = a.link_latency {

@@ -150,8 +150,11 @@ impl<S: Scheme> Network<S> {
         for d in 0..nodes {
             let (s, p) = topo.attach(NodeId(d));
             let g = sw.sw[SwitchId(s)].port(p * v);
+            // the same port but on a butterfly, whose NICs eject at the last stage
+            let (es, ep) = topo.eject(NodeId(d));
+            let eg = sw.sw[SwitchId(es)].port(ep * v);
             let inj_link = connect(&mut links, &mut sw, Endpoint::nic(d), Endpoint::port(g));
-            let ej_link = connect(&mut links, &mut sw, Endpoint::port(g), Endpoint::nic(d));
+            let ej_link = connect(&mut links, &mut sw, Endpoint::port(eg), Endpoint::nic(d));
             st.push(NicState {
                 credit_in: 0,
                 out_flags: 0,
@@ -179,7 +182,7 @@ impl<S: Scheme> Network<S> {
                 inj_paused: false,
                 cur_ctl: false,
                 inj_rx: g,
-                ej_tx: g,
+                ej_tx: eg,
                 inj_link,
                 ej_link,
             });
@@ -231,6 +234,9 @@ impl<S: Scheme> Network<S> {
             )));
         }
         sw.sa_in = vec![0; sw.inp.len() / v as usize];
+        if cfg.vcs.is_some() && cfg.head_latency_cycles.unwrap_or(0) > 0 {
+            sw.va_at = vec![0; sw.inp.len()];
+        }
         sw.sa_out = vec![0; sw.inp.len() / v as usize];
         let mut nic = nic;
         for s in &mut nic.st {
@@ -242,6 +248,7 @@ impl<S: Scheme> Network<S> {
             lat_inj: cfg.link_latency_cycles as u64,
             lat_sw: lat_sw as u64,
             lat_credit: cfg.credit_latency_cycles as u64,
+            lat_head: cfg.head_latency_cycles.unwrap_or(0) as u64,
             cfg: cfg.clone(),
             nodes,
             now: 0,

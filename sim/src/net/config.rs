@@ -95,6 +95,18 @@ pub enum TopologyConfig {
     /// `k^(n-1)` switches of `2k` ports, up/down routing. k in 2..=32, n in 1..=8,
     /// k^n <= 4096.
     KaryNtree { k: u32, n: u32 },
+    /// A `k`-ary `n`-fly (unidirectional butterfly, BookSim's `fly`): `n` stages of
+    /// `k^(n-1)` switches of `k x k` ports, NICs injecting at stage 0 and ejecting at stage
+    /// `n - 1`, destination-tag routing. k in 2..=64, n in 1..=12, k^n <= 4096. `hosts`
+    /// (default k^n) keeps NICs `0 .. hosts` and the switches on their paths, `hosts / k` per
+    /// stage: a multiple of k^(n-1) up to k^n (the seed 004's 512 hosts on 640 switches are
+    /// k = 4, n = 5, hosts = 512).
+    KaryNfly {
+        k: u32,
+        n: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hosts: Option<u32>,
+    },
 }
 
 impl Default for TopologyConfig {
@@ -117,6 +129,7 @@ impl TopologyConfig {
         "torus",
         "mesh",
         "kary_ntree",
+        "kary_nfly",
     ];
 
     /// This topology's `kind`.
@@ -128,6 +141,7 @@ impl TopologyConfig {
             TopologyConfig::Torus { .. } => "torus",
             TopologyConfig::Mesh { .. } => "mesh",
             TopologyConfig::KaryNtree { .. } => "kary_ntree",
+            TopologyConfig::KaryNfly { .. } => "kary_nfly",
         }
     }
 
@@ -145,6 +159,7 @@ impl TopologyConfig {
             TopologyConfig::Torus { k, n }
             | TopologyConfig::Mesh { k, n }
             | TopologyConfig::KaryNtree { k, n } => k.saturating_pow(n),
+            TopologyConfig::KaryNfly { k, n, hosts } => hosts.unwrap_or(k.saturating_pow(n)),
         }
     }
 
@@ -198,6 +213,27 @@ impl TopologyConfig {
                     & in_range(&mut errs, "topology.n", n, 1, 8);
                 if ok {
                     nodes_ok(&mut errs, k, n, "");
+                }
+            }
+            TopologyConfig::KaryNfly { k, n, hosts } => {
+                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX)
+                    & in_range(&mut errs, "topology.n", n, 1, 12);
+                if ok {
+                    nodes_ok(&mut errs, k, n, "");
+                }
+                if let (Some(h), true) = (hosts, ok && errs.is_empty()) {
+                    let step = k.pow(n - 1);
+                    let all = k.pow(n);
+                    if !(h >= step.max(2) && h <= all && h.is_multiple_of(step)) {
+                        errs.push(bad(
+                            "topology.hosts",
+                            h,
+                            format!(
+                                "must be a multiple of k^(n-1) = {step} in {}..={all} (NICs 0..hosts of the {k}-ary {n}-fly; a partly filled first stage is not modelled)",
+                                step.max(2)
+                            ),
+                        ));
+                    }
                 }
             }
         }
@@ -317,6 +353,12 @@ pub struct NetConfig {
     /// switch). Default `dor` for tori and meshes, `updown` otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub routing: Option<Routing>,
+    /// Lane router: cycles a packet's head spends on routing and lane allocation after it
+    /// reaches the front of its input lane, before it may compete for the crossbar; body
+    /// flits do not pay it (BookSim's RC and VA stages). With it the per-flit
+    /// `switch_latency_cycles` can be BookSim's SA + ST. Needs `vcs`. 0..=65536, default 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head_latency_cycles: Option<u32>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -346,6 +388,7 @@ impl Default for NetConfig {
             vc_buf_flits: None,
             switching: None,
             routing: None,
+            head_latency_cycles: None,
             fault: None,
         }
     }

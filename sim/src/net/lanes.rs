@@ -7,7 +7,7 @@
 //! `buffer_flits` / `eject_buffer_flits`, so a NIC and its PFT block see one credit count
 //! as before. `router.rs` is the lane router's cycle.
 
-use super::config::{bad, NetConfig, TopologyConfig, MAX_RADIX};
+use super::config::{bad, NetConfig, TopologyConfig, MAX_LATENCY_CYCLES, MAX_RADIX};
 use super::topology::cube;
 use crate::error::FieldError;
 use serde::{Deserialize, Serialize};
@@ -44,7 +44,8 @@ pub enum Routing {
     /// and 1 (torus, dateline classes) are the escape network under `dor`. Needs the lane
     /// router with vcs >= 3 (torus) or >= 2 (mesh).
     Duato,
-    /// The topology's up/down table (fat trees, k-ary n-trees, a single switch).
+    /// The topology's table: up/down on fat trees and k-ary n-trees (and a single switch),
+    /// destination tag on k-ary n-flies.
     Updown,
 }
 
@@ -120,6 +121,21 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             format!("a {kind} routes by `dor`, `duato` or (torus) `dor_no_dateline`"),
         )),
         _ => {}
+    }
+    if let Some(h) = cfg.head_latency_cycles {
+        if cfg.vcs.is_none() {
+            errs.push(bad(
+                "head_latency_cycles",
+                h,
+                "needs `vcs` (the lane router); the switch without lanes has only `switch_latency_cycles`",
+            ));
+        } else if h > MAX_LATENCY_CYCLES {
+            errs.push(bad(
+                "head_latency_cycles",
+                h,
+                format!("must be in 0..={MAX_LATENCY_CYCLES}"),
+            ));
+        }
     }
     let Some(v) = cfg.vcs else {
         // today's switch: one lane, cut-through

@@ -141,6 +141,8 @@ pub struct Network<S> {
     /// latency, cycles.
     pub(crate) lat_inj: u64,
     pub(crate) lat_sw: u64,
+    /// Lane router: a head's route and lane allocation delay (`head_latency_cycles`).
+    pub(crate) lat_head: u64,
     pub(crate) lat_credit: u64,
     pub(crate) flits_in_network: u64,
     pub(crate) messages_pending: u64,

@@ -27,6 +27,12 @@
 //!    A flit leaving in cycle t returns its credit upstream and enters the output link in
 //!    cycle t + `switch_latency_cycles`, as in today's switch.
 //!
+//! With `head_latency_cycles` = H a head may ask for an output lane (step 1) only H cycles
+//! after it reached the front of its input lane (it arrived into an empty lane, or the
+//! packet before it sent its tail): BookSim's routing and VC-allocation stages, which body
+//! flits skip. The per-flit `switch_latency_cycles` is then its switch allocation and
+//! traversal.
+//!
 //! Wormhole and cut-through differ only in the lane size: under `vct` a lane holds a whole
 //! packet (checked), so a packet with an output lane never waits for a credit.
 
@@ -44,7 +50,18 @@ impl<S: Scheme> Network<S> {
         if st.resident == 0 {
             return;
         }
-        let waiting = st.queued & !st.locked_in;
+        let mut waiting = st.queued & !st.locked_in;
+        if waiting != 0 && self.lat_head != 0 {
+            // heads still in route and lane allocation (`head_latency_cycles`)
+            let mut m = waiting;
+            while m != 0 {
+                let i = m.trailing_zeros();
+                m &= m - 1;
+                if self.sw.va_at[st.port(i).index()] > self.now {
+                    waiting &= !(1 << i);
+                }
+            }
+        }
         if waiting != 0 {
             self.allocate_lanes(si, waiting);
         }
@@ -284,6 +301,10 @@ impl<S: Scheme> Network<S> {
             st.locked_out &= !(1 << o);
             st.locked_in &= !(1 << i);
             st.resident -= 1;
+            if self.lat_head != 0 {
+                // the next packet of this input lane reaches its front now
+                self.sw.va_at[g.index()] = now + self.lat_head;
+            }
             self.entries[e].live = false;
             self.entries.free(e);
         }

@@ -136,6 +136,9 @@ pub(crate) struct Switches {
     pub sa_out: Vec<u8>,
     /// Scratch: a head's candidate output lanes.
     pub cand: Vec<(u32, u32, u32, bool)>,
+    /// Lane router with `head_latency_cycles` > 0: per input lane (global), the cycle from
+    /// which its front packet may ask for an output lane (empty otherwise).
+    pub va_at: Vec<u64>,
 }
 
 /// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.

@@ -132,6 +132,10 @@ impl<S: Scheme> Network<S> {
                 ip.nonempty |= 1 << k;
                 let st = &mut self.sw.sw[s];
                 st.queued |= 1 << st.local(gp);
+                if self.lat_head != 0 {
+                    // the lane router's route and lane allocation start now
+                    self.sw.va_at[g.index()] = self.now + self.lat_head;
+                }
             } else {
                 let t = q.1;
                 q.1 = e;

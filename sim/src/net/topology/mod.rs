@@ -1,6 +1,7 @@
 //! Topologies and their deterministic routing tables: single switch, two-level fat tree,
 //! the 648-node 3-stage fabric (up/down, d-mod-k; below), k-ary n-cube tori and meshes
-//! (dimension order; `cube`) and k-ary n-trees (up/down, d-mod-k; `ntree`).
+//! (dimension order; `cube`), k-ary n-trees (up/down, d-mod-k; `ntree`) and k-ary n-flies
+//! (unidirectional butterflies, destination tag; `fly`).
 //!
 //! A two-level fat tree of radix-k switches (h = k/2):
 //! ```text
@@ -15,6 +16,7 @@
 //! spine sends d down to leaf d / h. Paths are up*/down*: leaf, spine, leaf (or one leaf).
 
 pub mod cube;
+mod fly;
 mod ntree;
 
 use super::config::TopologyConfig;
@@ -57,8 +59,11 @@ pub struct Hop {
 pub struct Topology {
     nodes: u32,
     switches: Vec<SwitchSpec>,
-    /// Edge switch and port of every NIC.
+    /// Edge switch and port of every NIC: where it injects (and, except on a butterfly,
+    /// where it ejects).
     attach: Vec<(u32, u32)>,
+    /// Switch and output port that eject to every NIC (`attach` except on a butterfly).
+    eject: Vec<(u32, u32)>,
     /// `route[s * nodes + d]`: the output port of switch s towards NIC d (u8::MAX: none).
     route: Vec<u8>,
     description: String,
@@ -74,6 +79,9 @@ impl Topology {
             TopologyConfig::Torus { k, n } => cube::build(k, n, true),
             TopologyConfig::Mesh { k, n } => cube::build(k, n, false),
             TopologyConfig::KaryNtree { k, n } => ntree::build(k, n),
+            TopologyConfig::KaryNfly { k, n, hosts } => {
+                fly::build(k, n, hosts.unwrap_or_else(|| k.pow(n)))
+            }
         }
     }
 
@@ -88,6 +96,7 @@ impl Topology {
             nodes,
             switches: vec![sw],
             attach: (0..nodes).map(|n| (0, n)).collect(),
+            eject: (0..nodes).map(|n| (0, n)).collect(),
             route: (0..nodes).map(|d| d as u8).collect(),
             description: format!("single switch, {nodes} ports"),
         }
@@ -148,6 +157,7 @@ impl Topology {
         Topology {
             nodes,
             attach: (0..nodes).map(|d| (d / h, d % h)).collect(),
+            eject: (0..nodes).map(|d| (d / h, d % h)).collect(),
             description: format!(
                 "two-level fat tree of radix-{radix} switches: {leaves} leaves x {h} nodes, {h} spines ({leaves} of {radix} ports used), {} switches, {nodes} nodes",
                 leaves + h
@@ -167,9 +177,16 @@ impl Topology {
         &self.switches
     }
 
-    /// Edge switch and port of NIC `n`.
+    /// Switch and input port NIC `n` injects into (its edge switch and port; stage 0 of a
+    /// butterfly).
     pub fn attach(&self, n: NodeId) -> (u32, u32) {
         self.attach[n.index()]
+    }
+
+    /// Switch and output port that eject to NIC `n` (`attach` but on a butterfly, whose
+    /// last stage does).
+    pub fn eject(&self, n: NodeId) -> (u32, u32) {
+        self.eject[n.index()]
     }
 
     /// The output port of switch `s` towards NIC `d`.
