@@ -4,7 +4,8 @@
 //!   lane buffers within `vc_buf_flits`), drains, deterministic, independent of the
 //!   evaluation order, on tori, meshes and trees, with and without PFT;
 //! - no deadlock at full offered load where the routing is deadlock-free, and a deadlock,
-//!   named lane by lane, where it is not (one class of lanes on a ring);
+//!   named lane by lane, where it is not (one class of lanes on a ring), also when it is in
+//!   one ring while the rest of the network moves (the per-lane stall watchdog);
 //! - each routing's channel-dependency graph over lanes (the escape lanes for Duato) is
 //!   acyclic, and cyclic without dateline classes;
 //! - bad lane configurations refused with the key and the allowed range.
@@ -301,6 +302,105 @@ fn one_class_of_lanes_on_a_ring_deadlocks_and_the_error_names_the_lanes() {
             .unwrap_or_else(|e| panic!("dateline classes, lanes of {buf}: {e}"));
         assert_eq!(d, 200);
     }
+}
+
+/// On a 4-ary 2-cube: NICs 0-3 (row 0) each send `count` 16-flit messages two routers on
+/// in their row at cycle 0; NICs of rows 1-3 keep sending one message every 40 cycles to
+/// the next NIC in their own row, until `until`. Rows never share a link under DOR.
+struct RowBurst {
+    count: u64,
+    until: u64,
+    next: u64,
+    delivered: u64,
+}
+
+impl Workload for RowBurst {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        let mut send = |src: u32, dst: u32| {
+            out.push(Message {
+                id: self.next,
+                src: NodeId(src),
+                dst: NodeId(dst),
+                bytes: 16 * 64,
+                tag: 0,
+                created: now,
+            });
+            self.next += 1;
+        };
+        if now == 0 {
+            for _ in 0..self.count {
+                for x in 0..4 {
+                    send(x, (x + 2) % 4);
+                }
+            }
+        }
+        if now < self.until && now.is_multiple_of(40) {
+            for y in 1..4 {
+                for x in 0..4 {
+                    send(4 * y + x, 4 * y + (x + 1) % 4);
+                }
+            }
+        }
+    }
+    fn delivered(&mut self, _now: u64, _d: &Delivery) {
+        self.delivered += 1;
+    }
+}
+
+fn row_burst(vcs: u32, routing: Option<Routing>) -> Result<u64, NetError> {
+    let cfg = lanes(TopologyConfig::Torus { k: 4, n: 2 }, vcs, 4, routing);
+    let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1)?;
+    let mut w = RowBurst {
+        count: 50,
+        until: 20_000,
+        next: 0,
+        delivered: 0,
+    };
+    net.run(&mut w, 20_000)?;
+    assert!(net.run_until_idle(&mut w, 100_000)?, "drains");
+    assert_eq!(w.delivered, w.next, "lossless");
+    Ok(w.delivered)
+}
+
+#[test]
+fn a_deadlock_in_one_ring_while_the_others_move_is_found_and_its_lanes_named() {
+    // Row 0's ring deadlocks as the ring above (one lane, no dateline), while rows 1-3
+    // keep moving: the global watchdog (nothing moved anywhere) cannot see it; the
+    // per-lane one does, within deadlock_cycles (2,000) plus one look (1,024 cycles) of
+    // the deadlock.
+    let e = row_burst(1, Some(Routing::DorNoDateline)).expect_err("row 0 deadlocks");
+    let msg = e.to_string();
+    let NetError::LanesStalled {
+        cycle,
+        lanes,
+        flits,
+        limit,
+        ..
+    } = e
+    else {
+        panic!("not a lane stall: {msg}");
+    };
+    assert_eq!(limit, 2_000);
+    assert!(cycle < 5_000, "{msg}");
+    assert!(lanes >= 4 && flits >= 16, "{msg}");
+    // each router's ring lane (input 1) waits for the packet injected at that router
+    // (input 4, the NIC's), which holds the next ring lane and has no credit for it
+    assert!(msg.contains("a cycle of 8 lanes, each waiting"), "{msg}");
+    for x in 0..4 {
+        for i in [1, 4] {
+            assert!(
+                msg.contains(&format!("router ({x},0) input {i} lane 0 ->")),
+                "{msg}"
+            );
+        }
+    }
+    // no lane of another row is named
+    for y in 1..4 {
+        assert!(!msg.contains(&format!(",{y}) input")), "{msg}");
+    }
+    // dateline classes: the same traffic runs and drains
+    let d = row_burst(2, None).expect("two dateline classes do not deadlock");
+    assert!(d > 4 * 50 + 1_000, "{d}");
 }
 
 /// The channel-dependency graph over lanes of the non-adaptive (escape) candidates of a

@@ -234,8 +234,11 @@ impl<S: Scheme> Network<S> {
             )));
         }
         sw.sa_in = vec![0; sw.inp.len() / v as usize];
-        if cfg.vcs.is_some() && cfg.head_latency_cycles.unwrap_or(0) > 0 {
-            sw.va_at = vec![0; sw.inp.len()];
+        if cfg.vcs.is_some() {
+            sw.moved_at = vec![0; sw.inp.len()];
+            if cfg.head_latency_cycles.unwrap_or(0) > 0 {
+                sw.va_at = vec![0; sw.inp.len()];
+            }
         }
         sw.sa_out = vec![0; sw.inp.len() / v as usize];
         let mut nic = nic;

@@ -379,6 +379,11 @@ impl<S: super::scheme::Scheme> Network<S> {
     /// credits, or the input whose packet holds that output), if there is one: the lanes
     /// of a deadlock. Inputs in the order of the waits.
     pub(crate) fn wait_cycle(&self) -> Option<Vec<PortId>> {
+        self.wait_cycle_among(None)
+    }
+
+    /// `wait_cycle` through the inputs `among[g]` only (all without it).
+    fn wait_cycle_among(&self, among: Option<&[bool]>) -> Option<Vec<PortId>> {
         let ports = self.sw.inp.len();
         // the inputs each input waits for
         let mut waits: Vec<Vec<PortId>> = vec![Vec::new(); ports];
@@ -386,6 +391,15 @@ impl<S: super::scheme::Scheme> Network<S> {
             self.lane_waits(&rt, &mut waits);
         } else {
             self.port_waits(&mut waits);
+        }
+        if let Some(among) = among {
+            for (g, w) in waits.iter_mut().enumerate() {
+                if among[g] {
+                    w.retain(|x| among[x.index()]);
+                } else {
+                    w.clear();
+                }
+            }
         }
         // depth-first search for a back edge: 0 new, 1 on the stack, 2 done
         let mut mark = vec![0u8; ports];
@@ -420,6 +434,68 @@ impl<S: super::scheme::Scheme> Network<S> {
             }
         }
         None
+    }
+
+    /// The per-lane stall watchdog (lane router, every `STALL_LOOK_EVERY` cycles): the
+    /// input lanes that hold flits of which none has left for `deadlock_cycles` cycles (no
+    /// flit sent and no head arrived into an empty queue since), as an error naming the
+    /// cycle of waits among them if there is one, and the lanes. None if every lane moves.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn lanes_stalled(&self) -> Option<NetError> {
+        let limit = self.cfg.deadlock_cycles;
+        let stuck: Vec<bool> = (0..self.sw.inp.len())
+            .map(|g| {
+                self.sw.inp[PortId(g as u32)].occ > 0
+                    && self.now - self.sw.moved_at[g] >= limit
+            })
+            .collect();
+        let lanes: Vec<PortId> = (0..stuck.len())
+            .filter(|&g| stuck[g])
+            .map(|g| PortId(g as u32))
+            .collect();
+        if lanes.is_empty() {
+            return None;
+        }
+        let mut lines = Vec::new();
+        match self.wait_cycle_among(Some(&stuck)) {
+            Some(cycle) => {
+                let names: Vec<String> = cycle
+                    .iter()
+                    .map(|&g| self.in_port_name(Endpoint::port(g)))
+                    .collect();
+                lines.push(format!(
+                    "  a cycle of {} lanes, each waiting for space in the next: {} -> (the first)",
+                    names.len(),
+                    names.join(" -> ")
+                ));
+            }
+            None => lines.push(
+                "  no cycle of waits among them: they wait for something that does not move (a NIC that does not drain, or a lane outside the set)".to_string(),
+            ),
+        }
+        let mut flits = 0u64;
+        for &g in &lanes {
+            let occ = self.sw.inp[g].occ;
+            flits += occ as u64;
+            if lines.len() < DUMP_LINES {
+                lines.push(format!(
+                    "  {}: holds {occ} flits, none left since cycle {}",
+                    self.in_port_name(Endpoint::port(g)),
+                    self.sw.moved_at[g.index()]
+                ));
+            }
+        }
+        if lanes.len() + 1 > DUMP_LINES {
+            lines.push(format!("  ... and {} more", lanes.len() + 1 - DUMP_LINES));
+        }
+        Some(NetError::LanesStalled {
+            cycle: self.now,
+            lanes: lanes.len(),
+            flits,
+            limit,
+            dump: lines.join("\n"),
+        })
     }
 
     /// `wait_cycle`'s waits in today's switch: a queued head waits for the input holding its

@@ -323,8 +323,10 @@ pub struct NetConfig {
     /// bounds, the NIC gates' credit counts). Slower; on in tests. Default false.
     pub check: bool,
     /// Fail the run when no flit has moved for this many cycles while flits are in the
-    /// network (deadlock), or when one NIC has been stuck halfway through a packet for
-    /// twice as long while others move (starvation). 0 disables both. Default 100000.
+    /// network (deadlock), when one NIC has been stuck halfway through a packet for
+    /// twice as long while others move (starvation), or (lane router) when lanes holding
+    /// flits have sent none for this long while others move (a deadlock in part of the
+    /// network). 0 disables all three. Default 100000.
     pub deadlock_cycles: u64,
     /// Fail the run when a traffic class (the messages of one workload tag: a GPCNeT test
     /// or congestor kind, hot-spot or uniform traffic) has had messages outstanding for this

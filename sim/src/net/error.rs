@@ -81,6 +81,16 @@ pub enum NetError {
         state: String,
         reason: String,
     },
+    /// Lane router: lanes that hold flits and have sent none for `limit` cycles
+    /// (`deadlock_cycles`), found while other lanes move.
+    #[error("cycle {cycle}: deadlock in part of the network: {lanes} lanes hold {flits} flits and not one of them has left for network.deadlock_cycles = {limit} cycles, while flits move elsewhere\n{dump}")]
+    LanesStalled {
+        cycle: u64,
+        lanes: usize,
+        flits: u64,
+        limit: u64,
+        dump: String,
+    },
     #[error("cycle {cycle}: traffic class `{class}` stalled: {outstanding} of its messages in the network and not one of their packets delivered for {stalled_cycles} cycles (network.stall_cycles = {limit}); the oldest: {oldest}")]
     Stalled {
         cycle: u64,

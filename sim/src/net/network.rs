@@ -233,6 +233,18 @@ impl<S: Scheme> Network<S> {
                 None => self.deadlock(),
             });
         }
+        if self.sw.vcs != 0
+            && self.cfg.deadlock_cycles > 0
+            && self.flits_in_network > 0
+            && now.is_multiple_of(STALL_LOOK_EVERY)
+            && now - self.last_progress < STALL_LOOK_EVERY
+        {
+            // a deadlock in part of the network while the rest moves (when nothing has
+            // moved for a while the deadlock above speaks, once it has lasted long enough)
+            if let Some(e) = self.lanes_stalled() {
+                return Err(e);
+            }
+        }
         if self.cfg.stall_cycles > 0 && now.is_multiple_of(STALL_LOOK_EVERY) {
             if let Some(c) = self
                 .classes

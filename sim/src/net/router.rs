@@ -273,6 +273,7 @@ impl<S: Scheme> Network<S> {
             op.entry = EntryId::NONE;
         }
         let now = self.now;
+        self.sw.moved_at[g.index()] = now;
         let flit_at = now + self.lat_sw;
         let mut drop_credit = false;
         if let Some(f) = self.faults.test {

@@ -139,6 +139,9 @@ pub(crate) struct Switches {
     /// Lane router with `head_latency_cycles` > 0: per input lane (global), the cycle from
     /// which its front packet may ask for an output lane (empty otherwise).
     pub va_at: Vec<u64>,
+    /// Lane router: per input lane (global), the cycle a flit last left it or a head
+    /// arrived into its empty queue (the per-lane stall watchdog; empty without lanes).
+    pub moved_at: Vec<u64>,
 }
 
 /// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.

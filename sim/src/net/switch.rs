@@ -132,9 +132,13 @@ impl<S: Scheme> Network<S> {
                 ip.nonempty |= 1 << k;
                 let st = &mut self.sw.sw[s];
                 st.queued |= 1 << st.local(gp);
-                if self.lat_head != 0 {
-                    // the lane router's route and lane allocation start now
-                    self.sw.va_at[g.index()] = self.now + self.lat_head;
+                if self.sw.vcs != 0 {
+                    // lane router: the stall watchdog's clock restarts, and so do the
+                    // route and lane allocation of the head
+                    self.sw.moved_at[g.index()] = self.now;
+                    if self.lat_head != 0 {
+                        self.sw.va_at[g.index()] = self.now + self.lat_head;
+                    }
                 }
             } else {
                 let t = q.1;
