@@ -446,8 +446,7 @@ impl<S: super::scheme::Scheme> Network<S> {
         let limit = self.cfg.deadlock_cycles;
         let stuck: Vec<bool> = (0..self.sw.inp.len())
             .map(|g| {
-                self.sw.inp[PortId(g as u32)].occ > 0
-                    && self.now - self.sw.moved_at[g] >= limit
+                self.sw.inp[PortId(g as u32)].occ > 0 && self.now - self.sw.moved_at[g] >= limit
             })
             .collect();
         let lanes: Vec<PortId> = (0..stuck.len())
