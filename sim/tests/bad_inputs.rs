@@ -374,6 +374,20 @@ fn scenario_cases() -> Vec<Case> {
             "SC-94",
             with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nhead_latency_cycles = 3\n"),
         ),
+        sc(
+            "SC-95",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\npattern = { kind = \"tornado\", k = 3, n = 2 }\n",
+            ),
+        ),
+        sc(
+            "SC-96",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\npattern = { kind = \"spiral\" }\n",
+            ),
+        ),
     ]
 }
 

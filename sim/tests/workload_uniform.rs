@@ -310,3 +310,138 @@ fn toml_config_defaults_and_unknown_fields() {
     assert!(toml::from_str::<WorkloadConfig>("kind = \"uniform\"\nlaod = 0.2\n").is_err());
     assert!(toml::from_str::<WorkloadConfig>("kind = \"nope\"\n").is_err());
 }
+
+#[test]
+fn patterns_send_to_their_destinations_and_silence_fixed_points() {
+    use pft_sim::workload::DestPattern;
+    // 16 NICs: 4 address bits, a 4-ary 2-cube
+    let nodes = 16u32;
+    let bits = |s: u32| (0..4).map(|i| s >> i & 1).collect::<Vec<_>>();
+    let expect = |p: DestPattern, s: u32| -> Option<u32> {
+        let d = match p {
+            DestPattern::Transpose => (s >> 2) | ((s & 3) << 2),
+            DestPattern::Complement => 15 - s,
+            DestPattern::BitReversal => bits(s).iter().fold(0, |a, b| a << 1 | b),
+            // each base-4 digit + 1 (ceil(4/2) - 1)
+            DestPattern::Tornado { .. } => ((s % 4 + 1) % 4) + 4 * ((s / 4 + 1) % 4),
+            DestPattern::Shift { by } => (s + by) % nodes,
+            _ => unreachable!(),
+        };
+        (d != s).then_some(d)
+    };
+    for p in [
+        DestPattern::Transpose,
+        DestPattern::Complement,
+        DestPattern::BitReversal,
+        DestPattern::Tornado {
+            k: Some(4),
+            n: Some(2),
+        },
+        DestPattern::Shift { by: 5 },
+    ] {
+        let cfg = UniformConfig {
+            load: 0.5,
+            msg_bytes: 64,
+            pattern: p,
+            ..Default::default()
+        };
+        let f = run(&cfg, nodes, 64, 3, 2_000);
+        let mut sent = vec![0u32; nodes as usize];
+        for m in &f.created {
+            assert_eq!(Some(m.dst.0), expect(p, m.src.0), "{p:?} from {}", m.src);
+            sent[m.src.index()] += 1;
+        }
+        for s in 0..nodes {
+            // about 1,000 messages from every NIC that is not a fixed point
+            match expect(p, s) {
+                Some(_) => assert!(
+                    sent[s as usize] > 800,
+                    "{p:?}: NIC {s} sent {}",
+                    sent[s as usize]
+                ),
+                None => assert_eq!(sent[s as usize], 0, "{p:?}: fixed point {s} sends"),
+            }
+        }
+    }
+    // a hot spot: about `percent` % of the messages (of the NICs other than the hot spot) go
+    // to it, the rest uniformly elsewhere
+    let cfg = UniformConfig {
+        load: 0.5,
+        msg_bytes: 64,
+        pattern: DestPattern::HotSpot {
+            node: 3,
+            percent: 40,
+        },
+        ..Default::default()
+    };
+    let f = run(&cfg, nodes, 64, 3, 20_000);
+    let others: Vec<&Message> = f.created.iter().filter(|m| m.src.0 != 3).collect();
+    let hot = others.iter().filter(|m| m.dst.0 == 3).count() as f64 / others.len() as f64;
+    // 40 % plus the uniform share's 1/15 of the other 60 %
+    let want = 0.4 + 0.6 / 15.0;
+    assert!((hot - want).abs() < 0.01, "hot share {hot}, want {want}");
+    assert!(f.created.iter().all(|m| m.src != m.dst));
+}
+
+#[test]
+fn patterns_that_do_not_fit_the_network_are_refused_naming_the_field() {
+    use pft_sim::workload::DestPattern;
+    for (p, nodes, want) in [
+        (DestPattern::Transpose, 8, "transpose needs 4^j NICs"),
+        (DestPattern::BitReversal, 12, "power of two"),
+        (
+            DestPattern::Tornado {
+                k: Some(3),
+                n: Some(2),
+            },
+            16,
+            "needs 3^2 NICs",
+        ),
+        (
+            DestPattern::Tornado {
+                k: Some(4),
+                n: None,
+            },
+            16,
+            "give both k and n",
+        ),
+        (
+            DestPattern::HotSpot {
+                node: 16,
+                percent: 10,
+            },
+            16,
+            "not one of the 16 NICs",
+        ),
+        (
+            DestPattern::HotSpot {
+                node: 1,
+                percent: 101,
+            },
+            16,
+            "0..=100",
+        ),
+    ] {
+        let cfg = UniformConfig {
+            pattern: p,
+            ..Default::default()
+        };
+        let e = UniformWorkload::new(&cfg, nodes, 64, 1).expect_err("refused");
+        let m = e.to_string();
+        assert!(m.contains("pattern") && m.contains(want), "{p:?}: {m}");
+    }
+    // the scenario form
+    let w: WorkloadConfig =
+        toml::from_str("kind = \"uniform\"\npattern = { kind = \"tornado\", k = 8, n = 2 }")
+            .unwrap();
+    let WorkloadConfig::Uniform(c) = w else {
+        panic!("uniform")
+    };
+    assert_eq!(
+        c.pattern,
+        DestPattern::Tornado {
+            k: Some(8),
+            n: Some(2)
+        }
+    );
+}

@@ -37,7 +37,7 @@ pub enum Pattern {
 impl Pattern {
     /// The destination of a permutation for source `s` of `nodes` (None for the patterns
     /// that draw a destination, and when `s` maps to itself).
-    fn permute(self, s: u32, nodes: u32) -> Option<u32> {
+    pub fn permute(self, s: u32, nodes: u32) -> Option<u32> {
         let b = nodes.trailing_zeros();
         let d = match self {
             Pattern::Shift { by } => (s + by % nodes) % nodes,

@@ -19,7 +19,7 @@ pub use config::{flits_for, ConfigErrors, FieldError};
 pub use gpcnet::{CanaryTest, CongestorKind, GpcnetConfig, GpcnetResults, GpcnetWorkload};
 pub use hotspot::{HotspotConfig, HotspotWorkload, NodeClass, StreamService};
 pub use injection::InjectionProcess;
-pub use uniform::{UniformConfig, UniformWorkload};
+pub use uniform::{DestPattern, UniformConfig, UniformWorkload};
 
 use crate::net::types::{Delivery, Message, NodeId, Workload};
 use serde::{Deserialize, Serialize};

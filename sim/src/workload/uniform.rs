@@ -1,10 +1,13 @@
 //! Uniform random traffic: every node sends to destinations drawn uniformly from the other
-//! nodes, with Bernoulli or on/off (bursty) injection at a given load.
+//! nodes, with Bernoulli or on/off (bursty) injection at a given load; or, with `pattern`,
+//! to the destinations of a classic synthetic pattern (transpose, bit complement, bit
+//! reversal, tornado, shift, hot spot).
 
 use super::config::{check_workload, flits_for, ConfigErrors, MAX_MSG_BYTES};
 use super::injection::{InjectionProcess, Injector};
 use super::tag;
 use crate::net::types::{Delivery, Message, NodeId, Workload};
+use crate::net::Pattern;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -30,6 +33,80 @@ pub struct UniformConfig {
     /// No message is created in this cycle or later (`None` = never stop). Must be
     /// > `start_cycle`. Default `None`.
     pub stop_cycle: Option<u64>,
+    /// Where messages go. Default `{ kind = "uniform" }`.
+    #[serde(skip_serializing_if = "DestPattern::is_uniform")]
+    pub pattern: DestPattern,
+}
+
+/// The destinations of the `uniform` workload (`pattern = { kind = ... }`): BookSim's
+/// synthetic patterns. The permutations work on the b = log2(nodes) bits of a NIC number;
+/// a NIC that a permutation maps to itself sends nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DestPattern {
+    /// Uniform over the other nodes.
+    #[default]
+    Uniform,
+    /// The upper and lower b/2 bits swapped (4^j NICs).
+    Transpose,
+    /// Every bit inverted (a power of two NICs).
+    Complement,
+    /// The b bits in reverse order (a power of two NICs).
+    BitReversal,
+    /// On a k-ary n-cube (k^n NICs; default one ring of all NICs): each coordinate moves
+    /// ceil(k/2) - 1 places plus.
+    Tornado { k: Option<u32>, n: Option<u32> },
+    /// NIC s sends to NIC (s + by) mod nodes.
+    Shift { by: u32 },
+    /// `percent` % of the messages to NIC `node`, the others uniform (the hot spot sends
+    /// uniformly).
+    HotSpot { node: u32, percent: u32 },
+}
+
+impl DestPattern {
+    fn is_uniform(&self) -> bool {
+        *self == DestPattern::Uniform
+    }
+
+    /// Its `kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DestPattern::Uniform => "uniform",
+            DestPattern::Transpose => "transpose",
+            DestPattern::Complement => "complement",
+            DestPattern::BitReversal => "bit_reversal",
+            DestPattern::Tornado { .. } => "tornado",
+            DestPattern::Shift { .. } => "shift",
+            DestPattern::HotSpot { .. } => "hot_spot",
+        }
+    }
+
+    /// The network's pattern for `nodes` NICs, or why it cannot run there.
+    pub fn pattern(&self, nodes: u32) -> Result<Pattern, String> {
+        let p = match *self {
+            DestPattern::Uniform => Pattern::Uniform,
+            DestPattern::Transpose => Pattern::Transpose,
+            DestPattern::Complement => Pattern::Complement,
+            DestPattern::BitReversal => Pattern::BitReversal,
+            DestPattern::Tornado { k, n } => match (k, n) {
+                (None, None) => Pattern::Tornado { k: nodes, n: 1 },
+                (Some(k), Some(n)) => Pattern::Tornado { k, n },
+                _ => return Err("give both k and n (or neither: one ring of all NICs)".into()),
+            },
+            DestPattern::Shift { by } => Pattern::Shift { by },
+            DestPattern::HotSpot { node, percent } => {
+                if percent > 100 {
+                    return Err(format!("percent = {percent}: must be in 0..=100"));
+                }
+                Pattern::HotSpot {
+                    dst: NodeId(node),
+                    percent: percent as u8,
+                }
+            }
+        };
+        p.check(nodes)?;
+        Ok(p)
+    }
 }
 
 impl Default for UniformConfig {
@@ -41,6 +118,7 @@ impl Default for UniformConfig {
             max_outstanding: None,
             start_cycle: 0,
             stop_cycle: None,
+            pattern: DestPattern::Uniform,
         }
     }
 }
@@ -58,6 +136,9 @@ impl UniformConfig {
             errs.check_u64("max_outstanding", m as u64, 1, u32::MAX as u64);
         }
         check_window(&mut errs, self.start_cycle, self.stop_cycle);
+        if let Err(e) = self.pattern.pattern(nodes) {
+            errs.push("pattern", self.pattern.kind(), e);
+        }
         errs.into_result()
     }
 }
@@ -87,6 +168,7 @@ pub struct UniformWorkload {
     outstanding: Vec<u32>,
     rng: Xoshiro256PlusPlus,
     next_id: u64,
+    pattern: Pattern,
 }
 
 impl UniformWorkload {
@@ -105,7 +187,9 @@ impl UniformWorkload {
             flits_for(cfg.msg_bytes, flit_bytes),
         );
         let on = (0..nodes).map(|_| inj.initial_state(&mut rng)).collect();
+        let pattern = cfg.pattern.pattern(nodes).unwrap_or(Pattern::Uniform); // validated
         Ok(UniformWorkload {
+            pattern,
             cfg: cfg.clone(),
             nodes,
             inj,
@@ -136,6 +220,14 @@ impl Workload for UniformWorkload {
         }
         for src in 0..self.nodes {
             let s = src as usize;
+            // a permutation's destination; a NIC that maps to itself sends nothing
+            let fixed = match self.pattern {
+                Pattern::Uniform | Pattern::HotSpot { .. } => None,
+                p => match p.permute(src, self.nodes) {
+                    Some(d) => Some(NodeId(d)),
+                    None => continue,
+                },
+            };
             if self.inj.is_budget() {
                 let capped = self
                     .cfg
@@ -152,7 +244,17 @@ impl Workload for UniformWorkload {
             } else if !self.inj.step(&mut self.on[s], &mut self.rng) {
                 continue;
             }
-            let dst = uniform_other(&mut self.rng, self.nodes, NodeId(src));
+            let dst = match (fixed, self.pattern) {
+                (Some(d), _) => d,
+                (None, Pattern::HotSpot { dst, percent }) => {
+                    if self.rng.gen_range(0..100u32) < percent as u32 && dst.0 != src {
+                        dst
+                    } else {
+                        uniform_other(&mut self.rng, self.nodes, NodeId(src))
+                    }
+                }
+                _ => uniform_other(&mut self.rng, self.nodes, NodeId(src)),
+            };
             if let Some(cap) = self.cfg.max_outstanding {
                 if self.outstanding[src as usize] >= cap {
                     continue;
