@@ -122,3 +122,37 @@ fn bad_messages_are_refused() {
         assert!(e.contains("message 7 refused") && e.contains(what), "{e}");
     }
 }
+
+#[test]
+fn a_lane_with_two_owners_is_caught() {
+    // lane router on a 4-ary 2-cube: one packet recorded on two output lanes
+    let cfg = NetConfig {
+        topology: TopologyConfig::Torus { k: 4, n: 2 },
+        vcs: Some(2),
+        buffer_flits: 64,
+        eject_buffer_flits: 64,
+        mtu_bytes: 16 * 64,
+        check: true,
+        deadlock_cycles: 500,
+        fault: Some(Fault::DoubleGrant { cycle: 300 }),
+        ..Default::default()
+    };
+    let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
+    let mut w = BernoulliSource::new(16, Pattern::Uniform, 0.3, 16 * 64, 64, 2);
+    let e = net.run(&mut w, 20_000).unwrap_err();
+    assert!(
+        matches!(e, NetError::Invariant { cycle: 300.., .. }),
+        "{e:?}"
+    );
+    let s = e.to_string();
+    assert!(
+        s.contains("holds two output lanes")
+            || s.contains("which is not a live packet of this switch routed to it"),
+        "{s}"
+    );
+    // the same run without the fault is clean
+    let cfg = NetConfig { fault: None, ..cfg };
+    let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
+    let mut w = BernoulliSource::new(16, Pattern::Uniform, 0.3, 16 * 64, 64, 2);
+    net.run(&mut w, 5_000).unwrap();
+}

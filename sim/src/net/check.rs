@@ -114,6 +114,9 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
+        if self.sw.vcs != 0 {
+            self.check_lane_owners().map_err(inv)?;
+        }
         for (g, (a, &b)) in self.sw.inp.iter().map(|p| p.occ).zip(&occ_sw).enumerate() {
             if a != b {
                 return Err(inv(format!(
@@ -434,6 +437,55 @@ impl<S: super::scheme::Scheme> Network<S> {
             }
         }
         None
+    }
+
+    /// Lane router: every held output lane is held by one live packet, in an input lane of
+    /// its own switch that no other output lane names, and routed to it; the switch's lock
+    /// masks say exactly that. (A lane with two owners would interleave two packets' flits.)
+    fn check_lane_owners(&self) -> Result<(), String> {
+        for st in self.sw.sw.iter() {
+            let (mut out_mask, mut in_mask) = (0u64, 0u64);
+            for o in 0..st.radix {
+                let go = st.port(o);
+                let op = &self.sw.out[go];
+                if op.entry == EntryId::NONE {
+                    continue;
+                }
+                let en = &self.entries[op.entry];
+                let own_switch = self.sw.inp[op.from].sw == self.sw.inp[go].sw;
+                let i = st.local(op.from);
+                if !en.live
+                    || !own_switch
+                    || en.out as u32 != o
+                    || en.port != Endpoint::port(op.from)
+                {
+                    return Err(format!(
+                        "{} is held by {} in {}, which is not a live packet of this switch routed to it",
+                        self.out_port_name(go),
+                        self.packet_name(en.pkt),
+                        self.in_port_name(Endpoint::port(op.from))
+                    ));
+                }
+                if in_mask >> i & 1 != 0 {
+                    return Err(format!(
+                        "{} holds two output lanes (one is {})",
+                        self.in_port_name(Endpoint::port(op.from)),
+                        self.out_port_name(go)
+                    ));
+                }
+                in_mask |= 1 << i;
+                out_mask |= 1 << o;
+            }
+            if out_mask != st.locked_out || in_mask != st.locked_in {
+                return Err(format!(
+                    "switch {}: held output lanes {out_mask:#x} and input lanes {in_mask:#x}, lock masks {:#x} and {:#x}",
+                    self.sw.inp[st.base].sw.0,
+                    st.locked_out,
+                    st.locked_in
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The per-lane stall watchdog (lane router, every `STALL_LOOK_EVERY` cycles): the

@@ -253,6 +253,9 @@ pub enum Fault {
     Misroute { cycle: u64 },
     /// Switch `switch` stops forwarding from `cycle` on (a stuck crossbar): no progress.
     FreezeSwitch { switch: u32, cycle: u64 },
+    /// Lane router: the first output lane granted in or after `cycle` is also recorded as
+    /// held by the same packet on another free output lane of the switch (two owners).
+    DoubleGrant { cycle: u64 },
 }
 
 /// Output arbitration of the switches under virtual cut-through, where a packet may start

@@ -179,6 +179,23 @@ impl<S: Scheme> Network<S> {
             op.rr = ((i + 1) % lanes) as u8;
             locked_out |= 1 << o;
             locked_in |= 1 << i;
+            if let Some(Fault::DoubleGrant { cycle }) = self.faults.test {
+                if !self.faults.test_fired && self.now >= cycle {
+                    // test hook: a second output lane for the same packet
+                    let free = st.used_mask & !locked_out;
+                    if free != 0 {
+                        self.faults.test_fired = true;
+                        let o2 = free.trailing_zeros();
+                        let op2 = &mut self.sw.out[st.port(o2)];
+                        op2.entry = e;
+                        op2.from = g;
+                        op2.pkt = en.pkt;
+                        op2.len = en.len;
+                        op2.sent = 0;
+                        locked_out |= 1 << o2;
+                    }
+                }
+            }
         }
         let st = &mut self.sw.sw[si];
         st.locked_out = locked_out;
