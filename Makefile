@@ -167,9 +167,10 @@ reproduce-ib:
 	    scenarios/ib-moving-forest.toml --out $(OUT)/ib-moving-forest
 
 ## booksim: BookSim 2 (built from booksim/booksim2 @28f43299 into target/booksim/; needs g++,
-##          bison, flex) beside the lane router on an 8-ary 2-cube torus: latency-load curves
-##          (DOR 2 and 4 lanes, adaptive 4 lanes) into $(OUT)/booksim/ (CSV, two SVGs); the
-##          single-switch cross-check (docs/network.md §9; about 15 minutes; not in CI)
+##          bison, flex; two patched copies beside it) and the lane router: latency-load
+##          curves on an 8-ary 2-cube torus (DOR 2 and 4 lanes, adaptive 4 lanes) and a 4-ary
+##          3-fly (4 lanes) into $(OUT)/booksim/ (CSV, two SVGs); the single-switch
+##          cross-check (docs/network.md §9; about 20 minutes; not in CI)
 booksim:
 	@mkdir -p $(OUT)/booksim
 	bash tb/booksim/run.sh
