@@ -382,6 +382,10 @@ fn scenario_cases() -> Vec<Case> {
             ),
         ),
         sc(
+            "SC-97",
+            with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nspeedup = 0\n"),
+        ),
+        sc(
             "SC-96",
             with(
                 "msg_bytes = 1024\n",
@@ -719,6 +723,7 @@ fn net_bench_cases() -> Vec<Case> {
             "64",
         ]),
         case("NB-12", n, &["--head-latency", "3"]),
+        case("NB-13", n, &["--speedup", "0"]).also(&["--speedup", "2", "--vcs", "2"]),
     ]
 }
 

@@ -93,6 +93,13 @@ pub struct Args {
     /// (`[network] head_latency_cycles`; default 0). Needs --vcs.
     #[arg(long, value_name = "C", value_parser = parse_switch_latency, requires = "vcs")]
     head_latency: Option<u32>,
+    /// The CIOQ switch with this crossbar speedup, 1..=8 (`[network] speedup`).
+    #[arg(long, value_name = "S", value_parser = parse_speedup, conflicts_with_all = ["vcs", "voq"])]
+    speedup: Option<u32>,
+    /// CIOQ: each output queue, flits (`[network] out_buffer_flits`; default the input
+    /// buffer's). Needs --speedup.
+    #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "speedup")]
+    out_buf: Option<u32>,
     /// Cycles run before the measured `--cycles` (0..=10^9): the accepted rate and the
     /// latency count only the measured window (messages created in it), the speed too.
     #[arg(long, value_name = "W", default_value_t = 0, value_parser = parse_warmup)]
@@ -175,6 +182,10 @@ fn parse_cycles(s: &str) -> Result<u64, String> {
 
 fn parse_latency(s: &str) -> Result<u32, String> {
     parse_int(s, 1, 65536).map(|n| n as u32)
+}
+
+fn parse_speedup(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, 8).map(|n| n as u32)
 }
 
 fn parse_switch_latency(s: &str) -> Result<u32, String> {
@@ -336,6 +347,8 @@ fn main() -> ExitCode {
         routing: a.routing,
         switching: a.switching,
         head_latency_cycles: a.head_latency,
+        speedup: a.speedup,
+        out_buffer_flits: a.out_buf,
         ..NetConfig::default()
     };
     if let Some(l) = a.link_latency {
@@ -416,9 +429,10 @@ fn main() -> ExitCode {
         w.sum as f64 / w.count as f64
     };
     let line = format!(
-        "topology={topo} nodes={nodes} engine={engine:?} voq={} vcs={} check={} cc={} pft={} load={load} warmup={} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency:.2} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
+        "topology={topo} nodes={nodes} engine={engine:?} voq={} vcs={} speedup={} check={} cc={} pft={} load={load} warmup={} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency:.2} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
         cfg.voq,
         cfg.vcs.unwrap_or(0),
+        cfg.speedup.unwrap_or(0),
         cfg.check,
         cc.kind(),
         cc.pft().enabled(),

@@ -61,6 +61,14 @@ impl<S: Scheme> Network<S> {
         let mut sw = Switches {
             qpp,
             vcs: cfg.vcs.unwrap_or(0),
+            model: if cfg.vcs.is_some() {
+                1
+            } else if cfg.speedup.is_some() {
+                2
+            } else {
+                0
+            },
+            speedup: cfg.speedup.unwrap_or(0),
             router: super::lanes::Router::of(cfg),
             reqs: vec![0; 64],
             waits: vec![0; 64],
@@ -233,7 +241,21 @@ impl<S: Scheme> Network<S> {
                 ),
             )));
         }
+        if let (Some(sp), true) = (cfg.speedup, S::MARKS && cc.seams().marks) {
+            return Err(NetError::Config(FieldError::new(
+                "speedup",
+                sp,
+                format!(
+                    "the congestion control ({}) marks packets at switch buffers, which the CIOQ switch does not support yet: remove `speedup`",
+                    cc.gate_name()
+                ),
+            )));
+        }
         sw.sa_in = vec![0; sw.inp.len() / v as usize];
+        if cfg.speedup.is_some() {
+            let limit = cfg.out_buffer_flits.unwrap_or(cfg.buffer_flits);
+            sw.oq = vec![super::cioq::OutQueue::new(limit); sw.out.len()];
+        }
         if cfg.vcs.is_some() {
             sw.moved_at = vec![0; sw.inp.len()];
             if cfg.head_latency_cycles.unwrap_or(0) > 0 {

@@ -197,6 +197,33 @@ impl<S: Scheme> Network<S> {
                 });
             }
         }
+        for (g, oq) in self.sw.oq.iter().enumerate() {
+            // CIOQ output queues: the flits of their packets, within the queue's size
+            let held: u32 = oq
+                .pkts
+                .iter()
+                .enumerate()
+                .map(|(k, &(_, _, crossed))| {
+                    crossed as u32 - if k == 0 { oq.sent as u32 } else { 0 }
+                })
+                .sum();
+            let streaming = if oq.xentry == EntryId::NONE {
+                0
+            } else {
+                (self.entries[oq.xentry].len - oq.xcrossed) as u32
+            };
+            if held != oq.occ || oq.space_used != oq.occ + streaming || oq.space_used > oq.limit {
+                return Err(inv(format!(
+                    "{} queue: occupancy counter {} against {held} flits of its packets, {} flits of room in use against {} + {streaming} still to cross, of {}",
+                    self.out_port_name(PortId(g as u32)),
+                    oq.occ,
+                    oq.space_used,
+                    oq.occ,
+                    oq.limit
+                )));
+            }
+            total += held as u64;
+        }
         if total != self.flits_in_network {
             return Err(inv(format!(
                 "{total} flits on links and in buffers != {} injected and not yet ejected",
@@ -225,8 +252,23 @@ impl<S: Scheme> Network<S> {
             } else {
                 en.len
             };
-            let op = &self.sw.out[self.sw.sw[ip.sw].port(en.out as u32)];
-            let sent = if op.entry == e { op.sent } else { 0 };
+            let go = self.sw.sw[ip.sw].port(en.out as u32);
+            let sent = if self.sw.model == 2 {
+                // CIOQ: the flits that have crossed into the output queue
+                let oq = &self.sw.oq[go.index()];
+                if oq.xentry == e {
+                    oq.xcrossed
+                } else {
+                    0
+                }
+            } else {
+                let op = &self.sw.out[go];
+                if op.entry == e {
+                    op.sent
+                } else {
+                    0
+                }
+            };
             (arrived as u32, sent as u32)
         }
     }
@@ -387,6 +429,9 @@ impl<S: super::scheme::Scheme> Network<S> {
 
     /// `wait_cycle` through the inputs `among[g]` only (all without it).
     fn wait_cycle_among(&self, among: Option<&[bool]>) -> Option<Vec<PortId>> {
+        if self.sw.model == 2 {
+            return None; // CIOQ: the waits through output queues are not modelled here
+        }
         let ports = self.sw.inp.len();
         // the inputs each input waits for
         let mut waits: Vec<Vec<PortId>> = vec![Vec::new(); ports];

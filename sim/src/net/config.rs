@@ -364,6 +364,14 @@ pub struct NetConfig {
     /// `switch_latency_cycles` can be BookSim's SA + ST. Needs `vcs`. 0..=65536, default 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub head_latency_cycles: Option<u32>,
+    /// The CIOQ switch: input and output queues and a crossbar `speedup` times as fast as
+    /// the links (`net/cioq.rs`). Not set: today's switch. 1..=8; not with `vcs`, `voq` or
+    /// run-time faults yet. docs/network.md, "CIOQ".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speedup: Option<u32>,
+    /// CIOQ: each output queue, flits. Needs `speedup`. mtu..=65535, default `buffer_flits`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out_buffer_flits: Option<u32>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -394,12 +402,61 @@ impl Default for NetConfig {
             switching: None,
             routing: None,
             head_latency_cycles: None,
+            speedup: None,
+            out_buffer_flits: None,
             fault: None,
         }
     }
 }
 
 impl NetConfig {
+    /// The errors of `speedup` and `out_buffer_flits` (the CIOQ switch); `mtu` the packet
+    /// size in flits when valid.
+    fn cioq_errors(&self, mtu: Option<u32>, errs: &mut Vec<FieldError>) {
+        let Some(sp) = self.speedup else {
+            if let Some(b) = self.out_buffer_flits {
+                errs.push(bad(
+                    "out_buffer_flits",
+                    b,
+                    "needs `speedup` (the CIOQ switch); without it a switch has input buffers only",
+                ));
+            }
+            return;
+        };
+        let max = super::cioq::MAX_SPEEDUP;
+        in_range(errs, "speedup", sp, 1, max);
+        if self.vcs.is_some() {
+            errs.push(bad(
+                "speedup",
+                sp,
+                "the CIOQ switch has one lane per port: not with `vcs` (the lane router) yet",
+            ));
+        }
+        if self.voq {
+            errs.push(bad(
+                "voq",
+                true,
+                "applies to the input-queued switch: the CIOQ switch (`speedup`) has one FIFO per input",
+            ));
+        }
+        if !self.faults.is_empty() {
+            errs.push(bad(
+                "faults",
+                format!("{} run-time faults", self.faults.len()),
+                "are not supported with `speedup` (the CIOQ switch) yet: remove them or `speedup`",
+            ));
+        }
+        if let (Some(b), Some(m)) = (self.out_buffer_flits, mtu) {
+            if !(m..=0xFFFF).contains(&b) {
+                errs.push(bad(
+                    "out_buffer_flits",
+                    b,
+                    format!("must be in {m}..=65535 (at least one packet of mtu_bytes = {m} flits: a packet crosses into an output queue whole)"),
+                ));
+            }
+        }
+    }
+
     /// Flits of the largest packet.
     pub fn mtu_flits(&self) -> u32 {
         self.mtu_bytes.div_ceil(self.flit_bytes.max(1))
@@ -513,6 +570,7 @@ impl NetConfig {
                 ));
             }
         }
+        self.cioq_errors(mtu_ok.then_some(mtu), &mut errs);
         for (field, v, lo) in [
             ("link_latency_cycles", self.link_latency_cycles, 1),
             ("credit_latency_cycles", self.credit_latency_cycles, 1),

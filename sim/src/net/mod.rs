@@ -36,6 +36,7 @@
 
 mod build;
 mod check;
+mod cioq;
 pub mod config;
 pub mod error;
 pub mod faults;

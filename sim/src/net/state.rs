@@ -142,6 +142,13 @@ pub(crate) struct Switches {
     /// Lane router: per input lane (global), the cycle a flit last left it or a head
     /// arrived into its empty queue (the per-lane stall watchdog; empty without lanes).
     pub moved_at: Vec<u64>,
+    /// The switch model: 0 today's switch (`switch.rs`), 1 the lane router (`router.rs`),
+    /// 2 the CIOQ switch (`cioq.rs`).
+    pub model: u8,
+    /// CIOQ: crossbar sub-steps per cycle (0 otherwise).
+    pub speedup: u32,
+    /// CIOQ: per global output port, its crossbar side and queue (empty otherwise).
+    pub oq: Vec<super::cioq::OutQueue>,
 }
 
 /// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.

@@ -35,10 +35,12 @@ impl Clocked for Switch {
     }
     #[inline]
     fn evaluate<S: Scheme>(net: &mut Network<S>, s: SwitchId) -> Result<(), Box<NetError>> {
-        if net.sw.vcs == 0 {
+        if net.sw.model == 0 {
             net.eval_switch(s);
-        } else {
+        } else if net.sw.model == 1 {
             net.eval_router(s);
+        } else {
+            net.eval_cioq(s);
         }
         Ok(())
     }
