@@ -382,6 +382,10 @@ fn scenario_cases() -> Vec<Case> {
             ),
         ),
         sc(
+            "SC-98",
+            with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nack_bytes = 0\n"),
+        ),
+        sc(
             "SC-97",
             with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nspeedup = 0\n"),
         ),

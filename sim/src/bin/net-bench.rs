@@ -100,6 +100,9 @@ pub struct Args {
     /// buffer's). Needs --speedup.
     #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "speedup")]
     out_buf: Option<u32>,
+    /// Per-packet ACKs of B bytes, 1..=the MTU (`[network] ack_bytes`).
+    #[arg(long, value_name = "B", value_parser = parse_msg_bytes)]
+    ack_bytes: Option<u32>,
     /// Cycles run before the measured `--cycles` (0..=10^9): the accepted rate and the
     /// latency count only the measured window (messages created in it), the speed too.
     #[arg(long, value_name = "W", default_value_t = 0, value_parser = parse_warmup)]
@@ -349,6 +352,7 @@ fn main() -> ExitCode {
         head_latency_cycles: a.head_latency,
         speedup: a.speedup,
         out_buffer_flits: a.out_buf,
+        ack_bytes: a.ack_bytes,
         ..NetConfig::default()
     };
     if let Some(l) = a.link_latency {

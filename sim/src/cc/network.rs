@@ -207,6 +207,12 @@ impl Network {
         each_net!(self, n => n.total_stats())
     }
 
+    /// Data packets NIC `src` has sent to `dst` whose ACK has not arrived
+    /// (`net::Network::outstanding`; 0 without `ack_bytes`).
+    pub fn outstanding(&self, src: NodeId, dst: NodeId) -> u32 {
+        each_net!(self, n => n.outstanding(src.0, dst.0))
+    }
+
     /// NIC `nic`'s used credits `c` now.
     pub fn used_credits(&self, nic: NodeId) -> u16 {
         each_net!(self, n => n.used_credits(nic))

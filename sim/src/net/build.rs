@@ -291,6 +291,9 @@ impl<S: Scheme> Network<S> {
             last_progress: 0,
             faults: FaultState::new(cfg, n),
             seams: cc.seams(),
+            acks: cfg
+                .ack_bytes
+                .map(|b| Box::new(super::acks::Acks::new(nodes, cfg.flits_for(b) as u16))),
             cc,
             order: None,
             msg_buf: Vec::new(),

@@ -372,6 +372,11 @@ pub struct NetConfig {
     /// CIOQ: each output queue, flits. Needs `speedup`. mtu..=65535, default `buffer_flits`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub out_buffer_flits: Option<u32>,
+    /// Per-packet ACKs: the destination NIC returns an ACK of this many bytes (whole
+    /// flits) for every data packet, with the packet's scheme bits (`net/acks.rs`). Not
+    /// set: none. 1..=mtu_bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ack_bytes: Option<u32>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -404,6 +409,7 @@ impl Default for NetConfig {
             head_latency_cycles: None,
             speedup: None,
             out_buffer_flits: None,
+            ack_bytes: None,
             fault: None,
         }
     }
@@ -571,6 +577,18 @@ impl NetConfig {
             }
         }
         self.cioq_errors(mtu_ok.then_some(mtu), &mut errs);
+        if let (Some(b), true) = (self.ack_bytes, mtu_ok) {
+            if !(1..=self.mtu_bytes).contains(&b) {
+                errs.push(bad(
+                    "ack_bytes",
+                    b,
+                    format!(
+                        "must be in 1..={} (an ACK is a packet of at most mtu_bytes)",
+                        self.mtu_bytes
+                    ),
+                ));
+            }
+        }
         for (field, v, lo) in [
             ("link_latency_cycles", self.link_latency_cycles, 1),
             ("credit_latency_cycles", self.credit_latency_cycles, 1),

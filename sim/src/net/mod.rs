@@ -34,6 +34,7 @@
 //! - `check()` runs the invariant checker on demand; `set_eval_order` permutes the
 //!   component evaluation order (results do not depend on it).
 
+mod acks;
 mod build;
 mod check;
 mod cioq;

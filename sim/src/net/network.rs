@@ -66,6 +66,10 @@ pub struct NicStats {
     /// Cycles in which the NIC was congested: its gate in its congested state (PFT:
     /// Congested), or congested in the scheme's own sense (IB CC: a flow with CCTI > 0).
     pub congested_cycles: u64,
+    /// Per-packet ACKs (`ack_bytes`): ACKs this NIC queued for data packets it received,
+    /// and ACKs that arrived for the packets it sent.
+    pub acks_sent: u64,
+    pub acks_received: u64,
 }
 
 impl NicStats {
@@ -79,6 +83,8 @@ impl NicStats {
         self.bytes_delivered += o.bytes_delivered;
         self.throttled_cycles += o.throttled_cycles;
         self.congested_cycles += o.congested_cycles;
+        self.acks_sent += o.acks_sent;
+        self.acks_received += o.acks_received;
     }
 }
 
@@ -155,6 +161,8 @@ pub struct Network<S> {
     /// groups it uses (the core skips the others' hooks).
     pub(crate) cc: S,
     pub(crate) seams: Seams,
+    /// Per-packet ACKs (`ack_bytes`; None without).
+    pub(crate) acks: Option<Box<super::acks::Acks>>,
     pub(crate) order: Option<Vec<u32>>,
     pub(crate) msg_buf: Vec<Message>,
     pub(crate) deliveries: Vec<Delivery>,
@@ -527,7 +535,10 @@ impl<S: Scheme> Network<S> {
 
     /// Nothing queued at a NIC (messages or control packets), nothing in flight.
     pub fn is_idle(&self) -> bool {
-        self.messages_pending == 0 && self.flits_in_network == 0 && self.cc.controls_pending() == 0
+        self.messages_pending == 0
+            && self.flits_in_network == 0
+            && self.cc.controls_pending() == 0
+            && self.acks.as_ref().is_none_or(|a| a.pending == 0)
     }
 
     /// Flits in the input buffer of port `port` of switch `switch` now.

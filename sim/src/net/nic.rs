@@ -17,6 +17,7 @@
 //! one may) and which destination starts it; its control packets go before data, and it
 //! sees the heads that arrive with scheme bits (`net::scheme`).
 
+use super::acks::ACK;
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, ONE};
 use super::scheme::{Arrival, GateIn, Scheme};
@@ -53,7 +54,10 @@ impl<S: Scheme> Network<S> {
         let ns = &mut self.nic.st[i];
         let credit_return = ns.credit_in.min(u8::MAX as u32) as u8;
         ns.credit_in -= credit_return as u32;
-        let (ready, held) = if ns.cur_pkt != PktId::NONE {
+        // a packet in progress, or an ACK waiting (it goes before data)
+        let (ready, held) = if ns.cur_pkt != PktId::NONE
+            || self.acks.as_ref().is_some_and(|a| !a.queue[i].is_empty())
+        {
             (true, false)
         } else if !flows {
             (ns.dsts > 0, false)
@@ -178,11 +182,10 @@ impl<S: Scheme> Network<S> {
                 flags: CONTROL,
                 bits: c.bits,
             });
-            let ns = &mut self.nic.st[i];
-            ns.cur_pkt = pkt;
-            ns.cur_seq = 0;
-            ns.cur_len = c.flits;
-            ns.cur_ctl = true;
+            self.set_current(i, pkt, c.flits, true);
+            return;
+        }
+        if self.acks.is_some() && self.start_ack(i) {
             return;
         }
         if S::FLOWS && flows && !shared {
@@ -230,6 +233,9 @@ impl<S: Scheme> Network<S> {
         if flows {
             self.cc.packet_started(i as u32, d, len as u32, self.now);
         }
+        if self.acks.is_some() {
+            self.ack_expected(i, d);
+        }
         if done {
             self.nic.sq[q].0 = next;
             if next == MsgId::NONE {
@@ -240,11 +246,7 @@ impl<S: Scheme> Network<S> {
             self.nic.active[i].push_back(d);
             self.nic.st[i].dsts += 1;
         }
-        let ns = &mut self.nic.st[i];
-        ns.cur_pkt = pkt;
-        ns.cur_seq = 0;
-        ns.cur_len = len;
-        ns.cur_ctl = false;
+        self.set_current(i, pkt, len, false);
         self.nic.stats[i].packets_injected += 1;
     }
 
@@ -382,6 +384,10 @@ impl<S: Scheme> Network<S> {
             ns.rx_arr_count += 1;
             if ns.rx_arr_count == ns.rx_arr_len {
                 ns.rx_arriving = EntryId::NONE;
+                if self.acks.is_some() {
+                    let pk = self.packets[ev.pkt];
+                    self.ack_due(i, &pk);
+                }
             }
         } else {
             // A head: the packet must be live, for this NIC, and not seen here before.
@@ -425,6 +431,13 @@ impl<S: Scheme> Network<S> {
                 )));
             }
             self.packets[ev.pkt].flags |= SEEN;
+            if self.acks.is_some() {
+                if pk.flags & ACK != 0 {
+                    self.ack_arrived(i, pk.src);
+                } else if pk.len == 1 {
+                    self.ack_due(i, &pk); // the head is the tail
+                }
+            }
             if self.seams.flows && (pk.bits != 0 || pk.flags & CONTROL != 0) {
                 self.cc.arrived(
                     n,
@@ -433,6 +446,7 @@ impl<S: Scheme> Network<S> {
                         len: pk.len,
                         bits: pk.bits,
                         control: pk.flags & CONTROL != 0,
+                        ack: pk.flags & ACK != 0,
                     },
                 );
             }

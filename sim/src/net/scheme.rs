@@ -93,8 +93,11 @@ pub struct Arrival {
     pub len: u16,
     /// The packet's scheme bits (set by its sender or by switches).
     pub bits: u8,
-    /// A scheme's control packet (not data).
+    /// A control packet (not data): a scheme's, or an ACK.
     pub control: bool,
+    /// An ACK of the network's per-packet acknowledgements (`[network] ack_bytes`),
+    /// carrying the acknowledged packet's scheme bits back to its source.
+    pub ack: bool,
 }
 
 /// A switch output as a scheme sees it when a flit is queued for it or leaves it.
@@ -281,7 +284,7 @@ pub trait Scheme {
         0
     }
     /// A packet head arrived at NIC `at`. Called only for packets with scheme bits set or
-    /// control packets.
+    /// control packets (ACKs included).
     #[inline]
     fn arrived(&mut self, at: u32, a: &Arrival) {
         let _ = (at, a);

@@ -161,6 +161,10 @@ impl Scheme for IbccState {
     /// CNP to its source.
     #[inline]
     fn arrived(&mut self, at: u32, a: &Arrival) {
+        if a.ack {
+            // the network's per-packet ACKs are not IB CC's: its BECN is the CNP
+            return;
+        }
         if a.control {
             self.nics.becn(at as usize, a.src);
         } else if a.bits & FECN != 0 {
