@@ -241,16 +241,6 @@ impl<S: Scheme> Network<S> {
                 ),
             )));
         }
-        if let (Some(sp), true) = (cfg.speedup, S::MARKS && cc.seams().marks) {
-            return Err(NetError::Config(FieldError::new(
-                "speedup",
-                sp,
-                format!(
-                    "the congestion control ({}) marks packets at switch buffers, which the CIOQ switch does not support yet: remove `speedup`",
-                    cc.gate_name()
-                ),
-            )));
-        }
         sw.sa_in = vec![0; sw.inp.len() / v as usize];
         if cfg.speedup.is_some() {
             let limit = cfg.out_buffer_flits.unwrap_or(cfg.buffer_flits);

@@ -64,6 +64,9 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
+        for (g, oq) in self.sw.oq.iter().enumerate() {
+            for_out[g] += oq.occ; // CIOQ: still queued for its output
+        }
         for (g, &want) in for_out.iter().enumerate() {
             match self.cc.queued_for(g) {
                 Some(q) if q != want => {

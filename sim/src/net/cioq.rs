@@ -23,10 +23,15 @@
 //! (`OutPort::used`, `limit`: the credit path and the checker's credit conservation are
 //! shared); the crossbar side and the queue of each output are an `OutQueue`. Without
 //! `speedup` nothing here runs.
+//!
+//! A marking scheme (IB CC) sees the switch as today's: a head entering an input buffer
+//! (`head_arrived`), a flit queued for an output on arrival (`queued`), a flit leaving an
+//! output onto the link (`departs`: from the output queue here), the switch's end of cycle;
+//! a flit in an output queue still counts as queued for its output.
 
 use super::network::Network;
-use super::scheme::Scheme;
-use super::store::{CreditEv, EntryId, FlitEv, Id, PktId, PortId, SwitchId};
+use super::scheme::{Departure, OutputAt, Scheme};
+use super::store::{CreditEv, EntryId, FlitEv, Id, PktId, PortId, SwitchId, CONTROL};
 use std::collections::VecDeque;
 
 /// Largest `speedup`.
@@ -208,6 +213,25 @@ impl<S: Scheme> Network<S> {
                 pkt,
                 seq,
             };
+            if S::MARKS && self.seams.marks {
+                // the scheme's view of the output as today's switch gives it: the link's
+                // free credits (the queue's flits still count as queued for it)
+                let at = OutputAt {
+                    switch: si.0,
+                    port: o,
+                    global: go.index(),
+                    free: op.limit - op.used,
+                };
+                let pk = &mut self.packets[pkt];
+                let d = Departure {
+                    head: seq == 0,
+                    len: pk.len,
+                    control: pk.flags & CONTROL != 0,
+                    bits: pk.bits,
+                };
+                pk.bits |= self.cc.departs(&at, &d);
+            }
+            let oq = &mut self.sw.oq[go.index()];
             if oq.sent == len {
                 oq.pkts.pop_front();
                 oq.started = false;
@@ -216,6 +240,11 @@ impl<S: Scheme> Network<S> {
             }
             self.fwheel.push(now + self.lat_sw, flit);
             self.last_progress = now;
+        }
+        if S::MARKS && self.seams.marks {
+            let out = &self.sw.out.items[st.base.index()..];
+            self.cc
+                .switch_done(si.0, |o| out[o as usize].limit - out[o as usize].used);
         }
     }
 }
