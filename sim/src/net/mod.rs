@@ -39,6 +39,7 @@ mod build;
 mod check;
 mod cioq;
 pub mod config;
+mod deadlock;
 pub mod error;
 pub mod faults;
 pub mod lanes;
