@@ -177,7 +177,7 @@ impl Scheme for IbccState {
         self.switches
             .arrive(o.switch as usize, o.port, o.global, o.free);
     }
-    #[inline]
+    #[inline(always)] // called from two switch models; keep it inlined into both (measured: out of line costs IB CC 5 % instructions)
     fn departs(&mut self, o: &OutputAt, d: &Departure) -> u8 {
         let mark = self.switches.depart(
             o.switch as usize,

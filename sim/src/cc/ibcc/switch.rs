@@ -89,7 +89,7 @@ impl IbccSwitches {
 
     /// A flit left through output `o` of switch `s` (global id `gp`). For a head
     /// (`len` flits, `data` = not a CNP) returns whether to set FECN.
-    #[inline]
+    #[inline(always)] // see IbccState::departs
     pub fn depart(
         &mut self,
         s: usize,
