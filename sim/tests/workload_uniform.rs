@@ -322,6 +322,7 @@ fn patterns_send_to_their_destinations_and_silence_fixed_points() {
             DestPattern::Transpose => (s >> 2) | ((s & 3) << 2),
             DestPattern::Complement => 15 - s,
             DestPattern::BitReversal => bits(s).iter().fold(0, |a, b| a << 1 | b),
+            DestPattern::Shuffle => ((s << 1) | (s >> 3)) & 15,
             // each base-4 digit + 1 (ceil(4/2) - 1)
             DestPattern::Tornado { .. } => ((s % 4 + 1) % 4) + 4 * ((s / 4 + 1) % 4),
             DestPattern::Shift { by } => (s + by) % nodes,
@@ -333,6 +334,7 @@ fn patterns_send_to_their_destinations_and_silence_fixed_points() {
         DestPattern::Transpose,
         DestPattern::Complement,
         DestPattern::BitReversal,
+        DestPattern::Shuffle,
         DestPattern::Tornado {
             k: Some(4),
             n: Some(2),

@@ -107,7 +107,7 @@ pub struct Args {
     /// latency count only the measured window (messages created in it), the speed too.
     #[arg(long, value_name = "W", default_value_t = 0, value_parser = parse_warmup)]
     warmup: u64,
-    /// Destinations: uniform, transpose, complement, bitrev, tornado (on the torus's or
+    /// Destinations: uniform, transpose, complement, bitrev, shuffle, tornado (on the torus's or
     /// mesh's k and n; one ring of all NICs otherwise), shift:B (NIC s sends to s + B) or
     /// hotspot:D,P (P % of messages to NIC D, the rest uniform).
     #[arg(long, value_name = "PATTERN", default_value = "uniform", value_parser = parse_pattern)]
@@ -203,12 +203,13 @@ pub enum PatternArg {
 }
 
 fn parse_pattern(s: &str) -> Result<PatternArg, String> {
-    let usage = "must be uniform, transpose, complement, bitrev, tornado, shift:B or hotspot:D,P (B, D integers, P a percentage 0..=100)";
+    let usage = "must be uniform, transpose, complement, bitrev, shuffle, tornado, shift:B or hotspot:D,P (B, D integers, P a percentage 0..=100)";
     Ok(PatternArg::Fixed(match s {
         "uniform" => Pattern::Uniform,
         "transpose" => Pattern::Transpose,
         "complement" => Pattern::Complement,
         "bitrev" => Pattern::BitReversal,
+        "shuffle" => Pattern::Shuffle,
         "tornado" => return Ok(PatternArg::Tornado),
         _ => match s.split_once(':') {
             Some(("shift", b)) => Pattern::Shift {

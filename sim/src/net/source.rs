@@ -27,6 +27,8 @@ pub enum Pattern {
     Complement,
     /// Bit reversal: the b bits in reverse order.
     BitReversal,
+    /// Perfect shuffle: the b bits rotated left by one.
+    Shuffle,
     /// Tornado on a k-ary n-cube: each coordinate moves ceil(k/2) - 1 places plus (the
     /// longest minimal way round a ring); `k = nodes, n = 1` treats the NICs as one ring.
     Tornado { k: u32, n: u32 },
@@ -47,6 +49,7 @@ impl Pattern {
             }
             Pattern::Complement => !s & (nodes - 1),
             Pattern::BitReversal => s.reverse_bits().checked_shr(32 - b).unwrap_or(0),
+            Pattern::Shuffle => ((s << 1) | (s >> b.saturating_sub(1))) & (nodes - 1),
             Pattern::Tornado { k, n } => (0..n).fold(0, |acc, d| {
                 let x = (s / k.pow(d)) % k;
                 acc + ((x + k.div_ceil(2) - 1) % k) * k.pow(d)
@@ -64,7 +67,7 @@ impl Pattern {
             Pattern::Transpose if !(pow2 && nodes.trailing_zeros().is_multiple_of(2)) => Err(
                 format!("transpose needs 4^j NICs (an even number of address bits), not {nodes}"),
             ),
-            Pattern::Complement | Pattern::BitReversal if !pow2 => Err(format!(
+            Pattern::Complement | Pattern::BitReversal | Pattern::Shuffle if !pow2 => Err(format!(
                 "the bit permutations need a power of two NICs, not {nodes}"
             )),
             Pattern::Tornado { k, n } if k.checked_pow(n) != Some(nodes) => Err(format!(
@@ -235,6 +238,12 @@ mod tests {
         assert_eq!(map(Pattern::Complement, 64)[0b000_101], Some(0b111_010));
         assert_eq!(map(Pattern::BitReversal, 64)[0b000_011], Some(0b110_000));
         assert_eq!(map(Pattern::BitReversal, 64)[0b100_001], None);
+        // the seed 003's Table 2 example on 256 NICs: N154 = 10011010 shuffles to N53
+        assert_eq!(map(Pattern::Shuffle, 256)[154], Some(53));
+        assert_eq!(map(Pattern::BitReversal, 256)[154], Some(89));
+        assert_eq!(map(Pattern::Complement, 256)[154], Some(101));
+        assert_eq!(map(Pattern::Shuffle, 64)[0b100_000], Some(0b000_001));
+        assert_eq!(map(Pattern::Shuffle, 64)[0b111_111], None);
         // tornado on an 8-ary 2-cube: 3 places plus in each dimension
         let tor = map(Pattern::Tornado { k: 8, n: 2 }, 64);
         assert_eq!(tor[0], Some(3 + 3 * 8));
@@ -244,6 +253,7 @@ mod tests {
             Pattern::Transpose,
             Pattern::Complement,
             Pattern::BitReversal,
+            Pattern::Shuffle,
             Pattern::Tornado { k: 8, n: 2 },
             Pattern::Shift { by: 5 },
         ] {

@@ -53,6 +53,8 @@ pub enum DestPattern {
     Complement,
     /// The b bits in reverse order (a power of two NICs).
     BitReversal,
+    /// Perfect shuffle: the b bits rotated left by one (a power of two NICs).
+    Shuffle,
     /// On a k-ary n-cube (k^n NICs; default one ring of all NICs): each coordinate moves
     /// ceil(k/2) - 1 places plus.
     Tornado { k: Option<u32>, n: Option<u32> },
@@ -75,6 +77,7 @@ impl DestPattern {
             DestPattern::Transpose => "transpose",
             DestPattern::Complement => "complement",
             DestPattern::BitReversal => "bit_reversal",
+            DestPattern::Shuffle => "shuffle",
             DestPattern::Tornado { .. } => "tornado",
             DestPattern::Shift { .. } => "shift",
             DestPattern::HotSpot { .. } => "hot_spot",
@@ -88,6 +91,7 @@ impl DestPattern {
             DestPattern::Transpose => Pattern::Transpose,
             DestPattern::Complement => Pattern::Complement,
             DestPattern::BitReversal => Pattern::BitReversal,
+            DestPattern::Shuffle => Pattern::Shuffle,
             DestPattern::Tornado { k, n } => match (k, n) {
                 (None, None) => Pattern::Tornado { k: nodes, n: 1 },
                 (Some(k), Some(n)) => Pattern::Tornado { k, n },
