@@ -9,10 +9,11 @@
 //! - IB CC marks and throttles on it (its output count includes the output queues);
 //! - bad configurations refused with the key and the allowed range.
 
+mod one_message;
+use one_message::One;
 use pft_sim::cc::ibcc::IbccConfig;
 use pft_sim::net::{
-    BernoulliSource, Delivery, EvalOrder, Message, NetConfig, NodeId, Pattern, TopologyConfig,
-    Workload,
+    BernoulliSource, Delivery, EvalOrder, NetConfig, NodeId, Pattern, TopologyConfig,
 };
 use pft_sim::{CcConfig, EngineKind, Network};
 
@@ -58,31 +59,6 @@ fn speedup_two_lifts_an_8_port_switch_above_the_head_of_line_limit() {
     assert!(s2 > 0.9, "S = 2: {s2}");
 }
 
-/// One 16-flit message from `src` to `dst` at cycle 0; its latency.
-struct One {
-    src: u32,
-    dst: u32,
-    latency: Option<u64>,
-}
-
-impl Workload for One {
-    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
-        if now == 0 {
-            out.push(Message {
-                id: 0,
-                src: NodeId(self.src),
-                dst: NodeId(self.dst),
-                bytes: 16 * 64,
-                tag: 0,
-                created: 0,
-            });
-        }
-    }
-    fn delivered(&mut self, _now: u64, d: &Delivery) {
-        self.latency = Some(d.delivered - d.msg.created);
-    }
-}
-
 #[test]
 fn an_idle_cioq_network_adds_no_latency_over_todays_switch() {
     let topo = TopologyConfig::KaryNtree { k: 2, n: 3 };
@@ -90,11 +66,7 @@ fn an_idle_cioq_network_adds_no_latency_over_todays_switch() {
         let lat = |speedup| {
             let c = cfg(topo.clone(), speedup, None);
             let mut net = Network::with_cc(&c, &CcConfig::none(), EngineKind::Model, 1).unwrap();
-            let mut w = One {
-                src: 0,
-                dst,
-                latency: None,
-            };
+            let mut w = One::new(0, dst);
             net.run(&mut w, 1).unwrap();
             assert!(net.run_until_idle(&mut w, 10_000).unwrap());
             w.latency.unwrap()

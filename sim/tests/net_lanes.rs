@@ -14,6 +14,8 @@
 // its hot paths).
 #![allow(clippy::result_large_err)]
 
+mod one_message;
+use one_message::One;
 use pft_sim::net::lanes::{candidates, Router};
 use pft_sim::net::{
     BernoulliSource, Delivery, EvalOrder, Message, NetConfig, NetError, NodeId, Pattern, Routing,
@@ -125,31 +127,6 @@ fn configs() -> Vec<(&'static str, NetConfig)> {
     ]
 }
 
-/// One 16-flit message from NIC `src` to NIC `dst`, created in cycle 0.
-struct One {
-    src: u32,
-    dst: u32,
-    latency: Option<u64>,
-}
-
-impl Workload for One {
-    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
-        if now == 0 {
-            out.push(Message {
-                id: 0,
-                src: NodeId(self.src),
-                dst: NodeId(self.dst),
-                bytes: 16 * 64,
-                tag: 0,
-                created: 0,
-            });
-        }
-    }
-    fn delivered(&mut self, _now: u64, d: &Delivery) {
-        self.latency = Some(d.delivered - d.msg.created);
-    }
-}
-
 #[test]
 fn head_latency_delays_each_head_once_per_router_and_body_flits_not_at_all() {
     // 4-ary 2-cube: NIC 0 to every other NIC, alone in the network. A packet passes
@@ -162,11 +139,7 @@ fn head_latency_delays_each_head_once_per_router_and_body_flits_not_at_all() {
             ..lanes(TopologyConfig::Torus { k: 4, n: 2 }, 2, 4, None)
         };
         let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).unwrap();
-        let mut w = One {
-            src: 0,
-            dst,
-            latency: None,
-        };
+        let mut w = One::new(0, dst);
         net.run(&mut w, 1).unwrap();
         assert!(net.run_until_idle(&mut w, 10_000).unwrap());
         w.latency.expect("delivered")
