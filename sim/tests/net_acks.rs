@@ -8,6 +8,8 @@
 //! - an ACK carries the bits switches set on its packet, and a scheme sees it at the
 //!   source as an ACK (a test scheme that marks every head at its first switch);
 //! - ACKs take link time: the same load delivers later with them;
+//! - with `ack_vcs` the ACKs keep to their own class of lanes (the checker verifies every
+//!   held lane's class) and the data to the other, deadlock-free under DOR and Duato;
 //! - `ack_bytes` out of range is refused with the key and the range.
 
 // `net::Network::build` takes a closure returning `Result<_, NetError>` (large; the library
@@ -59,6 +61,25 @@ fn configs() -> Vec<(&'static str, NetConfig)> {
                 vcs: Some(2),
                 vc_buf_flits: Some(4),
                 ack_bytes: Some(100),
+                ..cfg(TopologyConfig::Torus { k: 4, n: 2 })
+            },
+        ),
+        (
+            "4-ary 2-cube, 4 lanes, ACKs on lanes 2-3 (ack_vcs), data on 0-1",
+            NetConfig {
+                vcs: Some(4),
+                vc_buf_flits: Some(4),
+                ack_vcs: Some(2),
+                ..cfg(TopologyConfig::Torus { k: 4, n: 2 })
+            },
+        ),
+        (
+            "4-ary 2-cube, Duato on 4 lanes, ACKs on a class of 3",
+            NetConfig {
+                vcs: Some(6),
+                vc_buf_flits: Some(4),
+                ack_vcs: Some(3),
+                routing: Some(pft_sim::net::Routing::Duato),
                 ..cfg(TopologyConfig::Torus { k: 4, n: 2 })
             },
         ),
@@ -228,6 +249,48 @@ fn acks_take_link_time() {
         ..base.clone()
     });
     assert!(with > without, "with ACKs {with}, without {without}");
+}
+
+#[test]
+fn an_ack_class_that_cannot_hold_the_routing_is_refused() {
+    let torus = NetConfig {
+        vcs: Some(4),
+        ..cfg(TopologyConfig::Torus { k: 4, n: 2 })
+    };
+    for (c, want) in [
+        (
+            NetConfig {
+                ack_vcs: Some(1),
+                ..torus.clone()
+            },
+            "must be in 2..=2",
+        ),
+        (
+            NetConfig {
+                ack_vcs: Some(3),
+                ..torus.clone()
+            },
+            "must be in 2..=2",
+        ),
+        (
+            NetConfig {
+                ack_vcs: Some(2),
+                ack_bytes: None,
+                ..torus.clone()
+            },
+            "needs `ack_bytes`",
+        ),
+        (
+            NetConfig {
+                ack_vcs: Some(2),
+                ..cfg(TopologyConfig::SingleSwitch { nodes: 4 })
+            },
+            "needs `vcs`",
+        ),
+    ] {
+        let m = c.validate().expect_err(want).to_string();
+        assert!(m.contains("ack_vcs") && m.contains(want), "{m}");
+    }
 }
 
 #[test]

@@ -445,6 +445,7 @@ fn escape_channel_dependency_graphs_are_acyclic_with_dateline_classes() {
                 k,
                 n,
                 wrap,
+                ack_vcs: 0,
             };
             assert_eq!(
                 acyclic(&escape_cdg(&rt)),

@@ -103,6 +103,10 @@ pub struct Args {
     /// Per-packet ACKs of B bytes, 1..=the MTU (`[network] ack_bytes`).
     #[arg(long, value_name = "B", value_parser = parse_msg_bytes)]
     ack_bytes: Option<u32>,
+    /// Lane router: the top C lanes carry the ACKs (`[network] ack_vcs`). Needs --vcs and
+    /// --ack-bytes.
+    #[arg(long, value_name = "C", value_parser = parse_vcs, requires_all = ["vcs", "ack_bytes"])]
+    ack_vcs: Option<u32>,
     /// Cycles run before the measured `--cycles` (0..=10^9): the accepted rate and the
     /// latency count only the measured window (messages created in it), the speed too.
     #[arg(long, value_name = "W", default_value_t = 0, value_parser = parse_warmup)]
@@ -354,6 +358,7 @@ fn main() -> ExitCode {
         speedup: a.speedup,
         out_buffer_flits: a.out_buf,
         ack_bytes: a.ack_bytes,
+        ack_vcs: a.ack_vcs,
         ..NetConfig::default()
     };
     if let Some(l) = a.link_latency {

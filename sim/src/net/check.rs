@@ -316,6 +316,20 @@ impl<S: super::scheme::Scheme> Network<S> {
                         self.in_port_name(Endpoint::port(op.from))
                     ));
                 }
+                if let Some(rt) = self.sw.router.filter(|r| r.ack_vcs > 0) {
+                    // ACK lanes carry control packets only, the others data only
+                    let (lane, v) = (o % rt.vcs, rt.vcs);
+                    let nic_port = st.used_mask >> (o - lane + 1) & 1 == 0;
+                    let control = self.packets[en.pkt].flags & super::store::CONTROL != 0;
+                    if !nic_port && (lane >= v - rt.ack_vcs) != control {
+                        return Err(format!(
+                            "{} (lane {lane}) is held by {}, a {} packet, outside its class",
+                            self.out_port_name(go),
+                            self.packet_name(en.pkt),
+                            if control { "control" } else { "data" }
+                        ));
+                    }
+                }
                 if in_mask >> i & 1 != 0 {
                     return Err(format!(
                         "{} holds two output lanes (one is {})",

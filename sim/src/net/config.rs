@@ -377,6 +377,12 @@ pub struct NetConfig {
     /// set: none. 1..=mtu_bytes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ack_bytes: Option<u32>,
+    /// Lane router with ACKs: the top `ack_vcs` lanes of every switch-to-switch port carry
+    /// the control packets (ACKs), the others the data, each class with the routing's own
+    /// lane rules. Not set: ACKs share the lanes. Needs `vcs` and `ack_bytes`; each class
+    /// at least the routing's minimum.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ack_vcs: Option<u32>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -410,6 +416,7 @@ impl Default for NetConfig {
             speedup: None,
             out_buffer_flits: None,
             ack_bytes: None,
+            ack_vcs: None,
             fault: None,
         }
     }

@@ -322,10 +322,16 @@ impl<S: Scheme> Network<S> {
                 let en = &self.entries[e];
                 let pk = self.packets[en.pkt];
                 let tie = self.tie_minus(&pk);
-                super::lanes::candidates(rt, si as u32, pk.dst, en.out as u32, tie, &mut cand);
+                let (crt, base) = rt.class(pk.flags & super::store::CONTROL != 0);
+                super::lanes::candidates(&crt, si as u32, pk.dst, en.out as u32, tie, &mut cand);
                 for &(p, lo, hi, _) in &cand {
+                    let b = if base == 0 || st.used_mask >> (p * rt.vcs + 1) & 1 == 0 {
+                        0 // a NIC's port: lane 0 only
+                    } else {
+                        base
+                    };
                     for c in lo..hi {
-                        let op = &self.sw.out[st.port(p * rt.vcs + c)];
+                        let op = &self.sw.out[st.port(p * rt.vcs + b + c)];
                         if op.entry != EntryId::NONE {
                             waits[g.index()].push(op.from);
                         } else if op.used > 0 {

@@ -66,7 +66,25 @@ impl Router {
             k,
             n,
             wrap,
+            ack_vcs: cfg.ack_vcs.unwrap_or(0),
         })
+    }
+
+    /// The lanes a packet may use on a switch-to-switch port: the routing over a class of
+    /// lanes, and the class's first lane. With `ack_vcs` = C, control packets (ACKs) use the
+    /// top C lanes, data the others; without, every packet all of them.
+    #[inline]
+    pub fn class(&self, control: bool) -> (Router, u32) {
+        if self.ack_vcs == 0 {
+            return (*self, 0);
+        }
+        let data = self.vcs - self.ack_vcs;
+        let (vcs, base) = if control {
+            (self.ack_vcs, data)
+        } else {
+            (data, 0)
+        };
+        (Router { vcs, ..*self }, base)
     }
 }
 
@@ -139,6 +157,13 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     }
     let Some(v) = cfg.vcs else {
         // today's switch: one lane, cut-through
+        if let Some(c) = cfg.ack_vcs {
+            errs.push(bad(
+                "ack_vcs",
+                c,
+                "needs `vcs` (the lane router): a class of lanes for the ACKs",
+            ));
+        }
         if cfg.vc_buf_flits.is_some() {
             errs.push(bad(
                 "vc_buf_flits",
@@ -197,6 +222,21 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             ),
         ));
     }
+    if let Some(c) = cfg.ack_vcs {
+        if cfg.ack_bytes.is_none() {
+            errs.push(bad("ack_vcs", c, "needs `ack_bytes` (the ACKs it carries)"));
+        } else if c < need || v < c + need {
+            errs.push(bad(
+                "ack_vcs",
+                c,
+                format!(
+                    "must be in {need}..={}: the ACKs' class and the data's class (vcs = {v} in all) each need {need} lanes under `{}`",
+                    v.saturating_sub(need),
+                    routing.name()
+                ),
+            ));
+        }
+    }
     if radix * v > MAX_RADIX {
         errs.push(bad(
             "vcs",
@@ -234,6 +274,8 @@ pub struct Router {
     pub k: u32,
     pub n: u32,
     pub wrap: bool,
+    /// Lanes of the control class (`ack_vcs`; 0: one class).
+    pub ack_vcs: u32,
 }
 
 /// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:

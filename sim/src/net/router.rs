@@ -40,7 +40,7 @@ use super::config::Fault;
 use super::lanes;
 use super::network::Network;
 use super::scheme::Scheme;
-use super::store::{CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PortId, SwitchId};
+use super::store::{CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PortId, SwitchId, CONTROL};
 
 impl<S: Scheme> Network<S> {
     /// Phase 2 for lane router `si` (not inlined: today's switch keeps its code).
@@ -113,8 +113,9 @@ impl<S: Scheme> Network<S> {
             let e = self.sw.q[st.port(i).index()].0;
             let en = self.entries[e];
             let pk = self.packets[en.pkt];
+            let (crt, base) = rt.class(pk.flags & CONTROL != 0);
             lanes::candidates(
-                &rt,
+                &crt,
                 si.0,
                 pk.dst,
                 en.out as u32,
@@ -124,8 +125,15 @@ impl<S: Scheme> Network<S> {
             let mut pick = None;
             let mut pick_free = 0u32;
             for &(p, lo, hi, adaptive) in cand.iter() {
-                let free_lane = (lo..hi).find(|&c| self.lane_free(si, p * v + c, en.len));
+                // a NIC's port has lane 0 only (whatever the class)
+                let b = if base == 0 || st.used_mask >> (p * v + 1) & 1 == 0 {
+                    0
+                } else {
+                    base
+                };
+                let free_lane = (lo..hi).find(|&c| self.lane_free(si, p * v + b + c, en.len));
                 let Some(c) = free_lane else { continue };
+                let c = b + c;
                 if adaptive {
                     // the port with the most free credits over its lanes
                     let credits: u32 = (0..v)
