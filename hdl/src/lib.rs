@@ -21,6 +21,7 @@ pub mod regs;
 pub mod regs_gen;
 pub mod ri_gate;
 pub mod ri_gate_pipelined;
+pub mod selftuned;
 pub mod shape_decode;
 pub mod stepper;
 pub mod throttle_compare;

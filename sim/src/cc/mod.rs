@@ -12,9 +12,11 @@
 //! then runs on it. docs/network.md, "Writing a congestion-control scheme", walks through
 //! IB CC as the example.
 
+pub mod alo;
 pub mod ibcc;
 pub mod none;
 pub mod pft;
+pub mod selftuned;
 
 pub use ibcc::IbccConfig;
 
@@ -163,6 +165,12 @@ registry! {
     Pft("pft") => pft::Pft,
     /// InfiniBand congestion control (FECN/BECN, CCT), seed 002.
     Ibcc("ibcc") => ibcc::Ibcc,
+    /// The self-tuned global throttle (side-band full-buffer count, hill-climbed
+    /// threshold), seed 003.
+    SelfTuned("selftuned") => selftuned::SelfTunedPlugin,
+    /// At-Least-One: inject only with free virtual channels on the useful outputs (seed
+    /// 003's comparator).
+    Alo("alo") => alo::Alo,
 }
 // ----------------------------------------------------------------------------------------
 

@@ -136,6 +136,11 @@ impl Network {
         each_net!(self, n => n.scheme().counters())
     }
 
+    /// The scheme's probes now: named values of its state (names fixed per scheme).
+    pub fn scheme_probes(&self) -> Vec<(&'static str, f64)> {
+        each_net!(self, n => n.scheme().probes())
+    }
+
     // ------------------------------------------------ the core's API (`net::Network`)
 
     /// Simulate one cycle (`net::Network::step`).
@@ -236,6 +241,16 @@ impl Network {
     /// Flits injected and not yet ejected.
     pub fn flits_in_network(&self) -> u64 {
         each_net!(self, n => n.flits_in_network())
+    }
+
+    /// Data flits delivered to NICs since cycle 0 (`net::Network::flits_delivered`).
+    pub fn flits_delivered(&self) -> u64 {
+        each_net!(self, n => n.flits_delivered())
+    }
+
+    /// Full switch-to-switch input buffers now (`net::Network::full_switch_inputs`).
+    pub fn full_switch_inputs(&self) -> u64 {
+        each_net!(self, n => n.full_switch_inputs())
     }
 
     /// Messages accepted and not yet delivered.

@@ -7,6 +7,8 @@
 //! - `gpcnet`: GPCNeT's Avg / 99% columns, Congestion Impact Factor, the paper's F_C.
 //! - `fairness`: Jain's index.
 //! - `timeseries`: compact (cycle, node, c, congested) samples at chosen NICs.
+//! - `netseries`: delivered and injected flits per node per cycle against time, with the
+//!   congestion-control scheme's probes.
 //!
 //! docs/workloads.md gives every formula.
 
@@ -15,6 +17,7 @@ pub mod delivery;
 pub mod distribution;
 pub mod fairness;
 pub mod gpcnet;
+pub mod netseries;
 pub mod stats;
 pub mod timeseries;
 
@@ -26,5 +29,6 @@ pub use gpcnet::{
     congestion_impact, control_factor, control_factors, impact_factor, summarize, CongestionImpact,
     ControlFactor, ControlFactors, GpcnetSummary, TestSummary,
 };
+pub use netseries::{NetRow, NetSeries};
 pub use stats::{percentile_from_top, percentile_sorted, Summary};
 pub use timeseries::{TimeSeries, TimeSeriesError, TsSample};

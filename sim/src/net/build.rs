@@ -276,6 +276,7 @@ impl<S: Scheme> Network<S> {
             sw,
             nic,
             flits_in_network: 0,
+            flits_delivered: 0,
             messages_pending: 0,
             classes: Vec::new(),
             last_progress: 0,

@@ -151,6 +151,8 @@ pub struct Network<S> {
     pub(crate) lat_head: u64,
     pub(crate) lat_credit: u64,
     pub(crate) flits_in_network: u64,
+    /// Data flits ejected at NICs since cycle 0.
+    pub(crate) flits_delivered: u64,
     pub(crate) messages_pending: u64,
     /// Progress per traffic class (message tag): the class-stall watchdog.
     pub(crate) classes: Vec<ClassWatch>,
@@ -183,14 +185,19 @@ impl<S: Scheme> Network<S> {
         let g = Global {
             flits_in_network: self.flits_in_network,
             full_inputs: if S::WANTS_GLOBAL {
-                let cap = self.cfg.buffer_flits;
-                self.sw.inp.items.iter().filter(|p| p.occ >= cap).count() as u64
+                self.full_switch_inputs()
             } else {
                 0
             },
+            flits_delivered: self.flits_delivered,
             messages_pending: self.messages_pending,
         };
         self.cc.cycle(now, &g);
+        if S::WANTS_LANES {
+            for (s, st) in self.sw.sw.items.iter().enumerate() {
+                self.cc.lanes(s as u32, st.locked_out, st.used_mask);
+            }
+        }
         // Phase 1: read the channel heads of this cycle.
         self.read_inputs().map_err(|e| *e)?;
         let mut buf = std::mem::take(&mut self.msg_buf);
@@ -546,6 +553,29 @@ impl<S: Scheme> Network<S> {
         let st = &self.sw.sw[SwitchId(switch)];
         let v = self.sw.vcs.max(1);
         (0..v).map(|c| self.sw.inp[st.port(port * v + c)].occ).sum()
+    }
+
+    /// Switch-to-switch input buffers (lanes, with `vcs`) that are full now: the count a
+    /// global scheme sees as `Global::full_inputs`.
+    pub fn full_switch_inputs(&self) -> u64 {
+        let cap = match self.sw.vcs {
+            0 => self.cfg.buffer_flits,
+            _ => self
+                .cfg
+                .vc_buf_flits
+                .unwrap_or(super::lanes::DEFAULT_VC_BUF),
+        };
+        self.sw
+            .inp
+            .items
+            .iter()
+            .filter(|p| p.occ >= cap && matches!(p.credit_to.end(), End::Port(_)))
+            .count() as u64
+    }
+
+    /// Data flits delivered to NICs since cycle 0.
+    pub fn flits_delivered(&self) -> u64 {
+        self.flits_delivered
     }
 
     /// Flits in NIC `n`'s receive buffer now.

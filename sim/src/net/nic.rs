@@ -311,6 +311,7 @@ impl<S: Scheme> Network<S> {
         self.cwheel.push(self.credit_at(tx), CreditEv { tx });
         if !ctl {
             self.nic.stats[i].flits_ejected += 1;
+            self.flits_delivered += 1;
         }
         self.flits_in_network -= 1;
         self.last_progress = now;

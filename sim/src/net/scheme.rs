@@ -26,8 +26,12 @@
 //! - **global hook** ([`Scheme::cycle`]): once per cycle before any component, with
 //!   network-wide counts ([`Global`]); [`DelayLine`] gives a scheme the counts of `d`
 //!   cycles ago (a side-band that takes `d` cycles to gather them);
+//! - **lane state** ([`Scheme::lanes`]): once per cycle before any component, each
+//!   switch's output lanes that a packet holds (a scheme that judges injection from the
+//!   local router's free virtual channels, as ALO does);
 //! - **statistics** ([`Scheme::nic_counters`], [`Scheme::counters`]): named counters that
-//!   the reports carry.
+//!   the reports carry; [`Scheme::probes`]: named values of the scheme's state, sampled
+//!   into the run's time series.
 //!
 //! Every hook touches only the scheme's own state for the component that calls it (NIC `n`,
 //! switch `s`), so the order of evaluation cannot change a result (docs/network.md, "Writing
@@ -145,9 +149,12 @@ pub struct InputAt {
 pub struct Global {
     /// Flits injected and not yet ejected.
     pub flits_in_network: u64,
-    /// Switch input buffers that are full (occupancy = capacity). Counted only for a scheme
-    /// with [`Scheme::WANTS_GLOBAL`].
+    /// Switch-to-switch input buffers that are full (occupancy = capacity): with lanes, each
+    /// lane's buffer counts (`vc_buf_flits`); the NICs' injection buffers do not count.
+    /// Counted only for a scheme with [`Scheme::WANTS_GLOBAL`].
     pub full_inputs: u64,
+    /// Data flits delivered to NICs since cycle 0.
+    pub flits_delivered: u64,
     /// Messages accepted and not yet delivered.
     pub messages_pending: u64,
 }
@@ -183,6 +190,9 @@ pub trait Scheme {
     }
     /// True when the global hook wants [`Global::full_inputs`] (a count over every buffer).
     const WANTS_GLOBAL: bool = false;
+    /// True when the scheme wants every switch's output-lane state each cycle
+    /// ([`Scheme::lanes`]).
+    const WANTS_LANES: bool = false;
 
     // ---------------------------------------------------------------- injection gate
 
@@ -330,6 +340,16 @@ pub trait Scheme {
         let _ = (now, g);
     }
 
+    /// At the start of cycle `now` (after [`Scheme::cycle`]), switch `s`'s output lanes as
+    /// its allocator sees them: bit `l` is local lane record `l` (port `p`, lane `v` is
+    /// `p * vcs + v`; without lanes one record per port). `held`: a packet holds the
+    /// lane (allocated to a head, not yet released by its tail); `used`: the lane has a
+    /// link. Called only for a scheme with [`Scheme::WANTS_LANES`].
+    #[inline]
+    fn lanes(&mut self, s: u32, held: u64, used: u64) {
+        let _ = (s, held, used);
+    }
+
     // ---------------------------------------------------------------- statistics
 
     /// Named per-NIC counters since cycle 0 (names fixed per scheme).
@@ -339,6 +359,11 @@ pub trait Scheme {
     }
     /// Named network-wide counters since cycle 0.
     fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
+    /// Named values of the scheme's state now (a threshold, an estimate), the same names
+    /// every cycle: runs sample them into their time series.
+    fn probes(&self) -> Vec<(&'static str, f64)> {
         Vec::new()
     }
 }

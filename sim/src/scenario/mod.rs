@@ -156,20 +156,24 @@ pub fn wants_isolated(sc: &Scenario) -> bool {
 }
 
 /// The files `write_run` writes into a run's directory (summary.json last).
-pub const RUN_FILES: [&str; 6] = [
+pub const RUN_FILES: [&str; 9] = [
     "nodes.csv",
     "timeseries.csv",
+    "series.csv",
     "latency_distribution.svg",
     "bandwidth_distribution.svg",
     "c_timeseries.svg",
+    "throughput.svg",
+    "cc_probes.svg",
     "summary.json",
 ];
 
 /// The files `compare` writes at the top of its directory (compare.json last).
-pub const COMPARE_FILES: [&str; 4] = [
+pub const COMPARE_FILES: [&str; 5] = [
     "compare.csv",
     "latency_distribution.svg",
     "bandwidth_distribution.svg",
+    "throughput.svg",
     "compare.json",
 ];
 
@@ -242,9 +246,45 @@ pub fn write_run(
         sc.network.buffer_flits,
     )?;
     output::write_atomic(&dir.join("c_timeseries.svg"), svg.as_bytes())?;
+    output::write_atomic(&dir.join("series.csv"), r.series.to_csv()?.as_bytes())?;
+    write_throughput_plot(dir, sc, &[r])?;
+    let probes: Vec<(String, Vec<(f64, f64)>)> = (r.series.probes.iter().enumerate())
+        .filter(|(_, n)| *n != "inhibit")
+        .map(|(i, n)| (n.clone(), r.series.probe_points(i)))
+        .collect();
+    let svg = plot::series_svg(
+        &format!(
+            "{}: the scheme's state against time, {}",
+            sc.name(),
+            report::describe_cc(&r.spec.cc)
+        ),
+        "cycle",
+        "value (full buffers for the self-tuned throttle)",
+        &probes,
+    )?;
+    output::write_atomic(&dir.join("cc_probes.svg"), svg.as_bytes())?;
     let summary = report::run_summary(sc, r, iso, off);
     output::write_json(&dir.join("summary.json"), &summary)?;
     Ok(summary)
+}
+
+/// `throughput.svg`: delivered flits per node per cycle against time, one line per run.
+fn write_throughput_plot(dir: &Path, sc: &Scenario, runs: &[&RunOutput]) -> anyhow::Result<()> {
+    let series: Vec<(String, Vec<(f64, f64)>)> = runs
+        .iter()
+        .map(|r| (r.spec.label.clone(), r.series.accepted_points()))
+        .collect();
+    let period = runs.first().map_or(0, |r| r.series.period);
+    let svg = plot::series_svg(
+        &format!(
+            "{}: delivered throughput, bins of {period} cycles",
+            sc.name()
+        ),
+        "cycle",
+        "accepted (flits/node/cycle)",
+        &series,
+    )?;
+    output::write_atomic(&dir.join("throughput.svg"), svg.as_bytes())
 }
 
 /// `latency_distribution.svg` and `bandwidth_distribution.svg` over `runs`.
@@ -459,6 +499,7 @@ fn compare_runs(
     output::write_csv(&out.join("compare.csv"), &rows)?;
     let refs: Vec<&RunOutput> = runs.iter().collect();
     write_distribution_plots(out, sc, &refs)?;
+    write_throughput_plot(out, sc, &refs)?;
     let first = &runs[0].victims;
     let rep = CompareReport {
         scenario: sc.name().to_string(),

@@ -12,7 +12,7 @@ use crate::cc::CcConfig;
 use crate::cc::Network;
 use crate::metrics::{
     percentile_from_top, summarize, DeliveryReport, DeliveryStats, Distribution, GpcnetSummary,
-    Summary, TimeSeries,
+    NetSeries, Summary, TimeSeries,
 };
 use crate::net::{Delivery, NetConfig, NicStats, NodeId};
 use crate::workload::gpcnet::NodeRole;
@@ -199,6 +199,9 @@ pub struct RunOutput {
     /// (`net::Scheme::counters`, `nic_counters`; IB CC: `fecn_marked`, `cnps_sent`, ...).
     pub cc_counters: BTreeMap<String, u64>,
     pub timeseries: TimeSeries,
+    /// Throughput against time and the scheme's probes, in bins of `timeseries.period`
+    /// cycles over the whole run (`series.csv`).
+    pub series: NetSeries,
     /// Hot-spot workloads: the IB study's receive rates.
     pub hotspot_rates: Option<HotspotRates>,
 }
@@ -363,6 +366,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         None => auto_watch(&w, nodes),
     };
     let mut ts = TimeSeries::new(watch.clone(), sc.timeseries.period);
+    let mut series = NetSeries::new(sc.timeseries.period, nodes);
     let max = sc.cycles.max;
     let start = sc.warmup();
     let stop_when_finished = sc.cycles.stop_when_finished && sc.gpcnet().is_some();
@@ -435,6 +439,15 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
                 c_sum[i] += c as u64;
                 c_max[i] = c_max[i].max(c);
             }
+        }
+        if series.due(t) {
+            series.push(
+                t,
+                net.flits_delivered(),
+                net.total_stats().flits_injected,
+                net.flits_in_network(),
+                &net.scheme_probes(),
+            );
         }
         if ts.due(t) {
             for &node in &watch {
@@ -522,6 +535,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         pft_stats,
         cc_counters,
         timeseries: ts,
+        series,
         hotspot_rates,
     })
 }

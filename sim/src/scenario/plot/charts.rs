@@ -193,6 +193,27 @@ pub fn lines_svg(
     series: &[(String, Vec<(f64, f64)>)],
     dashed: &[&str],
 ) -> anyhow::Result<String> {
+    lines_with(title, x_desc, y_desc, series, dashed, true)
+}
+
+/// Lines through many points (a time series), one per series, without markers.
+pub fn series_svg(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> anyhow::Result<String> {
+    lines_with(title, x_desc, y_desc, series, &[], false)
+}
+
+fn lines_with(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    dashed: &[&str],
+    markers: bool,
+) -> anyhow::Result<String> {
     let pts = || series.iter().flat_map(|(_, v)| v.iter().copied());
     let xmax = pts().map(|p| p.0).fold(0.0, f64::max).max(1e-9);
     let xmin = pts().map(|p| p.0).fold(xmax, f64::min);
@@ -204,7 +225,7 @@ pub fn lines_svg(
             color: Palette99::pick(i).to_rgba(),
             width: 2,
             dashed: dashed.contains(&name.as_str()),
-            dot: true,
+            dot: markers,
         })
         .collect();
     let legend = Legend::new(
@@ -246,9 +267,11 @@ pub fn lines_svg(
                     .draw_series(LineSeries::new(v.iter().copied(), style))
                     .map_err(err)?;
             }
-            chart
-                .draw_series(v.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                .map_err(err)?;
+            if markers {
+                chart
+                    .draw_series(v.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                    .map_err(err)?;
+            }
         }
         legend.draw(&column)?;
         root.present().map_err(err)?;

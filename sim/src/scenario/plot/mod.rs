@@ -21,7 +21,9 @@ mod legend;
 #[cfg(test)]
 mod test_svg;
 
-pub use charts::{distribution_of_svg, distribution_svg, fc_bars_svg, lines_svg, timeseries_svg};
+pub use charts::{
+    distribution_of_svg, distribution_svg, fc_bars_svg, lines_svg, series_svg, timeseries_svg,
+};
 pub use heatmap::heatmap_svg;
 
 /// Size of a chart without its legend column, and of the heat map.
