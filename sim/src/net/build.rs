@@ -218,6 +218,7 @@ impl<S: Scheme> Network<S> {
             active: (0..n).map(|_| VecDeque::new()).collect(),
             sq: vec![(MsgId::NONE, MsgId::NONE); n * n],
             stats: vec![NicStats::default(); n],
+            waiting: vec![0; n],
         };
         let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
         // At most MAX_CREDIT_EXTRA_CYCLES (validated).

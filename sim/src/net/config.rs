@@ -383,6 +383,12 @@ pub struct NetConfig {
     /// at least the routing's minimum.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ack_vcs: Option<u32>,
+    /// A NIC's send queue holds at most this many messages that have not started
+    /// injection; a message the workload hands over to a full queue is refused (not
+    /// created: the host stalls, as seed 003's nodes "try" to generate) and counted in
+    /// `NicStats::messages_refused`. 1..=1048576; not set: unbounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub send_queue_msgs: Option<u32>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -417,6 +423,7 @@ impl Default for NetConfig {
             out_buffer_flits: None,
             ack_bytes: None,
             ack_vcs: None,
+            send_queue_msgs: None,
             fault: None,
         }
     }
@@ -584,6 +591,9 @@ impl NetConfig {
             }
         }
         self.cioq_errors(mtu_ok.then_some(mtu), &mut errs);
+        if let Some(q) = self.send_queue_msgs {
+            in_range(&mut errs, "send_queue_msgs", q, 1, 1 << 20);
+        }
         if let (Some(b), true) = (self.ack_bytes, mtu_ok) {
             if !(1..=self.mtu_bytes).contains(&b) {
                 errs.push(bad(

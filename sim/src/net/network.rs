@@ -70,6 +70,9 @@ pub struct NicStats {
     /// and ACKs that arrived for the packets it sent.
     pub acks_sent: u64,
     pub acks_received: u64,
+    /// Messages refused at this (source) NIC because its send queue was full
+    /// (`send_queue_msgs`).
+    pub messages_refused: u64,
 }
 
 impl NicStats {
@@ -85,6 +88,7 @@ impl NicStats {
         self.congested_cycles += o.congested_cycles;
         self.acks_sent += o.acks_sent;
         self.acks_received += o.acks_received;
+        self.messages_refused += o.messages_refused;
     }
 }
 
@@ -203,7 +207,9 @@ impl<S: Scheme> Network<S> {
         let mut buf = std::mem::take(&mut self.msg_buf);
         workload.tick(now, &mut buf);
         for m in buf.drain(..) {
-            self.accept(m)?;
+            if !self.accept(m)? {
+                workload.refused(now, &m);
+            }
         }
         self.msg_buf = buf;
         // Phase 2: evaluate and commit.
@@ -340,7 +346,9 @@ impl<S: Scheme> Network<S> {
 
     /// Take a message from the workload into its source NIC's send queue for its
     /// destination.
-    fn accept(&mut self, m: Message) -> Result<(), NetError> {
+    /// Take message `m` from the workload into its source NIC's send queue; false when the
+    /// queue is full (`send_queue_msgs`) and the message is refused.
+    fn accept(&mut self, m: Message) -> Result<bool, NetError> {
         let refuse = |reason: String| NetError::BadMessage {
             cycle: self.now,
             id: m.id,
@@ -372,6 +380,14 @@ impl<S: Scheme> Network<S> {
             };
         if flits > u32::MAX as u64 {
             return Err(refuse(format!("{} bytes is too long", m.bytes)));
+        }
+        if let Some(cap) = self.cfg.send_queue_msgs {
+            let w = &mut self.nic.waiting[m.src.index()];
+            if *w >= cap {
+                self.nic.stats[m.src.index()].messages_refused += 1;
+                return Ok(false);
+            }
+            *w += 1;
         }
         let now = self.now;
         let class = match self.classes.iter().position(|c| c.tag == m.tag) {
@@ -412,7 +428,7 @@ impl<S: Scheme> Network<S> {
         st.messages_accepted += 1;
         st.queued_flits += flits;
         self.messages_pending += 1;
-        Ok(())
+        Ok(true)
     }
 
     /// Record a delivery (called by the NIC when a message's last flit is ejected).

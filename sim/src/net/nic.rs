@@ -213,6 +213,9 @@ impl<S: Scheme> Network<S> {
         ms.bytes_left -= bytes;
         if ms.injected == NEVER {
             ms.injected = self.now;
+            if self.cfg.send_queue_msgs.is_some() {
+                self.nic.waiting[i] -= 1;
+            }
             let c = &mut self.classes[ms.class as usize];
             if c.started == 0 {
                 c.since = self.now;

@@ -214,6 +214,8 @@ pub(crate) struct Nics {
     pub active: Vec<VecDeque<u32>>,
     pub sq: Vec<(MsgId, MsgId)>,
     pub stats: Vec<NicStats>,
+    /// Per NIC, messages accepted whose first packet has not started (`send_queue_msgs`).
+    pub waiting: Vec<u32>,
 }
 
 /// A NIC's split between the messages of one tag (stream 0) and all others (stream 1):

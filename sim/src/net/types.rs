@@ -71,4 +71,9 @@ pub trait Workload {
     fn tick(&mut self, now: u64, out: &mut Vec<Message>);
     /// Called for each message completed in cycle `now` (after the network committed it).
     fn delivered(&mut self, now: u64, d: &Delivery);
+    /// Called for a message of this cycle's `tick` that its source NIC refused (its send
+    /// queue was full, `NetConfig::send_queue_msgs`): it will never be delivered.
+    fn refused(&mut self, now: u64, m: &Message) {
+        let _ = (now, m);
+    }
 }
