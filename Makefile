@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results booksim docs fmt lint clean
+.PHONY: setup run trace test verilog verilog-pipelined synth synth-selftuned asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results booksim docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -83,6 +83,15 @@ synth: verilog verilog-pipelined
 	    SYNTH_REPORTS=synth/reports/reference bash synth/run.sh synth/reference/pft_injector_ref.v
 	python3 synth/tools/compare.py default=synth/reports pipelined=synth/reports/pipelined \
 	    reference=synth/reports/reference --out synth/reports
+
+## synth-selftuned: the self-tuned throttle's node (seed 003, the seed's constants; docs/hardware.md):
+##                  export synth/out/selftuned_node.v, then synth/selftuned.sh: PFT's flow (the
+##                  Verilog checks, Yosys generic and iCE40, nextpnr-ice40, ECP5 with .venv), cells
+##                  per module, the OSU 0.18 um estimate, and the side-band node's cost model
+##                  (synth/sideband/: torus test, cells); reports in synth/reports/selftuned/
+synth-selftuned:
+	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --selftuned synth/out/selftuned_node.v
+	bash synth/selftuned.sh synth/out/selftuned_node.v
 
 ## asic: ASIC-style estimate of the default and the pipelined build: Yosys onto the OSU 0.18 um
 ##       cells of Debian's qflow-tech-osu018, OpenSTA for the worst register-to-register path

@@ -7,7 +7,8 @@
 #   bash synth/asic.sh [FILE.v]        (default: synth/out/pft_injector.v; `make asic`)
 #   PFT_TOP=pft_injector_pipelined bash synth/asic.sh synth/out/pft_injector_pipelined.v
 # Reports: synth/reports/asic_osu018_stat.txt, asic_osu018_sta.txt, asic_osu018_summary.txt
-# (for another top than pft_injector: synth/reports/<top>/asic_osu018_*.txt)
+# (for another top than pft_injector: synth/reports/<top>/asic_osu018_*.txt, or the directory
+# ASIC_REPORTS names, relative to the repository root; synth/selftuned.sh sets it)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
@@ -23,6 +24,7 @@ done
 work="$root/synth/out/asic/$top"
 reports="$root/synth/reports"
 [[ "$top" == pft_injector ]] || reports="$reports/${top#pft_injector_}"
+[[ -z "${ASIC_REPORTS:-}" ]] || reports="$root/$ASIC_REPORTS"
 rm -rf "$work"
 mkdir -p "$work" "$reports"
 cp "$verilog" "$work/$top.v"

