@@ -396,8 +396,39 @@ fn scenario_cases() -> Vec<Case> {
                 "msg_bytes = 1024\npattern = { kind = \"spiral\" }\n",
             ),
         ),
+        sc("SC-99", with("msg_bytes = 1024\n", BAD_PHASES)),
+        sc(
+            "SC-100",
+            with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nsend_queue_msgs = 0\n"),
+        ),
+        sc(
+            "SC-101",
+            GPCNET.replace("ppn = 0\n", "").replace(
+                "nodes = 16 }\n",
+                "nodes = 16 }\nsend_queue_msgs = 4\n",
+            ),
+        ),
+        sc(
+            "SC-102",
+            with(
+                "[[pft]]",
+                "[[cc]]\nname = \"tune\"\nkind = \"selftuned\"\n[[pft]]",
+            ),
+        ),
     ]
 }
+
+/// SC-99: `[workload]` keys and phases with four errors, all reported at once.
+const BAD_PHASES: &str = r#"msg_bytes = 1024
+injection = { type = "on_off", mean_burst_cycles = 10.0, peak_load = 1.0 }
+[[workload.phases]]
+cycles = 0
+interval_cycles = 15
+[[workload.phases]]
+cycles = 1500
+interval_cycles = 0
+pattern = { kind = "tornado", k = 3, n = 2 }
+"#;
 
 /// `--set` with a good scenario file: check, run and compare all refuse it.
 fn set_case(id: &'static str, set: &'static str) -> Case {

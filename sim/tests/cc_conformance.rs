@@ -134,10 +134,12 @@ fn every_scheme_is_deterministic_and_independent_of_evaluation_order() {
     }
 }
 
-/// A scenario whose only entry is a `[[cc]]` of `kind` with `extra` keys.
+/// A scenario whose only entry is a `[[cc]]` of `kind` with `extra` keys, on a 2 x 2 mesh
+/// (switches linked to each other: a scheme may check its keys against the network, as
+/// the self-tuned throttle derives its gather time and buffer count from it).
 fn scenario_with(kind: &str, extra: &str) -> Result<(), String> {
     let text = format!(
-        "[network]\ntopology = {{ kind = \"single_switch\", nodes = 4 }}\n[workload]\nkind = \"uniform\"\n\n[[cc]]\nname = \"x\"\nkind = \"{kind}\"\n{extra}\n"
+        "[network]\ntopology = {{ kind = \"mesh\", k = 2, n = 2 }}\n[workload]\nkind = \"uniform\"\n\n[[cc]]\nname = \"x\"\nkind = \"{kind}\"\n{extra}\n"
     );
     let sc = Scenario::parse(&text)?;
     sc.validate().map_err(|e| e.to_string())

@@ -54,6 +54,16 @@ pub trait Plugin {
     const OUT_OF_RANGE: Option<(&'static str, &'static str)> = None;
     /// Check `cfg`; push every error (keys named `prefix.key`, with their ranges).
     fn validate(cfg: &Self::Config, prefix: &str, errs: &mut Vec<FieldError>);
+    /// Check `cfg` against a valid network `net` (what depends on its topology or lanes);
+    /// push every error, keys named `prefix.key`. `build` refuses the same. Default: none.
+    fn validate_network(
+        cfg: &Self::Config,
+        net: &NetConfig,
+        prefix: &str,
+        errs: &mut Vec<FieldError>,
+    ) {
+        let _ = (cfg, net, prefix, errs);
+    }
     /// Its state for the network that `ctx` describes.
     fn build(cfg: &Self::Config, ctx: &BuildCtx, opts: &RunOpts) -> Result<Self::State, NetError>;
     /// The label reports print for `cfg` (`off`, `AT-RI m=18 ...`, `IBCC w=15 ...`).
@@ -132,6 +142,13 @@ macro_rules! registry {
             pub fn errors(&self, prefix: &str) -> Vec<FieldError> {
                 let mut errs = Vec::new();
                 match self { $(CcConfig::$var(c) => <$p>::validate(c, prefix, &mut errs),)* }
+                errs
+            }
+            /// Every error of the scheme's keys against the valid network `net` (named
+            /// `prefix.key`; `Plugin::validate_network`).
+            pub fn network_errors(&self, net: &NetConfig, prefix: &str) -> Vec<FieldError> {
+                let mut errs = Vec::new();
+                match self { $(CcConfig::$var(c) => <$p>::validate_network(c, net, prefix, &mut errs),)* }
                 errs
             }
             /// The label reports print.

@@ -136,6 +136,21 @@ impl Network {
         each_net!(self, n => n.scheme().counters())
     }
 
+    /// The scheme's network-wide counters and its per-NIC counters summed over the NICs.
+    pub fn counter_map(&self) -> std::collections::BTreeMap<String, u64> {
+        let mut m: std::collections::BTreeMap<String, u64> = self
+            .scheme_totals()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        for n in NodeId::all(self.nodes()) {
+            for (k, v) in self.scheme_counters(n) {
+                *m.entry(k.to_string()).or_default() += v;
+            }
+        }
+        m
+    }
+
     /// The scheme's probes now: named values of its state (names fixed per scheme).
     pub fn scheme_probes(&self) -> Vec<(&'static str, f64)> {
         each_net!(self, n => n.scheme().probes())

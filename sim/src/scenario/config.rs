@@ -470,11 +470,20 @@ impl Scenario {
         // The checks against the NIC count need a valid topology; the others run whatever
         // else is wrong, so that one pass reports every problem.
         let topo_ok = self.network.topology.errors().is_empty();
+        let net_ok = errs.0.is_empty();
         let nodes = if topo_ok { self.nodes() } else { 0 };
         if topo_ok {
             if let Err(es) = self.workload.validate(nodes) {
                 errs.extend_prefixed("workload", es);
             }
+        }
+        if let (Some(q), WorkloadConfig::Gpcnet(_)) = (self.network.send_queue_msgs, &self.workload)
+        {
+            errs.push(
+                "network.send_queue_msgs",
+                q,
+                "is not for the gpcnet workload (its processes wait for every message they send: a refused one would stop them); remove it",
+            );
         }
         if !(1..=MAX_CYCLES).contains(&self.cycles.max) {
             errs.push(
@@ -556,6 +565,9 @@ impl Scenario {
                 );
             }
             errs.0.extend(c.scheme.errors(&at));
+            if net_ok {
+                errs.0.extend(c.scheme.network_errors(&self.network, &at));
+            }
         }
         if let Some(name) = &self.name {
             let ok = !name.is_empty()

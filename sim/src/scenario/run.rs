@@ -510,7 +510,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         mean_c: rows.iter().map(|r| r.mean_c).sum::<f64>() / nf,
         max_c: rows.iter().map(|r| r.max_c).max().unwrap_or(0),
     };
-    let cc_counters = scheme_counters(&net);
+    let cc_counters = net.counter_map();
     let gpcnet = w.gpcnet_results().map(|r| summarize(&r, HIST_BINS));
     let victims = match &gpcnet {
         Some(g) => gpcnet_victims(g),
@@ -538,21 +538,6 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         series,
         hotspot_rates,
     })
-}
-
-/// The scheme's network-wide counters and its per-NIC counters summed over the NICs.
-pub fn scheme_counters(net: &Network) -> BTreeMap<String, u64> {
-    let mut m: BTreeMap<String, u64> = net
-        .scheme_totals()
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
-    for n in NodeId::all(net.nodes()) {
-        for (k, v) in net.scheme_counters(n) {
-            *m.entry(k.to_string()).or_default() += v;
-        }
-    }
-    m
 }
 
 fn class_rows(rows: &[NodeRow]) -> Vec<ClassRow> {

@@ -387,12 +387,20 @@ impl Workload for HotspotWorkload {
     }
 
     fn delivered(&mut self, _now: u64, d: &Delivery) {
-        let stream = if d.msg.tag == tag::HOTSPOT_HOT {
-            HOT
-        } else {
-            UNI
-        };
-        if let Some(o) = self.outstanding.get_mut(d.msg.src.index()) {
+        self.release(&d.msg);
+    }
+
+    /// A message its NIC refused (`send_queue_msgs`) is no longer outstanding.
+    fn refused(&mut self, _now: u64, m: &Message) {
+        self.release(m);
+    }
+}
+
+impl HotspotWorkload {
+    /// Message `m` of its source's stream left the network (delivered or refused).
+    fn release(&mut self, m: &Message) {
+        let stream = if m.tag == tag::HOTSPOT_HOT { HOT } else { UNI };
+        if let Some(o) = self.outstanding.get_mut(m.src.index()) {
             o[stream] = o[stream].saturating_sub(1);
         }
     }

@@ -38,6 +38,15 @@ pub enum InjectionProcess {
 }
 
 impl InjectionProcess {
+    /// Its `type`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            InjectionProcess::Bernoulli => "bernoulli",
+            InjectionProcess::OnOff { .. } => "on_off",
+            InjectionProcess::Budget => "budget",
+        }
+    }
+
     /// Checks the process for a stream of mean load `load`. Fields are named under `prefix`.
     pub fn validate(&self, load: f64, prefix: &str, load_field: &str, errs: &mut ConfigErrors) {
         if let InjectionProcess::OnOff {

@@ -2,7 +2,8 @@
 //! (rand_xoshiro) and deterministic, and has a serde configuration with documented defaults
 //! and a `validate(nodes)` that names the offending field and its allowed range.
 //!
-//! - `uniform`: uniform random destinations, Bernoulli or on/off (bursty) injection.
+//! - `uniform`: uniform random destinations, Bernoulli or on/off (bursty) injection; or
+//!   periodic creation in repeating phases (`phases`, seed 003's bursty load).
 //! - `hotspot`: C / V / B node classes around (moving) hot spots, after the InfiniBand study.
 //! - `gpcnet`: GPCNeT-like congestors and canaries, closed loop through deliveries.
 //!
@@ -19,7 +20,7 @@ pub use config::{flits_for, ConfigErrors, FieldError};
 pub use gpcnet::{CanaryTest, CongestorKind, GpcnetConfig, GpcnetResults, GpcnetWorkload};
 pub use hotspot::{HotspotConfig, HotspotWorkload, NodeClass, StreamService};
 pub use injection::InjectionProcess;
-pub use uniform::{DestPattern, UniformConfig, UniformWorkload};
+pub use uniform::{DestPattern, Phase, UniformConfig, UniformWorkload};
 
 use crate::net::types::{Delivery, Message, NodeId, Workload};
 use serde::{Deserialize, Serialize};
@@ -165,6 +166,15 @@ impl Workload for AnyWorkload {
             AnyWorkload::Uniform(w) => w.delivered(now, d),
             AnyWorkload::Hotspot(w) => w.delivered(now, d),
             AnyWorkload::Gpcnet(w) => w.delivered(now, d),
+        }
+    }
+
+    fn refused(&mut self, now: u64, m: &Message) {
+        match self {
+            AnyWorkload::Uniform(w) => w.refused(now, m),
+            AnyWorkload::Hotspot(w) => w.refused(now, m),
+            // refused by the scenario's checks: a closed-loop process cannot lose a message
+            AnyWorkload::Gpcnet(w) => w.refused(now, m),
         }
     }
 }

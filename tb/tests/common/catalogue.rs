@@ -42,7 +42,7 @@ pub fn doc_path() -> PathBuf {
 
 pub fn is_id(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() == 5
+    (5..=6).contains(&b.len())
         && b[..2].iter().all(u8::is_ascii_uppercase)
         && b[2] == b'-'
         && b[3..].iter().all(u8::is_ascii_digit)

@@ -2,8 +2,8 @@
 //! constants; the defaults are the paper's.
 
 use crate::net::config::{bad, FieldError};
-use crate::net::{BuildCtx, NetError, Peer, TopologyConfig};
-use pft_hdl::selftuned::model::Params;
+use crate::net::{BuildCtx, NetConfig, NetError, Peer, Topology, TopologyConfig};
+use pft_hdl::selftuned::model::{Params, BW_BITS};
 use serde::{Deserialize, Serialize};
 
 /// How a node estimates the full-buffer count between snapshots.
@@ -115,8 +115,8 @@ impl SelfTunedConfig {
         errs
     }
 
-    /// The gather duration g on this network.
-    pub fn gather(&self, topo: &TopologyConfig) -> Result<u64, NetError> {
+    /// The gather duration g on this network (`prefix` names the entry in errors).
+    fn gather(&self, topo: &TopologyConfig, prefix: &str) -> Result<u64, FieldError> {
         if let Some(g) = self.gather_cycles {
             return Ok(g);
         }
@@ -124,37 +124,54 @@ impl SelfTunedConfig {
             TopologyConfig::Torus { k, n } => (k / 2) as u64 * self.h * n as u64,
             TopologyConfig::Mesh { k, n } => (k - 1) as u64 * self.h * n as u64,
             _ => {
-                return Err(NetError::Config(FieldError::new(
-                    "cc.gather_cycles",
+                return Err(bad(
+                    &format!("{prefix}.gather_cycles"),
                     "not set",
                     "must be set (1..=256) on a topology other than a torus or mesh, whose side-band delay the paper gives as (k/2) h n",
-                )))
+                ))
             }
         };
         if !(1..=256).contains(&g) {
-            return Err(NetError::Config(FieldError::new(
-                "cc.h",
+            return Err(bad(
+                &format!("{prefix}.h"),
                 self.h,
                 format!("gives g = {g} cycles on this network; g must be in 1..=256 (set h or gather_cycles lower)"),
-            )));
+            ));
         }
         Ok(g)
     }
 
-    /// The node logic's constants on the network `ctx` describes: g, and the percentages
-    /// as counts of its switch-to-switch buffers (each lane a buffer).
-    pub fn params(&self, ctx: &BuildCtx) -> Result<(Params, u64), NetError> {
-        let g = self.gather(&ctx.cfg.topology)?;
+    /// The node logic's constants and the buffer count on the valid network `net`: g, and
+    /// the percentages as counts of its switch-to-switch buffers (each lane a buffer).
+    pub fn params_for(
+        &self,
+        net: &NetConfig,
+        topo: &Topology,
+        prefix: &str,
+    ) -> Result<(Params, u64), FieldError> {
+        let g = self.gather(&net.topology, prefix)?;
         if !self.tune_cycles.is_multiple_of(g) || self.tune_cycles / g > 255 {
-            return Err(NetError::Config(FieldError::new(
-                "cc.tune_cycles",
+            return Err(bad(
+                &format!("{prefix}.tune_cycles"),
                 self.tune_cycles,
                 format!("must be a multiple of g = {g} cycles, at most 255 g"),
-            )));
+            ));
         }
-        let lanes = ctx.cfg.vcs.unwrap_or(1) as u64;
-        let buffers: u64 = ctx
-            .topo
+        // a NIC ejects at most one flit per cycle: a period's flits fit the 24-bit register
+        let most = self.tune_cycles * topo.nodes() as u64;
+        if most >= 1 << BW_BITS {
+            return Err(bad(
+                &format!("{prefix}.tune_cycles"),
+                self.tune_cycles,
+                format!(
+                    "lets {most} flits arrive in a tuning period on {} NICs; the 24-bit flit accumulator holds {} (shorten the period)",
+                    topo.nodes(),
+                    (1u64 << BW_BITS) - 1
+                ),
+            ));
+        }
+        let lanes = net.vcs.unwrap_or(1) as u64;
+        let links: u64 = topo
             .switches()
             .iter()
             .map(|s| {
@@ -163,16 +180,16 @@ impl SelfTunedConfig {
                     .filter(|p| matches!(p, Peer::Switch { .. }))
                     .count() as u64
             })
-            .sum::<u64>()
-            * lanes;
+            .sum();
+        let buffers = links * lanes;
         if !(1..=MAX_BUFFERS).contains(&buffers) {
-            return Err(NetError::Config(FieldError::new(
+            return Err(bad(
                 "network.topology",
                 format!("{buffers} switch-to-switch buffers"),
                 format!(
                     "the self-tuned throttle counts 1..={MAX_BUFFERS} buffers (16-bit registers)"
                 ),
-            )));
+            ));
         }
         let pct = |p: f64| (p * buffers as f64 / 100.0).floor() as u32;
         let (inc, dec, reset) = if self.tune {
@@ -199,9 +216,14 @@ impl SelfTunedConfig {
             r: self.resets as u32,
             linear: self.estimate == Estimate::Linear,
         };
-        p.check()
-            .map_err(|e| NetError::Config(FieldError::new("cc", "selftuned", e)))?;
+        p.check().map_err(|e| bad(prefix, "selftuned", e))?;
         Ok((p, buffers))
+    }
+
+    /// `params_for` on the network `ctx` describes (errors name `cc.key`).
+    pub fn params(&self, ctx: &BuildCtx) -> Result<(Params, u64), NetError> {
+        self.params_for(ctx.cfg, ctx.topo, "cc")
+            .map_err(NetError::Config)
     }
 
     /// One line for reports: `TUNE h=2 tp=96 +1%/-4% drop<75% reset<75% r=5` or

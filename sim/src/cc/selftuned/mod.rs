@@ -18,7 +18,7 @@ pub use config::{Estimate, SelfTunedConfig};
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
 use crate::net::scheme::{CreditGate, GateIn, GateOut, GateState, Global, Scheme};
-use crate::net::{BuildCtx, NetError};
+use crate::net::{BuildCtx, NetConfig, NetError, Topology};
 use pft_hdl::selftuned::model::{Outputs, SelfTuned, Snapshot};
 use std::collections::VecDeque;
 
@@ -35,6 +35,18 @@ impl Plugin for SelfTunedPlugin {
 
     fn validate(cfg: &SelfTunedConfig, prefix: &str, errs: &mut Vec<FieldError>) {
         errs.extend(cfg.errors(prefix));
+    }
+
+    fn validate_network(
+        cfg: &SelfTunedConfig,
+        net: &NetConfig,
+        prefix: &str,
+        errs: &mut Vec<FieldError>,
+    ) {
+        let topo = Topology::build(&net.topology);
+        if let Err(e) = cfg.params_for(net, &topo, prefix) {
+            errs.push(e);
+        }
     }
 
     fn build(
