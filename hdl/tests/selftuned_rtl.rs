@@ -9,6 +9,10 @@ use pft_hdl::selftuned::stepper::{Registers, SelftunedStepper};
 use pft_hdl::selftuned::SEED;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use selftuned_stimulus::{Coverage, SnapshotStream, G48, ODD_CONSTANTS, WIDEST};
+
+#[path = "common/selftuned_stimulus.rs"]
+mod selftuned_stimulus;
 
 /// The RTL and the model side by side. The RTL powers up with its registers at 0, so the
 /// first cycle is a reset (its outputs are the power-up state's and are not compared).
@@ -185,18 +189,7 @@ fn a_reset_mid_period_restarts_everything() {
 fn the_widest_values_fit() {
     // full counts 0 and 65535 alternating at g = 256, T from 0 up to 65535: the margin
     // reaches its extremes (about +-2^25.6).
-    let p = Params {
-        g: 256,
-        periods: 1,
-        t_init: 0,
-        inc: 65_535,
-        dec: 65_535,
-        t_ceiling: 65_535,
-        drop_pct: 100,
-        reset_pct: 100,
-        r: 255,
-        linear: true,
-    };
+    let p = WIDEST;
     let mut ls = Lockstep::new(p, "widest");
     let top = (1 << BW_BITS) - 1;
     ls.gathers(&[
@@ -222,148 +215,34 @@ fn the_widest_values_fit() {
 
 // ---- (b) seeded random snapshot streams ----
 
-/// Events seen in a run (counted on the model), to show the stream exercised the rules.
-#[derive(Debug, Default)]
-struct Coverage {
-    cycles: u64,
-    snapshots: u64,
-    inhibit: u64,
-    periods: u64,
-    t_down: u64,
-    t_up: u64,
-    t_kept: u64,
-    local_resets: u64,
-    max_cleared: u64,
-    t_at_ceiling: u64,
-    t_at_zero: u64,
-    negative_estimate: u64,
-    age_saturated: u64,
-    resets: u64,
-}
-
-/// A snapshot stream: mostly one snapshot every g cycles (the side-band's rhythm), sometimes
-/// early, late or missing; full counts near the model's current T (closed loop, so the gate
-/// toggles), on random walks or at the extremes; flits in regimes that rise and fall (drops,
-/// new maxima, runs of local-maxima resets), each period's sum below 2^24; rare resets.
+/// `p`'s stream from `seed` (its first snapshot in cycles 0..g, its flits in a random regime)
+/// on both for `cycles` cycles.
 fn random_run(p: Params, seed: u64, cycles: u64) -> Coverage {
     let tag = format!("{p:?} seed {seed:#x}");
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let first_snap = rng.gen_range(0..p.g) as u64;
+    let regime = rng.gen_range(0.0..1.0);
+    let mut stream = SnapshotStream::new(p, rng, first_snap, regime);
     let mut ls = Lockstep::new(p, &tag);
     let mut cov = Coverage::default();
-    let flits_max = ((1u32 << BW_BITS) - 1) / p.periods;
-    let mut next_snap = rng.gen_range(0..p.g) as u64;
-    let mut full = p.t_init;
-    let mut slope: i64 = 0;
-    let mut regime: f64 = rng.gen_range(0.0..1.0);
     for t in 0..cycles {
-        let reset = rng.gen_bool(2e-4);
-        let mut s = None;
-        if t == next_snap {
-            next_snap += p.g as u64;
-            let r: f64 = rng.gen();
-            if r < 0.02 {
-                next_snap += rng.gen_range(1..=3 * p.g as u64); // late (the age saturates)
-            } else if r < 0.04 && p.g > 1 {
-                next_snap -= rng.gen_range(1..p.g as u64); // early
-            }
-            // The full count.
-            let mode: f64 = rng.gen();
-            let t_now = ls.model.t as i64;
-            let f = if mode < 0.6 {
-                // near T, with a trend: crosses the threshold between snapshots
-                if rng.gen_bool(0.3) {
-                    slope = rng.gen_range(-60..=60);
-                }
-                t_now + slope + rng.gen_range(-40..=40)
-            } else if mode < 0.9 {
-                full as i64 + rng.gen_range(-300..=300)
-            } else if mode < 0.95 {
-                0
-            } else {
-                rng.gen_range(0..=65_535)
-            };
-            full = f.clamp(0, 65_535) as u32;
-            // The flits: a regime that moves now and then.
-            if rng.gen_bool(0.08) {
-                regime = (regime * rng.gen_range(0.2..1.8)).clamp(0.0, 1.0);
-                if rng.gen_bool(0.1) {
-                    regime = rng.gen_range(0.0..1.0);
-                }
-            }
-            let jitter: f64 = rng.gen_range(0.9..1.1);
-            let mut flits = ((regime * jitter).min(1.0) * flits_max as f64) as u32;
-            if ls.model.in_period + 1 >= p.periods && rng.gen_bool(0.15) {
-                flits = boundary_flits(&ls.model, &mut rng).unwrap_or(flits);
-            }
-            s = Some(snap(full, flits.min(flits_max)));
-        }
+        let (reset, s) = stream.cycle(t, &ls.model);
         let before = ls.model;
         let o = ls.step(reset, s);
-        // Coverage, on the model.
-        let m = &ls.model;
-        cov.cycles += 1;
-        cov.inhibit += o.inhibit as u64;
-        cov.negative_estimate += (o.estimate_g < 0) as u64;
-        cov.age_saturated += (before.seen == 2 && before.age == p.g - 1 && s.is_none()) as u64;
-        cov.t_at_ceiling += (m.t == p.t_ceiling) as u64;
-        cov.t_at_zero += (m.t == 0) as u64;
-        if reset {
-            cov.resets += 1;
-            continue;
-        }
-        if s.is_some() {
-            cov.snapshots += 1;
-            if before.in_period + 1 >= p.periods {
-                cov.periods += 1;
-                match m.t.cmp(&before.t) {
-                    std::cmp::Ordering::Less => cov.t_down += 1,
-                    std::cmp::Ordering::Greater => cov.t_up += 1,
-                    std::cmp::Ordering::Equal => cov.t_kept += 1,
-                }
-                if m.resets > before.resets {
-                    cov.local_resets += 1;
-                }
-                if before.max_bw > 0 && m.max_bw == 0 {
-                    cov.max_cleared += 1;
-                    cov.local_resets += 1;
-                }
-            }
-        }
+        cov.count(&before, &ls.model, reset, s, o);
     }
     eprintln!("{tag}: {cov:?}");
     cov
 }
 
-/// Flits that put a period's `bw` on a rule's edge: `bw * 100` equal to `pct * bw_prev`
-/// (or `pct * max_bw`), or one flit either side, when the period's flits so far allow it.
-fn boundary_flits(m: &SelfTuned, rng: &mut impl Rng) -> Option<u32> {
-    let (base, pct) = if rng.gen_bool(0.5) {
-        (m.bw_prev, m.p.drop_pct)
-    } else {
-        (m.max_bw, m.p.reset_pct)
-    };
-    let edge = (base as u64 * pct as u64).div_ceil(100) as i64 + rng.gen_range(-1..=1);
-    let flits = edge - m.bw_acc as i64;
-    (0..=((1i64 << BW_BITS) - 1) / m.p.periods as i64)
-        .contains(&flits)
-        .then_some(flits as u32)
-}
-
 const CYCLES: u64 = 40_000;
 
 fn check_coverage(p: &Params, c: &Coverage) {
-    assert!(c.inhibit > c.cycles / 50, "the gate rarely inhibits: {c:?}");
-    assert!(
-        c.inhibit < c.cycles * 49 / 50,
-        "the gate nearly always inhibits: {c:?}"
-    );
-    assert!(c.t_down > 5 && c.t_up > 5 && c.t_kept > 5, "{c:?}");
+    c.check_the_rules_ran(p, c.cycles);
+    assert!(c.t_kept > 5, "{c:?}");
     assert!(c.negative_estimate > 0 || !p.linear, "{c:?}");
     assert!(c.age_saturated > 0, "{c:?}");
     assert!(c.resets > 0, "{c:?}");
-    if p.reset_pct > 0 {
-        assert!(c.local_resets > 5 && c.max_cleared > 0, "{c:?}");
-    }
 }
 
 fn run_set(p: Params, seed: u64) {
@@ -378,14 +257,7 @@ fn random_seed_config_g32_three_snapshots_per_period() {
 
 #[test]
 fn random_g48_h3_two_snapshots_per_period() {
-    run_set(
-        Params {
-            g: 48,
-            periods: 2,
-            ..SEED
-        },
-        0x5E1F_0002,
-    );
+    run_set(G48, 0x5E1F_0002);
 }
 
 #[test]
@@ -399,10 +271,8 @@ fn random_without_the_local_maxima_reset() {
     );
     run_set(
         Params {
-            g: 48,
-            periods: 2,
             reset_pct: 0,
-            ..SEED
+            ..G48
         },
         0x5E1F_0013,
     );
@@ -419,10 +289,8 @@ fn random_previous_snapshot_instead_of_linear() {
     );
     run_set(
         Params {
-            g: 48,
-            periods: 2,
             linear: false,
-            ..SEED
+            ..G48
         },
         0x5E1F_0014,
     );
@@ -431,21 +299,7 @@ fn random_previous_snapshot_instead_of_linear() {
 #[test]
 fn random_odd_constants() {
     // g not a power of two nor 3 * 2^k, other percentages, small r, a wide ceiling
-    run_set(
-        Params {
-            g: 7,
-            periods: 5,
-            t_init: 500,
-            inc: 1000,
-            dec: 3,
-            t_ceiling: 65_535,
-            drop_pct: 90,
-            reset_pct: 60,
-            r: 2,
-            linear: true,
-        },
-        0x5E1F_0005,
-    );
+    run_set(ODD_CONSTANTS, 0x5E1F_0005);
     run_set(
         Params {
             g: 255,
