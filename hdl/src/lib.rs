@@ -13,6 +13,7 @@ pub mod level_pipe;
 pub mod level_shifter;
 pub mod model;
 pub mod model_pipelined;
+pub mod mvcm;
 pub mod outfile;
 pub mod perf_counters;
 pub mod pft_injector;
