@@ -113,7 +113,24 @@ pub const CALIBRATION_PROCESSES: u64 = 32_768;
 /// `CALIBRATION_PROCESSES` processes, a copy with `ppn` lowered to fit (the placement of
 /// congestors and canaries depends on the NICs only, so the copy has the same roles). The
 /// second value is the full `ppn` over the copy's (1.0 for `sc` itself).
+///
+/// A `uniform` workload with `phases` is calibrated on its busiest phase as a steady load
+/// (the phase of most flits per cycle, its rate capped at the link's 1): a trial from cycle
+/// 0 would see only the first phase, often a quiet one, and estimate far too low.
 pub fn calibration_copy(sc: &Scenario) -> (Scenario, f64) {
+    if let WorkloadConfig::Uniform(u) = &sc.workload {
+        let busiest = u.phases.iter().min_by_key(|p| p.interval_cycles);
+        if let Some(p) = busiest {
+            let flits = crate::workload::config::flits_for(u.msg_bytes, sc.network.flit_bytes);
+            let mut s = sc.clone();
+            if let WorkloadConfig::Uniform(v) = &mut s.workload {
+                v.load = (flits as f64 / p.interval_cycles.max(1) as f64).min(1.0);
+                v.pattern = p.pattern;
+                v.phases.clear();
+            }
+            return (s, 1.0);
+        }
+    }
     if let Some(ppn) = ppn(sc) {
         let nodes = sc.nodes().max(1) as u64;
         let fit = (CALIBRATION_PROCESSES / nodes).clamp(1, u32::MAX as u64) as u32;
@@ -266,6 +283,26 @@ mod tests {
         // small enough: the scenario itself
         let sc = gpcnet(16);
         assert_eq!(calibration_copy(&sc), (sc.clone(), 1.0));
+    }
+
+    #[test]
+    fn phases_are_calibrated_on_the_busiest_one_as_a_steady_load() {
+        let sc = Scenario::parse(
+            "[network]\nflit_bytes = 64\n[workload]\nkind = \"uniform\"\nmsg_bytes = 1024\n\
+             [[workload.phases]]\ncycles = 5000\ninterval_cycles = 1500\n\
+             [[workload.phases]]\ncycles = 100\ninterval_cycles = 32\n\
+             pattern = { kind = \"shift\", by = 3 }\n",
+        )
+        .unwrap();
+        let (cal, scale) = calibration_copy(&sc);
+        assert_eq!(scale, 1.0);
+        let WorkloadConfig::Uniform(u) = &cal.workload else {
+            panic!("uniform")
+        };
+        assert!(u.phases.is_empty());
+        assert_eq!(u.load, 0.5, "16 flits every 32 cycles");
+        assert_eq!(u.pattern.kind(), "shift");
+        cal.validate().unwrap();
     }
 
     #[test]
