@@ -3,6 +3,8 @@
 
 use super::const_mul::ConstMul;
 use super::model::Params;
+#[cfg(test)]
+use super::SEED;
 use rust_hdl::prelude::*;
 
 /// Bits of the scaled bandwidths compared by the drop and reset rules: a 24-bit count times
@@ -106,14 +108,9 @@ impl Logic for BwRules {
     }
 }
 
-#[cfg(test)]
-fn seed() -> Params {
-    super::SEED
-}
-
 #[test]
 fn bw_rules_synthesizes() {
-    let mut uut = BwRules::new(&seed());
+    let mut uut = BwRules::new(&SEED);
     uut.connect_all();
     yosys_validate("selftuned_bw_rules", &generate_verilog(&uut)).unwrap();
 }
@@ -143,7 +140,7 @@ fn the_rules_at_the_widest_counts() {
         let p = Params {
             drop_pct: pct,
             reset_pct: pct,
-            ..seed()
+            ..SEED
         };
         let mut uut = BwRules::new(&p);
         uut.connect_all();

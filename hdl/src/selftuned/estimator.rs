@@ -3,6 +3,8 @@
 
 use super::const_mul::ConstMul;
 use super::model::{Params, AGE_BITS, COUNT_BITS};
+#[cfg(test)]
+use super::SEED;
 use rust_hdl::prelude::*;
 
 /// Bits of the margin register (two's complement). The model's estimate times g,
@@ -215,25 +217,9 @@ impl Logic for Estimator {
     }
 }
 
-#[cfg(test)]
-fn seed() -> Params {
-    Params {
-        g: 32,
-        periods: 3,
-        t_init: 30,
-        inc: 30,
-        dec: 122,
-        t_ceiling: 3072,
-        drop_pct: 75,
-        reset_pct: 75,
-        r: 5,
-        linear: true,
-    }
-}
-
 #[test]
 fn estimator_synthesizes() {
-    let mut uut = Estimator::new(&seed());
+    let mut uut = Estimator::new(&SEED);
     uut.connect_all();
     yosys_validate("selftuned_estimator", &generate_verilog(&uut)).unwrap();
 }
@@ -241,5 +227,5 @@ fn estimator_synthesizes() {
 #[test]
 #[should_panic(expected = "Estimator: g = 0")]
 fn estimator_refuses_a_gather_of_zero_cycles() {
-    Estimator::new(&Params { g: 0, ..seed() });
+    Estimator::new(&Params { g: 0, ..SEED });
 }

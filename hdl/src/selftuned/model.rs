@@ -227,21 +227,7 @@ impl SelfTuned {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn seed() -> Params {
-        Params {
-            g: 32,
-            periods: 3,
-            t_init: 30,
-            inc: 30,
-            dec: 122,
-            t_ceiling: 3072,
-            drop_pct: 75,
-            reset_pct: 75,
-            r: 5,
-            linear: true,
-        }
-    }
+    use crate::selftuned::SEED;
 
     /// Run whole gathers: one snapshot per g cycles, arriving in the gather's first cycle.
     fn gathers(m: &mut SelfTuned, snaps: &[Snapshot]) -> Vec<Outputs> {
@@ -257,17 +243,17 @@ mod tests {
 
     #[test]
     fn the_seed_constants_fit_and_bad_ones_are_named() {
-        assert!(seed().check().is_ok());
+        assert!(SEED.check().is_ok());
         let e = Params {
             drop_pct: 0,
-            ..seed()
+            ..SEED
         }
         .check()
         .unwrap_err();
         assert!(e.contains("drop_pct") && e.contains("1..=100"), "{e}");
         let e = Params {
             t_init: 4000,
-            ..seed()
+            ..SEED
         }
         .check()
         .unwrap_err();
@@ -276,7 +262,7 @@ mod tests {
 
     #[test]
     fn a_snapshot_is_used_from_the_next_cycle_and_nothing_is_inhibited_before() {
-        let mut m = SelfTuned::new(seed());
+        let mut m = SelfTuned::new(SEED);
         let o = m.step(Some(Snapshot {
             full: 500,
             flits: 0,
@@ -289,7 +275,7 @@ mod tests {
     fn the_estimate_extrapolates_to_the_present() {
         let mut m = SelfTuned::new(Params {
             t_init: 100,
-            ..seed()
+            ..SEED
         });
         m.step(Some(Snapshot { full: 40, flits: 0 }));
         for _ in 1..32 {
@@ -321,7 +307,7 @@ mod tests {
 
     #[test]
     fn throttling_without_a_drop_raises_the_threshold_and_a_drop_lowers_it() {
-        let mut m = SelfTuned::new(seed());
+        let mut m = SelfTuned::new(SEED);
         // Period 1: full 100 > T = 30, the gate inhibits; bw 3 x 1000.
         let s = Snapshot {
             full: 100,
@@ -347,7 +333,7 @@ mod tests {
     fn not_throttling_and_no_drop_keeps_the_threshold() {
         let mut m = SelfTuned::new(Params {
             t_init: 500,
-            ..seed()
+            ..SEED
         });
         let s = Snapshot {
             full: 100,
@@ -363,7 +349,7 @@ mod tests {
         let mut m = SelfTuned::new(Params {
             reset_pct: 75,
             r: 2,
-            ..seed()
+            ..SEED
         });
         let hi = Snapshot {
             full: 10,

@@ -3,6 +3,8 @@
 
 use super::bw_rules::BwRules;
 use super::model::{Params, BW_BITS, COUNT_BITS};
+#[cfg(test)]
+use super::SEED;
 use rust_hdl::prelude::*;
 
 // The model's widths are the ports' (Bits<16>, Bits<24>).
@@ -250,25 +252,9 @@ impl Logic for Tuner {
     }
 }
 
-#[cfg(test)]
-fn seed() -> Params {
-    Params {
-        g: 32,
-        periods: 3,
-        t_init: 30,
-        inc: 30,
-        dec: 122,
-        t_ceiling: 3072,
-        drop_pct: 75,
-        reset_pct: 75,
-        r: 5,
-        linear: true,
-    }
-}
-
 #[test]
 fn tuner_synthesizes() {
-    let mut uut = Tuner::new(&seed());
+    let mut uut = Tuner::new(&SEED);
     uut.connect_all();
     yosys_validate("selftuned_tuner", &generate_verilog(&uut)).unwrap();
 }
@@ -278,6 +264,6 @@ fn tuner_synthesizes() {
 fn tuner_refuses_a_drop_rule_of_zero() {
     Tuner::new(&Params {
         drop_pct: 0,
-        ..seed()
+        ..SEED
     });
 }

@@ -12,6 +12,29 @@
 //! then runs on it. docs/network.md, "Writing a congestion-control scheme", walks through
 //! IB CC as the example.
 
+/// The injection-gate hooks (`gate`, `used_credits`, `gate_error`) of a scheme whose gate
+/// is the plain credit check `net::CreditGate`, held in the field `$g` of its state.
+macro_rules! credit_gate_hooks {
+    ($g:tt) => {
+        #[inline]
+        fn gate(
+            &mut self,
+            n: u32,
+            _now: u64,
+            i: &crate::net::scheme::GateIn,
+        ) -> crate::net::scheme::GateOut {
+            self.$g.step(n, i)
+        }
+        #[inline]
+        fn used_credits(&self, n: u32) -> u16 {
+            self.$g.used(n)
+        }
+        fn gate_error(&self, n: u32) -> Option<String> {
+            self.$g.error(n)
+        }
+    };
+}
+
 pub mod alo;
 pub mod ibcc;
 pub mod none;

@@ -11,7 +11,7 @@
 
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
-use crate::net::scheme::{CreditGate, GateIn, GateOut, GateState, Scheme};
+use crate::net::scheme::{CreditGate, GateState, Scheme};
 use crate::net::topology::cube;
 use crate::net::{BuildCtx, NetError, NodeId, Topology, TopologyConfig};
 use serde::{Deserialize, Serialize};
@@ -157,17 +157,7 @@ impl Scheme for AloState {
     const FLOWS: bool = true;
     const WANTS_LANES: bool = true;
 
-    #[inline]
-    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
-        self.gate.step(n, i)
-    }
-    #[inline]
-    fn used_credits(&self, n: u32) -> u16 {
-        self.gate.used(n)
-    }
-    fn gate_error(&self, n: u32) -> Option<String> {
-        self.gate.error(n)
-    }
+    credit_gate_hooks!(gate);
     fn gate_state(&self, n: u32) -> GateState {
         GateState {
             c: self.used_credits(n),

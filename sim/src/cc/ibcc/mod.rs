@@ -19,9 +19,7 @@ pub use switch::IbccSwitches;
 
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
-use crate::net::scheme::{
-    Arrival, Control, CreditGate, Departure, GateIn, GateOut, OutputAt, Scheme,
-};
+use crate::net::scheme::{Arrival, Control, CreditGate, Departure, OutputAt, Scheme};
 use crate::net::{BuildCtx, NetError, Peer};
 use std::collections::VecDeque;
 
@@ -104,17 +102,7 @@ impl Scheme for IbccState {
     const MARKS: bool = true;
     const FLOWS: bool = true;
 
-    #[inline]
-    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
-        self.gate.step(n, i)
-    }
-    #[inline]
-    fn used_credits(&self, n: u32) -> u16 {
-        self.gate.used(n)
-    }
-    fn gate_error(&self, n: u32) -> Option<String> {
-        self.gate.error(n)
-    }
+    credit_gate_hooks!(gate);
 
     #[inline]
     fn nic_tick(&mut self, n: u32, now: u64) {

@@ -3,7 +3,7 @@
 
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
-use crate::net::scheme::{CreditGate, GateIn, GateOut, Scheme};
+use crate::net::scheme::{CreditGate, Scheme};
 use crate::net::{BuildCtx, NetError};
 use serde::{Deserialize, Serialize};
 
@@ -43,15 +43,5 @@ impl Plugin for NoCc {
 pub struct NoneState(CreditGate);
 
 impl Scheme for NoneState {
-    #[inline]
-    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
-        self.0.step(n, i)
-    }
-    #[inline]
-    fn used_credits(&self, n: u32) -> u16 {
-        self.0.used(n)
-    }
-    fn gate_error(&self, n: u32) -> Option<String> {
-        self.0.error(n)
-    }
+    credit_gate_hooks!(0);
 }

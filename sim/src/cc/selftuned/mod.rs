@@ -17,7 +17,7 @@ pub use config::{Estimate, SelfTunedConfig};
 
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
-use crate::net::scheme::{CreditGate, GateIn, GateOut, GateState, Global, Scheme};
+use crate::net::scheme::{CreditGate, GateState, Global, Scheme};
 use crate::net::{BuildCtx, NetConfig, NetError, Topology};
 use pft_hdl::selftuned::model::{Outputs, SelfTuned, Snapshot};
 use std::collections::VecDeque;
@@ -129,17 +129,7 @@ impl Scheme for SelfTunedState {
     const FLOWS: bool = true;
     const WANTS_GLOBAL: bool = true;
 
-    #[inline]
-    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
-        self.gate.step(n, i)
-    }
-    #[inline]
-    fn used_credits(&self, n: u32) -> u16 {
-        self.gate.used(n)
-    }
-    fn gate_error(&self, n: u32) -> Option<String> {
-        self.gate.error(n)
-    }
+    credit_gate_hooks!(gate);
     fn gate_state(&self, n: u32) -> GateState {
         GateState {
             c: self.used_credits(n),
