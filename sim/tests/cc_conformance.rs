@@ -55,7 +55,8 @@ struct Outcome {
 
 fn run(kind: &str, order: EvalOrder, seed: u64) -> Outcome {
     let cc = CcConfig::example_of(kind).expect("a registered kind");
-    let mut net = Network::with_cc(&cfg(), &cc, EngineKind::Model, seed)
+    let net_cfg = CcConfig::example_net_of(kind, cfg()).expect("a registered kind");
+    let mut net = Network::with_cc(&net_cfg, &cc, EngineKind::Model, seed)
         .unwrap_or_else(|e| panic!("{kind}: the network is refused: {e}"));
     net.set_eval_order(order);
     let n = net.nodes();
@@ -141,7 +142,11 @@ fn scenario_with(kind: &str, extra: &str) -> Result<(), String> {
     let text = format!(
         "[network]\ntopology = {{ kind = \"mesh\", k = 2, n = 2 }}\n[workload]\nkind = \"uniform\"\n\n[[cc]]\nname = \"x\"\nkind = \"{kind}\"\n{extra}\n"
     );
-    let sc = Scenario::parse(&text)?;
+    let mut sc = Scenario::parse(&text)?;
+    // the network the scheme needs (`Plugin::example_net`: output queues, ACKs)
+    if let Some(net) = CcConfig::example_net_of(kind, sc.network.clone()) {
+        sc.network = net;
+    }
     sc.validate().map_err(|e| e.to_string())
 }
 

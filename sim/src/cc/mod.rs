@@ -37,8 +37,10 @@ macro_rules! credit_gate_hooks {
 
 pub mod alo;
 pub mod ibcc;
+pub mod mvcm;
 pub mod none;
 pub mod pft;
+pub mod renato;
 pub mod selftuned;
 
 pub use ibcc::IbccConfig;
@@ -96,6 +98,12 @@ pub trait Plugin {
     /// defaults.
     fn example() -> Self::Config {
         Self::Config::default()
+    }
+    /// The network the conformance suite runs the scheme on, from the suite's own (a
+    /// small fat tree of today's switches): a scheme that needs more (output queues, ACKs)
+    /// turns it on here. Default: the suite's network.
+    fn example_net(net: NetConfig) -> NetConfig {
+        net
     }
     /// False when `cfg` does nothing (a `pft` entry with `enable = false`).
     fn active(cfg: &Self::Config) -> bool {
@@ -161,6 +169,14 @@ macro_rules! registry {
                     _ => None,
                 }
             }
+            /// The conformance suite's network for the scheme `kind` (`Plugin::example_net`
+            /// of `net`; None: no such scheme).
+            pub fn example_net_of(kind: &str, net: NetConfig) -> Option<NetConfig> {
+                match kind {
+                    $($kind => Some(<$p>::example_net(net)),)*
+                    _ => None,
+                }
+            }
             /// Every error of the scheme's keys (named `prefix.key`).
             pub fn errors(&self, prefix: &str) -> Vec<FieldError> {
                 let mut errs = Vec::new();
@@ -211,6 +227,12 @@ registry! {
     /// At-Least-One: inject only with free virtual channels on the useful outputs (seed
     /// 003's comparator).
     Alo("alo") => alo::Alo,
+    /// MVCM: input marking and output validation, per-flow window and waiting slots
+    /// (seed 004).
+    Mvcm("mvcm") => mvcm::Mvcm,
+    /// Renato's proposal: three-step input marking, window 1, LIPD (seed 004's
+    /// comparator).
+    Renato("renato") => renato::Renato,
 }
 // ----------------------------------------------------------------------------------------
 

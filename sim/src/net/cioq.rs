@@ -126,6 +126,9 @@ impl<S: Scheme> Network<S> {
                 self.sw.inp[g].nonempty = 0;
                 queued &= !(1 << i);
             }
+            if S::MARKS && self.seams.marks {
+                self.head_leaves(si, g, e);
+            }
             let en = self.entries[e];
             let oq = &mut self.sw.oq[go.index()];
             oq.xentry = e;
@@ -221,6 +224,7 @@ impl<S: Scheme> Network<S> {
                     port: o,
                     global: go.index(),
                     free: op.limit - op.used,
+                    queue: oq.space_used + 1, // before this flit left
                 };
                 let pk = &mut self.packets[pkt];
                 let d = Departure {

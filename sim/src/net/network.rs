@@ -418,7 +418,7 @@ impl<S: Scheme> Network<S> {
             self.nic.active[src].push_back(m.dst.0);
             self.nic.st[src].dsts += 1;
             if self.seams.flows {
-                self.cc.queue_opened(src as u32);
+                self.cc.queue_opened(src as u32, m.dst.0);
             }
         } else {
             self.msgs[q.1].next = slot;

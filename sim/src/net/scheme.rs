@@ -20,9 +20,10 @@
 //!   sender, a data packet's (0 at the source) from switches' marking;
 //! - **switch marking**: switches tell the scheme when a flit is queued for an output
 //!   ([`Scheme::queued`]) and when one leaves ([`Scheme::departs`], which may set bits in
-//!   the packet), with the output's free credits; [`Scheme::switch_done`] ends a switch's
-//!   cycle; [`Scheme::head_arrived`] lets an input buffer mark a packet on arrival, with the
-//!   buffer's occupancy;
+//!   the packet), with the output's free credits and its queue (CIOQ);
+//!   [`Scheme::switch_done`] ends a switch's cycle; [`Scheme::head_arrived`] lets an input
+//!   buffer mark a packet on arrival, with the buffer's occupancy, and
+//!   [`Scheme::head_leaves`] when it leaves the buffer for its output;
 //! - **global hook** ([`Scheme::cycle`]): once per cycle before any component, with
 //!   network-wide counts ([`Global`]); [`DelayLine`] gives a scheme the counts of `d`
 //!   cycles ago (a side-band that takes `d` cycles to gather them);
@@ -113,6 +114,10 @@ pub struct OutputAt {
     pub global: usize,
     /// Free credits of the output's link now.
     pub free: u32,
+    /// Flits in the output's queue, counting the room reserved for a packet streaming into
+    /// it (the CIOQ switch, `speedup`; for `departs`, before the flit leaves); 0 in a
+    /// switch without output queues.
+    pub queue: u32,
 }
 
 /// A flit leaving a switch output.
@@ -255,10 +260,11 @@ pub trait Scheme {
         let _ = (n, dst, now);
         true
     }
-    /// A destination queue of NIC `n` became non-empty.
+    /// NIC `n`'s queue for destination `dst` became non-empty (the host put a message
+    /// into the flow's empty injection queue).
     #[inline]
-    fn queue_opened(&mut self, n: u32) {
-        let _ = n;
+    fn queue_opened(&mut self, n: u32, dst: u32) {
+        let _ = (n, dst);
     }
     /// NIC `n` starts a data packet of `flits` to `dst` at `now`.
     #[inline]
@@ -306,6 +312,14 @@ pub trait Scheme {
     /// hooks are called only for a scheme value whose `seams()` has `marks`.
     #[inline]
     fn head_arrived(&mut self, i: &InputAt) -> u8 {
+        let _ = i;
+        0
+    }
+    /// A packet head leaves a switch input buffer: it won its output (today's switch's
+    /// grant, the CIOQ crossbar's). `i.occupancy` is the buffer's flits now, the packet's
+    /// included. The bits to set in the packet.
+    #[inline]
+    fn head_leaves(&mut self, i: &InputAt) -> u8 {
         let _ = i;
         0
     }

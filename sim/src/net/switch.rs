@@ -57,7 +57,27 @@ impl<S: Scheme> Network<S> {
             port: o,
             global: go.index(),
             free: op.limit - op.used,
+            queue: self.sw.oq.get(go.index()).map_or(0, |q| q.space_used),
         }
+    }
+
+    /// The scheme sees entry `e`'s packet head leave input buffer `g` of switch `s` for
+    /// its output (the grant); it may set bits in the packet.
+    #[inline]
+    pub(crate) fn head_leaves(&mut self, s: SwitchId, g: PortId, e: EntryId) {
+        let en = self.entries[e];
+        let pk = &mut self.packets[en.pkt];
+        let i = InputAt {
+            switch: s.0,
+            port: self.sw.sw[s].local(g),
+            global: g.index(),
+            occupancy: self.sw.inp[g].occ,
+            capacity: self.cfg.buffer_flits,
+            out: en.out as u32,
+            len: en.len,
+            control: pk.flags & CONTROL != 0,
+        };
+        pk.bits |= self.cc.head_leaves(&i);
     }
 
     /// Phase 1: a flit arrives at global input port `gp`.
@@ -363,6 +383,9 @@ impl<S: Scheme> Network<S> {
                 }
             }
             ip.rr = ((o as u32 + 1) % r) as u8;
+            if S::MARKS && self.seams.marks {
+                self.head_leaves(si, g, e);
+            }
             let en = &self.entries[e];
             let op = &mut self.sw.out[bo];
             op.entry = e;
@@ -411,6 +434,7 @@ impl<S: Scheme> Network<S> {
                 port: self.sw.sw[si].local(bo),
                 global: bo.index(),
                 free: op.limit - op.used,
+                queue: 0,
             };
             let d = Departure {
                 head: seq == 0,

@@ -117,7 +117,7 @@ impl Scheme for IbccState {
         self.nics.eligible(n as usize, dst, now)
     }
     #[inline]
-    fn queue_opened(&mut self, n: u32) {
+    fn queue_opened(&mut self, n: u32, _dst: u32) {
         self.nics.queue_opened(n as usize);
     }
     #[inline]

@@ -1,0 +1,267 @@
+//! MVCM's keys (`[[cc]] kind = "mvcm"`), named after seed 004's constants; the defaults are
+//! the paper's, and the source's constants are derived from the network as its §4.3 does.
+
+use crate::net::config::{bad, FieldError};
+use crate::net::{NetConfig, NodeId, Topology, TopologyConfig};
+use pft_hdl::mvcm::model::{omega, rtt_min_cycles, Params, RTT_MIN_MAX};
+use serde::{Deserialize, Serialize};
+
+/// Keys of an `mvcm` entry. Integer keys are read wide and range-checked, so an error names
+/// the key and its range.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MvcmConfig {
+    /// Input threshold, percent of an input buffer: a data packet whose arrival leaves more
+    /// than this in the buffer (itself included) is marked (MB). Seed: 66. 1..=100.
+    pub in_threshold_percent: u64,
+    /// Output threshold, percent of an output queue: a marked packet leaving a queue that
+    /// holds more than this (itself included) is validated (VB). Seed: 33. 1..=100.
+    pub out_threshold_percent: u64,
+    /// The WS growth factor k (the switch arity). Default: the topology's k (`kary_nfly`,
+    /// `kary_ntree`, `torus`, `mesh`); other topologies need it. 2..=64.
+    pub k: Option<u64>,
+    /// Network stages n. Default: the topology's n, as `k`. 1..=12.
+    pub n: Option<u64>,
+    /// How many times the WS may be multiplied by k after they were set to 1. Default n
+    /// (at most k^n WS, docs/cc/mvcm.md). 0..=31 and k^ws_max_incs * rtt_min < 2^32.
+    pub ws_max_incs: Option<u64>,
+    /// Largest dynamic window, packets. Default: ceil(omega) from the network. 1..=255.
+    pub dw_max: Option<u64>,
+    /// One WS, cycles. Default: the network's minimum round trip. 1..=1048576.
+    pub rtt_min: Option<u64>,
+    /// The data packet's length for the derivation, bytes (the paper: 256 B payload + 22 B
+    /// header). Default: the network's `mtu_bytes`. 1..=mtu_bytes.
+    pub packet_bytes: Option<u64>,
+    /// Validation on (false: an MB alone grades the ACK as hot: the seed's Fig. 13
+    /// ablation, "marking without validation").
+    pub validate: bool,
+}
+
+impl Default for MvcmConfig {
+    /// The seed's thresholds; everything else derived.
+    fn default() -> Self {
+        MvcmConfig {
+            in_threshold_percent: 66,
+            out_threshold_percent: 33,
+            k: None,
+            n: None,
+            ws_max_incs: None,
+            dw_max: None,
+            rtt_min: None,
+            packet_bytes: None,
+            validate: true,
+        }
+    }
+}
+
+/// The derived constants of one network, with what they came from (for the docs and
+/// `pftsim check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Derived {
+    /// The source's constants.
+    pub params: Params,
+    /// What the derivation read from the network.
+    pub round_trip: RoundTrip,
+    /// Input and output thresholds, flits (a buffer holding more is over).
+    pub in_level: u32,
+    pub out_level: u32,
+}
+
+impl MvcmConfig {
+    /// Every error of the keys alone (those that need the network: `derive`).
+    pub fn errors(&self, prefix: &str) -> Vec<FieldError> {
+        let key = |k: &str| {
+            if prefix.is_empty() {
+                k.to_string()
+            } else {
+                format!("{prefix}.{k}")
+            }
+        };
+        let mut errs = Vec::new();
+        for (k, v, lo, hi) in [
+            (
+                "in_threshold_percent",
+                Some(self.in_threshold_percent),
+                1,
+                100,
+            ),
+            (
+                "out_threshold_percent",
+                Some(self.out_threshold_percent),
+                1,
+                100,
+            ),
+            ("k", self.k, 2, 64),
+            ("n", self.n, 1, 12),
+            ("ws_max_incs", self.ws_max_incs, 0, 31),
+            ("dw_max", self.dw_max, 1, 255),
+            ("rtt_min", self.rtt_min, 1, RTT_MIN_MAX as u64),
+            ("packet_bytes", self.packet_bytes, 1, u32::MAX as u64),
+        ] {
+            if let Some(v) = v.filter(|v| !(lo..=hi).contains(v)) {
+                errs.push(bad(&key(k), v, format!("must be in {lo}..={hi}")));
+            }
+        }
+        errs
+    }
+
+    /// The source's constants and the switches' thresholds on the valid network `net`
+    /// (`prefix` names the entry in errors): what the scheme needs from the network
+    /// (output queues, ACKs) is checked here too.
+    pub fn derive(
+        &self,
+        net: &NetConfig,
+        topo: &Topology,
+        prefix: &str,
+    ) -> Result<Derived, FieldError> {
+        let key = |k: &str| format!("{prefix}.{k}");
+        if net.speedup.is_none() {
+            return Err(bad(
+                "network.speedup",
+                "not set",
+                "mvcm validates packets at output queues: set speedup (1..=8, the CIOQ switch; the seed's is 2)",
+            ));
+        }
+        let (tk, tn) = match net.topology {
+            TopologyConfig::KaryNfly { k, n, .. }
+            | TopologyConfig::KaryNtree { k, n }
+            | TopologyConfig::Torus { k, n }
+            | TopologyConfig::Mesh { k, n } => (Some(k as u64), Some(n as u64)),
+            _ => (None, None),
+        };
+        let need = |v: Option<u64>, name: &str, range: &str| {
+            v.ok_or_else(|| {
+                bad(
+                    &key(name),
+                    "not set",
+                    format!("must be set ({range}) on a topology without a k-ary n-stage shape"),
+                )
+            })
+        };
+        let k = need(self.k.or(tk), "k", "2..=64")?;
+        let n = need(self.n.or(tn), "n", "1..=12")?;
+        if !(2..=64).contains(&k) || !(1..=12).contains(&n) {
+            return Err(bad(
+                "network.topology",
+                format!("k = {k}, n = {n}"),
+                "mvcm's WS need k in 2..=64 and n in 1..=12: set the keys k and n",
+            ));
+        }
+        let rt = round_trip(net, topo, self.packet_bytes, prefix)?;
+        let rtt_min = match self.rtt_min {
+            Some(r) => r as u32,
+            None => rt.rtt.min(RTT_MIN_MAX),
+        };
+        let params = Params {
+            dw_max: self.dw_max.map_or(rt.dw_max.clamp(1, 255), |d| d as u32),
+            k: k as u32,
+            n: n as u32,
+            rtt_min,
+            ws_max_incs: self.ws_max_incs.unwrap_or(n) as u32,
+        };
+        params.check().map_err(|e| bad(prefix, "mvcm", e))?;
+        let level = |pct: u64, cap: u32| (pct * cap as u64 / 100) as u32;
+        let out_cap = net.out_buffer_flits.unwrap_or(net.buffer_flits);
+        Ok(Derived {
+            params,
+            round_trip: rt,
+            in_level: level(self.in_threshold_percent, net.buffer_flits),
+            out_level: level(self.out_threshold_percent, out_cap),
+        })
+    }
+
+    /// One line for reports: `MVCM in>66% out>33% dw=auto rtt=auto k=auto n=auto`.
+    pub fn describe(&self) -> String {
+        let opt = |v: Option<u64>| v.map_or("auto".to_string(), |v| v.to_string());
+        format!(
+            "MVCM in>{}% out>{}% dw={} rtt={} k={} n={}{}",
+            self.in_threshold_percent,
+            self.out_threshold_percent,
+            opt(self.dw_max),
+            opt(self.rtt_min),
+            opt(self.k),
+            opt(self.n),
+            if self.validate { "" } else { " novalid" }
+        )
+    }
+}
+
+/// The minimum round trip of a network as seed 004's §4.3 derives it, in cycles (one
+/// cycle moves one flit, so B = 1 flit per cycle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundTrip {
+    /// Switches on the longest path, and the one-way head latency over it: the NIC's link
+    /// and, per switch, its pipeline and its output link (the paper's h * t_hop).
+    pub switches: u32,
+    pub one_way: u32,
+    /// Data packet and ACK, flits.
+    pub data_flits: u32,
+    pub ack_flits: u32,
+    /// `2 * one_way + data_flits + ack_flits` (the paper's RTT_min), and
+    /// `dw_max = ceil(omega)`, omega = RTT_min / data_flits.
+    pub rtt: u32,
+    pub dw_max: u32,
+}
+
+/// The [`RoundTrip`] of the valid network `net` for data packets of `packet_bytes`
+/// (default the MTU) and the network's ACKs, which it needs (errors name
+/// `prefix.packet_bytes` and `network.ack_bytes`).
+pub fn round_trip(
+    net: &NetConfig,
+    topo: &Topology,
+    packet_bytes: Option<u64>,
+    prefix: &str,
+) -> Result<RoundTrip, FieldError> {
+    let Some(ack_bytes) = net.ack_bytes else {
+        return Err(bad(
+            "network.ack_bytes",
+            "not set",
+            "the sources learn the marks from per-packet ACKs: set ack_bytes (1..=mtu_bytes; seed 004's is 22)",
+        ));
+    };
+    let fb = net.flit_bytes.max(1) as u64;
+    let pkt = packet_bytes.unwrap_or(net.mtu_bytes as u64);
+    if pkt > net.mtu_bytes as u64 {
+        return Err(bad(
+            &format!("{prefix}.packet_bytes"),
+            pkt,
+            format!("must be in 1..=mtu_bytes ({})", net.mtu_bytes),
+        ));
+    }
+    let data_flits = pkt.div_ceil(fb) as u32;
+    let ack_flits = (ack_bytes as u64).div_ceil(fb) as u32;
+    let switches = longest_path(net, topo);
+    let one_way = (switches + 1) * net.link_latency_cycles + switches * net.switch_latency_cycles;
+    let rtt = rtt_min_cycles(1, one_way, 1, data_flits, ack_flits);
+    let (num, den) = omega(1, one_way, 1, data_flits, ack_flits);
+    Ok(RoundTrip {
+        switches,
+        one_way,
+        data_flits,
+        ack_flits,
+        rtt: u32::try_from(rtt).unwrap_or(u32::MAX),
+        dw_max: u32::try_from(num.div_ceil(den)).unwrap_or(u32::MAX),
+    })
+}
+
+/// Switches on the longest path of the network: n on a k-ary n-fly, 2n - 1 on a k-ary
+/// n-tree (up to the top stage and down), else the longest routed path over all pairs.
+pub fn longest_path(net: &NetConfig, topo: &Topology) -> u32 {
+    match net.topology {
+        TopologyConfig::KaryNfly { n, .. } => n,
+        TopologyConfig::KaryNtree { n, .. } => 2 * n - 1,
+        _ => {
+            let nodes = topo.nodes();
+            let mut most = 0;
+            for s in NodeId::all(nodes) {
+                for d in NodeId::all(nodes) {
+                    if s != d {
+                        // a valid network routes every pair (the build checks it)
+                        most = most.max(topo.path(s, d).map_or(0, |p| p.len() as u32));
+                    }
+                }
+            }
+            most
+        }
+    }
+}

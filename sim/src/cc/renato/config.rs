@@ -1,0 +1,114 @@
+//! The keys of Renato's proposal (`[[cc]] kind = "renato"`), as seed 004 §3.2.1 describes
+//! it; the defaults are the configuration seed 004 compares against (window 1, LIPD).
+
+use crate::cc::mvcm::config::{round_trip, RoundTrip};
+use crate::net::config::{bad, FieldError};
+use crate::net::{NetConfig, Topology};
+use serde::{Deserialize, Serialize};
+
+/// The source's response function (Santos et al., as seed 004 names them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Response {
+    /// Linear Inter-Packet Delay: a marked ACK adds one packet transmission time T to the
+    /// flow's delay, a clean ACK takes one away (the seed's "static" choice and its
+    /// comparison's).
+    #[default]
+    Lipd,
+    /// Fast Increase Multiplicative Decrease: a marked ACK divides the rate by `m`, a clean
+    /// ACK multiplies it by `m` (exponential increase), up to full rate.
+    Fimd,
+    /// Additive Increase Multiplicative Decrease: a marked ACK halves the rate, a clean ACK
+    /// adds `ai_percent` of full rate.
+    Aimd,
+}
+
+/// Keys of a `renato` entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RenatoConfig {
+    /// The response function. Default `lipd`.
+    pub response: Response,
+    /// FIMD's factor m. 2..=16, default 2 (the seed's).
+    pub m: u64,
+    /// AIMD's additive step, percent of full rate per clean ACK. (0, 100], default 6.25.
+    pub ai_percent: f64,
+    /// The static window, packets outstanding per flow. 1..=255, default 1 (the seed's).
+    pub window: u64,
+    /// The packet transmission time T, cycles (the minimum time to send a packet and
+    /// receive its ACK). Default: the network's minimum round trip, as MVCM's RTT_min.
+    /// 1..=1048576.
+    pub packet_time: Option<u64>,
+    /// The data packet's length for that derivation, bytes. Default `mtu_bytes`.
+    pub packet_bytes: Option<u64>,
+}
+
+impl Default for RenatoConfig {
+    fn default() -> Self {
+        RenatoConfig {
+            response: Response::Lipd,
+            m: 2,
+            ai_percent: 6.25,
+            window: 1,
+            packet_time: None,
+            packet_bytes: None,
+        }
+    }
+}
+
+impl RenatoConfig {
+    /// Every error of the keys alone.
+    pub fn errors(&self, prefix: &str) -> Vec<FieldError> {
+        let key = |k: &str| {
+            if prefix.is_empty() {
+                k.to_string()
+            } else {
+                format!("{prefix}.{k}")
+            }
+        };
+        let mut errs = Vec::new();
+        for (k, v, lo, hi) in [
+            ("m", Some(self.m), 2, 16),
+            ("window", Some(self.window), 1, 255),
+            ("packet_time", self.packet_time, 1, 1 << 20),
+            ("packet_bytes", self.packet_bytes, 1, u32::MAX as u64),
+        ] {
+            if let Some(v) = v.filter(|v| !(lo..=hi).contains(v)) {
+                errs.push(bad(&key(k), v, format!("must be in {lo}..={hi}")));
+            }
+        }
+        if !(self.ai_percent > 0.0 && self.ai_percent <= 100.0) {
+            errs.push(bad(
+                &key("ai_percent"),
+                self.ai_percent,
+                "must be in (0, 100] (percent of full rate per clean ACK)",
+            ));
+        }
+        errs
+    }
+
+    /// The packet transmission time T on the valid network `net` (it needs ACKs), and the
+    /// round trip it came from.
+    pub fn packet_time_on(
+        &self,
+        net: &NetConfig,
+        topo: &Topology,
+        prefix: &str,
+    ) -> Result<(u32, RoundTrip), FieldError> {
+        let rt = round_trip(net, topo, self.packet_bytes, prefix)?;
+        Ok((self.packet_time.map_or(rt.rtt, |t| t as u32), rt))
+    }
+
+    /// One line for reports: `RENATO lipd w=1 T=auto`.
+    pub fn describe(&self) -> String {
+        let t = self
+            .packet_time
+            .map_or("auto".to_string(), |t| t.to_string());
+        let f = match self.response {
+            Response::Lipd => "lipd".to_string(),
+            Response::Fimd => format!("fimd m={}", self.m),
+            Response::Aimd => format!("aimd +{}%", self.ai_percent),
+        };
+        format!("RENATO {f} w={} T={t}", self.window)
+    }
+}
