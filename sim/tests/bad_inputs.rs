@@ -415,6 +415,18 @@ fn scenario_cases() -> Vec<Case> {
                 "[[cc]]\nname = \"tune\"\nkind = \"selftuned\"\n[[pft]]",
             ),
         ),
+        // seed 004's hot-spot burst: both keys at least 1, both reported at once
+        sc(
+            "SC-103",
+            HOTSPOT_OK.replace(
+                "hotspots = 1\n",
+                "hotspots = 1\nhot_start_after_delivered = 0\nhot_messages = 0\n",
+            ),
+        ),
+        sc(
+            "SC-104",
+            HOTSPOT_OK.replace("hotspots = 1\n", "hotspots = 1\nhot_messages = -5\n"),
+        ),
     ]
 }
 

@@ -27,6 +27,7 @@ fn d(
         },
         injected,
         delivered,
+        bits: 0,
     }
 }
 

@@ -169,7 +169,8 @@ fn compare_prints_one_table_and_writes_each_run() {
         header(&d.join("compare.csv")),
         "config,pft,congestors,cycles_run,finished,accepted,lat_mean,lat_p99,bw_mean,bw_p99,\
 f_c,f_c_tail,cif_lat_avg,cif_lat_p99,cif_bw_avg,cif_bw_p99,frac_congested,frac_throttled,\
-wall_seconds,rx_hot,rx_nonhot,rx_total,cc_counters"
+wall_seconds,rx_hot,rx_nonhot,rx_total,cc_counters,cold_lat_peak,hot_link_util,\
+marked_cold_frac,marked_hot_frac"
     );
     let c = json(&d.join("compare.json"));
     let rows = c["rows"].as_array().unwrap();
@@ -177,7 +178,17 @@ wall_seconds,rx_hot,rx_nonhot,rx_total,cc_counters"
     assert_eq!(names, ["isolated", "off", "paper", "hard"]);
     for r in rows {
         assert_eq!(r["finished"], Value::Bool(true));
+        // seed 004's columns are for hot-spot workloads only
+        for k in [
+            "cold_lat_peak",
+            "hot_link_util",
+            "marked_cold_frac",
+            "marked_hot_frac",
+        ] {
+            assert!(r[k].is_null(), "{k} of a GPCNeT run: {}", r[k]);
+        }
     }
+    assert!(!d.join("off/coldhot.csv").exists() && !out.contains("cold/hot"));
     // F_C only for PFT-on runs; CIF for every congested run
     assert!(rows[1]["f_c"].is_null() && rows[2]["f_c"].is_number());
     assert!(rows[3]["f_c"].as_f64().unwrap() > 0.0);
@@ -480,6 +491,19 @@ ccti_timer = 20
         iso[col("rx_nonhot")].parse().unwrap(),
     );
     assert!(h < 3.0 * n, "isolated: hot {h} vs others {n}");
+    // seed 004's columns: no C node sends in the isolated run, so no congestion period;
+    // IB CC marks hot-spot messages, no scheme without marking does
+    assert_eq!(iso[col("hot_link_util")], "");
+    for r in &rows[2..] {
+        let util: f64 = r[col("hot_link_util")].parse().unwrap();
+        assert!(util > 0.1 && util < 1.1, "hot_link_util {util}");
+        assert!(r[col("cold_lat_peak")].parse::<f64>().unwrap() > 0.0);
+    }
+    let marked = |r: &Vec<&str>| r[col("marked_hot_frac")].parse::<f64>().unwrap();
+    assert_eq!(marked(&rows[2]), 0.0);
+    assert!(marked(&rows[4]) > 0.0, "IB CC marked no hot message");
+    assert!(table.contains("cold/hot (seed 004)"), "{table}");
+    assert!(out.join("isolated/coldhot.csv").is_file());
     let s = json(&out.join("ib").join("summary.json"));
     assert_eq!(s["cc"]["kind"], "ibcc");
     assert!(s["improvement"]["rx_nonhot"].as_f64().unwrap() > 0.0);

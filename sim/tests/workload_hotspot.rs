@@ -274,6 +274,7 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
                         msg: *m,
                         injected: t,
                         delivered: t,
+                        bits: 0,
                     },
                 );
             }
@@ -286,6 +287,7 @@ fn budget_streams_keep_their_shares_and_the_node_rate() {
                         msg: m,
                         injected: t,
                         delivered: t,
+                        bits: 0,
                     },
                 );
             }

@@ -151,6 +151,11 @@ impl Network {
         m
     }
 
+    /// A packet that arrived with scheme bits `bits` counts as marked (`Scheme::marked`).
+    pub fn marked(&self, bits: u8) -> bool {
+        each_net!(self, n => n.scheme().marked(bits))
+    }
+
     /// The scheme's probes now: named values of its state (names fixed per scheme).
     pub fn scheme_probes(&self) -> Vec<(&'static str, f64)> {
         each_net!(self, n => n.scheme().probes())

@@ -9,9 +9,12 @@
 //! - `timeseries`: compact (cycle, node, c, congested) samples at chosen NICs.
 //! - `netseries`: delivered and injected flits per node per cycle against time, with the
 //!   congestion-control scheme's probes.
+//! - `coldhot`: cold and hot messages of a hot-spot workload against time (latency,
+//!   throughput, the hot spots' link utilisation, marked messages; seed 004).
 //!
 //! docs/workloads.md gives every formula.
 
+pub mod coldhot;
 pub mod csv_table;
 pub mod delivery;
 pub mod distribution;
@@ -21,6 +24,7 @@ pub mod netseries;
 pub mod stats;
 pub mod timeseries;
 
+pub use coldhot::{ColdHot, ColdHotRow, ColdHotSummary};
 pub use csv_table::CsvTable;
 pub use delivery::{DeliveryReport, DeliveryStats};
 pub use distribution::{Distribution, Histogram, Quantiles};

@@ -338,11 +338,18 @@ impl<S: Scheme> Network<S> {
         }
         self.entries[e].live = false;
         self.entries.free(e);
+        let bits = self.packets[pkt].bits;
         self.packets[pkt].len = 0;
         self.packets.free(pkt);
         if m == MsgId::NONE {
             return; // a control packet: the scheme saw it on arrival
         }
+        if bits != 0 {
+            // the packet's scheme bits as it arrived here, OR-ed into its message's
+            // (`Delivery::bits`; the slab clears them when the slot is freed)
+            self.msgs.mark_or(m, bits);
+        }
+        let marks = self.msgs.mark(m);
         let ms = &mut self.msgs[m];
         ms.flits_ejected += len as u32;
         // A packet of its class delivered: the class moves.
@@ -355,6 +362,7 @@ impl<S: Scheme> Network<S> {
                 msg: ms.msg,
                 injected: ms.injected,
                 delivered: now,
+                bits: marks,
             };
             ms.flits_total = 0; // marks the slot free
             self.msgs.free(m);
@@ -576,4 +584,97 @@ impl<S: Scheme> Network<S> {
 #[inline]
 fn c_free(c: u16, limit: u32) -> bool {
     (c as u32) < limit
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::net::scheme::{CreditGate, GateIn, GateOut, Scheme};
+    use crate::net::store::PktId;
+    use crate::net::types::{Delivery, Message, NodeId, Workload};
+    use crate::net::{NetConfig, Network, TopologyConfig};
+
+    /// The plain credit check, and nothing else.
+    struct Plain(CreditGate);
+
+    impl Scheme for Plain {
+        fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
+            self.0.step(n, i)
+        }
+        fn used_credits(&self, n: u32) -> u16 {
+            self.0.used(n)
+        }
+    }
+
+    /// Two messages of four packets from NIC 0 to NIC 1, the second after the first.
+    struct Two {
+        sent: u32,
+        got: Vec<Delivery>,
+    }
+
+    impl Workload for Two {
+        fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+            if self.sent < 2 && (self.sent == 0 || self.got.len() == 1) {
+                out.push(Message {
+                    id: self.sent as u64,
+                    src: NodeId(0),
+                    dst: NodeId(1),
+                    bytes: 4 * 256,
+                    tag: 1,
+                    created: now,
+                });
+                self.sent += 1;
+            }
+        }
+        fn delivered(&mut self, _now: u64, d: &Delivery) {
+            self.got.push(*d);
+        }
+    }
+
+    /// `Delivery::bits` is the OR of the bits its packets carried to the destination, not
+    /// the last packet's; and a message slot used again starts without marks.
+    #[test]
+    fn a_delivery_carries_the_or_of_its_packets_bits() {
+        let cfg = NetConfig {
+            topology: TopologyConfig::SingleSwitch { nodes: 2 },
+            mtu_bytes: 256,
+            buffer_flits: 64,
+            eject_buffer_flits: 64,
+            check: true,
+            ..Default::default()
+        };
+        let mut net = Network::build(&cfg, 1, |ctx| {
+            Ok(Plain(CreditGate::new(
+                ctx.nodes,
+                ctx.cfg.buffer_flits as u16,
+            )))
+        })
+        .unwrap();
+        let mut w = Two {
+            sent: 0,
+            got: Vec::new(),
+        };
+        // the first message's packets, in the order they appear: the first and the third
+        // get a (switch-like) mark on the way, the second and the last none
+        let mut seen: Vec<PktId> = Vec::new();
+        while w.got.len() < 2 && net.now() < 10_000 {
+            net.step(&mut w).unwrap();
+            if w.sent == 1 {
+                let live: Vec<PktId> = (net.packets.items.iter().enumerate())
+                    .filter(|(_, p)| p.len > 0)
+                    .map(|(k, _)| PktId(k as u32))
+                    .collect();
+                for id in live {
+                    if !seen.contains(&id) {
+                        net.packets[id].bits = [0b01, 0, 0b100, 0][seen.len().min(3)];
+                        seen.push(id);
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len(), 4, "four packets of the first message");
+        assert_eq!(w.got.len(), 2);
+        assert_eq!(w.got[0].msg.id, 0);
+        assert_eq!(w.got[0].bits, 0b101, "the OR, not the last packet's 0");
+        assert_eq!(w.got[1].bits, 0, "the second message was not marked");
+    }
 }

@@ -375,6 +375,11 @@ pub trait Scheme {
     fn counters(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
     }
+    /// A packet that arrived with these scheme bits counts as marked in the reports (the
+    /// marked fractions of cold and hot packets). Default: any bit set.
+    fn marked(&self, bits: u8) -> bool {
+        bits != 0
+    }
     /// Named values of the scheme's state now (a threshold, an estimate), the same names
     /// every cycle: runs sample them into their time series.
     fn probes(&self) -> Vec<(&'static str, f64)> {

@@ -155,10 +155,17 @@ impl<I: Id, T> std::ops::IndexMut<I> for Table<I, T> {
 }
 
 /// A vector with a free list; indices stay valid until freed.
+///
+/// Beside each slot, a byte of marks (`mark_or`, `mark`): 0 for a slot never marked, and
+/// cleared when the slot is freed, so every slot starts unmarked whoever allocates it.
+/// The message slab keeps there the OR of the scheme bits of a message's packets that
+/// reached its destination (`Delivery::bits`, `nic.rs`); the other slabs never mark, and
+/// their marks stay an empty vector.
 #[derive(Clone, Debug)]
 pub(crate) struct Slab<T, I> {
     pub items: Vec<T>,
     free: Vec<I>,
+    marks: Vec<u8>,
 }
 
 impl<T, I> Default for Slab<T, I> {
@@ -166,6 +173,7 @@ impl<T, I> Default for Slab<T, I> {
         Slab {
             items: Vec::new(),
             free: Vec::new(),
+            marks: Vec::new(),
         }
     }
 }
@@ -183,7 +191,24 @@ impl<T, I: Id> Slab<T, I> {
     }
     #[inline]
     pub fn free(&mut self, i: I) {
+        if let Some(m) = self.marks.get_mut(i.index()) {
+            *m = 0;
+        }
         self.free.push(i);
+    }
+    /// ORs `bits` into the marks of slot `i` (allocated).
+    #[inline]
+    pub fn mark_or(&mut self, i: I, bits: u8) {
+        let k = i.index();
+        if k >= self.marks.len() {
+            self.marks.resize(self.items.len().max(k + 1), 0);
+        }
+        self.marks[k] |= bits;
+    }
+    /// The marks of slot `i` (0 when never marked since it was allocated).
+    #[inline]
+    pub fn mark(&self, i: I) -> u8 {
+        self.marks.get(i.index()).copied().unwrap_or(0)
     }
     /// The item at `i`, if allocated once (it may have been freed since).
     #[inline]

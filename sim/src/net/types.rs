@@ -62,6 +62,13 @@ pub struct Delivery {
     pub injected: u64,
     /// Cycle in which its last flit was ejected at the destination.
     pub delivered: u64,
+    /// The congestion-control scheme's bits of its packets as they arrived at the
+    /// destination NIC (`Packet::bits`: set by the sender's scheme and by switches'
+    /// marking, e.g. IB CC's FECN), OR-ed over all its packets: non-zero when any packet
+    /// of the message was marked. 0 under a scheme that never marks. Opaque to the core,
+    /// as the packets' bits are; the metrics read `bits != 0` as "marked"
+    /// (`metrics::coldhot`).
+    pub bits: u8,
 }
 
 /// A source of messages that may react to deliveries (closed-loop tests such as ping-pong,

@@ -177,6 +177,34 @@ pub const COMPARE_FILES: [&str; 5] = [
     "compare.json",
 ];
 
+/// What a hot-spot workload's run adds to `RUN_FILES` (`report::write_coldhot_run`).
+pub const COLDHOT_RUN_FILES: [&str; 3] = [
+    "coldhot.csv",
+    "coldhot_latency.svg",
+    "coldhot_throughput.svg",
+];
+
+/// What `compare` of a hot-spot workload adds to `COMPARE_FILES`
+/// (`report::write_coldhot_compare`).
+pub const COLDHOT_COMPARE_FILES: [&str; 2] = ["coldhot_latency.svg", "coldhot_throughput.svg"];
+
+/// The files of `names` below `sub` (`""` = the top) when the workload of `sc` is a hot
+/// spot one; none otherwise.
+fn coldhot_files<'a>(
+    sc: &Scenario,
+    names: &'a [&'a str],
+    sub: &'a str,
+) -> impl Iterator<Item = String> + 'a {
+    let hot = matches!(sc.workload, crate::workload::WorkloadConfig::Hotspot(_));
+    names.iter().filter(move |_| hot).map(move |f| {
+        if sub.is_empty() {
+            f.to_string()
+        } else {
+            format!("{sub}/{f}")
+        }
+    })
+}
+
 /// `RUN_FILES` below `sub` (`""` = the top).
 fn run_files(sub: &str) -> impl Iterator<Item = String> + '_ {
     RUN_FILES.iter().map(move |f| {
@@ -263,6 +291,7 @@ pub fn write_run(
         &probes,
     )?;
     output::write_atomic(&dir.join("cc_probes.svg"), svg.as_bytes())?;
+    report::write_coldhot_run(dir, sc, r)?;
     let summary = report::run_summary(sc, r, iso, off);
     output::write_json(&dir.join("summary.json"), &summary)?;
     Ok(summary)
@@ -351,8 +380,10 @@ pub fn run_command(
     check_engine(sc, &specs)?;
     confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = run_files("").collect();
+    files.extend(coldhot_files(sc, &COLDHOT_RUN_FILES, ""));
     if specs.len() > 1 {
         files.extend(run_files(ISOLATED));
+        files.extend(coldhot_files(sc, &COLDHOT_RUN_FILES, ISOLATED));
     }
     let labels = specs.iter().map(|s| s.label.clone()).collect();
     let manifest = output::Manifest::new("run", sc, inputs.first().copied(), labels, files);
@@ -452,8 +483,10 @@ pub fn compare_command(
     check_engine(sc, &specs)?;
     confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = COMPARE_FILES.iter().map(|f| f.to_string()).collect();
+    files.extend(coldhot_files(sc, &COLDHOT_COMPARE_FILES, ""));
     for sp in &specs {
         files.extend(run_files(&sp.label));
+        files.extend(coldhot_files(sc, &COLDHOT_RUN_FILES, &sp.label));
     }
     let labels = specs.iter().map(|s| s.label.clone()).collect();
     let manifest = output::Manifest::new("compare", sc, inputs.first().copied(), labels, files);
@@ -500,6 +533,7 @@ fn compare_runs(
     let refs: Vec<&RunOutput> = runs.iter().collect();
     write_distribution_plots(out, sc, &refs)?;
     write_throughput_plot(out, sc, &refs)?;
+    report::write_coldhot_compare(out, sc, &refs)?;
     let first = &runs[0].victims;
     let rep = CompareReport {
         scenario: sc.name().to_string(),

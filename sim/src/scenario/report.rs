@@ -1,5 +1,5 @@
 //! What `run` and `compare` write: the per-run `summary.json`, the rows of `compare.csv` and
-//! the table `compare` prints.
+//! the table `compare` prints, and a hot-spot workload's `coldhot.csv` and its plots.
 //!
 //! - F_C (PFT paper eq. 2) of a run with PFT on against the PFT-off run:
 //!   `F_C = (B_C * D_0) / (B_0 * D_C)`, B = victim bandwidth, D = victim latency. GPCNeT:
@@ -15,12 +15,13 @@ use crate::cc::pft::{EngineKind, PftConfig};
 use crate::cc::CcConfig;
 use crate::metrics::delivery::TagLatency;
 use crate::metrics::{
-    congestion_impact, control_factor, control_factors, jain_index, CongestionImpact,
-    ControlFactors, GpcnetSummary,
+    congestion_impact, control_factor, control_factors, jain_index, ColdHotSummary,
+    CongestionImpact, ControlFactors, GpcnetSummary,
 };
-use crate::workload::CanaryTest;
+use crate::workload::{CanaryTest, WorkloadConfig};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Short description of a congestion control: `off`, a PFT configuration or
 /// `IBCC w=15 mr=0 inc=1 lim=127 T=150`.
@@ -117,6 +118,10 @@ pub struct RunSummary {
     /// Hot-spot workloads: each receive rate divided by the `off` run's (the IB study's
     /// improvement factors).
     pub improvement: Option<Improvement>,
+    /// Hot-spot workloads: cold and hot messages over the run (seed 004's metrics;
+    /// `coldhot.csv` has them against time). Absent for other workloads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coldhot: Option<ColdHotSummary>,
     /// The scenario as it was run (defaults filled in).
     pub config: Scenario,
 }
@@ -209,6 +214,7 @@ pub fn run_summary(
         gpcnet: r.gpcnet.clone(),
         hotspot_rates: r.hotspot_rates.clone(),
         improvement: off.and_then(|o| improvement(r, o)),
+        coldhot: r.coldhot.as_ref().map(|c| c.summary()),
         config: sc.clone(),
     }
 }
@@ -295,6 +301,15 @@ pub struct CompareRow {
     /// The scheme's own counters, `name=value` separated by spaces (empty when it has
     /// none).
     pub cc_counters: String,
+    /// Hot-spot workloads (seed 004's metrics, `metrics::coldhot`): the largest per-bin
+    /// mean latency of cold messages (cycles), the hot spots' link utilisation over the
+    /// congestion period (flits per cycle per hot spot; empty without a C node's message),
+    /// and the marked shares of the cold and hot messages delivered. Empty for the other
+    /// workloads.
+    pub cold_lat_peak: Option<f64>,
+    pub hot_link_util: Option<f64>,
+    pub marked_cold_frac: Option<f64>,
+    pub marked_hot_frac: Option<f64>,
 }
 
 /// The row of `r`.
@@ -310,6 +325,7 @@ pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutpu
             .and_then(|c| c.factors.iter().find(|f| f.test == t).cloned())
     };
     let (l, b) = (pick(CanaryTest::Latency), pick(CanaryTest::Bandwidth));
+    let ch = r.coldhot.as_ref().map(|c| c.summary());
     CompareRow {
         config: r.spec.label.clone(),
         pft: describe_cc(&r.spec.cc),
@@ -339,6 +355,10 @@ pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutpu
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join(" "),
+        cold_lat_peak: ch.as_ref().and_then(|c| c.cold_lat_peak),
+        hot_link_util: ch.as_ref().and_then(|c| c.hot_link_util),
+        marked_cold_frac: ch.as_ref().and_then(|c| c.marked_cold_frac),
+        marked_hot_frac: ch.as_ref().and_then(|c| c.marked_hot_frac),
     }
 }
 
@@ -424,8 +444,109 @@ pub fn compare_table(rep: &CompareReport) -> String {
             ));
         }
     }
+    if matches!(rep.config.workload, WorkloadConfig::Hotspot(_)) {
+        s.push_str(&format!(
+            "cold/hot (seed 004): {:<10} {:>13} {:>13} {:>12} {:>11}\n",
+            "config", "cold_lat_peak", "hot_link_util", "marked_cold%", "marked_hot%"
+        ));
+        for r in &rep.rows {
+            let pct = |v: Option<f64>| v.map(|x| 100.0 * x);
+            s.push_str(&format!(
+                "                     {:<10} {} {} {} {}\n",
+                r.config,
+                num(r.cold_lat_peak, 13),
+                num(r.hot_link_util, 13),
+                num(pct(r.marked_cold_frac), 12),
+                num(pct(r.marked_hot_frac), 11)
+            ));
+        }
+    }
     for r in rep.rows.iter().filter(|r| !r.cc_counters.is_empty()) {
         s.push_str(&format!("{} counters: {}\n", r.config, r.cc_counters));
     }
     s
+}
+
+/// A hot-spot workload's run: `coldhot.csv` (`metrics::coldhot`), `coldhot_latency.svg`
+/// (cold and hot mean latency against the cycle) and `coldhot_throughput.svg` (cold
+/// throughput and the hot spots' link utilisation, both as a share of a link). Nothing for
+/// other workloads.
+pub fn write_coldhot_run(dir: &Path, sc: &Scenario, r: &RunOutput) -> anyhow::Result<()> {
+    let Some(ch) = &r.coldhot else {
+        return Ok(());
+    };
+    super::output::write_atomic(&dir.join("coldhot.csv"), ch.to_csv()?.as_bytes())?;
+    let cc = describe_cc(&r.spec.cc);
+    let lat = [
+        ("cold".to_string(), ch.cold_latency_points()),
+        ("hot".to_string(), ch.hot_latency_points()),
+    ];
+    write_coldhot_latency(dir, sc, &cc, ch.period, &lat)?;
+    let thr = [
+        ("cold throughput".to_string(), ch.cold_link_share_points()),
+        ("hot-spot link".to_string(), ch.hot_link_points()),
+    ];
+    write_coldhot_throughput(dir, sc, &cc, ch.period, &thr)
+}
+
+/// `compare` of a hot-spot workload: `coldhot_latency.svg` with the cold messages' mean
+/// latency of every run (seed 004's Figs 5-6) and `coldhot_throughput.svg` with every
+/// run's cold throughput and hot-spot link utilisation. Nothing for other workloads.
+pub fn write_coldhot_compare(dir: &Path, sc: &Scenario, runs: &[&RunOutput]) -> anyhow::Result<()> {
+    let with: Vec<(&str, &crate::metrics::ColdHot)> = runs
+        .iter()
+        .filter_map(|r| r.coldhot.as_ref().map(|c| (r.spec.label.as_str(), c)))
+        .collect();
+    let Some(&(_, first)) = with.first() else {
+        return Ok(());
+    };
+    let lat: Vec<(String, Vec<(f64, f64)>)> = with
+        .iter()
+        .map(|(l, c)| (format!("{l} cold"), c.cold_latency_points()))
+        .collect();
+    write_coldhot_latency(dir, sc, "every run", first.period, &lat)?;
+    let mut thr: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for (l, c) in &with {
+        thr.push((format!("{l} cold throughput"), c.cold_link_share_points()));
+        thr.push((format!("{l} hot-spot link"), c.hot_link_points()));
+    }
+    write_coldhot_throughput(dir, sc, "every run", first.period, &thr)
+}
+
+fn write_coldhot_latency(
+    dir: &Path,
+    sc: &Scenario,
+    what: &str,
+    period: u64,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> anyhow::Result<()> {
+    let svg = super::plot::series_svg(
+        &format!(
+            "{}: mean latency of cold and hot messages, bins of {period} cycles, {what}",
+            sc.name()
+        ),
+        "cycle (delivered)",
+        "mean latency, delivered - created (cycles)",
+        series,
+    )?;
+    super::output::write_atomic(&dir.join("coldhot_latency.svg"), svg.as_bytes())
+}
+
+fn write_coldhot_throughput(
+    dir: &Path,
+    sc: &Scenario,
+    what: &str,
+    period: u64,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> anyhow::Result<()> {
+    let svg = super::plot::series_svg(
+        &format!(
+            "{}: cold throughput per NIC and hot-spot link utilisation, bins of {period} cycles, {what}",
+            sc.name()
+        ),
+        "cycle (delivered)",
+        "share of a link (cold: payload bytes / flit_bytes per NIC-cycle; hot: flits per hot-spot cycle)",
+        series,
+    )?;
+    super::output::write_atomic(&dir.join("coldhot_throughput.svg"), svg.as_bytes())
 }

@@ -11,8 +11,8 @@ use super::progress::Progress;
 use crate::cc::CcConfig;
 use crate::cc::Network;
 use crate::metrics::{
-    percentile_from_top, summarize, DeliveryReport, DeliveryStats, Distribution, GpcnetSummary,
-    NetSeries, Summary, TimeSeries,
+    percentile_from_top, summarize, ColdHot, DeliveryReport, DeliveryStats, Distribution,
+    GpcnetSummary, NetSeries, Summary, TimeSeries,
 };
 use crate::net::{Delivery, NetConfig, NicStats, NodeId};
 use crate::workload::gpcnet::NodeRole;
@@ -204,6 +204,8 @@ pub struct RunOutput {
     pub series: NetSeries,
     /// Hot-spot workloads: the IB study's receive rates.
     pub hotspot_rates: Option<HotspotRates>,
+    /// Hot-spot workloads: cold and hot messages, bins of `timeseries.period` (`coldhot.csv`).
+    pub coldhot: Option<ColdHot>,
 }
 
 impl RunOutput {
@@ -387,6 +389,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         _ => None,
     };
     let mut epochs = EpochRx { marks: Vec::new() };
+    let mut coldhot = ColdHot::of_run(&w, sc.timeseries.period, net_cfg.flit_bytes);
     let ejected = |net: &Network| -> Vec<u64> {
         NodeId::all(nodes)
             .map(|i| net.nic_stats(i).flits_ejected)
@@ -427,6 +430,9 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         for d in net.last_deliveries() {
             dstats.record(d);
             ol.record(d, victim_tag, start);
+        }
+        if let Some(c) = &mut coldhot {
+            c.feed(&w, t, net.last_deliveries(), |b| net.marked(b));
         }
         if let (Some(last), AnyWorkload::Hotspot(h)) = (epochs.marks.last_mut(), &w) {
             if last.0 == t && last.1.is_empty() {
@@ -537,6 +543,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         timeseries: ts,
         series,
         hotspot_rates,
+        coldhot,
     })
 }
 
@@ -618,79 +625,5 @@ fn open_loop_victims(ol: &OpenLoopVictims, victim_tag: u32, window: f64) -> Vict
         bandwidth: Summary::of(&bws),
         latency_per_process: Distribution::new(&per_lat, HIST_BINS),
         bandwidth_per_process: Distribution::new(&bws, HIST_BINS),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SMOKE: &str = include_str!("../../../scenarios/smoke.toml");
-
-    /// The smoke scenario's GPCNeT run (with two latency rings, so that a ring ends inside
-    /// a test) with PFT off, stepped by hand: `work_done` after every cycle, and the cycle in
-    /// which the canaries finished.
-    fn smoke_work_done() -> (Vec<f64>, Option<u64>) {
-        let text = SMOKE.replace("lat_rings = 1", "lat_rings = 2");
-        assert_ne!(text, SMOKE);
-        let sc = Scenario::parse(&text).unwrap();
-        sc.validate().unwrap();
-        let net_cfg = &sc.network;
-        let mut w = sc
-            .workload
-            .build_at(sc.nodes(), net_cfg.flit_bytes, net_cfg.link_gbps, sc.seed)
-            .unwrap();
-        let mut net = Network::with_cc_on(net_cfg, &CcConfig::none(), sc.engine, sc.seed, None)
-            .expect("network");
-        let mut seen = vec![w.work_done().expect("GPCNeT reports its work")];
-        let mut finished_at = None;
-        while net.now() < sc.cycles.max && finished_at.is_none() {
-            net.step(&mut w).unwrap();
-            seen.push(w.work_done().unwrap());
-            if w.finished() {
-                finished_at = Some(net.now());
-            }
-        }
-        (seen, finished_at)
-    }
-
-    #[test]
-    fn gpcnet_work_done_rises_monotonically_to_one_at_the_end() {
-        let (seen, finished_at) = smoke_work_done();
-        assert!(finished_at.is_some(), "the smoke run must finish");
-        assert_eq!(seen[0], 0.0);
-        assert_eq!(*seen.last().unwrap(), 1.0);
-        for (t, p) in seen.windows(2).enumerate() {
-            assert!(
-                p[1] >= p[0],
-                "work done fell in cycle {t}: {} -> {}",
-                p[0],
-                p[1]
-            );
-        }
-        // 1 only at the end, and no share reached long before it: the run's second half
-        // starts below 100 % and its first half ends above 10 %
-        let n = seen.len();
-        assert!(seen[..n - 1].iter().all(|&p| p < 1.0));
-        assert!(
-            seen[n / 2] < 1.0 && seen[n / 2] > 0.1,
-            "mid-run share {}",
-            seen[n / 2]
-        );
-    }
-
-    #[test]
-    fn the_progress_bar_does_not_change_the_run() {
-        let sc = Scenario::parse(SMOKE).unwrap();
-        let spec = RunSpec {
-            label: "off".into(),
-            cc: CcConfig::none(),
-            congestors: true,
-        };
-        let quiet = run(&sc, &spec, &Progress::quiet()).unwrap();
-        let drawn = run(&sc, &spec, &Progress::new()).unwrap();
-        assert_eq!(quiet.cycles_run, drawn.cycles_run);
-        assert_eq!(quiet.nodes, drawn.nodes);
-        assert_eq!(quiet.victims, drawn.victims);
     }
 }

@@ -1,6 +1,8 @@
 //! Hot spots as in the InfiniBand congestion-control study (seed 002): C nodes send only to
 //! their hot spot, V nodes send uniformly, B nodes send a fraction `p_hot` of their load to
 //! their hot spot and the rest uniformly; hot spots may move every `move_period_cycles`.
+//! Seed 004's burst: with `hot_start_after_delivered` the C nodes stay idle until that many
+//! messages have been delivered, and with `hot_messages` each sends that many and stops.
 
 use super::config::{check_workload, flits_for, ConfigErrors, MAX_MSG_BYTES};
 use super::injection::{InjectionProcess, Injector};
@@ -67,6 +69,18 @@ pub struct HotspotConfig {
     pub start_cycle: u64,
     /// No message is created in this cycle or later. Default `None`.
     pub stop_cycle: Option<u64>,
+    /// C nodes create no message until this many messages (every class, network-wide)
+    /// have been delivered; they start in the cycle after the one of that delivery (and
+    /// not before `start_cycle`). Seed 004's hot-spot hosts, idle until the first 50,000
+    /// packets have been received. V and B nodes are not affected. `None` = C nodes start
+    /// at `start_cycle`. Range >= 1. Default `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hot_start_after_delivered: Option<u64>,
+    /// Each C node creates at most this many hot-spot messages, then stops for good (seed
+    /// 004's 1,000 packets per hot-spot host). V and B nodes are not affected. `None` =
+    /// unbounded. Range >= 1. Default `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hot_messages: Option<u64>,
 }
 
 impl Default for HotspotConfig {
@@ -86,6 +100,8 @@ impl Default for HotspotConfig {
             hot_traffic: true,
             start_cycle: 0,
             stop_cycle: None,
+            hot_start_after_delivered: None,
+            hot_messages: None,
         }
     }
 }
@@ -124,7 +140,29 @@ impl HotspotConfig {
             errs.check_u64("max_outstanding", m as u64, 1, u32::MAX as u64);
         }
         check_window(&mut errs, self.start_cycle, self.stop_cycle);
+        if self.hot_start_after_delivered == Some(0) {
+            errs.push(
+                "hot_start_after_delivered",
+                0,
+                "allowed hot_start_after_delivered >= 1 (messages delivered before the C nodes \
+                 start; leave it out to start them at start_cycle)",
+            );
+        }
+        if self.hot_messages == Some(0) {
+            errs.push(
+                "hot_messages",
+                0,
+                "allowed hot_messages >= 1 (hot-spot messages per C node; leave it out for no \
+                 limit, or set hot_traffic = false for none)",
+            );
+        }
         errs.into_result()
+    }
+
+    /// True when either seed-004 key (`hot_start_after_delivered`, `hot_messages`) is set:
+    /// the C nodes then draw from a random stream of their own.
+    pub fn hot_burst(&self) -> bool {
+        self.hot_start_after_delivered.is_some() || self.hot_messages.is_some()
     }
 }
 
@@ -173,6 +211,17 @@ pub struct HotspotWorkload {
     move_rng: Xoshiro256PlusPlus,
     rng: Xoshiro256PlusPlus,
     next_id: u64,
+    /// Messages delivered so far (every class; `delivered`).
+    delivered: u64,
+    /// First cycle in which C nodes may create: `start_cycle`, or with
+    /// `hot_start_after_delivered` the cycle after the N-th delivery (`None` until then).
+    hot_open: Option<u64>,
+    /// Hot-spot messages created per node.
+    hot_created: Vec<u64>,
+    /// Creation cycle of the first hot-spot message of a C node.
+    first_c_hot: Option<u64>,
+    /// With `hot_start_after_delivered` or `hot_messages`: the C nodes' own random stream.
+    hot_rng: Option<Xoshiro256PlusPlus>,
 }
 
 impl HotspotWorkload {
@@ -231,6 +280,9 @@ impl HotspotWorkload {
                 ]
             })
             .collect();
+        let hot_rng = cfg
+            .hot_burst()
+            .then(|| Xoshiro256PlusPlus::seed_from_u64(seed ^ 0xbb67_ae85_84ca_a73b));
         Ok(HotspotWorkload {
             cfg: cfg.clone(),
             nodes,
@@ -250,7 +302,20 @@ impl HotspotWorkload {
             move_rng,
             rng,
             next_id: 0,
+            delivered: 0,
+            hot_open: match cfg.hot_start_after_delivered {
+                None => Some(cfg.start_cycle),
+                Some(_) => None,
+            },
+            hot_created: vec![0; n],
+            first_c_hot: None,
+            hot_rng,
         })
+    }
+
+    /// Number of endpoints.
+    pub fn nodes(&self) -> u32 {
+        self.nodes
     }
 
     /// Class of `node`.
@@ -280,6 +345,36 @@ impl HotspotWorkload {
     /// True when `node` is a hot spot now.
     pub fn is_hotspot(&self, node: NodeId) -> bool {
         self.hotspots().contains(&node)
+    }
+
+    /// The hot spots in force in `cycle` (a message created in `cycle` to one of them is
+    /// a hot-spot message); `cycle` no later than the last `tick`.
+    pub fn hotspots_at(&self, cycle: u64) -> &[NodeId] {
+        let k = self.history.partition_point(|e| e.from_cycle <= cycle);
+        &self.history[k.saturating_sub(1)].hotspots
+    }
+
+    /// Messages delivered so far (every class), as `hot_start_after_delivered` counts them.
+    pub fn delivered_count(&self) -> u64 {
+        self.delivered
+    }
+
+    /// The first cycle in which C nodes may create messages: `start_cycle`, or with
+    /// `hot_start_after_delivered` = N the cycle after the one of the N-th delivery
+    /// (`None` until then).
+    pub fn hot_start(&self) -> Option<u64> {
+        self.hot_open
+    }
+
+    /// Hot-spot messages `node` has created (C and B nodes; 0 for V nodes).
+    pub fn hot_created(&self, node: NodeId) -> u64 {
+        self.hot_created[node.index()]
+    }
+
+    /// The cycle in which the first hot-spot message of a C node was created (`None`
+    /// before): the start of the congestion period of `metrics::coldhot`.
+    pub fn first_c_hot_created(&self) -> Option<u64> {
+        self.first_c_hot
     }
 
     fn maybe_move(&mut self, now: u64) {
@@ -335,19 +430,43 @@ impl Workload for HotspotWorkload {
                 if stream == HOT && !self.cfg.hot_traffic {
                     continue;
                 }
+                // A C node's burst (seed 004): not before `hot_open`, at most
+                // `hot_messages`, its draws from its own stream. Without the keys
+                // `hot_open` is `start_cycle` and nothing changes.
+                let c_node = self.class[s] == NodeClass::C;
+                let mut origin = self.cfg.start_cycle;
+                if c_node {
+                    match self.hot_open {
+                        Some(open) if now >= open => origin = open,
+                        _ => continue,
+                    }
+                    if self
+                        .cfg
+                        .hot_messages
+                        .is_some_and(|cap| self.hot_created[s] >= cap)
+                    {
+                        continue;
+                    }
+                }
                 let budget = inj.is_budget();
                 if budget {
                     let capped = self
                         .cfg
                         .max_outstanding
                         .is_some_and(|c| self.outstanding[s][stream] >= c);
-                    let due = inj.budget_due(self.sent[s][stream], now - self.cfg.start_cycle);
+                    let due = inj.budget_due(self.sent[s][stream], now - origin);
                     let dma = self.bucket[s] >= inj.budget_flits() as f64;
                     if capped || !due || !dma {
                         continue;
                     }
-                } else if !inj.step(&mut self.on[s][stream], &mut self.rng) {
-                    continue;
+                } else {
+                    let rng = match &mut self.hot_rng {
+                        Some(r) if c_node => r,
+                        _ => &mut self.rng,
+                    };
+                    if !inj.step(&mut self.on[s][stream], rng) {
+                        continue;
+                    }
                 }
                 let flits = inj.budget_flits();
                 let (dst, t) = if stream == HOT {
@@ -373,6 +492,12 @@ impl Workload for HotspotWorkload {
                     }
                 }
                 self.outstanding[s][stream] += 1;
+                if stream == HOT {
+                    self.hot_created[s] += 1;
+                    if c_node && self.first_c_hot.is_none() {
+                        self.first_c_hot = Some(now);
+                    }
+                }
                 out.push(Message {
                     id: self.next_id,
                     src: NodeId(src),
@@ -386,8 +511,18 @@ impl Workload for HotspotWorkload {
         }
     }
 
-    fn delivered(&mut self, _now: u64, d: &Delivery) {
+    fn delivered(&mut self, now: u64, d: &Delivery) {
         self.release(&d.msg);
+        self.delivered += 1;
+        if self.hot_open.is_none()
+            && self
+                .cfg
+                .hot_start_after_delivered
+                .is_some_and(|n| self.delivered >= n)
+        {
+            // the C nodes start in the next cycle (and not before start_cycle)
+            self.hot_open = Some((now + 1).max(self.cfg.start_cycle));
+        }
     }
 
     /// A message its NIC refused (`send_queue_msgs`) is no longer outstanding.

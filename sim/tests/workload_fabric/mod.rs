@@ -101,6 +101,7 @@ impl Fabric {
                 msg: *m,
                 injected,
                 delivered,
+                bits: 0,
             }));
             self.heap.push(Reverse((delivered, idx)));
         }

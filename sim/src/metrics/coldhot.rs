@@ -1,0 +1,469 @@
+//! Cold and hot messages of a hot-spot workload against time (seed 004's Figs 5-6 and its
+//! hot-spot link utilisation): per bin of delivery cycles, the mean latency of cold and hot
+//! messages, what was delivered, the cold throughput, the utilisation of the hot spots'
+//! ejection links and the marked messages; over the run, the peak cold latency, the
+//! hot-spot link utilisation while the hot-spot burst lasts and the marked fractions.
+//!
+//! - **Hot and cold.** A message is *hot* when its destination was a hot spot in the cycle
+//!   it was created (with moving hot spots, the set in force then), *cold* otherwise. The
+//!   split is by destination, not by sender: the congestion tree grows back from the hot
+//!   spot's ejection link, its root, and every message to a hot spot joins the tree
+//!   whoever sent it, so a uniform (V) host's message that happens to go to the hot spot is
+//!   hot, and a C node's message is hot because it goes there. The cold messages are the
+//!   ones the tree should not touch: their latency is the victims' (seed 004's cold flows).
+//! - **Latency** is `delivered - created` (from generation, source queueing included).
+//! - **Marked**: the scheme's `Scheme::marked` of `Delivery::bits` (the OR of the
+//!   message's packets' scheme bits at its destination): any bit set (IB CC's FECN,
+//!   Renato's mark), MVCM's VB (validated: its hot class).
+//! - **Bins** are of delivery cycles, `period` cycles long (`timeseries.period`, as
+//!   `series.csv`), from cycle 0 to the run's end; the last one may be shorter and its
+//!   rates are over its own length. Bins hold sums, so that past `MAX_ROWS` pairs merge
+//!   exactly (the period doubles, as `NetSeries`'s).
+//!
+//! docs/scenarios.md ("coldhot.csv") and docs/workloads.md give the columns.
+
+use crate::net::types::Delivery;
+use crate::workload::{tag, AnyWorkload, HotspotWorkload, NodeClass};
+use serde::{Deserialize, Serialize};
+
+/// Most bins kept.
+pub const MAX_ROWS: usize = 1 << 18;
+
+/// How the run classifies one delivery (`kind_of` for a hot-spot workload).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Kind {
+    /// Its destination was a hot spot when it was created.
+    pub hot: bool,
+    /// A hot-spot message of a C node (a contributor of the burst): the congestion
+    /// period ends with the delivery of the last one.
+    pub from_c: bool,
+}
+
+/// The kind of delivery `d` of the hot-spot workload `h`: hot when its destination was a
+/// hot spot in the cycle it was created (`HotspotWorkload::hotspots_at`), from a C node
+/// when it is a C node's hot-spot message.
+pub fn kind_of(h: &HotspotWorkload, d: &Delivery) -> Kind {
+    let hot = h.hotspots_at(d.msg.created).contains(&d.msg.dst);
+    Kind {
+        hot,
+        from_c: hot && d.msg.tag == tag::HOTSPOT_HOT && h.class_of(d.msg.src) == NodeClass::C,
+    }
+}
+
+/// Sums over the messages of one class in one bin (or the whole run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassSums {
+    pub delivered: u64,
+    pub latency_sum: u128,
+    pub bytes: u64,
+    pub flits: u64,
+    pub marked: u64,
+}
+
+impl ClassSums {
+    fn add(&mut self, lat: u64, bytes: u64, flits: u64, marked: bool) {
+        self.delivered += 1;
+        self.latency_sum += lat as u128;
+        self.bytes += bytes;
+        self.flits += flits;
+        self.marked += marked as u64;
+    }
+
+    fn merge(&mut self, o: &ClassSums) {
+        self.delivered += o.delivered;
+        self.latency_sum += o.latency_sum;
+        self.bytes += o.bytes;
+        self.flits += o.flits;
+        self.marked += o.marked;
+    }
+
+    /// Mean latency, `None` over no message.
+    pub fn latency_mean(&self) -> Option<f64> {
+        (self.delivered > 0).then(|| self.latency_sum as f64 / self.delivered as f64)
+    }
+
+    /// Marked / delivered, `None` over no message.
+    pub fn marked_frac(&self) -> Option<f64> {
+        (self.delivered > 0).then(|| self.marked as f64 / self.delivered as f64)
+    }
+}
+
+/// One bin's sums: cold, hot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Bin {
+    cold: ClassSums,
+    hot: ClassSums,
+}
+
+/// One row of `coldhot.csv` (the columns, in order).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColdHotRow {
+    /// The bin's first cycle.
+    pub cycle: u64,
+    /// Mean `delivered - created` of the cold messages delivered in the bin (empty: none).
+    pub cold_lat_mean: Option<f64>,
+    /// The same for the hot messages.
+    pub hot_lat_mean: Option<f64>,
+    pub cold_delivered: u64,
+    pub hot_delivered: u64,
+    /// Cold payload bytes delivered per cycle of the bin per NIC (all NICs).
+    pub cold_bytes_per_node_cycle: f64,
+    /// Flits of hot messages delivered per cycle of the bin per hot spot: the busy share
+    /// of a hot spot's ejection link (flits = `ceil(bytes / flit_bytes)` per message).
+    pub hot_link_util: f64,
+    /// Cold / hot messages delivered in the bin marked.
+    pub cold_marked: u64,
+    pub hot_marked: u64,
+}
+
+/// What `summary.json` (`coldhot`) and `compare.csv` carry of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColdHotSummary {
+    /// Bin length of `coldhot.csv` and of `cold_lat_peak`, cycles.
+    pub bin_cycles: u64,
+    /// Whole run: cold and hot messages delivered, marked, and their mean latency.
+    pub cold_delivered: u64,
+    pub hot_delivered: u64,
+    pub cold_marked: u64,
+    pub hot_marked: u64,
+    pub cold_lat_mean: Option<f64>,
+    pub hot_lat_mean: Option<f64>,
+    /// The largest per-bin mean latency of cold messages, cycles.
+    pub cold_lat_peak: Option<f64>,
+    /// The largest per-bin mean latency of hot messages, cycles.
+    pub hot_lat_peak: Option<f64>,
+    /// The congestion period: from the cycle the first hot-spot message of a C node was
+    /// created to the cycle the last one delivered was delivered (both included); `None`
+    /// when no C node's message was delivered.
+    pub congestion_start: Option<u64>,
+    pub congestion_end: Option<u64>,
+    /// Flits of hot messages delivered in the congestion period per cycle of it per hot
+    /// spot (the hot spots' ejection links' busy share).
+    pub hot_link_util: Option<f64>,
+    /// Cold (hot) messages delivered marked / cold (hot) messages delivered,
+    /// whole run.
+    pub marked_cold_frac: Option<f64>,
+    pub marked_hot_frac: Option<f64>,
+}
+
+/// The collector of one run, fed every delivery in delivery order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColdHot {
+    /// Bin length, cycles (the caller's, doubled at each merge).
+    pub period: u64,
+    pub nodes: u32,
+    /// Hot spots at a time (`HotspotConfig::hotspots`): the links the utilisation shares.
+    pub hotspots: u32,
+    pub flit_bytes: u32,
+    bins: Vec<Bin>,
+    total: Bin,
+    /// Cycles run (`close`): the last bin ends there.
+    end: u64,
+    /// First creation of a C node's hot-spot message (`start_congestion`).
+    c_start: Option<u64>,
+    /// Last delivery of a C node's hot-spot message.
+    c_end: Option<u64>,
+    /// Hot flits delivered from `c_start` on; and their count at the end of cycle `c_end`.
+    acc: u64,
+    acc_at_end: u64,
+}
+
+impl ColdHot {
+    /// Bins of `period` cycles (at least 1) over `nodes` NICs, `hotspots` hot spots and
+    /// flits of `flit_bytes` bytes.
+    pub fn new(period: u64, nodes: u32, hotspots: u32, flit_bytes: u32) -> Self {
+        ColdHot {
+            period: period.max(1),
+            nodes: nodes.max(1),
+            hotspots: hotspots.max(1),
+            flit_bytes: flit_bytes.max(1),
+            bins: Vec::new(),
+            total: Bin::default(),
+            end: 0,
+            c_start: None,
+            c_end: None,
+            acc: 0,
+            acc_at_end: 0,
+        }
+    }
+
+    /// The collector of a run of `w` with bins of `period` cycles and flits of
+    /// `flit_bytes` bytes: for a hot-spot workload only (`None` for the others).
+    pub fn of_run(w: &AnyWorkload, period: u64, flit_bytes: u32) -> Option<ColdHot> {
+        let AnyWorkload::Hotspot(h) = w else {
+            return None;
+        };
+        let hotspots = h.hotspots().len() as u32;
+        Some(ColdHot::new(period, h.nodes(), hotspots, flit_bytes))
+    }
+
+    /// Cycle `now` of a run of `w` (after its step): the start of the congestion period
+    /// as the workload knows it, and the cycle's deliveries `ds`. The run ends after the
+    /// last cycle fed.
+    pub fn feed(
+        &mut self,
+        w: &AnyWorkload,
+        now: u64,
+        ds: &[Delivery],
+        marked: impl Fn(u8) -> bool,
+    ) {
+        let AnyWorkload::Hotspot(h) = w else {
+            return;
+        };
+        if let Some(c) = h.first_c_hot_created() {
+            self.start_congestion(c);
+        }
+        for d in ds {
+            let k = kind_of(h, d);
+            self.record(d.delivered, d.msg.created, d.msg.bytes, marked(d.bits), k);
+        }
+        self.close(now + 1);
+    }
+
+    /// The congestion period starts in `cycle`: the first hot-spot message of a C node was
+    /// created then (the workload knows it when it creates it; call before the deliveries
+    /// of that cycle). Later calls are ignored.
+    pub fn start_congestion(&mut self, cycle: u64) {
+        if self.c_start.is_none() {
+            self.c_start = Some(cycle);
+        }
+    }
+
+    /// One delivery: `delivered` and `created` cycles, payload `bytes`, whether it counts
+    /// as marked (the scheme's `marked` of its bits), and its kind. Deliveries come in
+    /// nondecreasing `delivered` order.
+    pub fn record(&mut self, delivered: u64, created: u64, bytes: u32, marked: bool, kind: Kind) {
+        let flits = (bytes as u64).div_ceil(self.flit_bytes as u64).max(1);
+        let lat = delivered.saturating_sub(created);
+        let mut k = (delivered / self.period) as usize;
+        while k >= MAX_ROWS {
+            self.merge();
+            k = (delivered / self.period) as usize;
+        }
+        if self.bins.len() <= k {
+            self.bins.resize(k + 1, Bin::default());
+        }
+        let (bin, tot) = if kind.hot {
+            (&mut self.bins[k].hot, &mut self.total.hot)
+        } else {
+            (&mut self.bins[k].cold, &mut self.total.cold)
+        };
+        bin.add(lat, bytes as u64, flits, marked);
+        tot.add(lat, bytes as u64, flits, marked);
+        if kind.hot && self.c_start.is_some_and(|s| delivered >= s) {
+            self.acc += flits;
+            if self.c_end == Some(delivered) {
+                self.acc_at_end = self.acc;
+            }
+        }
+        if kind.from_c {
+            // the workload has called `start_congestion` by now; if not (a caller
+            // without the hint), the message's own creation starts the period
+            if self.c_start.is_none() {
+                self.c_start = Some(created);
+                self.acc = flits;
+            }
+            self.c_end = Some(delivered);
+            self.acc_at_end = self.acc;
+        }
+        self.end = self.end.max(delivered + 1);
+    }
+
+    /// The run ended after `cycles` cycles (the last bin ends there).
+    pub fn close(&mut self, cycles: u64) {
+        self.end = self.end.max(cycles);
+    }
+
+    /// Pairs of bins into one; the period doubles.
+    fn merge(&mut self) {
+        let bins = std::mem::take(&mut self.bins);
+        self.bins = bins
+            .chunks(2)
+            .map(|p| {
+                let mut b = p[0];
+                if let Some(o) = p.get(1) {
+                    b.cold.merge(&o.cold);
+                    b.hot.merge(&o.hot);
+                }
+                b
+            })
+            .collect();
+        self.period *= 2;
+    }
+
+    /// Length of bin `k` (the last one ends at the run's end).
+    fn bin_len(&self, k: usize) -> u64 {
+        let from = k as u64 * self.period;
+        self.period.min(self.end.saturating_sub(from)).max(1)
+    }
+
+    /// The rows of `coldhot.csv`: one per bin from cycle 0 to the run's end.
+    pub fn rows(&self) -> Vec<ColdHotRow> {
+        let n = self.end.div_ceil(self.period) as usize;
+        (0..n.max(self.bins.len()))
+            .map(|k| {
+                let b = self.bins.get(k).copied().unwrap_or_default();
+                let len = self.bin_len(k) as f64;
+                ColdHotRow {
+                    cycle: k as u64 * self.period,
+                    cold_lat_mean: b.cold.latency_mean(),
+                    hot_lat_mean: b.hot.latency_mean(),
+                    cold_delivered: b.cold.delivered,
+                    hot_delivered: b.hot.delivered,
+                    cold_bytes_per_node_cycle: b.cold.bytes as f64 / (len * self.nodes as f64),
+                    hot_link_util: b.hot.flits as f64 / (len * self.hotspots as f64),
+                    cold_marked: b.cold.marked,
+                    hot_marked: b.hot.marked,
+                }
+            })
+            .collect()
+    }
+
+    /// `coldhot.csv`.
+    pub fn to_csv(&self) -> Result<String, csv::Error> {
+        super::csv_table::rows_to_string(&self.rows())
+    }
+
+    /// The run's figures (`summary.json`'s `coldhot`, the compare columns).
+    pub fn summary(&self) -> ColdHotSummary {
+        let peak = |f: fn(&Bin) -> Option<f64>| {
+            self.bins
+                .iter()
+                .filter_map(f)
+                .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+        };
+        let (period, util) = match (self.c_start, self.c_end) {
+            (Some(s), Some(e)) if e >= s => {
+                let cycles = e - s + 1;
+                (
+                    (Some(s), Some(e)),
+                    Some(self.acc_at_end as f64 / (cycles as f64 * self.hotspots as f64)),
+                )
+            }
+            _ => ((None, None), None),
+        };
+        ColdHotSummary {
+            bin_cycles: self.period,
+            cold_delivered: self.total.cold.delivered,
+            hot_delivered: self.total.hot.delivered,
+            cold_marked: self.total.cold.marked,
+            hot_marked: self.total.hot.marked,
+            cold_lat_mean: self.total.cold.latency_mean(),
+            hot_lat_mean: self.total.hot.latency_mean(),
+            cold_lat_peak: peak(|b| b.cold.latency_mean()),
+            hot_lat_peak: peak(|b| b.hot.latency_mean()),
+            congestion_start: period.0,
+            congestion_end: period.1,
+            hot_link_util: util,
+            marked_cold_frac: self.total.cold.marked_frac(),
+            marked_hot_frac: self.total.hot.marked_frac(),
+        }
+    }
+
+    /// (bin middle, mean cold latency) of the bins with cold messages.
+    pub fn cold_latency_points(&self) -> Vec<(f64, f64)> {
+        self.points(|r| r.cold_lat_mean)
+    }
+
+    /// (bin middle, mean hot latency) of the bins with hot messages.
+    pub fn hot_latency_points(&self) -> Vec<(f64, f64)> {
+        self.points(|r| r.hot_lat_mean)
+    }
+
+    /// (bin middle, cold throughput as a share of a NIC's link: payload bytes per node
+    /// per cycle / `flit_bytes`, the link carrying one flit per cycle).
+    pub fn cold_link_share_points(&self) -> Vec<(f64, f64)> {
+        let fb = self.flit_bytes as f64;
+        self.points(|r| Some(r.cold_bytes_per_node_cycle / fb))
+    }
+
+    /// (bin middle, hot-spot link utilisation).
+    pub fn hot_link_points(&self) -> Vec<(f64, f64)> {
+        self.points(|r| Some(r.hot_link_util))
+    }
+
+    fn points(&self, f: impl Fn(&ColdHotRow) -> Option<f64>) -> Vec<(f64, f64)> {
+        self.rows()
+            .iter()
+            .enumerate()
+            .filter_map(|(k, r)| {
+                let mid = r.cycle as f64 + self.bin_len(k) as f64 / 2.0;
+                f(r).map(|v| (mid, v))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COLD: Kind = Kind {
+        hot: false,
+        from_c: false,
+    };
+    const HOT_V: Kind = Kind {
+        hot: true,
+        from_c: false,
+    };
+    const HOT_C: Kind = Kind {
+        hot: true,
+        from_c: true,
+    };
+
+    #[test]
+    fn bins_means_rates_and_the_congestion_period() {
+        // 4 NICs, 1 hot spot, 64-byte flits, bins of 10 cycles
+        let mut c = ColdHot::new(10, 4, 1, 64);
+        c.record(3, 1, 100, false, COLD); // lat 2, 2 flits
+        c.record(5, 1, 64, true, HOT_V); // before the burst: not in the period
+        c.start_congestion(6);
+        c.record(8, 0, 128, false, COLD); // lat 8
+        c.record(9, 6, 640, true, HOT_C); // lat 3, 10 flits, first C
+        c.record(14, 7, 64, false, HOT_V); // in the period, 1 flit
+        c.record(15, 10, 640, false, HOT_C); // last C: 10 flits
+        c.record(15, 2, 64, true, HOT_V); // same cycle: counts
+        c.record(16, 2, 64, false, HOT_V); // after the period
+        c.close(25);
+        let r = c.rows();
+        assert_eq!(r.len(), 3, "bins of 10 up to cycle 25");
+        assert_eq!(r[0].cold_lat_mean, Some(5.0));
+        assert_eq!(r[0].hot_lat_mean, Some(3.5));
+        assert_eq!((r[0].cold_delivered, r[0].hot_delivered), (2, 2));
+        assert_eq!(r[0].cold_bytes_per_node_cycle, 228.0 / 40.0);
+        assert_eq!(r[0].hot_link_util, 11.0 / 10.0);
+        assert_eq!((r[0].cold_marked, r[0].hot_marked), (0, 2));
+        assert_eq!(r[1].cold_lat_mean, None);
+        assert_eq!(r[1].hot_delivered, 4);
+        assert_eq!(r[2].cycle, 20);
+        assert_eq!(r[2].hot_link_util, 0.0);
+        let s = c.summary();
+        assert_eq!(s.cold_lat_peak, Some(5.0));
+        assert_eq!((s.congestion_start, s.congestion_end), (Some(6), Some(15)));
+        // 10 + 1 + 10 + 1 flits over cycles 6..=15
+        assert_eq!(s.hot_link_util, Some(22.0 / 10.0));
+        assert_eq!(s.marked_cold_frac, Some(0.0));
+        assert_eq!(s.marked_hot_frac, Some(3.0 / 6.0));
+        let csv = c.to_csv().unwrap();
+        assert!(csv.starts_with(
+            "cycle,cold_lat_mean,hot_lat_mean,cold_delivered,hot_delivered,\
+             cold_bytes_per_node_cycle,hot_link_util,cold_marked,hot_marked\n"
+        ));
+        assert!(csv.contains("\n10,,"), "{csv}");
+    }
+
+    #[test]
+    fn no_burst_no_period_and_bins_merge_exactly() {
+        let mut c = ColdHot::new(1, 2, 1, 1);
+        for t in 0..(MAX_ROWS as u64 + 10) {
+            c.record(t, t.saturating_sub(4), 1, false, COLD);
+        }
+        assert_eq!(c.period, 2);
+        let s = c.summary();
+        assert_eq!(s.hot_link_util, None);
+        assert_eq!(s.marked_hot_frac, None);
+        assert_eq!(s.cold_delivered, MAX_ROWS as u64 + 10);
+        assert_eq!(s.cold_lat_peak, Some(4.0));
+        assert!(c.rows().iter().all(|r| r.cold_delivered == 2));
+    }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Seed 004's sweeps on scenarios/mvcm-hotspot.toml (issue 24), for its rows none, renato,
+# pfister and mvcm:
+#   - the split of hosts between uniform and hot-spot traffic (the seed's Table 3 is
+#     missing): 8, 12, 16, 24 and 32 hot-spot hosts of 512, at medium load;
+#   - the load (latency against accepted traffic, the seed's Fig. 9): 0.26, 0.45 and 0.62
+#     bytes per cycle per first-stage switch (0.065, 0.1125, 0.155 of a link per host),
+#     with the scenario's 16 hot-spot hosts.
+# Each point is `pftsim run --cc ROW` with `--set` for the split or the load, run long
+# enough for the hot spot's backlog to drain without congestion management (generation of
+# the 1,000 packets at the load, or hosts x 1,000 packets through the hot spot's link,
+# whichever is longer, plus the 50,000-packet start).
+#
+#   bash tb/mvcm/sweep.sh OUT_DIR [JOBS]        (PFTSIM=path: use that pftsim, no build)
+#
+# Writes OUT_DIR/runs/<kind>-<value>-<row>/ (each run's files), then OUT_DIR/sweep.csv
+# and the plots OUT_DIR/mvcm_split.svg and OUT_DIR/mvcm_load.svg
+# (tb/examples/mvcm_sweep.rs).
+set -euo pipefail
+out=${1:?usage: sweep.sh OUT_DIR [JOBS]}
+jobs=${2:-2}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+sc=$root/scenarios/mvcm-hotspot.toml
+if [ -e "$out" ]; then
+    echo "error: $out exists; give a new directory" >&2
+    exit 1
+fi
+mkdir -p "$out/runs"
+if [ -n "${PFTSIM:-}" ]; then
+    bin=$PFTSIM # a pftsim already built
+else
+    cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
+    bin=$root/target/release/pftsim
+fi
+rows="none renato pfister mvcm"
+points=()
+# cycles: 50,000 packets at the load, then the longer of the generation and the drain
+cycles() { # hot hosts, load
+    awk -v h="$1" -v l="$2" 'BEGIN {
+        start = 50000 * 35 / (512 * l); gen = 1000 * 35 / l; drain = h * 1000 * 35 / (1 - l);
+        t = (gen > drain ? gen : drain); printf "%d", (start + t * 1.1 + 20000) / 1000 * 1000 }'
+}
+for h in 8 12 16 24 32; do
+    for r in $rows; do
+        points+=("split $h $r $h 0.1125 $(cycles "$h" 0.1125)")
+    done
+done
+for rate in 0.26 0.62; do
+    l=$(awk -v r="$rate" 'BEGIN { printf "%g", r / 4 }')
+    for r in $rows; do
+        points+=("load $rate $r 16 $l $(cycles 16 "$l")")
+    done
+done
+one() {
+    local kind=$1 value=$2 row=$3 hot=$4 load=$5 max=$6
+    local fc v name=$kind-$value-$row
+    fc=$(awk -v h="$hot" 'BEGIN { printf "%.10g", h / 512 }')
+    v=$(awk -v h="$hot" 'BEGIN { printf "%.10g", 1 - h / 512 }')
+    "$bin" run "$sc" --cc "$row" --out "$out/runs/$name" --yes --quiet \
+        --set "workload.frac_c=$fc" --set "workload.frac_v=$v" \
+        --set "workload.load=$load" --set "cycles.max=$max" >"$out/runs/$name.txt" 2>&1 \
+        || { echo "error: $name failed, see $out/runs/$name.txt" >&2; return 1; }
+}
+export -f one
+export bin sc out
+printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 bash -c 'one $0 $1 $2 $3 $4 $5'
+cargo run --release -q -p pft-tb --example mvcm_sweep --manifest-path "$root/Cargo.toml" -- "$out"
+echo "wrote $out/sweep.csv, $out/mvcm_split.svg, $out/mvcm_load.svg"
