@@ -9,6 +9,7 @@ pub mod credit_counter_fast;
 pub mod csr;
 pub mod fi_throttle;
 pub mod fi_throttle_pipelined;
+pub mod ibcc;
 pub mod level_pipe;
 pub mod level_shifter;
 pub mod model;

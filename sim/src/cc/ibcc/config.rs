@@ -178,11 +178,3 @@ impl IbccConfig {
         )
     }
 }
-
-/// The IRD of a packet of `flits` for CCT entry `entry`: (flits * multiplier) >> shift.
-#[inline]
-pub fn ird(entry: u16, flits: u32) -> u64 {
-    let shift = (entry >> 14) as u64;
-    let mult = (entry & 0x3FFF) as u64;
-    (flits as u64 * mult) >> shift
-}

@@ -4,7 +4,8 @@
 //! a table of injection rate delays (IRD); a timer lowers every index again.
 //!
 //! - `IbccConfig`: the parameters, named after the seed's Table I (defaults = Table I);
-//! - `nic`: source and destination NIC logic (per-flow CCTI, IRD, CCTI timer, CNPs);
+//! - `nic`: source and destination NIC logic (per-flow CCTI, IRD, CCTI timer, CNPs); the
+//!   source's rules are `pft_hdl::ibcc::model`, which the RTL is tested against;
 //! - `switch`: the congestion state of each switch output and FECN marking.
 //!
 //! Every choice the seed leaves open is in docs/cc/ibcc.md.
@@ -13,8 +14,10 @@ pub mod config;
 pub mod nic;
 pub mod switch;
 
-pub use config::{ird, IbccConfig, VictimMask, MAX_CCTI, TIMER_UNIT_NS};
+pub use config::{IbccConfig, VictimMask, MAX_CCTI, TIMER_UNIT_NS};
 pub use nic::{IbccNicStats, IbccNics};
+/// The IRD of a CCT entry: the source's rules are `pft_hdl::ibcc::model`'s (nic.rs).
+pub use pft_hdl::ibcc::model::ird;
 pub use switch::IbccSwitches;
 
 use super::{Plugin, RunOpts};

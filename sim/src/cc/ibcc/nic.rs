@@ -15,17 +15,20 @@
 //!   packet's flits go out as credits allow (the block gates only packet starts).
 //! - FECN at the destination: a data packet whose head arrives with FECN queues one CNP
 //!   (one flit, to the packet's source), sent before any data packet of that NIC.
+//!
+//! The source's rules (BECN, timer, IRD) are `pft_hdl::ibcc::model`'s, the one logic the
+//! RTL (`pft_hdl::ibcc`) is tested against: this file keeps the state of every flow in two
+//! arrays and calls the model's functions on it.
 
-use super::{ird, IbccConfig};
+use super::IbccConfig;
+use pft_hdl::ibcc::model::{Params, Timer};
 use std::collections::VecDeque;
 
 /// IB CC state of every NIC (flows indexed `src * nodes + dst`).
 pub struct IbccNics {
     nodes: usize,
-    increase: u16,
-    limit: u16,
-    min: u16,
-    cct: Vec<u16>,
+    /// The source's constants (CCTI step, limit, floor, CCT): the hdl model's.
+    p: Params,
     period: u64,
     /// CCTI per flow.
     ccti: Vec<u16>,
@@ -33,8 +36,8 @@ pub struct IbccNics {
     next_ok: Vec<u64>,
     /// Per NIC: flows with CCTI > 0 (the NIC is "congested" while any).
     hot: Vec<u32>,
-    /// Per NIC: next timer expiry.
-    timer_at: Vec<u64>,
+    /// Per NIC: the CCTI timer.
+    timer: Vec<Timer>,
     /// Per NIC: no queued flow is eligible before this cycle (a cache; 0 = unknown).
     blocked_until: Vec<u64>,
     /// Per NIC: CNPs to send (destination = the marked packet's source).
@@ -64,15 +67,19 @@ impl IbccNics {
         let period = cfg.timer_cycles(cycle_ns);
         IbccNics {
             nodes: n,
-            increase: cfg.ccti_increase as u16,
-            limit: cfg.ccti_limit as u16,
-            min: cfg.ccti_min as u16,
-            cct: cfg.table(),
+            p: Params {
+                increase: cfg.ccti_increase as u16,
+                limit: cfg.ccti_limit as u16,
+                min: cfg.ccti_min as u16,
+                cct: cfg.table(),
+            },
             period,
             ccti: vec![0; n * n],
             next_ok: vec![0; n * n],
             hot: vec![0; n],
-            timer_at: (0..nodes).map(|i| 1 + phase(i) % period).collect(),
+            timer: (0..nodes)
+                .map(|i| Timer::new(period, 1 + phase(i) % period))
+                .collect(),
             blocked_until: vec![0; n],
             cnp_q: (0..n).map(|_| VecDeque::new()).collect(),
             stats: vec![IbccNicStats::default(); n],
@@ -113,21 +120,19 @@ impl IbccNics {
     /// Cycle `now` at NIC `n`: the timer.
     #[inline]
     pub fn tick(&mut self, n: usize, now: u64) {
-        if now < self.timer_at[n] {
+        if !self.timer[n].expired(now) {
             return;
         }
-        self.timer_at[n] = now + self.period;
         if self.hot[n] == 0 {
             return;
         }
-        let (min, row) = (self.min, n * self.nodes);
+        let (p, row) = (&self.p, n * self.nodes);
         let mut hot = 0;
         let mut lowered = false;
         for c in &mut self.ccti[row..row + self.nodes] {
-            if *c > min {
-                *c -= 1;
-                lowered = true;
-            }
+            let new = p.timer(*c);
+            lowered |= new != *c;
+            *c = new;
             hot += (*c > 0) as u32;
         }
         self.hot[n] = hot;
@@ -138,7 +143,7 @@ impl IbccNics {
     pub fn becn(&mut self, n: usize, dst: u32) {
         let f = n * self.nodes + dst as usize;
         let old = self.ccti[f];
-        let new = old.saturating_add(self.increase).min(self.limit);
+        let new = self.p.becn(old);
         self.ccti[f] = new;
         self.hot[n] += (old == 0 && new > 0) as u32;
         self.stats[n].becns_received += 1;
@@ -215,13 +220,7 @@ impl IbccNics {
     #[inline]
     pub fn started(&mut self, n: usize, dst: u32, flits: u32, now: u64) {
         let f = n * self.nodes + dst as usize;
-        let c = self.ccti[f];
-        let delay = if c == 0 {
-            0
-        } else {
-            ird(self.cct[c as usize], flits)
-        };
-        self.next_ok[f] = now + flits as u64 + delay;
+        self.next_ok[f] = self.p.next_ok(self.ccti[f], flits, now);
     }
 }
 
