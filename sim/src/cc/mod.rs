@@ -33,6 +33,26 @@ macro_rules! credit_gate_hooks {
             self.$g.error(n)
         }
     };
+    // The same, with `gate_error` falling back to the first error a flow of the NIC
+    // reported (`$e[n]: Option<String>`).
+    ($g:tt, $e:tt) => {
+        #[inline]
+        fn gate(
+            &mut self,
+            n: u32,
+            _now: u64,
+            i: &crate::net::scheme::GateIn,
+        ) -> crate::net::scheme::GateOut {
+            self.$g.step(n, i)
+        }
+        #[inline]
+        fn used_credits(&self, n: u32) -> u16 {
+            self.$g.used(n)
+        }
+        fn gate_error(&self, n: u32) -> Option<String> {
+            self.$g.error(n).or_else(|| self.$e[n as usize].clone())
+        }
+    };
 }
 
 pub mod alo;

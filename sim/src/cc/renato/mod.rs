@@ -193,19 +193,7 @@ impl Scheme for RenatoState {
     const MARKS: bool = true;
     const FLOWS: bool = true;
 
-    #[inline]
-    fn gate(
-        &mut self,
-        n: u32,
-        _now: u64,
-        i: &crate::net::scheme::GateIn,
-    ) -> crate::net::scheme::GateOut {
-        self.gate.step(n, i)
-    }
-    #[inline]
-    fn used_credits(&self, n: u32) -> u16 {
-        self.gate.used(n)
-    }
+    credit_gate_hooks!(gate, errors);
 
     #[inline]
     fn may_start(&mut self, n: u32, now: u64, queued: &VecDeque<u32>) -> bool {
@@ -307,13 +295,6 @@ impl Scheme for RenatoState {
         } else {
             0
         }
-    }
-
-    /// The credit counter's error, else the first error a flow of this NIC reported.
-    fn gate_error(&self, n: u32) -> Option<String> {
-        self.gate
-            .error(n)
-            .or_else(|| self.errors[n as usize].clone())
     }
 
     fn nic_counters(&self, n: u32) -> Vec<(&'static str, u64)> {
