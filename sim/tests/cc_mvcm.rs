@@ -5,7 +5,7 @@
 //! and the configurations refused.
 
 use pft_sim::cc::mvcm::MvcmConfig;
-use pft_sim::cc::renato::{RenatoConfig, Response};
+use pft_sim::cc::renato::{FlowUnit, RenatoConfig, Response};
 use pft_sim::cc::CcConfig;
 use pft_sim::net::{Delivery, Message, NetConfig, NodeId, TopologyConfig, Workload};
 use pft_sim::{EngineKind, Network};
@@ -363,4 +363,49 @@ fn renato_keeps_a_window_of_one_and_slows_marked_flows_by_each_response() {
             "{response:?} drains"
         );
     }
+}
+
+/// `flow = "source"` (the ablation): one window and one delay per source NIC, shared by
+/// all its destinations. At every check a NIC has at most one packet outstanding over
+/// all its destinations, the shared flow's count is that sum, and every destination of a
+/// slowed NIC reads the same delay.
+#[test]
+fn renato_flow_source_shares_one_window_and_delay_over_a_sources_destinations() {
+    let cfg = small_fly();
+    let rc = RenatoConfig {
+        flow: FlowUnit::Source,
+        ..Default::default()
+    };
+    let mut net = Network::with_cc(&cfg, &CcConfig::Renato(rc), EngineKind::Model, 1).unwrap();
+    let n = net.nodes();
+    let mut w = hot_spot(n, 20_000);
+    let (mut busy, mut slowed) = (0u64, 0u64);
+    for _ in 0..40 {
+        net.run(&mut w, 500).unwrap();
+        let st = renato_state(&net);
+        for s in 0..n {
+            let out: u32 = (0..n).map(|d| net.outstanding(NodeId(s), NodeId(d))).sum();
+            assert!(
+                out <= 1,
+                "NIC {s}: {out} packets outstanding over its destinations"
+            );
+            let f = *st.flow(s, 0);
+            for d in 1..n {
+                assert_eq!(
+                    *st.flow(s, d),
+                    f,
+                    "NIC {s}: destination {d} has its own flow"
+                );
+            }
+            assert_eq!(f.out as u32, out, "NIC {s}");
+            busy += out as u64;
+            slowed += (st.gap(&f) > 0) as u64;
+        }
+        net.check().unwrap();
+    }
+    assert!(
+        busy > 0 && slowed > 0,
+        "outstanding {busy}, slowed {slowed}"
+    );
+    assert!(net.run_until_idle(&mut w, 5_000_000).unwrap(), "drains");
 }

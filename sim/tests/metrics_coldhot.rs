@@ -108,6 +108,14 @@ fn expected(
     let mean = |v: &[&Delivery]| {
         (!v.is_empty()).then(|| v.iter().map(|x| lat(x)).sum::<f64>() / v.len() as f64)
     };
+    let wait = |v: &[&Delivery]| {
+        (!v.is_empty()).then(|| {
+            v.iter()
+                .map(|x| (x.injected - x.msg.created) as f64)
+                .sum::<f64>()
+                / v.len() as f64
+        })
+    };
     let nb = end.div_ceil(p);
     let mut rows = Vec::new();
     let mut peak: Option<f64> = None;
@@ -130,6 +138,8 @@ fn expected(
             Some(hotv.iter().map(|x| flits(x)).sum::<f64>() / (len * hs)),
             Some(cold.iter().filter(|x| x.bits != 0).count() as f64),
             Some(hotv.iter().filter(|x| x.bits != 0).count() as f64),
+            wait(&cold),
+            wait(&hotv),
         ]);
     }
     // the congestion period: the first C hot-spot message's creation to the last one's
@@ -213,12 +223,12 @@ fn coldhot_csv_summary_and_compare_match_the_deliveries() {
     assert_eq!(
         lines.next().unwrap(),
         "cycle,cold_lat_mean,hot_lat_mean,cold_delivered,hot_delivered,\
-cold_bytes_per_node_cycle,hot_link_util,cold_marked,hot_marked"
+cold_bytes_per_node_cycle,hot_link_util,cold_marked,hot_marked,cold_wait_mean,hot_wait_mean"
     );
     let got: Vec<Vec<Option<f64>>> = lines.map(|l| l.split(',').map(cell).collect()).collect();
     assert_eq!(got.len(), rows.len(), "one row per bin of 500 cycles");
     for (g, w) in got.iter().zip(&rows) {
-        assert_eq!(g.len(), 9);
+        assert_eq!(g.len(), 11);
         for (i, (a, b)) in g.iter().zip(w).enumerate() {
             assert!(close(*a, *b), "row {:?} column {i}: {a:?} vs {b:?}", w[0]);
         }
@@ -238,6 +248,38 @@ cold_bytes_per_node_cycle,hot_link_util,cold_marked,hot_marked"
         d.len() as u64
     );
     assert_eq!(ch["congestion_start"], h.first_c_hot_created().unwrap());
+    // the hot flits in flight, counted cycle by cycle here: a hot message's flits from
+    // the cycle its first flit left to its delivery cycle
+    let fb = sc.network.flit_bytes as u64;
+    let mut inflight = vec![0u64; sc.cycles.max as usize + 1];
+    for x in d
+        .iter()
+        .filter(|x| h.hotspots_at(x.msg.created).contains(&x.msg.dst))
+    {
+        for c in x.injected..=x.delivered {
+            inflight[c as usize] += (x.msg.bytes as u64).div_ceil(fb);
+        }
+    }
+    let peak = *inflight.iter().max().unwrap();
+    assert!(peak > 0);
+    assert_eq!(ch["hot_flits_in_flight_peak"], peak);
+    // the source waits over the run
+    let cold: Vec<&Delivery> = d
+        .iter()
+        .filter(|x| !h.hotspots_at(x.msg.created).contains(&x.msg.dst))
+        .collect();
+    let cw = cold
+        .iter()
+        .map(|x| (x.injected - x.msg.created) as f64)
+        .sum::<f64>()
+        / cold.len() as f64;
+    assert!(
+        close(ch["cold_wait_mean"].as_f64(), Some(cw)),
+        "{}",
+        ch["cold_wait_mean"]
+    );
+    let wait_peak = rows.iter().filter_map(|r| r[9]).fold(0.0, f64::max);
+    assert!(close(ch["cold_wait_peak"].as_f64(), Some(wait_peak)));
     for (k, f) in [
         "cold_lat_peak",
         "hot_link_util",

@@ -2,10 +2,11 @@
 //! summary.json` (one `pftsim run` per point: `kind` is `split`, with `value` the number
 //! of hot-spot hosts, or `load`, with `value` the rate in bytes per cycle per first-stage
 //! switch) and writes `OUT_DIR/sweep.csv` (kind, value, row, hot_hosts, load, accepted,
-//! cold_lat_mean, cold_lat_peak, hot_link_util, marked_cold_frac, marked_hot_frac, cycles)
-//! and the plots `OUT_DIR/mvcm_split.svg` (the peak cold latency against the hot-spot
-//! hosts) and `OUT_DIR/mvcm_load.svg` (the mean cold latency against accepted traffic,
-//! the seed's Fig. 9), one line per row. The `split` points at 16 hosts are the `load`
+//! cold_lat_mean, cold_lat_peak, hot_link_util, marked_cold_frac, marked_hot_frac, cycles,
+//! cold_wait_mean, hot_flits_in_flight_peak) and the plots `OUT_DIR/mvcm_split.svg` (the
+//! peak cold latency against the hot-spot hosts), `OUT_DIR/mvcm_split_mean.svg` (the
+//! mean cold latency against them) and `OUT_DIR/mvcm_load.svg` (the mean cold latency
+//! against accepted traffic, the seed's Fig. 9), one line per row. The `split` points at 16 hosts are the `load`
 //! points at 0.45.
 //!
 //! ```text
@@ -32,6 +33,8 @@ struct Point {
     cold_marked: f64,
     hot_marked: f64,
     cycles: f64,
+    cold_wait: f64,
+    in_flight: f64,
 }
 
 fn num(v: &Value, path: &[&str]) -> f64 {
@@ -78,6 +81,8 @@ fn main() -> anyhow::Result<()> {
             cold_marked: num(&s, &["coldhot", "marked_cold_frac"]),
             hot_marked: num(&s, &["coldhot", "marked_hot_frac"]),
             cycles: num(&s, &["cycles_run"]),
+            cold_wait: num(&s, &["coldhot", "cold_wait_mean"]),
+            in_flight: num(&s, &["coldhot", "hot_flits_in_flight_peak"]),
         });
     }
     if pts.is_empty() {
@@ -102,6 +107,8 @@ fn main() -> anyhow::Result<()> {
         "marked_cold_frac",
         "marked_hot_frac",
         "cycles",
+        "cold_wait_mean",
+        "hot_flits_in_flight_peak",
     ])?;
     for p in &pts {
         w.write_record([
@@ -117,12 +124,15 @@ fn main() -> anyhow::Result<()> {
             format!("{:.5}", p.cold_marked),
             format!("{:.5}", p.hot_marked),
             format!("{:.0}", p.cycles),
+            format!("{:.2}", p.cold_wait),
+            format!("{:.0}", p.in_flight),
         ])?;
     }
     w.flush()?;
     // the split plot: peak cold latency against hot-spot hosts; the load plot: the split
     // point at 16 hosts is the medium load
     let mut split: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    let mut split_mean: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     let mut load: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for p in &pts {
         if p.kind == "split" {
@@ -130,6 +140,10 @@ fn main() -> anyhow::Result<()> {
                 .entry(p.row.clone())
                 .or_default()
                 .push((p.value, p.cold_peak));
+            split_mean
+                .entry(p.row.clone())
+                .or_default()
+                .push((p.value, p.cold_mean));
         }
         if p.kind == "load" || (p.kind == "split" && p.value == 16.0) {
             load.entry(p.row.clone())
@@ -141,6 +155,7 @@ fn main() -> anyhow::Result<()> {
         v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     }
     let split: Vec<_> = split.into_iter().collect();
+    let split_mean: Vec<_> = split_mean.into_iter().collect();
     let load: Vec<_> = load.into_iter().collect();
     std::fs::write(
         dir.join("mvcm_split.svg"),
@@ -149,6 +164,16 @@ fn main() -> anyhow::Result<()> {
             "hot-spot hosts (of 512; the others uniform)",
             "largest per-bin mean cold latency (cycles of 8 bytes)",
             &split,
+            &[],
+        )?,
+    )?;
+    std::fs::write(
+        dir.join("mvcm_split_mean.svg"),
+        lines_svg(
+            "4-ary 5-fly, hot spot after 50,000 packets: mean cold latency",
+            "hot-spot hosts (of 512; the others uniform)",
+            "mean cold latency over the run (cycles of 8 bytes)",
+            &split_mean,
             &[],
         )?,
     )?;

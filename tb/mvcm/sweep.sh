@@ -2,7 +2,7 @@
 # Seed 004's sweeps on scenarios/mvcm-hotspot.toml (issue 24), for its rows none, renato,
 # pfister and mvcm:
 #   - the split of hosts between uniform and hot-spot traffic (the seed's Table 3 is
-#     missing): 8, 12, 16, 24 and 32 hot-spot hosts of 512, at medium load;
+#     missing): 8, 12, 16, 24, 32, 64 and 128 hot-spot hosts of 512, at medium load;
 #   - the load (latency against accepted traffic, the seed's Fig. 9): 0.26, 0.45 and 0.62
 #     bytes per cycle per first-stage switch (0.065, 0.1125, 0.155 of a link per host),
 #     with the scenario's 16 hot-spot hosts.
@@ -14,7 +14,7 @@
 #   bash tb/mvcm/sweep.sh OUT_DIR [JOBS]        (PFTSIM=path: use that pftsim, no build)
 #
 # Writes OUT_DIR/runs/<kind>-<value>-<row>/ (each run's files), then OUT_DIR/sweep.csv
-# and the plots OUT_DIR/mvcm_split.svg and OUT_DIR/mvcm_load.svg
+# and the plots OUT_DIR/mvcm_split.svg, OUT_DIR/mvcm_split_mean.svg and OUT_DIR/mvcm_load.svg
 # (tb/examples/mvcm_sweep.rs).
 set -euo pipefail
 out=${1:?usage: sweep.sh OUT_DIR [JOBS]}
@@ -40,7 +40,7 @@ cycles() { # hot hosts, load
         start = 50000 * 35 / (512 * l); gen = 1000 * 35 / l; drain = h * 1000 * 35 / (1 - l);
         t = (gen > drain ? gen : drain); printf "%d", (start + t * 1.1 + 20000) / 1000 * 1000 }'
 }
-for h in 8 12 16 24 32; do
+for h in 8 12 16 24 32 64 128; do
     for r in $rows; do
         points+=("split $h $r $h 0.1125 $(cycles "$h" 0.1125)")
     done
@@ -65,4 +65,4 @@ export -f one
 export bin sc out
 printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 bash -c 'one $0 $1 $2 $3 $4 $5'
 cargo run --release -q -p pft-tb --example mvcm_sweep --manifest-path "$root/Cargo.toml" -- "$out"
-echo "wrote $out/sweep.csv, $out/mvcm_split.svg, $out/mvcm_load.svg"
+echo "wrote $out/sweep.csv, $out/mvcm_split.svg, $out/mvcm_split_mean.svg, $out/mvcm_load.svg"

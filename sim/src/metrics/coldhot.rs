@@ -11,7 +11,12 @@
 //!   whoever sent it, so a uniform (V) host's message that happens to go to the hot spot is
 //!   hot, and a C node's message is hot because it goes there. The cold messages are the
 //!   ones the tree should not touch: their latency is the victims' (seed 004's cold flows).
-//! - **Latency** is `delivered - created` (from generation, source queueing included).
+//! - **Latency** is `delivered - created` (from generation, source queueing included);
+//!   its **source wait** `injected - created` is the part spent at the source NIC (its
+//!   queues and the scheme's gate) before the first flit left.
+//! - **Hot flits in flight**: the flits of hot messages between their first flit's
+//!   injection and their delivery; the run's largest count bounds the congestion tree's
+//!   size (in flits).
 //! - **Marked**: the scheme's `Scheme::marked` of `Delivery::bits` (the OR of the
 //!   message's packets' scheme bits at its destination): any bit set (IB CC's FECN,
 //!   Renato's mark), MVCM's VB (validated: its hot class).
@@ -50,20 +55,31 @@ pub fn kind_of(h: &HotspotWorkload, d: &Delivery) -> Kind {
     }
 }
 
+/// A delivered message's cycles: created, first flit injected, delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Times {
+    pub created: u64,
+    pub injected: u64,
+    pub delivered: u64,
+}
+
 /// Sums over the messages of one class in one bin (or the whole run).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClassSums {
     pub delivered: u64,
     pub latency_sum: u128,
+    /// Sum of `injected - created` (source wait).
+    pub wait_sum: u128,
     pub bytes: u64,
     pub flits: u64,
     pub marked: u64,
 }
 
 impl ClassSums {
-    fn add(&mut self, lat: u64, bytes: u64, flits: u64, marked: bool) {
+    fn add(&mut self, lat: u64, wait: u64, bytes: u64, flits: u64, marked: bool) {
         self.delivered += 1;
         self.latency_sum += lat as u128;
+        self.wait_sum += wait as u128;
         self.bytes += bytes;
         self.flits += flits;
         self.marked += marked as u64;
@@ -72,6 +88,7 @@ impl ClassSums {
     fn merge(&mut self, o: &ClassSums) {
         self.delivered += o.delivered;
         self.latency_sum += o.latency_sum;
+        self.wait_sum += o.wait_sum;
         self.bytes += o.bytes;
         self.flits += o.flits;
         self.marked += o.marked;
@@ -80,6 +97,11 @@ impl ClassSums {
     /// Mean latency, `None` over no message.
     pub fn latency_mean(&self) -> Option<f64> {
         (self.delivered > 0).then(|| self.latency_sum as f64 / self.delivered as f64)
+    }
+
+    /// Mean source wait, `None` over no message.
+    pub fn wait_mean(&self) -> Option<f64> {
+        (self.delivered > 0).then(|| self.wait_sum as f64 / self.delivered as f64)
     }
 
     /// Marked / delivered, `None` over no message.
@@ -114,6 +136,10 @@ pub struct ColdHotRow {
     /// Cold / hot messages delivered in the bin marked.
     pub cold_marked: u64,
     pub hot_marked: u64,
+    /// Mean source wait `injected - created` of the cold (hot) messages delivered in the
+    /// bin (empty: none): the part of their latency spent at the source NIC.
+    pub cold_wait_mean: Option<f64>,
+    pub hot_wait_mean: Option<f64>,
 }
 
 /// What `summary.json` (`coldhot`) and `compare.csv` carry of a run.
@@ -144,6 +170,14 @@ pub struct ColdHotSummary {
     /// whole run.
     pub marked_cold_frac: Option<f64>,
     pub marked_hot_frac: Option<f64>,
+    /// Whole run: mean source wait (`injected - created`) of the cold and hot messages,
+    /// and the largest per-bin mean of the cold ones, cycles.
+    pub cold_wait_mean: Option<f64>,
+    pub hot_wait_mean: Option<f64>,
+    pub cold_wait_peak: Option<f64>,
+    /// The most flits of hot messages in flight at once (first flit injected, message
+    /// not yet delivered), whole run: a bound on the congestion tree's size.
+    pub hot_flits_in_flight_peak: u64,
 }
 
 /// The collector of one run, fed every delivery in delivery order.
@@ -166,6 +200,8 @@ pub struct ColdHot {
     /// Hot flits delivered from `c_start` on; and their count at the end of cycle `c_end`.
     acc: u64,
     acc_at_end: u64,
+    /// Hot messages' (injected, delivered, flits), for the in-flight peak.
+    hot_spans: Vec<(u64, u64, u64)>,
 }
 
 impl ColdHot {
@@ -184,6 +220,7 @@ impl ColdHot {
             c_end: None,
             acc: 0,
             acc_at_end: 0,
+            hot_spans: Vec::new(),
         }
     }
 
@@ -215,7 +252,12 @@ impl ColdHot {
         }
         for d in ds {
             let k = kind_of(h, d);
-            self.record(d.delivered, d.msg.created, d.msg.bytes, marked(d.bits), k);
+            let times = Times {
+                created: d.msg.created,
+                injected: d.injected,
+                delivered: d.delivered,
+            };
+            self.record(times, d.msg.bytes, marked(d.bits), k);
         }
         self.close(now + 1);
     }
@@ -229,12 +271,18 @@ impl ColdHot {
         }
     }
 
-    /// One delivery: `delivered` and `created` cycles, payload `bytes`, whether it counts
-    /// as marked (the scheme's `marked` of its bits), and its kind. Deliveries come in
-    /// nondecreasing `delivered` order.
-    pub fn record(&mut self, delivered: u64, created: u64, bytes: u32, marked: bool, kind: Kind) {
+    /// One delivery: its cycles, payload `bytes`, whether it counts as marked (the
+    /// scheme's `marked` of its bits), and its kind. Deliveries come in nondecreasing
+    /// `delivered` order.
+    pub fn record(&mut self, t: Times, bytes: u32, marked: bool, kind: Kind) {
+        let Times {
+            created,
+            injected,
+            delivered,
+        } = t;
         let flits = (bytes as u64).div_ceil(self.flit_bytes as u64).max(1);
         let lat = delivered.saturating_sub(created);
+        let wait = injected.saturating_sub(created);
         let mut k = (delivered / self.period) as usize;
         while k >= MAX_ROWS {
             self.merge();
@@ -248,8 +296,12 @@ impl ColdHot {
         } else {
             (&mut self.bins[k].cold, &mut self.total.cold)
         };
-        bin.add(lat, bytes as u64, flits, marked);
-        tot.add(lat, bytes as u64, flits, marked);
+        bin.add(lat, wait, bytes as u64, flits, marked);
+        tot.add(lat, wait, bytes as u64, flits, marked);
+        if kind.hot {
+            self.hot_spans
+                .push((injected.min(delivered), delivered, flits));
+        }
         if kind.hot && self.c_start.is_some_and(|s| delivered >= s) {
             self.acc += flits;
             if self.c_end == Some(delivered) {
@@ -314,6 +366,8 @@ impl ColdHot {
                     hot_link_util: b.hot.flits as f64 / (len * self.hotspots as f64),
                     cold_marked: b.cold.marked,
                     hot_marked: b.hot.marked,
+                    cold_wait_mean: b.cold.wait_mean(),
+                    hot_wait_mean: b.hot.wait_mean(),
                 }
             })
             .collect()
@@ -357,7 +411,30 @@ impl ColdHot {
             hot_link_util: util,
             marked_cold_frac: self.total.cold.marked_frac(),
             marked_hot_frac: self.total.hot.marked_frac(),
+            cold_wait_mean: self.total.cold.wait_mean(),
+            hot_wait_mean: self.total.hot.wait_mean(),
+            cold_wait_peak: peak(|b| b.cold.wait_mean()),
+            hot_flits_in_flight_peak: self.hot_in_flight_peak(),
         }
+    }
+
+    /// The most hot flits in flight at once: each hot message counts its flits from the
+    /// cycle its first flit left to its delivery cycle, both included.
+    fn hot_in_flight_peak(&self) -> u64 {
+        let mut ev: Vec<(u64, i64)> = Vec::with_capacity(2 * self.hot_spans.len());
+        for &(i, d, f) in &self.hot_spans {
+            ev.push((i, f as i64));
+            ev.push((d + 1, -(f as i64)));
+        }
+        // at one cycle, leaving before entering: a span ending at d and one starting at
+        // d + 1 do not overlap
+        ev.sort_unstable();
+        let (mut now, mut peak) = (0i64, 0i64);
+        for (_, df) in ev {
+            now += df;
+            peak = peak.max(now);
+        }
+        peak as u64
     }
 
     /// (bin middle, mean cold latency) of the bins with cold messages.
@@ -398,6 +475,14 @@ impl ColdHot {
 mod tests {
     use super::*;
 
+    fn at(delivered: u64, created: u64, injected: u64) -> Times {
+        Times {
+            created,
+            injected,
+            delivered,
+        }
+    }
+
     const COLD: Kind = Kind {
         hot: false,
         from_c: false,
@@ -415,15 +500,15 @@ mod tests {
     fn bins_means_rates_and_the_congestion_period() {
         // 4 NICs, 1 hot spot, 64-byte flits, bins of 10 cycles
         let mut c = ColdHot::new(10, 4, 1, 64);
-        c.record(3, 1, 100, false, COLD); // lat 2, 2 flits
-        c.record(5, 1, 64, true, HOT_V); // before the burst: not in the period
+        c.record(at(3, 1, 2), 100, false, COLD); // lat 2, wait 1, 2 flits
+        c.record(at(5, 1, 2), 64, true, HOT_V); // before the burst: not in the period
         c.start_congestion(6);
-        c.record(8, 0, 128, false, COLD); // lat 8
-        c.record(9, 6, 640, true, HOT_C); // lat 3, 10 flits, first C
-        c.record(14, 7, 64, false, HOT_V); // in the period, 1 flit
-        c.record(15, 10, 640, false, HOT_C); // last C: 10 flits
-        c.record(15, 2, 64, true, HOT_V); // same cycle: counts
-        c.record(16, 2, 64, false, HOT_V); // after the period
+        c.record(at(8, 0, 5), 128, false, COLD); // lat 8, wait 5
+        c.record(at(9, 6, 7), 640, true, HOT_C); // lat 3, 10 flits, first C
+        c.record(at(14, 7, 8), 64, false, HOT_V); // in the period, 1 flit
+        c.record(at(15, 10, 11), 640, false, HOT_C); // last C: 10 flits
+        c.record(at(15, 2, 3), 64, true, HOT_V); // same cycle: counts
+        c.record(at(16, 2, 3), 64, false, HOT_V); // after the period
         c.close(25);
         let r = c.rows();
         assert_eq!(r.len(), 3, "bins of 10 up to cycle 25");
@@ -444,10 +529,18 @@ mod tests {
         assert_eq!(s.hot_link_util, Some(22.0 / 10.0));
         assert_eq!(s.marked_cold_frac, Some(0.0));
         assert_eq!(s.marked_hot_frac, Some(3.0 / 6.0));
+        assert_eq!(r[0].cold_wait_mean, Some(3.0));
+        assert_eq!(r[0].hot_wait_mean, Some(1.0));
+        assert_eq!(s.cold_wait_peak, Some(3.0));
+        assert_eq!(s.hot_wait_mean, Some(1.0));
+        // in flight: 1 (2..=5) + 1 + 1 (3..=15, 3..=16) + 10 (7..=9) peaks at 13 in
+        // cycle 8 (+1, 8..=14), again at 11 after 10 leave and 10 enter
+        assert_eq!(s.hot_flits_in_flight_peak, 13);
         let csv = c.to_csv().unwrap();
         assert!(csv.starts_with(
             "cycle,cold_lat_mean,hot_lat_mean,cold_delivered,hot_delivered,\
-             cold_bytes_per_node_cycle,hot_link_util,cold_marked,hot_marked\n"
+             cold_bytes_per_node_cycle,hot_link_util,cold_marked,hot_marked,\
+             cold_wait_mean,hot_wait_mean\n"
         ));
         assert!(csv.contains("\n10,,"), "{csv}");
     }
@@ -456,7 +549,7 @@ mod tests {
     fn no_burst_no_period_and_bins_merge_exactly() {
         let mut c = ColdHot::new(1, 2, 1, 1);
         for t in 0..(MAX_ROWS as u64 + 10) {
-            c.record(t, t.saturating_sub(4), 1, false, COLD);
+            c.record(at(t, t.saturating_sub(4), t), 1, false, COLD);
         }
         assert_eq!(c.period, 2);
         let s = c.summary();
@@ -464,6 +557,8 @@ mod tests {
         assert_eq!(s.marked_hot_frac, None);
         assert_eq!(s.cold_delivered, MAX_ROWS as u64 + 10);
         assert_eq!(s.cold_lat_peak, Some(4.0));
+        assert_eq!(s.cold_wait_peak, Some(4.0));
+        assert_eq!(s.hot_flits_in_flight_peak, 0);
         assert!(c.rows().iter().all(|r| r.cold_delivered == 2));
     }
 }

@@ -35,6 +35,9 @@ pub struct MvcmConfig {
     /// Validation on (false: an MB alone grades the ACK as hot: the seed's Fig. 13
     /// ablation, "marking without validation").
     pub validate: bool,
+    /// Warm ACKs (MB without VB) lower the window (false: the source takes them as clean:
+    /// the seed's Fig. 14 ablation, "warm packets are not marked").
+    pub warm: bool,
 }
 
 impl Default for MvcmConfig {
@@ -50,6 +53,7 @@ impl Default for MvcmConfig {
             rtt_min: None,
             packet_bytes: None,
             validate: true,
+            warm: true,
         }
     }
 }
@@ -174,14 +178,15 @@ impl MvcmConfig {
     pub fn describe(&self) -> String {
         let opt = |v: Option<u64>| v.map_or("auto".to_string(), |v| v.to_string());
         format!(
-            "MVCM in>{}% out>{}% dw={} rtt={} k={} n={}{}",
+            "MVCM in>{}% out>{}% dw={} rtt={} k={} n={}{}{}",
             self.in_threshold_percent,
             self.out_threshold_percent,
             opt(self.dw_max),
             opt(self.rtt_min),
             opt(self.k),
             opt(self.n),
-            if self.validate { "" } else { " novalid" }
+            if self.validate { "" } else { " novalid" },
+            if self.warm { "" } else { " nowarm" }
         )
     }
 }

@@ -113,6 +113,8 @@ pub struct MvcmState {
     in_level: u32,
     out_level: u32,
     validate: bool,
+    /// Warm ACKs act (false: taken as clean at the source).
+    warm: bool,
     /// Flow `src -> dst` at `src * nodes + dst`.
     flows: Vec<Flow>,
     /// Per NIC: flows below full rate now (DW < DWmax or WS), and the first error a flow
@@ -138,6 +140,7 @@ impl MvcmState {
             in_level: d.in_level,
             out_level: d.out_level,
             validate: cfg.validate,
+            warm: cfg.warm,
             flows: vec![Flow::new(&d.params); nodes * nodes],
             reduced: vec![0; nodes],
             errors: vec![None; nodes],
@@ -250,6 +253,8 @@ impl Scheme for MvcmState {
             (true, false) => st.acks_warm += 1,
             _ => st.acks_hot += 1,
         }
+        // without warm packets (`warm = false`) an MB alone reaches the source as clean
+        let mb = mb && (vb || self.warm);
         match self.with_flow(at, a.src, |f, p| f.on_ack(p, mb, vb)) {
             Ok(action) => {
                 let st = &mut self.stats[at as usize];
@@ -503,5 +508,39 @@ mod tests {
         assert_eq!(*s.flow(3, 9), Flow::new(&p));
         assert_eq!(s.stats[3].fast_resets, 1);
         assert!(!s.nic_congested(3));
+    }
+
+    /// `warm = false` (Fig. 14's ablation): a warm ACK leaves the window where a clean one
+    /// would; a hot ACK still acts.
+    #[test]
+    fn without_warm_packets_an_mb_alone_acts_as_a_clean_ack() {
+        let ack = |bits: u8| Arrival {
+            src: 9,
+            len: 3,
+            bits,
+            control: true,
+            ack: true,
+        };
+        let mut on = state(&MvcmConfig::default());
+        let mut off = state(&MvcmConfig {
+            warm: false,
+            ..Default::default()
+        });
+        let p = *on.params();
+        assert!(p.dw_max > 1, "a window to lower");
+        for s in [&mut on, &mut off] {
+            s.packet_started(3, 9, 35, 0);
+            s.arrived(3, &ack(MB));
+        }
+        assert_eq!(
+            on.flow(3, 9).dw as u32,
+            p.dw_max - 1,
+            "warm lowers the window"
+        );
+        assert_eq!(off.flow(3, 9).dw as u32, p.dw_max, "taken as clean");
+        assert_eq!(off.stats[3].acks_warm, 1, "still counted as warm");
+        off.packet_started(3, 9, 35, 1);
+        off.arrived(3, &ack(MB | VB));
+        assert!((off.flow(3, 9).dw as u32) < p.dw_max, "a hot ACK acts");
     }
 }

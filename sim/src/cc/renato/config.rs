@@ -23,6 +23,20 @@ pub enum Response {
     Aimd,
 }
 
+/// What one window and one delay govern at a source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowUnit {
+    /// One per origin-destination pair: seed 004's flow (its footnote 1), each queue of
+    /// the NIC's full VOQ with its own window and delay.
+    #[default]
+    Pair,
+    /// One per source NIC, shared by all its destinations: every packet of the NIC waits
+    /// for the same window and delay (an ablation: the reading under which seed 004's
+    /// "window 1 restricts the injection rate" can hold at medium load).
+    Source,
+}
+
 /// Keys of a `renato` entry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -35,6 +49,8 @@ pub struct RenatoConfig {
     pub ai_percent: f64,
     /// The static window, packets outstanding per flow. 1..=255, default 1 (the seed's).
     pub window: u64,
+    /// What a flow is: `pair` (default, seed 004's) or `source` (an ablation).
+    pub flow: FlowUnit,
     /// The packet transmission time T, cycles (the minimum time to send a packet and
     /// receive its ACK). Default: the network's minimum round trip, as MVCM's RTT_min.
     /// 1..=1048576.
@@ -50,6 +66,7 @@ impl Default for RenatoConfig {
             m: 2,
             ai_percent: 6.25,
             window: 1,
+            flow: FlowUnit::Pair,
             packet_time: None,
             packet_bytes: None,
         }
@@ -109,6 +126,10 @@ impl RenatoConfig {
             Response::Fimd => format!("fimd m={}", self.m),
             Response::Aimd => format!("aimd +{}%", self.ai_percent),
         };
-        format!("RENATO {f} w={} T={t}", self.window)
+        let unit = match self.flow {
+            FlowUnit::Pair => "",
+            FlowUnit::Source => " flow=source",
+        };
+        format!("RENATO {f} w={} T={t}{unit}", self.window)
     }
 }

@@ -10,7 +10,7 @@
 pub mod config;
 pub mod switch;
 
-pub use config::{RenatoConfig, Response};
+pub use config::{FlowUnit, RenatoConfig, Response};
 
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
@@ -134,9 +134,18 @@ pub struct RenatoState {
 }
 
 impl RenatoState {
+    /// The index of flow `src -> dst` (`flow = "source"`: the source's one flow).
+    fn index(&self, src: u32, dst: u32) -> usize {
+        let dst = match self.cfg.flow {
+            FlowUnit::Pair => dst as usize,
+            FlowUnit::Source => 0,
+        };
+        src as usize * self.nodes + dst
+    }
+
     /// Flow `src -> dst` now.
     pub fn flow(&self, src: u32, dst: u32) -> &RFlow {
-        &self.flows[src as usize * self.nodes + dst as usize]
+        &self.flows[self.index(src, dst)]
     }
 
     /// The packet transmission time T, cycles.
@@ -212,7 +221,7 @@ impl Scheme for RenatoState {
                 format!("renato flow {n} -> {dst} started at cycle {now} while not eligible"),
             );
         }
-        let i = n as usize * self.nodes + dst as usize;
+        let i = self.index(n, dst);
         let gap = self.gap(&self.flows[i]);
         let f = &mut self.flows[i];
         f.out += 1;
@@ -236,7 +245,7 @@ impl Scheme for RenatoState {
         } else {
             st.acks_clean += 1;
         }
-        let i = at as usize * self.nodes + a.src as usize;
+        let i = self.index(at, a.src);
         let mut f = self.flows[i];
         if f.out == 0 {
             self.flag(
