@@ -458,18 +458,22 @@ mod tests {
         assert_eq!(nv.head_arrived(&input(93, 35, false)), MB | VB);
     }
 
-    #[test]
-    fn acks_drive_the_flow_as_the_reference_model_does() {
-        let mut s = state(&MvcmConfig::default());
-        let p = *s.params();
-        let mut model = Flow::new(&p);
-        let ack = |bits: u8| Arrival {
+    /// An ACK from NIC 9 with the data packet's bits.
+    fn ack(bits: u8) -> Arrival {
+        Arrival {
             src: 9,
             len: 3,
             bits,
             control: true,
             ack: true,
-        };
+        }
+    }
+
+    #[test]
+    fn acks_drive_the_flow_as_the_reference_model_does() {
+        let mut s = state(&MvcmConfig::default());
+        let p = *s.params();
+        let mut model = Flow::new(&p);
         let mut now = 0;
         for (i, bits) in [
             MB | VB,
@@ -514,13 +518,6 @@ mod tests {
     /// would; a hot ACK still acts.
     #[test]
     fn without_warm_packets_an_mb_alone_acts_as_a_clean_ack() {
-        let ack = |bits: u8| Arrival {
-            src: 9,
-            len: 3,
-            bits,
-            control: true,
-            ack: true,
-        };
         let mut on = state(&MvcmConfig::default());
         let mut off = state(&MvcmConfig {
             warm: false,
