@@ -50,6 +50,24 @@ BLOCKS_SELFTUNED = {
     "tuner": "Tuner: period, bw_acc, bw_prev, max_bw, t_back, resets, T; drop/reset rules",
 }
 
+# MVCM's per-flow source state (hdl/src/mvcm/mvcm_flow.rs, seed 004).
+BLOCKS_MVCM = {
+    "window": "Window: dynamic window dw (as its deficit) and outstanding count",
+    "waiting": "Waiting: WS present, exponent e, multiplications left",
+    "interval": "IntervalRom: k^e * rtt_min - 1 per exponent (constants)",
+    "timer": "Countdown: cycles until the next packet may start",
+}
+
+# IB CC's per-flow state with the port's CCT and CCTI timer (hdl/src/ibcc/ibcc_flow.rs,
+# seed 002).
+BLOCKS_IBCC = {
+    "timer": "CctiTimer: the port's CCTI timer (tick)",
+    "index": "Ccti: the flow's CCTI, up on a BECN, down on a tick",
+    "cct": "Cct: the congestion control table (constants)",
+    "spacing": "Ird: packet spacing flits + IRD from the CCT entry",
+    "ird_timer": "Countdown: cycles until the next packet may start",
+}
+
 # Yosys names a LUT after a net it drives, and a net that crosses a block border often keeps
 # the name of the sink's port. These stems need a hint to be read as RTL.
 STEM_HINTS = {
@@ -114,6 +132,12 @@ def use_blocks(top):
     elif top == "selftuned_node":
         BLOCKS.clear()
         BLOCKS.update(BLOCKS_SELFTUNED)
+    elif top == "mvcm_flow":
+        BLOCKS.clear()
+        BLOCKS.update(BLOCKS_MVCM)
+    elif top == "ibcc_flow":
+        BLOCKS.clear()
+        BLOCKS.update(BLOCKS_IBCC)
 
 
 def stem_of(cell):
