@@ -545,11 +545,29 @@ mod tests {
         assert!(csv.contains("\n10,,"), "{csv}");
     }
 
+    /// A hot message's flits count from its injection cycle to its delivery cycle, both
+    /// included; at one cycle those leaving go before those entering.
+    #[test]
+    fn hot_flits_in_flight_count_both_ends() {
+        let mut c = ColdHot::new(100, 4, 1, 1);
+        c.record(at(20, 5, 10), 5, false, HOT_V); // 5 flits over 10..=20
+        c.record(at(30, 15, 20), 3, false, HOT_V); // 3 over 20..=30: 8 at cycle 20
+        c.record(at(40, 25, 31), 7, false, HOT_V); // 7 over 31..=40: not with the 3
+        c.record(at(40, 25, 38), 50, false, COLD); // cold flits do not count
+        assert_eq!(c.summary().hot_flits_in_flight_peak, 8);
+    }
+
     #[test]
     fn no_burst_no_period_and_bins_merge_exactly() {
         let mut c = ColdHot::new(1, 2, 1, 1);
         for t in 0..(MAX_ROWS as u64 + 10) {
-            c.record(at(t, t.saturating_sub(4), t), 1, false, COLD);
+            // waits of 0 and 1 in turn: a merged bin holds one of each
+            c.record(
+                at(t, t.saturating_sub(4), t.saturating_sub(4) + t % 2),
+                1,
+                false,
+                COLD,
+            );
         }
         assert_eq!(c.period, 2);
         let s = c.summary();
@@ -557,7 +575,8 @@ mod tests {
         assert_eq!(s.marked_hot_frac, None);
         assert_eq!(s.cold_delivered, MAX_ROWS as u64 + 10);
         assert_eq!(s.cold_lat_peak, Some(4.0));
-        assert_eq!(s.cold_wait_peak, Some(4.0));
+        assert_eq!(s.cold_wait_peak, Some(0.5));
+        assert!(c.rows().iter().all(|r| r.cold_wait_mean == Some(0.5)));
         assert_eq!(s.hot_flits_in_flight_peak, 0);
         assert!(c.rows().iter().all(|r| r.cold_delivered == 2));
     }

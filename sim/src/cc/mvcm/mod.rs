@@ -514,8 +514,8 @@ mod tests {
         assert!(!s.nic_congested(3));
     }
 
-    /// `warm = false` (Fig. 14's ablation): a warm ACK leaves the window where a clean one
-    /// would; a hot ACK still acts.
+    /// `warm = false` (Fig. 14's ablation): a warm ACK does to the flow what a clean one
+    /// does, also on a lowered window; a hot ACK still acts.
     #[test]
     fn without_warm_packets_an_mb_alone_acts_as_a_clean_ack() {
         let mut on = state(&MvcmConfig::default());
@@ -523,21 +523,22 @@ mod tests {
             warm: false,
             ..Default::default()
         });
+        let mut clean = state(&MvcmConfig::default());
         let p = *on.params();
         assert!(p.dw_max > 1, "a window to lower");
-        for s in [&mut on, &mut off] {
+        // a hot ACK first: every flow's window goes down (warm = false keeps hot ACKs)
+        for s in [&mut on, &mut off, &mut clean] {
             s.packet_started(3, 9, 35, 0);
-            s.arrived(3, &ack(MB));
+            s.arrived(3, &ack(MB | VB));
+            assert_eq!(s.flow(3, 9).dw as u32, p.dw_max - 1, "a hot ACK acts");
         }
-        assert_eq!(
-            on.flow(3, 9).dw as u32,
-            p.dw_max - 1,
-            "warm lowers the window"
-        );
-        assert_eq!(off.flow(3, 9).dw as u32, p.dw_max, "taken as clean");
+        // then a warm ACK, and a clean one for comparison
+        for (s, bits) in [(&mut on, MB), (&mut off, MB), (&mut clean, 0)] {
+            s.packet_started(3, 9, 35, 1);
+            s.arrived(3, &ack(bits));
+        }
+        assert_eq!(*off.flow(3, 9), *clean.flow(3, 9), "taken as clean");
+        assert_ne!(*on.flow(3, 9), *clean.flow(3, 9), "warm acts by default");
         assert_eq!(off.stats[3].acks_warm, 1, "still counted as warm");
-        off.packet_started(3, 9, 35, 1);
-        off.arrived(3, &ack(MB | VB));
-        assert!((off.flow(3, 9).dw as u32) < p.dw_max, "a hot ACK acts");
     }
 }
