@@ -15,8 +15,8 @@
 //!   its **source wait** `injected - created` is the part spent at the source NIC (its
 //!   queues and the scheme's gate) before the first flit left.
 //! - **Hot flits in flight**: the flits of hot messages between their first flit's
-//!   injection and their delivery; the run's largest count bounds the congestion tree's
-//!   size (in flits).
+//!   injection and their delivery (messages delivered by the run's end); the run's
+//!   largest count bounds the congestion tree's size (in flits).
 //! - **Marked**: the scheme's `Scheme::marked` of `Delivery::bits` (the OR of the
 //!   message's packets' scheme bits at its destination): any bit set (IB CC's FECN,
 //!   Renato's mark), MVCM's VB (validated: its hot class).
