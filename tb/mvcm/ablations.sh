@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The ablation rows of docs/results.md ("Why Renato's proposal does as well as MVCM here"):
+# scenarios/mvcm-hotspot.toml's network and traffic with other [[cc]] rows, compared at
+# the scenario's 16 hot-spot hosts and at 128 (5.5 M cycles). Each `pftsim compare` writes
+# its rows' summary.json (`coldhot`: peaks, source waits, hot flits in flight).
+#
+#   bash tb/mvcm/ablations.sh OUT_DIR [--set KEY=VALUE ...]   (PFTSIM=path: that pftsim)
+#
+# Extra arguments go to every `pftsim compare` (e.g. `--set cycles.max=20000` for a quick
+# try). Writes OUT_DIR/rows.toml, OUT_DIR/hosts16/ and OUT_DIR/hosts128/.
+set -euo pipefail
+out=${1:?usage: ablations.sh OUT_DIR [--set KEY=VALUE ...]}
+shift
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -e "$out" ]; then
+    echo "error: $out exists; give a new directory" >&2
+    exit 1
+fi
+mkdir -p "$out"
+if [ -n "${PFTSIM:-}" ]; then
+    bin=$PFTSIM
+else
+    cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
+    bin=$root/target/release/pftsim
+fi
+# the scenario up to its first [[cc]] row, then the ablation rows
+awk '/^\[\[cc\]\]/ { exit } { print }' "$root/scenarios/mvcm-hotspot.toml" >"$out/rows.toml"
+cat >>"$out/rows.toml" <<'ROWS'
+[[cc]]
+name = "none"
+kind = "none"
+[[cc]]
+name = "renato"
+kind = "renato"
+[[cc]]
+name = "renato_w2"
+kind = "renato"
+window = 2
+[[cc]]
+name = "renato_w255"
+kind = "renato"
+window = 255
+[[cc]]
+name = "renato_src"
+kind = "renato"
+flow = "source"
+[[cc]]
+name = "renato_fimd"
+kind = "renato"
+response = "fimd"
+[[cc]]
+name = "renato_aimd"
+kind = "renato"
+response = "aimd"
+[[cc]]
+name = "pfister"
+kind = "ibcc"
+threshold = 11
+[[cc]]
+name = "mvcm"
+kind = "mvcm"
+[[cc]]
+name = "mvcm_novalid"
+kind = "mvcm"
+validate = false
+[[cc]]
+name = "mvcm_nowarm"
+kind = "mvcm"
+warm = false
+[[cc]]
+name = "mvcm_ws13"
+kind = "mvcm"
+ws_max_incs = 13
+[[cc]]
+name = "mvcm_dw1"
+kind = "mvcm"
+dw_max = 1
+ROWS
+"$bin" compare "$out/rows.toml" --out "$out/hosts16" --quiet --yes "$@"
+"$bin" compare "$out/rows.toml" --out "$out/hosts128" --quiet --yes \
+    --set workload.frac_c=0.25 --set workload.frac_v=0.75 --set cycles.max=5500000 "$@"
+echo "wrote $out/hosts16 and $out/hosts128"
