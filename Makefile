@@ -26,7 +26,7 @@ trace:
 ##       targets, the SystemRDL through PeakRDL, unit, equivalence, Verilog-replay, property,
 ##       bad-input and fuzz tests)
 test: verilog verilog-pipelined formal cocotb fusesoc peakrdl
-	$(CARGO) test $(RELEASE) --workspace --locked
+	$(CARGO) test $(RELEASE) --workspace --locked --no-fail-fast
 
 # The Python tools (cocotb, FuseSoC, YoWASP, systemrdl-compiler and PeakRDL), made by
 # synth/setup-venv.sh when missing or older than it; $(VENV)/bin/fusesoc stands for all of them.

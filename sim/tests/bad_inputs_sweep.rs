@@ -37,10 +37,31 @@ const G: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n";
 /// One value: a one-axis sweep (F_C bars).
 const G1: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18]\n";
 
-/// S long enough that a sweep is still in its first run after a second.
-fn long() -> String {
-    S.replace("max = 2000", "max = 5_000_000")
+/// S for 10^10 cycles: a run that cannot end before the test interrupts it, on any machine.
+fn endless() -> String {
+    S.replace("max = 2000", "max = 10_000_000_000")
 }
+
+/// SW-10's driver: a local sweep, SIGINT once its first run has shown it is running (its
+/// manifest says so), then the sweep's own exit status. Exit 97: the sweep ended before its
+/// first run started; 98: it ignored SIGINT for 120 s (then SIGKILL). The polling bounds
+/// (600 s, 120 s) only stop a hung case; the verdict never depends on how fast the run is.
+const INTERRUPT_FIRST_RUN: &str = r#"
+"$PFTSIM" sweep s.toml --grid g.toml --out o --quiet --jobs 1 --yes & pid=$!
+m=o/runs/p0000-s3/manifest.json
+for _ in $(seq 6000); do
+    grep -q '"status": "running"' "$m" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || { wait "$pid"; echo "error: the sweep ended (exit $?) before its first run" >&2; exit 97; }
+    sleep 0.1
+done
+grep -q '"status": "running"' "$m" || { kill -KILL "$pid"; echo "error: no run started in 600 s" >&2; exit 97; }
+kill -INT "$pid"
+for _ in $(seq 1200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"; wait "$pid"; echo "error: the sweep ignored SIGINT" >&2; exit 98
+fi
+wait "$pid"
+"#;
 
 /// S on 64 NICs for 10^10 cycles: hours on any machine.
 fn huge() -> String {
@@ -207,25 +228,22 @@ fn cases() -> Vec<Case> {
             .dir("other/p")
             .file("other/p/summary.json", "{}\n")
             .symlink("o/p", "../other/p"),
-        // a sweep that does not finish says so in its manifest
-        case(
-            "SW-10",
-            "timeout",
-            &[
-                "-s", "INT", "--preserve-status", "1.5", PFTSIM, "sweep", "s.toml", "--grid",
-                "g.toml", "--out", "o", "--quiet", "--jobs", "1",
-            ],
-        )
-        .file("s.toml", long())
-        .file("g.toml", G)
-        .left(|d| {
-            let m = manifest(&d.join("o/manifest.json"));
-            assert_eq!(m["status"], "interrupted", "{m}");
-            assert_eq!(m["finished"], false, "{m}");
-            assert!(!d.join("o/sweep.csv").exists());
-            let r = manifest(&d.join("o/runs/p0000-s3/manifest.json"));
-            assert_eq!(r["status"], "interrupted", "{r}");
-        }),
+        // a sweep that does not finish says so in its manifest. SIGINT is sent only once the
+        // first run's manifest says "running", and the runs are hours long (10^10 cycles), so
+        // the interrupt lands inside that run on any machine; the loops' bounds guard against
+        // a hang only (a pftsim that ignores SIGINT is SIGKILLed and the case fails).
+        case("SW-10", "bash", &["-c", INTERRUPT_FIRST_RUN])
+            .env("PFTSIM", PFTSIM)
+            .file("s.toml", endless())
+            .file("g.toml", G)
+            .left(|d| {
+                let m = manifest(&d.join("o/manifest.json"));
+                assert_eq!(m["status"], "interrupted", "{m}");
+                assert_eq!(m["finished"], false, "{m}");
+                assert!(!d.join("o/sweep.csv").exists());
+                let r = manifest(&d.join("o/runs/p0000-s3/manifest.json"));
+                assert_eq!(r["status"], "interrupted", "{r}");
+            }),
         case(
             "SW-11",
             "bash",
