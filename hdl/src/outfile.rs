@@ -110,6 +110,38 @@ pub fn resolve(path: &Path) -> PathBuf {
     p
 }
 
+/// The file `path` names in the end, as one absolute path: a symbolic link's target (links
+/// to links followed), with `.` and `..` taken out and the links among the directories that
+/// exist resolved (`Path::canonicalize` on the nearest existing ancestor, the missing rest
+/// appended lexically). Two spellings of one output (`o.csv`, `./o.csv`, `d/../o.csv`, a
+/// link to a directory) give the same path whether or not the file exists yet.
+pub fn canonical(path: &Path) -> PathBuf {
+    let target = resolve(path);
+    let abs = if target.is_absolute() {
+        target
+    } else {
+        std::env::current_dir().unwrap_or_default().join(target)
+    };
+    // the longest existing ancestor, canonicalized; the rest appended with `..` applied
+    let parts: Vec<std::path::Component> = abs.components().collect();
+    for k in (1..=parts.len()).rev() {
+        let head: PathBuf = parts[..k].iter().collect();
+        if let Ok(mut c) = fs::canonicalize(&head) {
+            for p in &parts[k..] {
+                match p {
+                    std::path::Component::CurDir => {}
+                    std::path::Component::ParentDir => {
+                        c.pop();
+                    }
+                    p => c.push(p),
+                }
+            }
+            return c;
+        }
+    }
+    abs
+}
+
 /// Checks that the directory `dir` exists or can be created, and can be written: the
 /// nearest existing ancestor must be a directory (a dangling symbolic link is named as
 /// such), and a probe file must be creatable in it.
@@ -209,10 +241,12 @@ pub fn check_all(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Result<(), Outp
             e.flag = Some(flag.to_string());
             e
         })?;
-        let me = resolve(p);
+        // one file under two names (`o.csv` and `./o.csv`, a link, a hard link) is one
+        // output: two writers of one temporary name would leave it half-written
+        let me = canonical(p);
         if let Some((other, _)) = outputs[..i]
             .iter()
-            .find(|(_, q)| resolve(q) == me || same_file(p, q))
+            .find(|(_, q)| canonical(q) == me || same_file(p, q))
         {
             return Err(OutputError {
                 flag: Some(flag.to_string()),
@@ -388,6 +422,34 @@ mod tests {
             e.contains("--vcd") && e.contains("--out names the same file"),
             "{e}"
         );
+        // one new file under other spellings: `./`, `..`, a link to its directory
+        let sub = d.join("sub");
+        fs::create_dir_all(&sub).unwrap();
+        let dlink = d.join("dlink");
+        std::os::unix::fs::symlink(&sub, &dlink).unwrap();
+        for (a, b) in [
+            (d.join("o.csv"), d.join("./o.csv")),
+            (d.join("o.csv"), sub.join("../o.csv")),
+            (sub.join("x.json"), dlink.join("x.json")),
+            (d.join("new/a.csv"), d.join("new/./b/../a.csv")),
+        ] {
+            assert!(!a.exists());
+            let e = check_all(&[("--out", &a), ("--summary", &b)], &[])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("--summary") && e.contains("--out names the same file"),
+                "{a:?} {b:?}: {e}"
+            );
+        }
+        check_all(
+            &[
+                ("--out", &d.join("o.csv")),
+                ("--summary", &sub.join("o.csv")),
+            ],
+            &[],
+        )
+        .unwrap();
         fs::remove_dir_all(&d).unwrap();
     }
 

@@ -250,67 +250,18 @@ impl ResultDir {
         registry::check_ancestors(dir, &abs)?;
         // before anything is moved: the lock and the manifest are plain files or absent
         registry::check_own_files(dir)?;
-        let planned: Vec<&String> = manifest
-            .files
-            .iter()
-            .chain(&manifest.pending)
-            .chain(&manifest.dirs)
-            .collect();
-        for f in &planned {
-            anyhow::ensure!(
-                is_plain_relative(f),
-                "internal error: {f:?} is not a relative path"
-            );
+        // entries read from disk (the manifest `reopen` continues, an earlier command's) are
+        // checked before anything is written or moved
+        if keep {
+            check_manifest_entries(dir, &manifest)?;
         }
-        for f in manifest.files.iter().chain(&manifest.pending) {
-            let p = dir.join(f);
-            if let Some(i) = inputs.iter().find(|i| outfile::same_file(&p, i)) {
-                anyhow::bail!(
-                    "cannot write {}: it is the input {} (an output never overwrites an input)",
-                    p.display(),
-                    i.display()
-                );
-            }
-            if let Ok(m) = std::fs::symlink_metadata(&p) {
-                if !m.is_file() {
-                    anyhow::bail!(
-                        "cannot write {}: it is {} (only a regular file is replaced)",
-                        p.display(),
-                        kind_of(&m)
-                    );
-                }
-            }
-        }
-        // the directories on the way to every planned file and child directory are real
-        for f in &planned {
-            let mut cur = dir.to_path_buf();
-            let parts: Vec<_> = Path::new(f.as_str()).components().collect();
-            let is_dir_entry = manifest.dirs.contains(f);
-            for (i, c) in parts.iter().enumerate() {
-                let last = i + 1 == parts.len();
-                if last && !is_dir_entry {
-                    break;
-                }
-                cur.push(c);
-                let Ok(m) = std::fs::symlink_metadata(&cur) else {
-                    break;
-                };
-                if m.file_type().is_symlink() {
-                    anyhow::bail!(
-                        "cannot write {}: {} is a symbolic link (to {}); the directories of a result directory must be its own",
-                        dir.join(f).display(),
-                        cur.display(),
-                        std::fs::read_link(&cur).unwrap_or_default().display()
-                    );
-                }
-                if !m.is_dir() {
-                    anyhow::bail!(
-                        "cannot write {}: {} is not a directory",
-                        dir.join(f).display(),
-                        cur.display()
-                    );
-                }
-            }
+        let mut files: Vec<String> = manifest.files.clone();
+        files.extend(manifest.pending.iter().cloned());
+        check_outputs(dir, &files, &manifest.dirs, inputs)?;
+        if !keep {
+            // refused here, before the directory, the lock or the manifest is written
+            let old = registry::read_manifest(dir);
+            earlier_present(dir, &manifest, old.as_ref(), legacy, inputs)?;
         }
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
@@ -320,7 +271,7 @@ impl ResultDir {
         registry::check_descendants(dir)?;
         let old = registry::read_manifest(dir);
         if !keep {
-            move_aside_earlier(dir, &manifest, old.as_ref(), legacy)?;
+            move_aside_earlier(dir, &manifest, old.as_ref(), legacy, inputs)?;
         }
         manifest.finished = false;
         manifest.status = Status::Running;
@@ -447,14 +398,21 @@ impl Drop for ResultDir {
     }
 }
 
-/// Moves the files and directories of an earlier command (listed in its manifest), and
-/// planned ones already present, to `.previous-<unix time>/`, keeping their relative paths.
-fn move_aside_earlier(
+/// What `move_aside_earlier` would move: the files and directories of an earlier command
+/// (listed in its manifest, or `legacy` without one) and planned ones, that are there.
+/// Refuses a manifest entry that is not a plain relative path below `dir` or that goes
+/// through a link (`check_entry`), and an input of this command that lies in what would be
+/// moved (a command never moves its own inputs).
+fn earlier_present(
     dir: &Path,
     new: &Manifest,
     old: Option<&Manifest>,
     legacy: &[String],
-) -> anyhow::Result<()> {
+    inputs: &[&Path],
+) -> anyhow::Result<Vec<String>> {
+    if let Some(m) = old {
+        check_manifest_entries(dir, m)?;
+    }
     let mut names: Vec<String> = old.map_or(legacy.to_vec(), |m| {
         m.files.iter().chain(&m.pending).cloned().collect()
     });
@@ -466,16 +424,55 @@ fn move_aside_earlier(
     dirs.extend(new.dirs.iter().cloned());
     dirs.sort();
     dirs.dedup();
-    let present: Vec<&String> = names
+    // (a legacy name through a link is passed over: nothing outside `dir` is moved)
+    let own = |f: &&String| check_entry(dir, f, "").is_ok();
+    let present: Vec<String> = names
         .iter()
-        .filter(|f| is_plain_relative(f))
+        .filter(own)
         .filter(|f| std::fs::symlink_metadata(dir.join(f)).is_ok_and(|m| m.is_file()))
         .chain(
             dirs.iter()
-                .filter(|f| is_plain_relative(f))
+                .filter(own)
                 .filter(|f| std::fs::symlink_metadata(dir.join(f)).is_ok_and(|m| m.is_dir())),
         )
+        .cloned()
         .collect();
+    // an input inside what would be moved: refused, naming it
+    for i in inputs {
+        let Ok(ci) = std::fs::canonicalize(i) else {
+            continue;
+        };
+        for f in &present {
+            let Ok(cf) = std::fs::canonicalize(dir.join(f)) else {
+                continue;
+            };
+            if ci.starts_with(&cf) || pft_hdl::outfile::same_file(i, &dir.join(f)) {
+                let what = match old {
+                    Some(m) => format!("the files of the `{}` there", m.command),
+                    None => "the files an earlier pftsim wrote there".to_string(),
+                };
+                anyhow::bail!(
+                    "--out {}: the input {} lies in it ({f}) and would be moved aside with {what}; a command never moves its own inputs: give another --out, or copy the input elsewhere first",
+                    super::sanitize(&dir.display().to_string()),
+                    super::sanitize(&i.display().to_string())
+                );
+            }
+        }
+    }
+    Ok(present)
+}
+
+/// Moves the files and directories of an earlier command (listed in its manifest), and
+/// planned ones already present, to `.previous-<unix time>/`, keeping their relative paths
+/// (`earlier_present` says which, and refuses first when one holds an input).
+fn move_aside_earlier(
+    dir: &Path,
+    new: &Manifest,
+    old: Option<&Manifest>,
+    legacy: &[String],
+    inputs: &[&Path],
+) -> anyhow::Result<()> {
+    let present = earlier_present(dir, new, old, legacy, inputs)?;
     if present.is_empty() {
         return Ok(());
     }
@@ -520,11 +517,142 @@ fn move_aside_earlier(
     Ok(())
 }
 
-/// A relative path without `..` or a root (manifest entries from disk are checked before
-/// anything is moved).
+/// A relative path without `..`, `.` or a root.
 fn is_plain_relative(f: &str) -> bool {
     let p = Path::new(f);
     !f.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// Checks a path read from a file that pftsim wrote earlier (a sweep plan, a manifest),
+/// before anything is written or moved by it: `entry` must be a plain relative path below
+/// `dir` (no root, no `..`, no `.`), and no part of it that exists may be a symbolic link
+/// or, on the way, anything but a directory. So a plan or manifest that was copied,
+/// hand-edited or damaged never makes a command write, create or move anything outside its
+/// result directory. `what` names the entry in the message (`o/sweep.json: units[2].dir`).
+pub fn check_entry(dir: &Path, entry: &str, what: &str) -> anyhow::Result<()> {
+    let shown = super::sanitize(entry);
+    anyhow::ensure!(
+        is_plain_relative(entry),
+        "{what} = {shown:?}: not a plain relative path below {} (no root, `..` or `.`); pftsim never writes outside its result directory",
+        dir.display()
+    );
+    let mut cur = dir.to_path_buf();
+    let parts: Vec<Component> = Path::new(entry).components().collect();
+    for (i, c) in parts.iter().enumerate() {
+        cur.push(c);
+        let Ok(m) = std::fs::symlink_metadata(&cur) else {
+            break;
+        };
+        anyhow::ensure!(
+            !m.file_type().is_symlink(),
+            "{what} = {shown:?}: {} is a symbolic link (to {}); pftsim never writes through links",
+            cur.display(),
+            std::fs::read_link(&cur).unwrap_or_default().display()
+        );
+        anyhow::ensure!(
+            i + 1 == parts.len() || m.is_dir(),
+            "{what} = {shown:?}: {} is {}, not a directory",
+            cur.display(),
+            kind_of(&m)
+        );
+    }
+    Ok(())
+}
+
+/// Checks the entries of a manifest read from `dir` (its `files`, `pending` and `dirs`) with
+/// `check_entry`.
+fn check_manifest_entries(dir: &Path, m: &Manifest) -> anyhow::Result<()> {
+    let at = dir.join(MANIFEST);
+    for (field, list) in [
+        ("files", &m.files),
+        ("pending", &m.pending),
+        ("dirs", &m.dirs),
+    ] {
+        for (i, f) in list.iter().enumerate() {
+            check_entry(dir, f, &format!("{}: {field}[{i}]", at.display())).map_err(|e| {
+                anyhow::anyhow!(
+                    "{e}\n(the manifest was changed or damaged after pftsim wrote it; move it away to use {} again)",
+                    dir.display()
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks, before any work, that the files `files` (relative to `dir`, plain relative
+/// paths) can be written as a result directory writes them: none is an input, none exists
+/// as anything but a regular file, and no directory on the way is a symbolic link or a
+/// file. `dirs` are child directories (each must be a real directory if it exists).
+/// `ResultDir::open` runs it on its plan; a sweep runs it on every run it is about to
+/// start, so that no run fails on its output after others ran for hours.
+pub fn check_outputs(
+    dir: &Path,
+    files: &[String],
+    dirs: &[String],
+    inputs: &[&Path],
+) -> anyhow::Result<()> {
+    use pft_hdl::outfile;
+    for f in files.iter().chain(dirs) {
+        anyhow::ensure!(
+            is_plain_relative(f),
+            "internal error: {f:?} is not a relative path"
+        );
+    }
+    for f in files {
+        let p = dir.join(f);
+        if let Some(i) = inputs.iter().find(|i| outfile::same_file(&p, i)) {
+            anyhow::bail!(
+                "cannot write {}: it is the input {} (an output never overwrites an input)",
+                p.display(),
+                i.display()
+            );
+        }
+        if let Ok(m) = std::fs::symlink_metadata(&p) {
+            if !m.is_file() {
+                anyhow::bail!(
+                    "cannot write {}: it is {} (only a regular file is replaced)",
+                    p.display(),
+                    kind_of(&m)
+                );
+            }
+        }
+    }
+    // the directories on the way to every planned file and child directory are real
+    for (f, is_dir_entry) in files
+        .iter()
+        .map(|f| (f, false))
+        .chain(dirs.iter().map(|f| (f, true)))
+    {
+        let mut cur = dir.to_path_buf();
+        let parts: Vec<_> = Path::new(f.as_str()).components().collect();
+        for (i, c) in parts.iter().enumerate() {
+            let last = i + 1 == parts.len();
+            if last && !is_dir_entry {
+                break;
+            }
+            cur.push(c);
+            let Ok(m) = std::fs::symlink_metadata(&cur) else {
+                break;
+            };
+            if m.file_type().is_symlink() {
+                anyhow::bail!(
+                    "cannot write {}: {} is a symbolic link (to {}); the directories of a result directory must be its own",
+                    dir.join(f).display(),
+                    cur.display(),
+                    std::fs::read_link(&cur).unwrap_or_default().display()
+                );
+            }
+            if !m.is_dir() {
+                anyhow::bail!(
+                    "cannot write {}: {} is not a directory",
+                    dir.join(f).display(),
+                    cur.display()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 fn unix_now() -> u64 {

@@ -185,6 +185,7 @@ pub fn submit_sh(plan: &Plan, o: &SlurmOpts, exe: &str) -> String {
 #   bash submit.sh                     every run
 #   bash submit.sh --tasks 3,17,1004   only these runs (as `pftsim sweep --collect` lists them)
 #   bash submit.sh --partition=long    other arguments go to sbatch
+#   (--tasks=3,17 is the same as --tasks 3,17, before or after other arguments)
 set -euo pipefail
 here=$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)
 {pftsim}n={n}
@@ -193,21 +194,47 @@ if ! [[ $max =~ ^[1-9][0-9]{{0,6}}$ ]]; then
     echo "error: PFTSIM_ARRAY_MAX = $max: must be an integer in 1..=1000000" >&2
     exit 2
 fi
+# --tasks LIST or --tasks=LIST, anywhere among the arguments; the others go to sbatch
 tasks=()
-if [ "${{1:-}}" = "--tasks" ]; then
-    IFS=, read -r -a tasks <<< "${{2:-}}"
-    shift 2 || shift 1
-    if [ ${{#tasks[@]}} -eq 0 ]; then
-        echo "error: --tasks needs a list of runs such as 3,17,1004 (0..$((n - 1)))" >&2
-        exit 2
-    fi
-    for t in "${{tasks[@]}}"; do
-        if ! [[ $t =~ ^[0-9]{{1,9}}$ ]] || (( 10#$t >= n )); then
-            echo "error: --tasks: '$t' is not a run of this sweep (0..$((n - 1)))" >&2
-            exit 2
-        fi
-    done
-fi
+given=""
+pass=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --tasks|--tasks=*)
+            if [ -n "$given" ]; then
+                echo "error: --tasks is given twice; give one list such as 3,17,1004" >&2
+                exit 2
+            fi
+            if [ "$1" = "--tasks" ]; then
+                if [ $# -lt 2 ]; then
+                    echo "error: --tasks needs a list of runs such as 3,17,1004 (0..$((n - 1)))" >&2
+                    exit 2
+                fi
+                given=$2
+                shift 2
+            else
+                given=${{1#--tasks=}}
+                shift
+            fi
+            IFS=, read -r -a tasks <<< "$given"
+            given=${{given:-,}}
+            if [ ${{#tasks[@]}} -eq 0 ]; then
+                echo "error: --tasks needs a list of runs such as 3,17,1004 (0..$((n - 1)))" >&2
+                exit 2
+            fi
+            for t in "${{tasks[@]}}"; do
+                if ! [[ $t =~ ^[0-9]{{1,9}}$ ]] || (( 10#$t >= n )); then
+                    echo "error: --tasks: '$t' is not a run of this sweep (0..$((n - 1)))" >&2
+                    exit 2
+                fi
+            done
+            ;;
+        *)
+            pass+=("$1")
+            shift
+            ;;
+    esac
+done
 # the job is named after the sweep directory; Slurm expands % in --output, so it is doubled
 name=$(printf '%s' "$(basename "$here")" | tr -c 'A-Za-z0-9_.-' '_' | cut -c 1-48)
 logs="${{here//%/%%}}/{LOGS}"
@@ -219,7 +246,7 @@ submit() {{  # submit ARRAY OFFSET [SBATCH OPTIONS]
 for ((off = 0; off < n; off += max)); do
     if [ ${{#tasks[@]}} -eq 0 ]; then
         k=$(( n - off < max ? n - off : max ))
-        submit "0-$((k - 1))" "$off" "$@"
+        submit "0-$((k - 1))" "$off" ${{pass[@]+"${{pass[@]}}"}}
     else
         list=""
         for t in "${{tasks[@]}}"; do
@@ -228,7 +255,7 @@ for ((off = 0; off < n; off += max)); do
                 list="$list${{list:+,}}$((t - off))"
             fi
         done
-        if [ -n "$list" ]; then submit "$list" "$off" "$@"; fi
+        if [ -n "$list" ]; then submit "$list" "$off" ${{pass[@]+"${{pass[@]}}"}}; fi
     fi
 done
 "#,

@@ -132,6 +132,40 @@ pub fn unit_done(plan: &Plan, dir: &Path, u: &Unit) -> bool {
     super::super::finished_run_in(&sc, &u.run, &dir.join(&u.dir))
 }
 
+/// Checks, before any run starts, that every run of `todo` can write its files: its
+/// directory, and each file a `pftsim run` of it writes there (and in its `isolated/`), is
+/// a real directory or a regular file or absent, never a link and no input
+/// (`output::check_outputs`, as the run's own result directory checks them when it opens).
+/// So a `--resume` never fails on the output of its tenth run after nine ran for hours.
+pub fn check_run_outputs(plan: &Plan, dir: &Path, todo: &[usize]) -> anyhow::Result<()> {
+    use super::super::{COLDHOT_RUN_FILES, ISOLATED, RUN_FILES};
+    for &i in todo {
+        let u = &plan.units[i];
+        let text = plan
+            .files
+            .get(&u.scenario)
+            .with_context(|| format!("the plan lacks {}", u.scenario))?;
+        let sc = Scenario::parse(text).map_err(|m| anyhow::anyhow!("{}: {m}", u.scenario))?;
+        let hot = matches!(sc.workload, crate::workload::WorkloadConfig::Hotspot(_));
+        let mut names: Vec<&str> = RUN_FILES.to_vec();
+        if hot {
+            names.extend(COLDHOT_RUN_FILES);
+        }
+        let mut files: Vec<String> = vec![output::MANIFEST.to_string(), output::LOCK.to_string()];
+        files.extend(names.iter().map(|f| f.to_string()));
+        if u.run != ISOLATED && super::super::wants_isolated(&sc) {
+            files.extend(names.iter().map(|f| format!("{ISOLATED}/{f}")));
+        }
+        let run_dir = dir.join(&u.dir);
+        output::check_outputs(dir, &[], std::slice::from_ref(&u.dir), &[])
+            .and_then(|()| {
+                output::check_outputs(&run_dir, &files, &[], &[dir.join(&u.scenario).as_path()])
+            })
+            .with_context(|| format!("run {} (task {i}) could not write its files", u.dir))?;
+    }
+    Ok(())
+}
+
 /// Runs the units `todo` of `plan` in `dir`, `jobs` at once, with one progress bar. A run
 /// that fails does not stop the others: the failures come back as (unit index, error).
 pub fn run_units(

@@ -28,7 +28,7 @@ pub use grid::{Axis, Grid, ENTRY_AXIS};
 pub use plan::{load_plan, plan, Plan, Point, Unit, MAX_RUNS};
 pub use plots::BARS;
 
-use super::output::{Manifest, ResultDir};
+use super::output::{self, Manifest, ResultDir};
 use super::Scenario;
 use crate::cc::pft::EngineKind;
 use anyhow::{bail, Context};
@@ -102,20 +102,71 @@ fn legacy(dir: &Path) -> Vec<String> {
     v
 }
 
-/// Reads the plan a sweep directory holds.
-pub fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
-    let text = std::fs::read_to_string(dir.join(PLAN)).with_context(|| {
+/// What `read_plan` asks of the plan's digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Digest {
+    /// It must be there and match (`--resume`, which writes and runs what the plan names).
+    Required,
+    /// It must match when there is one (`--collect`, which reads the runs; a plan of an
+    /// older pftsim has none).
+    IfPresent,
+}
+
+/// Reads the plan a sweep directory holds, and checks it before anything is written by
+/// it: its digest (`need`), and every path it names (the point files, each run's directory
+/// and scenario) with `output::check_entry`: plain relative paths below `dir` with no
+/// symbolic link on the way. A refusal names the entry.
+pub fn read_plan(dir: &Path, need: Digest) -> anyhow::Result<Plan> {
+    let at = dir.join(PLAN);
+    let shown = super::sanitize(&at.display().to_string());
+    let d = cluster::shell_quote(&super::sanitize(&dir.display().to_string()));
+    let replan = format!(
+        "plan the sweep again: `pftsim sweep SCENARIO --grid GRID --out {d}` (the earlier results there are moved aside into .previous-*, never deleted)"
+    );
+    anyhow::ensure!(
+        !std::fs::symlink_metadata(&at).is_ok_and(|m| !m.is_file()),
+        "{shown} is not a regular file: not a sweep plan"
+    );
+    let text = std::fs::read_to_string(&at).with_context(|| {
         format!(
             "{} has no {PLAN}: not a sweep directory (write one with `pftsim sweep SCENARIO --grid GRID --out DIR`)",
             dir.display()
         )
     })?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a sweep plan", dir.join(PLAN).display()))
+    let plan: Plan = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a sweep plan", at.display()))?;
+    match (&plan.digest, need) {
+        (None, Digest::Required) => bail!(
+            "{shown} has no digest (written by an older pftsim, or edited): --resume runs only a plan that pftsim wrote and that is unchanged; {replan}"
+        ),
+        (None, Digest::IfPresent) => {}
+        (Some(d), _) => {
+            let want = plan.content_digest()?;
+            anyhow::ensure!(
+                *d == want,
+                "{shown} does not match its digest (it was edited or damaged after pftsim wrote it: digest {}, content {want}); {replan}",
+                super::sanitize(d)
+            );
+        }
+    }
+    for f in plan.files.keys() {
+        output::check_entry(dir, f, &format!("{shown}: files[{:?}]", super::sanitize(f)))?;
+    }
+    for (i, u) in plan.units.iter().enumerate() {
+        output::check_entry(dir, &u.dir, &format!("{shown}: units[{i}].dir"))?;
+        output::check_entry(dir, &u.scenario, &format!("{shown}: units[{i}].scenario"))?;
+        anyhow::ensure!(
+            plan.files.contains_key(&u.scenario),
+            "{shown}: units[{i}].scenario = {:?}: not one of the plan's point files",
+            super::sanitize(&u.scenario)
+        );
+    }
+    Ok(plan)
 }
 
 /// The plan of `a`: from the scenario and the grid, checked against the one in `out` when
-/// `resume`; or the one in `out` alone.
+/// `resume`; or the one in `out` alone. A resume with `--engine` refuses a plan made for
+/// another engine (it runs the plan as it is), naming both.
 fn the_plan(a: &SweepArgs) -> anyhow::Result<Plan> {
     let fresh = match (&a.scenario, &a.grid) {
         (Some(s), Some(g)) => Some(load_plan(s, g, a.engine)?),
@@ -124,7 +175,22 @@ fn the_plan(a: &SweepArgs) -> anyhow::Result<Plan> {
     if !a.resume {
         return fresh.context("give the scenario and --grid (or --resume / --collect)");
     }
-    let held = read_plan(&a.out)?;
+    let held = read_plan(&a.out, Digest::Required)?;
+    if let Some(want) = a.engine {
+        let has = held.engines()?;
+        if has != [want] {
+            bail!(
+                "--engine {}: the sweep in {} was planned for engine {} (its point scenarios say so); --resume runs the plan as it is: leave out --engine to resume it, or plan the sweep again with --engine {} (without --resume; the earlier results are moved aside)",
+                plan::engine_name(want),
+                super::sanitize(&a.out.display().to_string()),
+                has.iter()
+                    .map(|e| plan::engine_name(*e))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                plan::engine_name(want)
+            );
+        }
+    }
     if let Some(f) = &fresh {
         if !f.same_runs(&held) {
             bail!(
@@ -181,6 +247,15 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
     let jobs_text = cluster::jobs_text(&plan, &exe)?;
     let mut plots = vec![CSV.to_string()];
     plots.extend(plots::names(&plan));
+    // the runs a local resume will start: each must be able to write its files, checked
+    // before the directory is taken and before the first run (a fresh sweep moves the run
+    // directories aside, and `ResultDir::open` checks them)
+    let todo: Vec<usize> = (0..plan.units.len())
+        .filter(|&i| !(a.resume && exec::unit_done(&plan, &a.out, &plan.units[i])))
+        .collect();
+    if a.resume && a.emit.is_none() {
+        exec::check_run_outputs(&plan, &a.out, &todo)?;
+    }
     let rd = if a.resume {
         let rd = ResultDir::reopen(&a.out, "sweep", &inputs)?;
         rd.update(|m| {
@@ -218,9 +293,7 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
             exec::write(&dir, SBATCH, &cluster::sbatch(&plan, &slurm, &exe))?;
             exec::write(&dir, SUBMIT, &cluster::submit_sh(&plan, &slurm, &exe))?;
         }
-        let mut pj = serde_json::to_string_pretty(&plan)?;
-        pj.push('\n');
-        exec::write(&dir, PLAN, &pj)?;
+        exec::write(&dir, PLAN, &plan.to_file_text()?)?;
         if a.emit.is_some() {
             // the scripts' logs go here; Slurm does not create the directory itself
             let logs = dir.join(cluster::LOGS);
@@ -231,9 +304,6 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
             return Ok(None);
         }
         rd.save()?;
-        let todo: Vec<usize> = (0..plan.units.len())
-            .filter(|&i| !(a.resume && exec::unit_done(&plan, &dir, &plan.units[i])))
-            .collect();
         let failed = exec::run_units(&plan, &dir, &todo, a.jobs, a.quiet);
         if !failed.is_empty() {
             let lines = exec::failure_lines(&plan, &failed);
@@ -286,7 +356,7 @@ pub fn collect_command(
     expect: Option<&Plan>,
     inputs: &[&Path],
 ) -> anyhow::Result<Collected> {
-    let plan = read_plan(dir)?;
+    let plan = read_plan(dir, Digest::IfPresent)?;
     if let Some(w) = expect {
         if !w.same_runs(&plan) {
             bail!(

@@ -59,6 +59,11 @@ pub struct Plan {
     pub units: Vec<Unit>,
     /// Whether the scenario has an isolated baseline (GPCNeT, or `isolated = true`).
     pub isolated: bool,
+    /// SHA-256 of the plan's own content (`Plan::content_digest`), set when the plan is
+    /// written: `--resume` refuses a plan that does not match it or has none (edited,
+    /// damaged, or from an older pftsim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 impl Plan {
@@ -66,6 +71,50 @@ impl Plan {
     pub fn same_runs(&self, other: &Plan) -> bool {
         self.files == other.files && self.units == other.units
     }
+
+    /// SHA-256 (hex) of the plan without its `digest`: of its JSON with the keys sorted
+    /// (serde_json's `Value`), so any tool that reads `sweep.json` can compute it.
+    pub fn content_digest(&self) -> anyhow::Result<String> {
+        use sha2::Digest;
+        let mut v = serde_json::to_value(self).context("serialising the plan")?;
+        if let Some(o) = v.as_object_mut() {
+            o.remove("digest");
+        }
+        let text = serde_json::to_string(&v).context("serialising the plan")?;
+        let hash = sha2::Sha256::digest(text.as_bytes());
+        Ok(hash.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// `sweep.json`: the plan as pretty JSON with its digest.
+    pub fn to_file_text(&self) -> anyhow::Result<String> {
+        let mut sealed = self.clone();
+        sealed.digest = Some(self.content_digest()?);
+        let mut s = serde_json::to_string_pretty(&sealed).context("serialising the plan")?;
+        s.push('\n');
+        Ok(s)
+    }
+
+    /// The engines the point scenarios run (`engine` of each point file; several with an
+    /// `engine` axis), sorted and without repeats.
+    pub fn engines(&self) -> anyhow::Result<Vec<EngineKind>> {
+        let mut v = Vec::new();
+        for (f, text) in &self.files {
+            let sc = Scenario::parse(text).map_err(|m| anyhow::anyhow!("{f}: {m}"))?;
+            if !v.contains(&sc.engine) {
+                v.push(sc.engine);
+            }
+        }
+        v.sort_by_key(|e| engine_name(*e));
+        Ok(v)
+    }
+}
+
+/// The name of an engine as a scenario and `--engine` spell it.
+pub fn engine_name(e: EngineKind) -> String {
+    serde_json::to_value(e)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| format!("{e:?}").to_lowercase())
 }
 
 pub fn unit_dir_point(p: &str, seed: u64) -> String {
@@ -392,6 +441,7 @@ pub fn plan(
         files,
         units,
         isolated,
+        digest: None,
     })
 }
 
