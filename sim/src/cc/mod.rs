@@ -204,10 +204,23 @@ macro_rules! registry {
                 errs
             }
             /// Every error of the scheme's keys against the valid network `net` (named
-            /// `prefix.key`; `Plugin::validate_network`).
+            /// `prefix.key`): a scheme that marks packets at switch buffers with lanes
+            /// (`vcs`), then `Plugin::validate_network`. None while a key of the entry is
+            /// out of its own range (`errors`): a derived check never judges a value
+            /// already refused, and never divides by one.
             pub fn network_errors(&self, net: &NetConfig, prefix: &str) -> Vec<FieldError> {
                 let mut errs = Vec::new();
-                match self { $(CcConfig::$var(c) => <$p>::validate_network(c, net, prefix, &mut errs),)* }
+                if !self.errors(prefix).is_empty() {
+                    return errs;
+                }
+                match self { $(CcConfig::$var(c) => {
+                    if <<$p as Plugin>::State as Scheme>::MARKS {
+                        if let Some(v) = net.vcs {
+                            errs.push(marks_with_lanes($kind, v, prefix));
+                        }
+                    }
+                    <$p>::validate_network(c, net, prefix, &mut errs)
+                },)* }
                 errs
             }
             /// The label reports print.
@@ -222,9 +235,22 @@ macro_rules! registry {
             /// scheme's state).
             fn network(&self, cfg: &NetConfig, seed: u64, opts: &RunOpts)
                 -> Result<Network, NetError> {
+                // the one check every path goes through: no scheme is built from a value
+                // `check` would refuse (`errors`, then `network_errors`)
+                let refused = |ctx: &BuildCtx| -> Result<(), NetError> {
+                    let mut errs = self.errors("cc");
+                    errs.extend(self.network_errors(ctx.cfg, "cc"));
+                    match errs.into_iter().next() {
+                        Some(e) => Err(NetError::Config(e)),
+                        None => Ok(()),
+                    }
+                };
                 Ok(match self {
                     $(CcConfig::$var(c) => Network::$var(crate::net::Network::build(
-                        cfg, seed, |ctx: &BuildCtx| <$p>::build(c, ctx, opts))?),)*
+                        cfg, seed, |ctx: &BuildCtx| {
+                            refused(ctx)?;
+                            <$p>::build(c, ctx, opts)
+                        })?),)*
                 })
             }
         }
@@ -257,6 +283,18 @@ registry! {
 // ----------------------------------------------------------------------------------------
 
 mod network;
+
+/// The refusal of a scheme that marks packets at switch buffers (its state's
+/// `Scheme::MARKS`) on a network with lanes: the lane router has no marking seam yet.
+fn marks_with_lanes(kind: &str, vcs: u32, prefix: &str) -> FieldError {
+    FieldError::new(
+        "network.vcs",
+        vcs,
+        format!(
+            "not with {prefix}: kind = \"{kind}\" marks packets at switch buffers, which the lane router does not support yet: remove `network.vcs` or the entry"
+        ),
+    )
+}
 
 impl CcConfig {
     /// No congestion control.

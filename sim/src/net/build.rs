@@ -236,10 +236,7 @@ impl<S: Scheme> Network<S> {
             return Err(NetError::Config(FieldError::new(
                 "vcs",
                 v,
-                format!(
-                    "the congestion control ({}) marks packets at switch buffers, which the lane router does not support yet: remove `vcs`",
-                    cc.gate_name()
-                ),
+                "the congestion control marks packets at switch buffers, which the lane router does not support yet: remove `vcs`",
             )));
         }
         sw.sa_in = vec![0; sw.inp.len() / v as usize];

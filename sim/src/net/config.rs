@@ -430,6 +430,57 @@ impl Default for NetConfig {
 }
 
 impl NetConfig {
+    /// `deadlock_cycles` against the latencies: the watchdog stops a run when no flit has
+    /// moved for that long, so a wait in which no flit need move (a flit on a link and
+    /// through a switch, a credit on its way) must be shorter, or a network that is only
+    /// waiting is reported as deadlocked. Skipped while a latency is out of its own range.
+    fn watchdog_errors(&self, errs: &mut Vec<FieldError>) {
+        let limit = self.deadlock_cycles;
+        let head = self.head_latency_cycles.filter(|_| self.vcs.is_some());
+        let in_range = |v: u32, lo: u32| (lo..=MAX_LATENCY_CYCLES).contains(&v);
+        if limit == 0
+            || !in_range(self.link_latency_cycles, 1)
+            || !in_range(self.credit_latency_cycles, 1)
+            || !in_range(self.switch_latency_cycles, 0)
+            || !head.is_none_or(|h| in_range(h, 0))
+        {
+            return;
+        }
+        let hop = self.link_latency_cycles as u64
+            + self.switch_latency_cycles as u64
+            + head.unwrap_or(0) as u64;
+        let mut waits: Vec<(u64, String)> = Vec::new();
+        if hop >= limit {
+            let keys = if head.is_some() {
+                "network.link_latency_cycles + network.switch_latency_cycles + network.head_latency_cycles"
+            } else {
+                "network.link_latency_cycles + network.switch_latency_cycles"
+            };
+            waits.push((
+                hop,
+                format!("{keys} = {hop} (a flit on a link and through a switch)"),
+            ));
+        }
+        let credit = self.credit_latency_cycles as u64;
+        if credit >= limit {
+            waits.push((
+                credit,
+                format!("network.credit_latency_cycles = {credit} (a credit on its way)"),
+            ));
+        }
+        if let Some(most) = waits.iter().map(|w| w.0).max() {
+            let what: Vec<String> = waits.into_iter().map(|w| w.1).collect();
+            errs.push(bad(
+                "deadlock_cycles",
+                limit,
+                format!(
+                    "must be 0 (off) or above {most}: {} is at or above network.deadlock_cycles, and the deadlock watchdog would stop a network that is only waiting (or lower the latency)",
+                    what.join(" and ")
+                ),
+            ));
+        }
+    }
+
     /// The errors of `speedup` and `out_buffer_flits` (the CIOQ switch); `mtu` the packet
     /// size in flits when valid.
     fn cioq_errors(&self, mtu: Option<u32>, errs: &mut Vec<FieldError>) {
@@ -613,6 +664,7 @@ impl NetConfig {
         ] {
             in_range(&mut errs, field, v, lo, MAX_LATENCY_CYCLES);
         }
+        self.watchdog_errors(&mut errs);
         if !(self.eject_rate > 0.0 && self.eject_rate <= 1.0) {
             errs.push(bad(
                 "eject_rate",

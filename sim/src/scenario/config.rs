@@ -68,7 +68,7 @@ pub struct Scenario {
 }
 
 /// One `[[cc]]` entry: a name and a congestion-control scheme with its parameters.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct CcEntry {
     /// As for `[[pft]]` names: 1-32 characters of `[A-Za-z0-9_-]`, unique.
     pub name: String,
@@ -76,6 +76,65 @@ pub struct CcEntry {
     /// = "pft"` takes the keys of a `[[pft]]` entry.
     #[serde(flatten)]
     pub scheme: CcConfig,
+    /// A `kind = "pft"` entry's register values as the file wrote them (read like a
+    /// `[[pft]]` entry's, so that `validate` reports every one out of range at its own key).
+    #[serde(skip)]
+    pft_values: Option<PftEntry>,
+}
+
+impl PartialEq for CcEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.scheme == other.scheme
+    }
+}
+
+impl CcEntry {
+    /// An entry `name` running `scheme`.
+    pub fn new(name: &str, scheme: CcConfig) -> Self {
+        CcEntry {
+            name: name.to_string(),
+            scheme,
+            pft_values: None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for CcEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        #[derive(Deserialize)]
+        struct Plain {
+            name: String,
+            #[serde(flatten)]
+            scheme: CcConfig,
+        }
+        let mut t = toml::Table::deserialize(d)?;
+        if t.get("kind").and_then(|k| k.as_str()) != Some("pft") {
+            let p = Plain::deserialize(toml::Value::Table(t))
+                .map_err(|e| D::Error::custom(e.message()))?;
+            return Ok(CcEntry::new(&p.name, p.scheme));
+        }
+        // `kind = "pft"`: the keys of a [[pft]] entry, ranges checked by `validate`
+        t.remove("kind");
+        if !t.contains_key("name") {
+            return Err(D::Error::missing_field("name"));
+        }
+        use crate::cc::pft::config::{key, unknown_key, NOT_REGISTERS};
+        // `nics` and `classes` (where PFT acts) are a [[pft]] entry's alone
+        if let Some(k) = t
+            .keys()
+            .find(|k| *k != "name" && !NOT_REGISTERS.contains(&k.as_str()) && key(k).is_none())
+        {
+            return Err(unknown_key(k, &["name", "clock_ratio", "pipelined"]));
+        }
+        let e = PftEntry::deserialize(toml::Value::Table(t))
+            .map_err(|e| D::Error::custom(e.message()))?;
+        Ok(CcEntry {
+            name: e.name.clone(),
+            scheme: CcConfig::Pft(e.config()),
+            pft_values: Some(e),
+        })
+    }
 }
 
 impl CcEntry {
@@ -562,6 +621,16 @@ impl Scenario {
                     &format!("{at}.name"),
                     format!("{:?}", c.name),
                     "must be unique among the [[pft]] and [[cc]] entries",
+                );
+            }
+            if let Some(p) = &c.pft_values {
+                let mut own = ConfigErrors::default();
+                p.validate(&at, &mut own);
+                // the name is checked above, for every kind
+                errs.0.extend(
+                    own.0
+                        .into_iter()
+                        .filter(|e| e.field != format!("{at}.name")),
                 );
             }
             errs.0.extend(c.scheme.errors(&at));

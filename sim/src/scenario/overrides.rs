@@ -26,9 +26,22 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
         ));
     }
     let value = value.trim();
+    // one value: a line break would end it there, and TOML would read what follows as
+    // more keys, which were then dropped
+    if let Some(c) = value.chars().find(|c| {
+        matches!(
+            c,
+            '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        )
+    }) {
+        return Err(format!(
+            "`{key}`: the value holds a line break ({}): give one TOML value on one line (a string as \"a\\nb\")",
+            c.escape_default()
+        ));
+    }
     let v = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
-        Ok(mut t) => t.remove("v").expect("the key just parsed"),
-        Err(_) => toml::Value::String(value.to_string()),
+        Ok(mut t) if t.len() == 1 => t.remove("v").expect("the key just parsed"),
+        _ => toml::Value::String(value.to_string()),
     };
     Ok((key.to_string(), v))
 }
@@ -95,6 +108,19 @@ mod tests {
             .unwrap_err()
             .contains("[[pft]] entries"));
         assert!(parse_set("cc=1").unwrap_err().contains("[[cc]] entries"));
+        // a value over two lines is refused, not cut to its first line
+        for v in [
+            "seed=7\nname = \"x\"",
+            "seed=7\r\nname = \"x\"",
+            "workload.kind=a\nb",
+        ] {
+            let e = parse_set(v).unwrap_err();
+            assert!(e.contains("holds a line break"), "{v:?}: {e}");
+            assert!(
+                e.starts_with(&format!("`{}`", v.split('=').next().unwrap())),
+                "{e}"
+            );
+        }
         let e = apply("[cycles]\nmax = 1\n", &[("cycles.max.x".into(), 1.into())]).unwrap_err();
         assert!(
             e.contains("--set cycles.max.x: `cycles.max` is not a table"),

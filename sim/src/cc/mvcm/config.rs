@@ -100,30 +100,38 @@ impl MvcmConfig {
             ("ws_max_incs", self.ws_max_incs, 0, 31),
             ("dw_max", self.dw_max, 1, 255),
             ("rtt_min", self.rtt_min, 1, RTT_MIN_MAX as u64),
-            ("packet_bytes", self.packet_bytes, 1, u32::MAX as u64),
         ] {
             if let Some(v) = v.filter(|v| !(lo..=hi).contains(v)) {
                 errs.push(bad(&key(k), v, format!("must be in {lo}..={hi}")));
             }
+        }
+        if self.packet_bytes == Some(0) {
+            errs.push(bad(
+                &key("packet_bytes"),
+                0,
+                "must be in 1..=network.mtu_bytes (a data packet is at most one MTU)",
+            ));
         }
         errs
     }
 
     /// The source's constants and the switches' thresholds on the valid network `net`
     /// (`prefix` names the entry in errors): what the scheme needs from the network
-    /// (output queues, ACKs) is checked here too.
+    /// (output queues, ACKs) is checked here too. Every problem is returned, each naming
+    /// the full key it is about; the keys must be in their own ranges (`errors`) first.
     pub fn derive(
         &self,
         net: &NetConfig,
         topo: &Topology,
         prefix: &str,
-    ) -> Result<Derived, FieldError> {
+    ) -> Result<Derived, Vec<FieldError>> {
         let key = |k: &str| format!("{prefix}.{k}");
+        let mut errs = Vec::new();
         if net.speedup.is_none() {
-            return Err(bad(
+            errs.push(bad(
                 "network.speedup",
                 "not set",
-                "mvcm validates packets at output queues: set speedup (1..=8, the CIOQ switch; the seed's is 2)",
+                format!("{prefix} (mvcm) validates packets at output queues: set network.speedup (1..=8, the CIOQ switch; the seed's is 2)"),
             ));
         }
         let (tk, tn) = match net.topology {
@@ -133,25 +141,49 @@ impl MvcmConfig {
             | TopologyConfig::Mesh { k, n } => (Some(k as u64), Some(n as u64)),
             _ => (None, None),
         };
-        let need = |v: Option<u64>, name: &str, range: &str| {
-            v.ok_or_else(|| {
-                bad(
-                    &key(name),
-                    "not set",
-                    format!("must be set ({range}) on a topology without a k-ary n-stage shape"),
-                )
-            })
+        // k and n: the entry's (in range, `errors`), else the topology's
+        let mut shape =
+            |own: Option<u64>, from: Option<u64>, name: &str, lo: u64, hi: u64| match (own, from) {
+                (Some(v), _) => Some(v),
+                (None, Some(v)) if (lo..=hi).contains(&v) => Some(v),
+                (None, Some(v)) => {
+                    errs.push(bad(
+                        &key(name),
+                        format!("not set (network.topology.{name} = {v})"),
+                        format!(
+                            "mvcm's waiting slots need {name} in {lo}..={hi}: set {}",
+                            key(name)
+                        ),
+                    ));
+                    None
+                }
+                (None, None) => {
+                    errs.push(bad(
+                        &key(name),
+                        "not set",
+                        format!(
+                            "must be set ({lo}..={hi}) on a topology without a k-ary n-stage shape"
+                        ),
+                    ));
+                    None
+                }
+            };
+        let k = shape(self.k, tk, "k", 2, 64);
+        let n = shape(self.n, tn, "n", 1, 12);
+        let rt = round_trip(net, topo, self.packet_bytes, prefix);
+        let rt = match rt {
+            Ok(rt) => Some(rt),
+            Err(e) => {
+                errs.extend(e);
+                None
+            }
         };
-        let k = need(self.k.or(tk), "k", "2..=64")?;
-        let n = need(self.n.or(tn), "n", "1..=12")?;
-        if !(2..=64).contains(&k) || !(1..=12).contains(&n) {
-            return Err(bad(
-                "network.topology",
-                format!("k = {k}, n = {n}"),
-                "mvcm's WS need k in 2..=64 and n in 1..=12: set the keys k and n",
-            ));
+        let (Some(k), Some(n), Some(rt)) = (k, n, rt) else {
+            return Err(errs);
+        };
+        if !errs.is_empty() {
+            return Err(errs);
         }
-        let rt = round_trip(net, topo, self.packet_bytes, prefix)?;
         let rtt_min = match self.rtt_min {
             Some(r) => r as u32,
             None => rt.rtt.min(RTT_MIN_MAX),
@@ -163,7 +195,29 @@ impl MvcmConfig {
             rtt_min,
             ws_max_incs: self.ws_max_incs.unwrap_or(n) as u32,
         };
-        params.check().map_err(|e| bad(prefix, "mvcm", e))?;
+        // every other constant is in its range here: only the waiting slots' width is left
+        let lim = params.ws_incs_limit();
+        if params.ws_max_incs > lim {
+            let got = match self.ws_max_incs {
+                Some(v) => v.to_string(),
+                None => format!("not set (n = {n})"),
+            };
+            let rtt = match self.rtt_min {
+                Some(_) => key("rtt_min"),
+                None => "the derived rtt_min".to_string(),
+            };
+            return Err(vec![bad(
+                &key("ws_max_incs"),
+                got,
+                format!(
+                    "must be in 0..={lim} (k^ws_max_incs * rtt_min = {k}^ws_max_incs * {rtt_min} must stay below 2^32; k = {k}, {rtt} = {rtt_min})"
+                ),
+            )]);
+        }
+        if let Err(e) = params.check() {
+            // not reached: every constant was checked above
+            return Err(vec![bad(prefix, "mvcm", e)]);
+        }
         let level = |pct: u64, cap: u32| (pct * cap as u64 / 100) as u32;
         let out_cap = net.out_buffer_flits.unwrap_or(net.buffer_flits);
         Ok(Derived {
@@ -209,30 +263,30 @@ pub struct RoundTrip {
 }
 
 /// The [`RoundTrip`] of the valid network `net` for data packets of `packet_bytes`
-/// (default the MTU) and the network's ACKs, which it needs (errors name
-/// `prefix.packet_bytes` and `network.ack_bytes`).
+/// (default the MTU; in 1..=mtu_bytes) and the network's ACKs, which it needs (errors name
+/// `prefix.packet_bytes` and `network.ack_bytes`; every one is returned).
 pub fn round_trip(
     net: &NetConfig,
     topo: &Topology,
     packet_bytes: Option<u64>,
     prefix: &str,
-) -> Result<RoundTrip, FieldError> {
-    let Some(ack_bytes) = net.ack_bytes else {
-        return Err(bad(
+) -> Result<RoundTrip, Vec<FieldError>> {
+    let mut errs = Vec::new();
+    if net.ack_bytes.is_none() {
+        errs.push(bad(
             "network.ack_bytes",
             "not set",
-            "the sources learn the marks from per-packet ACKs: set ack_bytes (1..=mtu_bytes; seed 004's is 22)",
-        ));
-    };
-    let fb = net.flit_bytes.max(1) as u64;
-    let pkt = packet_bytes.unwrap_or(net.mtu_bytes as u64);
-    if pkt > net.mtu_bytes as u64 {
-        return Err(bad(
-            &format!("{prefix}.packet_bytes"),
-            pkt,
-            format!("must be in 1..=mtu_bytes ({})", net.mtu_bytes),
+            format!("{prefix}: the sources learn the marks from per-packet ACKs: set network.ack_bytes (1..=mtu_bytes; seed 004's is 22)"),
         ));
     }
+    let pkt = packet_bytes.unwrap_or(net.mtu_bytes as u64);
+    if !(1..=net.mtu_bytes as u64).contains(&pkt) {
+        errs.push(packet_bytes_error(prefix, pkt, net.mtu_bytes));
+    }
+    let Some(ack_bytes) = net.ack_bytes.filter(|_| errs.is_empty()) else {
+        return Err(errs);
+    };
+    let fb = net.flit_bytes.max(1) as u64;
     let data_flits = pkt.div_ceil(fb) as u32;
     let ack_flits = (ack_bytes as u64).div_ceil(fb) as u32;
     let switches = longest_path(net, topo);
@@ -245,8 +299,18 @@ pub fn round_trip(
         data_flits,
         ack_flits,
         rtt: u32::try_from(rtt).unwrap_or(u32::MAX),
-        dw_max: u32::try_from(num.div_ceil(den)).unwrap_or(u32::MAX),
+        dw_max: u32::try_from(num.div_ceil(den.max(1))).unwrap_or(u32::MAX),
     })
+}
+
+/// `prefix.packet_bytes` = `got` outside 1..=mtu_bytes (`mtu` when the network's is
+/// known).
+pub fn packet_bytes_error(prefix: &str, got: u64, mtu: u32) -> FieldError {
+    bad(
+        &format!("{prefix}.packet_bytes"),
+        got,
+        format!("must be in 1..={mtu} (1..=network.mtu_bytes: a data packet is at most one MTU)"),
+    )
 }
 
 /// Switches on the longest path of the network: n on a k-ary n-fly, 2n - 1 on a k-ary

@@ -53,14 +53,14 @@ impl Plugin for Mvcm {
         errs: &mut Vec<FieldError>,
     ) {
         if let Err(e) = cfg.derive(net, &Topology::build(&net.topology), prefix) {
-            errs.push(e);
+            errs.extend(e);
         }
     }
 
     fn build(cfg: &MvcmConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<MvcmState, NetError> {
         let d = cfg
             .derive(ctx.cfg, ctx.topo, "cc")
-            .map_err(NetError::Config)?;
+            .map_err(|e| NetError::Config(e.into_iter().next().expect("an error")))?;
         Ok(MvcmState::new(cfg, &d, ctx))
     }
 

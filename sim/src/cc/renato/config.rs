@@ -88,11 +88,17 @@ impl RenatoConfig {
             ("m", Some(self.m), 2, 16),
             ("window", Some(self.window), 1, 255),
             ("packet_time", self.packet_time, 1, 1 << 20),
-            ("packet_bytes", self.packet_bytes, 1, u32::MAX as u64),
         ] {
             if let Some(v) = v.filter(|v| !(lo..=hi).contains(v)) {
                 errs.push(bad(&key(k), v, format!("must be in {lo}..={hi}")));
             }
+        }
+        if self.packet_bytes == Some(0) {
+            errs.push(bad(
+                &key("packet_bytes"),
+                0,
+                "must be in 1..=network.mtu_bytes (a data packet is at most one MTU)",
+            ));
         }
         if !(self.ai_percent > 0.0 && self.ai_percent <= 100.0) {
             errs.push(bad(
@@ -111,7 +117,7 @@ impl RenatoConfig {
         net: &NetConfig,
         topo: &Topology,
         prefix: &str,
-    ) -> Result<(u32, RoundTrip), FieldError> {
+    ) -> Result<(u32, RoundTrip), Vec<FieldError>> {
         let rt = round_trip(net, topo, self.packet_bytes, prefix)?;
         Ok((self.packet_time.map_or(rt.rtt, |t| t as u32), rt))
     }

@@ -49,14 +49,14 @@ impl Plugin for Renato {
         errs: &mut Vec<FieldError>,
     ) {
         if let Err(e) = cfg.packet_time_on(net, &Topology::build(&net.topology), prefix) {
-            errs.push(e);
+            errs.extend(e);
         }
     }
 
     fn build(cfg: &RenatoConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<RenatoState, NetError> {
         let (t, _) = cfg
             .packet_time_on(ctx.cfg, ctx.topo, "cc")
-            .map_err(NetError::Config)?;
+            .map_err(|e| NetError::Config(e.into_iter().next().expect("an error")))?;
         let nodes = ctx.nodes as usize;
         let start = match cfg.response {
             Response::Aimd => FULL,
