@@ -348,6 +348,21 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         std::fs::read_to_string(&log).unwrap(),
         "--array=0 --export=ALL,PFTSIM_OFFSET=3\n--array=0 --export=ALL,PFTSIM_OFFSET=6\n"
     );
+    // the same as --tasks=LIST, and after an sbatch option (issue 36: both used to submit
+    // every task)
+    std::fs::write(&log, "").unwrap();
+    sh(
+        &format!(
+            "bash {}/submit.sh --partition=debug --tasks=3,6",
+            shell_quote(sd.to_str().unwrap())
+        ),
+        &root,
+        &env,
+    );
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "--array=0 --export=ALL,PFTSIM_OFFSET=3\n--array=0 --export=ALL,PFTSIM_OFFSET=6\n"
+    );
     pftsim(
         &["sweep", "--collect", "--out", sd.to_str().unwrap()],
         &root,

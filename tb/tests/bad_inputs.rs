@@ -375,6 +375,46 @@ fn trace_cli_cases() -> Vec<Case> {
                 let s = std::fs::read_to_string(d.join("o.json")).expect("o.json written");
                 assert!(s.contains("\"cycles\": 3"), "{s}");
             }),
+        // one file under two spellings (issue 36): both writers used one temporary name
+        case(
+            "TX-22",
+            t,
+            &[
+                "--cycles",
+                "1000",
+                "--link-latency",
+                "2",
+                "--drain",
+                "1",
+                "--out",
+                "o.csv",
+                "--summary",
+                "./o.csv",
+            ],
+        )
+        .also(&[
+            "--stimulus",
+            "ok.csv",
+            "--vcd",
+            "d/o.vcd",
+            "--out",
+            "d/../d/o.vcd",
+        ])
+        .also(&[
+            "--cycles",
+            "10",
+            "--link-latency",
+            "2",
+            "--drain",
+            "1",
+            "--out",
+            "dl/o.csv",
+            "--record-stimulus",
+            "d/o.csv",
+        ])
+        .file("ok.csv", OK_STIM)
+        .dir("d")
+        .symlink("dl", "d"),
     ]
 }
 

@@ -699,3 +699,41 @@ impl Manifest {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_from_disk_stay_below_their_directory() {
+        let d = std::env::temp_dir().join(format!("pft-check-entry-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("runs/a")).unwrap();
+        std::fs::write(d.join("afile"), "x").unwrap();
+        std::os::unix::fs::symlink("..", d.join("up")).unwrap();
+        std::os::unix::fs::symlink("/tmp", d.join("runs/abs")).unwrap();
+        for ok in ["runs/a", "runs/a/summary.json", "points/p0000-s1.toml", "x"] {
+            check_entry(&d, ok, "e").unwrap_or_else(|e| panic!("{ok}: {e}"));
+        }
+        for (bad, says) in [
+            ("../x", "not a plain relative path"),
+            ("/etc/passwd", "not a plain relative path"),
+            ("runs/../../x", "not a plain relative path"),
+            ("./x", "not a plain relative path"),
+            ("", "not a plain relative path"),
+            ("up/x", "is a symbolic link"),
+            ("runs/abs/x", "is a symbolic link"),
+            ("runs/abs", "is a symbolic link"),
+            ("afile/x", "not a directory"),
+        ] {
+            let e = check_entry(&d, bad, "plan: units[3].dir")
+                .expect_err(bad)
+                .to_string();
+            assert!(
+                e.starts_with("plan: units[3].dir = ") && e.contains(says),
+                "{bad}: {e}"
+            );
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}

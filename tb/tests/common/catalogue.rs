@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Every prefix of the catalogue, and the test file that owns it.
-pub const ALL_PREFIXES: [(&str, &str); 10] = [
+pub const ALL_PREFIXES: [(&str, &str); 12] = [
     ("SC", "sim/tests/bad_inputs.rs"),
     ("SX", "sim/tests/bad_inputs.rs"),
     ("SW", "sim/tests/bad_inputs_sweep.rs"),
+    ("SP", "sim/tests/bad_inputs_paths.rs"),
+    ("SV", "sim/tests/bad_inputs_validation.rs"),
     ("NB", "sim/tests/bad_inputs.rs"),
     ("TC", "tb/tests/bad_inputs.rs"),
     ("TS", "tb/tests/bad_inputs.rs"),

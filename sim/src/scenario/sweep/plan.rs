@@ -466,3 +466,38 @@ pub fn load_plan(
     })?;
     plan(sc_path, &sc_text, &grid, engine)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A one-axis plan of a small scenario.
+    fn small() -> Plan {
+        let sc = "name = \"t\"\nseed = 1\n[cycles]\nmax = 100\n[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n[workload]\nkind = \"uniform\"\nload = 0.5\nmsg_bytes = 1024\n[[pft]]\nname = \"p\"\n";
+        let grid: Grid = toml::from_str("[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n").unwrap();
+        plan(Path::new("t.toml"), sc, &grid, None).unwrap()
+    }
+
+    #[test]
+    fn the_digest_seals_the_plan() {
+        let p = small();
+        let text = p.to_file_text().unwrap();
+        let back: Plan = serde_json::from_str(&text).unwrap();
+        let d = back.digest.clone().expect("a digest");
+        assert_eq!(d, back.content_digest().unwrap(), "round trip");
+        assert_eq!(
+            d,
+            p.content_digest().unwrap(),
+            "independent of the digest field"
+        );
+        // any change of content changes it
+        let mut edited = back.clone();
+        edited.units[0].run = "off".into();
+        assert_ne!(edited.content_digest().unwrap(), d);
+        let mut edited = back;
+        edited.files.insert("../x".into(), String::new());
+        assert_ne!(edited.content_digest().unwrap(), d);
+        assert_eq!(p.engines().unwrap(), vec![EngineKind::Model]);
+        assert_eq!(engine_name(EngineKind::Rtl), "rtl");
+    }
+}

@@ -1,0 +1,331 @@
+//! The bad-input catalogue (docs/bad-inputs.md), rows `SP-*`: nothing outside the result
+//! directory, ever (issue 36). Plans and manifests that were copied, hand-edited or damaged,
+//! a command whose output holds its own input, a resume for another engine, `submit.sh
+//! --tasks` in any position, and a resume whose later run could not write its files. One
+//! case per row, run on the real binary in a fresh directory, checked like every row (exit
+//! status, no panic, the row's message fragments, what is left on disk).
+//! `catalogue_matches_cases` keeps the doc's SP rows and these cases in step.
+
+const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
+
+#[path = "../../tb/tests/common/catalogue.rs"]
+mod catalogue;
+use catalogue::*;
+use std::path::Path;
+
+/// A 6-NIC hot-spot scenario of 2000 cycles (milliseconds per run), one `[[pft]]` entry.
+const S: &str = r#"name = "tiny"
+seed = 3
+[cycles]
+max = 2000
+[network]
+topology = { kind = "single_switch", nodes = 6 }
+buffer_flits = 128
+eject_buffer_flits = 128
+mtu_bytes = 1024
+[workload]
+kind = "hotspot"
+hotspots = 1
+frac_c = 0.5
+frac_v = 0.5
+load = 0.9
+msg_bytes = 1024
+[[pft]]
+name = "p"
+"#;
+
+/// One axis of two values: 2 points and one `off` run (tasks 0, 1, 2).
+const G: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n";
+
+/// A file outside the sweep directory that a plan or manifest names.
+const VICTIM: &str = "a user's own file\n";
+
+/// The plan `pftsim sweep --emit` writes for `S` and `G` (made once, in a scratch
+/// directory of its own), as JSON.
+fn emitted_plan() -> serde_json::Value {
+    static PLAN: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    PLAN.get_or_init(|| {
+        let d = case_dir("plan-source");
+        std::fs::write(d.join("s.toml"), S).unwrap();
+        std::fs::write(d.join("g.toml"), G).unwrap();
+        let st = std::process::Command::new(PFTSIM)
+            .args([
+                "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--quiet",
+            ])
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        assert!(st.status.success(), "{st:?}");
+        serde_json::from_str(&std::fs::read_to_string(d.join("o/sweep.json")).unwrap()).unwrap()
+    })
+    .clone()
+}
+
+/// The emitted plan changed by `edit` and sealed again with a matching digest (as the
+/// library computes it), so that only the path checks can refuse it.
+fn resealed(edit: fn(&mut serde_json::Value)) -> String {
+    let mut v = emitted_plan();
+    edit(&mut v);
+    let plan: pft_sim::scenario::sweep::Plan = serde_json::from_value(v).unwrap();
+    plan.to_file_text().unwrap()
+}
+
+/// The emitted plan without its digest (as an older pftsim wrote it).
+fn without_digest() -> String {
+    let mut v = emitted_plan();
+    v.as_object_mut()
+        .unwrap()
+        .remove("digest")
+        .expect("a digest");
+    serde_json::to_string_pretty(&v).unwrap() + "\n"
+}
+
+/// `victim.txt` beside `o/` is as it was, and nothing else appeared outside `o/`.
+fn nothing_outside(d: &Path) {
+    assert_eq!(
+        std::fs::read_to_string(d.join("victim.txt")).unwrap(),
+        VICTIM,
+        "the file outside the sweep directory changed"
+    );
+    for gone in ["escaped", "runs", "points"] {
+        assert!(!d.join(gone).exists(), "{gone} was created outside o/");
+    }
+}
+
+/// No run of the sweep started.
+fn no_run(d: &Path) {
+    nothing_outside(d);
+    assert!(!d.join("o/runs").exists(), "a run was started");
+}
+
+/// A stand-in `sbatch` that logs its arguments (one call per line) and prints them.
+const SBATCH: &str = "#!/bin/bash\necho \"sbatch $*\" | tee -a \"$SBATCH_LOG\"\n";
+
+fn cases() -> Vec<Case> {
+    vec![
+        // a plan naming a point file outside the sweep directory (digest made to match):
+        // the resume used to overwrite it
+        case(
+            "SP-01",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .file(
+            "plan.json",
+            resealed(|v| {
+                let text = v["files"]["points/p0000-s3.toml"].clone();
+                v["files"]["../victim.txt"] = text;
+            }),
+        )
+        .left(no_run),
+        // a plan naming a run directory outside the sweep directory: the resume used to
+        // create a whole run there
+        case(
+            "SP-02",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .file(
+            "plan.json",
+            resealed(|v| v["units"][0]["dir"] = "../escaped".into()),
+        )
+        .left(no_run),
+        // a hand-edited plan (digest not updated): refused, saying how to re-plan
+        case(
+            "SP-03",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "sed -i 's/\"run\": \"p\"/\"run\": \"off\"/' o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .left(no_run),
+        // a plan without a digest (an older pftsim's, or edited)
+        case(
+            "SP-04",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .file("plan.json", without_digest())
+        .left(no_run),
+        // an earlier command's manifest naming a file through a link out of the directory:
+        // the next command used to move the linked file aside into o/
+        case("SP-05", PFTSIM, &["run", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", S)
+            .file("victim.txt", VICTIM)
+            .dir("o")
+            .symlink("o/lnk", "..")
+            .file(
+                "o/manifest.json",
+                r#"{
+  "tool": "pftsim 0.1.0",
+  "command": "run",
+  "argv": ["pftsim", "run", "s.toml", "--out", "o"],
+  "scenario": "s.toml",
+  "scenario_sha256": "0",
+  "runs": ["p"],
+  "files": ["lnk/victim.txt", "summary.json"],
+  "started_unix": 1700000000,
+  "finished": true
+}
+"#,
+            ),
+        // `run --out .` inside a sweep directory, on the sweep's own point scenario: it used
+        // to move the sweep's files aside, its input among them
+        case(
+            "SP-06",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "cd o && \"$PFTSIM\" run points/p0000-s3.toml --pft p --out . --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            let o = d.join("o");
+            assert!(o.join("points/p0000-s3.toml").is_file(), "the input moved");
+            assert!(o.join("sweep.json").is_file(), "the plan moved");
+            let aside = std::fs::read_dir(&o)
+                .unwrap()
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(".previous-"))
+                .count();
+            assert_eq!(aside, 0, "something was moved aside");
+            assert!(!o.join("summary.json").exists(), "the run ran");
+        }),
+        // --resume --engine for a plan of another engine: it used to run the plan's engine
+        case(
+            "SP-07",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "\"$PFTSIM\" sweep --resume --out o --engine rtl --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .left(no_run),
+        // submit.sh --tasks=LIST, and --tasks after an sbatch option: each used to submit
+        // the whole sweep (and pass --tasks=... to sbatch)
+        case(
+            "SP-08",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "chmod +x bin/sbatch; export SBATCH_LOG=$PWD/sbatch.log; export PATH=$PWD/bin:$PATH; ",
+                "bash o/submit.sh --tasks=0,2 && bash o/submit.sh --partition=long --tasks 1"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .dir("bin")
+        .file("bin/sbatch", SBATCH)
+        .left(|d| {
+            let log = std::fs::read_to_string(d.join("sbatch.log")).unwrap();
+            let lines: Vec<&str> = log.lines().collect();
+            assert_eq!(lines.len(), 2, "{log}");
+            assert!(lines[0].contains("--array=0,2 "), "{log}");
+            assert!(lines[1].contains("--array=1 ") && lines[1].contains("--partition=long"), "{log}");
+            assert!(!log.contains("--tasks"), "--tasks went to sbatch: {log}");
+        }),
+        // --tasks given twice: refused before sbatch
+        case(
+            "SP-09",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "chmod +x bin/sbatch; export SBATCH_LOG=$PWD/sbatch.log; export PATH=$PWD/bin:$PATH; ",
+                "bash o/submit.sh --tasks 1 --tasks=2"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .dir("bin")
+        .file("bin/sbatch", SBATCH)
+        .left(|d| assert!(!d.join("sbatch.log").exists(), "sbatch was called")),
+        // a local resume whose second run cannot write its summary: it used to fail only
+        // after the first run had run
+        case(
+            "SP-10",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "mkdir -p o/runs/p0001-s3/summary.json && \"$PFTSIM\" sweep --resume --out o --quiet --jobs 1"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            for r in ["p0000-s3", "g000-s3-off"] {
+                assert!(
+                    !d.join("o/runs").join(r).exists(),
+                    "run {r} started before the refusal"
+                );
+            }
+            let m: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(d.join("o/manifest.json")).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(m["status"], "finished", "the refusal changed the manifest: {m}");
+        }),
+    ]
+}
+
+#[test]
+fn catalogue_matches_cases() {
+    let rows = catalogue();
+    let doc: std::collections::BTreeSet<&str> = rows
+        .iter()
+        .map(|r| r.id.as_str())
+        .filter(|id| id.starts_with("SP"))
+        .collect();
+    let cases = cases();
+    let mut ids = std::collections::BTreeSet::new();
+    for c in &cases {
+        assert!(ids.insert(c.id), "case {} twice", c.id);
+    }
+    assert_eq!(
+        doc, ids,
+        "docs/bad-inputs.md SP rows (left) and the cases of sim/tests/bad_inputs_paths.rs (right) differ"
+    );
+}
+
+#[test]
+fn paths_stay_in_the_result_directory() {
+    let rows = catalogue();
+    for c in cases() {
+        run_case(&c, &rows);
+    }
+}
