@@ -111,3 +111,84 @@ fn send_queue_msgs_out_of_range_is_named() {
         "{e}"
     );
 }
+
+/// Counts the hot-spot messages each source had delivered, around a hot-spot workload.
+struct Counting<'a> {
+    inner: &'a mut pft_sim::workload::HotspotWorkload,
+    hot_delivered: Vec<u64>,
+    hot_refused: u64,
+}
+
+impl Workload for Counting<'_> {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        self.inner.tick(now, out)
+    }
+    fn delivered(&mut self, now: u64, d: &Delivery) {
+        if d.msg.tag == pft_sim::workload::tag::HOTSPOT_HOT {
+            self.hot_delivered[d.msg.src.index()] += 1;
+        }
+        self.inner.delivered(now, d)
+    }
+    fn refused(&mut self, now: u64, m: &Message) {
+        if m.tag == pft_sim::workload::tag::HOTSPOT_HOT {
+            self.hot_refused += 1;
+        }
+        self.inner.refused(now, m)
+    }
+}
+
+#[test]
+fn a_refused_message_does_not_count_toward_a_hot_spot_burst() {
+    // 8 NICs, a send queue of one message, every C node bursting 30 ten-flit hot-spot
+    // messages at load 1 into one hot spot: most tries are refused, and each C node still gets all 30
+    // delivered (a refused message was never created). Before the fix the refused tries
+    // counted toward the 30 and each burst delivered a fraction of it.
+    use pft_sim::workload::{HotspotConfig, HotspotWorkload, NodeClass};
+    const N: u32 = 8;
+    let cfg = NetConfig {
+        topology: TopologyConfig::SingleSwitch { nodes: N },
+        flit_bytes: 64,
+        mtu_bytes: 64,
+        buffer_flits: 8,
+        eject_buffer_flits: 8,
+        send_queue_msgs: Some(1),
+        check: true,
+        ..NetConfig::default()
+    };
+    let hc = HotspotConfig {
+        hotspots: 1,
+        frac_c: 0.5,
+        frac_v: 0.5,
+        load: 1.0,
+        msg_bytes: 640,
+        hot_messages: Some(30),
+        ..Default::default()
+    };
+    let mut hw = HotspotWorkload::new(&hc, N, 64, 3).unwrap();
+    let senders: Vec<NodeId> = NodeId::all(N)
+        .filter(|&n| hw.class_of(n) == NodeClass::C && !hw.is_hotspot(n))
+        .collect();
+    assert!(senders.len() >= 2, "{senders:?}");
+    let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).unwrap();
+    let mut w = Counting {
+        inner: &mut hw,
+        hot_delivered: vec![0; N as usize],
+        hot_refused: 0,
+    };
+    for _ in 0..20_000 {
+        net.step(&mut w).unwrap();
+    }
+    let (hot_delivered, hot_refused) = (w.hot_delivered, w.hot_refused);
+    assert!(
+        hot_refused > 30,
+        "only {hot_refused} refused: no contention"
+    );
+    for &n in &senders {
+        assert_eq!(hot_delivered[n.index()], 30, "C node {n}");
+        assert_eq!(hw.hot_created(n), 30, "C node {n}");
+    }
+    let refused: u64 = NodeId::all(N)
+        .map(|n| net.nic_stats(n).messages_refused)
+        .sum();
+    assert!(refused >= 30, "{refused}");
+}

@@ -60,7 +60,7 @@ fn strip_wall(v: &mut Value) {
 }
 
 const NODES_HEADER: &str = "node,class,role,flits_injected,flits_ejected,injected_per_cycle,\
-accepted_per_cycle,mean_c,max_c,frac_congested,throttled_cycles,frac_throttled";
+accepted_per_cycle,mean_c,max_c,frac_congested,throttled_cycles,frac_throttled,messages_refused";
 
 fn check_run_dir(d: &Path) {
     for f in [
@@ -569,4 +569,47 @@ fn set_values_run_as_an_edited_file() {
         std::fs::read(a.join("nodes.csv")).unwrap(),
         std::fs::read(b.join("nodes.csv")).unwrap()
     );
+}
+
+#[test]
+fn messages_refused_per_nic_and_in_all() {
+    // 6 NICs with a send queue of one message at load 0.9 into a hot spot: the NICs refuse
+    // messages; nodes.csv has each NIC's count and summary.json their sum
+    let d = tmp("refused");
+    std::fs::create_dir_all(&d).unwrap();
+    let s = d.join("s.toml");
+    std::fs::write(
+        &s,
+        "name = \"refused\"\nseed = 3\n[cycles]\nmax = 20000\n[network]\n\
+         topology = { kind = \"single_switch\", nodes = 6 }\nbuffer_flits = 16\n\
+         eject_buffer_flits = 16\nmtu_bytes = 256\nsend_queue_msgs = 1\n[workload]\n\
+         kind = \"hotspot\"\nhotspots = 1\nfrac_c = 0.5\nfrac_v = 0.5\nload = 0.9\n\
+         msg_bytes = 256\n",
+    )
+    .unwrap();
+    let out = d.join("o");
+    ok(&[
+        "run",
+        s.to_str().unwrap(),
+        "--pft",
+        "off",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let csv = std::fs::read_to_string(out.join("nodes.csv")).unwrap();
+    let mut lines = csv.lines();
+    let col = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|c| c == "messages_refused")
+        .expect("the column");
+    let per: Vec<u64> = lines
+        .map(|l| l.split(',').nth(col).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(per.len(), 6);
+    let total: u64 = per.iter().sum();
+    assert!(total > 0, "nothing refused: {per:?}");
+    assert_eq!(json(&out.join("summary.json"))["messages_refused"], total);
 }

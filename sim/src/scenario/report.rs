@@ -107,6 +107,9 @@ pub struct RunSummary {
     /// The scheme's own counters since cycle 0 (`run::RunOutput::cc_counters`; empty for
     /// schemes without any).
     pub cc_counters: BTreeMap<String, u64>,
+    /// Messages the NICs' full send queues refused over the whole run (`send_queue_msgs`;
+    /// the sum of `nodes.csv`'s `messages_refused`). A refused message was never created.
+    pub messages_refused: u64,
     /// F_C against the PFT-off run (`compare`, PFT-on runs only).
     pub control: Option<Versus>,
     /// CIF against the isolated run (GPCNeT, when the scenario has `isolated = true`).
@@ -204,6 +207,7 @@ pub fn run_summary(
         victims: r.victims.clone(),
         pft_stats: r.pft_stats.clone(),
         cc_counters: r.cc_counters.clone(),
+        messages_refused: r.nodes.iter().map(|x| x.messages_refused).sum(),
         control: off.map(|o| versus_off(r, o)),
         cif: iso.and_then(|i| cif(r, i)),
         isolated: iso.map(|i| IsolatedBrief {

@@ -61,6 +61,9 @@ pub struct NodeRow {
     /// Cycles in which its PFT block held back a ready flit that had a credit.
     pub throttled_cycles: u64,
     pub frac_throttled: f64,
+    /// Messages its full send queue refused over the whole run (`send_queue_msgs`): never
+    /// created, so in no other column.
+    pub messages_refused: u64,
 }
 
 /// One class of NICs over the window.
@@ -501,6 +504,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
                 frac_congested: (s.congested_cycles - a.congested_cycles) as f64 / wf,
                 throttled_cycles: thr,
                 frac_throttled: thr as f64 / wf,
+                messages_refused: s.messages_refused,
             }
         })
         .collect();

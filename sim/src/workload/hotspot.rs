@@ -525,9 +525,16 @@ impl Workload for HotspotWorkload {
         }
     }
 
-    /// A message its NIC refused (`send_queue_msgs`) is no longer outstanding.
+    /// A message its NIC refused (`send_queue_msgs`) was never created: it is no longer
+    /// outstanding, and it does not count toward its C node's `hot_messages` (the burst
+    /// delivers what was asked).
     fn refused(&mut self, _now: u64, m: &Message) {
         self.release(m);
+        if m.tag == tag::HOTSPOT_HOT {
+            if let Some(h) = self.hot_created.get_mut(m.src.index()) {
+                *h = h.saturating_sub(1);
+            }
+        }
     }
 }
 
