@@ -771,6 +771,11 @@ fn net_bench_cases() -> Vec<Case> {
         ]),
         case("NB-12", n, &["--head-latency", "3"]),
         case("NB-13", n, &["--speedup", "0"]).also(&["--speedup", "2", "--vcs", "2"]),
+        case(
+            "NB-14",
+            n,
+            &["--topo", "single:4", "--cycles", "100", "--load", "0"],
+        ),
     ]
 }
 

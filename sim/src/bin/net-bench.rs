@@ -336,6 +336,16 @@ fn vm_hwm_kib() -> Option<u64> {
 }
 
 /// CPU time of this process so far, seconds (/proc/self/schedstat: ns on CPU).
+/// `x / d` formatted by `f`, or `n/a` when `d` is 0 or the quotient is not finite.
+fn ratio(x: f64, d: f64, f: impl Fn(f64) -> String) -> String {
+    let q = x / d;
+    if d > 0.0 && q.is_finite() {
+        f(q)
+    } else {
+        "n/a".to_string()
+    }
+}
+
 fn cpu_s() -> f64 {
     std::fs::read_to_string("/proc/self/schedstat")
         .ok()
@@ -433,13 +443,13 @@ fn main() -> ExitCode {
     let cpu = cpu_s() - c1;
     let st = net.total_stats();
     let accepted = (st.flits_ejected - ejected_before) as f64 / (cycles as f64 * nodes as f64);
-    let latency = if w.count == 0 {
-        f64::NAN
-    } else {
-        w.sum as f64 / w.count as f64
-    };
+    // Never NaN or inf: no delivery has no mean latency, and a clock that did not move
+    // (a run shorter than its resolution, or no /proc/self/schedstat) gives no rate.
+    let latency = ratio(w.sum as f64, w.count as f64, |x| format!("{x:.2}"));
+    let node_cycles = cycles as f64 * nodes as f64;
+    let sci = |x: f64| format!("{x:.3e}");
     let line = format!(
-        "topology={topo} nodes={nodes} engine={engine:?} voq={} vcs={} speedup={} check={} cc={} pft={} load={load} warmup={} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={:.3e} node_cycles_per_cpu_s={:.3e} cycles_per_s={:.0} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency:.2} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
+        "topology={topo} nodes={nodes} engine={engine:?} voq={} vcs={} speedup={} check={} cc={} pft={} load={load} warmup={} cycles={cycles} build_s={build_s:.2} wall_s={secs:.3} cpu_s={cpu:.3} node_cycles_per_s={} node_cycles_per_cpu_s={} cycles_per_s={} accepted_flits_per_node_cycle={accepted:.4} latency_mean_cycles={latency} delivered_messages={} throttled_cycles={} peak_rss_mib={:.1}",
         cfg.voq,
         cfg.vcs.unwrap_or(0),
         cfg.speedup.unwrap_or(0),
@@ -447,9 +457,9 @@ fn main() -> ExitCode {
         cc.kind(),
         cc.pft().enabled(),
         a.warmup,
-        cycles as f64 * nodes as f64 / secs,
-        cycles as f64 * nodes as f64 / cpu,
-        cycles as f64 / secs,
+        ratio(node_cycles, secs, sci),
+        ratio(node_cycles, cpu, sci),
+        ratio(cycles as f64, secs, |x| format!("{x:.0}")),
         w.count,
         st.throttled_cycles,
         vm_hwm_kib().unwrap_or(0) as f64 / 1024.0

@@ -1,0 +1,64 @@
+//! `net-bench` never prints NaN or inf: a value with nothing to measure prints `n/a`
+//! (docs/network.md, "net-bench"; issue 36).
+
+use std::process::Command;
+
+const NET_BENCH: &str = env!("CARGO_BIN_EXE_net-bench");
+
+fn line(args: &[&str]) -> String {
+    let o = Command::new(NET_BENCH).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The `key=value` pairs of the line, values that are neither numbers nor `n/a` refused
+/// where a number is expected.
+fn assert_no_nan_or_inf(l: &str) {
+    for kv in l.split_whitespace() {
+        let (k, v) = kv.split_once('=').unwrap();
+        let lower = v.to_ascii_lowercase();
+        assert!(
+            !lower.contains("nan") && !lower.contains("inf"),
+            "{k}={v} in: {l}"
+        );
+    }
+}
+
+#[test]
+fn nothing_delivered_prints_n_a_for_the_latency() {
+    let l = line(&["--topo", "single:4", "--cycles", "100", "--load", "0"]);
+    assert_no_nan_or_inf(&l);
+    assert!(l.contains("latency_mean_cycles=n/a"), "{l}");
+    assert!(l.contains("delivered_messages=0"), "{l}");
+}
+
+#[test]
+fn a_one_cycle_run_prints_numbers_or_n_a() {
+    for args in [
+        &["--topo", "single:2", "--cycles", "1", "--warmup", "0"][..],
+        &[
+            "--topo", "single:2", "--cycles", "1", "--warmup", "0", "--load", "1",
+        ][..],
+    ] {
+        let l = line(args);
+        assert_no_nan_or_inf(&l);
+        for k in [
+            "node_cycles_per_s=",
+            "node_cycles_per_cpu_s=",
+            "cycles_per_s=",
+        ] {
+            let v = l
+                .split_whitespace()
+                .find_map(|kv| kv.strip_prefix(k))
+                .unwrap();
+            assert!(
+                v == "n/a" || v.parse::<f64>().is_ok_and(|x| x > 0.0),
+                "{k}{v}"
+            );
+        }
+    }
+}
