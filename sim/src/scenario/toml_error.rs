@@ -74,7 +74,10 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         // serde lost the position inside the table (an internally tagged enum such as
         // [workload]): look for the entry the message quotes.
         let table = key_at(text, at);
-        match entry_in_table(text, at, &what) {
+        // a message that names its key (`key `m`: expected ...`, a PFT register's) is
+        // looked for by that key
+        let named = backticked_after(&what, "key ").map(|k| format!("unknown field `{k}`"));
+        match entry_in_table(text, at, named.as_deref().unwrap_or(&what)) {
             Some(entry_at) => {
                 (line, col) = line_col(text, entry_at);
                 shown_at = entry_at;
@@ -510,12 +513,13 @@ fn entry_in_table(text: &str, at: usize, msg: &str) -> Option<usize> {
         let rest = &msg[i + "string ".len()..];
         Some(format!("\"{}\"", rest[1..].split('"').next()?))
     } else if let Some(i) = msg.find("floating point `") {
-        Some(
-            msg[i + "floating point ".len()..]
-                .split('`')
-                .nth(1)?
-                .to_string(),
-        )
+        // serde writes NaN where TOML writes nan
+        let v = msg[i + "floating point ".len()..].split('`').nth(1)?;
+        Some(match v {
+            "NaN" => "nan".to_string(),
+            "-NaN" => "-nan".to_string(),
+            v => v.to_string(),
+        })
     } else if let Some(i) = msg.find("boolean `") {
         Some(msg[i + "boolean ".len()..].split('`').nth(1)?.to_string())
     } else if msg.contains("invalid type: sequence") {
