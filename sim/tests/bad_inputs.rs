@@ -681,6 +681,18 @@ fn cli_cases() -> Vec<Case> {
         case("SX-22", p, &["compare", "s.toml", "--out", "o", "--quiet"])
             .file("s.toml", huge())
             .also(&["run", "s.toml", "--out", "o", "--quiet"]),
+        // an open-loop overload (its source queues grow) under a 4 GB address-space
+        // limit: refused before any output, the growth per cycle extrapolated
+        case(
+            "SX-30",
+            "bash",
+            &[
+                "-c",
+                "ulimit -v 4000000 && exec \"$PFTSIM\" run s.toml --pft off --out o --quiet",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", TINY.replace("max = 2000", "max = 2_000_000_000")),
         case("SX-15", p, &["check", "s.toml"])
             .file("s.toml", TINY)
             .stdout_full(),

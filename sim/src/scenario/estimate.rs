@@ -19,6 +19,8 @@ pub const LIMIT_MEMORY_FRACTION: f64 = 0.8;
 /// Below this many node-cycles in all, `run` and `compare` skip the calibration (under a
 /// minute at any speed this simulator reaches): nothing to ask.
 pub const CALIBRATE_ABOVE: f64 = 1e9;
+/// Growth of the peak between the last two calibration trials below this is noise.
+pub const GROWTH_NOISE_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
 /// The calibration runs until it has taken this long (or the scenario's whole budget).
 const CALIBRATION_SECONDS: f64 = 0.25;
 
@@ -168,6 +170,26 @@ fn with_ppn(sc: &Scenario, ppn: u32) -> Scenario {
     s
 }
 
+/// Bytes per cycle a run keeps growing by, from the peaks after calibration trials of
+/// increasing length `(cycles, peak)`: the slope between the last two, 0 with fewer than
+/// two trials or when the peak did not grow (a steady run's state is built by then).
+/// A step of less than `GROWTH_NOISE_BYTES` between the two is taken as no growth:
+/// allocator noise or the bounded time series, not state that grows without end.
+pub fn growth_per_cycle(peaks: &[(u64, f64)]) -> f64 {
+    let [.., (c0, p0), (c1, p1)] = peaks else {
+        return 0.0;
+    };
+    if c1 <= c0 {
+        return 0.0;
+    }
+    let g = (p1 - p0) / (c1 - c0) as f64;
+    if g.is_finite() && p1 - p0 >= GROWTH_NOISE_BYTES {
+        g
+    } else {
+        0.0
+    }
+}
+
 /// The process's peak resident size above `rss0`, bytes.
 fn peak_above(rss0: f64) -> f64 {
     (proc_kib("/proc/self/status", "VmHWM:").unwrap_or(rss0) - rss0).max(0.0)
@@ -200,15 +222,28 @@ pub fn estimate(
     let ppn_cal = ppn(&cal).unwrap_or(1);
     let small = (scale > 1.0 && ppn_cal >= 4).then(|| with_ppn(&cal, ppn_cal / 4));
     let mut cycles: u64 = 1000;
+    // The peak after each trial: trials of 4x the cycles each, so the last two give how
+    // the memory grows with the cycles run (each trial starts afresh and reuses what the
+    // last one freed, so the process's peak is the longest trial's).
+    let mut peaks: Vec<(u64, f64)> = Vec::new();
     // The smaller copy first: the larger one's peak then is the process's.
     let (done, secs_first) = loop {
         let (done, secs) = timed_run(small.as_ref().unwrap_or(&cal), first, cycles)?;
+        peaks.push((done, peak_above(rss0)));
         if secs >= CALIBRATION_SECONDS || cycles >= sc.cycles.max {
             break (done, secs);
         }
         cycles = cycles.saturating_mul(4);
     };
     let peak_first = peak_above(rss0);
+    // Only an open-loop workload can grow without end: GPCNeT's processes wait for every
+    // message they send and run a fixed number of tests, so what they hold is bounded, and
+    // a slope from the start of its run (queues filling) would be extrapolated wrongly.
+    let growth = if sc.gpcnet().is_some() {
+        0.0
+    } else {
+        growth_per_cycle(&peaks)
+    };
     let (secs, peak) = match &small {
         None => (secs_first * scale, peak_first * scale),
         Some(_) => {
@@ -225,6 +260,9 @@ pub fn estimate(
             )
         }
     };
+    // What keeps growing (an open-loop overload's source queues, the latency samples of
+    // every delivered message) over the cycles the calibration did not run.
+    let peak = peak + growth * scale * sc.cycles.max.saturating_sub(done) as f64;
     let seconds_per_node_cycle = secs / (sc.nodes() as f64 * done as f64);
     let speed = 1.0 / seconds_per_node_cycle;
     let parallel = jobs.clamp(1, runs.max(1));
@@ -242,8 +280,29 @@ pub fn estimate(
         node_cycles_per_s: speed,
         seconds: rounds * node_cycles(sc, 1) / speed,
         memory_bytes: parallel as f64 * (peak + series) + rss0,
-        available_bytes: proc_kib("/proc/meminfo", "MemAvailable:"),
+        available_bytes: available(),
     })
+}
+
+/// The memory a run may take: `MemAvailable`, or less under an address-space limit
+/// (`ulimit -v`): the limit minus what the process has mapped but not touched (its
+/// resident part is in the estimate already).
+fn available() -> Option<f64> {
+    let mem = proc_kib("/proc/meminfo", "MemAvailable:");
+    let mapped = proc_kib("/proc/self/status", "VmSize:").unwrap_or(0.0)
+        - proc_kib("/proc/self/status", "VmRSS:").unwrap_or(0.0);
+    let limit = address_limit().map(|l| (l - mapped.max(0.0)).max(0.0));
+    match (mem, limit) {
+        (Some(m), Some(l)) => Some(m.min(l)),
+        (m, l) => m.or(l),
+    }
+}
+
+/// The soft address-space limit (`ulimit -v`, `RLIMIT_AS`) in bytes; None when unlimited.
+fn address_limit() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
 }
 
 #[cfg(test)]
@@ -303,6 +362,26 @@ mod tests {
         assert_eq!(u.load, 0.5, "16 flits every 32 cycles");
         assert_eq!(u.pattern.kind(), "shift");
         cal.validate().unwrap();
+    }
+
+    #[test]
+    fn growth_is_the_slope_of_the_last_two_trials_above_noise() {
+        let mib = 1024.0 * 1024.0;
+        assert_eq!(growth_per_cycle(&[]), 0.0);
+        assert_eq!(growth_per_cycle(&[(1000, 50.0 * mib)]), 0.0);
+        // 40 MiB more over 3,000,000 more cycles: the slope of the last two
+        let g = growth_per_cycle(&[
+            (1000, mib),
+            (1_000_000, 20.0 * mib),
+            (4_000_000, 60.0 * mib),
+        ]);
+        assert!((g - 40.0 * mib / 3e6).abs() < 1e-9, "{g}");
+        // a step under the noise bound, or a peak that fell: no growth
+        assert_eq!(growth_per_cycle(&[(1000, mib), (4000, 4.0 * mib)]), 0.0);
+        assert_eq!(
+            growth_per_cycle(&[(1000, 9.0 * mib), (4000, 2.0 * mib)]),
+            0.0
+        );
     }
 
     #[test]
