@@ -13,6 +13,10 @@ use serde::{Deserialize, Serialize};
 pub const MAX_RADIX: u32 = 64;
 /// Longest link, credit or switch latency accepted, in cycles.
 pub const MAX_LATENCY_CYCLES: u32 = 1 << 16;
+/// Longest watchdog limit accepted (`deadlock_cycles`, `stall_cycles`), in cycles: the
+/// longest run (10^10 cycles, the scenario's `cycles.max` limit); a longer limit could
+/// never fire.
+pub const MAX_WATCHDOG_CYCLES: u64 = 10_000_000_000;
 
 pub use crate::error::FieldError;
 
@@ -329,13 +333,14 @@ pub struct NetConfig {
     /// network (deadlock), when one NIC has been stuck halfway through a packet for
     /// twice as long while others move (starvation), or (lane router) when lanes holding
     /// flits have sent none for this long while others move (a deadlock in part of the
-    /// network). 0 disables all three. Default 100000.
+    /// network). 0 disables all three. 0..=10^10 (`MAX_WATCHDOG_CYCLES`), default 100000.
     pub deadlock_cycles: u64,
     /// Fail the run when a traffic class (the messages of one workload tag: a GPCNeT test
     /// or congestor kind, hot-spot or uniform traffic) has had messages outstanding for this
     /// many cycles without one delivered, while flits may still move elsewhere. The error
     /// names the class and where its oldest message waits. Looked at every 1024 cycles. 0
-    /// disables it. Default 1000000 (5.12 ms at 64 B and 100 Gb/s).
+    /// disables it. 0..=10^10 (`MAX_WATCHDOG_CYCLES`), default 1000000 (5.12 ms at 64 B
+    /// and 100 Gb/s).
     pub stall_cycles: u64,
     /// Run-time faults (`[[network.faults]]`, see `faults::FaultSpec`): late or jittered
     /// credits, stalled or slow ejection, paused links, PFT registers rewritten mid-run.
@@ -436,6 +441,21 @@ impl NetConfig {
     /// waiting is reported as deadlocked. Skipped while a latency is out of its own range.
     fn watchdog_errors(&self, errs: &mut Vec<FieldError>) {
         let limit = self.deadlock_cycles;
+        for (field, v) in [
+            ("deadlock_cycles", self.deadlock_cycles),
+            ("stall_cycles", self.stall_cycles),
+        ] {
+            if v > MAX_WATCHDOG_CYCLES {
+                errs.push(bad(
+                    field,
+                    v,
+                    format!("must be in 0..={MAX_WATCHDOG_CYCLES} cycles (0: off; at most the longest run)"),
+                ));
+            }
+        }
+        if limit > MAX_WATCHDOG_CYCLES {
+            return;
+        }
         let head = self.head_latency_cycles.filter(|_| self.vcs.is_some());
         let in_range = |v: u32, lo: u32| (lo..=MAX_LATENCY_CYCLES).contains(&v);
         if limit == 0
@@ -500,7 +520,7 @@ impl NetConfig {
             errs.push(bad(
                 "speedup",
                 sp,
-                "the CIOQ switch has one lane per port: not with `vcs` (the lane router) yet",
+                format!("the CIOQ switch has one lane per port: not with `vcs` (the lane router; network.vcs = {}) yet", self.vcs.unwrap_or(0)),
             ));
         }
         if self.voq {
@@ -587,7 +607,7 @@ impl NetConfig {
                 "mtu_bytes",
                 self.mtu_bytes,
                 format!(
-                    "must be a positive multiple of flit_bytes = {} (packets are whole flits)",
+                    "must be a positive multiple of network.flit_bytes = {} (packets are whole flits)",
                     self.flit_bytes
                 ),
             ));
@@ -674,7 +694,9 @@ impl NetConfig {
         }
         let before = errs.len();
         for (i, f) in self.faults.iter().enumerate() {
-            errs.extend(f.errors(&format!("faults[{i}]"), self.deadlock_cycles));
+            // a limit out of its range is judged above, not against the faults
+            let limit = Some(self.deadlock_cycles).filter(|&d| d <= MAX_WATCHDOG_CYCLES);
+            errs.extend(f.errors(&format!("faults[{i}]"), limit.unwrap_or(0)));
         }
         let extra: u64 = self
             .faults

@@ -21,6 +21,11 @@ pub use pft_entry::PftEntry;
 
 /// Largest cycle budget accepted (10^10 cycles: about 14 hours at 200 k cycles/s).
 pub const MAX_CYCLES: u64 = 10_000_000_000;
+// the watchdogs' and the workloads' cycle keys are bounded by the longest run
+const _: () = assert!(
+    MAX_CYCLES == crate::net::config::MAX_WATCHDOG_CYCLES
+        && MAX_CYCLES == crate::workload::config::MAX_CYCLE
+);
 /// Most NICs a time series may watch.
 pub const MAX_WATCH: usize = 64;
 /// Names that cannot be used for a PFT configuration (they name other runs of `compare`).
@@ -49,11 +54,11 @@ pub struct Scenario {
     /// have none.
     #[serde(default)]
     pub isolated: Option<bool>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table_only")]
     pub cycles: CyclesConfig,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table_only")]
     pub timeseries: TimeSeriesConfig,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "table_only")]
     pub network: NetConfig,
     pub workload: WorkloadConfig,
     /// Named PFT configurations (`[[pft]]` tables). `run` uses the first (or `--pft NAME`);
@@ -142,6 +147,26 @@ impl CcEntry {
     pub fn config(&self) -> CcConfig {
         self.scheme.clone()
     }
+}
+
+/// A section that must be a table: serde would read a struct from an array too (`cycles =
+/// [-1]` as `cycles.max = -1`, refused at `cycles[0]` with the wrong rule).
+fn table_only<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Table<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Table<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a table")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(Table(std::marker::PhantomData))
 }
 
 fn default_seed() -> u64 {

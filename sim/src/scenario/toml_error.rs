@@ -46,7 +46,7 @@ const MAX_LINE_CHARS: usize = 100;
 /// The message of a TOML or serde error:
 /// "`key` (line L, column C): what" and the line with a caret under the error.
 pub fn message(text: &str, e: &toml::de::Error) -> String {
-    let what = with_ranges(e.message().trim_end());
+    let mut what = with_ranges(e.message().trim_end());
     let Some(span) = e.span() else {
         return quote_safely(&what);
     };
@@ -58,7 +58,13 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         let line = text[line_start..].split('\n').next().unwrap_or("");
         header(line.trim_start(), &mut Vec::new()).is_some()
     };
-    let key = if let Some(field) = backticked_after(&what, "missing field ") {
+    // (an unknown key or kind names itself: the entry that writes it is found below)
+    let named_itself = what.starts_with("unknown variant ") || what.starts_with("unknown field ");
+    let probed = || {
+        let table = key_at(text, at).filter(|_| on_header && !named_itself)?;
+        culprit(text, &table, true).map(|(path, _)| (table, path))
+    };
+    let key = if let Some(field) = backticked_after(&what, "missing field ").map(str::to_string) {
         // The span is the table that lacks the field (or the whole document).
         let whole = span.start == 0 && span.end >= text.trim_end().len();
         let table = if whole && !on_header {
@@ -66,10 +72,38 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         } else {
             key_at(text, at)
         };
-        Some(match table {
-            Some(t) => format!("{t}.{field}"),
-            None => field.to_string(),
-        })
+        // a table that has the field: the message is about a value inside it that serde
+        // read as a table (`pattern = []` in `[workload]`)
+        let inner = table
+            .as_deref()
+            .and_then(|t| culprit(text, t, false).map(|c| (t.to_string(), c)));
+        match (inner, table) {
+            (Some((t, (path, v))), _) => {
+                if on_header {
+                    if let Some(entry_at) = entry_of(text, at, &path) {
+                        (line, col) = line_col(text, entry_at);
+                        shown_at = entry_at;
+                    }
+                }
+                if !v.is_table() {
+                    let kind = v.type_str();
+                    what = format!("invalid type: {kind}, expected a table with `{field}`");
+                    Some(format!("{t}.{path}"))
+                } else {
+                    Some(format!("{t}.{path}.{field}"))
+                }
+            }
+            (None, Some(t)) => Some(format!("{t}.{field}")),
+            (None, None) => Some(field.to_string()),
+        }
+    } else if let Some((table, path)) = probed() {
+        // serde lost the position inside the table (an internally tagged enum such as
+        // [workload]): the entry whose absence changes the error is the one it is about
+        if let Some(entry_at) = entry_of(text, at, &path) {
+            (line, col) = line_col(text, entry_at);
+            shown_at = entry_at;
+        }
+        Some(format!("{table}.{path}"))
     } else if on_header {
         // serde lost the position inside the table (an internally tagged enum such as
         // [workload]): look for the entry the message quotes.
@@ -83,7 +117,28 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
                 shown_at = entry_at;
                 key_at(text, entry_at).or(table)
             }
-            None => table,
+            // not on a line of its own (`pattern = { kind = "spiral" }`): the entry whose
+            // absence changes the error, and in a table its tag when the message quotes it
+            None => match table
+                .as_deref()
+                .and_then(|t| culprit(text, t, false).map(|c| (t, c)))
+            {
+                Some((t, (path, v))) => {
+                    if let Some(entry_at) = entry_of(text, at, &path) {
+                        (line, col) = line_col(text, entry_at);
+                        shown_at = entry_at;
+                    }
+                    let variant = backticked_after(&what, "unknown variant ");
+                    let tag = ["kind", "type"].into_iter().find(|tag| {
+                        variant.is_some() && v.get(tag).and_then(|k| k.as_str()) == variant
+                    });
+                    Some(match tag {
+                        Some(tag) => format!("{t}.{path}.{tag}"),
+                        None => format!("{t}.{path}"),
+                    })
+                }
+                None => table,
+            },
         }
     } else if broken_header(text, at) {
         None // a syntax error in a table header names no key
@@ -164,17 +219,115 @@ fn explain(text: &str, key: &str, what: &str) -> String {
             what = format!("missing field `kind` ({})", one_of(kinds));
         }
     }
-    const STORAGE: &str = "expected an integer in 0..=";
-    if let Some(i) = what.find(STORAGE) {
-        let max: u64 = what[i + STORAGE.len()..].parse().unwrap_or(u64::MAX);
-        if let Some(rule) = own_rule(text, key, max) {
+    // "unknown variant `x`, expected one of `a`, `b`" (or "expected `a` or `b`"): the
+    // allowed kinds or values, in the user's words
+    if let Some(v) = backticked_after(&what, "unknown variant ") {
+        let list = what
+            .split_once("`, expected ")
+            .map(|(_, l)| l.strip_prefix("one of ").unwrap_or(l))
+            .map(|l| {
+                l.split(", ")
+                    .flat_map(|x| x.split(" or "))
+                    .collect::<Vec<_>>()
+            });
+        if let Some(list) = list {
+            let what_ = if key == "kind" || key.ends_with(".kind") {
+                "kind"
+            } else {
+                "value"
+            };
             what = format!(
-                "{}expected an integer in the field's range: {rule}",
-                &what[..i]
+                "unknown {what_} `{v}`; the allowed {what_}s are {}",
+                list.join(", ")
             );
         }
     }
+    const STORAGE: &str = "expected an integer in 0..=";
+    if let Some(i) = what.find(STORAGE) {
+        let max: u64 = what[i + STORAGE.len()..].parse().unwrap_or(u64::MAX);
+        match own_rule(text, key, max) {
+            Probed::Rule(rule) => {
+                what = format!(
+                    "{}expected an integer in the field's range: {rule}",
+                    &what[..i]
+                );
+            }
+            // a TOML integer is at most i64::MAX: that is the range a user can write
+            Probed::Accepted if max == u64::MAX => {
+                what = format!("{}expected an integer in 0..={}", &what[..i], i64::MAX);
+            }
+            Probed::Accepted => {}
+            // another key does not parse either: its range is told once it does
+            Probed::Unknown => what = format!("{}expected an integer", &what[..i]),
+        }
+    }
     what
+}
+
+/// The entry inside the table at `table` (a dotted key with indices) that the scenario's
+/// error is about, where serde lost its position: inside an internally tagged table
+/// (`[workload]`, `[[cc]]`, `[network.topology]`) serde buffers the entries and reports
+/// the table. Each entry is left out in turn: serde stops at the first value it refuses
+/// and reports a missing field only after reading every entry, so the entry whose absence
+/// changes the error is the one it is about. A required entry left out changes the error
+/// too ("missing field `name`"): an entry whose absence changes it otherwise is preferred,
+/// and with `required` false (the error is itself a missing field) the only one taken.
+/// The tag (`kind`, `type`) is kept: without it every error changes. Inside an entry that
+/// is a table the search goes on. Returns the dotted path below `table` and its value;
+/// None when no entry (or more than one) changes the error.
+fn culprit(text: &str, table: &str, required: bool) -> Option<(String, toml::Value)> {
+    let doc: toml::Table = toml::from_str(text).ok()?;
+    let error = |t: &toml::Table| -> Option<String> {
+        let text = toml::to_string(t).ok()?;
+        Some(
+            toml::from_str::<Scenario>(&text)
+                .err()?
+                .message()
+                .to_string(),
+        )
+    };
+    let base = error(&doc)?;
+    let mut path: Vec<String> = Vec::new();
+    let mut found: Option<toml::Value> = None;
+    loop {
+        let at = std::iter::once(table.to_string())
+            .chain(path.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(".");
+        let mut d = doc.clone();
+        let Some(inner) = value_at(&mut d, &at).and_then(|v| v.as_table()) else {
+            break;
+        };
+        let mut changed = Vec::new();
+        for (k, v) in inner {
+            if k == "kind" || k == "type" || k.contains(['.', '[']) {
+                continue;
+            }
+            let mut t = doc.clone();
+            value_at(&mut t, &at)?.as_table_mut()?.remove(k);
+            let now = error(&t);
+            if now.as_deref() != Some(base.as_str()) {
+                let missing_itself = now == Some(format!("missing field `{k}`"));
+                changed.push((k.clone(), v.clone(), missing_itself));
+            }
+        }
+        let others: Vec<_> = changed.iter().filter(|c| !c.2).collect();
+        let pick = match (others.as_slice(), changed.as_slice()) {
+            ([one], _) => (*one).clone(),
+            ([], [one]) if required => one.clone(),
+            _ => break,
+        };
+        path.push(pick.0);
+        found = Some(pick.1);
+    }
+    found.map(|v| (path.join("."), v))
+}
+
+/// The line of the entry `path` (its first part) of the table whose header is at `at`: a
+/// `key =` line or a sub-table's header.
+fn entry_of(text: &str, at: usize, path: &str) -> Option<usize> {
+    let first = path.split('.').next()?;
+    entry_in_table(text, at, &format!("unknown field `{first}`"))
 }
 
 /// True when the line of `at` starts like a table header but is not one.
@@ -220,14 +373,34 @@ fn unindexed(key: &str) -> String {
 
 /// The rule validation states for the integer at `key`: the scenario is tried with that
 /// value replaced by 0 and by `max` (the storage type's bounds); the first that validation
-/// refuses gives the field's own rule. None when both are accepted (the storage range is
-/// then the field's range) or when the text cannot be probed.
+/// refuses gives the field's own rule. `Accepted` when both are (the storage range is then
+/// the field's range), `Unknown` when no probe parses (another key is wrong too).
 ///
 /// An array element (`pft[0].nics[1]`) is probed with `max` first: 0 may repeat another
 /// element, and the rule would then be "listed twice", not the range. Where validation
 /// names only the array (`network.faults[0].nics` = 4294967295: NICs are 0..4), its rule
 /// is taken when it quotes the probed value.
-fn own_rule(text: &str, key: &str, max: u64) -> Option<String> {
+fn own_rule(text: &str, key: &str, max: u64) -> Probed {
+    let mut parsed = false;
+    match rule_of(text, key, max, &mut parsed) {
+        Some(rule) => Probed::Rule(rule),
+        None if parsed => Probed::Accepted,
+        None => Probed::Unknown,
+    }
+}
+
+/// What probing a key's range found.
+enum Probed {
+    /// Validation's rule for the key.
+    Rule(String),
+    /// Both bounds of the storage type parse and validate: its range is the key's.
+    Accepted,
+    /// No probe parsed (another key is wrong too).
+    Unknown,
+}
+
+/// `own_rule`'s probe; `parsed` tells whether any probed scenario parsed.
+fn rule_of(text: &str, key: &str, max: u64, parsed: &mut bool) -> Option<String> {
     let table: toml::Table = toml::from_str(text).ok()?;
     let max = max.min(i64::MAX as u64) as i64;
     let array = key
@@ -246,6 +419,7 @@ fn own_rule(text: &str, key: &str, max: u64) -> Option<String> {
         let Ok(sc) = toml::from_str::<Scenario>(&toml::to_string(&t).ok()?) else {
             continue;
         };
+        *parsed = true;
         if let Err(errs) = sc.validate() {
             let got = probe.to_string();
             let rule = errs.0.iter().find(|e| e.field == key).or_else(|| {
@@ -533,6 +707,11 @@ fn entry_in_table(text: &str, at: usize, msg: &str) -> Option<usize> {
         scope
             .iter()
             .filter_map(|&(o, l)| {
+                if let (Some(u), Some(h)) = (&unknown, header(l, &mut Vec::new())) {
+                    // a sub-table: `[cc.packet_bytes]` below `[[cc]]`
+                    let sub = format!("{name}.{u}");
+                    return (h == sub || h.starts_with(&format!("{sub}."))).then_some(o);
+                }
                 let k = leading_key(l)?;
                 let hit = match (&unknown, &literal) {
                     (Some(u), _) => k == *u,
@@ -647,7 +826,18 @@ fn header(line: &str, arrays: &mut Vec<(String, usize)>) -> Option<String> {
         return Some(format!("{name}[{i}]"));
     }
     let inner = l.strip_prefix('[')?.strip_suffix(']')?.trim();
-    (!inner.is_empty() && inner.chars().all(is_key_char)).then(|| inner.to_string())
+    if inner.is_empty() || !inner.chars().all(is_key_char) {
+        return None;
+    }
+    // `[pft.k]` below `[[pft]]` is a table of the array's last element: `pft[0].k`
+    let array = arrays
+        .iter()
+        .filter(|(n, _)| inner.starts_with(&format!("{n}.")))
+        .max_by_key(|(n, _)| n.len());
+    Some(match array {
+        Some((n, count)) => format!("{n}[{}]{}", count - 1, &inner[n.len()..]),
+        None => inner.to_string(),
+    })
 }
 
 /// The dotted key whose value (or name) is at byte offset `at`, found by scanning the lines:

@@ -8,6 +8,10 @@ pub const MAX_MSG_BYTES: u32 = 1 << 26;
 /// Largest node count accepted by the workloads.
 pub const MAX_NODES: u32 = 1 << 20;
 
+/// Largest cycle a workload's timing keys may name (`stop_cycle`, `move_period_cycles`):
+/// the longest run, 10^10 cycles (the scenario's `cycles.max` limit).
+pub const MAX_CYCLE: u64 = 10_000_000_000;
+
 /// Checks the arguments every workload constructor takes besides its configuration.
 pub fn check_fabric(errs: &mut ConfigErrors, nodes: u32, flit_bytes: u32) {
     errs.check_u64("nodes", nodes as u64, 2, MAX_NODES as u64);

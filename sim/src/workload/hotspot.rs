@@ -49,7 +49,7 @@ pub struct HotspotConfig {
     /// Injection process of each stream. Default Bernoulli.
     pub injection: InjectionProcess,
     /// Hot spots move every this many cycles (at cycles k * period, k >= 1); `None` = static.
-    /// Range >= 1. Default `None`.
+    /// Range 1..=10^10 (`config::MAX_CYCLE`). Default `None`.
     pub move_period_cycles: Option<u64>,
     /// Cap of undelivered messages per node and stream (hot and uniform streams separately,
     /// so a backed-up hot stream never blocks the uniform one); a draw that finds the cap
@@ -67,7 +67,8 @@ pub struct HotspotConfig {
     pub hot_traffic: bool,
     /// First cycle in which messages are created. Default 0.
     pub start_cycle: u64,
-    /// No message is created in this cycle or later. Default `None`.
+    /// No message is created in this cycle or later. start_cycle + 1..=10^10
+    /// (`config::MAX_CYCLE`). Default `None`.
     pub stop_cycle: Option<u64>,
     /// C nodes create no message until this many messages (every class, network-wide)
     /// have been delivered; they start in the cycle after the one of that delivery (and
@@ -134,7 +135,7 @@ impl HotspotConfig {
         self.injection
             .validate(self.load, "injection", "load", &mut errs);
         if let Some(p) = self.move_period_cycles {
-            errs.check_u64("move_period_cycles", p, 1, u64::MAX);
+            errs.check_u64("move_period_cycles", p, 1, super::config::MAX_CYCLE);
         }
         if let Some(m) = self.max_outstanding {
             errs.check_u64("max_outstanding", m as u64, 1, u32::MAX as u64);

@@ -34,7 +34,7 @@ pub struct UniformConfig {
     /// First cycle in which messages are created. Default 0.
     pub start_cycle: u64,
     /// No message is created in this cycle or later (`None` = never stop). Must be
-    /// > `start_cycle`. Default `None`.
+    /// > `start_cycle` and at most 10^10 (`config::MAX_CYCLE`). Default `None`.
     pub stop_cycle: Option<u64>,
     /// Where messages go. Default `{ kind = "uniform" }`. Not with `phases` (refused: each
     /// phase has its own `pattern`).
@@ -241,7 +241,14 @@ impl UniformConfig {
 
 pub(crate) fn check_window(errs: &mut ConfigErrors, start: u64, stop: Option<u64>) {
     if let Some(stop) = stop {
-        if stop <= start {
+        let max = super::config::MAX_CYCLE;
+        if stop > max {
+            errs.push(
+                "stop_cycle",
+                stop,
+                format!("allowed start_cycle < stop_cycle <= {max} (the longest run)"),
+            );
+        } else if stop <= start {
             errs.push(
                 "stop_cycle",
                 stop,

@@ -292,12 +292,18 @@ impl<'de> de::DeserializeSeed<'de> for ValueOf<'_> {
             (Kind::Int, Raw::Int(i)) => Some(*i),
             _ => None,
         };
-        v.ok_or_else(|| {
-            de::Error::custom(format!(
+        v.ok_or_else(|| match (f.kind, &raw) {
+            // a word that is no mode: the allowed ones, as for every other kind in a file
+            (Kind::Enum(_), Raw::Str(s)) => de::Error::custom(format!(
+                "key `{}`: unknown value {s:?}; the allowed values are {}",
+                f.name,
+                expected(f)
+            )),
+            _ => de::Error::custom(format!(
                 "key `{}`: expected {}, found {raw}",
                 f.name,
                 expected(f)
-            ))
+            )),
         })
     }
 }
@@ -562,7 +568,10 @@ mod tests {
                 "m = \"3\"",
                 "key `m`: expected an integer in 0..=31, found string \"3\"",
             ),
-            ("det_mode = \"xt\"", "expected \"ft\" or \"at\""),
+            (
+                "det_mode = \"xt\"",
+                "unknown value \"xt\"; the allowed values are \"ft\" or \"at\"",
+            ),
             ("enable = 1", "expected a boolean, found 1"),
             ("seed = 1", "unknown key `seed`"),
             (

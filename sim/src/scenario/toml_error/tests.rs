@@ -67,12 +67,12 @@ fn the_wordings_this_module_reads_are_the_parsers() {
         (
             "[workload]\nkind = \"ring\"\n",
             "unknown variant `ring`, expected one of `uniform`, `hotspot`, `gpcnet`",
-            "`workload.kind` (line 2, column 8): unknown variant `ring`",
+            "`workload.kind` (line 2, column 8): unknown kind `ring`; the allowed kinds are `uniform`, `hotspot`, `gpcnet`",
         ),
         (
             "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"dcqcn\"\n",
             "unknown variant `dcqcn`, expected one of `none`, `pft`, `ibcc`",
-            "`cc[0].kind` (line 5, column 1): unknown variant `dcqcn`",
+            "`cc[0].kind` (line 5, column 1): unknown kind `dcqcn`; the allowed kinds are `none`, `pft`, `ibcc`",
         ),
         (
             "[network]\ntopology = \"fat_tree\"\n[workload]\nkind = \"uniform\"\n",
@@ -116,7 +116,7 @@ fn the_wordings_this_module_reads_are_the_parsers() {
         (
             "[workload]\nkind = \"gpcnet\"\ncanary_tests = [\"latency\", \"ping\"]\n",
             "unknown variant `ping`, expected one of",
-            "`workload.canary_tests[1]` (line 3, column 28): unknown variant `ping`",
+            "`workload.canary_tests[1]` (line 3, column 28): unknown value `ping`; the allowed values are `latency`",
         ),
         (
             // an array of tables where a number belongs: not blamed on an array below
@@ -125,13 +125,44 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "`cycles.max[0]` (line 1, column 1)",
         ),
         (
+            // a wrong type inside a tagged table, written as a sub-table: serde reports
+            // `[[cc]]`; the entry is found by leaving each out
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"c\"\nkind = \"mvcm\"\n[cc.packet_bytes]\n",
+            "invalid type: map, expected u64",
+            "`cc[0].packet_bytes` (line 6, column 1): invalid type: map, expected an integer in the field's range: ",
+        ),
+        (
+            // an array where a tagged table belongs: serde asks for its tag
+            "[workload]\nkind = \"uniform\"\npattern = []\n",
+            "missing field `kind`",
+            "`workload.pattern` (line 3, column 1): invalid type: array, expected a table with `kind`",
+        ),
+        (
+            // the missing tag of a table inside a tagged table
+            "[workload]\nkind = \"uniform\"\ninjection = { rate = 1 }\n",
+            "missing field `type`",
+            "`workload.injection.type` (line 3, column 1): missing field `type`",
+        ),
+        (
+            // a sub-table of an array of tables is the last element's
+            "[[pft]]\nname = \"p\"\n[pft.k]\n[workload]\nkind = \"uniform\"\n",
+            "key `k`: expected an integer",
+            "`pft[0].k` (line 3, column 1)",
+        ),
+        (
+            // a section as an array
+            "cycles = [-1]\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: sequence, expected a table",
+            "`cycles` (line 1, column 10): invalid type: sequence, expected a table",
+        ),
+        (
             "seed = 99999999999999999999\n[workload]\nkind = \"uniform\"\n",
             "number too large to fit in target type",
             "`seed` (line 1, column 8): number too large to fit in target type (TOML integers are in",
         ),
         (
             "[[pft]]\nname = \"a\"\n[[pft]]\nname = \"b\"\ndet_mode = \"xx\"\n[workload]\nkind = \"uniform\"\n",
-            "key `det_mode`: expected \"ft\" or \"at\", found string \"xx\"",
+            "key `det_mode`: unknown value \"xx\"; the allowed values are \"ft\" or \"at\"",
             "`pft[1].det_mode` (line 5, column 12)",
         ),
     ];
