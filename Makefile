@@ -217,12 +217,15 @@ same-results:
 	bash tb/examples/same_results.sh $(REV) $(OUT)/same-results-$(REV)
 
 ## docs: regenerate docs/registers.md and hdl/generated/ (SystemRDL, SystemVerilog package,
-##       Verilog defines, C header, Python module) from hdl/src/regs.rs
+##       Verilog defines, C header, Python module) from hdl/src/regs.rs, and the design
+##       registry's JSON hdl/generated/designs.json from hdl/src/lib.rs
 docs:
 	$(CARGO) build $(RELEASE) -q --locked --bin pft-regs
 	target/release/pft-regs > docs/registers.md
 	for f in rdl:pft_regs.rdl sv:pft_regs_pkg.sv vh:pft_regs.vh h:pft_regs.h py:pft_regs.py; do \
 	    target/release/pft-regs --format $${f%%:*} > hdl/generated/$${f#*:} || exit 1; done
+	$(CARGO) build $(RELEASE) -q --locked --bin pft-verilog
+	target/release/pft-verilog --list > hdl/generated/designs.json
 
 fmt:
 	$(CARGO) fmt --all

@@ -36,6 +36,12 @@ fn tool_cases() -> Vec<Case> {
         case("HX-08", v, &["-"]),
         case("HX-09", r, &[]).stdout_closed(),
         case("HX-12", r, &["--format", "vhdl"]).also(&["--format"]),
+        case("HX-13", v, &["--flows", "4", "--mvcm", "--flows", "16"]).also(&[
+            "--design",
+            "mvcm_flow",
+            "--design",
+            "ibcc_flow",
+        ]),
         case("HX-10", v, &["-"]).stdout_closed(),
         // an output that is a symbolic link to a file: written through, the link stays
         case("HX-11", v, &["link.v"])

@@ -71,15 +71,63 @@ fn old_forms() -> Vec<(String, Vec<String>)> {
 fn every_old_command_line_gives_the_recorded_verilog() {
     let g = golden();
     let forms = old_forms();
-    assert_eq!(forms.len(), g.len(), "a recorded design without a command line");
+    assert_eq!(
+        forms.len(),
+        g.len(),
+        "a recorded design without a command line"
+    );
     let mut bad = Vec::new();
     for (stem, args) in &forms {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let want = &g[&format!("{stem}.v")];
         let got = digest(&args);
         if &got != want {
-            bad.push(format!("{stem}: pft-verilog {args:?} gives {got}, recorded {want}"));
+            bad.push(format!(
+                "{stem}: pft-verilog {args:?} gives {got}, recorded {want}"
+            ));
         }
     }
     assert!(bad.is_empty(), "Verilog changed:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn every_registry_top_gives_the_recorded_verilog() {
+    let g = golden();
+    let mut seen = 0;
+    for d in pft_hdl::DESIGNS {
+        for (top, _) in d.tops() {
+            let want = g
+                .get(&format!("{top}.v"))
+                .unwrap_or_else(|| panic!("{top}: not in golden/verilog.sha256"));
+            assert_eq!(
+                &digest(&["--design", &top]),
+                want,
+                "pft-verilog --design {top}"
+            );
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, g.len(), "a recorded design the registry lost");
+}
+
+#[test]
+fn every_design_names_its_top() {
+    for d in pft_hdl::DESIGNS {
+        for (top, size) in d.tops() {
+            let v = d.export(size);
+            assert!(v.contains(&format!("module {top}(")), "{top}");
+        }
+    }
+}
+
+/// `hdl/generated/designs.json` is the registry as `pft-verilog --list` prints it (the
+/// scripts read it; `make docs` rewrites it).
+#[test]
+fn generated_list_is_current() {
+    let now = pft_hdl::design::json(pft_hdl::DESIGNS);
+    let file = include_str!("../generated/designs.json");
+    assert!(
+        file == now,
+        "hdl/generated/designs.json is stale: run `make docs`"
+    );
 }

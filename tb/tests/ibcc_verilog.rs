@@ -11,8 +11,10 @@
 
 use pft_hdl::ibcc::model::Params;
 use pft_hdl::ibcc::stepper::Port;
-use pft_hdl::verilog::{ibcc_flows_top, ibcc_flows_verilog, ibcc_table1_verilog, ibcc_verilog};
-use pft_hdl::verilog::{TOP_IBCC, TOP_IBCC_RANDOM};
+use pft_hdl::ibcc::verilog::{
+    ibcc_flows_top, ibcc_flows_verilog, ibcc_table1_verilog, ibcc_verilog,
+};
+use pft_hdl::ibcc::verilog::{TOP_IBCC, TOP_IBCC_RANDOM};
 use pft_tb::verilator;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

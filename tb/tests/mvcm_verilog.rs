@@ -10,8 +10,8 @@
 
 use pft_hdl::mvcm::model::{Flow, Params};
 use pft_hdl::mvcm::stepper::{model_flows_cycle, FlowsOutputs};
+use pft_hdl::mvcm::verilog::{mvcm_flows_top, mvcm_flows_verilog, mvcm_verilog, TOP_MVCM};
 use pft_hdl::mvcm::PAPER;
-use pft_hdl::verilog::{mvcm_flows_top, mvcm_flows_verilog, mvcm_verilog, TOP_MVCM};
 use pft_tb::verilator;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

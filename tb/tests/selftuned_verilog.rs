@@ -8,8 +8,8 @@
 //! not on PATH.
 
 use pft_hdl::selftuned::model::{Params, SelfTuned};
+use pft_hdl::selftuned::verilog::{selftuned_verilog, TOP_SELFTUNED};
 use pft_hdl::selftuned::SEED;
-use pft_hdl::verilog::{selftuned_verilog, TOP_SELFTUNED};
 use pft_tb::verilator;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

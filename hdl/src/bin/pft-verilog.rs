@@ -1,87 +1,134 @@
-//! Write the Verilog of `PftInjector` (top module `pft_injector`), with `--pipelined` of
-//! its pipelined build `PftInjectorPipelined` (top module `pft_injector_pipelined`), or
-//! with `--selftuned` of the self-tuned throttle's node `SelftunedNode` (top module
-//! `selftuned_node`, seed 003) in the seed's configuration (`pft_hdl::selftuned::SEED`),
-//! with `--mvcm` of MVCM's per-flow source state (seed 004, the paper's 4-ary 5-fly
-//! constants `pft_hdl::mvcm::PAPER`: `MvcmFlow`, top `mvcm_flow`, or with `--flows N`
-//! `MvcmFlows`, top `mvcm_flows<N>`), or with `--ibcc` of IB CC's (seed 002's Table I:
-//! `IbccFlow`, top `ibcc_flow`, or with `--flows N` `IbccFlows`, top `ibcc_flows<N>`;
-//! `--cct random` builds the single flow with a CCT of random entries instead of the
-//! linear one, top `ibcc_flow_random`).
-//! Usage: pft-verilog [--pipelined] [OUT.v | -]
-//!        pft-verilog --selftuned [OUT.v | -]
-//!        pft-verilog --mvcm [--flows N] [OUT.v | -]
-//!        pft-verilog --ibcc [--flows N | --cct random] [OUT.v | -]
-//!        (default: `synth/out/<top>.v`; `-` = stdout; N is 1, 4, 16 or 64)
+//! Write the Verilog of one design of the registry (`pft_hdl::DESIGNS`): `--design NAME`
+//! (a design's name or top module; `--flows N` picks a size), or the older flags each
+//! design lists as its alias (`--pipelined`, `--selftuned`, `--mvcm [--flows N]`,
+//! `--ibcc [--flows N | --cct random]`); without either, PFT's block `pft_injector`.
+//! `--family F` writes every top of a family into `--out-dir DIR` (default `synth/out`),
+//! as `make synth-F` does; `--list` prints the registry as JSON
+//! (`hdl/generated/designs.json`). The usage text lists the designs.
 //!
-//! An unknown option or a second argument is a usage error (exit status 2). An output that
-//! cannot be written (a directory, a device or other non-regular file, a path below a
-//! file, an unwritable directory) is refused before any work (exit status 1); the file is
-//! written under a temporary name and renamed (`pft_hdl::outfile`), so a failure never
-//! leaves a partial file under OUT.v. A closed stdout is an error.
+//! An unknown option, a second argument or a repeated option is a usage error (exit status
+//! 2, the message names the option). An output that cannot be written (a directory, a
+//! device or other non-regular file, a path below a file, an unwritable directory) is
+//! refused before any work (exit status 1); the file is written under a temporary name and
+//! renamed (`pft_hdl::outfile`), so a failure never leaves a partial file under OUT.v. A
+//! closed stdout is an error.
 
 #![no_main]
 
+use pft_hdl::design::{self, Design};
+use pft_hdl::DESIGNS;
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-const USAGE: &str = "usage: pft-verilog [--pipelined] [OUT.v | -]
-       pft-verilog --selftuned [OUT.v | -]
-       pft-verilog --mvcm [--flows N] [OUT.v | -]
-       pft-verilog --ibcc [--flows N | --cct random] [OUT.v | -]
-  (default: synth/out/pft_injector.v, with --pipelined synth/out/pft_injector_pipelined.v
-  with top module pft_injector_pipelined, with --selftuned synth/out/selftuned_node.v with
-  top module selftuned_node: seed 003's node with the seed's constants; with --mvcm
-  synth/out/mvcm_flow.v (top mvcm_flow: one flow of MVCM, seed 004, the paper's 4-ary
-  5-fly), with --mvcm --flows N synth/out/mvcm_flowsN.v (N flows); with --ibcc
-  synth/out/ibcc_flow.v (top ibcc_flow: one flow of IB CC with the CCT and the CCTI timer,
-  seed 002's Table I), with --ibcc --flows N synth/out/ibcc_flowsN.v, with --ibcc --cct
-  random synth/out/ibcc_flow_random.v (a CCT of random entries); N is 1, 4, 16 or 64;
-  `-` writes to stdout)";
+/// The option that picks a design's size.
+const SIZE: &str = "--flows";
 
-/// What to export.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Design {
-    /// A build of the PFT block.
-    Pft(pft_hdl::verilog::Build),
-    /// The self-tuned throttle's node, seed configuration.
-    Selftuned,
-    /// MVCM: one flow (None) or N flows, the paper's constants.
-    Mvcm(Option<usize>),
-    /// IB CC: one flow (None) or N flows, Table I; or one flow with a random CCT.
-    Ibcc(Option<usize>, bool),
-}
-
-impl Design {
-    fn top(self) -> String {
-        use pft_hdl::verilog as v;
-        match self {
-            Design::Pft(b) => b.top().to_string(),
-            Design::Selftuned => v::TOP_SELFTUNED.to_string(),
-            Design::Mvcm(None) => v::TOP_MVCM.to_string(),
-            Design::Mvcm(Some(n)) => v::mvcm_flows_top(n),
-            Design::Ibcc(None, false) => v::TOP_IBCC.to_string(),
-            Design::Ibcc(None, true) => v::TOP_IBCC_RANDOM.to_string(),
-            Design::Ibcc(Some(n), _) => v::ibcc_flows_top(n),
-        }
+/// The usage text, from the registry.
+fn usage() -> String {
+    let mut u = String::from(
+        "usage: pft-verilog [--design NAME [--flows N]] [OUT.v | -]\n       \
+         pft-verilog --family FAMILY [--out-dir DIR]\n       \
+         pft-verilog --list\n  \
+         (default: the design pft_injector; OUT.v defaults to synth/out/<top>.v; `-` writes \
+         to stdout;\n  --family writes every top of the family into DIR, default synth/out; \
+         --list prints the\n  registry as JSON)\n\ndesigns (NAME, sizes N, older flags):\n",
+    );
+    for d in DESIGNS {
+        let sizes = if d.sizes.is_empty() {
+            String::new()
+        } else {
+            format!(" --flows N (N: {:?}; tops {}N)", d.sizes, d.name)
+        };
+        let alias = if d.alias.is_empty() {
+            String::new()
+        } else {
+            format!(" [= {}]", d.alias)
+        };
+        u.push_str(&format!(
+            "  {}{sizes}{alias}\n      {}; family {}, tested against {}\n",
+            d.name, d.about, d.family, d.model
+        ));
     }
-
-    fn verilog(self) -> String {
-        use pft_hdl::verilog as v;
-        match self {
-            Design::Pft(b) => v::verilog_of(b),
-            Design::Selftuned => v::selftuned_verilog(&pft_hdl::selftuned::SEED),
-            Design::Mvcm(None) => v::mvcm_verilog(&pft_hdl::mvcm::PAPER),
-            Design::Mvcm(Some(n)) => v::mvcm_flows_verilog(&pft_hdl::mvcm::PAPER, n),
-            Design::Ibcc(None, random) => v::ibcc_table1_verilog(random),
-            Design::Ibcc(Some(n), _) => v::ibcc_flows_table1_verilog(n),
-        }
-    }
+    u.pop();
+    u
 }
 
 fn usage_error(msg: &str) -> Result<(), i32> {
-    eprintln!("error: {msg}\n{USAGE}");
+    eprintln!("error: {msg}\n{}", usage());
     Err(2)
+}
+
+/// The older flags of the registry's aliases: flag -> whether it takes a value.
+fn alias_flags() -> BTreeMap<&'static str, bool> {
+    let mut m = BTreeMap::new();
+    for d in DESIGNS {
+        let t: Vec<&str> = d.alias.split_whitespace().collect();
+        for (i, f) in t.iter().enumerate() {
+            if f.starts_with("--") {
+                let value = t.get(i + 1).is_some_and(|v| !v.starts_with("--"));
+                m.insert(*f, value);
+            }
+        }
+    }
+    m
+}
+
+/// The design whose alias is exactly `given` (flag -> value): with its size when the alias
+/// has `N`. `Err` names what does not fit.
+fn by_alias(given: &BTreeMap<String, String>) -> Result<(&'static Design, Option<usize>), String> {
+    for d in DESIGNS.iter().filter(|d| !d.alias.is_empty()) {
+        let t: Vec<&str> = d.alias.split_whitespace().collect();
+        let mut want: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut i = 0;
+        while i < t.len() {
+            let v = t.get(i + 1).filter(|v| !v.starts_with("--"));
+            want.insert(t[i], v.copied().unwrap_or(""));
+            i += 1 + v.is_some() as usize;
+        }
+        if want.len() != given.len() || !want.keys().all(|k| given.contains_key(*k)) {
+            continue;
+        }
+        let mut size = None;
+        let mut ok = true;
+        for (k, w) in &want {
+            let g = &given[*k];
+            if *w == "N" {
+                match g.parse::<usize>() {
+                    Ok(n) if d.sizes.contains(&n) => size = Some(n),
+                    _ => return Err(format!("{k} {g}: built for {:?} flows", d.sizes)),
+                }
+            } else if g != w {
+                ok = false;
+                if !w.is_empty() {
+                    return Err(format!("{k} {g}: the only value built is `{w}`"));
+                }
+            }
+        }
+        if ok {
+            return Ok((d, size));
+        }
+    }
+    let flags: Vec<String> = given
+        .iter()
+        .map(|(k, v)| {
+            if v.is_empty() {
+                k.clone()
+            } else {
+                format!("{k} {v}")
+            }
+        })
+        .collect();
+    let known: Vec<&str> = DESIGNS
+        .iter()
+        .filter(|d| !d.alias.is_empty())
+        .map(|d| d.alias)
+        .collect();
+    Err(format!(
+        "`{}` selects no design: the older flags are `{}`",
+        flags.join(" "),
+        known.join("`, `")
+    ))
 }
 
 /// The C entry point, so that Rust's runtime does not run first: it would reopen a closed
@@ -99,19 +146,52 @@ pub extern "C" fn main(
     }
 }
 
+/// Write `text` to stdout; exit status 1 if it cannot.
+fn to_stdout(text: &str, what: &str) -> Result<(), i32> {
+    match pft_hdl::outfile::stdout_is_open().and_then(|_| {
+        let mut o = std::io::stdout().lock();
+        o.write_all(text.as_bytes()).and_then(|_| o.flush())
+    }) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            eprintln!("error: cannot write {what} to stdout: {e}");
+            Err(1)
+        }
+    }
+}
+
+/// Write `text` to `out` (checked first, then written atomically) and say so.
+fn to_file(out: &Path, text: impl FnOnce() -> String) -> Result<(), i32> {
+    // Refused before any work: a directory, a device, a path below a file, an unwritable
+    // directory. Written under a temporary name and renamed: never a partial file.
+    if let Err(e) = pft_hdl::outfile::check(out, &[]) {
+        eprintln!("error: {e}");
+        return Err(1);
+    }
+    if let Err(e) = pft_hdl::outfile::write_atomic(out, text().as_bytes()) {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        return Err(1);
+    }
+    if let Err(e) = writeln!(std::io::stdout(), "wrote {}", out.display()) {
+        eprintln!("error: cannot write to stdout: {e}");
+        return Err(1);
+    }
+    Ok(())
+}
+
 /// Exit status 1 or 2 as `Err`.
 fn run() -> Result<(), i32> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let aliases = alias_flags();
     let mut out: Option<PathBuf> = None;
-    let mut design: Option<Design> = None;
     let mut dashdash = false;
-    let mut flows: Option<usize> = None;
-    let mut cct_random = false;
+    // Every option given, with its value ("" for a flag): a second one is an error.
+    let mut opts: BTreeMap<String, std::ffi::OsString> = BTreeMap::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let s = a.to_string_lossy();
         if !dashdash && (s == "-h" || s == "--help") {
-            return match writeln!(std::io::stdout(), "{USAGE}") {
+            return match writeln!(std::io::stdout(), "{}", usage()) {
                 Ok(()) => Ok(()),
                 Err(_) => Err(1),
             };
@@ -120,51 +200,32 @@ fn run() -> Result<(), i32> {
             dashdash = true;
             continue;
         }
-        if !dashdash && (s == "--pipelined" || s == "--selftuned" || s == "--mvcm" || s == "--ibcc")
-        {
-            let d = match s.as_ref() {
-                "--pipelined" => Design::Pft(pft_hdl::verilog::Build::Pipelined),
-                "--selftuned" => Design::Selftuned,
-                "--mvcm" => Design::Mvcm(None),
-                _ => Design::Ibcc(None, false),
-            };
-            if design.is_some_and(|prev| prev != d) {
-                return usage_error(
-                    "--pipelined, --selftuned, --mvcm and --ibcc exclude each other",
-                );
-            }
-            design = Some(d);
-            continue;
-        }
-        if !dashdash && (s == "--flows" || s == "--cct") {
-            let Some(v) = it.next() else {
-                return usage_error(&format!("{s} needs a value"));
-            };
-            let v = v.to_string_lossy();
-            if s == "--cct" {
-                if v != "random" {
-                    return usage_error(&format!(
-                        "--cct {v}: the only other CCT built is `random`"
-                    ));
-                }
-                cct_random = true;
-            } else {
-                match v.parse::<usize>() {
-                    Ok(n) if pft_hdl::verilog::FLOW_COUNTS.contains(&n) => flows = Some(n),
-                    _ => {
+        if !dashdash && s.starts_with('-') && s.len() > 1 {
+            let takes_value = match s.as_ref() {
+                "--design" | "--family" | "--out-dir" => true,
+                "--list" => false,
+                f => match aliases.get(f) {
+                    Some(v) => *v,
+                    None => {
                         return usage_error(&format!(
-                            "--flows {v}: built for {:?} flows",
-                            pft_hdl::verilog::FLOW_COUNTS
+                            "unknown option `{s}` (write `-- {s}` for a file of that name)"
                         ))
                     }
-                }
+                },
+            };
+            if opts.contains_key(s.as_ref()) {
+                return usage_error(&format!("{s} given twice: give it once"));
             }
+            let v = if takes_value {
+                match it.next() {
+                    Some(v) => v.clone(),
+                    None => return usage_error(&format!("{s} needs a value")),
+                }
+            } else {
+                Default::default()
+            };
+            opts.insert(s.into_owned(), v);
             continue;
-        }
-        if !dashdash && s.starts_with('-') && s.len() > 1 {
-            return usage_error(&format!(
-                "unknown option `{s}` (write `-- {s}` for a file of that name)"
-            ));
         }
         if out.is_some() {
             return usage_error(&format!(
@@ -176,45 +237,85 @@ fn run() -> Result<(), i32> {
         }
         out = Some(PathBuf::from(a));
     }
-    let design = match (design, flows, cct_random) {
-        (d, None, false) => d.unwrap_or(Design::Pft(pft_hdl::verilog::Build::Default)),
-        (Some(Design::Mvcm(_)), Some(n), false) => Design::Mvcm(Some(n)),
-        (Some(Design::Ibcc(..)), n, random) if !(n.is_some() && random) => Design::Ibcc(n, random),
-        _ => {
-            return usage_error(
-                "--flows goes with --mvcm or --ibcc, --cct random with --ibcc alone",
-            )
+    let text = |k: &str| opts.get(k).map(|v| v.to_string_lossy().into_owned());
+    if opts.contains_key("--list") {
+        if opts.len() > 1 || out.is_some() {
+            return usage_error("--list takes nothing else");
+        }
+        return to_stdout(&design::json(DESIGNS), "the list");
+    }
+    if let Some(f) = text("--family") {
+        if opts.len() > 1 + opts.contains_key("--out-dir") as usize || out.is_some() {
+            return usage_error("--family takes only --out-dir DIR");
+        }
+        let designs: Vec<&Design> = DESIGNS.iter().filter(|d| d.family == f).collect();
+        if designs.is_empty() {
+            let mut fams: Vec<&str> = DESIGNS.iter().map(|d| d.family).collect();
+            fams.dedup();
+            return usage_error(&format!("--family {f}: the families are {fams:?}"));
+        }
+        let dir = PathBuf::from(opts.get("--out-dir").cloned().unwrap_or("synth/out".into()));
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            eprintln!("error: cannot create {}: {e}", dir.display());
+            return Err(1);
+        }
+        for d in designs {
+            for (top, size) in d.tops() {
+                to_file(&dir.join(format!("{top}.v")), || d.export(size))?;
+            }
+        }
+        return Ok(());
+    }
+    if opts.contains_key("--out-dir") {
+        return usage_error("--out-dir goes with --family");
+    }
+    let (d, size) = if let Some(name) = text("--design") {
+        let others: Vec<&String> = opts
+            .keys()
+            .filter(|k| *k != "--design" && *k != SIZE)
+            .collect();
+        if let Some(o) = others.first() {
+            return usage_error(&format!("--design and {o} exclude each other"));
+        }
+        let Some((d, size)) = design::find(DESIGNS, &name) else {
+            let names: Vec<&str> = DESIGNS.iter().map(|d| d.name).collect();
+            return usage_error(&format!("--design {name}: the designs are {names:?}"));
+        };
+        match (text(SIZE), size, d.sizes.is_empty()) {
+            (None, None, false) => {
+                return usage_error(&format!(
+                    "--design {name} needs --flows N (N: {:?})",
+                    d.sizes
+                ))
+            }
+            (None, s, _) => (d, s),
+            (Some(n), None, false) => match n.parse::<usize>() {
+                Ok(n) if d.sizes.contains(&n) => (d, Some(n)),
+                _ => return usage_error(&format!("--flows {n}: built for {:?} flows", d.sizes)),
+            },
+            (Some(_), _, _) => {
+                return usage_error(&format!(
+                    "--flows goes with a design that has sizes, not {name}"
+                ))
+            }
+        }
+    } else if opts.is_empty() {
+        (&DESIGNS[0], None)
+    } else {
+        let given: BTreeMap<String, String> = opts
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_string_lossy().into_owned()))
+            .collect();
+        match by_alias(&given) {
+            Ok(x) => x,
+            Err(e) => return usage_error(&e),
         }
     };
-    let out = out.unwrap_or_else(|| PathBuf::from(format!("synth/out/{}.v", design.top())));
+    let top = d.top(size);
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("synth/out/{top}.v")));
     if out.as_os_str() == "-" {
         // `-`: the Verilog on stdout (write `./-` for a file of that name)
-        return match pft_hdl::outfile::stdout_is_open().and_then(|_| {
-            let mut o = std::io::stdout().lock();
-            o.write_all(design.verilog().as_bytes())
-                .and_then(|_| o.flush())
-        }) {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                eprintln!("error: cannot write the Verilog to stdout: {e}");
-                Err(1)
-            }
-        };
+        return to_stdout(&d.export(size), "the Verilog");
     }
-    // Refused before any work: a directory, a device, a path below a file, an unwritable
-    // directory. Written under a temporary name and renamed: never a partial file.
-    if let Err(e) = pft_hdl::outfile::check(&out, &[]) {
-        eprintln!("error: {e}");
-        return Err(1);
-    }
-    let v = design.verilog();
-    if let Err(e) = pft_hdl::outfile::write_atomic(&out, v.as_bytes()) {
-        eprintln!("error: cannot write {}: {e}", out.display());
-        return Err(1);
-    }
-    if let Err(e) = writeln!(std::io::stdout(), "wrote {}", out.display()) {
-        eprintln!("error: cannot write to stdout: {e}");
-        return Err(1);
-    }
-    Ok(())
+    to_file(&out, || d.export(size))
 }

@@ -21,6 +21,7 @@ pub mod ibcc_slot;
 pub mod ird;
 pub mod model;
 pub mod stepper;
+pub mod verilog;
 
 use model::Params;
 

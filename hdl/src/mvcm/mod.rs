@@ -25,6 +25,7 @@ pub mod mvcm_flow;
 pub mod mvcm_flows;
 pub mod mvcm_slot;
 pub mod stepper;
+pub mod verilog;
 pub mod waiting;
 pub mod window;
 

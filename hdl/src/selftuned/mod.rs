@@ -15,6 +15,7 @@ pub mod model;
 pub mod selftuned_node;
 pub mod stepper;
 pub mod tuner;
+pub mod verilog;
 
 use model::Params;
 

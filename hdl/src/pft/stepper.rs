@@ -1,10 +1,10 @@
 //! Hand-stepped simulation of `PftInjector` (no threads), and the `Engine` trait that the
 //! RTL and the reference model share so that every tool can run either.
 
-use crate::model::{Inputs, Outputs, PftModel};
-use crate::model_pipelined::PftModelPipelined;
-use crate::pft_injector::PftInjector;
-use crate::pft_injector_pipelined::PftInjectorPipelined;
+use super::model::{Inputs, Outputs, PftModel};
+use super::model_pipelined::PftModelPipelined;
+use super::pft_injector::PftInjector;
+use super::pft_injector_pipelined::PftInjectorPipelined;
 use rust_hdl::prelude::*;
 
 /// Internal state of the block after a cycle, for traces and waveforms.

@@ -15,7 +15,7 @@
 //! so the throttle of cycle t compares that cycle's gap or r with `f(c(t-3))`. A level of
 //! 2^32 or more (L >= 2^32) never opens a gate, as in the default build.
 
-use crate::model::{level, Inputs, Outputs, PftModel};
+use super::model::{level, Inputs, Outputs, PftModel};
 use crate::regs;
 
 /// The pipelined block: the default block's state plus the four pipeline registers.

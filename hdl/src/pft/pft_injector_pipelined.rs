@@ -2,7 +2,7 @@
 //! `pipelined`; Verilog top `pft_injector_pipelined`). Same ports, registers and CSR map as
 //! `PftInjector`; only the throttle's timing differs (docs/behaviour.md, "Pipelined build").
 
-use crate::{
+use super::{
     congestion_fsm_fast::CongestionFsmFast, credit_compare::CreditCompare,
     credit_counter_fast::CreditCounterFast, csr::Csr, fi_throttle_pipelined::FiThrottlePipelined,
     level_pipe::LevelPipe, perf_counters::PerfCounters, ri_gate_pipelined::RiGatePipelined,

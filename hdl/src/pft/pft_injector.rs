@@ -1,6 +1,6 @@
 //! `PftInjector`: the PFT block at a NIC's injection port (spec §1).
 
-use crate::{
+use super::{
     congestion_fsm::CongestionFsm, credit_counter::CreditCounter, csr::Csr,
     fi_throttle::FiThrottle, level_shifter::LevelShifter, perf_counters::PerfCounters,
     ri_gate::RiGate, throttle_compare::ThrottleCompare,

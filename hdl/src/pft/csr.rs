@@ -1,8 +1,8 @@
 //! The register file (spec §4): a simple CSR port, the control registers, and the read-back
 //! of status and counters. Addresses and reset values come from [`crate::regs`].
 
+use super::shape_decode::ShapeDecode;
 use crate::regs::*;
-use crate::shape_decode::ShapeDecode;
 use rust_hdl::prelude::*;
 
 /// Register file with one write port and one combinational read port.

@@ -2,7 +2,7 @@
 //! stages, shift then add, so that neither the barrel nor the adder is in the cycle's
 //! decision path.
 
-use crate::level_shifter::LevelShifter;
+use super::level_shifter::LevelShifter;
 use rust_hdl::prelude::*;
 
 /// Two pipeline registers after the shifter:
