@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog verilog-pipelined synth synth-selftuned synth-mvcm synth-ibcc asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results booksim docs fmt lint clean
+.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results booksim docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -84,38 +84,20 @@ synth: verilog verilog-pipelined
 	python3 synth/tools/compare.py default=synth/reports pipelined=synth/reports/pipelined \
 	    reference=synth/reports/reference --out synth/reports
 
-## synth-selftuned: the self-tuned throttle's node (seed 003, the seed's constants; docs/hardware.md):
-##                  export synth/out/selftuned_node.v, then synth/selftuned.sh: PFT's flow (the
-##                  Verilog checks, Yosys generic and iCE40, nextpnr-ice40, ECP5 with .venv), cells
-##                  per module, the OSU 0.18 um estimate, and the side-band node's cost model
-##                  (synth/sideband/: torus test, cells); reports in synth/reports/selftuned/
-synth-selftuned:
-	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --selftuned synth/out/selftuned_node.v
-	bash synth/selftuned.sh synth/out/selftuned_node.v
-
-## synth-mvcm: MVCM's per-flow source state (seed 004, the paper's 4-ary 5-fly; docs/hardware.md):
-##             export synth/out/mvcm_flow.v (one flow) and mvcm_flows{1,4,16,64}.v (N flows), then
-##             synth/mvcm.sh: PFT's flow for the one flow (checks, Yosys generic and iCE40,
-##             nextpnr-ice40, ECP5 with .venv, OSU 0.18 um), cells per block, and the N-flow blocks'
-##             iCE40 and OSU 0.18 um cells with the line through them (cost per flow);
-##             reports in synth/reports/mvcm/
-synth-mvcm:
-	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --mvcm synth/out/mvcm_flow.v
-	for n in 1 4 16 64; do \
-	    $(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --mvcm --flows $$n synth/out/mvcm_flows$$n.v || exit 1; \
-	done
-	bash synth/mvcm.sh
-
-## synth-ibcc: IB CC's per-flow source state with the port's CCT and CCTI timer (seed 002, Table I;
-##             docs/hardware.md): as synth-mvcm, with the one flow also built with a random CCT;
-##             synth/ibcc.sh; reports in synth/reports/ibcc/
-synth-ibcc:
-	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --ibcc synth/out/ibcc_flow.v
-	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --ibcc --cct random synth/out/ibcc_flow_random.v
-	for n in 1 4 16 64; do \
-	    $(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --ibcc --flows $$n synth/out/ibcc_flows$$n.v || exit 1; \
-	done
-	bash synth/ibcc.sh
+## synth-FAMILY: another family of the design registry (hdl/src/lib.rs; the families: `pft-verilog
+##               --help`) with PFT's flow: export every top of the family into synth/out/
+##               (pft-verilog --family), then synth/flow.sh FAMILY: the Verilog checks, Yosys
+##               generic and iCE40, nextpnr-ice40, ECP5 with .venv, cells per block and the
+##               OSU 0.18 um estimate of its main design, its variants' cells, its N-flow
+##               blocks' cells with the line through them (cost per flow), and its extra script;
+##               reports in synth/reports/FAMILY/. synth-selftuned: the self-tuned throttle's
+##               node (seed 003) and the side-band node; synth-mvcm: MVCM's per-flow source
+##               state (seed 004; 1, 4, 16, 64 flows); synth-ibcc: IB CC's per-flow state with
+##               the port's CCT and CCTI timer (seed 002, Table I; also with a random CCT).
+##               (A pattern rule: the family names are not .PHONY, or make would skip it.)
+synth-%:
+	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --family $* --out-dir synth/out
+	bash synth/flow.sh $*
 
 ## asic: ASIC-style estimate of the default and the pipelined build: Yosys onto the OSU 0.18 um
 ##       cells of Debian's qflow-tech-osu018, OpenSTA for the worst register-to-register path

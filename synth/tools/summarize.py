@@ -14,59 +14,12 @@ import re
 import sys
 from pathlib import Path
 
-# Direct sub-blocks of PftInjector (hdl/src/pft_injector.rs); flattened cell names start with
-# the instance name. Anything else belongs to the top's own logic (send, throttle_ok, ready).
-BLOCKS = {
-    "csr": "Csr: register file, write decode, 16-way read mux",
-    "credit": "CreditCounter: used credits c, credit_ok, sticky errors",
-    "fsm": "CongestionFsm: Normal/Congested state, FT/AT detector",
-    "shifter": "LevelShifter: f(c) = ((c << m) >> n) + k",
-    "fi": "FiThrottle: gap counter",
-    "ri": "RiGate: xorshift generator r",
-    "gate_cmp": "ThrottleCompare: gap or (r & mask) >= f(c), one comparator",
-    "counters": "PerfCounters: three 32-bit event counters",
-}
+# The design registry (hdl/src/lib.rs) as `pft-verilog --list` writes it: each design's
+# direct sub-blocks with their roles. Flattened cell names start with the instance name;
+# anything else belongs to the top's own logic (PFT's: send, throttle_ok, ready).
+DESIGNS = Path(__file__).resolve().parents[2] / "hdl" / "generated" / "designs.json"
+BLOCKS = {}
 
-# The pipelined build's (hdl/src/pft_injector_pipelined.rs): same instance names where the
-# block has a counterpart, with its own roles.
-BLOCKS_PIPELINED = {
-    "csr": BLOCKS["csr"],
-    "credit": "CreditCounterFast: used credits c, sticky errors (credit check from cmp_limit)",
-    "cmp_limit": "CreditCompare: c < CREDIT_LIMIT a cycle ahead",
-    "cmp_enter": "CreditCompare: c > TH_ENTER a cycle ahead",
-    "cmp_escape": "CreditCompare: c < TH_ESCAPE a cycle ahead",
-    "fsm": "CongestionFsmFast: Normal/Congested state, AT flags a cycle ahead",
-    "level_pipe": "LevelPipe: f(c) over two registered stages (shift, + k)",
-    "fi": "FiThrottlePipelined: gap counter, verdict gap >= L a cycle ahead",
-    "ri": "RiGatePipelined: xorshift generator r, verdict (r & mask) >= L a cycle ahead",
-    "fi_sel": "top: the FI verdict masked by the next CTRL.thr_mode, registered",
-    "ri_sel": "top: the RI verdict masked by the next CTRL.thr_mode, registered",
-    "counters": BLOCKS["counters"],
-}
-
-# The self-tuned throttle's node (hdl/src/selftuned/selftuned_node.rs, seed 003).
-BLOCKS_SELFTUNED = {
-    "estimator": "Estimator: s0, slope, age, margin = E - T*g (27 bits), inhibit = margin > 0",
-    "tuner": "Tuner: period, bw_acc, bw_prev, max_bw, t_back, resets, T; drop/reset rules",
-}
-
-# MVCM's per-flow source state (hdl/src/mvcm/mvcm_flow.rs, seed 004).
-BLOCKS_MVCM = {
-    "window": "Window: dynamic window dw (as its deficit) and outstanding count",
-    "waiting": "Waiting: WS present, exponent e, multiplications left",
-    "interval": "IntervalRom: k^e * rtt_min - 1 per exponent (constants)",
-    "timer": "Countdown: cycles until the next packet may start",
-}
-
-# IB CC's per-flow state with the port's CCT and CCTI timer (hdl/src/ibcc/ibcc_flow.rs,
-# seed 002).
-BLOCKS_IBCC = {
-    "timer": "CctiTimer: the port's CCTI timer (tick)",
-    "index": "Ccti: the flow's CCTI, up on a BECN, down on a tick",
-    "cct": "Cct: the congestion control table (constants)",
-    "spacing": "Ird: packet spacing flits + IRD from the CCT entry",
-    "ird_timer": "Countdown: cycles until the next packet may start",
-}
 
 # Yosys names a LUT after a net it drives, and a net that crosses a block border often keeps
 # the name of the sink's port. These stems need a hint to be read as RTL.
@@ -124,20 +77,13 @@ def block_of(cell):
     return head if head in BLOCKS else "top"
 
 
-def use_blocks(top):
-    """Select the block table of the design's top module."""
-    if top == "pft_injector_pipelined":
-        BLOCKS.clear()
-        BLOCKS.update(BLOCKS_PIPELINED)
-    elif top == "selftuned_node":
-        BLOCKS.clear()
-        BLOCKS.update(BLOCKS_SELFTUNED)
-    elif top == "mvcm_flow":
-        BLOCKS.clear()
-        BLOCKS.update(BLOCKS_MVCM)
-    elif top == "ibcc_flow":
-        BLOCKS.clear()
-        BLOCKS.update(BLOCKS_IBCC)
+def use_blocks(top, designs=DESIGNS):
+    """Select the block table of the design whose top module is `top` (PftInjector's when
+    the list has no such top)."""
+    found = {t: d for d in json.loads(read(designs)) for t in d["tops"]}
+    d = found.get(top) or found["pft_injector"]
+    BLOCKS.clear()
+    BLOCKS.update({b: role for b, role in d["blocks"]})
 
 
 def stem_of(cell):

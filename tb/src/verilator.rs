@@ -54,7 +54,11 @@ pub fn build_prefixed(
     dir: &Path,
 ) -> Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
-    let exe = harness.trim_end_matches(".cpp");
+    let exe = Path::new(harness)
+        .file_stem()
+        .context("harness file name")?
+        .to_string_lossy()
+        .into_owned();
     run(Command::new("verilator")
         .args([
             "--cc",
@@ -76,13 +80,43 @@ pub fn build_prefixed(
             "--prefix",
             prefix,
             "-o",
-            exe,
+            &exe,
             "--Mdir",
         ])
         .arg(dir)
         .arg(verilog)
         .arg(harness_dir().join(harness)))?;
     Ok(dir.join(exe))
+}
+
+/// Verilate `verilog` (top module `top`, a top of the design registry `pft_hdl::DESIGNS`)
+/// with the shared replay harness `replay_design.cpp` into `dir`; return the binary. The
+/// harness's ports (inputs then outputs, in the vector's order) come from the registry.
+pub fn build_replay(verilog: &Path, top: &str, dir: &Path) -> Result<PathBuf> {
+    build_replay_as(verilog, top, top, dir)
+}
+
+/// `build_replay` for a top module `top` outside the registry with the ports of the
+/// registry's `ports_of` (the hand-written reference `pft_injector_ref`: `pft_injector`'s).
+pub fn build_replay_as(verilog: &Path, top: &str, ports_of: &str, dir: &Path) -> Result<PathBuf> {
+    let Some((d, _)) = pft_hdl::design::find(pft_hdl::DESIGNS, ports_of) else {
+        bail!("{ports_of}: not a top of the design registry");
+    };
+    std::fs::create_dir_all(dir)?;
+    let ports = |v: &[&str]| v.iter().map(|p| format!(" X({p})")).collect::<String>();
+    let wrapper = dir.join("replay.cpp");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "// {top}: the registry's ports; the loop is tb/verilator/replay_design.cpp\n\
+             #define DUT_HEADER \"Vdut.h\"\n#define DUT Vdut\n\
+             #define INPUTS(X){}\n#define OUTPUTS(X){}\n#include \"{}\"\n",
+            ports(d.io.inputs),
+            ports(d.io.outputs),
+            harness_dir().join("replay_design.cpp").display()
+        ),
+    )?;
+    build_prefixed(verilog, top, "Vdut", &wrapper.display().to_string(), dir)
 }
 
 /// Result of a replay: cycles compared and mismatching cycles.

@@ -147,15 +147,8 @@ fn vectors(
     cov
 }
 
-fn replay_exe(name: &str, verilog: &Path, top: &str, prefix: &str, harness: &str) -> PathBuf {
-    verilator::build_prefixed(
-        verilog,
-        top,
-        prefix,
-        harness,
-        &work().join(format!("obj_{name}")),
-    )
-    .unwrap()
+fn replay_exe(name: &str, verilog: &Path, top: &str) -> PathBuf {
+    verilator::build_replay(verilog, top, &work().join(format!("obj_{name}"))).unwrap()
 }
 
 /// Export, lint, build and replay one flow; every output must match in every cycle.
@@ -171,7 +164,7 @@ fn one_flow_matches_model(name: &str, (p, period): (Params, u64), max_flits: u32
         &dir,
         None,
     );
-    let exe = replay_exe(name, &v, TOP_IBCC, "Vibcc_flow", "ibcc_replay.cpp");
+    let exe = replay_exe(name, &v, TOP_IBCC);
     let vec = dir.join("vectors.txt");
     let cov = vectors(&p, period, first, 1, max_flits, seed, CYCLES, &vec);
     cov.check_the_rules_ran(&p);
@@ -211,7 +204,7 @@ fn verilator_matches_model_four_flows() {
         &dir,
         Some(FLOWS_WAIVERS),
     );
-    let exe = replay_exe(name, &v, &top, "Vibcc_flows", "ibcc_flows_replay.cpp");
+    let exe = replay_exe(name, &v, &top);
     let vec = dir.join("vectors.txt");
     let cov = vectors(&p, period, first, n, 32, seed, CYCLES, &vec);
     cov.check_the_rules_ran(&p);
@@ -276,13 +269,7 @@ fn verilator_catches_broken_verilog() {
     vectors(&p, period, first, 1, 20, seed, CYCLES, &vec);
     for (name, from, to) in MUTANTS {
         let bad = verilator::mutant(&good, from, to, &dir.join(format!("{name}.v"))).unwrap();
-        let exe = replay_exe(
-            &format!("mutant-{name}"),
-            &bad,
-            TOP_IBCC,
-            "Vibcc_flow",
-            "ibcc_replay.cpp",
-        );
+        let exe = replay_exe(&format!("mutant-{name}"), &bad, TOP_IBCC);
         let (r, log) = verilator::replay(&exe, &vec).unwrap();
         eprintln!(
             "mutant {name}: {r:?}\n  first: {}",

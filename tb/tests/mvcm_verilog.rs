@@ -146,15 +146,8 @@ fn vectors(p: &Params, n: usize, seed: u64, cycles: u64, path: &Path) -> Coverag
     cov
 }
 
-fn replay_exe(name: &str, verilog: &Path, top: &str, prefix: &str, harness: &str) -> PathBuf {
-    verilator::build_prefixed(
-        verilog,
-        top,
-        prefix,
-        harness,
-        &work().join(format!("obj_{name}")),
-    )
-    .unwrap()
+fn replay_exe(name: &str, verilog: &Path, top: &str) -> PathBuf {
+    verilator::build_replay(verilog, top, &work().join(format!("obj_{name}"))).unwrap()
 }
 
 /// Export, lint, build and replay one flow of `p`; every output must match in every cycle.
@@ -164,7 +157,7 @@ fn one_flow_matches_model(name: &str, p: Params, seed: u64) {
     }
     let dir = work().join(name);
     let v = export(mvcm_verilog(&p), TOP_MVCM, &dir, None);
-    let exe = replay_exe(name, &v, TOP_MVCM, "Vmvcm_flow", "mvcm_replay.cpp");
+    let exe = replay_exe(name, &v, TOP_MVCM);
     let vec = dir.join("vectors.txt");
     let cov = vectors(&p, 1, seed, CYCLES, &vec);
     cov.check_the_rules_ran(&p);
@@ -199,7 +192,7 @@ fn verilator_matches_model_four_flows() {
     let top = mvcm_flows_top(n);
     let dir = work().join(name);
     let v = export(mvcm_flows_verilog(&p, n), &top, &dir, Some(FLOWS_WAIVERS));
-    let exe = replay_exe(name, &v, &top, "Vmvcm_flows", "mvcm_flows_replay.cpp");
+    let exe = replay_exe(name, &v, &top);
     let vec = dir.join("vectors.txt");
     let cov = vectors(&p, n, 0x3C3_1003, CYCLES, &vec);
     cov.check_the_rules_ran(&p);
@@ -254,13 +247,7 @@ fn verilator_catches_broken_verilog() {
     vectors(&SMALL, 1, 0x3C3_1002, CYCLES, &vec);
     for (name, from, to) in MUTANTS {
         let bad = verilator::mutant(&good, from, to, &dir.join(format!("{name}.v"))).unwrap();
-        let exe = replay_exe(
-            &format!("mutant-{name}"),
-            &bad,
-            TOP_MVCM,
-            "Vmvcm_flow",
-            "mvcm_replay.cpp",
-        );
+        let exe = replay_exe(&format!("mutant-{name}"), &bad, TOP_MVCM);
         let (r, log) = verilator::replay(&exe, &vec).unwrap();
         eprintln!(
             "mutant {name}: {r:?}\n  first: {}",

@@ -106,14 +106,7 @@ fn vectors(p: &Params, seed: u64, cycles: u64, path: &Path) -> Coverage {
 }
 
 fn replay_exe(name: &str, verilog: &Path) -> PathBuf {
-    verilator::build_prefixed(
-        verilog,
-        TOP_SELFTUNED,
-        "Vselftuned_node",
-        "selftuned_replay.cpp",
-        &work().join(format!("obj_{name}")),
-    )
-    .unwrap()
+    verilator::build_replay(verilog, TOP_SELFTUNED, &work().join(format!("obj_{name}"))).unwrap()
 }
 
 /// Export, lint, build and replay `p`; every output must match in every cycle.

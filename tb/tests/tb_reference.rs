@@ -53,7 +53,8 @@ fn vectors_for(tag: &str, mode: Mode, cycles: u64) -> PathBuf {
 fn replay_exe() -> &'static Path {
     static E: OnceLock<PathBuf> = OnceLock::new();
     E.get_or_init(|| {
-        verilator::build_top(reference(), TOP, "replay.cpp", &work().join("obj_replay")).unwrap()
+        verilator::build_replay_as(reference(), TOP, "pft_injector", &work().join("obj_replay"))
+            .unwrap()
     })
 }
 

@@ -38,7 +38,9 @@ fn vectors_for(tag: &str, mode: Mode, cycles: u64) -> PathBuf {
 
 fn replay_exe() -> &'static Path {
     static E: OnceLock<PathBuf> = OnceLock::new();
-    E.get_or_init(|| verilator::build(verilog(), "replay.cpp", &work().join("obj_replay")).unwrap())
+    E.get_or_init(|| {
+        verilator::build_replay(verilog(), "pft_injector", &work().join("obj_replay")).unwrap()
+    })
 }
 
 fn verilator_mode(mode: Mode) {
@@ -125,9 +127,9 @@ fn mutant(name: &str, from: &str, to: &str) -> PathBuf {
 #[test]
 fn verilator_catches_broken_verilog() {
     let (name, from, to, mode) = MUTANTS[0];
-    let exe = verilator::build(
+    let exe = verilator::build_replay(
         &mutant(name, from, to),
-        "replay.cpp",
+        "pft_injector",
         &work().join(format!("obj_{name}")),
     )
     .unwrap();
@@ -180,10 +182,9 @@ fn vectors_pipelined(tag: &str, mode: Mode, cycles: u64) -> PathBuf {
 
 #[test]
 fn pipelined_verilator_matches_rtl_all_modes() {
-    let exe = verilator::build_top(
+    let exe = verilator::build_replay(
         verilog_pipelined(),
         TOP_PIPELINED,
-        "replay.cpp",
         &work().join("obj_replay_pipelined"),
     )
     .unwrap();

@@ -1,10 +1,10 @@
-// The replay loop of MVCM's and IB CC's exported Verilog (mvcm_replay.cpp,
-// mvcm_flows_replay.cpp, ibcc_replay.cpp, ibcc_flows_replay.cpp include it after naming
-// their design): read vectors, drive the inputs, compare every output every cycle, as
-// replay.cpp does for PftInjector. The including file defines
-//   DUT_HEADER  the Verilated model's header ("V<prefix>.h"),  DUT  its class,
+// The one replay harness of every design in the registry (hdl/src/lib.rs): read vectors,
+// drive the inputs, compare every output every cycle. tb/src/verilator.rs
+// (`build_replay`) writes a small file per design that defines, from the registry's ports,
+//   DUT_HEADER  the Verilated model's header ("Vdut.h"),  DUT  its class (Vdut),
 //   INPUTS(X)   X(port) for each input, in the vector's order (clock excluded),
-//   OUTPUTS(X)  X(port) for each output, in the vector's order after the inputs.
+//   OUTPUTS(X)  X(port) for each output, in the vector's order after the inputs,
+// and then includes this file.
 // Usage: <harness> VECTORS [MAX_REPORTS]
 // Vector line (hex, space separated): the inputs, then the expected outputs; `#` lines are
 // comments. Prints "cycles N mismatches M"; exits 1 if M > 0, 2 if the file is malformed.

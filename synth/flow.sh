@@ -1,62 +1,88 @@
 #!/usr/bin/env bash
-# Synthesize the per-flow source state of MVCM (seed 004; hdl/src/mvcm/, the paper's 4-ary
-# 5-fly constants) or, with FLOW_DESIGN=ibcc (synth/ibcc.sh sets it), of IB CC (seed 002;
-# hdl/src/ibcc/, Table I) with PFT's flow, one flow and N flows, and fit the cost per flow.
-# Reports in synth/reports/mvcm/ or synth/reports/ibcc/.
+# Synthesize one family of the design registry (hdl/src/lib.rs, read here from
+# hdl/generated/designs.json) with PFT's flow: the self-tuned node (seed 003), MVCM's
+# per-flow source state (seed 004), IB CC's (seed 002), and any family added to the list.
+# Reports in synth/reports/<family>/.
 #
-#   usage: bash synth/mvcm.sh      (needs the exports in synth/out/, as `make synth-mvcm` writes:)
-#   make synth-mvcm  =  pft-verilog --mvcm synth/out/mvcm_flow.v
-#                       pft-verilog --mvcm --flows N synth/out/mvcm_flowsN.v   (N = 1 4 16 64)
-#                       bash synth/mvcm.sh
-#   make synth-ibcc  =  the same with --ibcc (and --ibcc --cct random), then synth/ibcc.sh
+#   usage: bash synth/flow.sh FAMILY   (needs the exports in synth/out/, as make writes them:)
+#   make synth-FAMILY  =  pft-verilog --family FAMILY --out-dir synth/out
+#                         bash synth/flow.sh FAMILY
 #
-# Steps (every tool's exit status is checked; logs under synth/out/work-<design>*/ and
+# The family's designs, in the list's order: the first without sizes is its main design;
+# the others without sizes are variants; a design with sizes (flow counts N) gets the
+# cost per flow. PFT's own family is `make synth` (synth/run.sh), not this script.
+#
+# Steps (every tool's exit status is checked; logs under synth/out/work-<family>*/ and
 # synth/out/asic/):
-#   1. synth/run.sh with PFT_TOP=<design>_flow: check_verilog.sh (yosys, verilator, iverilog),
+#   1. synth/run.sh with PFT_TOP=<main>: check_verilog.sh (yosys, verilator, iverilog),
 #      Yosys generic, synth_ice40 (flat and per block), nextpnr-ice40 HX8K, icetime, ABC9,
-#      summary.md/json, ECP5 with .venv (Gowin skipped: its wrapper has PFT's ports)
-#   2. Yosys synth_ice40 and the OSU 0.18 um mapping with each rust-hdl block of the one flow
-#      kept as its own module: modules_ice40_stat.txt, modules_asic_stat.txt
-#   3. synth/asic.sh: OSU 0.18 um cells + OpenSTA for the one flow (asic_osu018_*.txt)
-#   4. (ibcc) the one flow with a random CCT: Yosys iCE40 and asic.sh (random_cct/)
-#   5. the N-flow blocks, N = 1, 4, 16, 64: Yosys check (no latches), Verilator lint (-Wall,
-#      the project's waivers and the named observation outputs below), Yosys generic and
-#      synth_ice40 (flat; and with flow 0's slot kept as its own module), asic.sh
-#      (flows<N>/); then scaling.md: the cells per N and the least-squares line through them
-#      (per flow = slope), and the line's value at 512 flows (computed, not synthesized)
+#      summary.md/json (summarize.py takes the block roles from the list), ECP5 with .venv
+#      (Gowin skipped: its wrapper has PFT's ports)
+#   2. Yosys synth_ice40 and the OSU 0.18 um mapping with each block of the main design
+#      (the list's blocks and keep) as its own module: modules_ice40_stat.txt,
+#      modules_asic_stat.txt
+#   3. synth/asic.sh: OSU 0.18 um cells + OpenSTA for the main design (asic_osu018_*.txt)
+#   4. each variant (IB CC's random CCT): Yosys iCE40 and asic.sh (<variant>/)
+#   5. the sized design at N = its sizes: Yosys check (no latches), Verilator lint (-Wall,
+#      the project's waivers and the list's waive names), Yosys generic and synth_ice40
+#      (flat; and with flow 0's slot kept as its own module), asic.sh (flows<N>/); then
+#      scaling.md: the cells per N and the least-squares line through them (per flow =
+#      slope), and the line's value at 512 flows (computed, not synthesized)
+#   6. the main design's `extra` script, if the list names one (the self-tuned node's
+#      side-band node: synth/sideband/run.sh)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 cd "$root"
-design="${FLOW_DESIGN:-mvcm}"
-case "$design" in
-mvcm)
-    what="MVCM per-flow source state (seed 004, the paper's 4-ary 5-fly: dw_max 2, k 4, n 5, rtt_min 354)"
-    blocks="window waiting interval timer"
-    # Observation outputs of the per-flow blocks that the one-flow top exports and the N-flow
-    # block does not (tb/tests/mvcm_verilog.rs waives the same names).
-    waive="window\$dw window\$out waiting\$e"
-    ;;
-ibcc)
-    what="IB CC per-flow source state with the port's CCT and CCTI timer (seed 002, Table I)"
-    blocks="timer index cct spacing ird_timer"
-    waive="index\$ccti"
-    ;;
-*)
-    echo "error: FLOW_DESIGN=$design: mvcm or ibcc" >&2
+family="${1:-}"
+if [[ -z "$family" || $# -ne 1 ]]; then
+    echo "usage: bash synth/flow.sh FAMILY" >&2
     exit 2
-    ;;
-esac
-top="${design}_flow"
-counts=(1 4 16 64)
-for f in "$top" "${counts[@]/#/${design}_flows}"; do
+fi
+if [[ "$family" == pft ]]; then
+    echo "error: PFT's designs are synthesized by make synth (synth/run.sh)" >&2
+    exit 2
+fi
+# The family's designs from the registry, as shell variables.
+list="$root/hdl/generated/designs.json"
+vars="$(python3 - "$list" "$family" <<'PY'
+import json, shlex, sys
+designs = [d for d in json.load(open(sys.argv[1])) if d["family"] == sys.argv[2]]
+if not designs:
+    fams = sorted({d["family"] for d in json.load(open(sys.argv[1])) if d["family"] != "pft"})
+    print(f"error: no family {sys.argv[2]!r} in {sys.argv[1]}; families: {' '.join(fams)}", file=sys.stderr)
+    sys.exit(2)
+plain = [d for d in designs if not d["sizes"]]
+sized = [d for d in designs if d["sizes"]]
+if not plain or len(sized) > 1:
+    print("error: a family needs a design without sizes and at most one with", file=sys.stderr)
+    sys.exit(2)
+main = plain[0]
+q = lambda v: shlex.quote(v)
+print(f"top={q(main['name'])}")
+print(f"blocks={q(' '.join([b for b, _ in main['blocks']] + main['keep']))}")
+print(f"extra={q(main['extra'])}")
+print(f"variants={q(' '.join(d['name'] for d in plain[1:]))}")
+if sized:
+    s = sized[0]
+    print(f"flows={q(s['name'])}")
+    print(f"counts=({' '.join(str(n) for n in s['sizes'])})")
+    print(f"waive={q(' '.join(s['waive']))}")
+    print(f"what={q(s['about'])}")
+else:
+    print("flows=''; counts=(); waive=''; what=''")
+PY
+)" || exit 2
+eval "$vars"
+design="$family"
+for f in "$top" $variants ${flows:+"${counts[@]/#/$flows}"}; do
     if [[ ! -f "synth/out/$f.v" ]]; then
         echo "error: synth/out/$f.v not found (run: make synth-$design)" >&2
         exit 2
     fi
 done
-for t in yosys verilator python3; do
+for t in yosys verilator iverilog vvp; do
     command -v "$t" >/dev/null || { echo "error: $t not found (make setup installs it)" >&2; exit 127; }
 done
 reports_rel="synth/reports/$design"
@@ -69,8 +95,8 @@ mkdir -p "$reports"
 PFT_TOP=$top SYNTH_WORK="synth/out/work-$design" SYNTH_REPORTS=$reports_rel SYNTH_GOWIN=0 \
     bash "$here/run.sh" "synth/out/$top.v"
 
-# 2. Each rust-hdl block of the one flow as its own module (the DFF wrappers flattened into
-#    it): which block costs what. No optimisation crosses a kept border.
+# 2. Each rust-hdl block of the main design as its own module (the DFF wrappers flattened
+#    into it): which block costs what. No optimisation crosses a kept border.
 keep="setattr -mod -set keep_hierarchy 1"
 for b in $blocks; do keep="$keep $top\$$b"; done
 (
@@ -84,7 +110,7 @@ for b in $blocks; do keep="$keep $top\$$b"; done
 cp "$work/modules_ice40_stat.txt" "$work/modules_asic_stat.txt" "$reports/"
 echo "yosys per module           ok  ($reports_rel/modules_{ice40,asic}_stat.txt)"
 
-# 3. ASIC-style estimate of the one flow.
+# 3. ASIC-style estimate of the main design.
 PFT_TOP=$top ASIC_REPORTS=$reports_rel bash "$here/asic.sh" "synth/out/$top.v"
 
 # Yosys check + generic + iCE40 (flat, and with flow 0's slot kept) of one top, into $2.
@@ -111,15 +137,25 @@ cells() {
     )
 }
 
-# 4. IB CC: the one flow with a random CCT (the ROM's worst case), cells only.
-if [[ "$design" == ibcc ]]; then
-    rt=ibcc_flow_random
-    [[ -f "synth/out/$rt.v" ]] || { echo "error: synth/out/$rt.v not found (run: make synth-ibcc)" >&2; exit 2; }
-    cells "$rt" "$work-random" ""
-    mkdir -p "$reports/random_cct"
-    cp "$work-random/ice40_stat.txt" "$work-random/generic_stat.txt" "$reports/random_cct/"
-    PFT_TOP=$rt ASIC_REPORTS="$reports_rel/random_cct" bash "$here/asic.sh" "synth/out/$rt.v"
-    echo "random CCT                 ok  ($reports_rel/random_cct/)"
+# 4. The variants (IB CC: the one flow with a random CCT, the ROM's worst case), cells only.
+for rt in $variants; do
+    cells "$rt" "$work-$rt" ""
+    mkdir -p "$reports/$rt"
+    cp "$work-$rt/ice40_stat.txt" "$work-$rt/generic_stat.txt" "$reports/$rt/"
+    PFT_TOP=$rt ASIC_REPORTS="$reports_rel/$rt" bash "$here/asic.sh" "synth/out/$rt.v"
+    echo "$rt: yosys, asic ok  ($reports_rel/$rt/)"
+done
+
+# 6. (after 5) The main design's extra script.
+run_extra() {
+    if [[ -n "$extra" ]]; then
+        bash "$root/$extra"
+    fi
+}
+if [[ -z "$flows" ]]; then
+    run_extra
+    echo "reports in $reports_rel/"
+    exit 0
 fi
 
 # 5. The N-flow blocks.
@@ -131,7 +167,7 @@ vlt="$work-flows.vlt"
     done
 } >"$vlt"
 for n in "${counts[@]}"; do
-    t="${design}_flows$n"
+    t="$flows$n"
     d="$work-flows$n"
     rm -rf "$d"
     verilator --lint-only -Wall --top-module "$t" "$here/lint/verilator_waivers.vlt" "$vlt" \
@@ -144,11 +180,12 @@ for n in "${counts[@]}"; do
 done
 
 # The line through the N-flow points: per flow = slope.
-python3 - "$reports" "$design" "$what" "${counts[@]}" <<'PY'
+python3 - "$reports" "$top" "$flows" "$what" "${counts[@]}" <<'PY'
 import re, sys
 from pathlib import Path
 
-reports, design, what, counts = Path(sys.argv[1]), sys.argv[2], sys.argv[3], [int(c) for c in sys.argv[4:]]
+reports, top, flows, what = Path(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+counts = [int(c) for c in sys.argv[5:]]
 
 def ice40(path):
     t = path.read_text()
@@ -180,7 +217,7 @@ rows = []
 for n in counts:
     d = reports / f"flows{n}"
     l, f, c = ice40(d / "ice40_stat.txt")
-    sl, sf, sc = slot(d / "slot_ice40_stat.txt", f"{design}_flows{n}$slots$0")
+    sl, sf, sc = slot(d / "slot_ice40_stat.txt", f"{flows}{n}$slots$0")
     ac, af, aa = asic(d / "asic_osu018_summary.txt")
     rows.append((n, l, f, c, ac, af, aa, sl, sf, sc))
 
@@ -188,13 +225,13 @@ one_l, one_f, one_c = ice40(reports / "ice40_stat.txt")
 one_ac, one_af, one_aa = asic(reports / "asic_osu018_summary.txt")
 xs = [r[0] for r in rows]
 out = [
-    f"# Cost per flow: {what} (generated by synth/mvcm.sh; do not edit)",
+    f"# Cost per flow: {what} (generated by synth/flow.sh; do not edit)",
     "",
-    f"One flow (`{design}_flow`, PFT's flow; details in summary.md): "
+    f"One flow (`{top}`, PFT's flow; details in summary.md): "
     f"{one_l} SB_LUT4, {one_f} flip-flops, {one_c} SB_CARRY; "
     f"OSU 0.18 um {one_ac} cells, {one_aa:,.0f} um^2.",
     "",
-    f"N flows (`{design}_flows<N>`, measured): iCE40 flat, and flow 0's slot kept as its own module;"
+    f"N flows (`{flows}<N>`, measured): iCE40 flat, and flow 0's slot kept as its own module;"
     " OSU 0.18 um (synth/asic.sh).",
     "",
     "| N | SB_LUT4 | flip-flops | SB_CARRY | ASIC cells | ASIC flip-flops | ASIC area (um^2) | slot 0: LUT4 / FF / CARRY |",
@@ -216,4 +253,5 @@ out.append("")
 (reports / "scaling.md").write_text("\n".join(out))
 print("\n".join(out))
 PY
+run_extra
 echo "reports in $reports_rel/"
