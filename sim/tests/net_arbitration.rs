@@ -24,6 +24,10 @@ struct TwoSizes {
 }
 
 impl Workload for TwoSizes {
+    // its tags are the hot-spot workload's: the watchdog names them through this
+    fn tag_name(&self, tag: u32) -> Option<&'static str> {
+        pft_sim::workload::tag::known(tag)
+    }
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         for (k, (src, bytes, tag)) in [(0, 64, SMALL), (1, 1024, BIG)].into_iter().enumerate() {
             while self.open[k] < self.depth {

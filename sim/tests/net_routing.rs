@@ -180,7 +180,7 @@ fn bad_configs_name_the_field_and_range() {
         ..Default::default()
     });
     assert!(
-        e.contains("`mtu_bytes` = 1000") && e.contains("multiple of flit_bytes = 64"),
+        e.contains("`mtu_bytes` = 1000") && e.contains("multiple of network.flit_bytes = 64"),
         "{e}"
     );
     let e = refused(NetConfig {

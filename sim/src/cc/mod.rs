@@ -61,6 +61,7 @@ pub mod mvcm;
 pub mod none;
 pub mod pft;
 pub mod renato;
+pub mod round_trip;
 pub mod selftuned;
 
 pub use ibcc::IbccConfig;
@@ -97,6 +98,11 @@ pub trait Plugin {
     /// conformance suite checks that a `[[cc]]` entry with it is refused, naming the key
     /// and its range.
     const OUT_OF_RANGE: Option<(&'static str, &'static str)> = None;
+    /// The y axis of `cc_probes.svg` (the scheme's probes against time, `Scheme::probes`).
+    const PROBES_AXIS: &'static str = "value";
+    /// Probes `series.csv` has but `cc_probes.svg` leaves out (a flag on a scale of
+    /// hundreds would be a flat line at 0).
+    const PROBES_NOT_PLOTTED: &'static [&'static str] = &[];
     /// Check `cfg`; push every error (keys named `prefix.key`, with their ranges).
     fn validate(cfg: &Self::Config, prefix: &str, errs: &mut Vec<FieldError>);
     /// Check `cfg` against a valid network `net` (what depends on its topology or lanes);
@@ -108,6 +114,12 @@ pub trait Plugin {
         errs: &mut Vec<FieldError>,
     ) {
         let _ = (cfg, net, prefix, errs);
+    }
+    /// Check the parts of the network's own configuration that this scheme owns, whichever
+    /// scheme runs (PFT: the register tables of `pft_rewrite` faults). Default: none.
+    fn check_owned(net: &NetConfig) -> Result<(), FieldError> {
+        let _ = net;
+        Ok(())
     }
     /// Its state for the network that `ctx` describes.
     fn build(cfg: &Self::Config, ctx: &BuildCtx, opts: &RunOpts) -> Result<Self::State, NetError>;
@@ -159,6 +171,12 @@ macro_rules! registry {
             ($d net:expr, $d n:ident => $d e:expr) => {
                 match $d net { $(Network::$var($d n) => $d e,)* }
             };
+        }
+
+        /// Every registered scheme's `Plugin::check_owned` on `net`: the first error.
+        pub fn check_owned(net: &NetConfig) -> Result<(), FieldError> {
+            $(<$p>::check_owned(net)?;)*
+            Ok(())
         }
 
         /// Every registered scheme's `kind`, in registry order.
@@ -222,6 +240,16 @@ macro_rules! registry {
                     <$p>::validate_network(c, net, prefix, &mut errs)
                 },)* }
                 errs
+            }
+            /// The y axis of `cc_probes.svg` (`Plugin::PROBES_AXIS`).
+            pub fn probes_axis(&self) -> &'static str {
+                match self { $(CcConfig::$var(_) => <$p as Plugin>::PROBES_AXIS,)* }
+            }
+            /// False for a probe `cc_probes.svg` leaves out (`Plugin::PROBES_NOT_PLOTTED`).
+            pub fn probe_plotted(&self, name: &str) -> bool {
+                match self {
+                    $(CcConfig::$var(_) => !<$p as Plugin>::PROBES_NOT_PLOTTED.contains(&name),)*
+                }
             }
             /// The label reports print.
             pub fn label(&self) -> String {

@@ -2,7 +2,7 @@
 //! `net::Network` monomorphic in its scheme's state; this file builds it and forwards the
 //! core's API with one `match` per call, so a cycle's hooks are direct calls.
 
-use super::{ibcc, pft, CcConfig, EngineKind, Network, PftConfig, RunOpts};
+use super::{CcConfig, EngineKind, Network, RunOpts};
 use crate::error::FieldError;
 use crate::net::scheme::Scheme;
 use crate::net::{
@@ -10,18 +10,6 @@ use crate::net::{
 };
 
 impl Network {
-    /// Build a network at cycle 0 with PFT at every NIC: empty channels and buffers, every
-    /// PFT block reset and configured (CREDIT_LIMIT = `buffer_flits`, SEED derived from
-    /// `seed` per NIC). `with_cc` builds any congestion control.
-    pub fn new(
-        cfg: &NetConfig,
-        pft: &PftConfig,
-        engine: EngineKind,
-        seed: u64,
-    ) -> Result<Network, NetError> {
-        Network::with_cc(cfg, &CcConfig::Pft(*pft), engine, seed)
-    }
-
     /// Build a network at cycle 0 running congestion control `cc` (any registered scheme).
     pub fn with_cc(
         cfg: &NetConfig,
@@ -54,76 +42,10 @@ impl Network {
             }
         }
         cc.validate("cc")?;
-        // A register rewrite's table is PFT's to check (the core only carries it).
-        for (i, f) in cfg.faults.iter().enumerate() {
-            if let crate::net::FaultSpec::RegRewrite { regs, .. } = f {
-                PftConfig::check_rewrite(regs, &format!("faults[{i}].pft"))?;
-            }
-        }
+        // the parts of the network's configuration a scheme owns (the core only carries
+        // them), whichever scheme runs
+        super::check_owned(cfg)?;
         cc.network(cfg, seed, &RunOpts { engine, on })
-    }
-
-    /// The PFT blocks' state, for a PFT network.
-    pub fn pft_state(&self) -> Option<&pft::PftState> {
-        match self {
-            Network::Pft(n) => Some(n.scheme()),
-            _ => None,
-        }
-    }
-
-    /// The engine the PFT blocks run in (`model` for a network without PFT).
-    pub fn engine_kind(&self) -> EngineKind {
-        self.pft_state()
-            .map_or(EngineKind::Model, |p| p.engine_kind())
-    }
-
-    /// The outputs of NIC `n`'s injection gate in the last simulated cycle, as the PFT
-    /// block's output port (`csr_rdata` reads 0: the network never reads the CSR port).
-    pub fn pft_outputs(&self, n: NodeId) -> pft_hdl::model::Outputs {
-        pft::outputs(self.gate_outputs(n))
-    }
-
-    /// The registered state of NIC `n`'s PFT block now (None without PFT).
-    pub fn pft_probe(&self, n: NodeId) -> Option<pft_hdl::stepper::Probe> {
-        self.pft_state().map(|p| p.block(n.0).probe())
-    }
-
-    /// IB CC: the CCTI of flow `src -> dst` now (None without IB CC).
-    pub fn ccti(&self, src: NodeId, dst: NodeId) -> Option<u16> {
-        match self {
-            Network::Ibcc(n) => Some(n.scheme().ccti(src.0, dst.0)),
-            _ => None,
-        }
-    }
-
-    /// IB CC: packets marked with FECN so far, all switches (0 without IB CC).
-    pub fn fecn_marked(&self) -> u64 {
-        match self {
-            Network::Ibcc(n) => n.scheme().fecn_marked(),
-            _ => 0,
-        }
-    }
-
-    /// IB CC: NIC `n`'s counters (FECNs received, CNPs sent, BECNs received; zero without
-    /// IB CC).
-    pub fn ibcc_stats(&self, n: NodeId) -> ibcc::IbccNicStats {
-        match self {
-            Network::Ibcc(net) => net.scheme().nics.stats[n.index()],
-            _ => Default::default(),
-        }
-    }
-
-    /// IB CC: every NIC's counters summed.
-    pub fn ibcc_total_stats(&self) -> ibcc::IbccNicStats {
-        let mut t = ibcc::IbccNicStats::default();
-        for n in NodeId::all(self.nodes()) {
-            let s = self.ibcc_stats(n);
-            t.fecn_received += s.fecn_received;
-            t.cnps_sent += s.cnps_sent;
-            t.becns_received += s.becns_received;
-            t.ccti_decrements += s.ccti_decrements;
-        }
-        t
     }
 
     /// The scheme's per-NIC counters of NIC `n` (names fixed per scheme).

@@ -350,7 +350,7 @@ impl<S: Scheme> Network<S> {
     /// packets and what each waits for).
     #[cold]
     #[inline(never)]
-    pub(crate) fn class_stalled(&self, c: ClassWatch) -> NetError {
+    pub(crate) fn class_stalled(&self, c: ClassWatch, name: Option<&str>) -> NetError {
         let oldest = self
             .msgs
             .items
@@ -426,10 +426,7 @@ impl<S: Scheme> Network<S> {
         };
         NetError::Stalled {
             cycle: self.now,
-            class: match crate::workload::tag::name(c.tag) {
-                "unknown" => format!("tag {:#x}", c.tag),
-                n => n.to_string(),
-            },
+            class: name.map_or_else(|| format!("tag {:#x}", c.tag), str::to_string),
             outstanding: c.started,
             stalled_cycles: self.now - c.since,
             limit: self.cfg.stall_cycles,

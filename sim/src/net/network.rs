@@ -272,7 +272,7 @@ impl<S: Scheme> Network<S> {
                 .iter()
                 .find(|c| c.started > 0 && now - c.since >= self.cfg.stall_cycles)
             {
-                return Err(self.class_stalled(*c));
+                return Err(self.class_stalled(*c, workload.tag_name(c.tag)));
             }
         }
         self.deliveries.sort_unstable_by_key(|d| d.msg.id);

@@ -83,4 +83,10 @@ pub trait Workload {
     fn refused(&mut self, now: u64, m: &Message) {
         let _ = (now, m);
     }
+    /// The name of traffic class `tag` in reports (a stalled class); None: the core prints
+    /// the tag's number. The workloads own their tags' names, the core does not.
+    fn tag_name(&self, tag: u32) -> Option<&'static str> {
+        let _ = tag;
+        None
+    }
 }

@@ -277,7 +277,7 @@ pub fn write_run(
     output::write_atomic(&dir.join("series.csv"), r.series.to_csv()?.as_bytes())?;
     write_throughput_plot(dir, sc, &[r])?;
     let probes: Vec<(String, Vec<(f64, f64)>)> = (r.series.probes.iter().enumerate())
-        .filter(|(_, n)| *n != "inhibit")
+        .filter(|(_, n)| r.spec.cc.probe_plotted(n))
         .map(|(i, n)| (n.clone(), r.series.probe_points(i)))
         .collect();
     let svg = plot::series_svg(
@@ -287,7 +287,7 @@ pub fn write_run(
             report::describe_cc(&r.spec.cc)
         ),
         "cycle",
-        "value (full buffers for the self-tuned throttle)",
+        r.spec.cc.probes_axis(),
         &probes,
     )?;
     output::write_atomic(&dir.join("cc_probes.svg"), svg.as_bytes())?;

@@ -406,6 +406,10 @@ impl HotspotWorkload {
 }
 
 impl Workload for HotspotWorkload {
+    fn tag_name(&self, tag: u32) -> Option<&'static str> {
+        crate::workload::tag::known(tag)
+    }
+
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         self.maybe_move(now);
         if now < self.cfg.start_cycle || self.cfg.stop_cycle.is_some_and(|s| now >= s) {

@@ -153,6 +153,10 @@ impl AnyWorkload {
 }
 
 impl Workload for AnyWorkload {
+    fn tag_name(&self, tag: u32) -> Option<&'static str> {
+        crate::workload::tag::known(tag)
+    }
+
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         match self {
             AnyWorkload::Uniform(w) => w.tick(now, out),

@@ -47,6 +47,12 @@ pub fn is_congestor(tag: u32) -> bool {
     family(tag) == 0x03
 }
 
+/// `name(tag)`, or None for a tag no workload of this crate uses (the network core's
+/// `Workload::tag_name`).
+pub fn known(tag: u32) -> Option<&'static str> {
+    Some(name(tag)).filter(|&n| n != "unknown")
+}
+
 /// Short name of a tag, for reports (`"unknown"` otherwise).
 pub fn name(tag: u32) -> &'static str {
     match tag {

@@ -463,6 +463,10 @@ pub(crate) fn uniform_other<R: Rng>(rng: &mut R, nodes: u32, src: NodeId) -> Nod
 }
 
 impl Workload for UniformWorkload {
+    fn tag_name(&self, tag: u32) -> Option<&'static str> {
+        crate::workload::tag::known(tag)
+    }
+
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         if now < self.cfg.start_cycle || self.cfg.stop_cycle.is_some_and(|s| now >= s) {
             return;

@@ -11,6 +11,7 @@
 //! Every choice the seed leaves open is in docs/cc/ibcc.md.
 
 pub mod config;
+mod network;
 pub mod nic;
 pub mod switch;
 

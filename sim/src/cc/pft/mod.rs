@@ -11,6 +11,7 @@
 
 pub mod config;
 pub mod engine;
+mod network;
 pub mod verilator;
 
 pub use config::{DetMode, PftConfig, ThrMode};
@@ -35,6 +36,16 @@ impl Plugin for Pft {
 
     fn validate(_cfg: &PftConfig, _prefix: &str, _errs: &mut Vec<FieldError>) {
         // A PftConfig holds only values in their fields' ranges (checked when it is made).
+    }
+
+    /// A `pft_rewrite` fault's register table is PFT's to check (the core only carries it).
+    fn check_owned(net: &crate::net::NetConfig) -> Result<(), FieldError> {
+        for (i, f) in net.faults.iter().enumerate() {
+            if let crate::net::FaultSpec::RegRewrite { regs, .. } = f {
+                PftConfig::check_rewrite(regs, &format!("faults[{i}].pft"))?;
+            }
+        }
+        Ok(())
     }
 
     fn build(cfg: &PftConfig, ctx: &BuildCtx, opts: &RunOpts) -> Result<PftState, NetError> {

@@ -1,7 +1,7 @@
 //! The keys of Renato's proposal (`[[cc]] kind = "renato"`), as seed 004 §3.2.1 describes
 //! it; the defaults are the configuration seed 004 compares against (window 1, LIPD).
 
-use crate::cc::mvcm::config::{round_trip, RoundTrip};
+use crate::cc::round_trip::{round_trip, RoundTrip};
 use crate::net::config::{bad, FieldError};
 use crate::net::{NetConfig, Topology};
 use serde::{Deserialize, Serialize};

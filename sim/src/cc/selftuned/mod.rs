@@ -32,6 +32,8 @@ impl Plugin for SelfTunedPlugin {
     type Config = SelfTunedConfig;
     type State = SelfTunedState;
     const OUT_OF_RANGE: Option<(&'static str, &'static str)> = Some(("drop_percent", "0"));
+    const PROBES_AXIS: &'static str = "full buffers";
+    const PROBES_NOT_PLOTTED: &'static [&'static str] = &["inhibit"];
 
     fn validate(cfg: &SelfTunedConfig, prefix: &str, errs: &mut Vec<FieldError>) {
         errs.extend(cfg.errors(prefix));

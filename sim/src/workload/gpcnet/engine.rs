@@ -518,6 +518,10 @@ impl GpcnetWorkload {
 }
 
 impl Workload for GpcnetWorkload {
+    fn tag_name(&self, tag: u32) -> Option<&'static str> {
+        crate::workload::tag::known(tag)
+    }
+
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         self.last_cycle = self.last_cycle.max(now);
         // Receives whose host time ended in an earlier cycle: the processes act now.

@@ -1,0 +1,245 @@
+//! The topology keys of `[network]` (`topology = { kind = ..., ... }`) with their ranges,
+//! and the switch's arbitration.
+
+#[allow(unused_imports)]
+use super::*;
+
+/// Most NICs of a k-ary n-cube or n-tree (routing tables are switches x NICs bytes, send
+/// queues NICs^2 entries).
+pub const MAX_NODES: u32 = 4096;
+
+/// Pushes an error unless `k^n <= MAX_NODES`.
+pub(super) fn nodes_ok(errs: &mut Vec<FieldError>, k: u32, n: u32, why: &str) {
+    if k.checked_pow(n).is_none_or(|v| v > MAX_NODES) {
+        errs.push(bad(
+            "topology.n",
+            n,
+            format!(
+                "k^n (NICs) must be at most {MAX_NODES}: with k = {k}, n <= {}{why}",
+                max_n(k)
+            ),
+        ));
+    }
+}
+
+/// The largest n with k^n <= MAX_NODES (k >= 2).
+pub(super) fn max_n(k: u32) -> u32 {
+    let mut n = 0;
+    while k.checked_pow(n + 1).is_some_and(|v| v <= MAX_NODES) {
+        n += 1;
+    }
+    n
+}
+
+/// Which topology, with its size. Serde form: `{ kind = "fat_tree", radix = 24, leaves = 10 }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TopologyConfig {
+    /// One switch of radix `nodes`; NIC i on port i (incast experiments). 2..=64 nodes.
+    SingleSwitch { nodes: u32 },
+    /// Two-level fat tree (leaf/spine; a folded 3-stage Clos) of `radix`-port switches:
+    /// `leaves` leaf switches with radix/2 NICs below and radix/2 up-links, one to each of
+    /// radix/2 spines; each spine uses `leaves` of its ports. Full bisection bandwidth.
+    /// Nodes = leaves * radix / 2. radix even in 4..=64, leaves in 2..=radix.
+    FatTree { radix: u32, leaves: u32 },
+    /// The largest two-level tree of `radix`-port switches: radix leaves and radix/2 spines,
+    /// radix^2/2 nodes. With radix 36: 648 nodes on 54 switches, the 3-stage fat tree of the
+    /// Sun Datacenter InfiniBand Switch 648 used by the IB CC seed paper.
+    ThreeStage { radix: u32 },
+    /// A `k`-ary `n`-cube torus: `k^n` routers of `2n + 1` ports in `n` rings of `k`, one NIC
+    /// each, dimension-order routing. k in 2..=4096, n in 1..=12, k^n <= 4096. With the one
+    /// lane of today's switch its rings can deadlock (the deadlock detector names the
+    /// waiting buffers); lanes with dateline classes are issue 22.
+    Torus { k: u32, n: u32 },
+    /// A `k`-ary `n`-cube mesh (a torus without the wrap links): dimension-order routing,
+    /// deadlock-free with one lane. Ranges as `torus`.
+    Mesh { k: u32, n: u32 },
+    /// A `k`-ary `n`-tree (bidirectional MIN, BookSim's `fattree`): `k^n` NICs, `n` levels of
+    /// `k^(n-1)` switches of `2k` ports, up/down routing. k in 2..=32, n in 1..=8,
+    /// k^n <= 4096.
+    KaryNtree { k: u32, n: u32 },
+    /// A `k`-ary `n`-fly (unidirectional butterfly, BookSim's `fly`): `n` stages of
+    /// `k^(n-1)` switches of `k x k` ports, NICs injecting at stage 0 and ejecting at stage
+    /// `n - 1`, destination-tag routing. k in 2..=64, n in 1..=12, k^n <= 4096. `hosts`
+    /// (default k^n) keeps NICs `0 .. hosts` and the switches on their paths, `hosts / k` per
+    /// stage: a multiple of k^(n-1) up to k^n (the seed 004's 512 hosts on 640 switches are
+    /// k = 4, n = 5, hosts = 512).
+    KaryNfly {
+        k: u32,
+        n: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hosts: Option<u32>,
+    },
+}
+
+impl Default for TopologyConfig {
+    /// The paper's testbed size: 120 nodes, full bisection (radix 24, 10 leaves, 12 spines).
+    fn default() -> Self {
+        TopologyConfig::FatTree {
+            radix: 24,
+            leaves: 10,
+        }
+    }
+}
+
+impl TopologyConfig {
+    /// Every `kind` (serde's names, in declaration order; a test checks them against
+    /// serde's own list).
+    pub const KINDS: &'static [&'static str] = &[
+        "single_switch",
+        "fat_tree",
+        "three_stage",
+        "torus",
+        "mesh",
+        "kary_ntree",
+        "kary_nfly",
+    ];
+
+    /// This topology's `kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TopologyConfig::SingleSwitch { .. } => "single_switch",
+            TopologyConfig::FatTree { .. } => "fat_tree",
+            TopologyConfig::ThreeStage { .. } => "three_stage",
+            TopologyConfig::Torus { .. } => "torus",
+            TopologyConfig::Mesh { .. } => "mesh",
+            TopologyConfig::KaryNtree { .. } => "kary_ntree",
+            TopologyConfig::KaryNfly { .. } => "kary_nfly",
+        }
+    }
+
+    /// The IB seed's 648-node fabric of 36-port switches.
+    pub fn ib648() -> Self {
+        TopologyConfig::ThreeStage { radix: 36 }
+    }
+
+    /// Number of NICs (only meaningful after `validate`).
+    pub fn nodes(&self) -> u32 {
+        match *self {
+            TopologyConfig::SingleSwitch { nodes } => nodes,
+            TopologyConfig::FatTree { radix, leaves } => leaves * (radix / 2),
+            TopologyConfig::ThreeStage { radix } => radix * (radix / 2),
+            TopologyConfig::Torus { k, n }
+            | TopologyConfig::Mesh { k, n }
+            | TopologyConfig::KaryNtree { k, n } => k.saturating_pow(n),
+            TopologyConfig::KaryNfly { k, n, hosts } => hosts.unwrap_or(k.saturating_pow(n)),
+        }
+    }
+
+    /// Check the sizes; the first error (`errors` has them all).
+    pub fn validate(&self) -> Result<(), FieldError> {
+        first(self.errors())
+    }
+
+    /// Every error of the sizes (keys `topology.*`).
+    pub fn errors(&self) -> Vec<FieldError> {
+        let mut errs = Vec::new();
+        let radix_ok = |errs: &mut Vec<FieldError>, radix: u32| {
+            let ok = radix.is_multiple_of(2) && (4..=MAX_RADIX).contains(&radix);
+            if !ok {
+                errs.push(bad(
+                    "topology.radix",
+                    radix,
+                    format!(
+                        "must be even and in 4..={MAX_RADIX} (half the ports of a leaf go down, half up)"
+                    ),
+                ));
+            }
+            ok
+        };
+        match *self {
+            TopologyConfig::SingleSwitch { nodes } => {
+                in_range(&mut errs, "topology.nodes", nodes, 2, MAX_RADIX);
+            }
+            TopologyConfig::FatTree { radix, leaves } => {
+                // the leaves' range is the radix's: checked when the radix is valid
+                if radix_ok(&mut errs, radix) && !(2..=radix).contains(&leaves) {
+                    errs.push(bad(
+                        "topology.leaves",
+                        leaves,
+                        format!("must be in 2..={radix} (a spine has radix = {radix} ports, one per leaf)"),
+                    ));
+                }
+            }
+            TopologyConfig::ThreeStage { radix } => {
+                radix_ok(&mut errs, radix);
+            }
+            TopologyConfig::Torus { k, n } | TopologyConfig::Mesh { k, n } => {
+                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_NODES)
+                    & in_range(&mut errs, "topology.n", n, 1, 12);
+                if ok {
+                    nodes_ok(&mut errs, k, n, "");
+                }
+            }
+            TopologyConfig::KaryNtree { k, n } => {
+                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX / 2)
+                    & in_range(&mut errs, "topology.n", n, 1, 8);
+                if ok {
+                    nodes_ok(&mut errs, k, n, "");
+                }
+            }
+            TopologyConfig::KaryNfly { k, n, hosts } => {
+                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX)
+                    & in_range(&mut errs, "topology.n", n, 1, 12);
+                if ok {
+                    nodes_ok(&mut errs, k, n, "");
+                }
+                if let (Some(h), true) = (hosts, ok && errs.is_empty()) {
+                    let step = k.pow(n - 1);
+                    let all = k.pow(n);
+                    if !(h >= step.max(2) && h <= all && h.is_multiple_of(step)) {
+                        errs.push(bad(
+                            "topology.hosts",
+                            h,
+                            format!(
+                                "must be a multiple of k^(n-1) = {step} in {}..={all} (NICs 0..hosts of the {k}-ary {n}-fly; a partly filled first stage is not modelled)",
+                                step.max(2)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        errs
+    }
+}
+
+/// Test hook: one deliberate fault, to show that the invariant checker catches it. Not
+/// settable from files (`#[serde(skip)]` on `NetConfig::fault`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The first credit a switch input returns in or after `cycle` is lost.
+    DropCredit { cycle: u64 },
+    /// The first flit a switch output sends in or after `cycle` is sent twice.
+    DuplicateFlit { cycle: u64 },
+    /// The first packet head a switch routes in or after `cycle` takes the wrong port.
+    Misroute { cycle: u64 },
+    /// Switch `switch` stops forwarding from `cycle` on (a stuck crossbar): no progress.
+    FreezeSwitch { switch: u32, cycle: u64 },
+    /// Lane router: the first output lane granted in or after `cycle` is also recorded as
+    /// held by the same packet on another free output lane of the switch (two owners).
+    DoubleGrant { cycle: u64 },
+}
+
+/// Output arbitration of the switches under virtual cut-through, where a packet may start
+/// only when the downstream buffer has credits for all of it (docs/network.md,
+/// "Arbitration"). Each output keeps a round-robin turn over the inputs whose next packet
+/// is for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arbitration {
+    /// The input whose turn it is keeps its turn while it waits for credits; smaller
+    /// packets of other inputs that fit the free credits may go first, at most radix - 1
+    /// of them, and then the output is reserved for it. A waiting packet is served within
+    /// two rounds, and small packets still use the gaps a large one cannot.
+    #[default]
+    FairBypass,
+    /// No overtaking: when the input whose turn it is is short of credits, the output is
+    /// reserved for it until they arrive.
+    Reserve,
+    /// Round robin over the inputs whose packet fits now; a grant moves the turn past the
+    /// granted input. A large packet can wait forever while small ones take every freed
+    /// credit and move the turn past it (measured: `scenarios/default.toml` at seeds 8 and
+    /// 9 never finish). Kept to show that effect.
+    Bypass,
+}
