@@ -55,10 +55,14 @@ fusesoc: verilog verilog-pipelined $(VENV)/bin/fusesoc
 peakrdl: $(VENV)/bin/fusesoc
 	$(VENV)/bin/python synth/peakrdl.py --out $(OUT)/peakrdl
 
-## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog
+## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog;
+##          export synth/out/pft_axis.v (PFT as AXI-Stream + AXI4-Lite IP) and lint it alone
 verilog: synth/out/pft_regs.vh
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- synth/out/pft_injector.v
 	bash synth/check_verilog.sh synth/out/pft_injector.v
+	target/release/pft-verilog --design pft_axis synth/out/pft_axis.v
+	verilator --lint-only --top-module pft_axis synth/out/pft_axis.v
+	@echo "pft_axis: verilator --lint-only OK (synth/out/pft_axis.v, alone)"
 
 # The register map's Verilog defines beside the exported Verilog (the FuseSoC testbench
 # includes them; hdl/generated/ is kept current by `make docs` and a test).

@@ -58,7 +58,7 @@ class Counting(MessagePrinter):
 rdlc = RDLCompiler(message_printer=Counting(), error_flags=rdl_warnings.ALL)
 try:
     rdlc.compile_file(a.rdl)
-    top = rdlc.elaborate().top
+    top = rdlc.elaborate(top_def_name="pft_csr").top  # pft_axis_csr is the AXI byte map
 except RDLCompileError:
     sys.exit(f"peakrdl: FAILED: systemrdl-compiler rejects {a.rdl}")
 if Counting.warnings:

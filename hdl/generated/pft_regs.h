@@ -202,4 +202,32 @@
 #define PFT_AT_STATUS_HIT_FIELD_MASK 0xFFFF0000u
 #define PFT_AT_STATUS_HIT_FIELD_RESET 0x0u
 
+/* pft_axis: the AXI4-Lite byte map (register-block header, then the registers above at
+ * PFT_AXIL_PFT_BASE + 4 x word address; SLVERR at PFT_AXIL_SPAN and above). */
+#define PFT_AXIL_ADDR_BITS 0x8u /* width of s_axil_awaddr/araddr (byte addresses) */
+#define PFT_AXIL_RB_TYPE_OFFSET 0x0u /* register-block type word (RO) */
+#define PFT_AXIL_RB_VERSION_OFFSET 0x4u /* register-block version word (RO) */
+#define PFT_AXIL_RB_NEXT_PTR_OFFSET 0x8u /* next register block's offset, 0 = last (RO) */
+#define PFT_AXIL_RB_TYPE 0x50465400u /* PFT's register-block type id ("PFT\0") */
+#define PFT_AXIL_RB_VERSION 0x1u /* register-block version (major 15:8, minor 7:0) */
+#define PFT_AXIL_RB_NEXT_PTR 0x0u /* the next pointer the export builds */
+#define PFT_AXIL_PFT_BASE 0x40u /* byte offset of word address 0 (CTRL) */
+#define PFT_AXIL_SPAN 0x80u /* bytes in the block; an address at or above is SLVERR */
+#define PFT_AXIL_CTRL_OFFSET 0x40u /* CTRL (word 0x0) */
+#define PFT_AXIL_CREDIT_LIMIT_OFFSET 0x44u /* CREDIT_LIMIT (word 0x1) */
+#define PFT_AXIL_TH_ENTER_OFFSET 0x48u /* TH_ENTER (word 0x2) */
+#define PFT_AXIL_TH_ESCAPE_OFFSET 0x4Cu /* TH_ESCAPE (word 0x3) */
+#define PFT_AXIL_AT_WIN_E_OFFSET 0x50u /* AT_WIN_E (word 0x4) */
+#define PFT_AXIL_AT_CNT_E_OFFSET 0x54u /* AT_CNT_E (word 0x5) */
+#define PFT_AXIL_AT_WIN_S_OFFSET 0x58u /* AT_WIN_S (word 0x6) */
+#define PFT_AXIL_AT_CNT_S_OFFSET 0x5Cu /* AT_CNT_S (word 0x7) */
+#define PFT_AXIL_SHAPE_OFFSET 0x60u /* SHAPE (word 0x8) */
+#define PFT_AXIL_K_OFFSET 0x64u /* K (word 0x9) */
+#define PFT_AXIL_SEED_OFFSET 0x68u /* SEED (word 0xA) */
+#define PFT_AXIL_STATUS_OFFSET 0x6Cu /* STATUS (word 0xB) */
+#define PFT_AXIL_CNT_CONGESTED_OFFSET 0x70u /* CNT_CONGESTED (word 0xC) */
+#define PFT_AXIL_CNT_SENT_OFFSET 0x74u /* CNT_SENT (word 0xD) */
+#define PFT_AXIL_CNT_THROTTLED_OFFSET 0x78u /* CNT_THROTTLED (word 0xE) */
+#define PFT_AXIL_AT_STATUS_OFFSET 0x7Cu /* AT_STATUS (word 0xF) */
+
 #endif /* PFT_REGS_H */

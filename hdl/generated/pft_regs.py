@@ -155,3 +155,50 @@ FIELDS = {
     "win": ("AT_STATUS", 0, 16, "ro", 0x0, 0, 65535),
     "hit": ("AT_STATUS", 16, 16, "ro", 0x0, 0, 65535),
 }
+
+# pft_axis: the AXI4-Lite byte map
+AXIL_ADDR_BITS = 0x8  # width of s_axil_awaddr/araddr (byte addresses)
+AXIL_RB_TYPE_OFFSET = 0x0  # register-block type word (RO)
+AXIL_RB_VERSION_OFFSET = 0x4  # register-block version word (RO)
+AXIL_RB_NEXT_PTR_OFFSET = 0x8  # next register block's offset, 0 = last (RO)
+AXIL_RB_TYPE = 0x50465400  # PFT's register-block type id ("PFT\0")
+AXIL_RB_VERSION = 0x1  # register-block version (major 15:8, minor 7:0)
+AXIL_RB_NEXT_PTR = 0x0  # the next pointer the export builds
+AXIL_PFT_BASE = 0x40  # byte offset of word address 0 (CTRL)
+AXIL_SPAN = 0x80  # bytes in the block; an address at or above is SLVERR
+AXIL_CTRL_OFFSET = 0x40  # CTRL (word 0x0)
+AXIL_CREDIT_LIMIT_OFFSET = 0x44  # CREDIT_LIMIT (word 0x1)
+AXIL_TH_ENTER_OFFSET = 0x48  # TH_ENTER (word 0x2)
+AXIL_TH_ESCAPE_OFFSET = 0x4C  # TH_ESCAPE (word 0x3)
+AXIL_AT_WIN_E_OFFSET = 0x50  # AT_WIN_E (word 0x4)
+AXIL_AT_CNT_E_OFFSET = 0x54  # AT_CNT_E (word 0x5)
+AXIL_AT_WIN_S_OFFSET = 0x58  # AT_WIN_S (word 0x6)
+AXIL_AT_CNT_S_OFFSET = 0x5C  # AT_CNT_S (word 0x7)
+AXIL_SHAPE_OFFSET = 0x60  # SHAPE (word 0x8)
+AXIL_K_OFFSET = 0x64  # K (word 0x9)
+AXIL_SEED_OFFSET = 0x68  # SEED (word 0xA)
+AXIL_STATUS_OFFSET = 0x6C  # STATUS (word 0xB)
+AXIL_CNT_CONGESTED_OFFSET = 0x70  # CNT_CONGESTED (word 0xC)
+AXIL_CNT_SENT_OFFSET = 0x74  # CNT_SENT (word 0xD)
+AXIL_CNT_THROTTLED_OFFSET = 0x78  # CNT_THROTTLED (word 0xE)
+AXIL_AT_STATUS_OFFSET = 0x7C  # AT_STATUS (word 0xF)
+
+# register name: its byte offset on pft_axis's AXI4-Lite port
+AXIL_OFFSETS = {
+    "CTRL": 0x40,
+    "CREDIT_LIMIT": 0x44,
+    "TH_ENTER": 0x48,
+    "TH_ESCAPE": 0x4C,
+    "AT_WIN_E": 0x50,
+    "AT_CNT_E": 0x54,
+    "AT_WIN_S": 0x58,
+    "AT_CNT_S": 0x5C,
+    "SHAPE": 0x60,
+    "K": 0x64,
+    "SEED": 0x68,
+    "STATUS": 0x6C,
+    "CNT_CONGESTED": 0x70,
+    "CNT_SENT": 0x74,
+    "CNT_THROTTLED": 0x78,
+    "AT_STATUS": 0x7C,
+}

@@ -185,4 +185,31 @@
 `define PFT_AT_STATUS_HIT_MSB 31
 `define PFT_AT_STATUS_HIT_FIELD_RESET 16'h0
 
+// pft_axis: the AXI4-Lite byte map
+`define PFT_AXIL_ADDR_BITS 32'h8  // width of s_axil_awaddr/araddr (byte addresses)
+`define PFT_AXIL_RB_TYPE_OFFSET 32'h0  // register-block type word (RO)
+`define PFT_AXIL_RB_VERSION_OFFSET 32'h4  // register-block version word (RO)
+`define PFT_AXIL_RB_NEXT_PTR_OFFSET 32'h8  // next register block's offset, 0 = last (RO)
+`define PFT_AXIL_RB_TYPE 32'h50465400  // PFT's register-block type id ("PFT\0")
+`define PFT_AXIL_RB_VERSION 32'h1  // register-block version (major 15:8, minor 7:0)
+`define PFT_AXIL_RB_NEXT_PTR 32'h0  // the next pointer the export builds
+`define PFT_AXIL_PFT_BASE 32'h40  // byte offset of word address 0 (CTRL)
+`define PFT_AXIL_SPAN 32'h80  // bytes in the block; an address at or above is SLVERR
+`define PFT_AXIL_CTRL_OFFSET 32'h40  // CTRL (word 0x0)
+`define PFT_AXIL_CREDIT_LIMIT_OFFSET 32'h44  // CREDIT_LIMIT (word 0x1)
+`define PFT_AXIL_TH_ENTER_OFFSET 32'h48  // TH_ENTER (word 0x2)
+`define PFT_AXIL_TH_ESCAPE_OFFSET 32'h4C  // TH_ESCAPE (word 0x3)
+`define PFT_AXIL_AT_WIN_E_OFFSET 32'h50  // AT_WIN_E (word 0x4)
+`define PFT_AXIL_AT_CNT_E_OFFSET 32'h54  // AT_CNT_E (word 0x5)
+`define PFT_AXIL_AT_WIN_S_OFFSET 32'h58  // AT_WIN_S (word 0x6)
+`define PFT_AXIL_AT_CNT_S_OFFSET 32'h5C  // AT_CNT_S (word 0x7)
+`define PFT_AXIL_SHAPE_OFFSET 32'h60  // SHAPE (word 0x8)
+`define PFT_AXIL_K_OFFSET 32'h64  // K (word 0x9)
+`define PFT_AXIL_SEED_OFFSET 32'h68  // SEED (word 0xA)
+`define PFT_AXIL_STATUS_OFFSET 32'h6C  // STATUS (word 0xB)
+`define PFT_AXIL_CNT_CONGESTED_OFFSET 32'h70  // CNT_CONGESTED (word 0xC)
+`define PFT_AXIL_CNT_SENT_OFFSET 32'h74  // CNT_SENT (word 0xD)
+`define PFT_AXIL_CNT_THROTTLED_OFFSET 32'h78  // CNT_THROTTLED (word 0xE)
+`define PFT_AXIL_AT_STATUS_OFFSET 32'h7C  // AT_STATUS (word 0xF)
+
 `endif

@@ -182,4 +182,31 @@ package pft_regs_pkg;
   localparam int unsigned PFT_AT_STATUS_HIT_WIDTH = 16;
   localparam logic [31:0] PFT_AT_STATUS_HIT_FIELD_MASK = 32'hFFFF0000;
   localparam logic [31:0] PFT_AT_STATUS_HIT_FIELD_RESET = 32'h00000000;
+
+  // pft_axis: the AXI4-Lite byte map
+  localparam logic [31:0] PFT_AXIL_ADDR_BITS = 32'h00000008;  // width of s_axil_awaddr/araddr (byte addresses)
+  localparam logic [31:0] PFT_AXIL_RB_TYPE_OFFSET = 32'h00000000;  // register-block type word (RO)
+  localparam logic [31:0] PFT_AXIL_RB_VERSION_OFFSET = 32'h00000004;  // register-block version word (RO)
+  localparam logic [31:0] PFT_AXIL_RB_NEXT_PTR_OFFSET = 32'h00000008;  // next register block's offset, 0 = last (RO)
+  localparam logic [31:0] PFT_AXIL_RB_TYPE = 32'h50465400;  // PFT's register-block type id ("PFT\0")
+  localparam logic [31:0] PFT_AXIL_RB_VERSION = 32'h00000001;  // register-block version (major 15:8, minor 7:0)
+  localparam logic [31:0] PFT_AXIL_RB_NEXT_PTR = 32'h00000000;  // the next pointer the export builds
+  localparam logic [31:0] PFT_AXIL_PFT_BASE = 32'h00000040;  // byte offset of word address 0 (CTRL)
+  localparam logic [31:0] PFT_AXIL_SPAN = 32'h00000080;  // bytes in the block; an address at or above is SLVERR
+  localparam logic [31:0] PFT_AXIL_CTRL_OFFSET = 32'h00000040;  // CTRL (word 0x0)
+  localparam logic [31:0] PFT_AXIL_CREDIT_LIMIT_OFFSET = 32'h00000044;  // CREDIT_LIMIT (word 0x1)
+  localparam logic [31:0] PFT_AXIL_TH_ENTER_OFFSET = 32'h00000048;  // TH_ENTER (word 0x2)
+  localparam logic [31:0] PFT_AXIL_TH_ESCAPE_OFFSET = 32'h0000004C;  // TH_ESCAPE (word 0x3)
+  localparam logic [31:0] PFT_AXIL_AT_WIN_E_OFFSET = 32'h00000050;  // AT_WIN_E (word 0x4)
+  localparam logic [31:0] PFT_AXIL_AT_CNT_E_OFFSET = 32'h00000054;  // AT_CNT_E (word 0x5)
+  localparam logic [31:0] PFT_AXIL_AT_WIN_S_OFFSET = 32'h00000058;  // AT_WIN_S (word 0x6)
+  localparam logic [31:0] PFT_AXIL_AT_CNT_S_OFFSET = 32'h0000005C;  // AT_CNT_S (word 0x7)
+  localparam logic [31:0] PFT_AXIL_SHAPE_OFFSET = 32'h00000060;  // SHAPE (word 0x8)
+  localparam logic [31:0] PFT_AXIL_K_OFFSET = 32'h00000064;  // K (word 0x9)
+  localparam logic [31:0] PFT_AXIL_SEED_OFFSET = 32'h00000068;  // SEED (word 0xA)
+  localparam logic [31:0] PFT_AXIL_STATUS_OFFSET = 32'h0000006C;  // STATUS (word 0xB)
+  localparam logic [31:0] PFT_AXIL_CNT_CONGESTED_OFFSET = 32'h00000070;  // CNT_CONGESTED (word 0xC)
+  localparam logic [31:0] PFT_AXIL_CNT_SENT_OFFSET = 32'h00000074;  // CNT_SENT (word 0xD)
+  localparam logic [31:0] PFT_AXIL_CNT_THROTTLED_OFFSET = 32'h00000078;  // CNT_THROTTLED (word 0xE)
+  localparam logic [31:0] PFT_AXIL_AT_STATUS_OFFSET = 32'h0000007C;  // AT_STATUS (word 0xF)
 endpackage

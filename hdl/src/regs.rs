@@ -540,5 +540,66 @@ pub fn markdown() -> String {
             f.doc
         );
     }
+    s += "\n## AXI4-Lite byte map (`pft_axis`)\n\n\
+          `pft_axis` (hdl/src/axis/) puts the same registers behind an AXI4-Lite slave: 32-bit \
+          data, 8-bit byte addresses (`s_axil_awaddr[7:0]`, `s_axil_araddr[7:0]`; bits 1:0 \
+          ignored). The block starts with a register-block header in Corundum's layout \
+          (type, version, next-block pointer); PFT's register at word address `a` is at byte \
+          `0x40 + 4a`. Responses are OKAY inside the block (0x00-0x7F; reserved words read 0 \
+          and ignore writes, the header ignores writes) and SLVERR at 0x80 and above (reads \
+          return 0, writes change nothing). Byte strobes are honoured: an unstrobed byte keeps \
+          its value in an RW register and is written as 0 elsewhere (so it clears no \
+          write-1-to-clear bit), and a write with no strobe bit reaches no register. Every \
+          write to CTRL also sets CTRL.gating (packet gating): `pft_axis` never stops a packet \
+          that has started. The generated files carry this map as `PFT_AXIL_*` (C, SystemVerilog, \
+          Verilog defines), `AXIL_*` and `AXIL_OFFSETS` (Python) and the addrmap \
+          `pft_axis_csr` (SystemRDL).\n\n| byte offset | name | value / register |\n|---|---|---|\n";
+    for (n, v, what) in crate::regs_gen::axil_rows() {
+        if n.ends_with("_OFFSET") {
+            s += &format!(
+                "| 0x{v:02X} | {} | {what} |\n",
+                n.trim_end_matches("_OFFSET")
+            );
+        }
+    }
+    s += &format!(
+        "| 0x{:02X}-0x3C | - | reserved: read 0, OKAY |\n| 0x80-0xFF | - | outside: SLVERR |\n\n\
+         Header values: RB_TYPE = 0x{:08X} (\"PFT\\0\"), RB_VERSION = 0x{:08X} (0.1), RB_NEXT_PTR = \
+         0x{:X} (the last block; `AxilData::new(next_ptr)` builds another).\n",
+        axil::RB_NEXT_PTR_OFFSET + 4,
+        axil::RB_TYPE,
+        axil::RB_VERSION,
+        axil::RB_NEXT_PTR
+    );
     s
+}
+
+/// The AXI4-Lite byte map of `pft_axis` (hdl/src/axis/): a register-block header in
+/// Corundum's layout (type, version, next-block pointer), then the PFT registers above. The
+/// word-addressed map of `pft_injector` is unchanged; this map stands beside it.
+pub mod axil {
+    /// Width of `s_axil_awaddr` and `s_axil_araddr` (byte addresses 0x00-0xFF).
+    pub const ADDR_BITS: usize = 8;
+    /// Byte offset of the register-block type word (read-only).
+    pub const RB_TYPE_OFFSET: u32 = 0x00;
+    /// Byte offset of the register-block version word (read-only).
+    pub const RB_VERSION_OFFSET: u32 = 0x04;
+    /// Byte offset of the next-block pointer (read-only; 0 ends the chain).
+    pub const RB_NEXT_PTR_OFFSET: u32 = 0x08;
+    /// The register-block type id of PFT: ASCII "PFT" and a 0 byte.
+    pub const RB_TYPE: u32 = 0x5046_5400;
+    /// The register-block version: 0.1 (major in bits 15:8, minor in bits 7:0).
+    pub const RB_VERSION: u32 = 0x0000_0001;
+    /// The next-block pointer the export builds (0: the last block of the chain).
+    pub const RB_NEXT_PTR: u32 = 0;
+    /// Byte offset of the PFT register at word address 0 (CTRL); word `a` is at
+    /// `PFT_BASE + 4 * a`.
+    pub const PFT_BASE: u32 = 0x40;
+    /// The block's span in bytes (0x00-0x7F); an address at 0x80 or above is outside it.
+    pub const SPAN: u32 = 0x80;
+
+    /// The byte offset of the PFT register at word address `a`.
+    pub const fn offset(a: u8) -> u32 {
+        PFT_BASE + 4 * (a as u32 & super::ADDR_MASK as u32)
+    }
 }

@@ -8,7 +8,68 @@
 //! Addresses: the CSR port is word addressed (`csr_addr[3:0]`). The SystemRDL map gives byte
 //! offsets (word address x 4), as SystemRDL requires; every other output gives both.
 
-use crate::regs::{Access, Field, RegInfo, ADDR_BITS, FIELDS, REGS};
+use crate::regs::{axil, Access, Field, RegInfo, ADDR_BITS, FIELDS, REGS};
+
+/// The AXI4-Lite byte map of `pft_axis` (`regs::axil`) as (name, value, what) rows: the
+/// register-block header, the block's layout, and each PFT register's byte offset. Every
+/// format below writes these beside the word-addressed map, with the prefix `PFT_AXIL_`.
+pub fn axil_rows() -> Vec<(String, u32, String)> {
+    let mut v = vec![
+        (
+            "ADDR_BITS".to_string(),
+            axil::ADDR_BITS as u32,
+            "width of s_axil_awaddr/araddr (byte addresses)".to_string(),
+        ),
+        (
+            "RB_TYPE_OFFSET".into(),
+            axil::RB_TYPE_OFFSET,
+            "register-block type word (RO)".into(),
+        ),
+        (
+            "RB_VERSION_OFFSET".into(),
+            axil::RB_VERSION_OFFSET,
+            "register-block version word (RO)".into(),
+        ),
+        (
+            "RB_NEXT_PTR_OFFSET".into(),
+            axil::RB_NEXT_PTR_OFFSET,
+            "next register block's offset, 0 = last (RO)".into(),
+        ),
+        (
+            "RB_TYPE".into(),
+            axil::RB_TYPE,
+            "PFT's register-block type id (\"PFT\\0\")".into(),
+        ),
+        (
+            "RB_VERSION".into(),
+            axil::RB_VERSION,
+            "register-block version (major 15:8, minor 7:0)".into(),
+        ),
+        (
+            "RB_NEXT_PTR".into(),
+            axil::RB_NEXT_PTR,
+            "the next pointer the export builds".into(),
+        ),
+        (
+            "PFT_BASE".into(),
+            axil::PFT_BASE,
+            "byte offset of word address 0 (CTRL)".into(),
+        ),
+        (
+            "SPAN".into(),
+            axil::SPAN,
+            "bytes in the block; an address at or above is SLVERR".into(),
+        ),
+    ];
+    for r in REGS.iter() {
+        v.push((
+            format!("{}_OFFSET", r.name),
+            axil::offset(r.addr),
+            format!("{} (word 0x{:X})", r.name, r.addr),
+        ));
+    }
+    v
+}
 
 /// What each output says about where it comes from.
 const ORIGIN: &str = "Generated from hdl/src/regs.rs by `make docs` (pft-regs). Do not edit; a test fails when this file is stale.";
@@ -95,6 +156,25 @@ pub fn systemrdl() -> String {
         s += &format!("    }} {} @ 0x{:02X};\n", r.name, r.addr as u32 * 4);
     }
     s += "};\n";
+    s += &format!(
+        "\n// pft_axis: the AXI4-Lite byte map, a register-block header (Corundum's layout) and the\n\
+         // map above at 0x{:02X}. Elaborate it with top `pft_axis_csr` (`pft_csr` is the word map's).\n\
+         addrmap pft_axis_csr {{\n    name = \"PFT (AXI4-Lite)\";\n    \
+         desc = \"pft_axis: register-block header, then PFT's registers.\";\n    \
+         default regwidth = 32;\n    default accesswidth = 32;\n",
+        axil::PFT_BASE
+    );
+    for (n, off, v) in [
+        ("RB_TYPE", axil::RB_TYPE_OFFSET, axil::RB_TYPE),
+        ("RB_VERSION", axil::RB_VERSION_OFFSET, axil::RB_VERSION),
+        ("RB_NEXT_PTR", axil::RB_NEXT_PTR_OFFSET, axil::RB_NEXT_PTR),
+    ] {
+        s += &format!(
+            "\n    reg {{\n        name = \"{n}\";\n        \
+             field {{ sw = r; hw = na; }} value[31:0] = 0x{v:X};\n    }} {n} @ 0x{off:02X};\n"
+        );
+    }
+    s += &format!("\n    pft_csr PFT @ 0x{:02X};\n}};\n", axil::PFT_BASE);
     s
 }
 
@@ -129,6 +209,10 @@ pub fn sv_package() -> String {
             );
         }
     }
+    s += "\n  // pft_axis: the AXI4-Lite byte map\n";
+    for (n, v, what) in axil_rows() {
+        s += &format!("  localparam logic [31:0] PFT_AXIL_{n} = 32'h{v:08X};  // {what}\n");
+    }
     s += "endpackage\n";
     s
 }
@@ -158,6 +242,10 @@ pub fn verilog_defines() -> String {
                 f.reset
             );
         }
+    }
+    s += "\n// pft_axis: the AXI4-Lite byte map\n";
+    for (n, v, what) in axil_rows() {
+        s += &format!("`define PFT_AXIL_{n} 32'h{v:X}  // {what}\n");
     }
     s += "\n`endif\n";
     s
@@ -191,6 +279,10 @@ pub fn c_header() -> String {
                 f.reset
             );
         }
+    }
+    s += "\n/* pft_axis: the AXI4-Lite byte map (register-block header, then the registers above at\n * PFT_AXIL_PFT_BASE + 4 x word address; SLVERR at PFT_AXIL_SPAN and above). */\n";
+    for (n, v, what) in axil_rows() {
+        s += &format!("#define PFT_AXIL_{n} 0x{v:X}u /* {what} */\n");
     }
     s += "\n#endif /* PFT_REGS_H */\n";
     s
@@ -254,6 +346,14 @@ pub fn python_module() -> String {
             f.lo,
             f.hi
         );
+    }
+    s += "}\n\n# pft_axis: the AXI4-Lite byte map\n";
+    for (n, v, what) in axil_rows() {
+        s += &format!("AXIL_{n} = 0x{v:X}  # {what}\n");
+    }
+    s += "\n# register name: its byte offset on pft_axis's AXI4-Lite port\nAXIL_OFFSETS = {\n";
+    for r in REGS.iter() {
+        s += &format!("    \"{}\": 0x{:02X},\n", r.name, axil::offset(r.addr));
     }
     s += "}\n";
     s

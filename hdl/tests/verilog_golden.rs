@@ -55,6 +55,16 @@ fn old_forms() -> Vec<(String, Vec<String>)> {
             "ibcc_flow_random".into(),
             vec!["--ibcc".into(), "--cct".into(), "random".into()],
         ),
+        // Issue 38's design has no older flag; its width flag at the default width.
+        (
+            "pft_axis".into(),
+            vec![
+                "--design".into(),
+                "pft_axis".into(),
+                "--data-width".into(),
+                "64".into(),
+            ],
+        ),
     ];
     for n in [1, 4, 16, 64] {
         for f in ["mvcm", "ibcc"] {

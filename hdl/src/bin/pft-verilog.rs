@@ -15,6 +15,7 @@
 
 #![no_main]
 
+use pft_hdl::axis::verilog as axis;
 use pft_hdl::design::{self, Design};
 use pft_hdl::DESIGNS;
 use std::collections::BTreeMap;
@@ -23,16 +24,20 @@ use std::path::{Path, PathBuf};
 
 /// The option that picks a design's size.
 const SIZE: &str = "--flows";
+/// `pft_axis`'s data width and `tuser` width.
+const WIDTH: &str = "--data-width";
+const USER_WIDTH: &str = "--user-width";
 
 /// The usage text, from the registry.
 fn usage() -> String {
     let mut u = String::from(
         "usage: pft-verilog [--design NAME [--flows N]] [OUT.v | -]\n       \
+         pft-verilog --design pft_axis [--data-width N] [--user-width U] [OUT.v | -]\n       \
          pft-verilog --family FAMILY [--out-dir DIR]\n       \
          pft-verilog --list\n  \
          (default: the design pft_injector; OUT.v defaults to synth/out/<top>.v; `-` writes \
          to stdout;\n  --family writes every top of the family into DIR, default synth/out; \
-         --list prints the\n  registry as JSON)\n\ndesigns (NAME, sizes N, older flags):\n",
+         --list prints the\n  registry as JSON; pft_axis: N in 64..512, a power of two (default 64), U in 1, 8, 16,\n  32, 64 (default 1), OUT.v defaults to synth/out/pft_axis[_dN[_uU]].v)\n\ndesigns (NAME, sizes N, older flags):\n",
     );
     for d in DESIGNS {
         let sizes = if d.sizes.is_empty() {
@@ -202,7 +207,7 @@ fn run() -> Result<(), i32> {
         }
         if !dashdash && s.starts_with('-') && s.len() > 1 {
             let takes_value = match s.as_ref() {
-                "--design" | "--family" | "--out-dir" => true,
+                "--design" | "--family" | "--out-dir" | WIDTH | USER_WIDTH => true,
                 "--list" => false,
                 f => match aliases.get(f) {
                     Some(v) => *v,
@@ -272,7 +277,7 @@ fn run() -> Result<(), i32> {
     let (d, size) = if let Some(name) = text("--design") {
         let others: Vec<&String> = opts
             .keys()
-            .filter(|k| *k != "--design" && *k != SIZE)
+            .filter(|k| *k != "--design" && *k != SIZE && *k != WIDTH && *k != USER_WIDTH)
             .collect();
         if let Some(o) = others.first() {
             return usage_error(&format!("--design and {o} exclude each other"));
@@ -312,6 +317,43 @@ fn run() -> Result<(), i32> {
         }
     };
     let top = d.top(size);
+    if opts.contains_key(WIDTH) || opts.contains_key(USER_WIDTH) {
+        if d.name != axis::TOP {
+            return usage_error(&format!(
+                "{WIDTH} and {USER_WIDTH} go with --design {}, not {}",
+                axis::TOP,
+                d.name
+            ));
+        }
+        let num = |k: &str, dflt: usize| -> Result<usize, String> {
+            match text(k) {
+                None => Ok(dflt),
+                Some(v) => v.parse::<usize>().map_err(|_| match k {
+                    WIDTH => format!(
+                        "{WIDTH} {v}: must be in 64..512 and a power of two (64, 128, 256, 512)"
+                    ),
+                    _ => format!("{k} {v}: built for {:?}", axis::USER_WIDTHS),
+                }),
+            }
+        };
+        let widths = num(WIDTH, axis::DEFAULT_DATA_WIDTH)
+            .and_then(|w| num(USER_WIDTH, axis::DEFAULT_USER_WIDTH).map(|u| (w, u)));
+        let (w, u) = match widths.and_then(|(w, u)| axis::check_widths(w, u).map(|_| (w, u))) {
+            Ok(x) => x,
+            Err(e) => return usage_error(&e),
+        };
+        let stem = match (w == axis::DEFAULT_DATA_WIDTH, u == axis::DEFAULT_USER_WIDTH) {
+            (true, true) => top.clone(),
+            (_, true) => format!("{top}_d{w}"),
+            _ => format!("{top}_d{w}_u{u}"),
+        };
+        let out = out.unwrap_or_else(|| PathBuf::from(format!("synth/out/{stem}.v")));
+        let text = || axis::axis_verilog(w, u).expect("widths checked");
+        if out.as_os_str() == "-" {
+            return to_stdout(&text(), "the Verilog");
+        }
+        return to_file(&out, text);
+    }
     let out = out.unwrap_or_else(|| PathBuf::from(format!("synth/out/{top}.v")));
     if out.as_os_str() == "-" {
         // `-`: the Verilog on stdout (write `./-` for a file of that name)
