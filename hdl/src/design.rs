@@ -7,6 +7,8 @@
 /// A design's ports in a replay vector's order and its blocks.
 #[derive(Debug)]
 pub struct Io {
+    /// The clock input (the replay harness drives it).
+    pub clock: &'static str,
     /// The inputs (clock excluded), in the vector's order.
     pub inputs: &'static [&'static str],
     /// The outputs compared every cycle, in the vector's order after the inputs.

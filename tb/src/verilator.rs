@@ -109,8 +109,9 @@ pub fn build_replay_as(verilog: &Path, top: &str, ports_of: &str, dir: &Path) ->
         &wrapper,
         format!(
             "// {top}: the registry's ports; the loop is tb/verilator/replay_design.cpp\n\
-             #define DUT_HEADER \"Vdut.h\"\n#define DUT Vdut\n\
+             #define DUT_HEADER \"Vdut.h\"\n#define DUT Vdut\n#define DUT_CLOCK {}\n\
              #define INPUTS(X){}\n#define OUTPUTS(X){}\n#include \"{}\"\n",
+            d.io.clock,
             ports(d.io.inputs),
             ports(d.io.outputs),
             harness_dir().join("replay_design.cpp").display()

@@ -8,6 +8,9 @@
 // Usage: <harness> VECTORS [MAX_REPORTS]
 // Vector line (hex, space separated): the inputs, then the expected outputs; `#` lines are
 // comments. Prints "cycles N mismatches M"; exits 1 if M > 0, 2 if the file is malformed.
+#ifndef DUT_CLOCK
+#define DUT_CLOCK clock  // the clock input's name (tb/src/verilator.rs defines it)
+#endif
 #include DUT_HEADER
 #include "verilated.h"
 #include <cstdio>
@@ -33,7 +36,7 @@ int main(int argc, char **argv) {
     long max_reports = argc > 2 ? atol(argv[2]) : 10;
     VerilatedContext ctx;
     DUT dut(&ctx);
-    dut.clock = 1;  // power-up with the clock high, like the rust-hdl steppers
+    dut.DUT_CLOCK = 1;  // power-up with the clock high, like the rust-hdl steppers
     dut.eval();
     char line[1024];
     unsigned long long v[n_in + n_out], got[n_out];
@@ -52,7 +55,7 @@ int main(int argc, char **argv) {
             p = end;
         }
         // Inputs change with the falling edge; outputs are sampled before the rising edge.
-        dut.clock = 0;
+        dut.DUT_CLOCK = 0;
         int k = 0;
 #define REPLAY_SET(port) dut.port = v[k++];
         INPUTS(REPLAY_SET)
@@ -75,7 +78,7 @@ int main(int argc, char **argv) {
             }
             bad++;
         }
-        dut.clock = 1;
+        dut.DUT_CLOCK = 1;
         dut.eval();
         cycles++;
     }

@@ -70,6 +70,7 @@ pub fn default_width(_size: Option<usize>) -> String {
 
 /// Replay ports (the shared Verilator harness: each at most 64 bits, so the 64-bit build).
 pub const IO: Io = Io {
+    clock: "clk",
     inputs: &[
         "rst",
         "s_axis_tdata",

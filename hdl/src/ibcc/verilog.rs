@@ -93,6 +93,7 @@ pub fn table1_flows(size: Option<usize>) -> String {
 
 /// One flow's replay ports and blocks (with either CCT).
 pub const FLOW_IO: Io = Io {
+    clock: "clock",
     inputs: &["reset", "becn", "start", "flits"],
     outputs: &["ccti", "eligible", "wait_cycles", "tick", "err_early"],
     blocks: &[
@@ -117,6 +118,7 @@ pub const FLOW_IO: Io = Io {
 
 /// N flows' replay ports; the one flow's CCTI output is waived in the lint.
 pub const FLOWS_IO: Io = Io {
+    clock: "clock",
     inputs: &["reset", "becn", "becn_flow", "start", "start_flow", "flits"],
     outputs: &["eligible", "tick", "err_early"],
     blocks: &[],

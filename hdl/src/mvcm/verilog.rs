@@ -53,6 +53,7 @@ pub fn paper_flows(size: Option<usize>) -> String {
 
 /// One flow's replay ports and blocks.
 pub const FLOW_IO: Io = Io {
+    clock: "clock",
     inputs: &[
         "reset",
         "ack_valid",
@@ -94,6 +95,7 @@ pub const FLOW_IO: Io = Io {
 /// N flows' replay ports; the one flow's observation outputs it does not export are
 /// waived in the lint (tb/tests/mvcm_verilog.rs waives the same names).
 pub const FLOWS_IO: Io = Io {
+    clock: "clock",
     inputs: &[
         "reset",
         "ack_valid",

@@ -67,6 +67,7 @@ const COUNTERS: &str = "PerfCounters: three 32-bit event counters";
 /// `PftInjector`'s ports and direct sub-blocks (anything else is the top's own logic:
 /// send, throttle_ok, ready).
 pub const IO: Io = Io {
+    clock: "clock",
     inputs: INPUTS,
     outputs: OUTPUTS,
     blocks: &[
@@ -94,6 +95,7 @@ pub const IO: Io = Io {
 
 /// `PftInjectorPipelined`'s: same instance names where a block has a counterpart.
 pub const IO_PIPELINED: Io = Io {
+    clock: "clock",
     inputs: INPUTS,
     outputs: OUTPUTS,
     blocks: &[

@@ -23,6 +23,7 @@ pub fn seed(_size: Option<usize>) -> String {
 /// The node's replay ports and blocks (`tuner$rules`, the drop and reset rules, is kept as
 /// its own module too).
 pub const IO: Io = Io {
+    clock: "clock",
     inputs: &["reset", "snap_valid", "snap_full", "snap_flits"],
     outputs: &["inhibit", "threshold", "margin"],
     blocks: &[
