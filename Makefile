@@ -112,10 +112,12 @@ asic: verilog verilog-pipelined
 
 ## formal: properties of the exported Verilog, default and pipelined build, Yosys +
 ##         yosys-smtbmc (z3): BMC 30 cycles, k-induction, covers, broken copies that must
-##         fail (docs/formal.md; about 45 s + 2 min with JOBS=2)
+##         fail (docs/formal.md; about 45 s + 2 min with JOBS=2); pft_axis's AXI-Stream and
+##         AXI4-Lite properties, BMC 20 cycles, and its broken copies (synth/formal/axis/, 2.5 min)
 formal: verilog verilog-pipelined
 	JOBS=2 bash synth/formal/run.sh
 	JOBS=2 bash synth/formal/run.sh synth/out/pft_injector_pipelined.v
+	bash synth/formal/axis/run.sh synth/out/pft_axis.v
 
 ## vcd: directed congestion episodes (FT-FI and AT-RI) as VCD for GTKWave (tb/pft.gtkw)
 vcd:
