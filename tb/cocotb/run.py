@@ -1,41 +1,61 @@
 #!/usr/bin/env python3
-"""Build synth/out/pft_injector.v under Icarus and run the cocotb tests of
-test_pft_injector.py (cocotb's Python runner). `make cocotb` runs it from .venv/.
+"""Build the exported Verilog under Icarus and run the cocotb testbenches (cocotb's Python
+runner): test_pft_injector.py on synth/out/pft_injector.v, and test_pft_axis.py
+(cocotbext-axi) on synth/out/pft_axis.v. `make cocotb` runs it from .venv/.
 
-  run.py [--verilog FILE] [--build-dir DIR]
-Prints cocotb's summary (tests, simulated time, wall time) and exits non-zero on a failure.
+  run.py [--design all|pft_injector|pft_axis] [--verilog FILE] [--axis-verilog FILE]
+         [--build-dir DIR] [--testcase NAME]
+Prints cocotb's summary (tests, simulated time, wall time) and exits non-zero when a test
+fails (the results XML is read back).
 """
 import argparse
 import sys
 import time
 from pathlib import Path
 
+from cocotb_tools.check_results import get_results
 from cocotb_tools.runner import get_runner
 
 here = Path(__file__).resolve().parent
 root = here.parent.parent
 p = argparse.ArgumentParser()
+p.add_argument("--design", choices=("all", "pft_injector", "pft_axis"), default="all")
 p.add_argument("--verilog", default=str(root / "synth/out/pft_injector.v"))
+p.add_argument("--axis-verilog", default=str(root / "synth/out/pft_axis.v"))
 p.add_argument("--build-dir", default=str(root / "out/cocotb"))
+p.add_argument("--testcase", default=None, help="run only this test (one design)")
 a = p.parse_args()
 # absolute: cocotb runs the tests from test_dir, where a relative results path would land
-a.build_dir = str(Path(a.build_dir).resolve())
-if not Path(a.verilog).is_file():
-    sys.exit(f"error: {a.verilog} not found: run `make verilog`")
-runner = get_runner("icarus")
-runner.build(
-    sources=[a.verilog],
-    hdl_toplevel="pft_injector",
-    build_dir=a.build_dir,
-    timescale=("1ns", "1ps"),
-    always=True,
-)
-t0 = time.monotonic()
-results = runner.test(
-    hdl_toplevel="pft_injector",
-    test_module="test_pft_injector",
-    test_dir=str(here),
-    build_dir=a.build_dir,
-    results_xml=str(Path(a.build_dir) / "results.xml"),
-)
-print(f"cocotb: results in {results} ({time.monotonic() - t0:.1f} s wall)")
+build_dir = Path(a.build_dir).resolve()
+benches = {"pft_injector": (a.verilog, "test_pft_injector"),
+           "pft_axis": (a.axis_verilog, "test_pft_axis")}
+failed = 0
+for top, (verilog, module) in benches.items():
+    if a.design not in ("all", top):
+        continue
+    if not Path(verilog).is_file():
+        sys.exit(f"error: {verilog} not found: run `make verilog`")
+    bdir = build_dir / top
+    runner = get_runner("icarus")
+    runner.build(
+        sources=[verilog],
+        hdl_toplevel=top,
+        build_dir=str(bdir),
+        timescale=("1ns", "1ps"),
+        always=True,
+    )
+    t0 = time.monotonic()
+    results = runner.test(
+        hdl_toplevel=top,
+        test_module=module,
+        test_dir=str(here),
+        build_dir=str(bdir),
+        results_xml=str(bdir / "results.xml"),
+        testcase=a.testcase,
+    )
+    n, nfail = get_results(Path(results))
+    failed += nfail
+    print(f"cocotb {top}: {n - nfail} of {n} tests passed, results in {results} "
+          f"({time.monotonic() - t0:.1f} s wall)")
+if failed:
+    sys.exit(f"cocotb: FAILED: {failed} test(s)")

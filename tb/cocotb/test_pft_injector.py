@@ -19,6 +19,7 @@ from cocotb.triggers import FallingEdge, RisingEdge, Timer
 # The register map, generated from hdl/src/regs.rs (`make docs`; docs/registers.md).
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hdl" / "generated"))
 import pft_regs as regs  # noqa: E402
+from pft_spec import SpecFtFi  # noqa: E402  (the Python port of the spec, pft_spec.py)
 from pft_regs import (  # noqa: E402
     AT_CNT_E, AT_CNT_S, AT_STATUS, AT_WIN_E, AT_WIN_S, CNT_CONGESTED, CNT_SENT,
     CNT_THROTTLED, CREDIT_LIMIT, CTRL, K, SEED, SHAPE, STATUS, TH_ENTER, TH_ESCAPE,
@@ -37,35 +38,6 @@ N_SHIFT, M_SHIFT = regs.SHAPE_N_SHIFT, regs.SHAPE_M_SHIFT
 def shape(m, n=0, r_width=32):
     """A SHAPE word."""
     return (r_width << R_WIDTH_SHIFT) | (n << N_SHIFT) | (m << M_SHIFT)
-
-
-class SpecFtFi:
-    """The spec's credit counter, FT detection and FI throttle (flit gating), cycle by
-    cycle: outputs of cycle t from the registered values of cycle t, then the edge."""
-
-    def __init__(self, limit, th_enter, th_escape, m, n, k):
-        self.limit, self.th_enter, self.th_escape = limit, th_enter, th_escape
-        self.m, self.n, self.k = m, n, k
-        self.c, self.state, self.gap = 0, False, 0xFFFF
-
-    def level(self):
-        return ((self.c << self.m) >> self.n) + self.k
-
-    def outputs(self, flit_valid):
-        credit_ok = self.c < self.limit
-        throttle_ok = (not self.state) or self.gap >= self.level()
-        send = flit_valid and credit_ok and throttle_ok
-        throttled = flit_valid and credit_ok and not throttle_ok
-        return send, throttled, self.state, self.c
-
-    def edge(self, send, credit_return):
-        c = self.c
-        if self.state and c < self.th_escape:
-            self.state = False
-        elif not self.state and c > self.th_enter:
-            self.state = True
-        self.c = max(0, c + send - credit_return)
-        self.gap = 0 if send else min(self.gap + 1, 0xFFFF)
 
 
 async def start(dut):
