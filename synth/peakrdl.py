@@ -14,6 +14,14 @@
    both headers have the same number of registers and fields. Compiled with CC
    (default: $CC or cc) -fsyntax-only -Werror: a disagreement fails the compile.
 
+4. Elaborates the same file with top `pft_axis_csr` (pft_axis's AXI4-Lite byte map: the
+   register-block header, then the map above at 0x40) and exports its IP-XACT description
+   (DIR/pft_axis.xml, PeakRDL-ipxact, IEEE 1685-2014, VLNV pft:nic:pft_axis:0.1.0 as the
+   FuseSoC core). Checks the XML: it parses, and its registers (absolute byte offsets,
+   through the PFT register file), their fields' bit offsets, widths and the registers'
+   reset values are exactly those of the generated Python map (hdl/generated/pft_regs.py:
+   AXIL_*_OFFSET, <REG>_<FIELD>_SHIFT/_WIDTH or a one-field register's <REG>_MASK, REGS), no more and no fewer.
+
 Writes only DIR (default out/peakrdl). Exits non-zero on any failure.
 """
 import argparse
@@ -21,10 +29,12 @@ import os
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from peakrdl_cheader.exporter import CHeaderExporter
 from peakrdl_html import HTMLExporter
+from peakrdl_ipxact import IPXACTExporter
 from systemrdl import RDLCompileError, RDLCompiler
 from systemrdl import warnings as rdl_warnings
 from systemrdl.messages import MessagePrinter, Severity
@@ -36,6 +46,8 @@ p.add_argument("--rdl", default=str(root / "hdl/generated/pft_regs.rdl"))
 p.add_argument("--header", default=str(root / "hdl/generated/pft_regs.h"))
 p.add_argument("--out", default=str(root / "out/peakrdl"))
 p.add_argument("--cc", default=os.environ.get("CC", "cc"))
+p.add_argument("--py", default=str(root / "hdl/generated/pft_regs.py"),
+               help="the generated Python map the IP-XACT is checked against")
 a = p.parse_args()
 out = Path(a.out)
 out.mkdir(parents=True, exist_ok=True)
@@ -114,4 +126,90 @@ if res.returncode != 0:
     sys.stderr.write(res.stdout + res.stderr)
     sys.exit(f"peakrdl: FAILED: PeakRDL's C header and {a.header} disagree ({' '.join(cmd)})")
 print(f"peakrdl: {header.name} agrees with {Path(a.header).name}: {checks} static asserts ({check})")
+
+# 4. pft_axis's byte map as IP-XACT, checked against the generated Python map
+rdlc = RDLCompiler(message_printer=Counting(), error_flags=rdl_warnings.ALL)
+try:
+    rdlc.compile_file(a.rdl)
+    axis = rdlc.elaborate(top_def_name="pft_axis_csr").top
+except RDLCompileError:
+    sys.exit(f"peakrdl: FAILED: systemrdl-compiler rejects {a.rdl} (top pft_axis_csr)")
+if Counting.warnings:
+    sys.exit(f"peakrdl: FAILED: systemrdl-compiler warns about {a.rdl} (top pft_axis_csr)")
+xml_path = out / "pft_axis.xml"
+IPXACTExporter(vendor="pft", library="nic", version="0.1.0").export(
+    axis, str(xml_path), component_name="pft_axis")
+
+ns = {"ipxact": "http://www.accellera.org/XMLSchema/IPXACT/1685-2014"}
+
+
+def num(text):
+    """An IP-XACT number: 'h1F, 0x1F or decimal."""
+    text = text.strip()
+    if text.startswith("'h"):
+        return int(text[2:], 16)
+    return int(text, 0)
+
+
+def registers(elem, base):
+    """(name, absolute byte offset, register element) under an addressBlock or registerFile."""
+    for r in elem.findall("ipxact:register", ns):
+        yield r.find("ipxact:name", ns).text, base + num(r.find("ipxact:addressOffset", ns).text), r
+    for rf in elem.findall("ipxact:registerFile", ns):
+        yield from registers(rf, base + num(rf.find("ipxact:addressOffset", ns).text))
+
+
+py = {}
+exec(compile(Path(a.py).read_text(), a.py, "exec"), py)  # the generated map: constants only
+want = {"RB_TYPE": (py["AXIL_RB_TYPE_OFFSET"], py["AXIL_RB_TYPE"]),
+        "RB_VERSION": (py["AXIL_RB_VERSION_OFFSET"], py["AXIL_RB_VERSION"]),
+        "RB_NEXT_PTR": (py["AXIL_RB_NEXT_PTR_OFFSET"], py["AXIL_RB_NEXT_PTR"])}
+for name, (_word, _access, _mask, reset) in py["REGS"].items():
+    want[name] = (py[f"AXIL_{name}_OFFSET"], reset)
+try:
+    tree = ET.parse(xml_path)
+except ET.ParseError as e:
+    sys.exit(f"peakrdl: FAILED: {xml_path} does not parse: {e}")
+blocks = tree.getroot().findall(".//ipxact:memoryMap/ipxact:addressBlock", ns)
+if len(blocks) != 1:
+    sys.exit(f"peakrdl: FAILED: {xml_path}: {len(blocks)} address blocks, want 1")
+block = blocks[0]
+bad = []
+if num(block.find("ipxact:range", ns).text) != py["AXIL_SPAN"]:
+    bad.append(f"address block range {block.find('ipxact:range', ns).text}, span {py['AXIL_SPAN']:#x}")
+seen = {}
+nfields = 0
+for name, offset, r in registers(block, num(block.find("ipxact:baseAddress", ns).text)):
+    seen[name] = offset
+    if name not in want:
+        bad.append(f"{name}: not in {a.py}")
+        continue
+    if offset != want[name][0]:
+        bad.append(f"{name}: offset {offset:#x}, pft_regs.py {want[name][0]:#x}")
+    reset = 0
+    for f in r.findall("ipxact:field", ns):
+        nfields += 1
+        fname = f.find("ipxact:name", ns).text.upper()
+        bit = num(f.find("ipxact:bitOffset", ns).text)
+        width = num(f.find("ipxact:bitWidth", ns).text)
+        rv = f.find("ipxact:resets/ipxact:reset/ipxact:value", ns)
+        reset |= (num(rv.text) if rv is not None else 0) << bit
+        if name in py["REGS"]:
+            if fname == name:  # a one-field register: the field is the register's mask
+                m = py[f"{name}_MASK"]
+                theirs = ((m & -m).bit_length() - 1, bin(m).count("1"))
+            else:
+                theirs = (py.get(f"{name}_{fname}_SHIFT"), py.get(f"{name}_{fname}_WIDTH"))
+            if theirs != (bit, width):
+                bad.append(f"{name}.{fname}: bits {bit}+{width}, pft_regs.py {theirs}")
+    if reset != want[name][1]:
+        bad.append(f"{name}: reset {reset:#x}, pft_regs.py {want[name][1]:#x}")
+missing = sorted(set(want) - set(seen))
+if missing:
+    bad.append(f"registers missing: {missing}")
+if bad:
+    sys.exit("peakrdl: FAILED: IP-XACT " + str(xml_path) + " disagrees with " + a.py + ":\n  "
+             + "\n  ".join(bad))
+print(f"peakrdl: wrote {xml_path} (PeakRDL-ipxact, top pft_axis_csr): {len(seen)} registers, "
+      f"{nfields} fields; offsets, fields and resets agree with {Path(a.py).name}")
 print("peakrdl: OK")
