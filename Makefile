@@ -34,24 +34,28 @@ VENV := .venv
 $(VENV)/bin/fusesoc: synth/setup-venv.sh
 	bash synth/setup-venv.sh $(VENV)
 
-## cocotb: the cocotb testbench of the exported Verilog under Icarus (tb/cocotb/): CSR bus,
-##         FT-FI cycle-exact against the spec, RI rate statistically
+## cocotb: the cocotb testbenches of the exported Verilog under Icarus (tb/cocotb/): pft_injector
+##         (CSR bus, FT-FI cycle-exact against the spec, RI rate statistically) and pft_axis
+##         with cocotbext-axi (AXI4-Lite master, AXI-Stream source and sink with random
+##         back-pressure, credit link, FT-FI cycle-exact, RI statistically, pause, reset in the
+##         middle of a frame; about a minute). Its broken copies: tb/cocotb/mutants.py
 cocotb: verilog $(VENV)/bin/fusesoc
 	$(VENV)/bin/python tb/cocotb/run.py --build-dir $(OUT)/cocotb
 
-## fusesoc: the FuseSoC cores synth/pft_injector.core and synth/pft_injector_pipelined.core:
-##          lint (Verilator), sim (Icarus), synth_ice40 (icestorm), synth_ecp5 (trellis flow
-##          with YoWASP's nextpnr-ecp5)
+## fusesoc: the FuseSoC cores synth/pft_injector.core, synth/pft_injector_pipelined.core and
+##          synth/pft_axis.core: lint (Verilator), sim (Icarus), synth_ice40 (icestorm),
+##          synth_ecp5 (trellis flow with YoWASP's nextpnr-ecp5)
 fusesoc: verilog verilog-pipelined $(VENV)/bin/fusesoc
-	for c in pft_injector pft_injector_pipelined; do for t in lint sim synth_ice40 synth_ecp5; do \
+	for c in pft_injector pft_injector_pipelined pft_axis; do for t in lint sim synth_ice40 synth_ecp5; do \
 	    PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/fusesoc --cores-root synth run \
 	        --build-root $(OUT)/fusesoc/$$c/$$t --target $$t pft:nic:$$c || exit 1; \
 	done; done
 
 ## peakrdl: the register map's SystemRDL (hdl/generated/pft_regs.rdl) compiled by
 ##          systemrdl-compiler, PeakRDL's C header and HTML exporters run on it ($(OUT)/peakrdl/),
-##          and the C compiler's check that PeakRDL's header agrees with hdl/generated/pft_regs.h
-##          (synth/peakrdl.py)
+##          and the C compiler's check that PeakRDL's header agrees with hdl/generated/pft_regs.h;
+##          pft_axis's AXI4-Lite map (top pft_axis_csr) as IP-XACT ($(OUT)/peakrdl/pft_axis.xml,
+##          PeakRDL-ipxact), checked against hdl/generated/pft_regs.py (synth/peakrdl.py)
 peakrdl: $(VENV)/bin/fusesoc
 	$(VENV)/bin/python synth/peakrdl.py --out $(OUT)/peakrdl
 
