@@ -203,7 +203,10 @@ fn reset_in_the_middle_of_a_frame() {
         rst: true,
         ..beat(2, false)
     });
-    assert!(!o.s_tready && o.m_tvalid, "the held beat is still presented in the reset cycle");
+    assert!(
+        !o.s_tready && o.m_tvalid,
+        "the held beat is still presented in the reset cycle"
+    );
     // After it: the register is empty, the credits are 0, the packet is forgotten.
     let o = b.step(Inputs {
         pause: true,
@@ -212,9 +215,15 @@ fn reset_in_the_middle_of_a_frame() {
     assert!(!o.m_tvalid, "the held beat survived the reset");
     assert_eq!(o.used_credits, 0);
     assert!(!b.model.in_packet);
-    assert!(!o.s_tready, "a packet's first beat started under pause after the reset");
+    assert!(
+        !o.s_tready,
+        "a packet's first beat started under pause after the reset"
+    );
     let o = b.step(beat(3, true));
-    assert!(o.s_tready, "the next frame's first beat passes once pause falls");
+    assert!(
+        o.s_tready,
+        "the next frame's first beat passes once pause falls"
+    );
     let o = b.step(Inputs {
         m_tready: true,
         ..Default::default()
