@@ -82,7 +82,9 @@ verilog-pipelined: synth/out/pft_regs.vh
 ## synth: Yosys generic and iCE40 synthesis, nextpnr-ice40 place and route (and ECP5, Gowin with
 ##        .venv/) of the default build (synth/reports/), the pipelined build at 100 MHz
 ##        (synth/reports/pipelined/) and the hand-written reference (synth/reports/reference/),
-##        then one table of the three: synth/reports/compare.md
+##        then one table of the three: synth/reports/compare.md; then pft_axis beside the bare
+##        block (iCE40 HX8K 64-bit, ECP5 64 and 512-bit data; synth/axis/synth.sh, placed in
+##        synth/wrap/pft_axis_wrap.v; synth/reports/axis/summary.md)
 synth: verilog verilog-pipelined
 	bash synth/run.sh
 	PFT_TOP=pft_injector_pipelined ICE40_FREQ_MHZ=100 SYNTH_WORK=synth/out/work-pipelined \
@@ -91,6 +93,7 @@ synth: verilog verilog-pipelined
 	    SYNTH_REPORTS=synth/reports/reference bash synth/run.sh synth/reference/pft_injector_ref.v
 	python3 synth/tools/compare.py default=synth/reports pipelined=synth/reports/pipelined \
 	    reference=synth/reports/reference --out synth/reports
+	bash synth/axis/synth.sh
 
 ## synth-FAMILY: another family of the design registry (hdl/src/lib.rs; the families: `pft-verilog
 ##               --help`) with PFT's flow: export every top of the family into synth/out/
