@@ -23,6 +23,9 @@ pub const CALIBRATE_ABOVE: f64 = 1e9;
 pub const GROWTH_NOISE_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
 /// The calibration runs until it has taken this long (or the scenario's whole budget).
 const CALIBRATION_SECONDS: f64 = 0.25;
+/// A GPCNeT run that stops when its canaries finish is calibrated until its shortened copy
+/// finishes, or until one trial has taken this long.
+const FINISH_SECONDS: f64 = 2.0;
 
 /// What a command is estimated to cost.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,10 +34,17 @@ pub struct Estimate {
     pub runs: usize,
     /// Runs at once.
     pub parallel: usize,
-    /// Node-cycles over all runs (NICs x `cycles.max` x runs; GPCNeT may stop earlier).
+    /// Node-cycles over all runs: NICs x the cycles a run is expected to last x runs
+    /// (`cycles.max`, or for a GPCNeT run that stops when its canaries finish, the finish
+    /// the calibration extrapolates: `finish_fraction`).
     pub node_cycles: f64,
-    /// Measured speed of one run on this machine, node-cycles per second.
+    /// Measured speed of one run on this machine once built, node-cycles per second.
     pub node_cycles_per_s: f64,
+    /// Measured time to build one run (network and workload) before its first cycle.
+    pub build_seconds: f64,
+    /// The cycles a run is expected to last over its `cycles.max`: 1 but for a GPCNeT run
+    /// that stops when its canaries finish.
+    pub finish_fraction: f64,
     /// Wall time at that speed with `parallel` runs at once (at most: on 2 cores two runs
     /// share the machine with the OS).
     pub seconds: f64,
@@ -55,13 +65,29 @@ impl Estimate {
                 .is_some_and(|a| self.memory_bytes > LIMIT_MEMORY_FRACTION * a)
     }
 
+    /// Wall time of one run of the calibrated shape whose NICs x `cycles.max` is
+    /// `node_cycles_at_max` (a sweep's points differ in registers and size, not in kind).
+    pub fn run_seconds(&self, node_cycles_at_max: f64) -> f64 {
+        self.build_seconds
+            + node_cycles_at_max * self.finish_fraction / self.node_cycles_per_s.max(1e-9)
+    }
+
     /// One line for users, e.g. `2 runs x 1.2e9 node-cycles; about 1.5 min at 2.7e7
     /// node-cycles/s measured here, 2 at once; memory about 40 MiB (of 20 GiB available)`.
+    /// Its first `about` is the whole command's wall time (scripts read it).
     pub fn describe(&self) -> String {
         format!(
-            "{} run(s), {:.2e} node-cycles in all; about {} at {:.2e} node-cycles/s (measured here), {} at once; memory about {}{}",
+            "{} run(s), {:.2e} node-cycles in all{}; about {} at {:.2e} node-cycles/s (measured here), {} at once; memory about {}{}",
             self.runs,
             self.node_cycles,
+            if self.finish_fraction < 1.0 {
+                format!(
+                    " (the canaries expected to finish at {:.0}% of `cycles.max`)",
+                    100.0 * self.finish_fraction
+                )
+            } else {
+                String::new()
+            },
             duration(self.seconds),
             self.node_cycles_per_s,
             self.parallel,
@@ -148,17 +174,118 @@ fn ppn(sc: &Scenario) -> Option<u32> {
     sc.gpcnet().map(|g| g.ppn)
 }
 
+/// One calibration trial: a fresh run from cycle 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trial {
+    /// Cycles run.
+    pub cycles: u64,
+    /// Wall time, the build of the network and the workload included.
+    pub secs: f64,
+    /// GPCNeT: the canaries finished within the trial (its `cycles` is then the run's end).
+    pub finished: bool,
+    /// GPCNeT: the share of its work done (`AnyWorkload::work_done`).
+    pub work: Option<f64>,
+    /// GPCNeT: each canary test's (first, last) cycle (`RunOutput::canary_spans`).
+    pub spans: Vec<(Option<u64>, Option<u64>)>,
+}
+
 /// Runs `sc` with `spec` for `cycles` cycles (at most `cycles.max`) from cycle 0, the
-/// measurement window and the canaries' end ignored; returns the cycles run and the wall
-/// time (the build of the network and the workload included).
-fn timed_run(sc: &Scenario, spec: &RunSpec, cycles: u64) -> anyhow::Result<(u64, f64)> {
+/// measurement window ignored. A GPCNeT run that stops when its canaries finish does so
+/// here too: the trial then has measured the run's whole length.
+fn timed_run(sc: &Scenario, spec: &RunSpec, cycles: u64) -> anyhow::Result<Trial> {
     let mut probe = sc.clone();
     probe.cycles.max = cycles.min(sc.cycles.max);
     probe.cycles.warmup = Some(0);
-    probe.cycles.stop_when_finished = false;
     let t = Instant::now();
     let out = run::run(&probe, spec, &Progress::quiet())?;
-    Ok((out.cycles_run.max(1), t.elapsed().as_secs_f64().max(1e-9)))
+    Ok(Trial {
+        cycles: out.cycles_run.max(1),
+        secs: t.elapsed().as_secs_f64().max(1e-9),
+        finished: stops_when_finished(sc) && out.finished,
+        work: out.work_done,
+        spans: out.canary_spans,
+    })
+}
+
+/// True for a run that ends when its GPCNeT canaries finish, usually long before
+/// `cycles.max`.
+fn stops_when_finished(sc: &Scenario) -> bool {
+    sc.cycles.stop_when_finished && sc.gpcnet().is_some()
+}
+
+/// Wall time of a run as build + per-cycle time, `(build_s, s_per_cycle)`, from the last two
+/// trials (`time = build + cycles x per_cycle`; each trial builds afresh): a short trial is
+/// mostly build, so one trial's time over its cycles would overstate the per-cycle cost many
+/// times over. With one trial, or when the two disagree (noise: the longer one took less
+/// time per extra cycle than nothing), the last trial's time over its cycles, no build.
+pub fn time_model(trials: &[Trial]) -> (f64, f64) {
+    match trials {
+        [] => (0.0, 0.0),
+        [.., a, b] if b.cycles > a.cycles && b.secs > a.secs => {
+            let per = (b.secs - a.secs) / (b.cycles - a.cycles) as f64;
+            let build = (b.secs - per * b.cycles as f64).clamp(0.0, a.secs);
+            (build, per)
+        }
+        [.., b] => (0.0, b.secs / b.cycles.max(1) as f64),
+    }
+}
+
+/// How many times shorter the canary tests of a GPCNeT run that stops when its canaries
+/// finish are in its calibration (`GpcnetConfig::shortened`): short enough to run to their
+/// end in a second or two at the paper's size, long enough (about 7 latency and allreduce
+/// iterations per ring) to meet the congestion the full run meets.
+pub const SHORTEN: u32 = 16;
+
+/// `sc` with its canary tests shortened by `SHORTEN` (GPCNeT only).
+fn shortened(sc: &Scenario) -> Scenario {
+    let mut s = sc.clone();
+    if let WorkloadConfig::Gpcnet(g) = &mut s.workload {
+        *g = g.shortened(SHORTEN);
+    }
+    s
+}
+
+/// The cycle in which a run of `sc` ends: `cycles.max`, or for a run that stops when its
+/// GPCNeT canaries finish, the end the trial `t` of its shortened copy shows, each canary
+/// test's span there stretched by the iterations it lacks (the canaries met the same
+/// congestion in the copy: the congestors run all along in both). A trial that did not
+/// reach its end extrapolates its own end from its share of the work done (the later
+/// iterations taken to go as fast as the first did), then stretches it by the iterations
+/// the copy lacks in all. At least the trial's cycles, at most `cycles.max`.
+pub fn expected_end(sc: &Scenario, t: &Trial) -> f64 {
+    let max = sc.cycles.max as f64;
+    let Some(full) = sc.gpcnet().filter(|_| stops_when_finished(sc)) else {
+        return max;
+    };
+    let short = full.shortened(SHORTEN);
+    let stretch = |i: usize| {
+        let n = |g: &crate::workload::gpcnet::GpcnetConfig| {
+            let (w, it, r) = g.test_iterations(full.canary_tests[i]);
+            (w as f64 + it as f64) * r as f64
+        };
+        n(full) / n(&short).max(1.0)
+    };
+    let tests = full.canary_tests.len();
+    let end = if t.finished && t.spans.len() == tests {
+        let extra: f64 = (0..tests)
+            .map(|i| match t.spans[i] {
+                (Some(a), Some(b)) => b.saturating_sub(a) as f64 * (stretch(i) - 1.0),
+                _ => 0.0,
+            })
+            .sum();
+        t.cycles as f64 + extra
+    } else {
+        match t.work {
+            Some(w) if w > 0.0 => {
+                let start = full.canary_start_cycles as f64;
+                let own_end = t.cycles as f64 / w;
+                let mean = (0..tests).map(stretch).sum::<f64>() / tests.max(1) as f64;
+                start + (own_end - start).max(0.0) * mean
+            }
+            _ => max,
+        }
+    };
+    end.clamp((t.cycles as f64).min(max), max)
 }
 
 /// `sc` (a GPCNeT scenario) with `ppn` processes per NIC.
@@ -218,7 +345,8 @@ pub fn estimate(
     jobs: usize,
 ) -> anyhow::Result<Estimate> {
     let rss0 = proc_kib("/proc/self/status", "VmRSS:").unwrap_or(0.0);
-    let (cal, scale) = calibration_copy(sc);
+    let ends = stops_when_finished(sc);
+    let (cal, scale) = calibration_copy(&if ends { shortened(sc) } else { sc.clone() });
     let ppn_cal = ppn(&cal).unwrap_or(1);
     let small = (scale > 1.0 && ppn_cal >= 4).then(|| with_ppn(&cal, ppn_cal / 4));
     let mut cycles: u64 = 1000;
@@ -226,12 +354,22 @@ pub fn estimate(
     // the memory grows with the cycles run (each trial starts afresh and reuses what the
     // last one freed, so the process's peak is the longest trial's).
     let mut peaks: Vec<(u64, f64)> = Vec::new();
+    let mut trials: Vec<Trial> = Vec::new();
     // The smaller copy first: the larger one's peak then is the process's.
-    let (done, secs_first) = loop {
-        let (done, secs) = timed_run(small.as_ref().unwrap_or(&cal), first, cycles)?;
-        peaks.push((done, peak_above(rss0)));
-        if secs >= CALIBRATION_SECONDS || cycles >= sc.cycles.max {
-            break (done, secs);
+    let last = loop {
+        let t = timed_run(small.as_ref().unwrap_or(&cal), first, cycles)?;
+        peaks.push((t.cycles, peak_above(rss0)));
+        trials.push(t.clone());
+        // A run that ends with its canaries is calibrated to that end (`expected_end`),
+        // or until one trial has taken `FINISH_SECONDS`.
+        let long_enough = t.secs
+            >= if ends {
+                FINISH_SECONDS
+            } else {
+                CALIBRATION_SECONDS
+            };
+        if long_enough || t.finished || cycles >= sc.cycles.max {
+            break t;
         }
         cycles = cycles.saturating_mul(4);
     };
@@ -244,44 +382,49 @@ pub fn estimate(
     } else {
         growth_per_cycle(&peaks)
     };
-    let (secs, peak) = match &small {
-        None => (secs_first * scale, peak_first * scale),
+    let (build, per_cycle) = time_model(&trials);
+    // How much slower the full scenario is than the trials' copy, and its peak.
+    let (slower, peak) = match &small {
+        None => (scale, peak_first * scale),
         Some(_) => {
-            let (_, secs_cal) = timed_run(&cal, first, done)?;
+            let cal_t = timed_run(&cal, first, last.cycles)?;
             let peak_cal = peak_above(rss0);
             let (p_cal, p_small) = (ppn_cal as f64, (ppn_cal / 4) as f64);
-            let b = (secs_cal / secs_first).ln() / (p_cal / p_small).ln();
+            let b = (cal_t.secs / last.secs).ln() / (p_cal / p_small).ln();
             let b = if b.is_nan() { 1.0 } else { b.clamp(0.0, 1.0) };
             let per_ppn = ((peak_cal - peak_first) / (p_cal - p_small)).max(0.0);
             let p_full = p_cal * scale;
             (
-                secs_cal * scale.powf(b),
+                cal_t.secs / last.secs * scale.powf(b),
                 peak_cal + per_ppn * (p_full - p_cal),
             )
         }
     };
     // What keeps growing (an open-loop overload's source queues, the latency samples of
     // every delivered message) over the cycles the calibration did not run.
-    let peak = peak + growth * scale * sc.cycles.max.saturating_sub(done) as f64;
-    let seconds_per_node_cycle = secs / (sc.nodes() as f64 * done as f64);
-    let speed = 1.0 / seconds_per_node_cycle;
+    let peak = peak + growth * scale * sc.cycles.max.saturating_sub(last.cycles) as f64;
+    let speed = sc.nodes() as f64 / (per_cycle * slower).max(1e-12);
     let parallel = jobs.clamp(1, runs.max(1));
     let watched = sc.timeseries.nics.as_ref().map_or(8, |v| v.len().max(1)) as f64;
     let samples = (watched * sc.cycles.max as f64 / sc.timeseries.period.max(1) as f64)
         .min(MAX_SAMPLES as f64);
     // 8 bytes stored, about 24 more while the CSV is written
     let series = samples * 32.0;
-    let total = node_cycles(sc, runs);
+    let finish = expected_end(sc, &last) / sc.cycles.max.max(1) as f64;
     let rounds = runs.div_ceil(parallel) as f64;
-    Ok(Estimate {
+    let mut e = Estimate {
         runs,
         parallel,
-        node_cycles: total,
+        node_cycles: node_cycles(sc, runs) * finish,
         node_cycles_per_s: speed,
-        seconds: rounds * node_cycles(sc, 1) / speed,
+        build_seconds: build * slower,
+        finish_fraction: finish,
+        seconds: 0.0,
         memory_bytes: parallel as f64 * (peak + series) + rss0,
         available_bytes: available(),
-    })
+    };
+    e.seconds = rounds * e.run_seconds(node_cycles(sc, 1));
+    Ok(e)
 }
 
 /// The memory a run may take: `MemAvailable`, or less under an address-space limit
@@ -381,6 +524,116 @@ mod tests {
         assert_eq!(
             growth_per_cycle(&[(1000, 9.0 * mib), (4000, 2.0 * mib)]),
             0.0
+        );
+    }
+
+    fn trial(cycles: u64, secs: f64) -> Trial {
+        Trial {
+            cycles,
+            secs,
+            finished: false,
+            work: None,
+            spans: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_time_model_separates_the_build_from_the_cycles() {
+        // 0.2 s to build, 10 us a cycle
+        let at = |c: u64| trial(c, 0.2 + 1e-5 * c as f64);
+        let (build, per) = time_model(&[at(1000), at(4000), at(16000)]);
+        assert!((build - 0.2).abs() < 1e-9, "{build}");
+        assert!((per - 1e-5).abs() < 1e-12, "{per}");
+        // one trial, or a longer trial that took less time (noise): no build
+        assert_eq!(time_model(&[trial(1000, 0.5)]), (0.0, 0.5 / 1000.0));
+        assert_eq!(
+            time_model(&[trial(1000, 0.5), trial(4000, 0.4)]),
+            (0.0, 0.4 / 4000.0)
+        );
+        // the build never exceeds the shorter trial's whole time
+        let (build, _) = time_model(&[trial(1000, 0.1), trial(4000, 0.1000001)]);
+        assert!(build <= 0.1, "{build}");
+        assert_eq!(time_model(&[]), (0.0, 0.0));
+    }
+
+    #[test]
+    fn a_shortened_workload_keeps_a_measured_iteration_of_every_test() {
+        let sc = gpcnet(16);
+        let g = sc.gpcnet().unwrap();
+        let s = g.shortened(SHORTEN);
+        for t in [
+            crate::workload::gpcnet::CanaryTest::Latency,
+            crate::workload::gpcnet::CanaryTest::Bandwidth,
+            crate::workload::gpcnet::CanaryTest::Allreduce,
+        ] {
+            let (w, i, r) = g.test_iterations(t);
+            let (ws, is, rs) = s.test_iterations(t);
+            assert_eq!(ws, w.div_ceil(SHORTEN), "{t:?}");
+            assert_eq!(is, i.div_ceil(SHORTEN).max(1), "{t:?}");
+            assert!(is >= 1);
+            assert_eq!(rs, r, "{t:?}");
+        }
+        // nothing else changes
+        let mut back = s.clone();
+        for (a, b) in [
+            (&mut back.lat_warmup_iters, g.lat_warmup_iters),
+            (&mut back.lat_iters, g.lat_iters),
+            (&mut back.bw_warmup_iters, g.bw_warmup_iters),
+            (&mut back.bw_iters, g.bw_iters),
+            (&mut back.allreduce_warmup_iters, g.allreduce_warmup_iters),
+            (&mut back.allreduce_iters, g.allreduce_iters),
+        ] {
+            *a = b;
+        }
+        assert_eq!(&back, g);
+        assert_eq!(g.shortened(1), *g);
+    }
+
+    /// The end a run's shortened copy predicts against the run's own end, in cycles (no
+    /// wall time: the verdict is the same on any machine).
+    fn predicted_and_actual_end(sc: &Scenario, spec: &RunSpec) -> (f64, u64) {
+        let short = run::run(&shortened(sc), spec, &Progress::quiet()).unwrap();
+        assert!(short.finished, "the shortened copy finishes");
+        let t = Trial {
+            cycles: short.cycles_run,
+            secs: 1.0,
+            finished: true,
+            work: short.work_done,
+            spans: short.canary_spans.clone(),
+        };
+        let full = run::run(sc, spec, &Progress::quiet()).unwrap();
+        assert!(full.finished);
+        (expected_end(sc, &t), full.cycles_run)
+    }
+
+    #[test]
+    fn the_shortened_copy_predicts_a_gpcnet_runs_end() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../scenarios/smoke.toml"
+        ))
+        .unwrap();
+        let mut sc = Scenario::parse(&text).unwrap();
+        // longer canary tests than smoke's few iterations, so shortening them matters
+        if let WorkloadConfig::Gpcnet(g) = &mut sc.workload {
+            (g.lat_iters, g.bw_iters, g.allreduce_iters) = (64, 16, 64);
+        }
+        sc.validate().unwrap();
+        for name in [crate::scenario::OFF, crate::scenario::ISOLATED] {
+            let spec = crate::scenario::run_spec(&sc, name).unwrap();
+            let (predicted, actual) = predicted_and_actual_end(&sc, &spec);
+            let r = predicted / actual as f64;
+            assert!(
+                (0.67..=1.5).contains(&r),
+                "{name}: predicted end {predicted:.0}, the run ended in cycle {actual} ({r:.2})"
+            );
+        }
+        // a scenario that runs to `cycles.max` ends there
+        let mut open = sc.clone();
+        open.cycles.stop_when_finished = false;
+        assert_eq!(
+            expected_end(&open, &trial(1000, 1.0)),
+            open.cycles.max as f64
         );
     }
 

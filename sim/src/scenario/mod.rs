@@ -414,8 +414,12 @@ pub fn compare_specs(sc: &Scenario) -> anyhow::Result<Vec<RunSpec>> {
     Ok(specs)
 }
 
-/// The cost estimate of running `specs` of `sc`, `jobs` at once (calibrated on the first run
-/// with traffic).
+/// The cost estimate of running `specs` of `sc`, `jobs` at once, calibrated on the first
+/// run with congestion control on and traffic, else the first with traffic: a scheme's
+/// state costs time every cycle (PFT's model about doubles a GPCNeT cycle's time against
+/// `off`, measured in docs/scenarios.md) and may make the run last longer, and most runs of
+/// a `compare` are configurations, so the estimate errs high for `off` and the isolated
+/// baseline rather than low for every configuration.
 pub fn estimate_specs(
     sc: &Scenario,
     specs: &[RunSpec],
@@ -423,7 +427,8 @@ pub fn estimate_specs(
 ) -> anyhow::Result<estimate::Estimate> {
     let first = specs
         .iter()
-        .find(|s| s.congestors)
+        .find(|s| s.congestors && s.label != OFF)
+        .or_else(|| specs.iter().find(|s| s.congestors))
         .or(specs.first())
         .context("no runs")?;
     estimate::estimate(sc, first, specs.len(), jobs)

@@ -189,6 +189,12 @@ pub struct RunOutput {
     pub wall_seconds: f64,
     /// GPCNeT: every canary test finished. Open loop: the run reached `cycles.max`.
     pub finished: bool,
+    /// GPCNeT: the share of its expected work done at the end, 0 to 1
+    /// (`AnyWorkload::work_done`); None for the open-loop workloads.
+    pub work_done: Option<f64>,
+    /// GPCNeT: each canary test's (first, last) cycle, in `canary_tests` order (None for
+    /// a test not started or not ended); empty for the open-loop workloads.
+    pub canary_spans: Vec<(Option<u64>, Option<u64>)>,
     pub window_start: u64,
     pub window_cycles: u64,
     pub nodes: Vec<NodeRow>,
@@ -521,7 +527,14 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         max_c: rows.iter().map(|r| r.max_c).max().unwrap_or(0),
     };
     let cc_counters = net.counter_map();
-    let gpcnet = w.gpcnet_results().map(|r| summarize(&r, HIST_BINS));
+    let results = w.gpcnet_results();
+    let canary_spans = results.as_ref().map_or(Vec::new(), |r| {
+        r.tests
+            .iter()
+            .map(|t| (t.start_cycle, t.end_cycle))
+            .collect()
+    });
+    let gpcnet = results.map(|r| summarize(&r, HIST_BINS));
     let victims = match &gpcnet {
         Some(g) => gpcnet_victims(g),
         None => open_loop_victims(&ol, victim_tag, wf),
@@ -535,6 +548,8 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         cycles_run: end,
         wall_seconds: wall.elapsed().as_secs_f64(),
         finished,
+        work_done: w.work_done(),
+        canary_spans,
         window_start: start,
         window_cycles: window,
         nodes: rows,

@@ -13,7 +13,8 @@ use std::sync::Mutex;
 /// What a sweep is estimated to cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepCost {
-    /// Node-cycles over all runs (each run's NICs x its `cycles.max`).
+    /// Node-cycles over all runs (each run's NICs x its `cycles.max`; a GPCNeT run that
+    /// stops when its canaries finish is timed at the finish the calibration expects).
     pub node_cycles: f64,
     /// The calibration of the largest run (None when the sweep is too small to ask).
     pub calibration: Option<Estimate>,
@@ -111,10 +112,11 @@ pub fn cost(plan: &Plan, jobs: usize, always: bool) -> anyhow::Result<SweepCost>
         .map_err(|m| anyhow::anyhow!("{}: {m}", u.scenario))?;
     let spec = super::super::run_spec(&sc, &u.run)?;
     let e = estimate::estimate(&sc, &spec, 1, 1)?;
-    let speed = e.node_cycles_per_s.max(1.0);
-    c.longest_run_s = Some(nc / speed);
+    let longest = e.run_seconds(nc);
+    c.longest_run_s = Some(longest);
     // `jobs` at once: the work spread over the cores, but never below the longest run
-    c.total_s = Some((total / speed / jobs.max(1) as f64).max(nc / speed));
+    let all: f64 = per.iter().map(|&n| e.run_seconds(n)).sum();
+    c.total_s = Some((all / jobs.max(1) as f64).max(longest));
     c.run_memory = Some(e.memory_bytes);
     c.calibration = Some(e);
     Ok(c)

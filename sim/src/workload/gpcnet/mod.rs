@@ -222,6 +222,34 @@ impl Default for GpcnetConfig {
 pub const MAX_PROCESSES: u64 = 1 << 24;
 
 impl GpcnetConfig {
+    /// (unmeasured iterations per ring, measured iterations per ring, rings) of canary test
+    /// `t`; the allreduce runs as one ring.
+    pub fn test_iterations(&self, t: CanaryTest) -> (u32, u32, u32) {
+        match t {
+            CanaryTest::Latency => (self.lat_warmup_iters, self.lat_iters, self.lat_rings),
+            CanaryTest::Bandwidth => (self.bw_warmup_iters, self.bw_iters, self.bw_rings),
+            CanaryTest::Allreduce => (self.allreduce_warmup_iters, self.allreduce_iters, 1),
+        }
+    }
+
+    /// This workload with every canary test's iterations (unmeasured and measured) divided
+    /// by `k`, rounded up, at least one measured; the rings, the congestors and everything
+    /// else as they are. A cost estimate runs it to its end: the canaries meet the same
+    /// congestion, for a `k`-th of the cycles.
+    pub fn shortened(&self, k: u32) -> GpcnetConfig {
+        let k = k.max(1);
+        let mut c = self.clone();
+        for (w, i) in [
+            (&mut c.lat_warmup_iters, &mut c.lat_iters),
+            (&mut c.bw_warmup_iters, &mut c.bw_iters),
+            (&mut c.allreduce_warmup_iters, &mut c.allreduce_iters),
+        ] {
+            *w = w.div_ceil(k);
+            *i = i.div_ceil(k).max(1);
+        }
+        c
+    }
+
     /// NICs running congestors for `nodes` NICs: `floor(congestor_frac * nodes)`.
     pub fn congestor_nodes(&self, nodes: u32) -> u32 {
         ((self.congestor_frac * nodes as f64) + 1e-9)

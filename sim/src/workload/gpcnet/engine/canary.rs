@@ -9,12 +9,7 @@ use rand::seq::SliceRandom;
 
 impl GpcnetWorkload {
     pub(super) fn test_params(&self, t: CanaryTest) -> (u32, u32, u32) {
-        let c = &self.cfg;
-        match t {
-            CanaryTest::Latency => (c.lat_warmup_iters, c.lat_iters, c.lat_rings),
-            CanaryTest::Bandwidth => (c.bw_warmup_iters, c.bw_iters, c.bw_rings),
-            CanaryTest::Allreduce => (c.allreduce_warmup_iters, c.allreduce_iters, 1),
-        }
+        self.cfg.test_iterations(t)
     }
 
     pub(super) fn iteration_done(&mut self, p: u32, at: u64, emit: u64) {
