@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results booksim docs fmt lint clean
+.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results estimate-accuracy booksim docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -210,6 +210,14 @@ booksim:
 REV ?= 5bf3fa2
 same-results:
 	bash tb/examples/same_results.sh $(REV) $(OUT)/same-results-$(REV)
+
+## estimate-accuracy: `pftsim check`'s time estimate against the wall time `pftsim compare` then
+##                    takes, on every shipped scenario and the paper's readings at 64-byte MTU,
+##                    into $(OUT)/estimate-accuracy-<time>/estimates.csv (docs/scenarios.md,
+##                    "How close the estimate is"; about 30 minutes on an idle machine; not in CI)
+estimate-accuracy:
+	cargo build --release --locked -p pft-sim --bin pftsim
+	bash tb/examples/estimate_accuracy.sh $(OUT)/estimate-accuracy-$$(date +%Y%m%d-%H%M%S)
 
 ## docs: regenerate docs/registers.md and hdl/generated/ (SystemRDL, SystemVerilog package,
 ##       Verilog defines, C header, Python module) from hdl/src/regs.rs, and the design

@@ -13,7 +13,7 @@
 #   bash tb/examples/estimate_accuracy.sh OUT [SCENARIO_NAME ...]
 # SCENARIO_NAME: a file stem of scenarios/ (default: all of them, then the two readings).
 # Takes about 30 minutes on 2 cores for all. `make estimate-accuracy` runs it into
-# target/estimate-accuracy.
+# $(OUT)/estimate-accuracy-<time>/.
 set -euo pipefail
 out=${1:?usage: estimate_accuracy.sh OUT [scenario ...]}
 shift
