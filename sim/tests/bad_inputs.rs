@@ -693,6 +693,25 @@ fn cli_cases() -> Vec<Case> {
         )
         .env("PFTSIM", PFTSIM)
         .file("s.toml", TINY.replace("max = 2000", "max = 2_000_000_000")),
+        // the same with --yes under a 300 MB limit: the allocation fails within seconds,
+        // and the manifest says "failed" with the reason (it used to stay "running")
+        case(
+            "SX-31",
+            "bash",
+            &[
+                "-c",
+                "ulimit -v 300000 && exec \"$PFTSIM\" run s.toml --pft off --out o --quiet --yes",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", TINY.replace("max = 2000", "max = 2_000_000_000"))
+        .left(|d| {
+            let m = std::fs::read_to_string(d.join("o/manifest.json")).unwrap();
+            assert!(m.contains("\"status\": \"failed\""), "{m}");
+            assert!(m.contains("\"finished\": false"), "{m}");
+            assert!(m.contains("out of memory: an allocation of"), "{m}");
+            assert!(!d.join("o/summary.json").exists(), "summary.json written");
+        }),
         case("SX-15", p, &["check", "s.toml"])
             .file("s.toml", TINY)
             .stdout_full(),

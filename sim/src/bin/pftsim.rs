@@ -309,7 +309,13 @@ fn print_sweep(out: &std::path::Path, c: &Collected) -> anyhow::Result<()> {
     ))
 }
 
+/// When memory runs out, the open result directories' manifests say "failed" with the
+/// reason before the process ends (`scenario::output::LastWords`).
+#[global_allocator]
+static ALLOC: scenario::output::LastWords = scenario::output::LastWords;
+
 fn main() -> ExitCode {
+    scenario::output::LastWords::reserve();
     let cli = Cli::parse();
     let res = match &cli.cmd {
         Cmd::Check { scenario, sets } => load(scenario, sets)

@@ -11,9 +11,11 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 mod entries;
+mod oom;
 mod registry;
 use entries::check_manifest_entries;
 pub use entries::{check_entry, check_outputs};
+pub use oom::LastWords;
 pub use registry::{read_manifest, Manifest, Status, LOCK, MANIFEST};
 
 /// Writes `bytes` to `path` through a temporary file and a rename, without following links:

@@ -132,6 +132,24 @@ fn on_signal() {
     std::process::exit(130);
 }
 
+/// Memory ran out (`oom::LastWords`): every open directory says "failed" with `reason`.
+/// Skipped when the list is held (the failing allocation came from code holding it): the
+/// manifests then stay "running", as after a SIGKILL.
+pub fn fail_all(reason: &str) {
+    let list = match OPEN.try_lock() {
+        Ok(l) => l,
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    for o in list.iter() {
+        let mut m = o.manifest.clone();
+        m.finished = false;
+        m.status = Status::Failed;
+        m.error = Some(reason.to_string());
+        let _ = write_manifest(&o.dir, &m);
+    }
+}
+
 /// Removes `dir` (its lock is released).
 pub fn remove(dir: &Path) {
     open_list().retain(|o| o.dir != dir);
