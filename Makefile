@@ -38,7 +38,8 @@ $(VENV)/bin/fusesoc: synth/setup-venv.sh
 ##         (CSR bus, FT-FI cycle-exact against the spec, RI rate statistically) and pft_axis
 ##         with cocotbext-axi (AXI4-Lite master, AXI-Stream source and sink with random
 ##         back-pressure, credit link, FT-FI cycle-exact, RI statistically, pause, reset in the
-##         middle of a frame; about a minute). Its broken copies: tb/cocotb/mutants.py
+##         middle of a frame), on the 64-bit and the 512-bit export (about two minutes).
+##         Its broken copies: tb/cocotb/mutants.py
 cocotb: verilog $(VENV)/bin/fusesoc
 	$(VENV)/bin/python tb/cocotb/run.py --build-dir $(OUT)/cocotb
 
@@ -60,13 +61,17 @@ peakrdl: $(VENV)/bin/fusesoc
 	$(VENV)/bin/python synth/peakrdl.py --out $(OUT)/peakrdl
 
 ## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog;
-##          export synth/out/pft_axis.v (PFT as AXI-Stream + AXI4-Lite IP) and lint it alone
+##          export synth/out/pft_axis.v (PFT as AXI-Stream + AXI4-Lite IP, 64-bit data) and
+##          synth/out/pft_axis_512.v (512-bit data) and lint each alone
 verilog: synth/out/pft_regs.vh
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- synth/out/pft_injector.v
 	bash synth/check_verilog.sh synth/out/pft_injector.v
 	target/release/pft-verilog --design pft_axis synth/out/pft_axis.v
 	verilator --lint-only --top-module pft_axis synth/out/pft_axis.v
 	@echo "pft_axis: verilator --lint-only OK (synth/out/pft_axis.v, alone)"
+	target/release/pft-verilog --design pft_axis --data-width 512 synth/out/pft_axis_512.v
+	verilator --lint-only --top-module pft_axis synth/out/pft_axis_512.v
+	@echo "pft_axis: verilator --lint-only OK (synth/out/pft_axis_512.v, 512 bits, alone)"
 
 # The register map's Verilog defines beside the exported Verilog (the FuseSoC testbench
 # includes them; hdl/generated/ is kept current by `make docs` and a test).

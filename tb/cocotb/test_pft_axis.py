@@ -37,7 +37,6 @@ from pft_spec import AxisSpec, regs  # noqa: E402
 CTRL_ENABLE = regs.CTRL_ENABLE_FIELD_MASK
 CTRL_RI = regs.CTRL_THR_MODE_FIELD_MASK
 CTRL_GATING = regs.CTRL_GATING_FIELD_MASK
-BYTES = 8  # the 64-bit export: 8 bytes a beat
 
 
 def off(word):
@@ -66,6 +65,7 @@ class Tb:
     def __init__(self, dut, seed, latency):
         self.dut = dut
         self.rng = random.Random(seed)
+        self.bytes = len(dut.s_axis_tkeep)  # bytes a beat: 8 at 64 bits, 64 at 512
         for sig in (dut.rst, dut.credit_return, dut.pause, dut.s_axis_tdata, dut.s_axis_tkeep,
                     dut.s_axis_tvalid, dut.s_axis_tlast, dut.s_axis_tuser, dut.m_axis_tready,
                     dut.s_axil_awaddr, dut.s_axil_awprot, dut.s_axil_awvalid, dut.s_axil_wdata,
@@ -181,14 +181,15 @@ class Tb:
         return int.from_bytes(r.data, "little")
 
     def frame(self, beats_max=16, beats=None, bytes_=None):
-        """A random frame: 1..beats_max beats, the last one 1..8 bytes, a random tuser bit
-        per beat; remembered for the end-to-end check."""
+        """A random frame: 1..beats_max beats, the last one 1..(bytes a beat) bytes, a random
+        tuser bit per beat; remembered for the end-to-end check."""
+        b = self.bytes
         if bytes_ is None:
             n = beats if beats is not None else self.rng.randint(1, beats_max)
-            bytes_ = (n - 1) * BYTES + self.rng.randint(1, BYTES)
+            bytes_ = (n - 1) * b + self.rng.randint(1, b)
         data = bytes(self.rng.getrandbits(8) for _ in range(bytes_))
-        beat_user = [self.rng.getrandbits(1) for _ in range((bytes_ + BYTES - 1) // BYTES)]
-        user = [beat_user[i // BYTES] for i in range(bytes_)]
+        beat_user = [self.rng.getrandbits(1) for _ in range((bytes_ + b - 1) // b)]
+        user = [beat_user[i // b] for i in range(bytes_)]
         self.sent_frames.append((data, user))
         return AxiStreamFrame(data, tuser=list(user))
 
@@ -310,7 +311,7 @@ async def ri_rate_follows_the_spec(dut):
         # fill to the point, the block disabled: these credits stay in the switch
         tb.absorb = True
         for _ in range(point - c):
-            await tb.source.send(tb.frame(bytes_=BYTES))
+            await tb.source.send(tb.frame(bytes_=tb.bytes))
         await tb.source.wait()
         await ClockCycles(dut.clk, 2)
         tb.absorb = False
@@ -320,7 +321,7 @@ async def ri_rate_follows_the_spec(dut):
         tb.offered = tb.offered_sent = 0
         while tb.offered < decisions:
             for _ in range(50):
-                await tb.source.send(tb.frame(bytes_=BYTES))
+                await tb.source.send(tb.frame(bytes_=tb.bytes))
             await tb.source.wait()
             assert int(dut.used_credits.value) in (point, point + 1)
         offered, sent = tb.offered, tb.offered_sent
