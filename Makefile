@@ -25,7 +25,11 @@ trace:
 ## test: everything CI runs (Verilog checks, formal proofs, the cocotb testbench, the FuseSoC
 ##       targets, the SystemRDL through PeakRDL, unit, equivalence, Verilog-replay, property,
 ##       bad-input and fuzz tests)
-test: verilog verilog-pipelined formal cocotb fusesoc peakrdl
+##       The four tool steps run two at a time (each is mostly one process; their logs are
+##       printed whole as each ends), then the cargo tests.
+test: verilog verilog-pipelined
+	$(MAKE) --no-print-directory -j2 --output-sync=target -o verilog -o verilog-pipelined \
+	    formal cocotb fusesoc peakrdl
 	$(CARGO) test $(RELEASE) --workspace --locked --no-fail-fast
 
 # The Python tools (cocotb, FuseSoC, YoWASP, systemrdl-compiler and PeakRDL), made by
