@@ -21,7 +21,8 @@ pub const LIMIT_MEMORY_FRACTION: f64 = 0.8;
 pub const CALIBRATE_ABOVE: f64 = 1e9;
 /// Growth of the peak between the last two calibration trials below this is noise.
 pub const GROWTH_NOISE_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
-/// The calibration runs until it has taken this long (or the scenario's whole budget).
+/// The calibration runs until a trial has taken this long on a core (or the scenario's
+/// whole budget).
 const CALIBRATION_SECONDS: f64 = 0.25;
 /// A GPCNeT run that stops when its canaries finish is calibrated until its shortened copy
 /// finishes, or until one trial has taken this long.
@@ -179,7 +180,8 @@ fn ppn(sc: &Scenario) -> Option<u32> {
 pub struct Trial {
     /// Cycles run.
     pub cycles: u64,
-    /// Wall time, the build of the network and the workload included.
+    /// Time on a core (`thread_cpu_seconds`; wall time where that cannot be read), the
+    /// build of the network and the workload included.
     pub secs: f64,
     /// GPCNeT: the canaries finished within the trial (its `cycles` is then the run's end).
     pub finished: bool,
@@ -196,15 +198,30 @@ fn timed_run(sc: &Scenario, spec: &RunSpec, cycles: u64) -> anyhow::Result<Trial
     let mut probe = sc.clone();
     probe.cycles.max = cycles.min(sc.cycles.max);
     probe.cycles.warmup = Some(0);
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), thread_cpu_seconds());
     let out = run::run(&probe, spec, &Progress::quiet())?;
+    let secs = match (cpu, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => t.elapsed().as_secs_f64(),
+    };
     Ok(Trial {
         cycles: out.cycles_run.max(1),
-        secs: t.elapsed().as_secs_f64().max(1e-9),
+        secs: secs.max(1e-9),
         finished: stops_when_finished(sc) && out.finished,
         work: out.work_done,
         spans: out.canary_spans,
     })
+}
+
+/// The time this thread has spent on a core, seconds (`/proc/thread-self/schedstat`, in
+/// nanoseconds); None where it cannot be read. A trial runs in the calling thread, so this
+/// is its own time: unlike wall time it does not grow when other processes share the cores
+/// at the moment of the check, and the estimate is what the command takes on an idle
+/// machine.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 * 1e-9)
 }
 
 /// True for a run that ends when its GPCNeT canaries finish, usually long before
