@@ -1,6 +1,6 @@
 //! `pft_axis` (rust-hdl, `hdl/src/axis/`) against its reference model (`axis::model`, which
 //! steps PFT's own model), every output every cycle, on seeded random streams
-//! (`common/axis_stimulus.rs`): random frame sizes, gaps and back-pressure, a credit link
+//! (`pft_test_support::stimulus::axis`): random frame sizes, gaps and back-pressure, a credit link
 //! with latency, pause episodes, random register reads and writes with random strobes, and
 //! resets in the middle of frames. A scoreboard checks end to end on the same run: every
 //! beat out is the beat in (data, keep, last, user, order), `m_axis` is held while stalled,
@@ -12,9 +12,8 @@ use pft_hdl::axis::model::{AxisModel, Inputs, Outputs, OKAY, SLVERR};
 use pft_hdl::axis::stepper::AxisStepper;
 use pft_hdl::regs::{addr, axil, CTRL_GATING};
 
-#[path = "common/axis_stimulus.rs"]
-mod axis_stimulus;
 use axis_stimulus::{Knobs, Scoreboard, Stream, DEFAULT};
+use pft_test_support::stimulus::axis as axis_stimulus;
 
 fn lockstep<const D: usize, const K: usize, const U: usize>(
     seed: u64,

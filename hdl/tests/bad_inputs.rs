@@ -2,8 +2,8 @@
 //! arguments and outputs) and `BK-*` (bad inputs at the block's own ports: credit returns
 //! beyond the credits in use, CSR writes to read-only or out-of-map addresses, register
 //! values outside a field). An `HX` case runs the real binary like the other crates' cases
-//! (the harness, shared with the other crates, is tb/tests/common/catalogue.rs). A `BK` case drives the
-//! reference model and the rust-hdl RTL (`RtlStepper`) side by side with the same inputs,
+//! (the harness, shared with the other crates, is `pft_test_support::catalogue`). A `BK` case
+//! drives the reference model and the rust-hdl RTL (`RtlStepper`) side by side with the same inputs,
 //! checks that their outputs and internal state agree in every cycle, and checks the
 //! block's defined behaviour (docs/behaviour.md, docs/registers.md).
 
@@ -15,9 +15,8 @@ const PFT_REGS: &str = env!("CARGO_BIN_EXE_pft-regs");
 
 /// Row prefixes this file owns.
 const OWNED: [&str; 2] = ["HX", "BK"];
-#[path = "../../tb/tests/common/catalogue.rs"]
-mod catalogue;
-use catalogue::*;
+use pft_test_support::catalogue;
+use pft_test_support::catalogue::*;
 
 // ---------------------------------------------------------------------------------------
 // pft-verilog and pft-regs
@@ -357,59 +356,27 @@ fn block_cases() -> Vec<(&'static str, fn())> {
 
 #[test]
 fn catalogue_matches_cases() {
-    let rows = catalogue();
-    assert!(rows.len() >= 30, "the catalogue has {} rows", rows.len());
-    let mut seen = std::collections::BTreeSet::new();
-    for r in &rows {
-        assert!(
-            seen.insert(r.id.clone()),
-            "{} appears twice in the doc",
-            r.id
-        );
-        assert!(
-            ALL_PREFIXES.iter().any(|(p, _)| *p == &r.id[..2]),
-            "{}: unknown prefix (known: {ALL_PREFIXES:?})",
-            r.id
-        );
-        if r.id.starts_with("BK") {
-            assert!(
-                r.exit.is_none(),
-                "{}: a block row has no exit status (`-`)",
-                r.id
-            );
-        }
-    }
-    let mut ids = std::collections::BTreeSet::new();
-    for c in tool_cases() {
-        assert!(ids.insert(c.id), "case {} twice", c.id);
-    }
-    for (id, _) in block_cases() {
-        assert!(ids.insert(id), "case {id} twice");
-    }
-    let doc: std::collections::BTreeSet<&str> = rows
-        .iter()
-        .map(|r| r.id.as_str())
-        .filter(|id| OWNED.contains(&&id[..2]))
-        .collect();
-    assert_eq!(
-        doc, ids,
-        "docs/bad-inputs.md rows (left) and the cases of hdl/tests/bad_inputs.rs (right) differ"
+    let tools = tool_cases();
+    let ids = tools.iter().map(|c| c.id);
+    catalogue!().matches_cases(
+        &OWNED,
+        ids.chain(block_cases().into_iter().map(|(id, _)| id)),
     );
 }
 
 #[test]
 fn tool_arguments_and_outputs() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in tool_cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }
 
 #[test]
 fn block_bad_inputs_model_and_rtl() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for (id, f) in block_cases() {
-        row(&rows, id);
+        cat.row(id);
         f();
     }
 }

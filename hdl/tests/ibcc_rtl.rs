@@ -5,18 +5,17 @@
 //! `next_ok`, the timer's expiry, the early-start flag) and the registers read from the
 //! blocks, compared after every cycle. (a) directed cases: the CCTI up to the limit and
 //! down to the floor, the IRD's spacing from the CCT, a BECN and an expiry in the cycle of
-//! a start, the reset; (b) seeded random streams (`common/ibcc_stimulus.rs`) on several
+//! a start, the reset; (b) seeded random streams (`pft_test_support::stimulus::ibcc`) on several
 //! parameter sets, one flow and N flows. Run in --release.
 
 use pft_hdl::ibcc::model::Params;
 use pft_hdl::ibcc::stepper::{Events, IbccFlowsStepper, IbccStepper, Outputs, Port};
 use pft_hdl::ibcc::TABLE1_PERIOD;
 
-#[path = "common/ibcc_stimulus.rs"]
-mod ibcc_stimulus;
 use ibcc_stimulus::{
     floor_at_limit, limit_zero, steep, table1_random, table1_short, widest, Coverage, Stream,
 };
+use pft_test_support::stimulus::ibcc as ibcc_stimulus;
 
 /// One flow's RTL (at widths C, L, T, P) and model side by side. The RTL's first cycle is
 /// a reset (not compared); the model starts in the cycle after it.

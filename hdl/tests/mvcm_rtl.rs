@@ -5,7 +5,7 @@
 //! flags) and the registers read from the blocks, compared after every cycle. (a) directed
 //! cases: the window down to 1 and the slots up to the cap, recovery, the fast reset, the
 //! interval's last cycle, the errors, the reset; (b) seeded random streams
-//! (`common/mvcm_stimulus.rs`) on several parameter sets, one flow and N flows. Run in
+//! (`pft_test_support::stimulus::mvcm`) on several parameter sets, one flow and N flows. Run in
 //! --release.
 
 use pft_hdl::mvcm::model::{Flow, Params};
@@ -17,11 +17,10 @@ use pft_hdl::mvcm::PAPER;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-#[path = "common/mvcm_stimulus.rs"]
-mod mvcm_stimulus;
 use mvcm_stimulus::{
     Coverage, Stream, NO_INCREASES, ODD_K_WINDOW_1, PAPER_SHORT_RTT, SMALL, WIDEST,
 };
+use pft_test_support::stimulus::mvcm as mvcm_stimulus;
 
 /// One flow's RTL (at widths D, E, T) and model side by side.
 struct Lockstep<const D: usize, const E: usize, const T: usize> {

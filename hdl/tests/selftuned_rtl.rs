@@ -11,8 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use selftuned_stimulus::{Coverage, SnapshotStream, G48, ODD_CONSTANTS, WIDEST};
 
-#[path = "common/selftuned_stimulus.rs"]
-mod selftuned_stimulus;
+use pft_test_support::stimulus::selftuned as selftuned_stimulus;
 
 /// The RTL and the model side by side. The RTL powers up with its registers at 0, so the
 /// first cycle is a reset (its outputs are the power-up state's and are not compared).

@@ -12,9 +12,8 @@ const NET_BENCH: &str = env!("CARGO_BIN_EXE_net-bench");
 
 /// Row prefixes this file owns.
 const OWNED: [&str; 3] = ["SC", "SX", "NB"];
-#[path = "../../tb/tests/common/catalogue.rs"]
-mod catalogue;
-use catalogue::*;
+use pft_test_support::catalogue::*;
+use pft_test_support::{case_root, catalogue};
 use std::process::Command;
 
 // ---------------------------------------------------------------------------------------
@@ -822,44 +821,12 @@ fn all_cases() -> Vec<Case> {
 
 #[test]
 fn catalogue_matches_cases() {
-    let rows = catalogue();
-    assert!(rows.len() >= 30, "the catalogue has {} rows", rows.len());
-    let mut seen = std::collections::BTreeSet::new();
-    for r in &rows {
-        assert!(
-            seen.insert(r.id.clone()),
-            "{} appears twice in the doc",
-            r.id
-        );
-        let prefix = &r.id[..2];
-        assert!(
-            ALL_PREFIXES.iter().any(|(p, _)| *p == prefix),
-            "{}: unknown prefix (known: {ALL_PREFIXES:?})",
-            r.id
-        );
-        if r.exit.is_some_and(|e| e != 0) {
-            assert!(!r.needles.is_empty(), "{}: no ``message`` in the doc", r.id);
-        }
-    }
-    let cases = all_cases();
-    let mut ids = std::collections::BTreeSet::new();
-    for c in &cases {
-        assert!(ids.insert(c.id), "case {} twice", c.id);
-    }
-    let doc: std::collections::BTreeSet<&str> = rows
-        .iter()
-        .map(|r| r.id.as_str())
-        .filter(|id| OWNED.contains(&&id[..2]))
-        .collect();
-    assert_eq!(
-        doc, ids,
-        "docs/bad-inputs.md rows (left) and the cases of sim/tests/bad_inputs.rs (right) differ"
-    );
+    catalogue!().matches_cases(&OWNED, all_cases().iter().map(|c| c.id));
 }
 
 #[test]
 fn base_scenario_is_valid() {
-    let d = case_dir("base");
+    let d = case_dir(&case_root!(), "base");
     std::fs::write(d.join("s.toml"), BASE).unwrap();
     std::fs::write(d.join("t.toml"), TINY).unwrap();
     for f in ["s.toml", "t.toml"] {
@@ -878,24 +845,24 @@ fn base_scenario_is_valid() {
 
 #[test]
 fn scenario_files() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in scenario_cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }
 
 #[test]
 fn pftsim_arguments_and_outputs() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in cli_cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }
 
 #[test]
 fn net_bench_arguments() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in net_bench_cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }

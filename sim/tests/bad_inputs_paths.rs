@@ -6,36 +6,14 @@
 //! status, no panic, the row's message fragments, what is left on disk).
 //! `catalogue_matches_cases` keeps the doc's SP rows and these cases in step.
 
-const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
-
-#[path = "../../tb/tests/common/catalogue.rs"]
-mod catalogue;
-use catalogue::*;
+use pft_test_support::catalogue::*;
+// S: a 6-NIC hot-spot scenario of 2000 cycles, one `[[pft]]` entry `p`.
+// G: one axis of two values: 2 points and one `off` run (tasks 0, 1, 2).
+use pft_test_support::scenario::{GRID_M_18_22 as G, TINY_HOTSPOT as S};
+use pft_test_support::{case_root, catalogue};
 use std::path::Path;
 
-/// A 6-NIC hot-spot scenario of 2000 cycles (milliseconds per run), one `[[pft]]` entry.
-const S: &str = r#"name = "tiny"
-seed = 3
-[cycles]
-max = 2000
-[network]
-topology = { kind = "single_switch", nodes = 6 }
-buffer_flits = 128
-eject_buffer_flits = 128
-mtu_bytes = 1024
-[workload]
-kind = "hotspot"
-hotspots = 1
-frac_c = 0.5
-frac_v = 0.5
-load = 0.9
-msg_bytes = 1024
-[[pft]]
-name = "p"
-"#;
-
-/// One axis of two values: 2 points and one `off` run (tasks 0, 1, 2).
-const G: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n";
+const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
 
 /// A file outside the sweep directory that a plan or manifest names.
 const VICTIM: &str = "a user's own file\n";
@@ -45,7 +23,7 @@ const VICTIM: &str = "a user's own file\n";
 fn emitted_plan() -> serde_json::Value {
     static PLAN: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
     PLAN.get_or_init(|| {
-        let d = case_dir("plan-source");
+        let d = case_dir(&case_root!(), "plan-source");
         std::fs::write(d.join("s.toml"), S).unwrap();
         std::fs::write(d.join("g.toml"), G).unwrap();
         let st = std::process::Command::new(PFTSIM)
@@ -305,27 +283,13 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn catalogue_matches_cases() {
-    let rows = catalogue();
-    let doc: std::collections::BTreeSet<&str> = rows
-        .iter()
-        .map(|r| r.id.as_str())
-        .filter(|id| id.starts_with("SP"))
-        .collect();
-    let cases = cases();
-    let mut ids = std::collections::BTreeSet::new();
-    for c in &cases {
-        assert!(ids.insert(c.id), "case {} twice", c.id);
-    }
-    assert_eq!(
-        doc, ids,
-        "docs/bad-inputs.md SP rows (left) and the cases of sim/tests/bad_inputs_paths.rs (right) differ"
-    );
+    catalogue!().matches_cases(&["SP"], cases().iter().map(|c| c.id));
 }
 
 #[test]
 fn paths_stay_in_the_result_directory() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }

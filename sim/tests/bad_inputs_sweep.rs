@@ -4,36 +4,15 @@
 //! message fragments, what is left on disk). `catalogue_matches_cases` keeps the doc's SW
 //! rows and these cases in step.
 
-const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
-
-#[path = "../../tb/tests/common/catalogue.rs"]
-mod catalogue;
-use catalogue::*;
+use pft_test_support::catalogue::*;
+// S: a 6-NIC hot-spot scenario of 2000 cycles, one `[[pft]]` entry `p`.
+// G: one axis of two values: 2 points, 4 runs (2 points, off, isolated).
+use pft_test_support::catalogue;
+use pft_test_support::scenario::{GRID_M_18_22 as G, TINY_HOTSPOT as S};
 use std::path::Path;
 
-/// A 6-NIC hot-spot scenario of 2000 cycles (milliseconds per run), one `[[pft]]` entry.
-const S: &str = r#"name = "tiny"
-seed = 3
-[cycles]
-max = 2000
-[network]
-topology = { kind = "single_switch", nodes = 6 }
-buffer_flits = 128
-eject_buffer_flits = 128
-mtu_bytes = 1024
-[workload]
-kind = "hotspot"
-hotspots = 1
-frac_c = 0.5
-frac_v = 0.5
-load = 0.9
-msg_bytes = 1024
-[[pft]]
-name = "p"
-"#;
+const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
 
-/// One axis of two values: 2 points, 4 runs (2 points, off, isolated).
-const G: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n";
 /// One value: a one-axis sweep (F_C bars).
 const G1: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18]\n";
 
@@ -448,27 +427,13 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn catalogue_matches_cases() {
-    let rows = catalogue();
-    let doc: std::collections::BTreeSet<&str> = rows
-        .iter()
-        .map(|r| r.id.as_str())
-        .filter(|id| id.starts_with("SW"))
-        .collect();
-    let cases = cases();
-    let mut ids = std::collections::BTreeSet::new();
-    for c in &cases {
-        assert!(ids.insert(c.id), "case {} twice", c.id);
-    }
-    assert_eq!(
-        doc, ids,
-        "docs/bad-inputs.md SW rows (left) and the cases of sim/tests/bad_inputs_sweep.rs (right) differ"
-    );
+    catalogue!().matches_cases(&["SW"], cases().iter().map(|c| c.id));
 }
 
 #[test]
 fn sweeps_and_result_directories() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }

@@ -9,9 +9,8 @@
 
 const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
 
-#[path = "../../tb/tests/common/catalogue.rs"]
-mod catalogue;
-use catalogue::*;
+use pft_test_support::catalogue::*;
+use pft_test_support::{case_root, catalogue};
 
 /// A small valid scenario: 4 NICs on one switch, uniform traffic, no entry.
 const BASE: &str = r#"name = "sv"
@@ -137,27 +136,13 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn catalogue_matches_cases() {
-    let rows = catalogue();
-    let doc: std::collections::BTreeSet<&str> = rows
-        .iter()
-        .map(|r| r.id.as_str())
-        .filter(|id| id.starts_with("SV"))
-        .collect();
-    let cases = cases();
-    let mut ids = std::collections::BTreeSet::new();
-    for c in &cases {
-        assert!(ids.insert(c.id), "case {} twice", c.id);
-    }
-    assert_eq!(
-        doc, ids,
-        "docs/bad-inputs.md SV rows (left) and the cases of sim/tests/bad_inputs_validation.rs (right) differ"
-    );
+    catalogue!().matches_cases(&["SV"], cases().iter().map(|c| c.id));
 }
 
 #[test]
 fn base_scenarios_are_valid() {
     for (name, text) in [("BASE", BASE), ("FLY", FLY)] {
-        let d = case_dir(&format!("base-{name}"));
+        let d = case_dir(&case_root!(), &format!("base-{name}"));
         std::fs::write(d.join("s.toml"), text).unwrap();
         let o = std::process::Command::new(PFTSIM)
             .args(["check", "s.toml"])
@@ -174,8 +159,8 @@ fn base_scenarios_are_valid() {
 
 #[test]
 fn one_validation_for_every_command() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }

@@ -27,9 +27,7 @@ mod pftsim_bin;
 #[path = "../src/bin/net-bench.rs"]
 mod net_bench_bin;
 
-#[path = "../../tb/tests/common/fuzz_config.rs"]
-mod fuzz_config;
-use fuzz_config::{check_usage_error, config, process_config};
+use pft_test_support::fuzz::{check_usage_error, config, process_config};
 
 fn scenario_texts() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
@@ -553,7 +551,7 @@ proptest! {
     #![proptest_config(config(40_000))]
 
     /// A refused command line is a usage error that names what is wrong
-    /// (`fuzz_config::check_usage_error`).
+    /// (`pft_test_support::fuzz::check_usage_error`).
     #[test]
     fn pftsim_command_lines(args in prop::collection::vec(arg(), 0..7)) {
         use clap::Parser;

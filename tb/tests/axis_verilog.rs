@@ -1,6 +1,6 @@
 //! The exported Verilog of `pft_axis` (64-bit data, `pft-verilog --design pft_axis`)
 //! against its reference model (`pft_hdl::axis::model`), cycle by cycle under Verilator:
-//! vectors of the model on the random streams of `hdl/tests/common/axis_stimulus.rs`
+//! vectors of the model on the random streams of `pft_test_support::stimulus::axis`
 //! (frames, back-pressure, credit link, pause, register traffic, resets) replayed through
 //! the shared harness (`tb/verilator/replay_design.cpp`, the registry's ports), every
 //! output every cycle, 100,000 cycles per seed. The file also lints alone under
@@ -14,9 +14,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "../../hdl/tests/common/axis_stimulus.rs"]
-mod axis_stimulus;
 use axis_stimulus::{Scoreboard, Stream, DEFAULT};
+use pft_test_support::stimulus::axis as axis_stimulus;
 
 const CYCLES: u64 = 100_000;
 

@@ -7,16 +7,16 @@
 //! keeps the doc's rows and these cases in step. `BAD_INPUTS_SHOW=1 cargo test --release
 //! --locked -p pft-tb --test bad_inputs -- --nocapture` prints every case's real output.
 //!
-//! The harness (catalogue parser, `run_case`) is the same as in sim/tests/bad_inputs.rs.
+//! The harness (catalogue parser, `Catalogue::run`) is `pft_test_support::catalogue`, shared
+//! with the `bad_inputs*` tests of `sim` and `hdl`.
 
 const PFT_TRACE: &str = env!("CARGO_BIN_EXE_pft-trace");
 const PFT_BENCH: &str = env!("CARGO_BIN_EXE_pft-bench");
 
 /// Row prefixes this file owns.
 const OWNED: [&str; 4] = ["TC", "TS", "TX", "TB"];
-#[path = "common/catalogue.rs"]
-mod catalogue;
-use catalogue::*;
+use pft_test_support::catalogue;
+use pft_test_support::catalogue::*;
 
 // ---------------------------------------------------------------------------------------
 // pft-trace config files
@@ -448,64 +448,37 @@ fn all_cases() -> Vec<Case> {
 
 #[test]
 fn catalogue_matches_cases() {
-    let rows = catalogue();
-    assert!(rows.len() >= 30, "the catalogue has {} rows", rows.len());
-    let mut seen = std::collections::BTreeSet::new();
-    for r in &rows {
-        assert!(
-            seen.insert(r.id.clone()),
-            "{} appears twice in the doc",
-            r.id
-        );
-        assert!(
-            ALL_PREFIXES.iter().any(|(p, _)| *p == &r.id[..2]),
-            "{}: unknown prefix (known: {ALL_PREFIXES:?})",
-            r.id
-        );
-    }
-    let mut ids = std::collections::BTreeSet::new();
-    for c in all_cases() {
-        assert!(ids.insert(c.id), "case {} twice", c.id);
-    }
-    let doc: std::collections::BTreeSet<&str> = rows
-        .iter()
-        .map(|r| r.id.as_str())
-        .filter(|id| OWNED.contains(&&id[..2]))
-        .collect();
-    assert_eq!(
-        doc, ids,
-        "docs/bad-inputs.md rows (left) and the cases of tb/tests/bad_inputs.rs (right) differ"
-    );
+    catalogue!().matches_cases(&OWNED, all_cases().iter().map(|c| c.id));
 }
 
 #[test]
 fn config_files() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in config_cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }
 
 #[test]
 fn stimulus_files() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in stimulus_cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }
 
 #[test]
 fn trace_arguments_and_outputs() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in trace_cli_cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }
 
 #[test]
 fn bench_arguments() {
-    let rows = catalogue();
+    let cat = catalogue!();
     for c in bench_cases() {
-        run_case(&c, &rows);
+        cat.run(&c);
     }
 }

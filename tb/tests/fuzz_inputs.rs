@@ -34,9 +34,7 @@ mod pft_trace_bin;
 #[path = "../src/bin/pft-bench.rs"]
 mod pft_bench_bin;
 
-#[path = "common/fuzz_config.rs"]
-mod fuzz_config;
-use fuzz_config::{check_usage_error, config, process_config};
+use pft_test_support::fuzz::{check_usage_error, config, process_config};
 
 // ---------------------------------------------------------------------------------------
 // Config files

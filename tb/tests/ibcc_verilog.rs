@@ -20,9 +20,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "../../hdl/tests/common/ibcc_stimulus.rs"]
-mod ibcc_stimulus;
 use ibcc_stimulus::{steep, table1_short, Coverage, Stream};
+use pft_test_support::stimulus::ibcc as ibcc_stimulus;
 
 const CYCLES: u64 = 100_000;
 

@@ -17,9 +17,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "../../hdl/tests/common/mvcm_stimulus.rs"]
-mod mvcm_stimulus;
 use mvcm_stimulus::{Coverage, Stream, PAPER_SHORT_RTT, SMALL};
+use pft_test_support::stimulus::mvcm as mvcm_stimulus;
 
 const CYCLES: u64 = 100_000;
 

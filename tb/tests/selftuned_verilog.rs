@@ -18,8 +18,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "../../hdl/tests/common/selftuned_stimulus.rs"]
-mod selftuned_stimulus;
+use pft_test_support::stimulus::selftuned as selftuned_stimulus;
 
 const CYCLES: u64 = 100_000;
 const MARGIN_MASK: i64 = (1 << 27) - 1;

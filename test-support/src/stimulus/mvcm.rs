@@ -1,11 +1,9 @@
 //! The seeded random event streams of MVCM's two cycle-by-cycle comparisons with its
 //! reference model (`pft_hdl::mvcm::model`), shared by `hdl/tests/mvcm_rtl.rs` (the rust-hdl
 //! RTL) and `tb/tests/mvcm_verilog.rs` (the exported Verilog under Verilator), both
-//! `#[path]`-including this file: the parameter sets both run, the stream of ACKs, fast
+//! using this module: the parameter sets both run, the stream of ACKs, fast
 //! resets and injections for N flows ([`Stream`]), and the events counted on the model
 //! ([`Coverage`]) with the checks both make of them.
-
-#![allow(dead_code)]
 
 use pft_hdl::mvcm::model::{Flow, Params};
 use pft_hdl::mvcm::stepper::{FlowsEvents, FlowsOutputs};
@@ -80,7 +78,6 @@ enum Phase {
 /// that cycle's ACK or fast reset); rare synchronous resets, which drop the ACKs in
 /// flight.
 pub struct Stream {
-    p: Params,
     rng: Xoshiro256PlusPlus,
     /// Per flow: the cycles its outstanding packets' ACKs are due, in order.
     due: Vec<VecDeque<u64>>,
@@ -96,7 +93,6 @@ impl Stream {
     /// The stream of `p` for `n` flows from `seed`.
     pub fn new(p: Params, n: usize, seed: u64) -> Stream {
         Stream {
-            p,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             due: vec![VecDeque::new(); n],
             phase: Phase::Hot,

@@ -1,12 +1,12 @@
-//! The harness of the bad-input catalogue (docs/bad-inputs.md), shared by the
-//! `bad_inputs` tests of the three crates (`#[path]`-included; `tests/common/` is not a test
-//! target of its own): the catalogue's rows, a case (the binary, the files and directories
-//! it starts with, its argument vectors, what it must leave behind) and `run_case`, which
-//! runs the real binary in a fresh directory and checks the exit status, the absence of a
-//! panic, the row's message fragments and what is left on disk.
-#![allow(dead_code)] // each crate uses a different part
+//! The harness of the bad-input catalogue (docs/bad-inputs.md), shared by the `bad_inputs*`
+//! tests of the three crates: the catalogue's rows ([`Catalogue`], read by
+//! [`catalogue!`](crate::catalogue!)), a case (the binary, the files and directories it starts
+//! with, its argument vectors, what it must leave behind) and [`Catalogue::run`], which runs
+//! the real binary in a fresh directory and checks the exit status, the absence of a panic,
+//! the row's message fragments and what is left on disk; [`Catalogue::matches_cases`] keeps
+//! the doc's rows and a test file's cases in step.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -86,7 +86,8 @@ pub fn spans(cell: &str) -> Vec<String> {
     out
 }
 
-pub fn catalogue() -> Vec<Row> {
+/// The rows of docs/bad-inputs.md, in the doc's order.
+pub fn rows() -> Vec<Row> {
     let text = std::fs::read_to_string(doc_path()).expect("docs/bad-inputs.md exists");
     let mut rows = Vec::new();
     for line in text.lines() {
@@ -111,10 +112,97 @@ pub fn catalogue() -> Vec<Row> {
     rows
 }
 
-pub fn row<'a>(rows: &'a [Row], id: &str) -> &'a Row {
-    rows.iter()
-        .find(|r| r.id == id)
-        .unwrap_or_else(|| panic!("{id} is not in docs/bad-inputs.md"))
+/// The catalogue's rows, and the directory its cases run under (one subdirectory per case).
+pub struct Catalogue {
+    pub rows: Vec<Row>,
+    root: PathBuf,
+}
+
+impl Catalogue {
+    /// Reads docs/bad-inputs.md; the cases run under `root` (the caller's
+    /// [`case_root!`](crate::case_root!)).
+    pub fn read(root: PathBuf) -> Self {
+        Catalogue { rows: rows(), root }
+    }
+
+    /// The row `id` (a case without a row fails here).
+    pub fn row(&self, id: &str) -> &Row {
+        self.rows
+            .iter()
+            .find(|r| r.id == id)
+            .unwrap_or_else(|| panic!("{id} is not in docs/bad-inputs.md"))
+    }
+
+    /// A fresh, empty directory for the case `id`.
+    pub fn case_dir(&self, id: &str) -> PathBuf {
+        case_dir(&self.root, id)
+    }
+
+    /// Runs `c` (every argument vector) and checks it against its row.
+    pub fn run(&self, c: &Case) {
+        run_case(c, self.row(c.id), &self.case_dir(c.id));
+    }
+
+    /// The doc as a whole (its ids unique, every prefix in [`ALL_PREFIXES`], a message for
+    /// every failing row, no exit status for a block row), and its rows of the prefixes
+    /// `owned` against the ids of the cases of the one test file that owns them: the same
+    /// set, no case twice.
+    pub fn matches_cases<'a>(&self, owned: &[&str], cases: impl IntoIterator<Item = &'a str>) {
+        let rows = &self.rows;
+        assert!(rows.len() >= 30, "the catalogue has {} rows", rows.len());
+        let mut seen = BTreeSet::new();
+        for r in rows {
+            assert!(
+                seen.insert(r.id.as_str()),
+                "{} appears twice in the doc",
+                r.id
+            );
+            assert!(
+                ALL_PREFIXES.iter().any(|(p, _)| *p == &r.id[..2]),
+                "{}: unknown prefix (known: {ALL_PREFIXES:?})",
+                r.id
+            );
+            if r.exit.is_some_and(|e| e != 0) {
+                assert!(!r.needles.is_empty(), "{}: no ``message`` in the doc", r.id);
+            }
+            if r.id.starts_with("BK") {
+                assert!(
+                    r.exit.is_none(),
+                    "{}: a block row has no exit status (`-`)",
+                    r.id
+                );
+            }
+        }
+        let files: BTreeSet<&str> = ALL_PREFIXES
+            .iter()
+            .filter(|(p, _)| owned.contains(p))
+            .map(|(_, f)| *f)
+            .collect();
+        assert_eq!(
+            files.len(),
+            1,
+            "the prefixes {owned:?} are owned by one test file (ALL_PREFIXES: {files:?})"
+        );
+        let file = files.first().unwrap();
+        assert_eq!(
+            ALL_PREFIXES.iter().filter(|(_, f)| f == file).count(),
+            owned.len(),
+            "{file} owns other prefixes than {owned:?}"
+        );
+        let mut ids = BTreeSet::new();
+        for id in cases {
+            assert!(ids.insert(id), "case {id} twice");
+        }
+        let doc: BTreeSet<&str> = rows
+            .iter()
+            .map(|r| r.id.as_str())
+            .filter(|id| owned.contains(&&id[..2]))
+            .collect();
+        assert_eq!(
+            doc, ids,
+            "docs/bad-inputs.md rows {owned:?} (left) and the cases of {file} (right) differ"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -206,10 +294,10 @@ impl Case {
     }
 }
 
-pub fn case_dir(id: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(concat!("bad_inputs_", env!("CARGO_PKG_NAME")))
-        .join(id);
+/// A fresh, empty directory for the case `id` under `root` (the caller's
+/// [`case_root!`](crate::case_root!)).
+pub fn case_dir(root: &Path, id: &str) -> PathBuf {
+    let d = root.join(id);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -250,9 +338,8 @@ pub fn no_temporaries(d: &Path) {
     }
 }
 
-pub fn run_case(c: &Case, rows: &[Row]) {
-    let r = row(rows, c.id);
-    let d = case_dir(c.id);
+/// Runs `c` in the fresh directory `d` and checks it against its row `r`.
+pub fn run_case(c: &Case, r: &Row, d: &Path) {
     for dir in &c.dirs {
         std::fs::create_dir_all(d.join(dir)).unwrap();
     }
@@ -274,7 +361,7 @@ pub fn run_case(c: &Case, rows: &[Row]) {
         f
     });
     for args in &c.runs {
-        let before = snapshot(&d);
+        let before = snapshot(d);
         let mut cmd = if c.stdout_closed {
             let mut sh = Command::new("/bin/sh");
             sh.args(["-c", "exec \"$0\" \"$@\" >&-", c.bin]);
@@ -283,7 +370,7 @@ pub fn run_case(c: &Case, rows: &[Row]) {
             Command::new(c.bin)
         };
         cmd.args(args)
-            .current_dir(&d)
+            .current_dir(d)
             .env("RUST_BACKTRACE", "0")
             .envs(c.env.iter().copied())
             .stdin(Stdio::null());
@@ -329,14 +416,14 @@ pub fn run_case(c: &Case, rows: &[Row]) {
         match c.left {
             Left::Unchanged => {
                 assert!(
-                    snapshot(&d) == before,
+                    snapshot(d) == before,
                     "{what}\nthe directory changed: before {:?}, after {:?}",
                     before.keys().collect::<Vec<_>>(),
-                    snapshot(&d).keys().collect::<Vec<_>>()
+                    snapshot(d).keys().collect::<Vec<_>>()
                 );
             }
-            Left::Check(f) => f(&d),
+            Left::Check(f) => f(d),
         }
-        no_temporaries(&d);
+        no_temporaries(d);
     }
 }

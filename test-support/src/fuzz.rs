@@ -1,4 +1,5 @@
-//! proptest sizing shared by the fuzz tests of `sim` and `tb` (`#[path]`-included).
+//! proptest sizing shared by the fuzz tests of `sim` and `tb`, and what a refused command
+//! line must give.
 
 use proptest::test_runner::{Config, FileFailurePersistence};
 

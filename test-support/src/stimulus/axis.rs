@@ -6,8 +6,6 @@
 //! addresses, random strobes), and rare resets. It follows the protocols: a valid is held
 //! with its payload until its ready.
 
-#![allow(dead_code)]
-
 use pft_hdl::axis::model::{Data, Inputs, Outputs};
 use pft_hdl::regs::{addr, axil};
 use rand::{Rng, SeedableRng};
