@@ -1,9 +1,9 @@
 //! Test harnesses shared by the integration tests of `pft-hdl`, `pft-sim` and `pft-tb`
 //! (a dev-dependency of each; `publish = false`):
 //!
-//! - [`catalogue`]: the bad-input catalogue (docs/bad-inputs.md): its rows, a case run on the
-//!   real binary in a fresh directory ([`catalogue::Case`]), and the check that a test file's
-//!   cases and the doc's rows of its prefixes are the same set;
+//! - [`catalogue`](mod@catalogue): the bad-input catalogue (docs/bad-inputs.md): its rows,
+//!   a case run on the real binary in a fresh directory ([`catalogue::Case`]), and the check
+//!   that a test file's cases and the doc's rows of its prefixes are the same set;
 //! - [`fuzz`]: proptest sizing (`PROPTEST_CASES`) and the usage-error oracle of the CLI
 //!   fuzzers of `sim` and `tb`;
 //! - [`scenario`]: the small scenarios and grids that more than one bad-input file runs;

@@ -135,6 +135,9 @@ impl Stream {
     }
 
     /// The inputs of the next cycle.
+    // An endless stream, stepped in turn with `observe` (the design's outputs of the cycle
+    // decide the next inputs): not an `Iterator`.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Inputs {
         let mut i = Inputs::default();
         // Reset pulses.

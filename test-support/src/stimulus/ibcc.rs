@@ -1,9 +1,9 @@
 //! The seeded random event streams of IB CC's two cycle-by-cycle comparisons with its
 //! reference model (`pft_hdl::ibcc::model`), shared by `hdl/tests/ibcc_rtl.rs` (the rust-hdl
-//! RTL) and `tb/tests/ibcc_verilog.rs` (the exported Verilog under Verilator), both
-//! using this module: the parameter sets both run, the stream of BECNs and
-//! packet starts for a port's N flows ([`Stream`]), and the events counted on the model
-//! ([`Coverage`]) with the checks both make of them.
+//! RTL) and `tb/tests/ibcc_verilog.rs` (the exported Verilog under Verilator): the
+//! parameter sets both run, the stream of BECNs and packet starts for a port's N flows
+//! ([`Stream`]), and the events counted on the model ([`Coverage`]) with the checks both
+//! make of them.
 
 use pft_hdl::ibcc::model::{linear_cct, Params};
 use pft_hdl::ibcc::stepper::{Events, Outputs, Port};

@@ -1,9 +1,9 @@
 //! The seeded random event streams of MVCM's two cycle-by-cycle comparisons with its
 //! reference model (`pft_hdl::mvcm::model`), shared by `hdl/tests/mvcm_rtl.rs` (the rust-hdl
-//! RTL) and `tb/tests/mvcm_verilog.rs` (the exported Verilog under Verilator), both
-//! using this module: the parameter sets both run, the stream of ACKs, fast
-//! resets and injections for N flows ([`Stream`]), and the events counted on the model
-//! ([`Coverage`]) with the checks both make of them.
+//! RTL) and `tb/tests/mvcm_verilog.rs` (the exported Verilog under Verilator): the
+//! parameter sets both run, the stream of ACKs, fast resets and injections for N flows
+//! ([`Stream`]), and the events counted on the model ([`Coverage`]) with the checks both
+//! make of them.
 
 use pft_hdl::mvcm::model::{Flow, Params};
 use pft_hdl::mvcm::stepper::{FlowsEvents, FlowsOutputs};

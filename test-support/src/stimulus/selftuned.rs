@@ -1,10 +1,9 @@
 //! The seeded random snapshot streams of the self-tuned throttle's two cycle-by-cycle
 //! comparisons with its reference model (`pft_hdl::selftuned::model`), shared by
 //! `hdl/tests/selftuned_rtl.rs` (the rust-hdl RTL) and `tb/tests/selftuned_verilog.rs` (the
-//! exported Verilog under Verilator), both using
-//! this module: the parameter sets both run, the stream (`SnapshotStream`),
-//! the flits that put a period on a rule's edge, and the events counted on the model
-//! (`Coverage`) with the checks both make of them.
+//! exported Verilog under Verilator): the parameter sets both run, the stream
+//! (`SnapshotStream`), the flits that put a period on a rule's edge, and the events counted
+//! on the model (`Coverage`) with the checks both make of them.
 
 use pft_hdl::selftuned::model::{Outputs, Params, SelfTuned, Snapshot, BW_BITS};
 use pft_hdl::selftuned::SEED;
