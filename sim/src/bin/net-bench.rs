@@ -3,12 +3,15 @@
 //!
 //! ```text
 //! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N|
-//!     torus:K,N|mesh:K,N|tree:K,N|fly:K,N] [--load 0.5] [--cycles 100000]
+//!     torus:K,N|mesh:K,N|tree:K,N|fly:K,N|dragonfly:P,A,H[,G]] [--load 0.5] [--cycles 100000]
 //!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
 //!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--vcs V] [--vc-buf F]
-//!     [--routing dor|dor_no_dateline|duato|updown] [--switching wormhole|vct]
-//!     [--link-latency 10] [--credit-latency 10] [--switch-latency 2] [--warmup 0]
-//!     [--pattern uniform|transpose|complement|bitrev|tornado|shift:B|hotspot:D,P] [--seed 1]
+//!     [--routing dor|dor_no_dateline|duato|updown|min|valiant|ugal|par]
+//!     [--switching wormhole|vct] [--lane-reuse empty|tail] [--ugal-threshold T]
+//!     [--link-latency 10] [--credit-latency 10] [--local-latency C] [--global-latency C]
+//!     [--switch-latency 2] [--warmup 0]
+//!     [--pattern uniform|transpose|complement|bitrev|tornado|shift:B|hotspot:D,P|
+//!     permutation|group_shift] [--seed 1]
 //! ```
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
@@ -33,8 +36,10 @@ use std::time::Instant;
 pub struct Args {
     /// Topology: ft128 (radix-16 fat tree), ft120 (the default 120-node tree), ib648
     /// (648 nodes, radix 36), single:N (one switch, N in 2..=64 NICs), torus:K,N and
-    /// mesh:K,N (K-ary N-cube, dimension-order routing), tree:K,N (K-ary N-tree) or
-    /// fly:K,N (K-ary N-fly, all K^N NICs); ranges as the scenario keys (docs/scenarios.md).
+    /// mesh:K,N (K-ary N-cube, dimension-order routing), tree:K,N (K-ary N-tree),
+    /// fly:K,N (K-ary N-fly, all K^N NICs) or dragonfly:P,A,H[,G] (G groups of A routers of
+    /// P NICs and H global links; G default A*H+1); ranges as the scenario keys
+    /// (docs/scenarios.md).
     #[arg(long, value_name = "TOPO", default_value = "ft128", value_parser = parse_topo)]
     topo: Topo,
     /// Offered flits per cycle per NIC, in 0..=1.
@@ -74,8 +79,8 @@ pub struct Args {
     /// Flits per lane, 1..=65535 (`[network] vc_buf_flits`; default 8). Needs --vcs.
     #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "vcs")]
     vc_buf: Option<u32>,
-    /// Routing: dor, dor_no_dateline, duato (tori and meshes) or updown (trees); default
-    /// the topology's (`[network] routing`).
+    /// Routing: dor, dor_no_dateline, duato (tori and meshes), updown (trees), min,
+    /// valiant, ugal or par (dragonflies); default the topology's (`[network] routing`).
     #[arg(long, value_name = "R", value_parser = parse_routing)]
     routing: Option<Routing>,
     /// wormhole or vct (`[network] switching`; default wormhole with --vcs).
@@ -89,6 +94,22 @@ pub struct Args {
     credit_latency: Option<u32>,
     #[arg(long, value_name = "C", value_parser = parse_switch_latency)]
     switch_latency: Option<u32>,
+    /// Dragonfly: flit and credit latency of links inside and between groups, cycles,
+    /// 1..=65536 (`[network] local_latency_cycles`, `global_latency_cycles`; then
+    /// --link-latency and --credit-latency are the NIC links').
+    #[arg(long, value_name = "C", value_parser = parse_latency)]
+    local_latency: Option<u32>,
+    #[arg(long, value_name = "C", value_parser = parse_latency)]
+    global_latency: Option<u32>,
+    /// Lane router: an output lane takes the next packet when the lane behind it is empty
+    /// (empty, the default) or once the previous tail has left (tail) (`[network]
+    /// lane_reuse`). Needs --vcs.
+    #[arg(long, value_name = "R", value_parser = parse_lane_reuse, requires = "vcs")]
+    lane_reuse: Option<pft_sim::net::LaneReuse>,
+    /// Dragonfly ugal and par: the bias towards the minimal path, flits, 0..=65535
+    /// (`[network] ugal_threshold_flits`; default 30).
+    #[arg(long, value_name = "T", value_parser = parse_threshold)]
+    ugal_threshold: Option<u32>,
     /// Lane router: a head's routing and lane-allocation delay, cycles, 0..=65536
     /// (`[network] head_latency_cycles`; default 0). Needs --vcs.
     #[arg(long, value_name = "C", value_parser = parse_switch_latency, requires = "vcs")]
@@ -136,7 +157,7 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
         "ft120" => TopologyConfig::default(),
         "ib648" => TopologyConfig::ib648(),
         t => {
-            let usage = "must be ft128, ft120, ib648, single:N (N an integer in 2..=64), torus:K,N, mesh:K,N, tree:K,N or fly:K,N (K, N integers)";
+            let usage = "must be ft128, ft120, ib648, single:N (N an integer in 2..=64), torus:K,N, mesh:K,N, tree:K,N, fly:K,N (K, N integers) or dragonfly:P,A,H[,G] (integers)";
             let (kind, arg) = t.split_once(':').ok_or(usage)?;
             let kn = || -> Result<(u32, u32), String> {
                 let (k, n) = arg.split_once(',').ok_or(usage)?;
@@ -154,6 +175,22 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
                 "mesh" => kn().map(|(k, n)| TopologyConfig::Mesh { k, n })?,
                 "tree" => kn().map(|(k, n)| TopologyConfig::KaryNtree { k, n })?,
                 "fly" => kn().map(|(k, n)| TopologyConfig::KaryNfly { k, n, hosts: None })?,
+                "dragonfly" => {
+                    let v: Vec<u32> = arg
+                        .split(',')
+                        .map(|x| x.trim().parse().map_err(|_| usage))
+                        .collect::<Result<_, _>>()?;
+                    match v[..] {
+                        [p, a, h] => TopologyConfig::Dragonfly { p, a, h, g: None },
+                        [p, a, h, g] => TopologyConfig::Dragonfly {
+                            p,
+                            a,
+                            h,
+                            g: Some(g),
+                        },
+                        _ => return Err(usage.to_string()),
+                    }
+                }
                 _ => return Err(usage.to_string()),
             };
             // the ranges are the scenario keys' (one source): say which is wrong
@@ -204,10 +241,14 @@ fn parse_switch_latency(s: &str) -> Result<u32, String> {
 pub enum PatternArg {
     Fixed(Pattern),
     Tornado,
+    /// A random permutation drawn from the run seed.
+    Permutation,
+    /// To the next group of a dragonfly.
+    GroupShift,
 }
 
 fn parse_pattern(s: &str) -> Result<PatternArg, String> {
-    let usage = "must be uniform, transpose, complement, bitrev, shuffle, tornado, shift:B or hotspot:D,P (B, D integers, P a percentage 0..=100)";
+    let usage = "must be uniform, transpose, complement, bitrev, shuffle, tornado, permutation, group_shift, shift:B or hotspot:D,P (B, D integers, P a percentage 0..=100)";
     Ok(PatternArg::Fixed(match s {
         "uniform" => Pattern::Uniform,
         "transpose" => Pattern::Transpose,
@@ -215,6 +256,8 @@ fn parse_pattern(s: &str) -> Result<PatternArg, String> {
         "bitrev" => Pattern::BitReversal,
         "shuffle" => Pattern::Shuffle,
         "tornado" => return Ok(PatternArg::Tornado),
+        "permutation" => return Ok(PatternArg::Permutation),
+        "group_shift" => return Ok(PatternArg::GroupShift),
         _ => match s.split_once(':') {
             Some(("shift", b)) => Pattern::Shift {
                 by: b.trim().parse().map_err(|_| usage)?,
@@ -253,8 +296,26 @@ fn parse_routing(s: &str) -> Result<Routing, String> {
         "dor_no_dateline" => Ok(Routing::DorNoDateline),
         "duato" => Ok(Routing::Duato),
         "updown" => Ok(Routing::Updown),
-        _ => Err("must be dor, dor_no_dateline, duato or updown".to_string()),
+        "min" => Ok(Routing::Min),
+        "valiant" => Ok(Routing::Valiant),
+        "ugal" => Ok(Routing::Ugal),
+        "par" => Ok(Routing::Par),
+        _ => Err(
+            "must be dor, dor_no_dateline, duato, updown, min, valiant, ugal or par".to_string(),
+        ),
     }
+}
+
+fn parse_lane_reuse(s: &str) -> Result<pft_sim::net::LaneReuse, String> {
+    match s {
+        "empty" => Ok(pft_sim::net::LaneReuse::Empty),
+        "tail" => Ok(pft_sim::net::LaneReuse::Tail),
+        _ => Err("must be empty or tail".to_string()),
+    }
+}
+
+fn parse_threshold(s: &str) -> Result<u32, String> {
+    parse_int(s, 0, 65535).map(|n| n as u32)
 }
 
 fn parse_switching(s: &str) -> Result<Switching, String> {
@@ -369,6 +430,10 @@ fn main() -> ExitCode {
         out_buffer_flits: a.out_buf,
         ack_bytes: a.ack_bytes,
         ack_vcs: a.ack_vcs,
+        local_latency_cycles: a.local_latency,
+        global_latency_cycles: a.global_latency,
+        lane_reuse: a.lane_reuse,
+        ugal_threshold_flits: a.ugal_threshold,
         ..NetConfig::default()
     };
     if let Some(l) = a.link_latency {
@@ -410,6 +475,18 @@ fn main() -> ExitCode {
             }
             _ => Pattern::Tornado { k: nodes, n: 1 },
         },
+        PatternArg::Permutation => Pattern::Permutation { seed },
+        PatternArg::GroupShift => {
+            match cfg.topology.dragonfly() {
+                Some(s) => Pattern::GroupShift {
+                    group: s.group_nodes(),
+                },
+                None => {
+                    eprintln!("error: --pattern: group_shift needs a dragonfly (--topo dragonfly:P,A,H[,G])");
+                    return ExitCode::from(2);
+                }
+            }
+        }
     };
     if let Err(e) = pattern.check(nodes) {
         eprintln!("error: --pattern: {e}");

@@ -76,6 +76,7 @@ impl<S: Scheme> Network<S> {
             len: flits,
             flags: CONTROL | ACK,
             bits,
+            route: 0,
         });
         self.set_current(n, pkt, flits, true);
         true

@@ -70,6 +70,8 @@ impl<S: Scheme> Network<S> {
             },
             speedup: cfg.speedup.unwrap_or(0),
             router: super::lanes::Router::of(cfg),
+            reuse_tail: cfg.lane_reuse == Some(super::lanes::LaneReuse::Tail),
+            vct: cfg.switching == Some(super::lanes::Switching::Vct),
             reqs: vec![0; 64],
             waits: vec![0; 64],
             keep_turn: cfg.arbitration != Arbitration::Bypass,
@@ -224,6 +226,41 @@ impl<S: Scheme> Network<S> {
         // At most MAX_CREDIT_EXTRA_CYCLES (validated).
         let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
         let max_lat = lat_sw.max(cfg.credit_latency_cycles + credit_extra);
+        // Dragonfly: links inside and between groups have their own latencies (flit and
+        // credit alike), NIC links the network's.
+        let df_lat = cfg
+            .topology
+            .dragonfly()
+            .filter(|_| cfg.local_latency_cycles.is_some() || cfg.global_latency_cycles.is_some());
+        let mut max_lat = max_lat;
+        if let Some(shape) = df_lat {
+            let local = cfg.local_latency_cycles;
+            let global = cfg.global_latency_cycles;
+            sw.lat_out = vec![lat_sw; sw.out.len()];
+            sw.lat_cred = vec![cfg.credit_latency_cycles; sw.out.len()];
+            for (s, spec) in specs.iter().enumerate() {
+                for (p, peer) in spec.ports.iter().enumerate() {
+                    if !matches!(peer, Peer::Switch { .. }) {
+                        continue;
+                    }
+                    let l = if shape.is_global(p as u32) {
+                        global
+                    } else {
+                        local
+                    };
+                    for c in 0..v {
+                        let g = sw.sw[SwitchId(s as u32)].port(p as u32 * v + c).0 as usize;
+                        if let Some(l) = l {
+                            sw.lat_out[g] = l + cfg.switch_latency_cycles;
+                            sw.lat_cred[g] = l;
+                            max_lat = max_lat.max(l + cfg.switch_latency_cycles);
+                        } else {
+                            sw.lat_cred[g] = cfg.credit_latency_cycles;
+                        }
+                    }
+                }
+            }
+        }
         let rate_fp = ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE);
         let cc = scheme(&BuildCtx {
             cfg,

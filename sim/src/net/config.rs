@@ -6,7 +6,7 @@
 //! Units: 1 cycle = the time of one flit on one link; 1 flit = 1 credit = `flit_bytes` bytes.
 
 use super::faults::FaultSpec;
-pub use super::lanes::{Routing, Switching};
+pub use super::lanes::{LaneReuse, Routing, Switching};
 use serde::{Deserialize, Serialize};
 
 /// Largest switch radix (allocation uses 64-bit port masks).
@@ -76,6 +76,15 @@ pub struct NetConfig {
     pub link_latency_cycles: u32,
     /// Latency of every credit return channel, cycles. 1..=65536, default 10.
     pub credit_latency_cycles: u32,
+    /// Dragonfly: flit and credit latency of the links inside a group, cycles (then
+    /// `link_latency_cycles` / `credit_latency_cycles` apply to NIC links only). Not set:
+    /// those two. 1..=65536.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_latency_cycles: Option<u32>,
+    /// Dragonfly: flit and credit latency of the links between groups, cycles. Not set:
+    /// `link_latency_cycles` / `credit_latency_cycles`. 1..=65536.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_latency_cycles: Option<u32>,
     /// Switch pipeline latency, cycles: a flit leaving an input buffer in cycle t enters
     /// the output link in cycle t + this. 0..=65536, default 2.
     pub switch_latency_cycles: u32,
@@ -140,6 +149,15 @@ pub struct NetConfig {
     /// CIOQ: each output queue, flits. Needs `speedup`. mtu..=65535, default `buffer_flits`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub out_buffer_flits: Option<u32>,
+    /// Lane router: when an output lane may take the next packet, `empty` (the lane behind
+    /// it is empty: one packet per lane) or `tail` (the previous packet's tail has left).
+    /// Needs `vcs`. Default `empty`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lane_reuse: Option<LaneReuse>,
+    /// Dragonfly `ugal` and `par`: the bias towards the minimal path, flits (BookSim's
+    /// `adaptive_threshold`): minimal when q_min <= 2 q_nonmin + this. 0..=65535, default 30.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ugal_threshold_flits: Option<u32>,
     /// Per-packet ACKs: the destination NIC returns an ACK of this many bytes (whole
     /// flits) for every data packet, with the packet's scheme bits (`net/acks.rs`). Not
     /// set: none. 1..=mtu_bytes.
@@ -174,6 +192,8 @@ impl Default for NetConfig {
             eject_buffer_flits: 1024,
             link_latency_cycles: 10,
             credit_latency_cycles: 10,
+            local_latency_cycles: None,
+            global_latency_cycles: None,
             switch_latency_cycles: 2,
             voq: false,
             arbitration: Arbitration::default(),
@@ -189,6 +209,8 @@ impl Default for NetConfig {
             head_latency_cycles: None,
             speedup: None,
             out_buffer_flits: None,
+            lane_reuse: None,
+            ugal_threshold_flits: None,
             ack_bytes: None,
             ack_vcs: None,
             send_queue_msgs: None,
@@ -229,9 +251,12 @@ impl NetConfig {
         {
             return;
         }
-        let hop = self.link_latency_cycles as u64
-            + self.switch_latency_cycles as u64
-            + head.unwrap_or(0) as u64;
+        let link = [self.local_latency_cycles, self.global_latency_cycles]
+            .into_iter()
+            .flatten()
+            .filter(|&l| in_range(l, 1))
+            .fold(self.link_latency_cycles, u32::max);
+        let hop = link as u64 + self.switch_latency_cycles as u64 + head.unwrap_or(0) as u64;
         let mut waits: Vec<(u64, String)> = Vec::new();
         if hop >= limit {
             let keys = if head.is_some() {
@@ -244,7 +269,11 @@ impl NetConfig {
                 format!("{keys} = {hop} (a flit on a link and through a switch)"),
             ));
         }
-        let credit = self.credit_latency_cycles as u64;
+        let credit = [self.local_latency_cycles, self.global_latency_cycles]
+            .into_iter()
+            .flatten()
+            .filter(|&l| in_range(l, 1))
+            .fold(self.credit_latency_cycles, u32::max) as u64;
         if credit >= limit {
             waits.push((
                 credit,
@@ -446,6 +475,22 @@ impl NetConfig {
             ("switch_latency_cycles", self.switch_latency_cycles, 0),
         ] {
             in_range(&mut errs, field, v, lo, MAX_LATENCY_CYCLES);
+        }
+        let df = matches!(self.topology, TopologyConfig::Dragonfly { .. });
+        for (field, v) in [
+            ("local_latency_cycles", self.local_latency_cycles),
+            ("global_latency_cycles", self.global_latency_cycles),
+        ] {
+            let Some(v) = v else { continue };
+            if !df {
+                errs.push(bad(
+                    field,
+                    v,
+                    format!("applies to dragonflies (links inside and between groups); a {} has `link_latency_cycles`", self.topology.kind()),
+                ));
+            } else {
+                in_range(&mut errs, field, v, 1, MAX_LATENCY_CYCLES);
+            }
         }
         self.watchdog_errors(&mut errs);
         if !(self.eject_rate > 0.0 && self.eject_rate <= 1.0) {

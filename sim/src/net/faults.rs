@@ -479,7 +479,12 @@ impl<S: Scheme> Network<S> {
     /// The cycle a credit sent now by a receiver towards `tx` arrives.
     #[inline]
     pub(crate) fn credit_at(&self, tx: Endpoint) -> u64 {
-        let at = self.now + self.lat_credit;
+        let at = match tx.end() {
+            End::Port(t) if !self.sw.lat_cred.is_empty() => {
+                self.now + self.sw.lat_cred[t.0 as usize] as u64
+            }
+            _ => self.now + self.lat_credit,
+        };
         if !self.faults.credit.on {
             return at;
         }

@@ -47,6 +47,36 @@ pub enum Routing {
     /// The topology's table: up/down on fat trees and k-ary n-trees (and a single switch),
     /// destination tag on k-ary n-flies.
     Updown,
+    /// Dragonfly, minimal (BookSim's `min_dragonflynew`): lane 0 up to the global hop,
+    /// lane 1 from it on. Needs vcs >= 2.
+    Min,
+    /// Dragonfly, Valiant: every packet leaving its group goes through a random
+    /// intermediate group (minimal when that is its own or the destination's); the lane is
+    /// the number of global hops taken, the current one included. Needs vcs >= 3.
+    Valiant,
+    /// Dragonfly, UGAL as BookSim's `ugal_dragonflynew`: at the source router a random
+    /// intermediate node, minimal when q_min <= 2 q_nonmin + `ugal_threshold_flits`
+    /// (q: used credits of the output port); the packet then goes through the node's group.
+    /// Lanes as `valiant`. Needs vcs >= 3.
+    Ugal,
+    /// Dragonfly, progressive adaptive routing: UGAL at the source router, and a packet
+    /// sent minimally may divert once at the next router of its group. The lane is the
+    /// global hops taken plus one after the first hop. Needs vcs >= 4.
+    Par,
+}
+
+/// When an output lane may take the next packet (`[network] lane_reuse`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LaneReuse {
+    /// When the lane behind it is empty (every credit back): one packet per lane (BookSim's
+    /// `wait_for_tail_credit = 1`).
+    #[default]
+    Empty,
+    /// As soon as the previous packet's tail has left (BookSim's `wait_for_tail_credit =
+    /// 0`): a lane buffer may hold the tail of one packet and the following packets, so a
+    /// lane longer than a packet keeps a long link busy.
+    Tail,
 }
 
 impl Router {
@@ -67,6 +97,8 @@ impl Router {
             n,
             wrap,
             ack_vcs: cfg.ack_vcs.unwrap_or(0),
+            df: cfg.topology.dragonfly(),
+            threshold: cfg.ugal_threshold_flits.unwrap_or(DEFAULT_UGAL_THRESHOLD),
         })
     }
 
@@ -93,19 +125,46 @@ impl Routing {
     pub fn default_for(t: &TopologyConfig) -> Routing {
         match t {
             TopologyConfig::Torus { .. } | TopologyConfig::Mesh { .. } => Routing::Dor,
+            TopologyConfig::Dragonfly { .. } => Routing::Min,
             _ => Routing::Updown,
         }
     }
 
-    fn name(self) -> &'static str {
+    /// The key's value.
+    pub fn name(self) -> &'static str {
         match self {
             Routing::Dor => "dor",
             Routing::DorNoDateline => "dor_no_dateline",
             Routing::Duato => "duato",
             Routing::Updown => "updown",
+            Routing::Min => "min",
+            Routing::Valiant => "valiant",
+            Routing::Ugal => "ugal",
+            Routing::Par => "par",
+        }
+    }
+
+    /// A dragonfly routing?
+    pub fn dragonfly(self) -> bool {
+        matches!(
+            self,
+            Routing::Min | Routing::Valiant | Routing::Ugal | Routing::Par
+        )
+    }
+
+    /// Lanes a dragonfly routing needs (0 for the others).
+    pub fn dragonfly_lanes(self) -> u32 {
+        match self {
+            Routing::Min => 2,
+            Routing::Valiant | Routing::Ugal => 3,
+            Routing::Par => 4,
+            _ => 0,
         }
     }
 }
+
+/// `ugal_threshold_flits` when not given (BookSim's `adaptive_threshold`).
+pub const DEFAULT_UGAL_THRESHOLD: u32 = 30;
 
 /// Every error of the lane keys of `cfg` (`vcs`, `vc_buf_flits`, `switching`, `routing`),
 /// given a valid topology whose largest switch has `radix` ports; `mtu` is the packet size
@@ -119,6 +178,73 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     let torus = matches!(topo, TopologyConfig::Torus { .. });
     let routing = cfg.routing.unwrap_or_else(|| Routing::default_for(topo));
     let kind = topo.kind();
+    let df = matches!(topo, TopologyConfig::Dragonfly { .. });
+    if let Some(t) = cfg.ugal_threshold_flits {
+        if !matches!(routing, Routing::Ugal | Routing::Par) {
+            errs.push(bad(
+                "ugal_threshold_flits",
+                t,
+                format!(
+                    "applies to routing `ugal` and `par` (a dragonfly's adaptive choice), not `{}`",
+                    routing.name()
+                ),
+            ));
+        } else if t > 0xFFFF {
+            errs.push(bad("ugal_threshold_flits", t, "must be in 0..=65535"));
+        }
+    }
+    if let Some(r) = cfg.lane_reuse {
+        if cfg.vcs.is_none() {
+            errs.push(bad(
+                "lane_reuse",
+                format!("{r:?}").to_lowercase(),
+                "needs `vcs` (the lane router); the switch without lanes queues packets in one buffer",
+            ));
+        }
+    }
+    if df != routing.dragonfly() {
+        errs.push(bad(
+            "routing",
+            routing.name(),
+            if df {
+                "a dragonfly routes by `min`, `valiant`, `ugal` or `par`".to_string()
+            } else {
+                format!(
+                    "`{}` routes dragonflies; a {kind} routes by `{}`",
+                    routing.name(),
+                    Routing::default_for(topo).name()
+                )
+            },
+        ));
+        return;
+    }
+    if df {
+        let need = routing.dragonfly_lanes();
+        let why = match routing {
+            Routing::Min => "lane 0 before the global hop, lane 1 after",
+            Routing::Par => "one lane per global hop, and one more after the first hop",
+            _ => "one lane per global hop, up to two",
+        };
+        match cfg.vcs {
+            None => errs.push(bad(
+                "vcs",
+                "not set (one lane)",
+                format!(
+                    "a dragonfly under `{}` needs the lane router with vcs >= {need} ({why})",
+                    routing.name()
+                ),
+            )),
+            Some(v) if v < need => errs.push(bad(
+                "vcs",
+                v,
+                format!(
+                    "routing `{}` on a dragonfly needs vcs >= {need} ({why})",
+                    routing.name()
+                ),
+            )),
+            _ => {}
+        }
+    }
     match routing {
         Routing::Dor | Routing::Duato if !cube => errs.push(bad(
             "routing",
@@ -202,12 +328,13 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         return;
     }
     let need = match routing {
+        r if r.dragonfly() => r.dragonfly_lanes(),
         Routing::Dor if torus => 2,
         Routing::Duato if torus => 3,
         Routing::Duato => 2,
         _ => 1,
     };
-    if v < need {
+    if v < need && !df {
         errs.push(bad(
             "vcs",
             v,
@@ -276,6 +403,10 @@ pub struct Router {
     pub wrap: bool,
     /// Lanes of the control class (`ack_vcs`; 0: one class).
     pub ack_vcs: u32,
+    /// A dragonfly's shape (None otherwise).
+    pub df: Option<super::topology::DragonflyShape>,
+    /// UGAL and PAR: `ugal_threshold_flits`.
+    pub threshold: u32,
 }
 
 /// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:
@@ -295,6 +426,9 @@ pub fn candidates(
     let v = rt.vcs;
     match rt.routing {
         Routing::Updown | Routing::DorNoDateline => out.push((table, 0, v, false)),
+        Routing::Min | Routing::Valiant | Routing::Ugal | Routing::Par => {
+            unreachable!("dragonfly routings route by `dragonfly_hop`")
+        }
         Routing::Dor | Routing::Duato => {
             let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
             let mut p = cube::dor_port(r, dst, k, n, wrap);

@@ -40,6 +40,7 @@ mod check;
 mod cioq;
 pub mod config;
 mod deadlock;
+pub mod dragonfly_route;
 pub mod error;
 pub mod faults;
 pub mod lanes;
@@ -56,7 +57,7 @@ pub mod types;
 
 pub use crate::error::FieldError;
 pub use build::BuildCtx;
-pub use config::{Arbitration, Fault, NetConfig, Routing, Switching, TopologyConfig};
+pub use config::{Arbitration, Fault, LaneReuse, NetConfig, Routing, Switching, TopologyConfig};
 pub use error::NetError;
 pub use faults::{CreditScope, FaultSpec, LinkRef, Window};
 pub use network::{EvalOrder, Network, NicStats};

@@ -181,6 +181,7 @@ impl<S: Scheme> Network<S> {
                 len: c.flits,
                 flags: CONTROL,
                 bits: c.bits,
+                route: 0,
             });
             self.set_current(i, pkt, c.flits, true);
             return;
@@ -232,6 +233,7 @@ impl<S: Scheme> Network<S> {
             len,
             flags: 0,
             bits: 0,
+            route: 0,
         });
         if flows {
             self.cc.packet_started(i as u32, d, len as u32, self.now);

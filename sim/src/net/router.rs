@@ -92,6 +92,9 @@ impl<S: Scheme> Network<S> {
         let op = &self.sw.out[st.port(o)];
         match op.rx.end() {
             End::Nic(_) => op.limit - op.used >= len as u32,
+            // `lane_reuse = "tail"`: the previous tail has left (under `vct` the lane
+            // must still take the whole packet)
+            End::Port(_) if self.sw.reuse_tail => !self.sw.vct || op.limit - op.used >= len as u32,
             End::Port(_) => op.used == 0,
         }
     }
@@ -114,14 +117,20 @@ impl<S: Scheme> Network<S> {
             let en = self.entries[e];
             let pk = self.packets[en.pkt];
             let (crt, base) = rt.class(pk.flags & CONTROL != 0);
-            lanes::candidates(
-                &crt,
-                si.0,
-                pk.dst,
-                en.out as u32,
-                self.tie_minus(&pk),
-                &mut cand,
-            );
+            if crt.df.is_some() {
+                let (p, c) = self.dragonfly_hop(si, en.pkt, &crt);
+                cand.clear();
+                cand.push((p, c, c + 1, false));
+            } else {
+                lanes::candidates(
+                    &crt,
+                    si.0,
+                    pk.dst,
+                    en.out as u32,
+                    self.tie_minus(&pk),
+                    &mut cand,
+                );
+            }
             let mut pick = None;
             let mut pick_free = 0u32;
             for &(p, lo, hi, adaptive) in cand.iter() {
@@ -178,6 +187,13 @@ impl<S: Scheme> Network<S> {
             }
             self.entries[e].out = o as u8;
             let en = self.entries[e];
+            if let Some(df) = rt.df {
+                // the hop is taken: the dragonfly route state moves on
+                if !df.is_nic(o / v) {
+                    let r = &mut self.packets[en.pkt].route;
+                    *r = super::dragonfly_route::after(&df, *r, o / v);
+                }
+            }
             let op = &mut self.sw.out[st.port(o)];
             op.entry = e;
             op.from = g;
@@ -299,7 +315,11 @@ impl<S: Scheme> Network<S> {
         }
         let now = self.now;
         self.sw.moved_at[g.index()] = now;
-        let flit_at = now + self.lat_sw;
+        let flit_at = if self.sw.lat_out.is_empty() {
+            now + self.lat_sw
+        } else {
+            now + self.sw.lat_out[bo.index()] as u64
+        };
         let mut drop_credit = false;
         if let Some(f) = self.faults.test {
             if !self.faults.test_fired {

@@ -34,11 +34,43 @@ pub enum Pattern {
     Tornado { k: u32, n: u32 },
     /// A hot spot: `percent` % of the messages go to `dst`, the others uniform.
     HotSpot { dst: NodeId, percent: u8 },
+    /// Each message to a NIC drawn uniformly from the next group, `(i + 1) mod groups`,
+    /// afresh per message; groups of `group` NICs numbered in order (a dragonfly's:
+    /// BookSim's `bad_dragon`).
+    GroupShift { group: u32 },
+    /// A random permutation of the NICs drawn from `seed` (Fisher-Yates on xoshiro256++;
+    /// `Pattern::permutation`); a NIC mapped to itself sends nothing.
+    Permutation { seed: u64 },
 }
 
 impl Pattern {
+    /// The table of `Permutation { seed }` on `nodes` NICs: entry s is s's destination.
+    pub fn permutation(seed: u64, nodes: u32) -> Vec<u32> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut t: Vec<u32> = (0..nodes).collect();
+        for i in (1..nodes as usize).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            t.swap(i, j);
+        }
+        t
+    }
+
+    /// A destination drawn by a drawing pattern other than uniform and the hot spot
+    /// (`GroupShift`); None for the others.
+    pub fn draw<R: RngCore>(self, rng: &mut R, s: u32, nodes: u32) -> Option<u32> {
+        match self {
+            Pattern::GroupShift { group } => {
+                let next = (s / group + 1) % (nodes / group);
+                let off = (((rng.next_u64() >> 32) * group as u64) >> 32) as u32;
+                Some(next * group + off)
+            }
+            _ => None,
+        }
+    }
+
     /// The destination of a permutation for source `s` of `nodes` (None for the patterns
-    /// that draw a destination, and when `s` maps to itself).
+    /// that draw a destination, and when `s` maps to itself). `Permutation` needs its
+    /// table (`permutation`): the sources keep it.
     pub fn permute(self, s: u32, nodes: u32) -> Option<u32> {
         let b = nodes.trailing_zeros();
         let d = match self {
@@ -79,6 +111,13 @@ impl Pattern {
             Pattern::HotSpot { percent, .. } if percent > 100 => {
                 Err(format!("the hot spot's share {percent} % is over 100 %"))
             }
+            Pattern::GroupShift { group }
+                if group == 0 || !nodes.is_multiple_of(group) || nodes / group < 2 =>
+            {
+                Err(format!(
+                    "group_shift needs groups of {group} NICs that divide the {nodes} NICs into at least 2 (a dragonfly's a*p NICs per group)"
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -101,6 +140,8 @@ pub struct BernoulliSource {
     pub delivered: u64,
     /// Every delivery, in order, when `Some`.
     pub log: Option<Vec<Delivery>>,
+    /// `Pattern::Permutation`'s table (empty otherwise).
+    table: Vec<u32>,
 }
 
 impl BernoulliSource {
@@ -146,6 +187,10 @@ impl BernoulliSource {
             created: 0,
             delivered: 0,
             log: None,
+            table: match pattern {
+                Pattern::Permutation { seed } => Pattern::permutation(seed, nodes),
+                _ => Vec::new(),
+            },
         }
     }
 
@@ -170,7 +215,9 @@ impl Workload for BernoulliSource {
         for src in NodeId::all(self.nodes) {
             // a permutation's destination; a NIC that maps to itself sends nothing
             let fixed = match self.pattern {
-                Pattern::Uniform | Pattern::HotSpot { .. } => None,
+                Pattern::Uniform | Pattern::HotSpot { .. } | Pattern::GroupShift { .. } => None,
+                Pattern::Permutation { .. } if self.table[src.index()] == src.0 => continue,
+                Pattern::Permutation { .. } => Some(self.table[src.index()]),
                 Pattern::Incast { dst } if src == dst => continue,
                 Pattern::Incast { .. } => None,
                 p => match p.permute(src.0, self.nodes) {
@@ -188,6 +235,11 @@ impl Workload for BernoulliSource {
             let dst = match self.pattern {
                 Pattern::Uniform => uniform(&mut self.rng),
                 Pattern::Incast { dst } => dst,
+                Pattern::GroupShift { .. } => NodeId(
+                    self.pattern
+                        .draw(&mut self.rng, src.0, self.nodes)
+                        .expect("a drawing pattern"),
+                ),
                 Pattern::HotSpot { dst, percent } => {
                     let hot = self.rng.next_u64() % 100 < percent as u64;
                     if hot && src != dst {

@@ -142,6 +142,14 @@ pub(crate) struct Switches {
     /// Lane router: per input lane (global), the cycle a flit last left it or a head
     /// arrived into its empty queue (the per-lane stall watchdog; empty without lanes).
     pub moved_at: Vec<u64>,
+    /// Dragonfly with `local_latency_cycles` or `global_latency_cycles`: per output lane
+    /// (global), the cycles from a flit leaving it to its arrival (link + switch pipeline),
+    /// and from a credit sent back to it to its arrival (empty otherwise: one latency).
+    pub lat_out: Vec<u32>,
+    /// Lane router: `lane_reuse = "tail"`, and `switching = "vct"`.
+    pub reuse_tail: bool,
+    pub vct: bool,
+    pub lat_cred: Vec<u32>,
     /// The switch model: 0 today's switch (`switch.rs`), 1 the lane router (`router.rs`),
     /// 2 the CIOQ switch (`cioq.rs`).
     pub model: u8,

@@ -246,6 +246,9 @@ pub(crate) struct Packet {
     /// The congestion-control scheme's bits (opaque to the core; set by the sender's
     /// scheme and by switches' marking).
     pub bits: u8,
+    /// Dragonfly routing state (`net/dragonfly_route.rs`): intermediate group, global hops
+    /// taken, decisions made. 0 on other topologies.
+    pub route: u32,
 }
 
 /// `Packet::flags`: its head reached the destination NIC (a second head is a duplicate).

@@ -70,6 +70,18 @@ pub enum TopologyConfig {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hosts: Option<u32>,
     },
+    /// A dragonfly (BookSim's `dragonflynew`, generalised): `g` groups of `a` routers, all
+    /// to all inside a group, each router with `p` NICs and `h` global links; groups share
+    /// one global link each, arranged as BookSim's (docs/network.md, "Dragonflies").
+    /// p, a, h >= 1, g in 1..=a*h+1 (default a*h+1), p + a - 1 + h <= 64 ports,
+    /// g*a*p <= 4096 NICs.
+    Dragonfly {
+        p: u32,
+        a: u32,
+        h: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        g: Option<u32>,
+    },
 }
 
 impl Default for TopologyConfig {
@@ -93,6 +105,7 @@ impl TopologyConfig {
         "mesh",
         "kary_ntree",
         "kary_nfly",
+        "dragonfly",
     ];
 
     /// This topology's `kind`.
@@ -105,6 +118,7 @@ impl TopologyConfig {
             TopologyConfig::Mesh { .. } => "mesh",
             TopologyConfig::KaryNtree { .. } => "kary_ntree",
             TopologyConfig::KaryNfly { .. } => "kary_nfly",
+            TopologyConfig::Dragonfly { .. } => "dragonfly",
         }
     }
 
@@ -123,6 +137,24 @@ impl TopologyConfig {
             | TopologyConfig::Mesh { k, n }
             | TopologyConfig::KaryNtree { k, n } => k.saturating_pow(n),
             TopologyConfig::KaryNfly { k, n, hosts } => hosts.unwrap_or(k.saturating_pow(n)),
+            TopologyConfig::Dragonfly { .. } => self
+                .dragonfly()
+                .map_or(0, |s| s.g.saturating_mul(s.a).saturating_mul(s.p)),
+        }
+    }
+
+    /// A dragonfly's shape with `g` filled in (None for other topologies).
+    pub fn dragonfly(&self) -> Option<crate::net::topology::DragonflyShape> {
+        match *self {
+            TopologyConfig::Dragonfly { p, a, h, g } => {
+                Some(crate::net::topology::DragonflyShape {
+                    p,
+                    a,
+                    h,
+                    g: g.unwrap_or_else(|| a.saturating_mul(h).saturating_add(1)),
+                })
+            }
+            _ => None,
         }
     }
 
@@ -197,6 +229,49 @@ impl TopologyConfig {
                             ),
                         ));
                     }
+                }
+            }
+            TopologyConfig::Dragonfly { p, a, h, g } => {
+                let ok = in_range(&mut errs, "topology.p", p, 1, MAX_RADIX)
+                    & in_range(&mut errs, "topology.a", a, 1, MAX_RADIX)
+                    & in_range(&mut errs, "topology.h", h, 1, MAX_RADIX);
+                if !ok {
+                    return errs;
+                }
+                let radix = p + a - 1 + h;
+                if radix > MAX_RADIX {
+                    errs.push(bad(
+                        "topology.h",
+                        h,
+                        format!(
+                            "p + (a - 1) + h (a router's ports) must be at most {MAX_RADIX}: with p = {p}, a = {a}, h <= {}",
+                            (MAX_RADIX + 1).saturating_sub(p + a)
+                        ),
+                    ));
+                    return errs;
+                }
+                let most = a * h + 1;
+                let groups = g.unwrap_or(most);
+                if let Some(g) = g {
+                    if !(1..=most).contains(&g) {
+                        errs.push(bad(
+                            "topology.g",
+                            g,
+                            format!("must be in 1..={most} (a*h + 1: each group has a*h = {} global links, one to every other group)", a * h),
+                        ));
+                        return errs;
+                    }
+                }
+                let nodes = groups as u64 * a as u64 * p as u64;
+                if nodes > MAX_NODES as u64 {
+                    errs.push(bad(
+                        if g.is_some() { "topology.g" } else { "topology.h" },
+                        if g.is_some() { groups } else { h },
+                        format!(
+                            "g*a*p (NICs) must be at most {MAX_NODES}: here {groups} groups x {a} routers x {p} NICs = {nodes}{}",
+                            if g.is_some() { "" } else { " (g defaults to a*h + 1; set a smaller g)" }
+                        ),
+                    ));
                 }
             }
         }

@@ -16,9 +16,11 @@
 //! spine sends d down to leaf d / h. Paths are up*/down*: leaf, spine, leaf (or one leaf).
 
 pub mod cube;
+pub mod dragonfly;
 mod fly;
 mod ntree;
 
+pub use self::dragonfly::Shape as DragonflyShape;
 use super::config::TopologyConfig;
 use super::types::NodeId;
 
@@ -81,6 +83,9 @@ impl Topology {
             TopologyConfig::KaryNtree { k, n } => ntree::build(k, n),
             TopologyConfig::KaryNfly { k, n, hosts } => {
                 fly::build(k, n, hosts.unwrap_or_else(|| k.pow(n)))
+            }
+            TopologyConfig::Dragonfly { .. } => {
+                dragonfly::build(cfg.dragonfly().expect("a dragonfly"))
             }
         }
     }
