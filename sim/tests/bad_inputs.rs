@@ -103,7 +103,7 @@ fn scenario_cases() -> Vec<Case> {
             "SC-10",
             with(
                 "{ kind = \"single_switch\", nodes = 4 }",
-                "{ kind = \"dragonfly\", nodes = 4 }",
+                "{ kind = \"hypercube\", nodes = 4 }",
             ),
         ),
         sc(
@@ -420,6 +420,20 @@ fn scenario_cases() -> Vec<Case> {
             HOTSPOT_OK.replace(
                 "hotspots = 1\n",
                 "hotspots = 1\nhot_start_after_delivered = 0\nhot_messages = 0\n",
+            ),
+        ),
+        sc(
+            "SC-105",
+            with(
+                "{ kind = \"single_switch\", nodes = 4 }",
+                "{ kind = \"dragonfly\", p = 1, a = 2, h = 1, g = 4 }",
+            ),
+        ),
+        sc(
+            "SC-106",
+            with(
+                "{ kind = \"single_switch\", nodes = 4 }",
+                "{ kind = \"dragonfly\", p = 1, a = 2, h = 1 }\nvcs = 2\nrouting = \"ugal\"",
             ),
         ),
         sc(
@@ -787,7 +801,9 @@ fn net_bench_cases() -> Vec<Case> {
             &["--topo", "single:4", "--cycles", "10", "--msg-bytes", "0"],
         ),
         case("NB-04", n, &["--topo", "single:4", "--cycles", "0"]),
-        case("NB-05", n, &["--topo", "ring"]).also(&["--topo", "torus:4"]),
+        case("NB-05", n, &["--topo", "ring"])
+            .also(&["--topo", "torus:4"])
+            .also(&["--topo", "dragonfly:4,8"]),
         case("NB-06", n, &["--engine", "verilog"]),
         case("NB-07", n, &["--bogus"]),
         case("NB-08", n, &["--topo", "single:4", "--cycles", "10"]).stdout_full(),
@@ -801,6 +817,19 @@ fn net_bench_cases() -> Vec<Case> {
         ]),
         case("NB-12", n, &["--head-latency", "3"]),
         case("NB-13", n, &["--speedup", "0"]).also(&["--speedup", "2", "--vcs", "2"]),
+        case("NB-15", n, &["--topo", "dragonfly:4,8,4,40"]),
+        case(
+            "NB-16",
+            n,
+            &[
+                "--topo",
+                "dragonfly:2,4,2",
+                "--routing",
+                "par",
+                "--vcs",
+                "3",
+            ],
+        ),
         case(
             "NB-14",
             n,

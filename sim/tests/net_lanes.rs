@@ -446,6 +446,8 @@ fn escape_channel_dependency_graphs_are_acyclic_with_dateline_classes() {
                 n,
                 wrap,
                 ack_vcs: 0,
+                df: None,
+                threshold: 0,
             };
             assert_eq!(
                 acyclic(&escape_cdg(&rt)),
