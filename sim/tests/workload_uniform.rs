@@ -386,6 +386,61 @@ fn patterns_send_to_their_destinations_and_silence_fixed_points() {
 }
 
 #[test]
+fn permutation_and_group_shift_as_workload_patterns() {
+    use pft_sim::workload::DestPattern;
+    let nodes = 16u32;
+    // a permutation: every NIC always to one destination, the destinations all distinct,
+    // the same table as net-bench's (`Pattern::permutation`), fixed points silent
+    let table = pft_sim::net::Pattern::permutation(9, nodes);
+    let cfg = UniformConfig {
+        load: 0.5,
+        msg_bytes: 64,
+        pattern: DestPattern::Permutation { seed: 9 },
+        ..Default::default()
+    };
+    let f = run(&cfg, nodes, 64, 3, 2_000);
+    let mut sent = vec![0u32; nodes as usize];
+    for m in &f.created {
+        assert_eq!(m.dst.0, table[m.src.index()], "from {}", m.src);
+        sent[m.src.index()] += 1;
+    }
+    for s in 0..nodes {
+        if table[s as usize] == s {
+            assert_eq!(sent[s as usize], 0, "fixed point {s} sends");
+        } else {
+            assert!(sent[s as usize] > 800, "NIC {s} sent {}", sent[s as usize]);
+        }
+    }
+    // another seed, another table
+    assert_ne!(table, pft_sim::net::Pattern::permutation(10, nodes));
+    // group shift in groups of 4: every message into the next group, all 4 NICs of it hit
+    let cfg = UniformConfig {
+        pattern: DestPattern::GroupShift { group: 4 },
+        ..cfg
+    };
+    let f = run(&cfg, nodes, 64, 3, 2_000);
+    let mut hit = vec![0u32; nodes as usize];
+    for m in &f.created {
+        assert_eq!(m.dst.0 / 4, (m.src.0 / 4 + 1) % 4, "{} -> {}", m.src, m.dst);
+        hit[m.dst.index()] += 1;
+    }
+    assert!(hit.iter().all(|&h| h > 400), "{hit:?}");
+    // in a scenario file
+    let c: UniformConfig =
+        toml::from_str("pattern = { kind = \"group_shift\", group = 4 }\nload = 0.5\n").unwrap();
+    assert_eq!(c.pattern, DestPattern::GroupShift { group: 4 });
+    let c: UniformConfig = toml::from_str("pattern = { kind = \"permutation\" }\n").unwrap();
+    assert_eq!(c.pattern, DestPattern::Permutation { seed: 1 });
+    // groups that do not divide the NICs are refused
+    let bad = UniformConfig {
+        pattern: DestPattern::GroupShift { group: 5 },
+        ..Default::default()
+    };
+    let e = bad.validate(nodes).unwrap_err().to_string();
+    assert!(e.contains("group_shift needs groups of 5"), "{e}");
+}
+
+#[test]
 fn patterns_that_do_not_fit_the_network_are_refused_naming_the_field() {
     use pft_sim::workload::DestPattern;
     for (p, nodes, want) in [

@@ -90,6 +90,21 @@ pub enum DestPattern {
     /// `percent` % of the messages to NIC `node`, the others uniform (the hot spot sends
     /// uniformly).
     HotSpot { node: u32, percent: u32 },
+    /// A random permutation of the NICs drawn from `seed` (default 1; Fisher-Yates on
+    /// xoshiro256++, as `net-bench --pattern permutation`); a NIC mapped to itself sends
+    /// nothing.
+    Permutation {
+        #[serde(default = "default_permutation_seed")]
+        seed: u64,
+    },
+    /// Each message to a NIC drawn uniformly from the next group, `(i + 1) mod groups`,
+    /// afresh per message, the NICs taken in groups of `group` in order: on a dragonfly,
+    /// `group` = a * p (BookSim's `bad_dragon`).
+    GroupShift { group: u32 },
+}
+
+fn default_permutation_seed() -> u64 {
+    1
 }
 
 impl DestPattern {
@@ -108,6 +123,8 @@ impl DestPattern {
             DestPattern::Tornado { .. } => "tornado",
             DestPattern::Shift { .. } => "shift",
             DestPattern::HotSpot { .. } => "hot_spot",
+            DestPattern::Permutation { .. } => "permutation",
+            DestPattern::GroupShift { .. } => "group_shift",
         }
     }
 
@@ -134,6 +151,8 @@ impl DestPattern {
                     percent: percent as u8,
                 }
             }
+            DestPattern::Permutation { seed } => Pattern::Permutation { seed },
+            DestPattern::GroupShift { group } => Pattern::GroupShift { group },
         };
         p.check(nodes)?;
         Ok(p)
@@ -274,6 +293,9 @@ pub struct UniformWorkload {
     pattern: Pattern,
     /// `phases`: where the run is in them (None without phases).
     clock: Option<PhaseClock>,
+    /// The table of every `permutation` pattern in use, by its seed (entry s is s's
+    /// destination).
+    tables: std::collections::BTreeMap<u64, Vec<u32>>,
 }
 
 /// Seed of the phases' offset stream: `seed ^ PHASE_SEED` (SHA-256's second initial word),
@@ -381,7 +403,21 @@ impl UniformWorkload {
         let pattern = cfg.pattern.pattern(nodes).unwrap_or(Pattern::Uniform); // validated
         let clock = (!cfg.phases.is_empty())
             .then(|| PhaseClock::new(&cfg.phases, nodes, cfg.start_cycle, seed));
+        let mut tables = std::collections::BTreeMap::new();
+        let patterns = std::iter::once(pattern).chain(
+            clock
+                .iter()
+                .flat_map(|c| c.phases.iter().map(|p| p.2).collect::<Vec<_>>()),
+        );
+        for p in patterns {
+            if let Pattern::Permutation { seed } = p {
+                tables
+                    .entry(seed)
+                    .or_insert_with(|| Pattern::permutation(seed, nodes));
+            }
+        }
         Ok(UniformWorkload {
+            tables,
             clock,
             pattern,
             cfg: cfg.clone(),
@@ -398,6 +434,18 @@ impl UniformWorkload {
     /// Messages created so far.
     pub fn messages_created(&self) -> u64 {
         self.next_id
+    }
+
+    /// The destination of a permutation pattern for `src` (its table for `permutation`);
+    /// None when `src` maps to itself or the pattern draws its destinations.
+    fn permuted(&self, p: Pattern, src: u32) -> Option<NodeId> {
+        match p {
+            Pattern::Permutation { seed } => {
+                let d = self.tables.get(&seed)?[src as usize];
+                (d != src).then_some(NodeId(d))
+            }
+            p => p.permute(src, self.nodes).map(NodeId),
+        }
     }
 
     /// Hands over one message from `src` to `dst` created in cycle `now`.
@@ -422,11 +470,11 @@ impl UniformWorkload {
         let nodes = self.nodes;
         while let Some((src, pattern)) = self.clock.as_mut().and_then(|c| c.next_due(now, nodes)) {
             let dst = match pattern {
-                Pattern::Uniform | Pattern::HotSpot { .. } => {
+                Pattern::Uniform | Pattern::HotSpot { .. } | Pattern::GroupShift { .. } => {
                     drawn_dst(pattern, &mut self.rng, nodes, src)
                 }
-                p => match p.permute(src, nodes) {
-                    Some(d) => NodeId(d),
+                p => match self.permuted(p, src) {
+                    Some(d) => d,
                     None => continue,
                 },
             };
@@ -442,9 +490,14 @@ impl UniformWorkload {
     }
 }
 
-/// A destination of a drawing pattern (uniform, hot spot) for `src`.
+/// A destination of a drawing pattern (uniform, hot spot, group shift) for `src`.
 fn drawn_dst<R: Rng>(pattern: Pattern, rng: &mut R, nodes: u32, src: u32) -> NodeId {
     match pattern {
+        Pattern::GroupShift { .. } => NodeId(
+            pattern
+                .draw(rng, src, nodes)
+                .expect("group_shift draws a destination"),
+        ),
         Pattern::HotSpot { dst, percent } => {
             if rng.gen_range(0..100u32) < percent as u32 && dst.0 != src {
                 dst
@@ -478,9 +531,9 @@ impl Workload for UniformWorkload {
             let s = src as usize;
             // a permutation's destination; a NIC that maps to itself sends nothing
             let fixed = match self.pattern {
-                Pattern::Uniform | Pattern::HotSpot { .. } => None,
-                p => match p.permute(src, self.nodes) {
-                    Some(d) => Some(NodeId(d)),
+                Pattern::Uniform | Pattern::HotSpot { .. } | Pattern::GroupShift { .. } => None,
+                p => match self.permuted(p, src) {
+                    Some(d) => Some(d),
                     None => continue,
                 },
             };
