@@ -154,16 +154,17 @@ fn minimal_paths_are_at_most_local_global_local() {
     }
 }
 
+/// A (router, port, lane) channel.
+type Channel = (u32, u32, u32);
+/// A channel-dependency graph: each channel and the channels a packet may wait for next.
+type Cdg = HashMap<Channel, Vec<Channel>>;
+
 /// Every path (as (router, port, lane) channels) of `routing` from every router to every
 /// NIC, over every choice a packet can make (intermediate group; under `par` the second
 /// router's), with the lane of a hop given by `lane_of(routing, g_after, moved)`; the
 /// channel-dependency graph of consecutive switch-to-switch channels.
-fn cdg(
-    s: &Shape,
-    routing: Routing,
-    lane_of: &dyn Fn(Routing, u32, bool) -> u32,
-) -> HashMap<(u32, u32, u32), Vec<(u32, u32, u32)>> {
-    let mut g: HashMap<(u32, u32, u32), Vec<(u32, u32, u32)>> = HashMap::new();
+fn cdg(s: &Shape, routing: Routing, lane_of: &dyn Fn(Routing, u32, bool) -> u32) -> Cdg {
+    let mut g: Cdg = HashMap::new();
     let nodes = s.g * s.a * s.p;
     let topo = Topology::build(&TopologyConfig::Dragonfly {
         p: s.p,
@@ -302,7 +303,7 @@ fn booksims_ugal_lanes_with_an_intermediate_router_are_cyclic() {
         g: Some(9),
     });
     let nodes = s.g * s.a * s.p;
-    let mut g: HashMap<(u32, u32, u32), Vec<(u32, u32, u32)>> = HashMap::new();
+    let mut g: Cdg = HashMap::new();
     for src in 0..nodes {
         for dst in 0..nodes {
             for intm in 0..nodes {
