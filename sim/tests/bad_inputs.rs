@@ -193,7 +193,7 @@ fn scenario_cases() -> Vec<Case> {
             "SC-41",
             with("name = \"bad\"", "name = \"bad\"\nname = \"again\""),
         ),
-        sc("SC-42", format!("{BASE}{CC}kind = \"dcqcn\"\n")),
+        sc("SC-42", format!("{BASE}{CC}kind = \"timely\"\n")),
         sc(
             "SC-43",
             format!("{BASE}{CC}kind = \"ibcc\"\nthreshold = 16\n"),

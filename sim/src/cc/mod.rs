@@ -56,6 +56,7 @@ macro_rules! credit_gate_hooks {
 }
 
 pub mod alo;
+pub mod dcqcn;
 pub mod ibcc;
 pub mod mvcm;
 pub mod none;
@@ -307,6 +308,8 @@ registry! {
     /// Renato's proposal: three-step input marking, window 1, LIPD (seed 004's
     /// comparator).
     Renato("renato") => renato::Renato,
+    /// DCQCN: RED/ECN marking, CNPs, per-flow rate limiter (Zhu et al., SIGCOMM 2015).
+    Dcqcn("dcqcn") => dcqcn::Dcqcn,
 }
 // ----------------------------------------------------------------------------------------
 

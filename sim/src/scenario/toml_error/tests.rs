@@ -70,9 +70,9 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "`workload.kind` (line 2, column 8): unknown kind `ring`; the allowed kinds are `uniform`, `hotspot`, `gpcnet`",
         ),
         (
-            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"dcqcn\"\n",
-            "unknown variant `dcqcn`, expected one of `none`, `pft`, `ibcc`",
-            "`cc[0].kind` (line 5, column 1): unknown kind `dcqcn`; the allowed kinds are `none`, `pft`, `ibcc`",
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"timely\"\n",
+            "unknown variant `timely`, expected one of `none`, `pft`, `ibcc`",
+            "`cc[0].kind` (line 5, column 1): unknown kind `timely`; the allowed kinds are `none`, `pft`, `ibcc`",
         ),
         (
             "[network]\ntopology = \"fat_tree\"\n[workload]\nkind = \"uniform\"\n",

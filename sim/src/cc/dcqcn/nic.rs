@@ -1,0 +1,377 @@
+//! DCQCN in the NICs: the notification point (NP) at the destination and the reaction point
+//! (RP) at the source, per flow (a flow is one source-destination pair, the NIC's queue for
+//! that destination, as IB CC's; a limited flow never blocks another).
+//!
+//! - **NP**: a data packet that arrives with ECN set queues a CNP (one flit, to the packet's
+//!   source) at once when the flow has had no CNP in the last `cnp_interval`; otherwise the
+//!   flow's CNP is deferred to the end of that interval (at most one per flow per interval,
+//!   one for every interval in which a marked packet arrived: the paper's §3.2).
+//! - **RP** (the paper's Fig. 6): on a CNP `RT = RC`, `RC = max(RC (1 - alpha/2), min)`,
+//!   `alpha = (1 - g) alpha + g`, and the increase state restarts (timer and byte counter
+//!   at 0). Alpha decays by `(1 - g)` every `alpha_timer` without a CNP (kept lazily: the
+//!   periods elapsed are applied at the next CNP). The rate timer (every `rate_timer`) and
+//!   the byte counter (every `byte_counter` flits sent) each count an event and raise the
+//!   rate: `RC = (RT + RC) / 2` after, while both counts are at most F, nothing (fast
+//!   recovery); while one is above F, `RT += R_AI` (additive); both above F,
+//!   `RT += (min(T, BC) - F) R_HAI` (hyper). RT is capped at the line rate; a flow whose RC
+//!   is back at it is no longer limited.
+//! - **Rate limiter**: a packet of L flits started at t makes the flow's next packet wait
+//!   until `t + ceil(L / RC)` (RC a fraction of the line rate, one flit per cycle); a rate
+//!   change moves that time (NS-3's `ChangeRate`). A started packet's flits leave back to
+//!   back as credits allow, as under IB CC.
+
+use super::config::Derived;
+use std::collections::VecDeque;
+
+/// "Never" for a time.
+const NEVER: u64 = u64::MAX;
+
+/// One flow's RP state.
+#[derive(Clone, Copy, Debug)]
+pub struct Flow {
+    /// Current and target rate, fractions of the line rate.
+    pub rc: f64,
+    pub rt: f64,
+    /// Alpha and the cycle from which its timer runs (NEVER: no CNP yet).
+    pub alpha: f64,
+    alpha_t: u64,
+    /// Rate-timer events and byte-counter events since the last CNP, flits counted towards
+    /// the next byte-counter event, next rate-timer event.
+    pub t: u32,
+    pub bc: u32,
+    bytes: u64,
+    next_t: u64,
+    /// The last packet's start and length, and the earliest start of the next.
+    last_start: u64,
+    last_len: u32,
+    pub next_ok: u64,
+    /// Below the line rate: the timers run.
+    pub limited: bool,
+}
+
+impl Default for Flow {
+    fn default() -> Self {
+        Flow {
+            rc: 1.0,
+            rt: 1.0,
+            alpha: 1.0,
+            alpha_t: NEVER,
+            t: 0,
+            bc: 0,
+            bytes: 0,
+            next_t: NEVER,
+            last_start: 0,
+            last_len: 0,
+            next_ok: 0,
+            limited: false,
+        }
+    }
+}
+
+/// Cycles between the starts of two packets of `len` flits at rate `rc`.
+#[inline]
+fn gap(len: u32, rc: f64) -> u64 {
+    if rc >= 1.0 {
+        len as u64
+    } else {
+        (len as f64 / rc).ceil() as u64
+    }
+}
+
+impl Flow {
+    /// The next start from the last one at the current rate.
+    fn repace(&mut self) {
+        if self.last_len > 0 {
+            self.next_ok = self
+                .last_start
+                .saturating_add(gap(self.last_len, self.rc));
+        }
+    }
+
+    /// A CNP at `now`.
+    pub fn cnp(&mut self, d: &Derived, now: u64) {
+        if self.alpha_t != NEVER {
+            let k = (now - self.alpha_t) / d.alpha_timer;
+            if k > 0 {
+                self.alpha *= (1.0 - d.g).powf(k as f64);
+            }
+        }
+        self.rt = self.rc;
+        self.rc = (self.rc * (1.0 - self.alpha / 2.0)).max(d.min_rate);
+        self.alpha = (1.0 - d.g) * self.alpha + d.g;
+        self.alpha_t = now;
+        self.t = 0;
+        self.bc = 0;
+        self.bytes = 0;
+        self.next_t = now + d.rate_timer;
+        self.limited = true;
+        self.repace();
+    }
+
+    /// One increase event (the timer's or the byte counter's, already counted).
+    pub fn increase(&mut self, d: &Derived) {
+        let (hi, lo) = (self.t.max(self.bc), self.t.min(self.bc));
+        if hi <= d.f {
+            // fast recovery: towards RT
+        } else if lo > d.f {
+            self.rt += (lo - d.f) as f64 * d.rhai;
+        } else {
+            self.rt += d.rai;
+        }
+        self.rt = self.rt.min(1.0);
+        self.rc = (self.rt + self.rc) / 2.0;
+        if self.rt >= 1.0 && self.rc >= 1.0 - 1e-9 {
+            self.rc = 1.0;
+            self.limited = false;
+            self.next_t = NEVER;
+        }
+        self.repace();
+    }
+
+    /// The rate timer at `now`: every event due (false: the flow is no longer limited).
+    fn timer(&mut self, d: &Derived, now: u64) -> bool {
+        while self.limited && self.next_t <= now {
+            self.t = self.t.saturating_add(1);
+            self.next_t += d.rate_timer;
+            self.increase(d);
+        }
+        self.limited
+    }
+
+    /// A packet of `len` flits starts at `now`.
+    pub fn started(&mut self, d: &Derived, len: u32, now: u64) {
+        self.last_start = now;
+        self.last_len = len;
+        self.next_ok = now.saturating_add(gap(len, self.rc));
+        if self.limited {
+            self.bytes += len as u64;
+            if self.bytes >= d.byte_counter {
+                self.bytes -= d.byte_counter;
+                self.bc = self.bc.saturating_add(1);
+                self.increase(d);
+            }
+        }
+    }
+}
+
+/// Per-NIC DCQCN counters since cycle 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DcqcnNicStats {
+    /// Data packets that arrived here with ECN set (NP).
+    pub ecn_received: u64,
+    /// CNPs this NIC injected (NP).
+    pub cnps_sent: u64,
+    /// CNPs that arrived here: rate cuts (RP).
+    pub cnps_received: u64,
+    /// Rate-increase events (timer or byte counter) of this NIC's flows (RP).
+    pub rate_increases: u64,
+}
+
+/// DCQCN state of every NIC.
+pub struct DcqcnNics {
+    nodes: usize,
+    d: Derived,
+    /// RP: flows indexed `src * nodes + dst`.
+    flows: Vec<Flow>,
+    /// RP, per NIC: destinations of its limited flows.
+    limited: Vec<Vec<u32>>,
+    /// NP: the last CNP of flow `src -> dst`, indexed `dst * nodes + src`, and whether a
+    /// CNP waits for the end of its interval.
+    last_cnp: Vec<u64>,
+    deferred: Vec<bool>,
+    /// NP, per NIC: sources with a deferred CNP.
+    pending: Vec<Vec<u32>>,
+    /// Per NIC: nothing is due before this cycle (a cache of the earliest timer).
+    next_event: Vec<u64>,
+    /// Per NIC: no queued flow may start before this cycle (a cache; 0 = unknown).
+    blocked_until: Vec<u64>,
+    /// Per NIC: CNPs to send (destination = the marked packets' source).
+    cnp_q: Vec<VecDeque<u32>>,
+    pub stats: Vec<DcqcnNicStats>,
+}
+
+impl DcqcnNics {
+    /// State for `nodes` NICs with the constants `d`.
+    pub fn new(d: Derived, nodes: u32) -> Self {
+        let n = nodes as usize;
+        DcqcnNics {
+            nodes: n,
+            d,
+            flows: vec![Flow::default(); n * n],
+            limited: vec![Vec::new(); n],
+            last_cnp: vec![NEVER; n * n],
+            deferred: vec![false; n * n],
+            pending: vec![Vec::new(); n],
+            next_event: vec![NEVER; n],
+            blocked_until: vec![0; n],
+            cnp_q: (0..n).map(|_| VecDeque::new()).collect(),
+            stats: vec![DcqcnNicStats::default(); n],
+        }
+    }
+
+    /// Flow `src -> dst`'s RP state.
+    pub fn flow(&self, src: u32, dst: u32) -> &Flow {
+        &self.flows[src as usize * self.nodes + dst as usize]
+    }
+
+    /// NIC `n` has a limited flow.
+    #[inline]
+    pub fn congested(&self, n: usize) -> bool {
+        !self.limited[n].is_empty()
+    }
+
+    /// Limited flows at all NICs, and their mean rate (fraction of the line rate; 1 when
+    /// none).
+    pub fn limited_summary(&self) -> (usize, f64) {
+        let mut count = 0;
+        let mut sum = 0.0;
+        for (n, l) in self.limited.iter().enumerate() {
+            for &dst in l {
+                count += 1;
+                sum += self.flows[n * self.nodes + dst as usize].rc;
+            }
+        }
+        (count, if count > 0 { sum / count as f64 } else { 1.0 })
+    }
+
+    /// CNPs waiting at NIC `n`.
+    pub fn cnps_pending(&self, n: usize) -> usize {
+        self.cnp_q[n].len()
+    }
+
+    /// All NICs' waiting CNPs, deferred ones included (the network is not idle while a
+    /// CNP is still to come).
+    pub fn cnps_pending_total(&self) -> usize {
+        self.cnp_q.iter().map(|q| q.len()).sum::<usize>()
+            + self.pending.iter().map(|p| p.len()).sum::<usize>()
+    }
+
+    /// Cycle `now` at NIC `n`: the rate timers of its limited flows and its deferred CNPs.
+    #[inline]
+    pub fn tick(&mut self, n: usize, now: u64) {
+        if now < self.next_event[n] {
+            return;
+        }
+        let mut next = NEVER;
+        let row = n * self.nodes;
+        let d = self.d;
+        let mut i = 0;
+        while i < self.limited[n].len() {
+            let dst = self.limited[n][i] as usize;
+            let f = &mut self.flows[row + dst];
+            let before = f.t;
+            let still = f.timer(&d, now);
+            self.stats[n].rate_increases += (f.t - before) as u64;
+            if still {
+                next = next.min(f.next_t);
+                i += 1;
+            } else {
+                self.limited[n].swap_remove(i);
+            }
+        }
+        // the rates rose: a queued flow may start earlier than the cache says
+        self.blocked_until[n] = 0;
+        let mut i = 0;
+        while i < self.pending[n].len() {
+            let src = self.pending[n][i] as usize;
+            let due = self.last_cnp[row + src] + d.cnp_interval;
+            if due <= now {
+                self.cnp_q[n].push_back(src as u32);
+                self.last_cnp[row + src] = now;
+                self.deferred[row + src] = false;
+                self.pending[n].swap_remove(i);
+            } else {
+                next = next.min(due);
+                i += 1;
+            }
+        }
+        self.next_event[n] = next;
+    }
+
+    /// A CNP for flow `n -> dst` arrived at NIC `n` at `now`.
+    pub fn cnp(&mut self, n: usize, dst: u32, now: u64) {
+        let f = &mut self.flows[n * self.nodes + dst as usize];
+        let was = f.limited;
+        f.cnp(&self.d, now);
+        if !was {
+            self.limited[n].push(dst);
+        }
+        self.next_event[n] = self.next_event[n].min(f.next_t);
+        self.stats[n].cnps_received += 1;
+    }
+
+    /// A data packet from `src` arrived at NIC `n` with ECN set at `now`.
+    pub fn marked(&mut self, n: usize, src: u32, now: u64) {
+        self.stats[n].ecn_received += 1;
+        let i = n * self.nodes + src as usize;
+        let last = self.last_cnp[i];
+        if last == NEVER || now - last >= self.d.cnp_interval {
+            self.cnp_q[n].push_back(src);
+            self.last_cnp[i] = now;
+        } else if !self.deferred[i] {
+            self.deferred[i] = true;
+            self.pending[n].push(src);
+            self.next_event[n] = self.next_event[n].min(last + self.d.cnp_interval);
+        }
+    }
+
+    /// The next CNP of NIC `n` to send, if any (taken off the queue).
+    #[inline]
+    pub fn take_cnp(&mut self, n: usize) -> Option<u32> {
+        let d = self.cnp_q[n].pop_front()?;
+        self.stats[n].cnps_sent += 1;
+        Some(d)
+    }
+
+    /// NIC `n` has something it may start now: a CNP, or a queued destination in `active`
+    /// whose flow may start.
+    #[inline]
+    pub fn ready(&mut self, n: usize, now: u64, active: &VecDeque<u32>) -> bool {
+        if !self.cnp_q[n].is_empty() {
+            return true;
+        }
+        if active.is_empty() || now < self.blocked_until[n] {
+            return false;
+        }
+        let row = n * self.nodes;
+        let mut earliest = NEVER;
+        for &d in active {
+            let t = self.flows[row + d as usize].next_ok;
+            if t <= now {
+                return true;
+            }
+            earliest = earliest.min(t);
+        }
+        self.blocked_until[n] = earliest;
+        false
+    }
+
+    /// A new destination queue became non-empty at NIC `n`: it may be eligible now.
+    #[inline]
+    pub fn queue_opened(&mut self, n: usize) {
+        self.blocked_until[n] = 0;
+    }
+
+    /// Flow `n -> dst` may start a packet now.
+    #[inline]
+    pub fn eligible(&self, n: usize, dst: u32, now: u64) -> bool {
+        self.flows[n * self.nodes + dst as usize].next_ok <= now
+    }
+
+    /// Flow `n -> dst` starts a packet of `flits` at `now`.
+    #[inline]
+    pub fn started(&mut self, n: usize, dst: u32, flits: u32, now: u64) {
+        let f = &mut self.flows[n * self.nodes + dst as usize];
+        let (bc, was) = (f.bc, f.limited);
+        f.started(&self.d, flits, now);
+        self.stats[n].rate_increases += (f.bc != bc) as u64;
+        if was && !f.limited {
+            if let Some(k) = self.limited[n].iter().position(|&x| x == dst) {
+                self.limited[n].swap_remove(k);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
