@@ -440,8 +440,38 @@ fn scenario_cases() -> Vec<Case> {
             "SC-104",
             HOTSPOT_OK.replace("hotspots = 1\n", "hotspots = 1\nhot_messages = -5\n"),
         ),
+        // DCQCN: every key's range, Kmin against Kmax, the floor against the link
+        sc("SC-105", format!("{BASE}{CC}kind = \"dcqcn\"\n{DCQCN_ALL_BAD}")),
+        sc(
+            "SC-106",
+            format!("{BASE}{CC}kind = \"dcqcn\"\nkmin_bytes = 5120\nkmax_bytes = 5120\n"),
+        ),
+        sc("SC-107", format!("{BASE}{CC}kind = \"dcqcn\"\nkmin_bytes = 5000\n")),
+        sc(
+            "SC-108",
+            format!("{BASE}{CC}kind = \"dcqcn\"\nmin_rate_mbps = 200000.0\n"),
+        ),
+        sc(
+            "SC-109",
+            format!("{BASE}{CC}kind = \"dcqcn\"\nfast_recovery_steps = -1\n"),
+        ),
     ]
 }
+
+/// SC-105: every key of a `dcqcn` entry out of its range.
+const DCQCN_ALL_BAD: &str = "kmin_bytes = 1099511627776
+kmax_bytes = 0
+pmax = 1.5
+g = -0.1
+cnp_interval_us = -1.0
+alpha_timer_us = 0.0
+rate_timer_us = 2e6
+byte_counter_bytes = 0
+fast_recovery_steps = 256
+rai_mbps = -1.0
+rhai_mbps = 1e9
+min_rate_mbps = 0.0
+";
 
 /// SC-99: `[workload]` keys and phases with four errors, all reported at once.
 const BAD_PHASES: &str = r#"msg_bytes = 1024

@@ -20,8 +20,10 @@ pub const MAX_MBPS: f64 = 100_000_000.0;
 #[serde(default, deny_unknown_fields)]
 pub struct DcqcnConfig {
     /// Switch (CP): no packet is marked while the output's queue is at most this many bytes
-    /// (the paper's Kmin, 5 KB).
-    pub kmin_bytes: u64,
+    /// (the paper's Kmin, 5 KB). Not set: 5 KB, or half of Kmax if that is smaller (a buffer
+    /// below 10 KB).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kmin_bytes: Option<u64>,
     /// Switch: the marking probability reaches `pmax` at this queue and every packet is
     /// marked above it (the paper's Kmax, 200 KB). Not set: 200 KB or one input buffer
     /// (`network.buffer_flits`), whichever is smaller (docs/cc/dcqcn.md, "Kmax").
@@ -56,7 +58,7 @@ impl Default for DcqcnConfig {
     /// The paper's values (docs/cc/dcqcn.md, "Parameters", with their sources).
     fn default() -> Self {
         DcqcnConfig {
-            kmin_bytes: 5 * 1024,
+            kmin_bytes: None,
             kmax_bytes: None,
             pmax: 0.01,
             cnp_interval_us: 50.0,
@@ -72,7 +74,8 @@ impl Default for DcqcnConfig {
     }
 }
 
-/// The paper's Kmax, bytes (200 KB).
+/// The paper's Kmin and Kmax, bytes (5 KB and 200 KB).
+pub const PAPER_KMIN_BYTES: u64 = 5 * 1024;
 pub const PAPER_KMAX_BYTES: u64 = 200 * 1024;
 
 /// The keys converted to one network: flits, cycles and fractions of the line rate (one
@@ -108,20 +111,20 @@ impl DcqcnConfig {
             }
         };
         let mut errs = Vec::new();
-        let kmin_ok = self.kmin_bytes < MAX_BYTES;
+        let kmin = self.kmin_bytes.filter(|&k| k < MAX_BYTES);
         for (k, v, lo, hi) in [
-            ("kmin_bytes", self.kmin_bytes, 0, MAX_BYTES - 1),
+            ("kmin_bytes", self.kmin_bytes.unwrap_or(0), 0, MAX_BYTES - 1),
             (
                 "kmax_bytes",
                 self.kmax_bytes.unwrap_or(MAX_BYTES),
-                if kmin_ok { self.kmin_bytes + 1 } else { 1 },
+                kmin.map_or(1, |k| k + 1),
                 MAX_BYTES,
             ),
             ("byte_counter_bytes", self.byte_counter_bytes, 1, MAX_BYTES),
             ("fast_recovery_steps", self.fast_recovery_steps, 1, 255),
         ] {
             if !(lo..=hi).contains(&v) {
-                let why = if k == "kmax_bytes" && kmin_ok {
+                let why = if k == "kmax_bytes" && kmin.is_some() {
                     " (above kmin_bytes)"
                 } else {
                     ""
@@ -172,12 +175,16 @@ impl DcqcnConfig {
         errs
     }
 
-    /// Kmax in bytes on the network `net`: the key, or the paper's 200 KB capped at one
-    /// input buffer.
-    pub fn kmax_bytes_on(&self, net: &NetConfig) -> u64 {
-        self.kmax_bytes.unwrap_or_else(|| {
+    /// Kmin and Kmax in bytes on the network `net`: the keys, or the paper's 200 KB capped at
+    /// one input buffer and the paper's 5 KB capped at half of Kmax.
+    pub fn thresholds_on(&self, net: &NetConfig) -> (u64, u64) {
+        let kmax = self.kmax_bytes.unwrap_or_else(|| {
             PAPER_KMAX_BYTES.min(net.buffer_flits as u64 * net.flit_bytes as u64)
-        })
+        });
+        (
+            self.kmin_bytes.unwrap_or(PAPER_KMIN_BYTES.min(kmax / 2)),
+            kmax,
+        )
     }
 
     /// The keys converted to the valid network `net` (its keys already valid: `errors` is
@@ -185,11 +192,11 @@ impl DcqcnConfig {
     pub fn derive(&self, net: &NetConfig, prefix: &str) -> Result<Derived, Vec<FieldError>> {
         let mut errs = Vec::new();
         let fb = net.flit_bytes.max(1) as u64;
-        let kmax_b = self.kmax_bytes_on(net);
-        if self.kmax_bytes.is_none() && self.kmin_bytes >= kmax_b {
+        let (kmin_b, kmax_b) = self.thresholds_on(net);
+        if kmin_b >= kmax_b {
             errs.push(bad(
                 &format!("{prefix}.kmin_bytes"),
-                self.kmin_bytes,
+                kmin_b,
                 format!(
                     "must be in 0..={} (below Kmax: kmax_bytes is not set, so Kmax is min(200 KB, one input buffer) = {kmax_b} bytes on this network)",
                     kmax_b - 1
@@ -208,7 +215,7 @@ impl DcqcnConfig {
             return Err(errs);
         }
         // bytes to flits: Kmin rounded down, Kmax up, so that Kmin < Kmax stays true
-        let kmin = (self.kmin_bytes / fb).min(u32::MAX as u64 - 1) as u32;
+        let kmin = (kmin_b / fb).min(u32::MAX as u64 - 1) as u32;
         let kmax = (kmax_b.div_ceil(fb).min(u32::MAX as u64) as u32).max(kmin + 1);
         let cyc = |us: f64| (us * 1000.0 / net.cycle_ns()).round() as u64;
         Ok(Derived {
@@ -227,14 +234,15 @@ impl DcqcnConfig {
         })
     }
 
-    /// One line for reports: `DCQCN K=5120..204800 P=0.01 g=0.0039 T=55us`.
+    /// One line for reports: `DCQCN K=5K..min(200K,buf) P=0.01 g=0.0039 T=55us B=10485760`.
     pub fn describe(&self) -> String {
+        let kmin = self.kmin_bytes.map_or("5K".to_string(), |k| k.to_string());
         let kmax = self
             .kmax_bytes
             .map_or("min(200K,buf)".to_string(), |k| k.to_string());
         format!(
             "DCQCN K={}..{} P={} g={:.4} T={}us B={}",
-            self.kmin_bytes,
+            kmin,
             kmax,
             self.pmax,
             self.g,
@@ -265,12 +273,20 @@ mod tests {
         };
         let d = DcqcnConfig::default().derive(&wide, "cc").unwrap();
         assert_eq!(d.kmax, 3200, "200 KiB fits a 512 KiB buffer");
+        let tiny = NetConfig {
+            flit_bytes: 8,
+            mtu_bytes: 64,
+            buffer_flits: 64,
+            ..Default::default()
+        };
+        let d = DcqcnConfig::default().derive(&tiny, "cc").unwrap();
+        assert_eq!((d.kmin, d.kmax), (32, 64), "512 B buffers: Kmin is half of Kmax");
     }
 
     #[test]
     fn ranges_name_the_key() {
         let c = DcqcnConfig {
-            kmin_bytes: 100,
+            kmin_bytes: Some(100),
             kmax_bytes: Some(100),
             pmax: 1.5,
             fast_recovery_steps: 0,
@@ -281,7 +297,7 @@ mod tests {
         assert_eq!(e.len(), 4, "{e:?}");
         assert!(e[0].contains("cc[0].kmax_bytes") && e[0].contains("101..="));
         let d = DcqcnConfig {
-            kmin_bytes: 70_000,
+            kmin_bytes: Some(70_000),
             ..Default::default()
         }
         .derive(&NetConfig::default(), "cc[0]")

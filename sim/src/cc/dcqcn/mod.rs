@@ -43,7 +43,7 @@ impl Plugin for Dcqcn {
     type Config = DcqcnConfig;
     type State = DcqcnState;
     const OUT_OF_RANGE: Option<(&'static str, &'static str)> = Some(("pmax", "1.5"));
-    const PROBES_AXIS: &'static str = "limited flows; their mean rate, % of line";
+    const PROBES_AXIS: &'static str = "flows; % of line rate; flits";
 
     fn validate(cfg: &DcqcnConfig, prefix: &str, errs: &mut Vec<FieldError>) {
         errs.extend(cfg.errors(prefix));
@@ -199,6 +199,7 @@ impl Scheme for DcqcnState {
         vec![
             ("limited_flows", count as f64),
             ("limited_rate_pct", mean * 100.0),
+            ("queue_max_flits", self.switches.max_queued() as f64),
         ]
     }
 }

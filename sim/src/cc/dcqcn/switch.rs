@@ -62,6 +62,11 @@ impl DcqcnSwitches {
         self.queued[gp]
     }
 
+    /// The largest queue of any output now, flits.
+    pub fn max_queued(&self) -> u32 {
+        self.queued.iter().copied().max().unwrap_or(0)
+    }
+
     /// A flit for global output `gp` entered an input buffer.
     #[inline]
     pub fn arrive(&mut self, gp: usize) {
