@@ -72,6 +72,9 @@ fn n_flows_into_one_port_share_it_fairly_with_the_queue_between_kmin_and_kmax() 
     q.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let inside = q.iter().filter(|&&v| v > 80.0 && v <= 1024.0).count() as f64 / q.len() as f64;
     let median = q[q.len() / 2];
-    assert!(inside > 0.8, "only {inside} of the samples between Kmin and Kmax");
+    assert!(
+        inside > 0.8,
+        "only {inside} of the samples between Kmin and Kmax"
+    );
     assert!(median > 80.0 && median < 1024.0, "median queue {median}");
 }

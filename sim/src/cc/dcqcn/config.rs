@@ -158,11 +158,7 @@ impl DcqcnConfig {
         }
         for (k, v) in [("rai_mbps", self.rai_mbps), ("rhai_mbps", self.rhai_mbps)] {
             if !(0.0..=MAX_MBPS).contains(&v) {
-                errs.push(bad(
-                    &key(k),
-                    v,
-                    format!("must be in 0..={MAX_MBPS} (Mb/s)"),
-                ));
+                errs.push(bad(&key(k), v, format!("must be in 0..={MAX_MBPS} (Mb/s)")));
             }
         }
         if !(self.min_rate_mbps > 0.0 && self.min_rate_mbps <= MAX_MBPS) {
@@ -242,12 +238,7 @@ impl DcqcnConfig {
             .map_or("min(200K,buf)".to_string(), |k| k.to_string());
         format!(
             "DCQCN K={}..{} P={} g={:.4} T={}us B={}",
-            kmin,
-            kmax,
-            self.pmax,
-            self.g,
-            self.rate_timer_us,
-            self.byte_counter_bytes
+            kmin, kmax, self.pmax, self.g, self.rate_timer_us, self.byte_counter_bytes
         )
     }
 }
@@ -262,7 +253,11 @@ mod tests {
         let d = DcqcnConfig::default()
             .derive(&NetConfig::default(), "cc")
             .unwrap();
-        assert_eq!((d.kmin, d.kmax), (80, 1024), "5 KiB; 200 KiB capped at 64 KiB");
+        assert_eq!(
+            (d.kmin, d.kmax),
+            (80, 1024),
+            "5 KiB; 200 KiB capped at 64 KiB"
+        );
         assert_eq!(d.cnp_interval, 9766, "50 us / 5.12 ns");
         assert_eq!((d.alpha_timer, d.rate_timer), (10742, 10742), "55 us");
         assert_eq!(d.byte_counter, 163_840, "10 MiB / 64 B");
@@ -280,7 +275,11 @@ mod tests {
             ..Default::default()
         };
         let d = DcqcnConfig::default().derive(&tiny, "cc").unwrap();
-        assert_eq!((d.kmin, d.kmax), (32, 64), "512 B buffers: Kmin is half of Kmax");
+        assert_eq!(
+            (d.kmin, d.kmax),
+            (32, 64),
+            "512 B buffers: Kmin is half of Kmax"
+        );
     }
 
     #[test]

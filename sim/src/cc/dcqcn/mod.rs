@@ -62,7 +62,9 @@ impl Plugin for Dcqcn {
 
     fn build(cfg: &DcqcnConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<DcqcnState, NetError> {
         let net = ctx.cfg;
-        let d = cfg.derive(net, "cc").map_err(|mut e| NetError::Config(e.remove(0)))?;
+        let d = cfg
+            .derive(net, "cc")
+            .map_err(|mut e| NetError::Config(e.remove(0)))?;
         let switches = ctx.topo.switches().len() as u32;
         Ok(DcqcnState {
             gate: CreditGate::new(ctx.nodes, net.buffer_flits as u16),

@@ -82,9 +82,7 @@ impl Flow {
     /// The next start from the last one at the current rate.
     fn repace(&mut self) {
         if self.last_len > 0 {
-            self.next_ok = self
-                .last_start
-                .saturating_add(gap(self.last_len, self.rc));
+            self.next_ok = self.last_start.saturating_add(gap(self.last_len, self.rc));
         }
     }
 

@@ -96,9 +96,16 @@ mod tests {
     #[test]
     fn red_ramp_between_kmin_and_kmax() {
         assert_eq!(threshold(80, 80, 1024, 0.01), 0, "at Kmin: never");
-        assert_eq!(threshold(1025, 80, 1024, 0.01), 1 << 32, "above Kmax: always");
+        assert_eq!(
+            threshold(1025, 80, 1024, 0.01),
+            1 << 32,
+            "above Kmax: always"
+        );
         let half = threshold(552, 80, 1024, 0.01) as f64 / 4_294_967_296.0;
-        assert!((half - 0.005).abs() < 1e-9, "half way: pmax / 2, got {half}");
+        assert!(
+            (half - 0.005).abs() < 1e-9,
+            "half way: pmax / 2, got {half}"
+        );
         assert_eq!(threshold(1024, 80, 1024, 1.0), 1 << 32, "at Kmax: pmax");
     }
 

@@ -68,7 +68,10 @@ fn fast_recovery_then_additive_then_hyper() {
     assert!((rt - 0.53).abs() < 1e-12, "two more additive steps: {rt}");
     f.started(&d, 1000, 303);
     assert_eq!((f.t, f.bc), (3, 3));
-    assert!((f.rt - (rt + d.rhai)).abs() < 1e-12, "hyper: + (min(T, BC) - F) R_HAI");
+    assert!(
+        (f.rt - (rt + d.rhai)).abs() < 1e-12,
+        "hyper: + (min(T, BC) - F) R_HAI"
+    );
     // a CNP restarts both counters
     f.cnp(&d, 400);
     assert_eq!((f.t, f.bc), (0, 0));
@@ -114,7 +117,11 @@ fn np_sends_at_most_one_cnp_per_flow_per_interval() {
     s.tick(2, 149);
     assert_eq!(s.cnps_pending(2), 2, "not before the interval ends");
     s.tick(2, 150);
-    assert_eq!(s.cnps_pending(2), 3, "the deferred CNP at the interval's end");
+    assert_eq!(
+        s.cnps_pending(2),
+        3,
+        "the deferred CNP at the interval's end"
+    );
     assert_eq!(s.cnps_pending_total(), 3);
     assert_eq!(s.take_cnp(2), Some(0));
     assert_eq!(s.take_cnp(2), Some(1));
