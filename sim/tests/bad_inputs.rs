@@ -441,18 +441,18 @@ fn scenario_cases() -> Vec<Case> {
             HOTSPOT_OK.replace("hotspots = 1\n", "hotspots = 1\nhot_messages = -5\n"),
         ),
         // DCQCN: every key's range, Kmin against Kmax, the floor against the link
-        sc("SC-105", format!("{BASE}{CC}kind = \"dcqcn\"\n{DCQCN_ALL_BAD}")),
-        sc(
-            "SC-106",
-            format!("{BASE}{CC}kind = \"dcqcn\"\nkmin_bytes = 5120\nkmax_bytes = 5120\n"),
-        ),
-        sc("SC-107", format!("{BASE}{CC}kind = \"dcqcn\"\nkmin_bytes = 5000\n")),
+        sc("SC-107", format!("{BASE}{CC}kind = \"dcqcn\"\n{DCQCN_ALL_BAD}")),
         sc(
             "SC-108",
+            format!("{BASE}{CC}kind = \"dcqcn\"\nkmin_bytes = 5120\nkmax_bytes = 5120\n"),
+        ),
+        sc("SC-109", format!("{BASE}{CC}kind = \"dcqcn\"\nkmin_bytes = 5000\n")),
+        sc(
+            "SC-110",
             format!("{BASE}{CC}kind = \"dcqcn\"\nmin_rate_mbps = 200000.0\n"),
         ),
         sc(
-            "SC-109",
+            "SC-111",
             format!("{BASE}{CC}kind = \"dcqcn\"\nfast_recovery_steps = -1\n"),
         ),
     ]
