@@ -37,7 +37,7 @@ pub struct Args {
     /// Topology: ft128 (radix-16 fat tree), ft120 (the default 120-node tree), ib648
     /// (648 nodes, radix 36), single:N (one switch, N in 2..=64 NICs), torus:K,N and
     /// mesh:K,N (K-ary N-cube, dimension-order routing), tree:K,N (K-ary N-tree),
-    /// fly:K,N (K-ary N-fly, all K^N NICs) or dragonfly:P,A,H[,G] (G groups of A routers of
+    /// fly:K,N (K-ary N-fly, all K^N NICs) or dragonfly:P,A,H or dragonfly:P,A,H,G (G groups of A routers of
     /// P NICs and H global links; G default A*H+1); ranges as the scenario keys
     /// (docs/scenarios.md).
     #[arg(long, value_name = "TOPO", default_value = "ft128", value_parser = parse_topo)]
