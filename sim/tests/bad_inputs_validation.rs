@@ -88,17 +88,14 @@ fn cases() -> Vec<Case> {
         // a derived check never judges a value already refused (this also said `cc[0]` =
         // mvcm: rtt_min = 0)
         sv("SV-03", entry(FLY, "mvcm", "rtt_min = 0\n")),
-        // a marking scheme with lanes: `check` said ok, and the run failed after creating
-        // its directory, naming "credit counter"
+        // a scheme that marks at switch inputs with lanes (IB CC, refused here before it
+        // marked on lanes: `check` said ok, and the run failed after creating its
+        // directory, naming "credit counter")
         sv(
             "SV-04",
             entry(
-                &with(
-                    BASE,
-                    "topology = { kind = \"single_switch\", nodes = 4 }",
-                    "topology = { kind = \"torus\", k = 4, n = 1 }\nvcs = 2",
-                ),
-                "ibcc",
+                &with(FLY, "speedup = 2", "vcs = 2"),
+                "renato",
                 "",
             ),
         ),

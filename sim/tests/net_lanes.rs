@@ -611,15 +611,18 @@ fn bad_lane_configurations_are_refused_with_key_and_range() {
         );
         assert!(Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).is_err());
     }
-    // a scheme that marks packets at switches is refused with lanes (not yet supported)
-    let ib = CcConfig::default_of("ibcc").unwrap();
-    let e = Network::with_cc(&base, &ib, EngineKind::Model, 1)
+    // a scheme that marks packets at switch inputs is refused with lanes; IB CC, which
+    // marks at outputs, runs
+    let renato = CcConfig::example_of("renato").unwrap();
+    let e = Network::with_cc(&base, &renato, EngineKind::Model, 1)
         .err()
         .expect("refused");
     assert!(
         e.to_string().contains("lane router does not support"),
         "{e}"
     );
+    let ib = CcConfig::default_of("ibcc").unwrap();
+    assert!(Network::with_cc(&base, &ib, EngineKind::Model, 1).is_ok());
     // the scenario form
     let t: NetConfig = toml::from_str(
         "topology = { kind = \"torus\", k = 4, n = 2 }\nvcs = 3\nvc_buf_flits = 8\nrouting = \"duato\"\nswitching = \"wormhole\"\nmtu_bytes = 1024\nbuffer_flits = 64\neject_buffer_flits = 64",

@@ -233,7 +233,8 @@ macro_rules! registry {
                     return errs;
                 }
                 match self { $(CcConfig::$var(c) => {
-                    if <<$p as Plugin>::State as Scheme>::MARKS {
+                    type St = <$p as Plugin>::State;
+                    if <St as Scheme>::MARKS && !<St as Scheme>::MARKS_ON_LANES {
                         if let Some(v) = net.vcs {
                             errs.push(marks_with_lanes($kind, v, prefix));
                         }
@@ -316,13 +317,14 @@ registry! {
 mod network;
 
 /// The refusal of a scheme that marks packets at switch buffers (its state's
-/// `Scheme::MARKS`) on a network with lanes: the lane router has no marking seam yet.
+/// `Scheme::MARKS`) at inputs (not `Scheme::MARKS_ON_LANES`) on a network with lanes: the
+/// lane router counts flits per output port and calls no `head_leaves`.
 fn marks_with_lanes(kind: &str, vcs: u32, prefix: &str) -> FieldError {
     FieldError::new(
         "network.vcs",
         vcs,
         format!(
-            "not with {prefix}: kind = \"{kind}\" marks packets at switch buffers, which the lane router does not support yet: remove `network.vcs` or the entry"
+            "not with {prefix}: kind = \"{kind}\" marks packets at switch inputs, which the lane router does not support (IB CC and DCQCN, which mark at outputs, run with lanes): remove `network.vcs` or the entry"
         ),
     )
 }

@@ -269,11 +269,11 @@ impl<S: Scheme> Network<S> {
             ports: sw.out.len(),
             seed,
         })?;
-        if cfg.vcs.is_some() && S::MARKS && cc.seams().marks {
+        if cfg.vcs.is_some() && S::MARKS && !S::MARKS_ON_LANES && cc.seams().marks {
             return Err(NetError::Config(FieldError::new(
                 "vcs",
                 v,
-                "the congestion control marks packets at switch buffers, which the lane router does not support yet: remove `vcs`",
+                "the congestion control marks packets at switch inputs, which the lane router does not support: remove `vcs`",
             )));
         }
         sw.sa_in = vec![0; sw.inp.len() / v as usize];

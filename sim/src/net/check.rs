@@ -55,7 +55,13 @@ impl<S: Scheme> Network<S> {
                 End::Port(g) => {
                     occ_sw[g.index()] += held;
                     let s = self.sw.inp[g].sw;
-                    for_out[self.sw.sw[s].port(e.out as u32).index()] += held;
+                    let o = if self.sw.vcs == 0 {
+                        e.out as u32
+                    } else {
+                        // the lane router's schemes count per physical port (its lane 0)
+                        self.counted_port(s, EntryId(id as u32)) * self.sw.vcs
+                    };
+                    for_out[self.sw.sw[s].port(o).index()] += held;
                 }
             }
         }

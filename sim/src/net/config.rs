@@ -340,6 +340,14 @@ impl NetConfig {
         }
     }
 
+    /// Flits one switch input port buffers: `buffer_flits`, or with lanes (`vcs`) its
+    /// lanes' `vcs * vc_buf_flits` (what a marking scheme's thresholds are fractions of).
+    pub fn input_port_flits(&self) -> u32 {
+        self.vcs.map_or(self.buffer_flits, |v| {
+            v.saturating_mul(self.vc_buf_flits.unwrap_or(super::lanes::DEFAULT_VC_BUF))
+        })
+    }
+
     /// Flits of the largest packet.
     pub fn mtu_flits(&self) -> u32 {
         self.mtu_bytes.div_ceil(self.flit_bytes.max(1))

@@ -5,8 +5,15 @@
 //! lane: a switch's local index `port * V + lane`, each lane with its own link record, so
 //! flit and credit channels, the receive path (`switch.rs`, `switch_receive`) and the
 //! invariant checker's per-link credit conservation are shared. The flit move is a copy of
-//! today's switch's (`move_flit`), without the marking hooks: sharing it cost the fat-tree
-//! path its inlining (measured: IB CC +7 % instructions).
+//! today's switch's (`move_flit`): sharing it cost the fat-tree path its inlining
+//! (measured: IB CC +7 % instructions).
+//!
+//! Marking schemes ([`Scheme::MARKS_ON_LANES`]: IB CC, DCQCN) see physical ports, not
+//! lanes (`lane_output_at`): a flit counts for the routing table's port from its arrival,
+//! moves to the port its head is granted a lane on if adaptive routing chose another
+//! (`unqueued`, `queued`), and leaves through `departs`; `switch_done` ends the cycle
+//! with each port's freest lane's credits. `head_leaves` is not called here: MVCM and
+//! Renato mark at inputs and stay refused with lanes.
 //!
 //! Each cycle, for a switch holding packets:
 //! 1. **Lane allocation** (VA), for every input lane whose head packet has no output lane
@@ -39,7 +46,7 @@
 use super::config::Fault;
 use super::lanes;
 use super::network::Network;
-use super::scheme::Scheme;
+use super::scheme::{Departure, OutputAt, Scheme};
 use super::store::{CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PortId, SwitchId, CONTROL};
 
 impl<S: Scheme> Network<S> {
@@ -66,6 +73,39 @@ impl<S: Scheme> Network<S> {
             self.allocate_lanes(si, waiting);
         }
         self.traverse(si);
+        if S::MARKS && self.seams.marks {
+            let v = self.sw.vcs;
+            let out = &self.sw.out.items[st.base.index()..];
+            self.cc.switch_done(si.0, |p| {
+                (p * v..(p + 1) * v)
+                    .map(|l| out[l as usize].limit - out[l as usize].used)
+                    .max()
+                    .unwrap_or(0)
+            });
+        }
+    }
+
+    /// The scheme's view of physical output port `p` of lane router `si`: its lane 0's
+    /// global id stands for the port, and its free credits are its freest lane's (a port
+    /// whose some lane has room for a packet can send one).
+    #[inline]
+    pub(crate) fn lane_output_at(&self, si: SwitchId, p: u32) -> OutputAt {
+        let st = &self.sw.sw[si];
+        let v = self.sw.vcs;
+        let free = (p * v..(p + 1) * v)
+            .map(|l| {
+                let op = &self.sw.out[st.port(l)];
+                op.limit - op.used
+            })
+            .max()
+            .unwrap_or(0);
+        OutputAt {
+            switch: si.0,
+            port: p,
+            global: st.port(p * v).index(),
+            free,
+            queue: 0,
+        }
     }
 
     /// A packet's way round a torus ring when both ways are equally long: a bit of a hash
@@ -185,8 +225,27 @@ impl<S: Scheme> Network<S> {
                 self.sw.inp[g].nonempty = 0;
                 queued &= !(1 << i);
             }
+            let routed = self.entries[e].out as u32;
             self.entries[e].out = o as u8;
             let en = self.entries[e];
+            if S::MARKS && self.seams.marks && routed != o / v {
+                // adaptive routing took another port than the table's: the packet's flits
+                // here count for the port it takes
+                let ip = &self.sw.inp[g];
+                let here = if ip.arriving == e {
+                    ip.arr_count
+                } else {
+                    en.len
+                };
+                let (from, to) = (
+                    self.lane_output_at(si, routed),
+                    self.lane_output_at(si, o / v),
+                );
+                for _ in 0..here {
+                    self.cc.unqueued(&from);
+                    self.cc.queued(&to);
+                }
+            }
             if let Some(df) = rt.df {
                 // the hop is taken: the dragonfly route state moves on
                 if !df.is_nic(o / v) {
@@ -293,8 +352,8 @@ impl<S: Scheme> Network<S> {
 
     /// Move the next flit through output lane `bo` (it is here and has a credit): the
     /// credit goes upstream, the flit onto the link; the tail frees both lanes. (Today's
-    /// switch has its own copy, `transmit`, with the marking hooks the lane router does not
-    /// call yet; one copy each keeps that switch's code as it was.)
+    /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
+    /// was.)
     fn move_flit(&mut self, si: SwitchId, bo: PortId) {
         let op = &mut self.sw.out[bo];
         let g = op.from;
@@ -310,8 +369,20 @@ impl<S: Scheme> Network<S> {
             pkt: op.pkt,
             seq,
         };
+        let pkt = op.pkt;
         if tail {
             op.entry = EntryId::NONE;
+        }
+        if S::MARKS && self.seams.marks {
+            let at = self.lane_output_at(si, self.sw.sw[si].local(bo) / self.sw.vcs);
+            let pk = &mut self.packets[pkt];
+            let d = Departure {
+                head: seq == 0,
+                len: pk.len,
+                control: pk.flags & CONTROL != 0,
+                bits: pk.bits,
+            };
+            pk.bits |= self.cc.departs(&at, &d);
         }
         let now = self.now;
         self.sw.moved_at[g.index()] = now;

@@ -198,6 +198,11 @@ pub trait Scheme {
     /// True when the scheme wants every switch's output-lane state each cycle
     /// ([`Scheme::lanes`]).
     const WANTS_LANES: bool = false;
+    /// True when the switch hooks also work on the lane router: the scheme judges outputs
+    /// by the flits queued for them (`queued`, `unqueued`, `departs`, `switch_done`), per
+    /// physical port, and does not rely on `head_leaves`, which the lane router does not
+    /// call. A scheme that `MARKS` without it is refused on a network with lanes.
+    const MARKS_ON_LANES: bool = false;
 
     // ---------------------------------------------------------------- injection gate
 
@@ -326,6 +331,14 @@ pub trait Scheme {
     /// A flit for output `o` entered one of its switch's input buffers.
     #[inline]
     fn queued(&mut self, o: &OutputAt) {
+        let _ = o;
+    }
+    /// Undo one [`Scheme::queued`] for output `o`: a flit counted for it will leave through
+    /// another output (the lane router's adaptive routing chose another port when the
+    /// packet's head was granted a lane). A scheme with [`Scheme::MARKS_ON_LANES`] must
+    /// implement it.
+    #[inline]
+    fn unqueued(&mut self, o: &OutputAt) {
         let _ = o;
     }
     /// A flit leaves through output `o`: the bits to set in its packet.

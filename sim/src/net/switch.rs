@@ -61,6 +61,31 @@ impl<S: Scheme> Network<S> {
         }
     }
 
+    /// The output the scheme counts entry `e`'s flits for (queued in switch `s`): its
+    /// output; on the lane router the physical port (`lane_output_at`) of its route until
+    /// its head is granted a lane, of that lane after.
+    #[inline]
+    pub(crate) fn counted_output(&self, s: SwitchId, e: EntryId) -> OutputAt {
+        if self.sw.vcs == 0 {
+            self.output_at(s, self.entries[e].out as u32)
+        } else {
+            self.lane_output_at(s, self.counted_port(s, e))
+        }
+    }
+
+    /// On the lane router, the physical output port entry `e` (queued in switch `s`)
+    /// counts for: its `out` is the routing table's port until its head is granted an
+    /// output lane, and that lane (`port * vcs + lane`) after, while the lane holds it.
+    #[inline]
+    pub(crate) fn counted_port(&self, s: SwitchId, e: EntryId) -> u32 {
+        let o = self.entries[e].out as u32;
+        if self.sw.out[self.sw.sw[s].port(o)].entry == e {
+            o / self.sw.vcs
+        } else {
+            o
+        }
+    }
+
     /// The scheme sees entry `e`'s packet head leave input buffer `g` of switch `s` for
     /// its output (the grant); it may set bits in the packet.
     #[inline]
@@ -105,8 +130,7 @@ impl<S: Scheme> Network<S> {
                 ip.last = ev.pkt;
             }
             if S::MARKS && self.seams.marks {
-                let o = self.entries[e].out as u32;
-                let at = self.output_at(self.sw.inp[g].sw, o);
+                let at = self.counted_output(self.sw.inp[g].sw, e);
                 self.cc.queued(&at);
             }
         } else {
@@ -181,7 +205,7 @@ impl<S: Scheme> Network<S> {
                 };
                 let bits = self.cc.head_arrived(&i);
                 self.packets[ev.pkt].bits |= bits;
-                let at = self.output_at(s, out);
+                let at = self.counted_output(s, e);
                 self.cc.queued(&at);
             }
             let ip = &mut self.sw.inp[g];

@@ -172,10 +172,11 @@ impl DcqcnConfig {
     }
 
     /// Kmin and Kmax in bytes on the network `net`: the keys, or the paper's 200 KB capped at
-    /// one input buffer and the paper's 5 KB capped at half of Kmax.
+    /// one input port's buffers (`NetConfig::input_port_flits`) and the paper's 5 KB capped
+    /// at half of Kmax.
     pub fn thresholds_on(&self, net: &NetConfig) -> (u64, u64) {
         let kmax = self.kmax_bytes.unwrap_or_else(|| {
-            PAPER_KMAX_BYTES.min(net.buffer_flits as u64 * net.flit_bytes as u64)
+            PAPER_KMAX_BYTES.min(net.input_port_flits() as u64 * net.flit_bytes as u64)
         });
         (
             self.kmin_bytes.unwrap_or(PAPER_KMIN_BYTES.min(kmax / 2)),

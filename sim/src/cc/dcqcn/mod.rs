@@ -102,6 +102,7 @@ impl DcqcnState {
 
 impl Scheme for DcqcnState {
     const MARKS: bool = true;
+    const MARKS_ON_LANES: bool = true;
     const FLOWS: bool = true;
 
     credit_gate_hooks!(gate);
@@ -168,6 +169,10 @@ impl Scheme for DcqcnState {
     #[inline]
     fn queued(&mut self, o: &OutputAt) {
         self.switches.arrive(o.global);
+    }
+    #[inline]
+    fn unqueued(&mut self, o: &OutputAt) {
+        self.switches.leave(o.global);
     }
     #[inline]
     fn departs(&mut self, o: &OutputAt, d: &Departure) -> u8 {

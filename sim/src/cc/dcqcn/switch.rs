@@ -73,6 +73,12 @@ impl DcqcnSwitches {
         self.queued[gp] += 1;
     }
 
+    /// A flit counted for global output `gp` will leave through another output.
+    #[inline]
+    pub fn leave(&mut self, gp: usize) {
+        self.queued[gp] -= 1;
+    }
+
     /// A flit leaves through global output `gp` of switch `s`; for a data packet's head,
     /// whether to mark it.
     #[inline]

@@ -87,6 +87,17 @@ impl IbccSwitches {
         }
     }
 
+    /// A flit counted for output `o` of switch `s` (global id `gp`) will leave through
+    /// another output: the count drops as at a departure, without a mark.
+    #[inline]
+    pub fn leave(&mut self, s: usize, o: u32, gp: usize) {
+        let q = &mut self.queued[gp];
+        *q -= 1;
+        if self.level.is_some_and(|l| *q < l) {
+            self.over[s] &= !(1u64 << o);
+        }
+    }
+
     /// A flit left through output `o` of switch `s` (global id `gp`). For a head
     /// (`len` flits, `data` = not a CNP) returns whether to set FECN.
     #[inline(always)] // see IbccState::departs
