@@ -323,7 +323,23 @@ impl<S: Scheme> Network<S> {
                 let pk = self.packets[en.pkt];
                 let tie = self.tie_minus(&pk);
                 let (crt, base) = rt.class(pk.flags & super::store::CONTROL != 0);
-                super::lanes::candidates(&crt, si as u32, pk.dst, en.out as u32, tie, &mut cand);
+                if let Some(df) = crt.df {
+                    // the hop from the packet's route state; a head whose source router has
+                    // not chosen yet waits for its minimal hop
+                    let (p, c) =
+                        super::dragonfly_route::hop(&df, crt.routing, si as u32, pk.dst, pk.route);
+                    cand.clear();
+                    cand.push((p, c, c + 1, false));
+                } else {
+                    super::lanes::candidates(
+                        &crt,
+                        si as u32,
+                        pk.dst,
+                        en.out as u32,
+                        tie,
+                        &mut cand,
+                    );
+                }
                 for &(p, lo, hi, _) in &cand {
                     let b = if base == 0 || st.used_mask >> (p * rt.vcs + 1) & 1 == 0 {
                         0 // a NIC's port: lane 0 only
