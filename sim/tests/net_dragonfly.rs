@@ -472,6 +472,29 @@ fn ib_cc_and_dcqcn_mark_on_lanes_and_count_every_flit_for_its_port() {
 }
 
 #[test]
+fn a_stall_on_a_dragonfly_is_reported_not_a_panic() {
+    // group_shift at full load holds lanes behind the one global link far longer than a
+    // watchdog of 40 cycles: the report names the lanes (it asked the torus routings for a
+    // dragonfly head's candidates, an unreachable arm, and panicked)
+    for routing in [Routing::Min, Routing::Ugal] {
+        let c = NetConfig {
+            deadlock_cycles: 40,
+            check: false,
+            ..cfg(routing, if routing == Routing::Min { 2 } else { 3 }, None)
+        };
+        let mut net = Network::with_cc(&c, &CcConfig::none(), EngineKind::Model, 5).unwrap();
+        let pattern = Pattern::GroupShift { group: 8 };
+        let mut w = BernoulliSource::new(net.nodes(), pattern, 1.0, 4 * 64, 64, 9);
+        let e = net.run(&mut w, 50_000).expect_err("the watchdog fires");
+        let text = e.to_string();
+        assert!(
+            text.contains("deadlock") && text.contains("lane"),
+            "{routing:?}: {text}"
+        );
+    }
+}
+
+#[test]
 fn adaptive_routings_beat_minimal_under_group_shift() {
     // group_shift on minimal routing pours a group's traffic into one global link; valiant,
     // ugal and par spread it (accepted flits over the same window)
