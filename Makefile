@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results estimate-accuracy booksim docs fmt lint clean
+.PHONY: setup run trace test cargo-test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results estimate-accuracy booksim docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -33,11 +33,15 @@ trace:
 ## test: everything CI runs (Verilog checks, formal proofs, the cocotb testbench, the FuseSoC
 ##       targets, the SystemRDL through PeakRDL, unit, equivalence, Verilog-replay, property,
 ##       bad-input and fuzz tests)
-##       The four tool steps run two at a time (each is mostly one process; their logs are
-##       printed whole as each ends), then the cargo tests.
+##       The cargo tests and the four tool steps run two at a time (each tool step is mostly
+##       one process; every log is printed whole as its step ends).
 test: verilog verilog-pipelined
 	$(MAKE) --no-print-directory -j2 --output-sync=target -o verilog -o verilog-pipelined \
-	    formal cocotb fusesoc peakrdl
+	    cargo-test formal cocotb fusesoc peakrdl
+
+# The Rust tests, built and run beside the EDA checks above (`make test` overlaps them: the
+# single-threaded tools fill the cores the build's serial stretches leave idle).
+cargo-test:
 	$(CARGO) test $(RELEASE) --workspace --locked --no-fail-fast
 
 # The Python tools (cocotb, FuseSoC, YoWASP, systemrdl-compiler and PeakRDL), made by
