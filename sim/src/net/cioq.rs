@@ -30,8 +30,8 @@
 //! a flit in an output queue still counts as queued for its output.
 
 use super::network::Network;
-use super::scheme::{Departure, OutputAt, Scheme};
-use super::store::{CreditEv, EntryId, FlitEv, Id, PktId, PortId, SwitchId, CONTROL};
+use super::scheme::{OutputAt, Scheme};
+use super::store::{CreditEv, EntryId, FlitEv, Id, PktId, PortId, SwitchId};
 use std::collections::VecDeque;
 
 /// Largest `speedup`.
@@ -227,12 +227,7 @@ impl<S: Scheme> Network<S> {
                     queue: oq.space_used + 1, // before this flit left
                 };
                 let pk = &mut self.packets[pkt];
-                let d = Departure {
-                    head: seq == 0,
-                    len: pk.len,
-                    control: pk.flags & CONTROL != 0,
-                    bits: pk.bits,
-                };
+                let d = pk.departure(seq);
                 pk.bits |= self.cc.departs(&at, &d);
             }
             let oq = &mut self.sw.oq[go.index()];

@@ -46,7 +46,7 @@
 use super::config::Fault;
 use super::lanes;
 use super::network::Network;
-use super::scheme::{Departure, OutputAt, Scheme};
+use super::scheme::{OutputAt, Scheme};
 use super::store::{CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PortId, SwitchId, CONTROL};
 
 impl<S: Scheme> Network<S> {
@@ -376,12 +376,7 @@ impl<S: Scheme> Network<S> {
         if S::MARKS && self.seams.marks {
             let at = self.lane_output_at(si, self.sw.sw[si].local(bo) / self.sw.vcs);
             let pk = &mut self.packets[pkt];
-            let d = Departure {
-                head: seq == 0,
-                len: pk.len,
-                control: pk.flags & CONTROL != 0,
-                bits: pk.bits,
-            };
+            let d = pk.departure(seq);
             pk.bits |= self.cc.departs(&at, &d);
         }
         let now = self.now;

@@ -251,6 +251,19 @@ pub(crate) struct Packet {
     pub route: u32,
 }
 
+impl Packet {
+    /// The scheme's view of this packet's flit `seq` leaving a switch output.
+    #[inline]
+    pub fn departure(&self, seq: u16) -> super::scheme::Departure {
+        super::scheme::Departure {
+            head: seq == 0,
+            len: self.len,
+            control: self.flags & CONTROL != 0,
+            bits: self.bits,
+        }
+    }
+}
+
 /// `Packet::flags`: its head reached the destination NIC (a second head is a duplicate).
 pub(crate) const SEEN: u8 = 1;
 /// `Packet::flags`: a scheme's control packet (no message).

@@ -22,7 +22,7 @@
 use super::config::Fault;
 use super::error::NetError;
 use super::network::{Clocked, Network, Switch};
-use super::scheme::{Departure, InputAt, OutputAt, Scheme};
+use super::scheme::{InputAt, OutputAt, Scheme};
 use super::store::{CreditEv, Endpoint, Entry, EntryId, FlitEv, Id, PortId, SwitchId, CONTROL};
 use super::types::NodeId;
 
@@ -460,12 +460,7 @@ impl<S: Scheme> Network<S> {
                 free: op.limit - op.used,
                 queue: 0,
             };
-            let d = Departure {
-                head: seq == 0,
-                len: pk.len,
-                control: pk.flags & CONTROL != 0,
-                bits: pk.bits,
-            };
+            let d = pk.departure(seq);
             pk.bits |= self.cc.departs(&at, &d);
         }
         let credit = CreditEv { tx: ip.credit_to };
