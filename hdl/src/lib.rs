@@ -1,7 +1,7 @@
 //! PFT (Proactive Flow Throttling) injection block and the other schemes' NIC logic:
 //! rust-hdl RTL, the plain-Rust reference models, the register map and the Verilog export.
 //! One block per file, one folder per family (`pft/`, `selftuned/`, `mvcm/`, `ibcc/`,
-//! `axis/`).
+//! `dcqcn/`, `axis/`).
 //!
 //! This file is the design registry: the family modules and [`DESIGNS`], the one list of
 //! designs that `pft-verilog`, `make synth-FAMILY`, `synth/tools/summarize.py` and the
@@ -16,6 +16,7 @@ pub mod regs_gen;
 pub mod verilog;
 
 pub mod axis;
+pub mod dcqcn;
 pub mod ibcc;
 pub mod mvcm;
 pub mod pft;
