@@ -471,7 +471,7 @@ mod tests {
         let (rt, rc) = (LINE / 2, LINE / 4);
         assert_eq!(
             p.increase(rt, rc, 1, 0),
-            (rt, (rt + rc + 1) / 2),
+            (rt, (rt + rc).div_ceil(2)),
             "fast recovery"
         );
         assert_eq!(p.increase(rt, rc, 2, 2).0, rt, "F = 2: still fast recovery");
