@@ -1,7 +1,7 @@
 //! PFT (Proactive Flow Throttling) injection block and the other schemes' NIC logic:
 //! rust-hdl RTL, the plain-Rust reference models, the register map and the Verilog export.
 //! One block per file, one folder per family (`pft/`, `selftuned/`, `mvcm/`, `ibcc/`,
-//! `axis/`).
+//! `dcqcn/`, `axis/`).
 //!
 //! This file is the design registry: the family modules and [`DESIGNS`], the one list of
 //! designs that `pft-verilog`, `make synth-FAMILY`, `synth/tools/summarize.py` and the
@@ -16,6 +16,7 @@ pub mod regs_gen;
 pub mod verilog;
 
 pub mod axis;
+pub mod dcqcn;
 pub mod ibcc;
 pub mod mvcm;
 pub mod pft;
@@ -47,6 +48,8 @@ pub const DESIGNS: &[Design] = &[
     Design { name: "ibcc_flow", family: "ibcc", sizes: &[], model: "ibcc::model::Flow", alias: "--ibcc", about: "one flow of IB CC with the CCT and the CCTI timer (seed 002's Table I)", verilog: ibcc::verilog::table1_flow, io: &ibcc::verilog::FLOW_IO, extra: "" },
     Design { name: "ibcc_flow_random", family: "ibcc", sizes: &[], model: "ibcc::model::Flow", alias: "--ibcc --cct random", about: "ibcc_flow with a CCT of random entries", verilog: ibcc::verilog::random_flow, io: &ibcc::verilog::FLOW_IO, extra: "" },
     Design { name: "ibcc_flows", family: "ibcc", sizes: &N, model: "ibcc::stepper::Port", alias: "--ibcc --flows N", about: "IB CC per-flow source state with the port's CCT and CCTI timer (seed 002, Table I)", verilog: ibcc::verilog::table1_flows, io: &ibcc::verilog::FLOWS_IO, extra: "" },
+    Design { name: "dcqcn_flow", family: "dcqcn", sizes: &[], model: "dcqcn::model::Flow", alias: "", about: "one flow of DCQCN's reaction point with the port's shared parts (the paper's constants, 100 Gb/s, 64 B flits)", verilog: dcqcn::verilog::paper_flow, io: &dcqcn::verilog::FLOW_IO, extra: "" },
+    Design { name: "dcqcn_flows", family: "dcqcn", sizes: &N, model: "dcqcn::stepper::Port", alias: "", about: "DCQCN reaction point per flow: rates, alpha, timers, byte counter, rate limiter (the paper's constants)", verilog: dcqcn::verilog::paper_flows, io: &dcqcn::verilog::FLOWS_IO, extra: "" },
     Design { name: "pft_axis", family: "axis", sizes: &[], model: "axis::model::AxisModel", alias: "", about: "PFT as AXI-Stream + AXI4-Lite IP (64-bit data; --data-width N)", verilog: axis::verilog::default_width, io: &axis::verilog::IO, extra: "" },
 ];
 

@@ -74,6 +74,22 @@ fn old_forms() -> Vec<(String, Vec<String>)> {
             ));
         }
     }
+    // Issue 40's designs have no older flag: the forms the docs and make synth-dcqcn use.
+    v.push((
+        "dcqcn_flow".into(),
+        vec!["--design".into(), "dcqcn_flow".into()],
+    ));
+    for n in [1, 4, 16, 64] {
+        v.push((
+            format!("dcqcn_flows{n}"),
+            vec![
+                "--design".into(),
+                "dcqcn_flows".into(),
+                "--flows".into(),
+                n.to_string(),
+            ],
+        ));
+    }
     v
 }
 

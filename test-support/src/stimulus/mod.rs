@@ -3,6 +3,7 @@
 //! Verilator replay (`tb/tests/<design>_verilog.rs`).
 
 pub mod axis;
+pub mod dcqcn;
 pub mod ibcc;
 pub mod mvcm;
 pub mod selftuned;

@@ -19,136 +19,30 @@
 //!   until `t + ceil(L / RC)` (RC a fraction of the line rate, one flit per cycle); a rate
 //!   change moves that time (NS-3's `ChangeRate`). A started packet's flits leave back to
 //!   back as credits allow, as under IB CC.
+//!
+//! The RP's per-flow rules (`Flow`) are `pft_hdl::dcqcn::float`, beside the fixed-point
+//! model the RTL implements (`pft_hdl::dcqcn::model`; docs/cc/dcqcn.md, "The RTL"); this
+//! file keeps the NP and each NIC's lists of flows and caches.
 
 use super::config::Derived;
+use pft_hdl::dcqcn::float::{self, NEVER};
 use std::collections::VecDeque;
 
-/// "Never" for a time.
-const NEVER: u64 = u64::MAX;
+/// One flow's RP state: the rules are `pft_hdl::dcqcn::float` (moved there unchanged, beside
+/// the fixed-point model of the RTL, `pft_hdl::dcqcn::model`).
+pub use pft_hdl::dcqcn::float::Flow;
 
-/// One flow's RP state.
-#[derive(Clone, Copy, Debug)]
-pub struct Flow {
-    /// Current and target rate, fractions of the line rate.
-    pub rc: f64,
-    pub rt: f64,
-    /// Alpha and the cycle from which its timer runs (NEVER: no CNP yet).
-    pub alpha: f64,
-    alpha_t: u64,
-    /// Rate-timer events and byte-counter events since the last CNP, flits counted towards
-    /// the next byte-counter event, next rate-timer event.
-    pub t: u32,
-    pub bc: u32,
-    bytes: u64,
-    next_t: u64,
-    /// The last packet's start and length, and the earliest start of the next.
-    last_start: u64,
-    last_len: u32,
-    pub next_ok: u64,
-    /// Below the line rate: the timers run.
-    pub limited: bool,
-}
-
-impl Default for Flow {
-    fn default() -> Self {
-        Flow {
-            rc: 1.0,
-            rt: 1.0,
-            alpha: 1.0,
-            alpha_t: NEVER,
-            t: 0,
-            bc: 0,
-            bytes: 0,
-            next_t: NEVER,
-            last_start: 0,
-            last_len: 0,
-            next_ok: 0,
-            limited: false,
-        }
-    }
-}
-
-/// Cycles between the starts of two packets of `len` flits at rate `rc`.
-#[inline]
-fn gap(len: u32, rc: f64) -> u64 {
-    if rc >= 1.0 {
-        len as u64
-    } else {
-        (len as f64 / rc).ceil() as u64
-    }
-}
-
-impl Flow {
-    /// The next start from the last one at the current rate.
-    fn repace(&mut self) {
-        if self.last_len > 0 {
-            self.next_ok = self.last_start.saturating_add(gap(self.last_len, self.rc));
-        }
-    }
-
-    /// A CNP at `now`.
-    pub fn cnp(&mut self, d: &Derived, now: u64) {
-        if self.alpha_t != NEVER {
-            let k = (now - self.alpha_t) / d.alpha_timer;
-            if k > 0 {
-                self.alpha *= (1.0 - d.g).powf(k as f64);
-            }
-        }
-        self.rt = self.rc;
-        self.rc = (self.rc * (1.0 - self.alpha / 2.0)).max(d.min_rate);
-        self.alpha = (1.0 - d.g) * self.alpha + d.g;
-        self.alpha_t = now;
-        self.t = 0;
-        self.bc = 0;
-        self.bytes = 0;
-        self.next_t = now + d.rate_timer;
-        self.limited = true;
-        self.repace();
-    }
-
-    /// One increase event (the timer's or the byte counter's, already counted).
-    pub fn increase(&mut self, d: &Derived) {
-        let (hi, lo) = (self.t.max(self.bc), self.t.min(self.bc));
-        if hi <= d.f {
-            // fast recovery: towards RT
-        } else if lo > d.f {
-            self.rt += (lo - d.f) as f64 * d.rhai;
-        } else {
-            self.rt += d.rai;
-        }
-        self.rt = self.rt.min(1.0);
-        self.rc = (self.rt + self.rc) / 2.0;
-        if self.rt >= 1.0 && self.rc >= 1.0 - 1e-9 {
-            self.rc = 1.0;
-            self.limited = false;
-            self.next_t = NEVER;
-        }
-        self.repace();
-    }
-
-    /// The rate timer at `now`: every event due (false: the flow is no longer limited).
-    fn timer(&mut self, d: &Derived, now: u64) -> bool {
-        while self.limited && self.next_t <= now {
-            self.t = self.t.saturating_add(1);
-            self.next_t += d.rate_timer;
-            self.increase(d);
-        }
-        self.limited
-    }
-
-    /// A packet of `len` flits starts at `now`.
-    pub fn started(&mut self, d: &Derived, len: u32, now: u64) {
-        self.last_start = now;
-        self.last_len = len;
-        self.next_ok = now.saturating_add(gap(len, self.rc));
-        if self.limited {
-            self.bytes += len as u64;
-            if self.bytes >= d.byte_counter {
-                self.bytes -= d.byte_counter;
-                self.bc = self.bc.saturating_add(1);
-                self.increase(d);
-            }
-        }
+/// The RP's constants of `d`, as the rules take them.
+pub fn rp_params(d: &Derived) -> float::Params {
+    float::Params {
+        alpha_timer: d.alpha_timer,
+        rate_timer: d.rate_timer,
+        byte_counter: d.byte_counter,
+        f: d.f,
+        g: d.g,
+        rai: d.rai,
+        rhai: d.rhai,
+        min_rate: d.min_rate,
     }
 }
 
@@ -169,6 +63,8 @@ pub struct DcqcnNicStats {
 pub struct DcqcnNics {
     nodes: usize,
     d: Derived,
+    /// The RP's part of `d`.
+    rp: float::Params,
     /// RP: flows indexed `src * nodes + dst`.
     flows: Vec<Flow>,
     /// RP, per NIC: destinations of its limited flows.
@@ -194,6 +90,7 @@ impl DcqcnNics {
         let n = nodes as usize;
         DcqcnNics {
             nodes: n,
+            rp: rp_params(&d),
             d,
             flows: vec![Flow::default(); n * n],
             limited: vec![Vec::new(); n],
@@ -253,12 +150,13 @@ impl DcqcnNics {
         let mut next = NEVER;
         let row = n * self.nodes;
         let d = self.d;
+        let rp = self.rp;
         let mut i = 0;
         while i < self.limited[n].len() {
             let dst = self.limited[n][i] as usize;
             let f = &mut self.flows[row + dst];
             let before = f.t;
-            let still = f.timer(&d, now);
+            let still = f.timer(&rp, now);
             self.stats[n].rate_increases += (f.t - before) as u64;
             if still {
                 next = next.min(f.next_t);
@@ -290,7 +188,7 @@ impl DcqcnNics {
     pub fn cnp(&mut self, n: usize, dst: u32, now: u64) {
         let f = &mut self.flows[n * self.nodes + dst as usize];
         let was = f.limited;
-        f.cnp(&self.d, now);
+        f.cnp(&self.rp, now);
         if !was {
             self.limited[n].push(dst);
         }
@@ -361,7 +259,7 @@ impl DcqcnNics {
     pub fn started(&mut self, n: usize, dst: u32, flits: u32, now: u64) {
         let f = &mut self.flows[n * self.nodes + dst as usize];
         let (bc, was) = (f.bc, f.limited);
-        f.started(&self.d, flits, now);
+        f.started(&self.rp, flits, now);
         self.stats[n].rate_increases += (f.bc != bc) as u64;
         if was && !f.limited {
             if let Some(k) = self.limited[n].iter().position(|&x| x == dst) {

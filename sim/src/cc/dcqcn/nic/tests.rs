@@ -21,7 +21,7 @@ fn d() -> Derived {
 
 #[test]
 fn a_cnp_cuts_by_half_alpha_and_raises_alpha() {
-    let d = d();
+    let d = rp_params(&d());
     let mut f = Flow::default();
     f.cnp(&d, 1000);
     assert_eq!((f.rt, f.rc), (1.0, 0.5), "alpha = 1 at first: halved");
@@ -37,7 +37,7 @@ fn a_cnp_cuts_by_half_alpha_and_raises_alpha() {
 
 #[test]
 fn the_floor_holds() {
-    let d = d();
+    let d = rp_params(&d());
     let mut f = Flow::default();
     for t in 0..20 {
         f.cnp(&d, t);
@@ -47,7 +47,7 @@ fn the_floor_holds() {
 
 #[test]
 fn fast_recovery_then_additive_then_hyper() {
-    let d = d();
+    let d = rp_params(&d());
     let mut f = Flow::default();
     f.cnp(&d, 0); // rt 1, rc 0.5
     f.cnp(&d, 0); // rt 0.5, rc 0.25
@@ -79,7 +79,7 @@ fn fast_recovery_then_additive_then_hyper() {
 
 #[test]
 fn back_at_line_rate_the_flow_is_no_longer_limited() {
-    let d = Derived { rai: 1.0, ..d() };
+    let d = rp_params(&Derived { rai: 1.0, ..d() });
     let mut f = Flow::default();
     f.cnp(&d, 0);
     let mut t = 0;
@@ -93,7 +93,7 @@ fn back_at_line_rate_the_flow_is_no_longer_limited() {
 
 #[test]
 fn the_limiter_spaces_packet_starts_and_moves_with_the_rate() {
-    let d = d();
+    let d = rp_params(&d());
     let mut f = Flow::default();
     f.started(&d, 64, 0);
     assert_eq!(f.next_ok, 64, "line rate: the packet's own time");
