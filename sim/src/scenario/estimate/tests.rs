@@ -1,0 +1,246 @@
+//! Unit tests of `scenario::estimate`.
+
+use super::*;
+
+/// GPCNeT on the default 120-NIC fat tree with `ppn` processes per NIC.
+fn gpcnet(ppn: u32) -> Scenario {
+    Scenario::parse(&format!(
+        "[cycles]\nmax = 100000\n[workload]\nkind = \"gpcnet\"\nppn = {ppn}\n"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_large_gpcnet_scenario_is_calibrated_on_fewer_processes() {
+    for ppn in [273, 274, 1024] {
+        let sc = gpcnet(ppn);
+        sc.validate().unwrap();
+        let (cal, scale) = calibration_copy(&sc);
+        let g = cal.gpcnet().unwrap();
+        assert!(
+            sc.nodes() as u64 * g.ppn as u64 <= CALIBRATION_PROCESSES,
+            "ppn {ppn}: the copy has {} processes",
+            sc.nodes() * g.ppn
+        );
+        assert_eq!(g.ppn, (CALIBRATION_PROCESSES / 120).min(ppn as u64) as u32);
+        assert_eq!(scale, ppn as f64 / g.ppn as f64);
+        cal.validate().unwrap();
+        // nothing but ppn changes
+        let mut back = cal.clone();
+        if let WorkloadConfig::Gpcnet(g) = &mut back.workload {
+            g.ppn = ppn;
+        }
+        assert_eq!(back, sc);
+    }
+    // small enough: the scenario itself
+    let sc = gpcnet(16);
+    assert_eq!(calibration_copy(&sc), (sc.clone(), 1.0));
+}
+
+#[test]
+fn phases_are_calibrated_on_the_busiest_one_as_a_steady_load() {
+    let sc = Scenario::parse(
+        "[network]\nflit_bytes = 64\n[workload]\nkind = \"uniform\"\nmsg_bytes = 1024\n\
+         [[workload.phases]]\ncycles = 5000\ninterval_cycles = 1500\n\
+         [[workload.phases]]\ncycles = 100\ninterval_cycles = 32\n\
+         pattern = { kind = \"shift\", by = 3 }\n",
+    )
+    .unwrap();
+    let (cal, scale) = calibration_copy(&sc);
+    assert_eq!(scale, 1.0);
+    let WorkloadConfig::Uniform(u) = &cal.workload else {
+        panic!("uniform")
+    };
+    assert!(u.phases.is_empty());
+    assert_eq!(u.load, 0.5, "16 flits every 32 cycles");
+    assert_eq!(u.pattern.kind(), "shift");
+    cal.validate().unwrap();
+}
+
+#[test]
+fn distinct_phases_are_weighed_by_their_share_of_a_pass() {
+    let sc = Scenario::parse(
+        "[network]\nflit_bytes = 64\n[workload]\nkind = \"uniform\"\nmsg_bytes = 1024\n\
+         [[workload.phases]]\ncycles = 3000\ninterval_cycles = 1500\n\
+         [[workload.phases]]\ncycles = 500\ninterval_cycles = 32\n\
+         [[workload.phases]]\ncycles = 1000\ninterval_cycles = 1500\n\
+         [[workload.phases]]\ncycles = 500\ninterval_cycles = 32\n\
+         pattern = { kind = \"shift\", by = 3 }\n",
+    )
+    .unwrap();
+    let parts = phase_copies(&sc);
+    let got: Vec<(f64, &str, f64)> = parts
+        .iter()
+        .map(|(c, w)| {
+            let WorkloadConfig::Uniform(u) = &c.workload else {
+                panic!("uniform")
+            };
+            assert!(u.phases.is_empty());
+            c.validate().unwrap();
+            (u.load, u.pattern.kind(), *w)
+        })
+        .collect();
+    // the quiet phases together (4,000 of 5,000 cycles), each busy pattern apart
+    assert_eq!(
+        got,
+        vec![
+            (16.0 / 1500.0, "uniform", 0.8),
+            (0.5, "uniform", 0.1),
+            (0.5, "shift", 0.1)
+        ]
+    );
+    // one distinct phase, or none: nothing to weigh
+    let one = Scenario::parse(
+        "[network]\nflit_bytes = 64\n[workload]\nkind = \"uniform\"\nmsg_bytes = 1024\n\
+         [[workload.phases]]\ncycles = 3000\ninterval_cycles = 15\n\
+         [[workload.phases]]\ncycles = 500\ninterval_cycles = 15\n",
+    )
+    .unwrap();
+    assert!(phase_copies(&one).is_empty());
+    let steady = "[workload]\nkind = \"uniform\"\nmsg_bytes = 1024\n";
+    assert!(phase_copies(&Scenario::parse(steady).unwrap()).is_empty());
+}
+
+#[test]
+fn short_commands_are_estimated_in_tenths_of_a_second() {
+    assert_eq!(duration(0.3), "0.3 s");
+    assert_eq!(duration(9.9), "9.9 s");
+    assert_eq!(duration(12.4), "12 s");
+    assert_eq!(duration(600.0), "10.0 min");
+}
+
+#[test]
+fn growth_is_the_slope_of_the_last_two_trials_above_noise() {
+    let mib = 1024.0 * 1024.0;
+    assert_eq!(growth_per_cycle(&[]), 0.0);
+    assert_eq!(growth_per_cycle(&[(1000, 50.0 * mib)]), 0.0);
+    // 40 MiB more over 3,000,000 more cycles: the slope of the last two
+    let g = growth_per_cycle(&[
+        (1000, mib),
+        (1_000_000, 20.0 * mib),
+        (4_000_000, 60.0 * mib),
+    ]);
+    assert!((g - 40.0 * mib / 3e6).abs() < 1e-9, "{g}");
+    // a step under the noise bound, or a peak that fell: no growth
+    assert_eq!(growth_per_cycle(&[(1000, mib), (4000, 4.0 * mib)]), 0.0);
+    assert_eq!(
+        growth_per_cycle(&[(1000, 9.0 * mib), (4000, 2.0 * mib)]),
+        0.0
+    );
+}
+
+fn trial(cycles: u64, secs: f64) -> Trial {
+    Trial {
+        cycles,
+        secs,
+        finished: false,
+        work: None,
+        spans: Vec::new(),
+    }
+}
+
+#[test]
+fn the_time_model_separates_the_build_from_the_cycles() {
+    // 0.2 s to build, 10 us a cycle
+    let at = |c: u64| trial(c, 0.2 + 1e-5 * c as f64);
+    let (build, per) = time_model(&[at(1000), at(4000), at(16000)]);
+    assert!((build - 0.2).abs() < 1e-9, "{build}");
+    assert!((per - 1e-5).abs() < 1e-12, "{per}");
+    // one trial, or a longer trial that took less time (noise): no build
+    assert_eq!(time_model(&[trial(1000, 0.5)]), (0.0, 0.5 / 1000.0));
+    assert_eq!(
+        time_model(&[trial(1000, 0.5), trial(4000, 0.4)]),
+        (0.0, 0.4 / 4000.0)
+    );
+    // the build never exceeds the shorter trial's whole time
+    let (build, _) = time_model(&[trial(1000, 0.1), trial(4000, 0.1000001)]);
+    assert!(build <= 0.1, "{build}");
+    assert_eq!(time_model(&[]), (0.0, 0.0));
+}
+
+#[test]
+fn a_shortened_workload_keeps_a_measured_iteration_of_every_test() {
+    let sc = gpcnet(16);
+    let g = sc.gpcnet().unwrap();
+    let s = g.shortened(SHORTEN);
+    for t in [
+        crate::workload::gpcnet::CanaryTest::Latency,
+        crate::workload::gpcnet::CanaryTest::Bandwidth,
+        crate::workload::gpcnet::CanaryTest::Allreduce,
+    ] {
+        let (w, i, r) = g.test_iterations(t);
+        let (ws, is, rs) = s.test_iterations(t);
+        assert_eq!(ws, w.div_ceil(SHORTEN), "{t:?}");
+        assert_eq!(is, i.div_ceil(SHORTEN).max(1), "{t:?}");
+        assert!(is >= 1);
+        assert_eq!(rs, r, "{t:?}");
+    }
+    // nothing else changes
+    let mut back = s.clone();
+    for (a, b) in [
+        (&mut back.lat_warmup_iters, g.lat_warmup_iters),
+        (&mut back.lat_iters, g.lat_iters),
+        (&mut back.bw_warmup_iters, g.bw_warmup_iters),
+        (&mut back.bw_iters, g.bw_iters),
+        (&mut back.allreduce_warmup_iters, g.allreduce_warmup_iters),
+        (&mut back.allreduce_iters, g.allreduce_iters),
+    ] {
+        *a = b;
+    }
+    assert_eq!(&back, g);
+    assert_eq!(g.shortened(1), *g);
+}
+
+/// The end a run's shortened copy predicts against the run's own end, in cycles (no
+/// wall time: the verdict is the same on any machine).
+fn predicted_and_actual_end(sc: &Scenario, spec: &RunSpec) -> (f64, u64) {
+    let short = run::run(&shortened(sc), spec, &Progress::quiet()).unwrap();
+    assert!(short.finished, "the shortened copy finishes");
+    let t = Trial {
+        cycles: short.cycles_run,
+        secs: 1.0,
+        finished: true,
+        work: short.work_done,
+        spans: short.canary_spans.clone(),
+    };
+    let full = run::run(sc, spec, &Progress::quiet()).unwrap();
+    assert!(full.finished);
+    (expected_end(sc, &t), full.cycles_run)
+}
+
+#[test]
+fn the_shortened_copy_predicts_a_gpcnet_runs_end() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scenarios/smoke.toml"
+    ))
+    .unwrap();
+    let mut sc = Scenario::parse(&text).unwrap();
+    // longer canary tests than smoke's few iterations, so shortening them matters
+    if let WorkloadConfig::Gpcnet(g) = &mut sc.workload {
+        (g.lat_iters, g.bw_iters, g.allreduce_iters) = (64, 16, 64);
+    }
+    sc.validate().unwrap();
+    for name in [crate::scenario::OFF, crate::scenario::ISOLATED] {
+        let spec = crate::scenario::run_spec(&sc, name).unwrap();
+        let (predicted, actual) = predicted_and_actual_end(&sc, &spec);
+        let r = predicted / actual as f64;
+        assert!(
+            (0.67..=1.5).contains(&r),
+            "{name}: predicted end {predicted:.0}, the run ended in cycle {actual} ({r:.2})"
+        );
+    }
+    // a scenario that runs to `cycles.max` ends there
+    let mut open = sc.clone();
+    open.cycles.stop_when_finished = false;
+    assert_eq!(
+        expected_end(&open, &trial(1000, 1.0)),
+        open.cycles.max as f64
+    );
+}
+
+#[test]
+fn other_workloads_are_calibrated_as_they_are() {
+    let sc = Scenario::parse("[workload]\nkind = \"uniform\"\n").unwrap();
+    assert_eq!(calibration_copy(&sc), (sc.clone(), 1.0));
+}
