@@ -51,8 +51,8 @@
 //!
 //! - Rounding: the constants (R_AI, R_HAI, the floor) are rounded to rate units
 //!   ([`Params::from_float`]: R_AI 40 Mb/s of 100 Gb/s is 13.1 units, held as 13); the cut
-//!   and alpha's decay round to the nearest unit (truncating either biased the rates: a flow
-//!   sent 1 to 2 % less than the float's over 100 ms, `hdl/tests/dcqcn_model.rs`), so
+//!   and alpha's decay round to the nearest unit (with both truncated, a flow sent 0.7 to
+//!   2.2 % less than the float's over 100 ms, `hdl/tests/dcqcn_model.rs`), so
 //!   alpha's decay stops at `2^(g_shift - 1) - 1` units (0.39 % at g = 1/256) where the
 //!   float's goes on to 0; `(RT + RC + 1) >> 1` reaches RT where the float stops within
 //!   1e-9.
