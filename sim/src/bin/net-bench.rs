@@ -2,11 +2,11 @@
 //! a uniform Bernoulli load.
 //!
 //! ```text
-//! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N|
+//! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N|file:PATH|
 //!     torus:K,N|mesh:K,N|tree:K,N|fly:K,N|dragonfly:P,A,H[,G]] [--load 0.5] [--cycles 100000]
 //!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
 //!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--vcs V] [--vc-buf F]
-//!     [--routing dor|dor_no_dateline|duato|updown|min|valiant|ugal|par]
+//!     [--routing dor|dor_no_dateline|duato|updown|min|valiant|ugal|par|shortest]
 //!     [--switching wormhole|vct] [--lane-reuse empty|tail] [--ugal-threshold T]
 //!     [--link-latency 10] [--credit-latency 10] [--local-latency C] [--global-latency C]
 //!     [--switch-latency 2] [--warmup 0]
@@ -22,8 +22,8 @@ use clap::Parser;
 use pft_sim::cc::pft::{EngineKind, PftConfig};
 use pft_sim::cc::{CcConfig, Network, KINDS};
 use pft_sim::net::{
-    BernoulliSource, Delivery, Message, NetConfig, Pattern, Routing, Switching, TopologyConfig,
-    Workload,
+    BernoulliSource, Delivery, Message, NetConfig, Pattern, Routing, Switching, Topology,
+    TopologyConfig, Workload,
 };
 use pft_sim::workload::config::MAX_MSG_BYTES;
 use std::process::ExitCode;
@@ -37,8 +37,9 @@ pub struct Args {
     /// Topology: ft128 (radix-16 fat tree), ft120 (the default 120-node tree), ib648
     /// (648 nodes, radix 36), single:N (one switch, N in 2..=64 NICs), torus:K,N and
     /// mesh:K,N (K-ary N-cube, dimension-order routing), tree:K,N (K-ary N-tree),
-    /// fly:K,N (K-ary N-fly, all K^N NICs) or dragonfly:P,A,H or dragonfly:P,A,H,G (G groups of A routers of
-    /// P NICs and H global links; G default A*H+1); ranges as the scenario keys
+    /// fly:K,N (K-ary N-fly, all K^N NICs), dragonfly:P,A,H or dragonfly:P,A,H,G (G groups of A routers of
+    /// P NICs and H global links; G default A*H+1) or file:PATH (BookSim's anynet format,
+    /// up*/down* routing); ranges as the scenario keys
     /// (docs/scenarios.md).
     #[arg(long, value_name = "TOPO", default_value = "ft128", value_parser = parse_topo)]
     topo: Topo,
@@ -80,7 +81,8 @@ pub struct Args {
     #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "vcs")]
     vc_buf: Option<u32>,
     /// Routing: dor, dor_no_dateline, duato (tori and meshes), updown (trees), min,
-    /// valiant, ugal or par (dragonflies); default the topology's (`[network] routing`).
+    /// valiant, ugal or par (dragonflies), updown or shortest (file topologies); default the
+    /// topology's (`[network] routing`).
     #[arg(long, value_name = "R", value_parser = parse_routing)]
     routing: Option<Routing>,
     /// wormhole or vct (`[network] switching`; default wormhole with --vcs).
@@ -137,6 +139,10 @@ pub struct Args {
     /// hotspot:D,P (P % of messages to NIC D, the rest uniform).
     #[arg(long, value_name = "PATTERN", default_value = "uniform", value_parser = parse_pattern)]
     pattern: PatternArg,
+    /// Write the topology (--topo) as a file in BookSim's anynet format to PATH (a new
+    /// file: an existing one is refused) and exit; run it with `--topo file:PATH`.
+    #[arg(long, value_name = "PATH")]
+    write_anynet: Option<std::path::PathBuf>,
     /// Run seed (any u64).
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed)]
     seed: u64,
@@ -157,7 +163,7 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
         "ft120" => TopologyConfig::default(),
         "ib648" => TopologyConfig::ib648(),
         t => {
-            let usage = "must be ft128, ft120, ib648, single:N (N an integer in 2..=64), torus:K,N, mesh:K,N, tree:K,N, fly:K,N (K, N integers) or dragonfly:P,A,H[,G] (integers)";
+            let usage = "must be ft128, ft120, ib648, single:N (N an integer in 2..=64), torus:K,N, mesh:K,N, tree:K,N, fly:K,N (K, N integers), dragonfly:P,A,H[,G] (integers) or file:PATH (BookSim's anynet format)";
             let (kind, arg) = t.split_once(':').ok_or(usage)?;
             let kn = || -> Result<(u32, u32), String> {
                 let (k, n) = arg.split_once(',').ok_or(usage)?;
@@ -190,6 +196,14 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
                         },
                         _ => return Err(usage.to_string()),
                     }
+                }
+                "file" => {
+                    let mut c = TopologyConfig::File {
+                        path: arg.to_string(),
+                        graph: None,
+                    };
+                    c.resolve(None);
+                    c
                 }
                 _ => return Err(usage.to_string()),
             };
@@ -300,8 +314,10 @@ fn parse_routing(s: &str) -> Result<Routing, String> {
         "valiant" => Ok(Routing::Valiant),
         "ugal" => Ok(Routing::Ugal),
         "par" => Ok(Routing::Par),
+        "shortest" => Ok(Routing::Shortest),
         _ => Err(
-            "must be dor, dor_no_dateline, duato, updown, min, valiant, ugal or par".to_string(),
+            "must be dor, dor_no_dateline, duato, updown, min, valiant, ugal, par or shortest"
+                .to_string(),
         ),
     }
 }
@@ -416,6 +432,24 @@ fn cpu_s() -> f64 {
 
 fn main() -> ExitCode {
     let a = Args::parse();
+    if let Some(path) = &a.write_anynet {
+        let text = pft_sim::net::topology::anynet::write(&Topology::build(&a.topo.cfg));
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()));
+        return match written {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!(
+                    "error: --write-anynet {}: {e} (give a new file)",
+                    path.display()
+                );
+                ExitCode::FAILURE
+            }
+        };
+    }
     let (topo, load, cycles, engine, seed) = (a.topo.name, a.load, a.cycles, a.engine, a.seed);
     let mut cfg = NetConfig {
         topology: a.topo.cfg,

@@ -2,7 +2,7 @@
 //! ejection, then every switch-to-switch direction), the NICs, and the congestion-control
 //! scheme's state (made by the caller from the built network's facts).
 
-use super::config::{Arbitration, FieldError, NetConfig};
+use super::config::{Arbitration, FieldError, NetConfig, TopologyConfig};
 use super::error::NetError;
 use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
@@ -47,7 +47,7 @@ impl<S: Scheme> Network<S> {
         scheme: impl FnOnce(&BuildCtx) -> Result<S, NetError>,
     ) -> Result<Network<S>, NetError> {
         cfg.validate()?;
-        let topo = Topology::build(&cfg.topology);
+        let topo = Topology::for_net(cfg);
         let nodes = topo.nodes();
         let n = nodes as usize;
         let specs = topo.switches();
@@ -258,6 +258,22 @@ impl<S: Scheme> Network<S> {
                             sw.lat_cred[g] = cfg.credit_latency_cycles;
                         }
                     }
+                }
+            }
+        }
+        // A file topology: the channels whose latency the file gives (flit and credit).
+        if let TopologyConfig::File { graph: Some(g), .. } = &cfg.topology {
+            let lats = g.latencies();
+            if !lats.is_empty() {
+                sw.lat_out = vec![lat_sw; sw.out.len()];
+                sw.lat_cred = vec![cfg.credit_latency_cycles; sw.out.len()];
+            }
+            for (s, p, l) in lats {
+                for c in 0..v {
+                    let g = sw.sw[SwitchId(s)].port(p * v + c).0 as usize;
+                    sw.lat_out[g] = l + cfg.switch_latency_cycles;
+                    sw.lat_cred[g] = l;
+                    max_lat = max_lat.max(l + cfg.switch_latency_cycles);
                 }
             }
         }

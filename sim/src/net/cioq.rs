@@ -237,7 +237,11 @@ impl<S: Scheme> Network<S> {
                 oq.sent = 0;
                 self.sw.sw[si].resident -= 1;
             }
-            self.fwheel.push(now + self.lat_sw, flit);
+            let lat = match self.sw.lat_out.get(go.index()) {
+                Some(&l) => l as u64,
+                None => self.lat_sw,
+            };
+            self.fwheel.push(now + lat, flit);
             self.last_progress = now;
         }
         if S::MARKS && self.seams.marks {

@@ -440,7 +440,7 @@ impl NetConfig {
         }
         // The topology, built once for the checks that need it (lanes per switch, fault
         // references).
-        let topo = topo_ok.then(|| super::topology::Topology::build(&self.topology));
+        let topo = topo_ok.then(|| super::topology::Topology::for_net(self));
         if let Some(t) = &topo {
             let radix = t.switches().iter().map(|s| s.radix).max().unwrap_or(1);
             super::lanes::errors(self, radix, mtu_ok.then_some(mtu), &mut errs);

@@ -330,6 +330,13 @@ impl<S: Scheme> Network<S> {
                         super::dragonfly_route::hop(&df, crt.routing, si as u32, pk.dst, pk.route);
                     cand.clear();
                     cand.push((p, c, c + 1, false));
+                } else if crt.routing == super::lanes::Routing::Shortest {
+                    let nic = matches!(
+                        self.topo.switches()[si].ports[en.out as usize],
+                        super::topology::Peer::Nic(_)
+                    );
+                    cand.clear();
+                    cand.push(super::lanes::shortest_hop(en.out as u32, pk.route, nic));
                 } else {
                     super::lanes::candidates(
                         &crt,

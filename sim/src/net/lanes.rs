@@ -59,6 +59,11 @@ pub enum Routing {
     /// (q: used credits of the output port); the packet then goes through the node's group.
     /// Lanes as `valiant`. Needs vcs >= 3.
     Ugal,
+    /// A file topology, shortest paths (BookSim's `min_anynet`, which alone can deadlock):
+    /// the lane is the number of router-to-router hops taken before this one, so a packet
+    /// only ever waits for a higher lane and no cycle of waits can close. Needs the lane
+    /// router with vcs >= the longest path's router-to-router hops (the graph's diameter).
+    Shortest,
     /// Dragonfly, progressive adaptive routing: UGAL at the source router, and a packet
     /// sent minimally may divert once at the next router of its group. The lane is the
     /// global hops taken plus one after the first hop. Needs vcs >= 4.
@@ -141,6 +146,7 @@ impl Routing {
             Routing::Valiant => "valiant",
             Routing::Ugal => "ugal",
             Routing::Par => "par",
+            Routing::Shortest => "shortest",
         }
     }
 
@@ -243,6 +249,35 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                 ),
             )),
             _ => {}
+        }
+    }
+    let file = matches!(topo, TopologyConfig::File { .. });
+    if routing == Routing::Shortest {
+        if let TopologyConfig::File { graph: Some(g), .. } = topo {
+            let need = g.diameter().max(1);
+            let why = "one lane per router-to-router hop of the longest shortest path";
+            match cfg.vcs {
+                None => errs.push(bad(
+                    "vcs",
+                    "not set (one lane)",
+                    format!("routing `shortest` needs the lane router with vcs >= {need} ({why})"),
+                )),
+                Some(v) if v < need => errs.push(bad(
+                    "vcs",
+                    v,
+                    format!("routing `shortest` on this file needs vcs >= {need} ({why})"),
+                )),
+                _ => {}
+            }
+        } else if !file {
+            errs.push(bad(
+                "routing",
+                "shortest",
+                format!(
+                    "`shortest` routes file topologies; a {kind} routes by `{}`",
+                    Routing::default_for(topo).name()
+                ),
+            ));
         }
     }
     match routing {
@@ -426,6 +461,7 @@ pub fn candidates(
     let v = rt.vcs;
     match rt.routing {
         Routing::Updown | Routing::DorNoDateline => out.push((table, 0, v, false)),
+        Routing::Shortest => unreachable!("`shortest` routes by `shortest_hop`"),
         Routing::Min | Routing::Valiant | Routing::Ugal | Routing::Par => {
             unreachable!("dragonfly routings route by `dragonfly_hop`")
         }
@@ -490,5 +526,15 @@ pub fn candidates(
             };
             out.push((p, lo, hi, false));
         }
+    }
+}
+
+/// `shortest`'s candidate at a router: the table's port `table`, on the lane numbered by the
+/// router-to-router hops taken (`hops`), or lane 0 of a NIC's port.
+pub fn shortest_hop(table: u32, hops: u32, nic: bool) -> (u32, u32, u32, bool) {
+    if nic {
+        (table, 0, 1, false)
+    } else {
+        (table, hops, hops + 1, false)
     }
 }

@@ -44,10 +44,11 @@
 //! packet (checked), so a packet with an output lane never waits for a credit.
 
 use super::config::Fault;
-use super::lanes;
+use super::lanes::{self, Routing};
 use super::network::Network;
 use super::scheme::{OutputAt, Scheme};
 use super::store::{CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PortId, SwitchId, CONTROL};
+use super::topology::Peer;
 
 impl<S: Scheme> Network<S> {
     /// Phase 2 for lane router `si` (not inlined: today's switch keeps its code).
@@ -161,6 +162,13 @@ impl<S: Scheme> Network<S> {
                 let (p, c) = self.dragonfly_hop(si, en.pkt, &crt);
                 cand.clear();
                 cand.push((p, c, c + 1, false));
+            } else if crt.routing == Routing::Shortest {
+                let nic = matches!(
+                    self.topo.switches()[si.index()].ports[en.out as usize],
+                    Peer::Nic(_)
+                );
+                cand.clear();
+                cand.push(lanes::shortest_hop(en.out as u32, pk.route, nic));
             } else {
                 lanes::candidates(
                     &crt,
@@ -245,6 +253,15 @@ impl<S: Scheme> Network<S> {
                     self.cc.unqueued(&from);
                     self.cc.queued(&to);
                 }
+            }
+            if rt.routing == Routing::Shortest
+                && !matches!(
+                    self.topo.switches()[si.index()].ports[(o / v) as usize],
+                    Peer::Nic(_)
+                )
+            {
+                // one more router-to-router hop: the next lane up
+                self.packets[en.pkt].route += 1;
             }
             if let Some(df) = rt.df {
                 // the hop is taken: the dragonfly route state moves on

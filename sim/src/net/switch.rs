@@ -473,7 +473,12 @@ impl<S: Scheme> Network<S> {
             op.entry = EntryId::NONE;
         }
         let now = self.now;
-        let flit_at = now + self.lat_sw;
+        // per-channel latencies: a file topology's links that give one
+        let flit_at = if self.sw.lat_out.is_empty() {
+            now + self.lat_sw
+        } else {
+            now + self.sw.lat_out[bo.index()] as u64
+        };
         let mut drop_credit = false;
         if let Some(f) = self.faults.test {
             if !self.faults.test_fired {

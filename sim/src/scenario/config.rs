@@ -194,7 +194,15 @@ impl Scenario {
     /// Parses and validates scenario text: the one check that `check`, `run` and `compare`
     /// (through `load_with`) and every point scenario of a sweep go through.
     pub fn check_text(text: &str) -> Result<Scenario, Refused> {
-        let s = Scenario::parse(text).map_err(Refused::Parse)?;
+        Scenario::check_text_in(text, None)
+    }
+
+    /// `check_text` for a scenario in directory `dir` (None: the current directory), from
+    /// which a relative topology file's path is taken.
+    pub fn check_text_in(text: &str, dir: Option<&Path>) -> Result<Scenario, Refused> {
+        let mut s: Scenario = toml::from_str(text)
+            .map_err(|e| Refused::Parse(super::toml_error::message(text, &e)))?;
+        s.network.topology.resolve(dir);
         s.validate().map_err(Refused::Invalid)?;
         Ok(s)
     }
@@ -221,7 +229,8 @@ impl Scenario {
                     message,
                 })?;
         }
-        let mut s = Scenario::check_text(&text).map_err(|r| match r {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        let mut s = Scenario::check_text_in(&text, dir).map_err(|r| match r {
             Refused::Parse(message) => ScenarioError::Parse {
                 path: shown.clone(),
                 // the lines quoted are then those of the file as changed
@@ -376,7 +385,10 @@ impl Scenario {
     /// as the text shows it), the allowed range of a mistyped integer, the line and column,
     /// and then quotes the parser's own report.
     pub fn parse(text: &str) -> Result<Scenario, String> {
-        toml::from_str(text).map_err(|e| super::toml_error::message(text, &e))
+        let mut s: Scenario =
+            toml::from_str(text).map_err(|e| super::toml_error::message(text, &e))?;
+        s.network.topology.resolve(None);
+        Ok(s)
     }
 
     /// The scenario's name (`"scenario"` when neither the file nor the stem gave one).

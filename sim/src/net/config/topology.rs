@@ -82,6 +82,16 @@ pub enum TopologyConfig {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         g: Option<u32>,
     },
+    /// Routers, NICs and links from a file in BookSim 2's `anynet` format, routed up*/down*
+    /// (docs/network.md, "Topologies from a file"). `path` is taken from the scenario
+    /// file's directory when relative (net-bench: from the current directory). At most
+    /// MAX_RADIX ports a router and MAX_NODES NICs.
+    File {
+        path: String,
+        /// The parsed file (`resolve` reads it).
+        #[serde(skip)]
+        graph: Option<std::sync::Arc<crate::net::topology::anynet::Graph>>,
+    },
 }
 
 impl Default for TopologyConfig {
@@ -106,6 +116,7 @@ impl TopologyConfig {
         "kary_ntree",
         "kary_nfly",
         "dragonfly",
+        "file",
     ];
 
     /// This topology's `kind`.
@@ -119,6 +130,7 @@ impl TopologyConfig {
             TopologyConfig::KaryNtree { .. } => "kary_ntree",
             TopologyConfig::KaryNfly { .. } => "kary_nfly",
             TopologyConfig::Dragonfly { .. } => "dragonfly",
+            TopologyConfig::File { .. } => "file",
         }
     }
 
@@ -140,6 +152,7 @@ impl TopologyConfig {
             TopologyConfig::Dragonfly { .. } => self
                 .dragonfly()
                 .map_or(0, |s| s.g.saturating_mul(s.a).saturating_mul(s.p)),
+            TopologyConfig::File { ref graph, .. } => graph.as_ref().map_or(0, |g| g.nodes()),
         }
     }
 
@@ -156,6 +169,30 @@ impl TopologyConfig {
             }
             _ => None,
         }
+    }
+
+    /// A `file` topology: makes a relative `path` absolute from `base` (None: the current
+    /// directory) and reads the file; a file that cannot be read or parsed is reported by
+    /// `errors`. Other topologies: nothing.
+    pub fn resolve(&mut self, base: Option<&std::path::Path>) {
+        if let TopologyConfig::File { path, graph } = self {
+            let p = std::path::Path::new(path.as_str());
+            let full = match base {
+                Some(b) if p.is_relative() => b.join(p),
+                _ => p.to_path_buf(),
+            };
+            if let Ok(abs) = std::path::absolute(&full) {
+                *path = abs.display().to_string();
+            }
+            *graph = Self::read_file(path).ok().map(std::sync::Arc::new);
+        }
+    }
+
+    /// Reads and parses an `anynet` file.
+    fn read_file(path: &str) -> Result<crate::net::topology::anynet::Graph, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+        crate::net::topology::anynet::Graph::parse(&text, MAX_RADIX, MAX_NODES)
+            .map_err(|e| e.to_string())
     }
 
     /// Check the sizes; the first error (`errors` has them all).
@@ -229,6 +266,22 @@ impl TopologyConfig {
                             ),
                         ));
                     }
+                }
+            }
+            TopologyConfig::File {
+                ref path,
+                ref graph,
+            } => {
+                if graph.is_none() {
+                    let why = match Self::read_file(path) {
+                        Err(e) => e,
+                        Ok(_) => "was not read (TopologyConfig::resolve)".into(),
+                    };
+                    errs.push(bad(
+                        "topology.path",
+                        path,
+                        format!("a file in BookSim's anynet format (docs/network.md, \"Topologies from a file\"): {why}"),
+                    ));
                 }
             }
             TopologyConfig::Dragonfly { p, a, h, g } => {

@@ -15,6 +15,7 @@
 //! destination has exactly one spine and every down-link carries one destination only. A
 //! spine sends d down to leaf d / h. Paths are up*/down*: leaf, spine, leaf (or one leaf).
 
+pub mod anynet;
 pub mod cube;
 pub mod dragonfly;
 mod fly;
@@ -87,6 +88,26 @@ impl Topology {
             TopologyConfig::Dragonfly { .. } => {
                 dragonfly::build(cfg.dragonfly().expect("a dragonfly"))
             }
+            TopologyConfig::File {
+                ref path,
+                ref graph,
+            } => anynet::build(
+                graph.as_ref().expect("a file topology resolved and valid"),
+                path,
+                false,
+            ),
+        }
+    }
+
+    /// The network's topology: `build`, with a file's shortest-path table under routing
+    /// `shortest`.
+    pub fn for_net(cfg: &crate::net::NetConfig) -> Topology {
+        match &cfg.topology {
+            TopologyConfig::File {
+                path,
+                graph: Some(g),
+            } if cfg.routing == Some(crate::net::Routing::Shortest) => anynet::build(g, path, true),
+            t => Self::build(t),
         }
     }
 

@@ -1,0 +1,468 @@
+//! Topologies from a file in BookSim 2's `anynet` format, routed up*/down*.
+//!
+//! A line names a router or a NIC ("node") and what it connects to:
+//! ```text
+//! router 0 node 0 node 1 router 1        router 0 has NICs 0 and 1 and a link to router 1
+//! router 1 node 2 router 2 100           ... and a 100-cycle channel to router 2
+//! node 3 router 2                        NIC 3 hangs on router 2
+//! ```
+//! A link is bidirectional; a number after `router M` is the latency of the channel from
+//! this line's router to M (flits and credits, as BookSim's `SetLatency`), the way back
+//! keeps its own (1 in BookSim, `link_latency_cycles` here) unless M's line gives one.
+//! Routers and NICs are numbered 0.. without gaps. Ports follow BookSim's order: a router's
+//! NICs by number, then its router neighbours by number. `#` starts a comment (BookSim has
+//! none; its files have no `#`).
+//!
+//! Routing: up*/down* (Autonet). A breadth-first search from the router with the smallest
+//! eccentricity (ties: the lowest number) gives each router a level; a link goes *up* to
+//! the end with the lower (level, number). A packet may go up, then only down, so no cycle
+//! of channel dependencies exists even with one lane. The table is per (router,
+//! destination): a router from which the destination's router is reachable going only
+//! down sends the packet down on a shortest down path, others up on a shortest legal path;
+//! among equal choices the destination number picks one (destination mod count), to
+//! spread the destinations over the links as d-mod-k does. Paths may be longer than the
+//! shortest path in the graph (BookSim's `min_anynet` takes the shortest one, which can
+//! deadlock): the cost of deadlock freedom on one lane.
+
+use super::{Peer, SwitchSpec, Topology};
+use crate::net::types::NodeId;
+use std::collections::VecDeque;
+
+/// A parsed file: routers, their NICs and links.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    /// Router of each NIC.
+    pub nic_router: Vec<u32>,
+    /// Per router: its NICs, by number.
+    pub nics: Vec<Vec<u32>>,
+    /// Per router: its neighbours by number, each with the latency of the channel towards
+    /// it (None: the network's `link_latency_cycles`).
+    pub links: Vec<Vec<(u32, Option<u32>)>>,
+}
+
+/// A malformed file: the line (1-based; 0 for the whole file) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.reason)
+        } else {
+            write!(f, "line {}: {}", self.line, self.reason)
+        }
+    }
+}
+
+/// Most routers and channel latency a file may give (the simulator's own limits are
+/// checked with the network's keys).
+const MAX_ROUTERS: u32 = 65_536;
+const MAX_LINK_LATENCY: u32 = 65_536;
+
+impl Graph {
+    /// Parse `text`; `max_radix` and `max_nodes` are the simulator's limits.
+    pub fn parse(text: &str, max_radix: u32, max_nodes: u32) -> Result<Graph, ParseError> {
+        let err = |line: usize, reason: String| ParseError { line, reason };
+        // (router, neighbour) -> latency, and the line that first named a NIC's router
+        let mut links: Vec<std::collections::BTreeMap<u32, Option<u32>>> = Vec::new();
+        let mut nic_router: Vec<Option<(u32, usize)>> = Vec::new();
+        let grow = |links: &mut Vec<std::collections::BTreeMap<u32, Option<u32>>>, r: u32| {
+            if links.len() <= r as usize {
+                links.resize(r as usize + 1, Default::default());
+            }
+        };
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let body = raw.split('#').next().unwrap_or("");
+            let mut words = body.split_whitespace().peekable();
+            let Some(head) = words.next() else { continue };
+            let id = |w: Option<&str>, what: &str| -> Result<u32, ParseError> {
+                let w = w.ok_or_else(|| err(line, format!("`{what}` needs a number")))?;
+                w.parse::<u32>().map_err(|_| {
+                    err(
+                        line,
+                        format!("`{what} {w}`: a number 0..={} expected", u32::MAX),
+                    )
+                })
+            };
+            let head_id = id(words.next(), head)?;
+            let head_router = match head {
+                "router" => true,
+                "node" => false,
+                w => {
+                    return Err(err(
+                        line,
+                        format!("`{w}`: a line starts with `router` or `node`"),
+                    ))
+                }
+            };
+            if head_router && head_id >= MAX_ROUTERS {
+                return Err(err(
+                    line,
+                    format!("router {head_id}: at most {MAX_ROUTERS} routers"),
+                ));
+            }
+            if head_router {
+                grow(&mut links, head_id);
+            }
+            let mut any = false;
+            while let Some(kind) = words.next() {
+                let body_router = match kind {
+                    "router" => true,
+                    "node" => false,
+                    w => {
+                        return Err(err(
+                            line,
+                            format!(
+                                "`{w}`: `router N`, `node N` or a latency after a router expected"
+                            ),
+                        ))
+                    }
+                };
+                let body_id = id(words.next(), kind)?;
+                any = true;
+                // an optional latency after the entry
+                let lat = match words.peek() {
+                    Some(w) if *w != "router" && *w != "node" => {
+                        let w = words.next().unwrap_or_default();
+                        let l = w
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|l| (1..=MAX_LINK_LATENCY).contains(l));
+                        Some(l.ok_or_else(|| {
+                            err(
+                                line,
+                                format!("latency `{w}`: must be in 1..={MAX_LINK_LATENCY} cycles"),
+                            )
+                        })?)
+                    }
+                    _ => None,
+                };
+                match (head_router, body_router) {
+                    (false, false) => {
+                        return Err(err(
+                            line,
+                            format!("node {head_id} to node {body_id}: a NIC connects to a router"),
+                        ))
+                    }
+                    (true, true) => {
+                        if body_id == head_id {
+                            return Err(err(line, format!("router {head_id} linked to itself")));
+                        }
+                        if body_id >= MAX_ROUTERS {
+                            return Err(err(
+                                line,
+                                format!("router {body_id}: at most {MAX_ROUTERS} routers"),
+                            ));
+                        }
+                        grow(&mut links, body_id);
+                        let e = links[head_id as usize].entry(body_id).or_insert(None);
+                        if lat.is_some() {
+                            *e = lat;
+                        }
+                        links[body_id as usize].entry(head_id).or_insert(None);
+                    }
+                    (h, _) => {
+                        if lat.is_some() {
+                            return Err(err(
+                                line,
+                                "a latency after a NIC's link is not modelled (BookSim stores it as a router link): set `link_latency_cycles`".into(),
+                            ));
+                        }
+                        let (nic, router) = if h {
+                            (body_id, head_id)
+                        } else {
+                            (head_id, body_id)
+                        };
+                        if nic >= max_nodes {
+                            return Err(err(
+                                line,
+                                format!("node {nic}: NICs are numbered 0..{max_nodes}"),
+                            ));
+                        }
+                        if router >= MAX_ROUTERS {
+                            return Err(err(
+                                line,
+                                format!("router {router}: at most {MAX_ROUTERS} routers"),
+                            ));
+                        }
+                        grow(&mut links, router);
+                        if nic_router.len() <= nic as usize {
+                            nic_router.resize(nic as usize + 1, None);
+                        }
+                        match nic_router[nic as usize] {
+                            Some((r, first)) if r != router => {
+                                return Err(err(
+                                    line,
+                                    format!("node {nic} attached to router {router} and (line {first}) to router {r}: a NIC has one router"),
+                                ))
+                            }
+                            _ => nic_router[nic as usize] = Some((router, line)),
+                        }
+                    }
+                }
+            }
+            // `router N` alone is allowed (BookSim reads it): its links may be on other lines
+            if !any && !head_router {
+                return Err(err(line, format!("node {head_id} connects to nothing")));
+            }
+        }
+        if links.is_empty() {
+            return Err(err(0, "no router: the file names none".into()));
+        }
+        if let Some(n) = nic_router.iter().position(Option::is_none) {
+            return Err(err(
+                0,
+                format!(
+                    "node {n} is missing: NICs are numbered 0.. without gaps ({} named)",
+                    nic_router.len()
+                ),
+            ));
+        }
+        if nic_router.len() < 2 {
+            return Err(err(
+                0,
+                format!("{} NIC(s): at least 2 needed", nic_router.len()),
+            ));
+        }
+        let nic_router: Vec<u32> = nic_router
+            .into_iter()
+            .map(|x| x.map_or(0, |(r, _)| r))
+            .collect();
+        let mut nics = vec![Vec::new(); links.len()];
+        for (n, &r) in nic_router.iter().enumerate() {
+            nics[r as usize].push(n as u32);
+        }
+        for (r, l) in links.iter().enumerate() {
+            if l.is_empty() && nics[r].is_empty() {
+                return Err(err(0, format!("router {r} is missing or dangling: routers are numbered 0.. without gaps, each connected")));
+            }
+            let radix = (l.len() + nics[r].len()) as u32;
+            if radix > max_radix {
+                return Err(err(
+                    0,
+                    format!("router {r} has {radix} ports: at most {max_radix}"),
+                ));
+            }
+        }
+        let g = Graph {
+            nic_router,
+            nics,
+            links: links.into_iter().map(|m| m.into_iter().collect()).collect(),
+        };
+        let reach = g.distances(0);
+        if let Some(r) = reach.iter().position(|d| *d == u32::MAX) {
+            return Err(err(
+                0,
+                format!("router {r} cannot be reached from router 0: the graph is disconnected"),
+            ));
+        }
+        Ok(g)
+    }
+
+    /// Routers.
+    pub fn routers(&self) -> u32 {
+        self.links.len() as u32
+    }
+
+    /// NICs.
+    pub fn nodes(&self) -> u32 {
+        self.nic_router.len() as u32
+    }
+
+    /// Hop counts from router `from` (u32::MAX: unreachable).
+    fn distances(&self, from: u32) -> Vec<u32> {
+        let mut d = vec![u32::MAX; self.links.len()];
+        d[from as usize] = 0;
+        let mut q = VecDeque::from([from]);
+        while let Some(r) = q.pop_front() {
+            for &(m, _) in &self.links[r as usize] {
+                if d[m as usize] == u32::MAX {
+                    d[m as usize] = d[r as usize] + 1;
+                    q.push_back(m);
+                }
+            }
+        }
+        d
+    }
+
+    /// The root of up*/down*: the router of least eccentricity, the lowest number on ties.
+    pub fn root(&self) -> u32 {
+        (0..self.routers())
+            .min_by_key(|&r| (self.distances(r).into_iter().max().unwrap_or(0), r))
+            .unwrap_or(0)
+    }
+
+    /// The longest shortest path, in router-to-router hops.
+    pub fn diameter(&self) -> u32 {
+        (0..self.routers())
+            .map(|r| self.distances(r).into_iter().max().unwrap_or(0))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Port of router `r` towards neighbour router `m` (NICs come first).
+    fn port_to(&self, r: u32, m: u32) -> u32 {
+        let i = self.links[r as usize].partition_point(|&(x, _)| x < m);
+        (self.nics[r as usize].len() + i) as u32
+    }
+
+    /// Each channel's latency: `(router, port, latency)` for the links the file gives one.
+    pub fn latencies(&self) -> Vec<(u32, u32, u32)> {
+        let mut out = Vec::new();
+        for (r, l) in self.links.iter().enumerate() {
+            for &(m, lat) in l {
+                if let Some(lat) = lat {
+                    out.push((r as u32, self.port_to(r as u32, m), lat));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Build the topology with its up*/down* table, or (`shortest`) shortest paths.
+pub(super) fn build(g: &Graph, path: &str, shortest: bool) -> Topology {
+    let routers = g.routers();
+    let nodes = g.nodes();
+    let root = g.root();
+    let level = g.distances(root);
+    let key = |r: u32| (level[r as usize], r);
+    let switches: Vec<SwitchSpec> = (0..routers)
+        .map(|r| {
+            let mut ports: Vec<Peer> = g.nics[r as usize]
+                .iter()
+                .map(|&n| Peer::Nic(NodeId(n)))
+                .collect();
+            ports.extend(g.links[r as usize].iter().map(|&(m, _)| Peer::Switch {
+                switch: m,
+                port: g.port_to(m, r),
+            }));
+            SwitchSpec {
+                radix: ports.len() as u32,
+                level: level[r as usize].min(u8::MAX as u32) as u8,
+                name: format!("router {r}"),
+                ports,
+            }
+        })
+        .collect();
+    // Routers in order of (level, number): every up link goes to an earlier one.
+    let mut order: Vec<u32> = (0..routers).collect();
+    order.sort_by_key(|&r| key(r));
+    let mut route = vec![u8::MAX; routers as usize * nodes as usize];
+    let inf = u32::MAX;
+    let mut down = vec![inf; routers as usize];
+    let mut cost = vec![inf; routers as usize];
+    for t in 0..routers {
+        // down[r]: hops from r to t going only down (a down link goes to a later router).
+        down.iter_mut().for_each(|d| *d = inf);
+        down[t as usize] = 0;
+        for &r in order.iter().rev() {
+            for &(m, _) in &g.links[r as usize] {
+                if key(m) > key(r) && down[m as usize] != inf {
+                    down[r as usize] = down[r as usize].min(down[m as usize] + 1);
+                }
+            }
+        }
+        // cost[r]: the hops the policy takes (down if it can, else up), root first.
+        for &r in &order {
+            cost[r as usize] = if down[r as usize] != inf {
+                down[r as usize]
+            } else {
+                g.links[r as usize]
+                    .iter()
+                    .filter(|&&(m, _)| key(m) < key(r))
+                    .map(|&(m, _)| cost[m as usize].saturating_add(1))
+                    .min()
+                    .unwrap_or(inf)
+            };
+        }
+        let dist = if shortest { g.distances(t) } else { Vec::new() };
+        for r in 0..routers {
+            let links = &g.links[r as usize];
+            let choices: Vec<u32> = if r == t {
+                Vec::new()
+            } else if shortest {
+                links
+                    .iter()
+                    .filter(|&&(m, _)| dist[m as usize] + 1 == dist[r as usize])
+                    .map(|&(m, _)| m)
+                    .collect()
+            } else if down[r as usize] != inf {
+                links
+                    .iter()
+                    .filter(|&&(m, _)| key(m) > key(r) && down[m as usize] + 1 == down[r as usize])
+                    .map(|&(m, _)| m)
+                    .collect()
+            } else {
+                links
+                    .iter()
+                    .filter(|&&(m, _)| {
+                        key(m) < key(r) && cost[m as usize].saturating_add(1) == cost[r as usize]
+                    })
+                    .map(|&(m, _)| m)
+                    .collect()
+            };
+            for &d in &g.nics[t as usize] {
+                let port = if r == t {
+                    g.nics[t as usize].iter().position(|&x| x == d).unwrap_or(0) as u32
+                } else {
+                    // nonempty: the root reaches every router going down, and every other
+                    // router has a link up (to its parent in the search)
+                    g.port_to(r, choices[d as usize % choices.len()])
+                };
+                route[r as usize * nodes as usize + d as usize] = port as u8;
+            }
+        }
+    }
+    let attach: Vec<(u32, u32)> = (0..nodes)
+        .map(|n| {
+            let r = g.nic_router[n as usize];
+            let p = g.nics[r as usize].iter().position(|&x| x == n).unwrap_or(0);
+            (r, p as u32)
+        })
+        .collect();
+    let links: usize = g.links.iter().map(Vec::len).sum::<usize>() / 2;
+    Topology {
+        nodes,
+        description: format!(
+            "from {path}: {routers} routers, {nodes} NICs, {links} links, {}",
+            if shortest {
+                "shortest paths, a lane per hop".to_string()
+            } else {
+                format!("up*/down* routing from router {root}")
+            }
+        ),
+        switches,
+        eject: attach.clone(),
+        attach,
+        route,
+    }
+}
+
+/// `t` in the `anynet` format: a line per router with its NICs and its links to routers of
+/// higher number (so each link once), no latencies. `Graph::parse` of it gives `t`'s
+/// routers, NICs and ports back (port order: NICs, then routers by number, as BookSim's),
+/// for topologies whose ports are in that order (fat trees and k-ary n-trees are; others
+/// keep their links, not their port numbers).
+pub fn write(t: &Topology) -> String {
+    let mut out = String::new();
+    for (r, sw) in t.switches().iter().enumerate() {
+        let mut line = format!("router {r}");
+        for p in &sw.ports {
+            match *p {
+                Peer::Nic(n) => line.push_str(&format!(" node {}", n.0)),
+                Peer::Switch { switch, .. } if switch as usize > r => {
+                    line.push_str(&format!(" router {switch}"))
+                }
+                _ => {}
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Built-in topologies against the same topologies written as anynet files (issue 43):
+# one CSV row per (topology, load) with both accepted rates and mean latencies.
+#
+#   bash tb/anynet/compare.sh OUT.csv [LOADS...]     (default loads 0.1 0.3 0.5 0.8)
+#
+# The file versions route up*/down* and (with lanes) `shortest` (docs/network.md,
+# "Topologies from a file"); the built-in ones their own routing: d-mod-k up/down (fat
+# tree), dimension order with dateline lanes (torus), minimal (dragonfly). Same lanes,
+# buffers, packets and latencies on both sides; 10,000 cycles of warm-up, 20,000
+# measured, seed 1.
+set -euo pipefail
+out=${1:?usage: compare.sh OUT.csv [LOADS...]}
+shift
+loads=("$@")
+[ ${#loads[@]} -gt 0 ] || loads=(0.1 0.3 0.5 0.8)
+if [ -e "$out" ]; then
+    echo "error: $out exists; give a new file" >&2
+    exit 1
+fi
+root=$(cd "$(dirname "$0")/../.." && pwd)
+(cd "$root" && cargo build --release -q --locked --bin net-bench)
+bench="$root/target/release/net-bench"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# name|built-in topology|file routings|options (both sides)
+cases=(
+    "ft128|ft128|updown|--packet-flits 8"
+    "torus8x8|torus:8,2|updown shortest|--vcs 8 --vc-buf 16 --packet-flits 8"
+    "dragonfly4|dragonfly:4,8,4|updown shortest|--vcs 3 --vc-buf 256 --packet-flits 8 --lane-reuse tail"
+)
+run() {
+    # shellcheck disable=SC2086
+    "$bench" --cc none --warmup 10000 --cycles 20000 --seed 1 --topo "$@" |
+        tr ' ' '\n' | sed -n 's/^accepted_flits_per_node_cycle=//p; s/^latency_mean_cycles=//p' |
+        paste -sd,
+}
+echo "topology,offered,file_routing,builtin_accepted,builtin_latency,file_accepted,file_latency" > "$out.part"
+for c in "${cases[@]}"; do
+    IFS='|' read -r name topo routings opts <<< "$c"
+    "$bench" --topo "$topo" --write-anynet "$tmp/$name.net"
+    for load in "${loads[@]}"; do
+        # shellcheck disable=SC2086
+        b=$(run "$topo" $opts --load "$load")
+        for r in $routings; do
+            # shellcheck disable=SC2086
+            f=$(run "file:$tmp/$name.net" $opts --routing "$r" --load "$load")
+            echo "$name,$load,$r,$b,$f" | tee -a "$out.part"
+        done
+    done
+done
+mv "$out.part" "$out"
