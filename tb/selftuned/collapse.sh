@@ -2,11 +2,11 @@
 # Issue 41: which of seed 003's router and load details brings Base's collapse past
 # saturation (and Tune's gain) back. Runs the `base`, `alo` and `tune` rows of
 # scenarios/selftuned-bursty.toml under each variant:
-#   ref      the scenario as shipped (2 dateline escape lanes + 1 adaptive, separable
-#            allocator; steady loads Bernoulli)
+#   ref      the scenario as shipped before issue 41 (2 dateline escape lanes + 1
+#            adaptive, separable allocator; steady loads Bernoulli)
 #   esc1     network.escape_lanes = 1 (1 escape lane + 2 adaptive, the seed's Duato)
 #   central  network.allocator = "central" (one head routed per router per cycle)
-#   seed     esc1 + central (the seed's router, its section 5.1)
+#   seed     esc1 + central (the seed's router, its section 5.1; the scenario as shipped)
 #   sq       network.send_queue_msgs = 1048576 (no send-queue limit; bursty only)
 # and, for the steady loads, `fixed` (ref) and `seedfix` (seed) with fixed-rate
 # arrivals (one phase, one packet per node every 16/load cycles) instead of Bernoulli.
@@ -34,12 +34,14 @@ bin=$root/target/release/pftsim
 sc=$out/bursty3.toml
 awk '/^\[\[cc\]\]/{n++} n<4' "$root/scenarios/selftuned-bursty.toml" >"$sc"
 sets() {
+    # every variant sets both router keys (the scenario ships the seed's router)
+    local sep="--set 'network.allocator=\"separable\"'" cen="--set 'network.allocator=\"central\"'"
     case $1 in
-    ref | fixed) ;;
-    esc1) echo "--set network.escape_lanes=1" ;;
-    central) echo "--set network.allocator=\"central\"" ;;
-    seed | seedfix) echo "--set network.escape_lanes=1 --set network.allocator=\"central\"" ;;
-    sq) echo "--set network.send_queue_msgs=1048576" ;;
+    ref | fixed) echo "--set network.escape_lanes=2 $sep" ;;
+    esc1) echo "--set network.escape_lanes=1 $sep" ;;
+    central) echo "--set network.escape_lanes=2 $cen" ;;
+    seed | seedfix) echo "--set network.escape_lanes=1 $cen" ;;
+    sq) echo "--set network.escape_lanes=2 $sep --set network.send_queue_msgs=1048576" ;;
     esac
 }
 one() {
@@ -66,14 +68,14 @@ if [ "$what" != steady ]; then
     done
 fi
 if [ "$what" != bursty ]; then
-    for v in ref esc1 central seed fixed seedfix; do
+    for v in ref seed seedfix fixed esc1 central; do
         for p in uniform complement bit_reversal shuffle; do
             for l in 0.1 0.25 0.4 0.5 0.8; do
                 if [ "$v" = fixed ] || [ "$v" = seedfix ]; then
                     i=$(awk "BEGIN{printf \"%d\", 16/$l + 0.5}")
-                    load="--set workload.phases=[{cycles=60000,interval_cycles=$i,pattern={kind=\"$p\"}}]"
+                    load="--set 'workload.phases=[{cycles=60000,interval_cycles=$i,pattern={kind=\"$p\"}}]'"
                 else
-                    load="--set workload.phases=[] --set workload.load=$l --set workload.pattern={kind=\"$p\"}"
+                    load="--set workload.phases=[] --set workload.load=$l --set 'workload.pattern={kind=\"$p\"}'"
                 fi
                 for row in base alo tune; do
                     cmds+=("one1 $row steady-$v-$p-$l-$row $(sets $v) $load")
@@ -82,7 +84,7 @@ if [ "$what" != bursty ]; then
         done
     done
 fi
-printf '%s\n' "${cmds[@]}" | xargs -P "$jobs" -I{} bash -c '{}'
+printf '%s\n' "${cmds[@]}" | xargs -d '\n' -P "$jobs" -I{} bash -c '{}'
 python3 - "$out" <<'PY'
 import csv, json, os, sys
 out = sys.argv[1]
