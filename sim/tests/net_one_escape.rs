@@ -43,7 +43,7 @@ fn rt(k: u32, n: u32, vcs: u32) -> Router {
 fn neighbour(rt: &Router, r: u32, p: u32) -> u32 {
     let d = p / 2;
     let x = cube::digit(r, rt.k, d);
-    let nx = if p % 2 == 0 {
+    let nx = if p.is_multiple_of(2) {
         (x + 1) % rt.k
     } else {
         (x + rt.k - 1) % rt.k
