@@ -448,6 +448,17 @@ fn scenario_cases() -> Vec<Case> {
         ),
         sc("SC-109", format!("{BASE}{CC}kind = \"dcqcn\"\nkmin_bytes = 5000\n")),
         sc(
+            "SC-112",
+            with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nescape_lanes = 1\n"),
+        ),
+        sc(
+            "SC-113",
+            with(
+                "mtu_bytes = 1024\n",
+                "mtu_bytes = 1024\nallocator = \"central\"\n",
+            ),
+        ),
+        sc(
             "SC-110",
             format!("{BASE}{CC}kind = \"dcqcn\"\nmin_rate_mbps = 200000.0\n"),
         ),

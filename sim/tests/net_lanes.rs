@@ -394,7 +394,7 @@ fn escape_cdg(rt: &Router) -> Graph {
             }
             let (mut r, mut prev): (u32, Vec<(u32, u32, u32)>) = (s, Vec::new());
             for _ in 0..=nodes {
-                candidates(rt, r, d, table(r, d), tie, &mut cand);
+                candidates(rt, r, d, table(r, d), tie, !prev.is_empty(), &mut cand);
                 let &(p, lo, hi, _) = cand.iter().find(|c| !c.3).expect("an escape candidate");
                 if p == 2 * rt.n {
                     break;
@@ -448,6 +448,7 @@ fn escape_channel_dependency_graphs_are_acyclic_with_dateline_classes() {
                 ack_vcs: 0,
                 df: None,
                 threshold: 0,
+                one_escape: false,
             };
             assert_eq!(
                 acyclic(&escape_cdg(&rt)),

@@ -298,6 +298,9 @@ impl<S: Scheme> Network<S> {
             sw.oq = vec![super::cioq::OutQueue::new(limit); sw.out.len()];
         }
         if cfg.vcs.is_some() {
+            if cfg.allocator == Some(super::lanes::Allocator::Central) {
+                sw.central = vec![0; sw.sw.len()];
+            }
             sw.moved_at = vec![0; sw.inp.len()];
             if cfg.head_latency_cycles.unwrap_or(0) > 0 {
                 sw.va_at = vec![0; sw.inp.len()];

@@ -6,7 +6,7 @@
 //! Units: 1 cycle = the time of one flit on one link; 1 flit = 1 credit = `flit_bytes` bytes.
 
 use super::faults::FaultSpec;
-pub use super::lanes::{LaneReuse, Routing, Switching};
+pub use super::lanes::{Allocator, LaneReuse, Routing, Switching};
 use serde::{Deserialize, Serialize};
 
 /// Largest switch radix (allocation uses 64-bit port masks).
@@ -175,6 +175,16 @@ pub struct NetConfig {
     /// `NicStats::messages_refused`. 1..=1048576; not set: unbounded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub send_queue_msgs: Option<u32>,
+    /// Lane router, `duato` on a torus: its escape lanes, 2 (a dateline pair under
+    /// dimension order; the default) or 1 (seed 003's one escape lane: lane 0 under
+    /// dimension order without the wrap links, kept once taken; needs vcs >= 2). 1..=2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub escape_lanes: Option<u32>,
+    /// Lane router: how heads get output lanes, `separable` (every waiting head each cycle;
+    /// the default) or `central` (seed 003's central arbiter: one head per router per
+    /// cycle, round robin over the waiting input lanes). Needs `vcs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocator: Option<Allocator>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -214,6 +224,8 @@ impl Default for NetConfig {
             ack_bytes: None,
             ack_vcs: None,
             send_queue_msgs: None,
+            escape_lanes: None,
+            allocator: None,
             fault: None,
         }
     }

@@ -338,12 +338,16 @@ impl<S: Scheme> Network<S> {
                     cand.clear();
                     cand.push(super::lanes::shortest_hop(en.out as u32, pk.route, nic));
                 } else {
+                    let v = rt.vcs;
+                    let escaped =
+                        crt.one_escape && i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0;
                     super::lanes::candidates(
                         &crt,
                         si as u32,
                         pk.dst,
                         en.out as u32,
                         tie,
+                        escaped,
                         &mut cand,
                     );
                 }

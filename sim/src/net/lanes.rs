@@ -70,6 +70,20 @@ pub enum Routing {
     Par,
 }
 
+/// How the lane router grants output lanes to waiting heads (`[network] allocator`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Allocator {
+    /// Every waiting head asks for a lane in the same cycle; each output lane grants one
+    /// (a separable allocator, one iteration).
+    #[default]
+    Separable,
+    /// Seed 003's router (its section 5.1): one central arbiter per router routes one head
+    /// per cycle, given to the waiting input lanes in round robin ("demand-slotted"); a
+    /// head that finds no free lane has used its slot and waits for its next turn.
+    Central,
+}
+
 /// When an output lane may take the next packet (`[network] lane_reuse`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -104,6 +118,7 @@ impl Router {
             ack_vcs: cfg.ack_vcs.unwrap_or(0),
             df: cfg.topology.dragonfly(),
             threshold: cfg.ugal_threshold_flits.unwrap_or(DEFAULT_UGAL_THRESHOLD),
+            one_escape: wrap && cfg.routing == Some(Routing::Duato) && cfg.escape_lanes == Some(1),
         })
     }
 
@@ -316,6 +331,33 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             ));
         }
     }
+    if let Some(e) = cfg.escape_lanes {
+        if routing != Routing::Duato || !torus {
+            errs.push(bad(
+                "escape_lanes",
+                e,
+                format!(
+                    "applies to routing `duato` on a torus (its escape lanes), not `{}` on a {kind}",
+                    routing.name()
+                ),
+            ));
+        } else if !(1..=2).contains(&e) {
+            errs.push(bad(
+                "escape_lanes",
+                e,
+                "must be in 1..=2: 2 a dateline pair under dimension order, 1 one lane under dimension order without the wrap links",
+            ));
+        }
+    }
+    if let Some(a) = cfg.allocator {
+        if cfg.vcs.is_none() {
+            errs.push(bad(
+                "allocator",
+                format!("{a:?}").to_lowercase(),
+                "needs `vcs` (the lane router); the switch without lanes has its own arbitration (`arbitration`)",
+            ));
+        }
+    }
     let Some(v) = cfg.vcs else {
         // today's switch: one lane, cut-through
         if let Some(c) = cfg.ack_vcs {
@@ -365,6 +407,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     let need = match routing {
         r if r.dragonfly() => r.dragonfly_lanes(),
         Routing::Dor if torus => 2,
+        Routing::Duato if torus && cfg.escape_lanes == Some(1) => 2,
         Routing::Duato if torus => 3,
         Routing::Duato => 2,
         _ => 1,
@@ -378,6 +421,8 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                 routing.name(),
                 match (routing, torus) {
                     (Routing::Dor, _) => "two dateline classes",
+                    (_, true) if cfg.escape_lanes == Some(1) =>
+                        "an escape lane and an adaptive lane",
                     (_, true) => "an escape pair of dateline classes and an adaptive lane",
                     _ => "an escape lane and an adaptive lane",
                 }
@@ -442,19 +487,25 @@ pub struct Router {
     pub df: Option<super::topology::DragonflyShape>,
     /// UGAL and PAR: `ugal_threshold_flits`.
     pub threshold: u32,
+    /// `duato` on a torus with `escape_lanes = 1`: one escape lane (lane 0) under
+    /// dimension order without the wrap links, which a packet keeps once it took it.
+    pub one_escape: bool,
 }
 
 /// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:
 /// `(port, first lane, end lane, adaptive)`, adaptive ones first. `table` is the
 /// topology's table port (used by `updown` and `dor_no_dateline`). `tie_minus`: the
 /// packet's way round a torus ring when both are equally long (`dor`, `duato`'s escape).
-/// Public for the tests that build each routing's channel-dependency graph.
+/// `escaped`: the head arrived on an escape lane from another router (read only with
+/// `one_escape`, where it then keeps the escape lane). Public for the tests that build
+/// each routing's channel-dependency graph.
 pub fn candidates(
     rt: &Router,
     r: u32,
     dst: u32,
     table: u32,
     tie_minus: bool,
+    escaped: bool,
     out: &mut Vec<(u32, u32, u32, bool)>,
 ) {
     out.clear();
@@ -464,6 +515,22 @@ pub fn candidates(
         Routing::Shortest => unreachable!("`shortest` routes by `shortest_hop`"),
         Routing::Min | Routing::Valiant | Routing::Ugal | Routing::Par => {
             unreachable!("dragonfly routings route by `dragonfly_hop`")
+        }
+        Routing::Dor | Routing::Duato if rt.one_escape => {
+            // one escape lane: lane 0 under dimension order on the mesh inside the torus
+            // (no wrap link, so one lane has no ring to close); lanes 1.. adaptive and
+            // minimal on the torus. A packet on the escape lane stays on it, so no escape
+            // lane waits for an adaptive one (the escape network drains on its own).
+            let (k, n) = (rt.k, rt.n);
+            let p = cube::dor_port(r, dst, k, n, false);
+            if p == 2 * n {
+                out.push((p, 0, 1, false));
+                return;
+            }
+            if !escaped {
+                adaptive(rt, r, dst, 1, out);
+            }
+            out.push((p, 0, 1, false));
         }
         Routing::Dor | Routing::Duato => {
             let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
@@ -490,25 +557,7 @@ pub fn candidates(
                 v
             };
             if rt.routing == Routing::Duato {
-                // every minimal direction, on the adaptive lanes
-                for d in 0..n {
-                    let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
-                    if x == y {
-                        continue;
-                    }
-                    let (plus, minus) = if wrap {
-                        let f = (y + k - x) % k;
-                        (2 * f <= k, 2 * f >= k)
-                    } else {
-                        (y > x, y < x)
-                    };
-                    if plus {
-                        out.push((2 * d, escape, v, true));
-                    }
-                    if minus {
-                        out.push((2 * d + 1, escape, v, true));
-                    }
-                }
+                adaptive(rt, r, dst, escape, out);
             }
             // the dimension-order lanes (all of them for `dor`, the escape ones for duato)
             let (lo, hi) = if wrap {
@@ -536,5 +585,29 @@ pub fn shortest_hop(table: u32, hops: u32, nic: bool) -> (u32, u32, u32, bool) {
         (table, 0, 1, false)
     } else {
         (table, hops, hops + 1, false)
+    }
+}
+
+/// Duato's adaptive candidates: every minimal direction from router `r` to `dst`, on lanes
+/// `first..vcs`.
+fn adaptive(rt: &Router, r: u32, dst: u32, first: u32, out: &mut Vec<(u32, u32, u32, bool)>) {
+    let (k, n, wrap, v) = (rt.k, rt.n, rt.wrap, rt.vcs);
+    for d in 0..n {
+        let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
+        if x == y {
+            continue;
+        }
+        let (plus, minus) = if wrap {
+            let f = (y + k - x) % k;
+            (2 * f <= k, 2 * f >= k)
+        } else {
+            (y > x, y < x)
+        };
+        if plus {
+            out.push((2 * d, first, v, true));
+        }
+        if minus {
+            out.push((2 * d + 1, first, v, true));
+        }
     }
 }

@@ -57,7 +57,9 @@ pub mod types;
 
 pub use crate::error::FieldError;
 pub use build::BuildCtx;
-pub use config::{Arbitration, Fault, LaneReuse, NetConfig, Routing, Switching, TopologyConfig};
+pub use config::{
+    Allocator, Arbitration, Fault, LaneReuse, NetConfig, Routing, Switching, TopologyConfig,
+};
 pub use error::NetError;
 pub use faults::{CreditScope, FaultSpec, LinkRef, Window};
 pub use network::{EvalOrder, Network, NicStats};

@@ -70,6 +70,15 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
+        if waiting != 0 && !self.sw.central.is_empty() {
+            // the central arbiter: one head per cycle, the first waiting input lane from
+            // its pointer on
+            let at = &mut self.sw.central[si.0 as usize];
+            let start = *at as u32;
+            let i = (waiting.rotate_right(start).trailing_zeros() + start) & 63;
+            *at = ((i + 1) % st.radix) as u8;
+            waiting = 1 << i;
+        }
         if waiting != 0 {
             self.allocate_lanes(si, waiting);
         }
@@ -170,12 +179,16 @@ impl<S: Scheme> Network<S> {
                 cand.clear();
                 cand.push(lanes::shortest_hop(en.out as u32, pk.route, nic));
             } else {
+                // on an escape lane from another router (a NIC's port has lane 0 only)
+                let escaped =
+                    crt.one_escape && i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0;
                 lanes::candidates(
                     &crt,
                     si.0,
                     pk.dst,
                     en.out as u32,
                     self.tie_minus(&pk),
+                    escaped,
                     &mut cand,
                 );
             }

@@ -134,6 +134,9 @@ pub(crate) struct Switches {
     /// round-robin pointers: the input's over its lanes, the output's over input ports.
     pub sa_in: Vec<u8>,
     pub sa_out: Vec<u8>,
+    /// Lane router with `allocator = "central"`: per switch, the central arbiter's
+    /// round-robin pointer over input lanes (empty with the separable allocator).
+    pub central: Vec<u8>,
     /// Scratch: a head's candidate output lanes.
     pub cand: Vec<(u32, u32, u32, bool)>,
     /// Lane router with `head_latency_cycles` > 0: per input lane (global), the cycle from
