@@ -4,8 +4,12 @@
 //! "Dragonflies beside BookSim 2").
 //!
 //! ```text
-//! cargo run --release -p pft-tb --example booksim_dragonfly_plot -- CURVES.csv OUT_DIR
+//! cargo run --release -p pft-tb --example booksim_dragonfly_plot -- CURVES.csv OUT_DIR [POINTS.csv]
 //! ```
+//!
+//! `POINTS.csv`, optional, is `tb/booksim/dragonfly.sh`'s CSV (no mode column: its 0.8 rows
+//! ran BookSim's throughput mode, the others its latency mode); its rows join the curves at
+//! the loads CURVES.csv does not have.
 //!
 //! Writes `OUT_DIR/booksim-dragonfly-{uniform,group_shift}-{latency,accepted}.svg` (refuses
 //! to overwrite them). A latency is drawn only where the run kept up with the offered load
@@ -29,28 +33,21 @@ struct Row {
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [csv, out] = args.as_slice() else {
-        bail!("usage: booksim_dragonfly_plot CURVES.csv OUT_DIR");
+    let (csv, out, points) = match args.as_slice() {
+        [csv, out] => (csv, out, None),
+        [csv, out, points] => (csv, out, Some(points)),
+        _ => bail!("usage: booksim_dragonfly_plot CURVES.csv OUT_DIR [POINTS.csv]"),
     };
-    let text = std::fs::read_to_string(csv).with_context(|| format!("cannot read {csv}"))?;
-    let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
-    let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() != 8 {
-            bail!("{csv} line {}: 8 fields expected, got {}", i + 1, f.len());
+    let mut rows = read(csv, 8)?;
+    if let Some(points) = points {
+        for r in read(points, 7)? {
+            let same = |q: &Row| {
+                q.routing == r.routing && q.pattern == r.pattern && q.offered == r.offered
+            };
+            if !rows.iter().any(same) {
+                rows.push(r);
+            }
         }
-        let Some(offered) = num(f[2]) else {
-            bail!("{csv} line {}: no offered load", i + 1);
-        };
-        rows.push(Row {
-            routing: f[0].to_string(),
-            pattern: f[1].to_string(),
-            offered,
-            booksim_latency_mode: f[3] == "latency",
-            booksim: [num(f[4]), num(f[5])],
-            ours: [num(f[6]), num(f[7])],
-        });
     }
     rows.sort_by(|a, b| a.offered.total_cmp(&b.offered));
     let out = Path::new(out);
@@ -104,4 +101,44 @@ fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The rows of a CSV with `fields` columns: 8 with BookSim's mode (dragonfly_curves.sh),
+/// 7 without (dragonfly.sh: throughput mode at 0.8 only).
+fn read(csv: &str, fields: usize) -> anyhow::Result<Vec<Row>> {
+    let text = std::fs::read_to_string(csv).with_context(|| format!("cannot read {csv}"))?;
+    let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let mut f: Vec<&str> = line.split(',').collect();
+        if f.len() != fields {
+            bail!(
+                "{csv} line {}: {fields} fields expected, got {}",
+                i + 1,
+                f.len()
+            );
+        }
+        let Some(offered) = num(f[2]) else {
+            bail!("{csv} line {}: no offered load", i + 1);
+        };
+        if fields == 7 {
+            f.insert(
+                3,
+                if f[2] == "0.8" {
+                    "throughput"
+                } else {
+                    "latency"
+                },
+            );
+        }
+        rows.push(Row {
+            routing: f[0].to_string(),
+            pattern: f[1].to_string(),
+            offered,
+            booksim_latency_mode: f[3] == "latency",
+            booksim: [num(f[4]), num(f[5])],
+            ours: [num(f[6]), num(f[7])],
+        });
+    }
+    Ok(rows)
 }
