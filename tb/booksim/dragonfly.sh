@@ -11,8 +11,10 @@
 # dragonfly.cpp fixes them, use_noc_latency plays no part), head_latency_cycles = 3 and
 # switch_latency_cycles = 2 (its RC, VA and SA + ST stages, as for the tori), one packet
 # after another in a lane (`--lane-reuse tail`, BookSim's wait_for_tail_credit = 0).
-# Ours: --warmup 10000 --cycles 10000; BookSim: one warm-up and one sample period of
+# Ours: --warmup 10000 --cycles 10000; BookSim: warmup_periods = 1 and max_samples = 1 of
 # 10,000 cycles (sim_type latency; throughput at the offered load 0.8, which saturates).
+# max_samples counts the warm-up period, so BookSim's statistics are those of its first
+# 10,000 cycles, from an empty network (docs/network.md, "Dragonflies beside BookSim 2").
 set -euo pipefail
 out=${1:?usage: dragonfly.sh OUT.csv [BOOKSIM_DIR] [LOADS...]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
