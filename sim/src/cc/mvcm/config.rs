@@ -137,7 +137,7 @@ impl MvcmConfig {
         }
         let (tk, tn) = match net.topology {
             TopologyConfig::KaryNfly { k, n, .. }
-            | TopologyConfig::KaryNtree { k, n }
+            | TopologyConfig::KaryNtree { k, n, .. }
             | TopologyConfig::Torus { k, n }
             | TopologyConfig::Mesh { k, n } => (Some(k as u64), Some(n as u64)),
             _ => (None, None),
