@@ -1,8 +1,8 @@
 //! `scenarios/mvcm-hotspot.toml` at a small scale, through `pftsim compare`: the shape of
-//! seed 004's result on a 4-ary 3-fly (64 hosts, 12 of them hot-spot hosts sending 100
-//! packets each after 2,000 deliveries): MVCM keeps the cold packets' peak latency a
-//! fraction of no management's, keeps the hot spot's link busy, and marks far fewer cold
-//! packets than Renato's proposal and Pfister's.
+//! seed 004's result on the scenario's bidirectional MIN at 64 hosts (a 4-ary 3-tree; 12
+//! of them hot-spot hosts sending 100 packets each after 2,000 deliveries): MVCM keeps the cold packets' peak latency a
+//! fraction of no management's, keeps the hot spot's link busy, and marks fewer cold
+//! packets than Renato's proposal and Pfister's (far fewer at the seed's thresholds).
 //! The full-size run and its readings are in docs/results.md.
 
 use std::collections::HashMap;
@@ -43,7 +43,7 @@ fn mvcm_keeps_cold_packets_fast_and_the_hot_link_busy_where_none_does_not() {
         .args(["--quiet", "--jobs", "2"])
         .args([
             "--set",
-            "network.topology={ kind = \"kary_nfly\", k = 4, n = 3 }",
+            "network.topology={ kind = \"kary_ntree\", k = 4, n = 3 }",
             "--set",
             "workload.frac_c=0.1875",
             "--set",
@@ -71,7 +71,7 @@ fn mvcm_keeps_cold_packets_fast_and_the_hot_link_busy_where_none_does_not() {
             .parse()
             .unwrap_or_else(|_| panic!("{row}.{col} = {:?}", rows[row][col]))
     };
-    for row in ["none", "renato", "pfister", "mvcm"] {
+    for row in ["none", "renato", "pfister", "mvcm", "mvcm_seed"] {
         println!(
             "{row}: cold_lat_peak {} hot_link_util {} marked_cold_frac {}",
             f(row, "cold_lat_peak"),
@@ -91,11 +91,17 @@ fn mvcm_keeps_cold_packets_fast_and_the_hot_link_busy_where_none_does_not() {
         f("mvcm", "hot_link_util") > 0.85,
         "MVCM keeps the hot link busy"
     );
-    // marked: validated packets for MVCM, any bit for the others (`Scheme::marked`)
+    // marked: validated packets for MVCM, any bit for the others (`Scheme::marked`); the
+    // derived thresholds (39 % / 37 %, measured on the 512-host network) mark fewer cold
+    // packets than either comparator, the seed's 66 % / 33 % far fewer
     for other in ["renato", "pfister"] {
         assert!(
-            5.0 * f("mvcm", "marked_cold_frac") < f(other, "marked_cold_frac"),
-            "MVCM marks far fewer cold packets than {other}"
+            f("mvcm", "marked_cold_frac") < f(other, "marked_cold_frac"),
+            "MVCM marks fewer cold packets than {other}"
+        );
+        assert!(
+            5.0 * f("mvcm_seed", "marked_cold_frac") < f(other, "marked_cold_frac"),
+            "MVCM at the seed's thresholds marks far fewer cold packets than {other}"
         );
     }
     assert_eq!(

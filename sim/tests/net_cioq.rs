@@ -61,7 +61,11 @@ fn speedup_two_lifts_an_8_port_switch_above_the_head_of_line_limit() {
 
 #[test]
 fn an_idle_cioq_network_adds_no_latency_over_todays_switch() {
-    let topo = TopologyConfig::KaryNtree { k: 2, n: 3 };
+    let topo = TopologyConfig::KaryNtree {
+        k: 2,
+        n: 3,
+        hosts: None,
+    };
     for dst in 1..8 {
         let lat = |speedup| {
             let c = cfg(topo.clone(), speedup, None);
@@ -114,9 +118,25 @@ fn cioq_is_lossless_deterministic_and_order_independent() {
             2,
             None,
         ),
-        (TopologyConfig::KaryNtree { k: 2, n: 3 }, 1, None),
+        (
+            TopologyConfig::KaryNtree {
+                k: 2,
+                n: 3,
+                hosts: None,
+            },
+            1,
+            None,
+        ),
         // output queues of one packet
-        (TopologyConfig::KaryNtree { k: 2, n: 3 }, 3, Some(16)),
+        (
+            TopologyConfig::KaryNtree {
+                k: 2,
+                n: 3,
+                hosts: None,
+            },
+            3,
+            Some(16),
+        ),
     ] {
         let c = cfg(topo, Some(speedup), out_buf);
         for cc in [CcConfig::none(), pft.clone()] {
@@ -130,7 +150,11 @@ fn cioq_is_lossless_deterministic_and_order_independent() {
 
 #[test]
 fn bad_cioq_configurations_are_refused_with_key_and_range() {
-    let tree = TopologyConfig::KaryNtree { k: 2, n: 3 };
+    let tree = TopologyConfig::KaryNtree {
+        k: 2,
+        n: 3,
+        hosts: None,
+    };
     let base = cfg(tree, Some(2), None);
     for (c, key, want) in [
         (

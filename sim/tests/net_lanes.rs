@@ -89,7 +89,16 @@ fn configs() -> Vec<(&'static str, NetConfig)> {
         ),
         (
             "4-ary 2-tree 2 lanes",
-            lanes(TopologyConfig::KaryNtree { k: 4, n: 2 }, 2, 4, None),
+            lanes(
+                TopologyConfig::KaryNtree {
+                    k: 4,
+                    n: 2,
+                    hosts: None,
+                },
+                2,
+                4,
+                None,
+            ),
         ),
         (
             "fat tree 2 lanes",

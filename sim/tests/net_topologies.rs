@@ -125,7 +125,7 @@ fn cube_paths_are_minimal_dimension_ordered_and_mesh_cdg_is_acyclic() {
 #[test]
 fn tree_paths_are_up_down_minimal_and_acyclic() {
     for (k, n) in [(2, 3), (4, 2), (4, 3), (3, 3), (2, 1)] {
-        let cfg = TopologyConfig::KaryNtree { k, n };
+        let cfg = TopologyConfig::KaryNtree { k, n, hosts: None };
         cfg.validate().unwrap();
         let t = Topology::build(&cfg);
         assert_eq!(t.nodes(), k.pow(n));
@@ -256,8 +256,22 @@ fn meshes_trees_and_lightly_loaded_tori_are_lossless_deterministic_and_order_ind
     let pft = CcConfig::Pft(pft_sim::PftConfig::default());
     for (topo, load) in [
         (TopologyConfig::Mesh { k: 4, n: 2 }, 0.6),
-        (TopologyConfig::KaryNtree { k: 4, n: 2 }, 0.8),
-        (TopologyConfig::KaryNtree { k: 2, n: 3 }, 0.8),
+        (
+            TopologyConfig::KaryNtree {
+                k: 4,
+                n: 2,
+                hosts: None,
+            },
+            0.8,
+        ),
+        (
+            TopologyConfig::KaryNtree {
+                k: 2,
+                n: 3,
+                hosts: None,
+            },
+            0.8,
+        ),
         (
             TopologyConfig::KaryNfly {
                 k: 4,
@@ -349,17 +363,29 @@ fn cube_tree_and_fly_sizes_out_of_range_are_refused_naming_the_key() {
             "n <= 3",
         ),
         (
-            TopologyConfig::KaryNtree { k: 33, n: 2 },
+            TopologyConfig::KaryNtree {
+                k: 33,
+                n: 2,
+                hosts: None,
+            },
             "topology.k",
             "2..=32",
         ),
         (
-            TopologyConfig::KaryNtree { k: 4, n: 9 },
+            TopologyConfig::KaryNtree {
+                k: 4,
+                n: 9,
+                hosts: None,
+            },
             "topology.n",
             "1..=8",
         ),
         (
-            TopologyConfig::KaryNtree { k: 8, n: 5 },
+            TopologyConfig::KaryNtree {
+                k: 8,
+                n: 5,
+                hosts: None,
+            },
             "topology.n",
             "n <= 4",
         ),

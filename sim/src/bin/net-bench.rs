@@ -179,7 +179,7 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
                 },
                 "torus" => kn().map(|(k, n)| TopologyConfig::Torus { k, n })?,
                 "mesh" => kn().map(|(k, n)| TopologyConfig::Mesh { k, n })?,
-                "tree" => kn().map(|(k, n)| TopologyConfig::KaryNtree { k, n })?,
+                "tree" => kn().map(|(k, n)| TopologyConfig::KaryNtree { k, n, hosts: None })?,
                 "fly" => kn().map(|(k, n)| TopologyConfig::KaryNfly { k, n, hosts: None })?,
                 "dragonfly" => {
                     let v: Vec<u32> = arg

@@ -39,6 +39,10 @@ pub struct MvcmConfig {
     /// Warm ACKs (MB without VB) lower the window (false: the source takes them as clean:
     /// the seed's Fig. 14 ablation, "warm packets are not marked").
     pub warm: bool,
+    /// The fast reset only when the flow has no packet outstanding (false, the default:
+    /// whenever a packet enters the flow's empty queue, docs/cc/mvcm.md). Issue 42's
+    /// ablation: the seed resets a host "that stopped sending", which gets no ACKs.
+    pub fast_reset_idle: bool,
 }
 
 impl Default for MvcmConfig {
@@ -55,6 +59,7 @@ impl Default for MvcmConfig {
             packet_bytes: None,
             validate: true,
             warm: true,
+            fast_reset_idle: false,
         }
     }
 }
@@ -137,7 +142,7 @@ impl MvcmConfig {
         }
         let (tk, tn) = match net.topology {
             TopologyConfig::KaryNfly { k, n, .. }
-            | TopologyConfig::KaryNtree { k, n }
+            | TopologyConfig::KaryNtree { k, n, .. }
             | TopologyConfig::Torus { k, n }
             | TopologyConfig::Mesh { k, n } => (Some(k as u64), Some(n as u64)),
             _ => (None, None),
@@ -233,7 +238,7 @@ impl MvcmConfig {
     pub fn describe(&self) -> String {
         let opt = |v: Option<u64>| v.map_or("auto".to_string(), |v| v.to_string());
         format!(
-            "MVCM in>{}% out>{}% dw={} rtt={} k={} n={}{}{}",
+            "MVCM in>{}% out>{}% dw={} rtt={} k={} n={}{}{}{}",
             self.in_threshold_percent,
             self.out_threshold_percent,
             opt(self.dw_max),
@@ -241,7 +246,12 @@ impl MvcmConfig {
             opt(self.k),
             opt(self.n),
             if self.validate { "" } else { " novalid" },
-            if self.warm { "" } else { " nowarm" }
+            if self.warm { "" } else { " nowarm" },
+            if self.fast_reset_idle {
+                " reset=idle"
+            } else {
+                ""
+            }
         )
     }
 }

@@ -115,6 +115,8 @@ pub struct MvcmState {
     validate: bool,
     /// Warm ACKs act (false: taken as clean at the source).
     warm: bool,
+    /// The fast reset only with nothing outstanding (`fast_reset_idle`).
+    reset_idle: bool,
     /// Flow `src -> dst` at `src * nodes + dst`.
     flows: Vec<Flow>,
     /// Per NIC: flows below full rate now (DW < DWmax or WS), and the first error a flow
@@ -128,6 +130,11 @@ pub struct MvcmState {
     pub validated: u64,
     reduced_total: u64,
     ws_total: u64,
+    /// What the thresholds are compared with, summed over data packets: the input buffer's
+    /// flits at a head's arrival (the packet included) and the output queue's at a head's
+    /// departure (issue 42: the seed derives its thresholds from their means near
+    /// saturation).
+    pub fill: [u64; 4],
 }
 
 impl MvcmState {
@@ -141,6 +148,7 @@ impl MvcmState {
             out_level: d.out_level,
             validate: cfg.validate,
             warm: cfg.warm,
+            reset_idle: cfg.fast_reset_idle,
             flows: vec![Flow::new(&d.params); nodes * nodes],
             reduced: vec![0; nodes],
             errors: vec![None; nodes],
@@ -149,6 +157,7 @@ impl MvcmState {
             validated: 0,
             reduced_total: 0,
             ws_total: 0,
+            fill: [0; 4],
         }
     }
 
@@ -222,6 +231,9 @@ impl Scheme for MvcmState {
     /// The fast reset: the host put a packet into the flow's empty injection queue.
     #[inline]
     fn queue_opened(&mut self, n: u32, dst: u32) {
+        if self.reset_idle && self.flow(n, dst).out > 0 {
+            return; // packets outstanding: their ACKs will tell
+        }
         let was = is_reduced(self.flow(n, dst), &self.params);
         self.with_flow(n, dst, |f, p| f.on_enqueue_into_empty_queue(p));
         if was {
@@ -274,7 +286,12 @@ impl Scheme for MvcmState {
     /// validation (`validate = false`) an MB is also a VB.
     #[inline]
     fn head_arrived(&mut self, i: &InputAt) -> u8 {
-        if i.control || i.occupancy + i.len as u32 <= self.in_level {
+        if i.control {
+            return 0;
+        }
+        self.fill[0] += (i.occupancy + i.len as u32) as u64;
+        self.fill[1] += 1;
+        if i.occupancy + i.len as u32 <= self.in_level {
             return 0;
         }
         self.marked += 1;
@@ -289,6 +306,10 @@ impl Scheme for MvcmState {
     /// threshold (the queue's flits with this packet's).
     #[inline]
     fn departs(&mut self, o: &OutputAt, d: &Departure) -> u8 {
+        if d.head && !d.control {
+            self.fill[2] += o.queue as u64;
+            self.fill[3] += 1;
+        }
         if !d.head || d.control || d.bits & MB == 0 || d.bits & VB != 0 || o.queue <= self.out_level
         {
             return 0;
@@ -310,7 +331,14 @@ impl Scheme for MvcmState {
         ]
     }
     fn counters(&self) -> Vec<(&'static str, u64)> {
-        vec![("mb_marked", self.marked), ("vb_validated", self.validated)]
+        vec![
+            ("mb_marked", self.marked),
+            ("vb_validated", self.validated),
+            ("in_fill_flits_sum", self.fill[0]),
+            ("in_fill_heads", self.fill[1]),
+            ("out_fill_flits_sum", self.fill[2]),
+            ("out_fill_heads", self.fill[3]),
+        ]
     }
     /// Marked in the reports: validated (MB and VB: the hot class). Our reading of the
     /// seed's Fig. 10, whose MVCM marks fewer hot packets than Pfister's "because MVCM
@@ -512,6 +540,34 @@ mod tests {
         assert_eq!(*s.flow(3, 9), Flow::new(&p));
         assert_eq!(s.stats[3].fast_resets, 1);
         assert!(!s.nic_congested(3));
+    }
+
+    /// `fast_reset_idle = true` (issue 42's ablation): no reset while a packet is
+    /// outstanding, the reset once none is.
+    #[test]
+    fn the_idle_fast_reset_waits_for_the_last_ack() {
+        let mut s = state(&MvcmConfig {
+            fast_reset_idle: true,
+            ..Default::default()
+        });
+        let p = *s.params();
+        s.packet_started(3, 9, 35, 0);
+        s.packet_started(3, 9, 35, 1);
+        s.arrived(3, &ack(MB | VB));
+        assert_eq!(s.flow(3, 9).dw as u32, p.dw_max - 1);
+        assert_eq!(s.flow(3, 9).out, 1);
+        s.queue_opened(3, 9);
+        assert_eq!(
+            s.flow(3, 9).dw as u32,
+            p.dw_max - 1,
+            "one outstanding: no reset"
+        );
+        assert_eq!(s.stats[3].fast_resets, 0);
+        s.arrived(3, &ack(MB));
+        assert_eq!(s.flow(3, 9).out, 0);
+        s.queue_opened(3, 9);
+        assert_eq!(*s.flow(3, 9), Flow::new(&p), "none outstanding: reset");
+        assert_eq!(s.stats[3].fast_resets, 1);
     }
 
     /// `warm = false` (Fig. 14's ablation): a warm ACK does to the flow what a clean one

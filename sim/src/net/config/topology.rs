@@ -56,8 +56,16 @@ pub enum TopologyConfig {
     Mesh { k: u32, n: u32 },
     /// A `k`-ary `n`-tree (bidirectional MIN, BookSim's `fattree`): `k^n` NICs, `n` levels of
     /// `k^(n-1)` switches of `2k` ports, up/down routing. k in 2..=32, n in 1..=8,
-    /// k^n <= 4096.
-    KaryNtree { k: u32, n: u32 },
+    /// k^n <= 4096. `hosts` (default k^n) keeps NICs `0 .. hosts`, `hosts / k` switches per
+    /// level: `m * k^(n-1)` with `m` in 2..=k dividing `k` (n >= 2), each top switch merging
+    /// `k / m` of the full tree's (seed 004's bidirectional MIN, 512 hosts on 640 switches,
+    /// is k = 4, n = 5, hosts = 512).
+    KaryNtree {
+        k: u32,
+        n: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hosts: Option<u32>,
+    },
     /// A `k`-ary `n`-fly (unidirectional butterfly, BookSim's `fly`): `n` stages of
     /// `k^(n-1)` switches of `k x k` ports, NICs injecting at stage 0 and ejecting at stage
     /// `n - 1`, destination-tag routing. k in 2..=64, n in 1..=12, k^n <= 4096. `hosts`
@@ -145,10 +153,9 @@ impl TopologyConfig {
             TopologyConfig::SingleSwitch { nodes } => nodes,
             TopologyConfig::FatTree { radix, leaves } => leaves * (radix / 2),
             TopologyConfig::ThreeStage { radix } => radix * (radix / 2),
-            TopologyConfig::Torus { k, n }
-            | TopologyConfig::Mesh { k, n }
-            | TopologyConfig::KaryNtree { k, n } => k.saturating_pow(n),
-            TopologyConfig::KaryNfly { k, n, hosts } => hosts.unwrap_or(k.saturating_pow(n)),
+            TopologyConfig::Torus { k, n } | TopologyConfig::Mesh { k, n } => k.saturating_pow(n),
+            TopologyConfig::KaryNtree { k, n, hosts }
+            | TopologyConfig::KaryNfly { k, n, hosts } => hosts.unwrap_or(k.saturating_pow(n)),
             TopologyConfig::Dragonfly { .. } => self
                 .dragonfly()
                 .map_or(0, |s| s.g.saturating_mul(s.a).saturating_mul(s.p)),
@@ -240,11 +247,33 @@ impl TopologyConfig {
                     nodes_ok(&mut errs, k, n, "");
                 }
             }
-            TopologyConfig::KaryNtree { k, n } => {
+            TopologyConfig::KaryNtree { k, n, hosts } => {
                 let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX / 2)
                     & in_range(&mut errs, "topology.n", n, 1, 8);
                 if ok {
                     nodes_ok(&mut errs, k, n, "");
+                }
+                if let (Some(h), true) = (hosts, ok && errs.is_empty()) {
+                    let step = k.pow(n - 1);
+                    let allowed: Vec<u32> = if n == 1 {
+                        vec![k]
+                    } else {
+                        (2..=k)
+                            .filter(|m| k.is_multiple_of(*m))
+                            .map(|m| m * step)
+                            .collect()
+                    };
+                    if !allowed.contains(&h) {
+                        let list: Vec<String> = allowed.iter().map(u32::to_string).collect();
+                        errs.push(bad(
+                            "topology.hosts",
+                            h,
+                            format!(
+                                "must be one of {} (m x k^(n-1) = m x {step} with m in 2..={k} dividing k; n = 1: k): NICs 0..hosts of the {k}-ary {n}-tree, each top switch merging k / m of the full tree's",
+                                list.join(", ")
+                            ),
+                        ));
+                    }
                 }
             }
             TopologyConfig::KaryNfly { k, n, hosts } => {

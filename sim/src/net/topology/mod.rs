@@ -81,7 +81,9 @@ impl Topology {
             TopologyConfig::ThreeStage { radix } => Self::fat_tree(radix, radix),
             TopologyConfig::Torus { k, n } => cube::build(k, n, true),
             TopologyConfig::Mesh { k, n } => cube::build(k, n, false),
-            TopologyConfig::KaryNtree { k, n } => ntree::build(k, n),
+            TopologyConfig::KaryNtree { k, n, hosts } => {
+                ntree::build(k, n, hosts.unwrap_or_else(|| k.pow(n)))
+            }
             TopologyConfig::KaryNfly { k, n, hosts } => {
                 fly::build(k, n, hosts.unwrap_or_else(|| k.pow(n)))
             }
