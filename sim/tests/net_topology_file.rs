@@ -127,8 +127,16 @@ fn trees_written_as_files_route_as_the_built_in_ones() {
             radix: 8,
             leaves: 6,
         },
-        TopologyConfig::KaryNtree { k: 2, n: 3 },
-        TopologyConfig::KaryNtree { k: 3, n: 2 },
+        TopologyConfig::KaryNtree {
+            k: 2,
+            n: 3,
+            hosts: None,
+        },
+        TopologyConfig::KaryNtree {
+            k: 3,
+            n: 2,
+            hosts: None,
+        },
     ] {
         let built = Topology::build(&cfg);
         let text = anynet::write(&built);
