@@ -161,7 +161,7 @@ fn main() -> anyhow::Result<()> {
     std::fs::write(
         dir.join("mvcm_split.svg"),
         lines_svg(
-            "4-ary 5-fly, hot spot after 50,000 packets: peak cold latency",
+            "mvcm-hotspot.toml's network, hot spot after 50,000 packets: peak cold latency",
             "log2 of the hot-spot hosts (of 512; the others uniform): 3 = 8, 7 = 128",
             "log10 of the largest per-bin mean cold latency (cycles of 8 bytes)",
             &split,
@@ -171,7 +171,7 @@ fn main() -> anyhow::Result<()> {
     std::fs::write(
         dir.join("mvcm_split_mean.svg"),
         lines_svg(
-            "4-ary 5-fly, hot spot after 50,000 packets: mean cold latency",
+            "mvcm-hotspot.toml's network, hot spot after 50,000 packets: mean cold latency",
             "log2 of the hot-spot hosts (of 512; the others uniform): 3 = 8, 7 = 128",
             "log10 of the mean cold latency over the run (cycles of 8 bytes)",
             &split_mean,
@@ -181,7 +181,7 @@ fn main() -> anyhow::Result<()> {
     std::fs::write(
         dir.join("mvcm_load.svg"),
         lines_svg(
-            "4-ary 5-fly, 16 hot-spot hosts: cold latency against accepted traffic",
+            "mvcm-hotspot.toml's network, 16 hot-spot hosts: cold latency against accepted traffic",
             "accepted (flits/node/cycle)",
             "mean cold latency from generation (cycles of 8 bytes)",
             &load,
