@@ -20,7 +20,7 @@ use pft_sim::{CcConfig, EngineKind, Network};
 use std::collections::HashMap;
 
 mod cdg;
-use cdg::acyclic;
+use cdg::{acyclic, add_path};
 
 fn tree(k: u32, n: u32, hosts: Option<u32>) -> TopologyConfig {
     TopologyConfig::KaryNtree { k, n, hosts }
@@ -82,15 +82,9 @@ fn check(t: &Topology, k: u32, n: u32, rule: Rule) -> Result<(), String> {
                 return Err(format!("{s} -> {d}: not up then down: {levels:?}"));
             }
             for c in &chans {
-                cdg.entry(*c).or_default();
                 *load.entry(*c).or_default() += 1;
             }
-            for w in chans.windows(2) {
-                let e = cdg.get_mut(&w[0]).unwrap();
-                if !e.contains(&w[1]) {
-                    e.push(w[1]);
-                }
-            }
+            add_path(&mut cdg, &chans);
         }
     }
     if !acyclic(&cdg) {

@@ -18,7 +18,7 @@ use pft_sim::{CcConfig, EngineKind, Network};
 use std::collections::HashMap;
 
 mod cdg;
-use cdg::acyclic;
+use cdg::{acyclic, add_path};
 
 fn digits(x: u32, k: u32, n: u32) -> Vec<u32> {
     (0..n).map(|d| (x / k.pow(d)) % k).collect()
@@ -60,15 +60,7 @@ fn paths_and_cdg(
                 .iter()
                 .map(|h| (h.switch, h.out_port))
                 .collect();
-            for c in &chans {
-                cdg.entry(*c).or_default();
-            }
-            for w in chans.windows(2) {
-                let e = cdg.get_mut(&w[0]).unwrap();
-                if !e.contains(&w[1]) {
-                    e.push(w[1]);
-                }
-            }
+            add_path(&mut cdg, &chans);
         }
     }
     cdg

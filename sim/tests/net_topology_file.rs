@@ -22,7 +22,7 @@ use pft_sim::{CcConfig, EngineKind, Network};
 use std::collections::HashMap;
 
 mod cdg;
-use cdg::acyclic;
+use cdg::{acyclic, add_path};
 
 const BOOKSIM_EXAMPLE: &str = include_str!("../../tb/anynet/anynet_file");
 
@@ -69,15 +69,7 @@ fn cdg_of(t: &Topology) -> HashMap<(u32, u32), Vec<(u32, u32)>> {
                 .iter()
                 .map(|h| (h.switch, h.out_port))
                 .collect();
-            for c in &chans {
-                cdg.entry(*c).or_default();
-            }
-            for w in chans.windows(2) {
-                let e = cdg.get_mut(&w[0]).unwrap();
-                if !e.contains(&w[1]) {
-                    e.push(w[1]);
-                }
-            }
+            add_path(&mut cdg, &chans);
         }
     }
     cdg
@@ -205,15 +197,7 @@ fn shortest_path_cdg(g: &Graph) -> HashMap<(u32, u32), Vec<(u32, u32)>> {
                 path.push(next);
             }
             let chans: Vec<(u32, u32)> = path.windows(2).map(|w| (w[0], w[1])).collect();
-            for c in &chans {
-                cdg.entry(*c).or_default();
-            }
-            for w in chans.windows(2) {
-                let e = cdg.get_mut(&w[0]).unwrap();
-                if !e.contains(&w[1]) {
-                    e.push(w[1]);
-                }
-            }
+            add_path(&mut cdg, &chans);
         }
     }
     cdg
@@ -517,11 +501,8 @@ fn shortest_paths_take_a_lane_per_hop_and_need_as_many_lanes_as_the_diameter() {
                     .collect();
                 for c in &chans {
                     assert!(c.1 < d, "lane {} of {d}", c.1);
-                    lane_cdg.entry(*c).or_default();
                 }
-                for w in chans.windows(2) {
-                    lane_cdg.get_mut(&w[0]).unwrap().push(w[1]);
-                }
+                add_path(&mut lane_cdg, &chans);
             }
         }
         assert!(acyclic(&lane_cdg));

@@ -18,7 +18,6 @@
 set -euo pipefail
 out=${1:?usage: dragonfly.sh OUT.csv [BOOKSIM_DIR] [LOADS...]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rev=28f43299
 dir=${2:-$root/target/booksim/booksim2}
 shift $(( $# >= 2 ? 2 : 1 ))
 loads=("$@")
@@ -27,14 +26,7 @@ if [ -e "$out" ]; then
     echo "error: $out exists; give a new file" >&2
     exit 1
 fi
-if [ ! -x "$dir/src/booksim" ]; then
-    if [ ! -d "$dir/src" ]; then
-        mkdir -p "$(dirname "$dir")"
-        git clone -q https://github.com/booksim/booksim2 "$dir"
-        git -C "$dir" checkout -q "$rev"
-    fi
-    make -C "$dir/src" -j2 >/dev/null
-fi
+bash "$root/tb/booksim/build.sh" "$dir"
 (cd "$root" && cargo build --release -q --bin net-bench)
 bench="$root/target/release/net-bench"
 tmp=$(mktemp -d)

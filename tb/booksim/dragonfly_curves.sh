@@ -25,7 +25,6 @@
 set -euo pipefail
 out=${1:?usage: dragonfly_curves.sh OUT.csv [BOOKSIM_DIR]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rev=28f43299
 dir=${2:-$root/target/booksim/booksim2}
 if [ -e "$out" ]; then
     echo "error: $out exists; give a new file" >&2
@@ -38,14 +37,7 @@ cases=(
     "min group_shift 0.01 0.02 0.03 0.05 0.1"
     "ugal uniform 0.3 0.45 0.5 0.4 0.2 0.6 0.1 0.02 0.8"
 )
-if [ ! -x "$dir/src/booksim" ]; then
-    if [ ! -d "$dir/src" ]; then
-        mkdir -p "$(dirname "$dir")"
-        git clone -q https://github.com/booksim/booksim2 "$dir"
-        git -C "$dir" checkout -q "$rev"
-    fi
-    make -C "$dir/src" -j2 >/dev/null
-fi
+bash "$root/tb/booksim/build.sh" "$dir"
 (cd "$root" && cargo build --release -q --bin net-bench)
 bench="$root/target/release/net-bench"
 tmp=$(mktemp -d)

@@ -19,21 +19,13 @@
 set -euo pipefail
 out=${1:?usage: dragonfly_ugal_causes.sh OUT.csv [BOOKSIM_DIR]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rev=28f43299
 dir=${2:-$root/target/booksim/booksim2}
 load=0.8
 if [ -e "$out" ] || [ -e "$out.part" ]; then
     echo "error: $out (or $out.part) exists; give a new file" >&2
     exit 1
 fi
-if [ ! -x "$dir/src/booksim" ]; then
-    if [ ! -d "$dir/src" ]; then
-        mkdir -p "$(dirname "$dir")"
-        git clone -q https://github.com/booksim/booksim2 "$dir"
-        git -C "$dir" checkout -q "$rev"
-    fi
-    make -C "$dir/src" -j2 >/dev/null
-fi
+bash "$root/tb/booksim/build.sh" "$dir"
 # patched copies of the stock build (only dragonfly.cpp recompiles): $dir-<name>
 build() {
     local name=$1

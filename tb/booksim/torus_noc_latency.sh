@@ -19,20 +19,12 @@
 set -euo pipefail
 out=${1:?usage: torus_noc_latency.sh OUT.csv [BOOKSIM_DIR]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rev=28f43299
 dir=${2:-$root/target/booksim/booksim2}
 if [ -e "$out" ] || [ -e "$out.part" ]; then
     echo "error: $out (or $out.part) exists; give a new file" >&2
     exit 1
 fi
-if [ ! -x "$dir/src/booksim" ]; then
-    if [ ! -d "$dir/src" ]; then
-        mkdir -p "$(dirname "$dir")"
-        git clone -q https://github.com/booksim/booksim2 "$dir"
-        git -C "$dir" checkout -q "$rev"
-    fi
-    make -C "$dir/src" -j2 >/dev/null
-fi
+bash "$root/tb/booksim/build.sh" "$dir"
 (cd "$root" && cargo build --release -q --bin net-bench)
 bench="$root/target/release/net-bench"
 tmp=$(mktemp -d)

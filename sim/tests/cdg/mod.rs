@@ -31,3 +31,18 @@ pub fn acyclic<N: Copy + Eq + Hash>(g: &HashMap<N, Vec<N>>) -> bool {
     }
     removed == g.len()
 }
+
+/// Adds one path's channels `chans` (in the order the packet holds them) to `g`: each a
+/// node, each consecutive pair an edge (once).
+#[allow(dead_code)] // not every test that includes this module builds graphs from paths
+pub fn add_path<N: Copy + Eq + Hash>(g: &mut HashMap<N, Vec<N>>, chans: &[N]) {
+    for c in chans {
+        g.entry(*c).or_default();
+    }
+    for w in chans.windows(2) {
+        let e = g.get_mut(&w[0]).expect("added above");
+        if !e.contains(&w[1]) {
+            e.push(w[1]);
+        }
+    }
+}

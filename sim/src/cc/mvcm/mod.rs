@@ -52,7 +52,7 @@ impl Plugin for Mvcm {
         prefix: &str,
         errs: &mut Vec<FieldError>,
     ) {
-        if let Err(e) = cfg.derive(net, &Topology::build(&net.topology), prefix) {
+        if let Err(e) = cfg.derive(net, &Topology::for_net(net), prefix) {
             errs.extend(e);
         }
     }
@@ -385,7 +385,7 @@ mod tests {
 
     fn state(cfg: &MvcmConfig) -> MvcmState {
         let net = net();
-        let topo = Topology::build(&net.topology);
+        let topo = Topology::for_net(&net);
         let ctx = BuildCtx {
             cfg: &net,
             topo: &topo,

@@ -48,7 +48,7 @@ impl Plugin for Renato {
         prefix: &str,
         errs: &mut Vec<FieldError>,
     ) {
-        if let Err(e) = cfg.packet_time_on(net, &Topology::build(&net.topology), prefix) {
+        if let Err(e) = cfg.packet_time_on(net, &Topology::for_net(net), prefix) {
             errs.extend(e);
         }
     }

@@ -45,7 +45,7 @@ impl Plugin for SelfTunedPlugin {
         prefix: &str,
         errs: &mut Vec<FieldError>,
     ) {
-        let topo = Topology::build(&net.topology);
+        let topo = Topology::for_net(net);
         if let Err(e) = cfg.params_for(net, &topo, prefix) {
             errs.push(e);
         }
