@@ -466,6 +466,19 @@ fn scenario_cases() -> Vec<Case> {
             "SC-111",
             format!("{BASE}{CC}kind = \"dcqcn\"\nfast_recovery_steps = -1\n"),
         ),
+        // IB CC's validated marking (seed 004's Fig. 12): its keys, its network
+        sc(
+            "SC-114",
+            format!("{BASE}{CC}kind = \"ibcc\"\nin_threshold_percent = 39\nout_threshold_percent = 0\n"),
+        ),
+        sc(
+            "SC-115",
+            format!("{BASE}{CC}kind = \"ibcc\"\nmarking = \"validated\"\nout_threshold_percent = 101\n"),
+        ),
+        sc(
+            "SC-116",
+            format!("{BASE}{CC}kind = \"ibcc\"\nmarking = \"validated\"\n"),
+        ),
     ]
 }
 

@@ -433,3 +433,52 @@ warm = false
         other => panic!("{other:?}"),
     }
 }
+
+/// Seed 004's Fig. 12: IB CC's response to MVCM's validated marks only (`ibcc` with
+/// `marking = "validated"`). FECN goes only on packets marked at an input buffer and
+/// validated at an output queue; IB's own output marking is off; each threshold gates.
+#[test]
+fn ibcc_with_validated_marking_sets_fecn_only_on_marked_and_validated_packets() {
+    use pft_sim::cc::ibcc::{IbccConfig, Marking, FECN, MB};
+    let cfg = small_fly();
+    let run = |c: IbccConfig| {
+        let mut net = Network::with_cc(&cfg, &CcConfig::Ibcc(c), EngineKind::Model, 1).unwrap();
+        let mut w = hot_spot(net.nodes(), 20_000);
+        net.run(&mut w, 20_000).unwrap();
+        net.check().unwrap();
+        (net.counter_map(), w.2)
+    };
+    let validated = |inp, out| IbccConfig {
+        marking: Marking::Validated,
+        in_threshold_percent: inp,
+        out_threshold_percent: out,
+        ..Default::default()
+    };
+    // IB's output marking marks under this hot spot
+    let (c, _) = run(IbccConfig::default());
+    assert!(c["fecn_marked"] > 0, "{c:?}");
+    assert!(!c.contains_key("input_marked"));
+    // validated marking at MVCM's defaults: every FECN packet carries MB
+    let (c, del) = run(validated(None, None));
+    assert!(c["input_marked"] > 0 && c["fecn_marked"] > 0, "{c:?}");
+    assert!(c["fecn_marked"] <= c["input_marked"], "{c:?}");
+    let fecn = del.iter().filter(|d| d.bits & FECN != 0).count();
+    assert!(fecn > 0);
+    assert!(
+        del.iter().all(|d| d.bits & FECN == 0 || d.bits & MB != 0),
+        "a packet got FECN without MVCM's input mark"
+    );
+    // each threshold gates its step: higher levels, fewer marks (a head may arrive with
+    // only its own flit's room, so even 100 % is crossed under this incast)
+    let (c_in, _) = run(validated(Some(100), Some(33)));
+    assert!(c_in["input_marked"] < c["input_marked"], "{c_in:?} {c:?}");
+    // an output queue never holds more than its size: marked, never validated, no BECN
+    let (c_out, del) = run(validated(Some(66), Some(100)));
+    assert!(c_out["input_marked"] > 0, "{c_out:?}");
+    assert_eq!(
+        (c_out["fecn_marked"], c_out["becns_received"]),
+        (0, 0),
+        "{c_out:?}"
+    );
+    assert!(del.iter().all(|d| d.bits & FECN == 0 || d.bits & MB != 0));
+}

@@ -22,6 +22,22 @@ pub enum VictimMask {
     All,
 }
 
+/// Which packets the switches mark with FECN.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Marking {
+    /// IB's: packets leaving a congested output (`threshold`, `marking_rate`,
+    /// `packet_size`, `victim_mask`).
+    #[default]
+    Output,
+    /// Seed 004's Fig. 12: MVCM's marking and validation decide. A data packet is marked
+    /// when its head arrives at an input buffer holding more than `in_threshold_percent`
+    /// of it (the packet included), and gets FECN when a marked head leaves an output
+    /// queue holding more than `out_threshold_percent` of it. Needs output queues
+    /// (`network.speedup`).
+    Validated,
+}
+
 /// IB CC parameters of every switch and NIC in a run. Integer fields are read wide and
 /// range-checked by `errors`, so an error names the key and the field's own range.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +68,14 @@ pub struct IbccConfig {
     /// (packet flits * multiplier) >> shift flit times). Default: entry i = multiplier i,
     /// shift 0 (IRD = i packet times), ccti_limit + 1 entries.
     pub cct: Option<Vec<u64>>,
+    /// Switch: which packets get FECN. Default `output`.
+    pub marking: Marking,
+    /// Switch, `marking = "validated"` only: the input buffer's fill, in percent, above
+    /// which a head is marked. 1..=100, default 66 (MVCM's).
+    pub in_threshold_percent: Option<u64>,
+    /// Switch, `marking = "validated"` only: the output queue's fill, in percent, above
+    /// which a marked head gets FECN. 1..=100, default 33 (MVCM's).
+    pub out_threshold_percent: Option<u64>,
 }
 
 impl Default for IbccConfig {
@@ -67,6 +91,9 @@ impl Default for IbccConfig {
             ccti_min: 0,
             ccti_timer: 150,
             cct: None,
+            marking: Marking::Output,
+            in_threshold_percent: None,
+            out_threshold_percent: None,
         }
     }
 }
@@ -124,6 +151,25 @@ impl IbccConfig {
                 errs.push(bad(&key(k), v, format!("must be in {lo}..={hi} ({what})")));
             }
         }
+        for (k, v) in [
+            ("in_threshold_percent", self.in_threshold_percent),
+            ("out_threshold_percent", self.out_threshold_percent),
+        ] {
+            let Some(v) = v else { continue };
+            if self.marking != Marking::Validated {
+                errs.push(bad(
+                    &key(k),
+                    v,
+                    "is used only with marking = \"validated\" (MVCM's thresholds)",
+                ));
+            } else if !(1..=100).contains(&v) {
+                errs.push(bad(
+                    &key(k),
+                    v,
+                    "must be in 1..=100 (percent of the buffer)",
+                ));
+            }
+        }
         if let Some(cct) = &self.cct {
             // The first bad entry (one error per list). Its range is what a message about
             // an entry that does not even deserialize (`cct = [0, -2]`) quotes
@@ -165,16 +211,37 @@ impl IbccConfig {
         })
     }
 
+    /// Under `marking = "validated"`: the input-buffer and output-queue levels (flits),
+    /// MVCM's `percent * capacity / 100`, above which a head is marked and validated.
+    pub fn validated_levels(&self, buffer_flits: u32, out_flits: u32) -> Option<(u32, u32)> {
+        let level = |pct: u64, cap: u32| (pct * cap as u64 / 100) as u32;
+        (self.marking == Marking::Validated).then(|| {
+            (
+                level(self.in_threshold_percent.unwrap_or(66), buffer_flits),
+                level(self.out_threshold_percent.unwrap_or(33), out_flits),
+            )
+        })
+    }
+
     /// The CCTI timer period in cycles of `cycle_ns` (at least 1).
     pub fn timer_cycles(&self, cycle_ns: f64) -> u64 {
         ((self.ccti_timer as f64 * TIMER_UNIT_NS / cycle_ns).round() as u64).max(1)
     }
 
-    /// One line for reports: `IBCC w=15 mr=0 inc=1 lim=127 T=150`.
+    /// One line for reports: `IBCC w=15 mr=0 inc=1 lim=127 T=150` (with `marking =
+    /// "validated"`: `IBCC validated in>66% out>33% inc=1 lim=127 T=150`).
     pub fn describe(&self) -> String {
+        let marks = match self.marking {
+            Marking::Output => format!("w={} mr={}", self.threshold, self.marking_rate),
+            Marking::Validated => format!(
+                "validated in>{}% out>{}%",
+                self.in_threshold_percent.unwrap_or(66),
+                self.out_threshold_percent.unwrap_or(33)
+            ),
+        };
         format!(
-            "IBCC w={} mr={} inc={} lim={} T={}",
-            self.threshold, self.marking_rate, self.ccti_increase, self.ccti_limit, self.ccti_timer
+            "IBCC {marks} inc={} lim={} T={}",
+            self.ccti_increase, self.ccti_limit, self.ccti_timer
         )
     }
 }

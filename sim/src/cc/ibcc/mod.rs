@@ -15,7 +15,7 @@ mod network;
 pub mod nic;
 pub mod switch;
 
-pub use config::{IbccConfig, VictimMask, MAX_CCTI, TIMER_UNIT_NS};
+pub use config::{IbccConfig, Marking, VictimMask, MAX_CCTI, TIMER_UNIT_NS};
 pub use nic::{IbccNicStats, IbccNics};
 /// The IRD of a CCT entry: the source's rules are `pft_hdl::ibcc::model`'s (nic.rs).
 pub use pft_hdl::ibcc::model::ird;
@@ -23,12 +23,15 @@ pub use switch::IbccSwitches;
 
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
-use crate::net::scheme::{Arrival, Control, CreditGate, Departure, OutputAt, Scheme};
-use crate::net::{BuildCtx, NetError, Peer};
+use crate::net::scheme::{Arrival, Control, CreditGate, Departure, InputAt, OutputAt, Scheme};
+use crate::net::{BuildCtx, NetConfig, NetError, Peer};
 use std::collections::VecDeque;
 
 /// The scheme bit a switch sets in a data packet leaving a congested output.
 pub const FECN: u8 = 1;
+/// Under `marking = "validated"`: MVCM's input mark, which only a validation at an output
+/// queue turns into FECN.
+pub const MB: u8 = 2;
 
 /// The plug-in (registry entry `ibcc`).
 pub struct Ibcc;
@@ -42,6 +45,21 @@ impl Plugin for Ibcc {
 
     fn validate(cfg: &IbccConfig, prefix: &str, errs: &mut Vec<FieldError>) {
         errs.extend(cfg.errors(prefix));
+    }
+
+    fn validate_network(
+        cfg: &IbccConfig,
+        net: &NetConfig,
+        prefix: &str,
+        errs: &mut Vec<FieldError>,
+    ) {
+        if cfg.marking == Marking::Validated && net.speedup.is_none() {
+            errs.push(crate::net::config::bad(
+                "network.speedup",
+                "not set",
+                format!("{prefix} (ibcc, marking = \"validated\") validates packets at output queues: set network.speedup (1..=8, the CIOQ switch)"),
+            ));
+        }
     }
 
     fn build(cfg: &IbccConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<IbccState, NetError> {
@@ -63,11 +81,26 @@ impl Plugin for Ibcc {
             })
             .collect();
         let net = ctx.cfg;
+        let validated = cfg.validated_levels(
+            net.buffer_flits,
+            net.out_buffer_flits.unwrap_or(net.buffer_flits),
+        );
+        // validated marking: the switches keep their counts but never mark on their own
+        let sw_cfg = IbccConfig {
+            threshold: if validated.is_some() {
+                0
+            } else {
+                cfg.threshold
+            },
+            ..cfg.clone()
+        };
         Ok(IbccState {
+            validated,
+            input_marked: 0,
             gate: CreditGate::new(ctx.nodes, net.buffer_flits as u16),
             nics: IbccNics::new(cfg, ctx.nodes, net.cycle_ns(), |i| ctx.nic_seed(i, 0x1bcc)),
             switches: IbccSwitches::new(
-                cfg,
+                &sw_cfg,
                 ctx.ports,
                 victim,
                 net.input_port_flits(),
@@ -85,6 +118,10 @@ impl Plugin for Ibcc {
 /// IB CC in a network: the plain credit check at every NIC's injection port, the NICs'
 /// flows (CCTI, IRD, CNPs) and the switches' FECN marking.
 pub struct IbccState {
+    /// `marking = "validated"`: the input-buffer and output-queue levels (flits).
+    validated: Option<(u32, u32)>,
+    /// Heads marked at input buffers (MB; validated marking only).
+    pub input_marked: u64,
     gate: CreditGate,
     pub nics: IbccNics,
     pub switches: IbccSwitches,
@@ -165,6 +202,17 @@ impl Scheme for IbccState {
         }
     }
 
+    /// MB under validated marking: a data head arriving at an input buffer over its level.
+    #[inline]
+    fn head_arrived(&mut self, i: &InputAt) -> u8 {
+        match self.validated {
+            Some((in_level, _)) if !i.control && i.occupancy + i.len as u32 > in_level => {
+                self.input_marked += 1;
+                MB
+            }
+            _ => 0,
+        }
+    }
     #[inline]
     fn queued(&mut self, o: &OutputAt) {
         self.switches
@@ -176,6 +224,22 @@ impl Scheme for IbccState {
     }
     #[inline(always)] // called from two switch models; keep it inlined into both (measured: out of line costs IB CC 5 % instructions)
     fn departs(&mut self, o: &OutputAt, d: &Departure) -> u8 {
+        if let Some((_, out_level)) = self.validated {
+            self.switches.depart(
+                o.switch as usize,
+                o.port,
+                o.global,
+                d.head,
+                d.len as u32,
+                !d.control,
+            );
+            // MVCM's validation: once, at the first saturated output queue
+            if d.head && !d.control && d.bits & (MB | FECN) == MB && o.queue > out_level {
+                self.switches.marked[o.global] += 1;
+                return FECN;
+            }
+            return 0;
+        }
         let mark = self.switches.depart(
             o.switch as usize,
             o.port,
@@ -208,6 +272,17 @@ impl Scheme for IbccState {
         ]
     }
     fn counters(&self) -> Vec<(&'static str, u64)> {
-        vec![("fecn_marked", self.fecn_marked())]
+        if self.validated.is_some() {
+            vec![
+                ("input_marked", self.input_marked),
+                ("fecn_marked", self.fecn_marked()),
+            ]
+        } else {
+            vec![("fecn_marked", self.fecn_marked())]
+        }
+    }
+    /// FECN is the mark the source acts on (MB alone is not).
+    fn marked(&self, bits: u8) -> bool {
+        bits & FECN != 0
     }
 }
