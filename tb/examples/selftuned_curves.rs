@@ -2,8 +2,9 @@
 //! compare.csv` (one `pftsim compare` per point) and writes `OUT_DIR/curves.csv` (pattern,
 //! load, row, accepted, lat_mean, lat_p99, cong_pct, thr_pct) and
 //! `OUT_DIR/selftuned_latency.svg`, `OUT_DIR/selftuned_accepted.svg`: mean packet latency
-//! and accepted throughput against offered load, one line per (row, pattern), complement
-//! dashed (seed 003's Figs. 4 and 13-15).
+//! and accepted throughput against offered load, one line per (row, pattern) of uniform and
+//! complement, complement dashed (seed 003's Figs. 4 and 13-15); and per pattern
+//! `OUT_DIR/selftuned_<pattern>_{latency,accepted}.svg`, one line per row.
 //!
 //! ```text
 //! cargo run --release -p pft-tb --example selftuned_curves -- OUT_DIR
@@ -82,9 +83,36 @@ fn main() -> anyhow::Result<()> {
         ])?;
     }
     w.flush()?;
+    // one pair of plots per pattern (rows as lines), then uniform against complement
+    let patterns: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    for pat in patterns {
+        let mut lat: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        let mut acc: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        for r in rows.iter().filter(|r| r.0 == pat) {
+            lat.entry(r.2.clone()).or_default().push((r.1, r.4));
+            acc.entry(r.2.clone()).or_default().push((r.1, r.3));
+        }
+        for (what, y, s) in [
+            ("latency", "latency (cycles)", lat),
+            ("accepted", "accepted (flits/node/cycle)", acc),
+        ] {
+            let s: Vec<_> = s.into_iter().collect();
+            let svg = lines_svg(
+                &format!("16-ary 2-cube, {pat}: {what} against offered load"),
+                "offered load (flits/node/cycle)",
+                y,
+                &s,
+                &[],
+            )?;
+            std::fs::write(dir.join(format!("selftuned_{pat}_{what}.svg")), svg)?;
+        }
+    }
     let mut lat: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     let mut acc: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-    for r in &rows {
+    for r in rows
+        .iter()
+        .filter(|r| r.0 == "uniform" || r.0 == "complement")
+    {
         let k = format!("{} {}", r.2, r.0);
         lat.entry(k.clone()).or_default().push((r.1, r.4));
         acc.entry(k).or_default().push((r.1, r.3));

@@ -13,6 +13,9 @@
 #
 #   bash tb/mvcm/sweep.sh OUT_DIR [JOBS]        (PFTSIM=path: use that pftsim, no build)
 #
+# SPLITS, LOADS and ROWS (space-separated) run a subset: e.g. SPLITS="8 32" LOADS=""
+# ROWS="renato mvcm" (defaults: every split, load and row above).
+#
 # Writes OUT_DIR/runs/<kind>-<value>-<row>/ (each run's files), then OUT_DIR/sweep.csv
 # and the plots OUT_DIR/mvcm_split.svg, OUT_DIR/mvcm_split_mean.svg and OUT_DIR/mvcm_load.svg
 # (tb/examples/mvcm_sweep.rs).
@@ -32,7 +35,7 @@ else
     cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
     bin=$root/target/release/pftsim
 fi
-rows="none renato pfister mvcm"
+rows=${ROWS-none renato pfister mvcm}
 points=()
 # cycles: 50,000 packets at the load, then the longer of the generation and the drain
 cycles() { # hot hosts, load
@@ -40,12 +43,12 @@ cycles() { # hot hosts, load
         start = 50000 * 35 / (512 * l); gen = 1000 * 35 / l; drain = h * 1000 * 35 / (1 - l);
         t = (gen > drain ? gen : drain); printf "%d", (start + t * 1.1 + 20000) / 1000 * 1000 }'
 }
-for h in 8 12 16 24 32 64 128; do
+for h in ${SPLITS-8 12 16 24 32 64 128}; do
     for r in $rows; do
         points+=("split $h $r $h 0.1125 $(cycles "$h" 0.1125)")
     done
 done
-for rate in 0.26 0.62; do
+for rate in ${LOADS-0.26 0.62}; do
     l=$(awk -v r="$rate" 'BEGIN { printf "%g", r / 4 }')
     for r in $rows; do
         points+=("load $rate $r 16 $l $(cycles 16 "$l")")

@@ -7,6 +7,10 @@
 #
 #   bash tb/selftuned/curves.sh OUT_DIR [JOBS]
 #
+# PATTERNS (space-separated; default "uniform complement") adds the seed's other patterns:
+# PATTERNS="uniform complement bit_reversal shuffle". Each pattern also gets its own pair
+# of plots, OUT_DIR/selftuned_<pattern>_{latency,accepted}.svg.
+#
 # Writes OUT_DIR/curves.csv (pattern, load, row, accepted, lat_mean, lat_p99, cong%, thr%)
 # and OUT_DIR/runs/<pattern>-<load>/ (each compare's own files); then the plots
 # OUT_DIR/selftuned_{latency,accepted}.svg (tb/examples/selftuned_curves.rs).
@@ -24,7 +28,7 @@ cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
 bin=$root/target/release/pftsim
 loads="0.05 0.1 0.15 0.2 0.25 0.3 0.4 0.5 0.7"
 points=()
-for p in uniform complement; do
+for p in ${PATTERNS-uniform complement}; do
     for l in $loads; do
         points+=("$p $l")
     done
