@@ -69,7 +69,10 @@ summary() {
                 for (i = 1; i <= K; i++) {
                     k = order[i]; split(k, p, ","); base = sp[p[1] ",net-bench"]
                     r = (base == "" || sp[k] == "NA" || sp[k] == 0) ? "NA" : sprintf("%.1f", base / sp[k])
-                    printf "%s,%d,%.3e,%.1f,%s,%s,%s\n", k, n[k], sp[k], med(m, k, n[k]), med(a, k, n[k]), med(l, k, n[k]), r
+                    v = sp[k]; if (v != "NA") v = sprintf("%.3e", v)
+                    x = med(a, k, n[k]); if (x != "NA") x = sprintf("%.4f", x)
+                    y = med(l, k, n[k]); if (y != "NA") y = sprintf("%.2f", y)
+                    printf "%s,%d,%s,%.1f,%s,%s,%s\n", k, n[k], v, med(m, k, n[k]), x, y, r
                 }
             }' "$runs"
     } > "$1/summary.csv"
