@@ -26,6 +26,8 @@
 #   dragonfly  p = h = 4, a = 8, g = 33: 1,056 nodes, minimal routing, 3 lanes of 256 flits,
 #              8-flit packets, links 10 cycles in a group, 100 between, 1 to the NICs, load 0.3
 # all uniform traffic, no congestion control, WARMUP cycles of warm-up then MEASURED cycles.
+# The defaults took 10.5 minutes of CPU for 3 rounds on a shared 2-core machine (BookSim's
+# dragonfly half of it); run nothing else heavy meanwhile: CPU time grows under contention.
 #
 # What each tool counts and cannot express:
 # - net-bench runs WARMUP + MEASURED cycles (no drain); accepted and latency count the
@@ -35,7 +37,8 @@
 #   packet once the previous tail has left, BookSim's wait_for_tail_credit = 0).
 # - BookSim: `sim_type = latency`, one warm-up period and MEASURED / WARMUP sample periods
 #   of WARMUP cycles (max_samples counts the warm-up period; its sample period is the
-#   warm-up length, so MEASURED must be a multiple of WARMUP), then it drains the measured
+#   warm-up length, so MEASURED must be a multiple of WARMUP; stopping thresholds of 0 so
+#   that it does not stop after three periods that agree), then it drains the measured
 #   packets: its cycles are the "Time taken is N cycles" it prints (drain included). Its
 #   torus keeps use_noc_latency = 1 (2-cycle router links); its fat tree routes up on a
 #   random port (ours: destination mod k); its uniform pattern also sends to the source.
