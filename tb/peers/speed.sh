@@ -187,7 +187,7 @@ run() {
     esac
     # the last line of the time file is "user system maxrss" (a line before it may report
     # a non-zero exit status)
-    read -r u s m < <(tail -1 "$t")
+    read -r u s m < <(tail -1 "$t" 2>/dev/null) || true
     awk -v r="$r" -v net="$net" -v tool="$tool" -v n="$n" -v c="${cyc:-NA}" -v u="$u" -v s="$s" \
         -v m="$m" -v a="${acc:-NA}" -v l="${lat:-NA}" 'BEGIN {
         cpu = u + s; sp = (c == "NA" || cpu == 0) ? "NA" : sprintf("%.4e", n * c / cpu)
