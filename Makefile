@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test cargo-test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results estimate-accuracy booksim docs fmt lint clean
+.PHONY: setup run trace test cargo-test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results estimate-accuracy booksim peers docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -225,6 +225,14 @@ booksim:
 	bash tb/booksim/run.sh
 	bash tb/booksim/curves.sh $(OUT)/booksim/curves-$$(date +%Y%m%d-%H%M%S).csv
 	cargo run --release -q -p pft-tb --example booksim_plot -- $$(ls -t $(OUT)/booksim/curves-*.csv | head -1) $(OUT)/booksim/plots-$$(date +%Y%m%d-%H%M%S)
+
+## peers: net-bench, BookSim 2 and CAMINOS (cargo install caminos into target/peers/) side
+##        by side on a 16-ary 2-cube, a 4-ary 4-tree and a 1,056-node dragonfly, 3 alternating
+##        rounds, into $(OUT)/peers-<date>/ (docs/performance.md, "Peers side by side";
+##        about 10 minutes of CPU; not in CI)
+peers:
+	@mkdir -p $(OUT)
+	bash tb/peers/speed.sh $(OUT)/peers-$$(date +%Y%m%d-%H%M%S)
 
 ## same-results: every shipped scenario at git revision REV and now, compared file by file
 ##               (proves a refactor kept results bit-identical; about 15 minutes; not in CI)
