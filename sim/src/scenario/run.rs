@@ -215,6 +215,8 @@ pub struct RunOutput {
     pub hotspot_rates: Option<HotspotRates>,
     /// Hot-spot workloads: cold and hot messages, bins of `timeseries.period` (`coldhot.csv`).
     pub coldhot: Option<ColdHot>,
+    /// Motif and trace workloads: every iteration (`motif_iterations.csv`).
+    pub motif: Option<crate::workload::MotifResults>,
 }
 
 impl RunOutput {
@@ -267,6 +269,12 @@ fn roles(w: &AnyWorkload, nodes: u32) -> Vec<(String, String)> {
         AnyWorkload::Uniform(_) => (0..nodes)
             .map(|_| ("uniform".to_string(), "uniform".to_string()))
             .collect(),
+        AnyWorkload::Motif(m) => (0..nodes)
+            .map(|n| {
+                let c = if n < m.ranks() { m.name() } else { "idle" };
+                (c.to_string(), c.to_string())
+            })
+            .collect(),
     }
 }
 
@@ -300,7 +308,7 @@ fn auto_watch(w: &AnyWorkload, nodes: u32) -> Vec<NodeId> {
             }
             v.extend(h.hotspots().first());
         }
-        AnyWorkload::Uniform(_) => v.extend(NodeId::all(nodes.min(2))),
+        AnyWorkload::Uniform(_) | AnyWorkload::Motif(_) => v.extend(NodeId::all(nodes.min(2))),
     }
     v.sort_unstable();
     v.dedup();
@@ -356,7 +364,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     match &mut wl_cfg {
         WorkloadConfig::Gpcnet(g) => g.congestors = spec.congestors,
         WorkloadConfig::Hotspot(h) => h.hot_traffic &= spec.congestors,
-        WorkloadConfig::Uniform(_) => {}
+        _ => {}
     }
     let nodes = sc.nodes();
     let n = nodes as usize;
@@ -380,9 +388,10 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let mut series = NetSeries::new(sc.timeseries.period, nodes);
     let max = sc.cycles.max;
     let start = sc.warmup();
-    let stop_when_finished = sc.cycles.stop_when_finished && sc.gpcnet().is_some();
+    let stop_when_finished = sc.cycles.stop_when_finished && sc.workload.ends_by_itself();
     let victim_tag = match &sc.workload {
         WorkloadConfig::Hotspot(_) => tag::HOTSPOT_UNIFORM,
+        WorkloadConfig::Motif(_) | WorkloadConfig::Trace(_) => tag::MOTIF,
         _ => tag::UNIFORM,
     };
     let mut dstats = DeliveryStats::new(nodes, net_cfg.flit_bytes, start, max);
@@ -539,9 +548,11 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         Some(g) => gpcnet_victims(g),
         None => open_loop_victims(&ol, victim_tag, wf),
     };
-    let finished = match &gpcnet {
-        Some(g) => g.finished,
-        None => end >= max,
+    let motif = w.motif_results();
+    let finished = match (&gpcnet, &motif) {
+        (Some(g), _) => g.finished,
+        (_, Some(m)) => m.finished,
+        _ => end >= max,
     };
     Ok(RunOutput {
         spec: spec.clone(),
@@ -563,6 +574,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         series,
         hotspot_rates,
         coldhot,
+        motif,
     })
 }
 
