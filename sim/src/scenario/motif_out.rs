@@ -89,3 +89,26 @@ pub fn write_compare(dir: &Path, sc: &Scenario, runs: &[&RunOutput]) -> anyhow::
     }
     write_plot(dir, sc, runs)
 }
+
+/// `pftsim trace-write`: the text trace of the scenario's motif (every rank's operations of
+/// every iteration, with the scenario's seed), headed by comments naming the scenario.
+pub fn trace_text(sc: &Scenario) -> anyhow::Result<String> {
+    use crate::workload::WorkloadConfig as W;
+    let W::Motif(m) = &sc.workload else {
+        anyhow::bail!(
+            "trace-write: the scenario's workload is not a motif (`[workload] kind = \"motif\"`); only motifs write traces"
+        );
+    };
+    let t = crate::workload::motif::Trace::of_motif(m, sc.nodes(), sc.seed)
+        .map_err(|e| anyhow::anyhow!("trace-write: {e}"))?;
+    let header = format!(
+        "pftsim trace (docs/workloads.md, \"Traces\") of motif {} from scenario {} (seed {})\n\
+         {} ranks, {} iterations; one operation per line: RANK send PEER BYTES | RANK recv PEER BYTES | RANK wait | RANK compute CYCLES | RANK iter",
+        m.motif.name(),
+        sc.name(),
+        sc.seed,
+        t.ranks,
+        t.iterations
+    );
+    Ok(t.to_text(&header))
+}

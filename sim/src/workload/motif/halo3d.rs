@@ -18,13 +18,13 @@ pub(super) fn neighbours(grid: &[u32], periodic: bool, rank: u32) -> Vec<u32> {
             continue;
         }
         let c = [x, y, z][d];
-        for step in [p - 1, 1] {
-            let inside = if step == 1 { c + 1 < p } else { c > 0 };
+        for up in [false, true] {
+            let inside = if up { c + 1 < p } else { c > 0 };
             if !inside && !periodic {
                 continue;
             }
             let mut q = [x, y, z];
-            q[d] = (c + step) % p;
+            q[d] = (c + if up { 1 } else { p - 1 }) % p;
             v.push(at(q[0], q[1], q[2]));
         }
     }

@@ -355,9 +355,7 @@ impl TraceConfig {
             self.path = abs.display().to_string();
         }
         self.loaded = Some(match std::fs::read_to_string(&self.path) {
-            Ok(text) => Trace::parse(&text)
-                .map(Arc::new)
-                .map_err(|e| format!("trace {}: {e}", crate::scenario::sanitize(&self.path))),
+            Ok(text) => Trace::parse(&text).map(Arc::new).map_err(|e| e.to_string()),
             Err(e) => Err(format!("cannot read it: {e}")),
         });
     }
