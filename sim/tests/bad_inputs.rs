@@ -466,8 +466,16 @@ fn scenario_cases() -> Vec<Case> {
             "SC-111",
             format!("{BASE}{CC}kind = \"dcqcn\"\nfast_recovery_steps = -1\n"),
         ),
+        // motifs and traces (issue 45)
+        sc("SC-114", with(UNIFORM_WL, "kind = \"motif\"\nmotif = \"halo3d\"\ngrid = [2, 2, 2]")),
+        sc("SC-115", with(UNIFORM_WL, "kind = \"motif\"\nmotif = \"incast\"\niterations = 0")),
+        sc("SC-116", with(UNIFORM_WL, "kind = \"trace\"\npath = \"t.trace\""))
+            .file("t.trace", "# a trace\nranks 4\n0 sned 1 64\n"),
     ]
 }
+
+/// BASE's workload keys (SC-114..116 replace them).
+const UNIFORM_WL: &str = "kind = \"uniform\"\nload = 0.5\nmsg_bytes = 1024";
 
 /// SC-105: every key of a `dcqcn` entry out of its range.
 const DCQCN_ALL_BAD: &str = "kmin_bytes = 1099511627776

@@ -94,18 +94,6 @@ pub enum Cmd {
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
         sets: Vec<(String, toml::Value)>,
     },
-    /// Write the text trace of a motif scenario's workload (docs/workloads.md, "Traces"):
-    /// every rank's sends, receives, waits and compute, replayable with `kind = "trace"`.
-    TraceWrite {
-        /// Scenario file (TOML) with `[workload] kind = "motif"`.
-        scenario: PathBuf,
-        /// The trace file to write (replaced if it exists; never the scenario file).
-        #[arg(long)]
-        out: PathBuf,
-        /// Change a scenario value for this command (repeatable), as for `run`.
-        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
-        sets: Vec<(String, toml::Value)>,
-    },
     /// Run a scenario over a grid of values (docs/sweeps.md) on the local cores, or write
     /// the runs as a job list for GNU parallel and Slurm job arrays (`--emit`); `--collect`
     /// gathers a sweep directory's runs into sweep.csv and F_C heat maps; `--resume` runs
@@ -142,6 +130,18 @@ pub enum Cmd {
         mem: Option<String>,
         #[command(flatten)]
         opts: Opts,
+    },
+    /// Write the text trace of a motif scenario's workload (docs/workloads.md, "Traces"):
+    /// every rank's sends, receives, waits and compute, replayable with `kind = "trace"`.
+    TraceWrite {
+        /// Scenario file (TOML) with `[workload] kind = "motif"`.
+        scenario: PathBuf,
+        /// The trace file to write (replaced if it exists; never the scenario file).
+        #[arg(long)]
+        out: PathBuf,
+        /// Change a scenario value for this command (repeatable), as for `run`.
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, toml::Value)>,
     },
 }
 
