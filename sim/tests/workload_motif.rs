@@ -329,3 +329,113 @@ fn compare_writes_the_iteration_outputs() {
     assert!(sum.contains("\"iteration_cycles\""));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const JOBS: &str = "kind = \"jobs\"\nplacement = \"PLACE\"\n[[workload.jobs]]\nmotif = \"halo3d\"\nnics = 8\ngrid = [2, 2, 2]\niterations = 4\n[[workload.jobs]]\nmotif = \"incast\"\nnics = 6\nmsg_bytes = 65536\ncompute_cycles = 0\niterations = 100000";
+
+/// Placements deal disjoint NICs of the right counts: linear in order, interleaved round
+/// robin, random a seeded shuffle.
+#[test]
+fn jobs_are_placed_as_asked() {
+    use pft_sim::workload::motif::JobsConfig;
+    let sc = |p: &str| load(&scenario_text(16, &JOBS.replace("PLACE", p)), None);
+    let place = |p: &str, seed: u64| -> Vec<Vec<u32>> {
+        let WorkloadConfig::Jobs(j) = sc(p).workload else {
+            panic!()
+        };
+        JobsConfig::place(&j, 16, seed)
+    };
+    assert_eq!(
+        place("linear", 1),
+        vec![(0..8).collect::<Vec<u32>>(), (8..14).collect()]
+    );
+    assert_eq!(
+        place("interleaved", 1),
+        vec![vec![0, 2, 4, 6, 8, 10, 12, 13], vec![1, 3, 5, 7, 9, 11]]
+    );
+    let r = place("random", 1);
+    assert_eq!(r, place("random", 1));
+    assert_ne!(r, place("random", 2));
+    let mut all: Vec<u32> = r.concat();
+    assert_eq!((r[0].len(), r[1].len()), (8, 6));
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), 14);
+}
+
+/// A victim and an aggressor: the victim's messages per iteration are its motif's, the
+/// isolated run is the victim alone (slowdown 1 against itself), and every run reports
+/// the slowdown column; the run ends with the victim's last iteration.
+#[test]
+fn jobs_report_the_victims_slowdown() {
+    let dir = tmp("jobs");
+    let text = scenario_text(16, &JOBS.replace("PLACE", "random")) + "[[pft]]\nname = \"paper\"\n";
+    std::fs::write(dir.join("s.toml"), &text).unwrap();
+    let sc = load(&text, None);
+    let (m, out) = results(&sc);
+    assert!(m.finished && out.finished);
+    assert_eq!(m.ranks, 8);
+    for r in &m.rows {
+        // 2x2x2 without wrap-around: 3 dimensions x 2 x 1 x 4
+        assert_eq!(r.messages, 24);
+    }
+    let classes: Vec<&str> = out.nodes.iter().map(|n| n.class.as_str()).collect();
+    assert_eq!(classes.iter().filter(|c| **c == "victim").count(), 8);
+    assert_eq!(classes.iter().filter(|c| **c == "aggressor").count(), 6);
+    let o = Command::new(PFTSIM)
+        .args(["compare", "s.toml", "--out", "o", "--quiet"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cmp = std::fs::read_to_string(dir.join("o/compare.csv")).unwrap();
+    let mut lines = cmp.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = head.iter().position(|h| *h == "iter_slowdown").unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0][0], "isolated");
+    assert_eq!(rows[0][col], "1.0");
+    for r in &rows {
+        let s: f64 = r[col].parse().unwrap();
+        assert!(s > 0.0);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_jobs_are_refused_with_the_field() {
+    let bad = |w: &str| -> String {
+        match Scenario::check_text_in(&scenario_text(16, w), None) {
+            Err(scenario::Refused::Invalid(e)) => e.to_string(),
+            Err(scenario::Refused::Parse(m)) => m,
+            Ok(_) => panic!("accepted: {w}"),
+        }
+    };
+    let e = bad(&JOBS
+        .replace("PLACE", "linear")
+        .replace("nics = 6", "nics = 9"));
+    assert!(
+        e.contains("`workload.jobs` = 17 NICs in all: allowed at most the NIC count, 16"),
+        "{e}"
+    );
+    let e = bad(&JOBS.replace("PLACE", "linear").replace("nics = 6\n", ""));
+    assert!(
+        e.contains("`workload.jobs[1].nics` = missing: required, 2..=16"),
+        "{e}"
+    );
+    let e = bad(&JOBS
+        .replace("PLACE", "linear")
+        .replace("grid = [2, 2, 2]", "grid = [2, 2, 4]"));
+    assert!(
+        e.contains("`workload.jobs[0].grid` = [2, 2, 4]") && e.contains("the job's `nics`, 8"),
+        "{e}"
+    );
+    let e = bad(&JOBS
+        .replace("PLACE", "linear")
+        .replace("iterations = 4", "iterations = 4\nfoo = 1"));
+    assert!(e.contains("foo"), "{e}");
+    let e = bad("kind = \"motif\"\nmotif = \"incast\"\nnics = 8");
+    assert!(
+        e.contains("`workload.nics` = 8: allowed only the NIC count, 16"),
+        "{e}"
+    );
+}

@@ -152,6 +152,7 @@ pub fn wants_isolated(sc: &Scenario) -> bool {
     match &sc.workload {
         crate::workload::WorkloadConfig::Gpcnet(_) => sc.isolated.unwrap_or(true),
         crate::workload::WorkloadConfig::Hotspot(_) => sc.isolated.unwrap_or(false),
+        crate::workload::WorkloadConfig::Jobs(_) => sc.isolated.unwrap_or(true),
         _ => false,
     }
 }

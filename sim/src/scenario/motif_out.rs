@@ -16,7 +16,7 @@ pub const MOTIF_COMPARE_FILES: [&str; 1] = ["motif_iterations.svg"];
 /// True for the motif and trace workloads.
 pub fn is_motif(sc: &Scenario) -> bool {
     use crate::workload::WorkloadConfig as W;
-    matches!(sc.workload, W::Motif(_) | W::Trace(_))
+    matches!(sc.workload, W::Motif(_) | W::Trace(_) | W::Jobs(_))
 }
 
 /// The files of `names` below `sub` (`""` = the top) for a motif or trace scenario.

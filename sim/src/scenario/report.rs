@@ -129,6 +129,10 @@ pub struct RunSummary {
     /// every iteration). Absent for other workloads.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub motif: Option<crate::workload::motif::MotifSummary>,
+    /// `jobs` workloads: the victim's mean iteration time over the isolated run's (victim
+    /// alone). Absent for other workloads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iter_slowdown: Option<Option<f64>>,
     /// The scenario as it was run (defaults filled in).
     pub config: Scenario,
 }
@@ -224,6 +228,7 @@ pub fn run_summary(
         improvement: off.and_then(|o| improvement(r, o)),
         coldhot: r.coldhot.as_ref().map(|c| c.summary()),
         motif: r.motif.as_ref().map(|m| m.summary()),
+        iter_slowdown: slowdown(r, iso),
         config: sc.clone(),
     }
 }
@@ -332,6 +337,21 @@ pub struct CompareRow {
     pub iter_p99: Option<Option<f64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iter_max: Option<Option<f64>>,
+    /// `jobs` workloads: the victim's `iter_mean` over the isolated run's (its slowdown
+    /// against running alone, GPCNeT's congestion impact). Absent for other workloads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iter_slowdown: Option<Option<f64>>,
+}
+
+/// The victim's mean iteration time in `r` over that in `iso` (the isolated run), for
+/// motif results with an isolated run: Some(None) when either has no measured iteration.
+fn slowdown(r: &RunOutput, iso: Option<&RunOutput>) -> Option<Option<f64>> {
+    let mean = |o: &RunOutput| -> Option<Option<f64>> {
+        Some(o.motif.as_ref()?.summary().iteration_cycles.map(|s| s.mean))
+    };
+    let a = mean(r)?;
+    let b = mean(iso?)?;
+    Some(a.zip(b).map(|(a, b)| a / b))
 }
 
 /// The row of `r`.
@@ -387,6 +407,7 @@ pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutpu
         iter_p50: ms.as_ref().map(|m| m.iteration_cycles.map(|s| s.p50)),
         iter_p99: ms.as_ref().map(|m| m.iteration_cycles.map(|s| s.p99)),
         iter_max: ms.as_ref().map(|m| m.iteration_cycles.map(|s| s.max)),
+        iter_slowdown: slowdown(r, iso),
     }
 }
 
@@ -491,19 +512,20 @@ pub fn compare_table(rep: &CompareReport) -> String {
     }
     if rep.rows.iter().any(|r| r.iter_done.is_some()) {
         s.push_str(&format!(
-            "iterations (cycles):  {:<10} {:>6} {:>9} {:>9} {:>9} {:>9}\n",
-            "config", "done", "mean", "p50", "p99", "max"
+            "iterations (cycles):  {:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
+            "config", "done", "mean", "p50", "p99", "max", "slowdown"
         ));
         for r in &rep.rows {
             let f = |v: Option<Option<f64>>| v.flatten();
             s.push_str(&format!(
-                "                      {:<10} {:>6} {} {} {} {}\n",
+                "                      {:<10} {:>6} {} {} {} {} {}\n",
                 r.config,
                 r.iter_done.unwrap_or(0),
                 num(f(r.iter_mean), 9),
                 num(f(r.iter_p50), 9),
                 num(f(r.iter_p99), 9),
-                num(f(r.iter_max), 9)
+                num(f(r.iter_max), 9),
+                num(f(r.iter_slowdown), 8)
             ));
         }
     }

@@ -275,6 +275,18 @@ fn roles(w: &AnyWorkload, nodes: u32) -> Vec<(String, String)> {
                 (c.to_string(), c.to_string())
             })
             .collect(),
+        AnyWorkload::Jobs(j) => NodeId::all(nodes)
+            .map(|n| {
+                let (c, name) = match j.job_of(n) {
+                    Some(k) => (
+                        if k == 0 { "victim" } else { "aggressor" },
+                        j.jobs()[k].name(),
+                    ),
+                    None => ("idle", "idle"),
+                };
+                (c.to_string(), format!("{c}_{name}"))
+            })
+            .collect(),
     }
 }
 
@@ -309,6 +321,11 @@ fn auto_watch(w: &AnyWorkload, nodes: u32) -> Vec<NodeId> {
             v.extend(h.hotspots().first());
         }
         AnyWorkload::Uniform(_) | AnyWorkload::Motif(_) => v.extend(NodeId::all(nodes.min(2))),
+        AnyWorkload::Jobs(j) => {
+            for job in j.jobs() {
+                v.extend(job.nics().first().map(|&n| NodeId(n)));
+            }
+        }
     }
     v.sort_unstable();
     v.dedup();
@@ -364,6 +381,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     match &mut wl_cfg {
         WorkloadConfig::Gpcnet(g) => g.congestors = spec.congestors,
         WorkloadConfig::Hotspot(h) => h.hot_traffic &= spec.congestors,
+        WorkloadConfig::Jobs(j) => j.aggressors = spec.congestors,
         _ => {}
     }
     let nodes = sc.nodes();
@@ -391,7 +409,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let stop_when_finished = sc.cycles.stop_when_finished && sc.workload.ends_by_itself();
     let victim_tag = match &sc.workload {
         WorkloadConfig::Hotspot(_) => tag::HOTSPOT_UNIFORM,
-        WorkloadConfig::Motif(_) | WorkloadConfig::Trace(_) => tag::MOTIF,
+        WorkloadConfig::Motif(_) | WorkloadConfig::Trace(_) | WorkloadConfig::Jobs(_) => tag::MOTIF,
         _ => tag::UNIFORM,
     };
     let mut dstats = DeliveryStats::new(nodes, net_cfg.flit_bytes, start, max);

@@ -39,6 +39,7 @@ pub enum WorkloadConfig {
     Gpcnet(GpcnetConfig),
     Motif(MotifConfig),
     Trace(TraceConfig),
+    Jobs(motif::JobsConfig),
 }
 
 impl WorkloadConfig {
@@ -50,6 +51,7 @@ impl WorkloadConfig {
             WorkloadConfig::Gpcnet(c) => c.validate(nodes),
             WorkloadConfig::Motif(c) => c.validate(nodes),
             WorkloadConfig::Trace(c) => c.validate(nodes),
+            WorkloadConfig::Jobs(c) => c.validate(nodes),
         }
     }
 
@@ -58,6 +60,7 @@ impl WorkloadConfig {
     pub fn classes(&self) -> &'static [&'static str] {
         match self {
             WorkloadConfig::Uniform(_) | WorkloadConfig::Motif(_) | WorkloadConfig::Trace(_) => &[],
+            WorkloadConfig::Jobs(_) => &["victim", "aggressor"],
             WorkloadConfig::Hotspot(_) => &["c", "v", "b"],
             WorkloadConfig::Gpcnet(_) => &["congestor", "canary"],
         }
@@ -72,6 +75,10 @@ impl WorkloadConfig {
             WorkloadConfig::Gpcnet(c) => ("canary_start_cycles", c.canary_start_cycles),
             WorkloadConfig::Motif(c) => ("start_cycle", c.start_cycle),
             WorkloadConfig::Trace(c) => ("start_cycle", c.start_cycle),
+            WorkloadConfig::Jobs(c) => (
+                "jobs[0].start_cycle",
+                c.jobs.first().map_or(0, |j| j.start_cycle),
+            ),
         }
     }
 
@@ -80,7 +87,10 @@ impl WorkloadConfig {
     pub fn ends_by_itself(&self) -> bool {
         matches!(
             self,
-            WorkloadConfig::Gpcnet(_) | WorkloadConfig::Motif(_) | WorkloadConfig::Trace(_)
+            WorkloadConfig::Gpcnet(_)
+                | WorkloadConfig::Motif(_)
+                | WorkloadConfig::Trace(_)
+                | WorkloadConfig::Jobs(_)
         )
     }
 
@@ -125,6 +135,9 @@ impl WorkloadConfig {
             WorkloadConfig::Motif(c) => {
                 AnyWorkload::Motif(Box::new(MotifWorkload::new(c, nodes, flit_bytes, seed)?))
             }
+            WorkloadConfig::Jobs(c) => AnyWorkload::Jobs(Box::new(motif::JobsWorkload::new(
+                c, nodes, flit_bytes, seed,
+            )?)),
             WorkloadConfig::Trace(c) => {
                 let t = match c.trace() {
                     Some(t) => t,
@@ -150,6 +163,8 @@ pub enum AnyWorkload {
     Gpcnet(Box<GpcnetWorkload>),
     /// A motif or a trace.
     Motif(Box<MotifWorkload>),
+    /// Jobs side by side.
+    Jobs(Box<motif::JobsWorkload>),
 }
 
 impl AnyWorkload {
@@ -157,6 +172,11 @@ impl AnyWorkload {
     pub fn class_of(&self, n: NodeId) -> Option<&'static str> {
         match self {
             AnyWorkload::Uniform(_) | AnyWorkload::Motif(_) => None,
+            AnyWorkload::Jobs(j) => Some(match j.job_of(n) {
+                Some(0) => "victim",
+                Some(_) => "aggressor",
+                None => return None,
+            }),
             AnyWorkload::Hotspot(h) => Some(match h.class_of(n) {
                 hotspot::NodeClass::C => "c",
                 hotspot::NodeClass::V => "v",
@@ -175,6 +195,7 @@ impl AnyWorkload {
         match self {
             AnyWorkload::Gpcnet(g) => g.finished(),
             AnyWorkload::Motif(m) => m.finished(),
+            AnyWorkload::Jobs(j) => j.finished(),
             _ => false,
         }
     }
@@ -186,6 +207,7 @@ impl AnyWorkload {
         match self {
             AnyWorkload::Gpcnet(g) => Some(g.work_done()),
             AnyWorkload::Motif(m) => Some(m.work_done()),
+            AnyWorkload::Jobs(j) => Some(j.work_done()),
             _ => None,
         }
     }
@@ -194,6 +216,7 @@ impl AnyWorkload {
     pub fn motif_results(&self) -> Option<MotifResults> {
         match self {
             AnyWorkload::Motif(m) => Some(m.results()),
+            AnyWorkload::Jobs(j) => Some(j.results()),
             _ => None,
         }
     }
@@ -218,6 +241,7 @@ impl Workload for AnyWorkload {
             AnyWorkload::Hotspot(w) => w.tick(now, out),
             AnyWorkload::Gpcnet(w) => w.tick(now, out),
             AnyWorkload::Motif(w) => w.tick(now, out),
+            AnyWorkload::Jobs(w) => w.tick(now, out),
         }
     }
 
@@ -227,6 +251,7 @@ impl Workload for AnyWorkload {
             AnyWorkload::Hotspot(w) => w.delivered(now, d),
             AnyWorkload::Gpcnet(w) => w.delivered(now, d),
             AnyWorkload::Motif(w) => w.delivered(now, d),
+            AnyWorkload::Jobs(w) => w.delivered(now, d),
         }
     }
 
@@ -237,6 +262,7 @@ impl Workload for AnyWorkload {
             // refused by the scenario's checks: a closed-loop process cannot lose a message
             AnyWorkload::Gpcnet(w) => w.refused(now, m),
             AnyWorkload::Motif(w) => w.refused(now, m),
+            AnyWorkload::Jobs(w) => w.refused(now, m),
         }
     }
 }

@@ -167,6 +167,12 @@ pub struct MotifWorkload {
     sent: u64,
     delivered: u64,
     bytes_delivered: u64,
+    /// The NIC of each rank, and the rank of each NIC (u32::MAX: none).
+    nic_of: Vec<u32>,
+    rank_of: Vec<u32>,
+    /// The tag of its messages and the first message id.
+    tag: u32,
+    id_base: u64,
 }
 
 impl MotifWorkload {
@@ -243,7 +249,30 @@ impl MotifWorkload {
             sent: 0,
             delivered: 0,
             bytes_delivered: 0,
+            nic_of: (0..ranks).collect(),
+            rank_of: (0..ranks).collect(),
+            tag: tag::MOTIF,
+            id_base: 0,
         }
+    }
+
+    /// The same workload with rank r on NIC `nics[r]` of `nodes`, its messages tagged `tag`
+    /// and numbered from `id_base` (a job among others: `jobs`).
+    pub(crate) fn placed(mut self, nics: &[u32], nodes: u32, tag: u32, id_base: u64) -> Self {
+        debug_assert_eq!(nics.len(), self.ranks.len());
+        self.rank_of = vec![u32::MAX; nodes as usize];
+        for (r, &n) in nics.iter().enumerate() {
+            self.rank_of[n as usize] = r as u32;
+        }
+        self.nic_of = nics.to_vec();
+        self.tag = tag;
+        self.id_base = id_base;
+        self
+    }
+
+    /// The NIC of each rank.
+    pub fn nics(&self) -> &[u32] {
+        &self.nic_of
     }
 
     /// Ranks (NICs 0..ranks run them).
@@ -351,11 +380,11 @@ impl MotifWorkload {
                     r.sends_out += 1;
                     let k = r.iter as usize;
                     self.outbox.push(Message {
-                        id: self.next_id,
-                        src: NodeId(rank),
-                        dst: NodeId(peer),
+                        id: self.id_base + self.next_id,
+                        src: NodeId(self.nic_of[rank as usize]),
+                        dst: NodeId(self.nic_of[peer as usize]),
                         bytes,
-                        tag: tag::MOTIF,
+                        tag: self.tag,
                         created: now,
                     });
                     self.next_id += 1;
@@ -461,12 +490,13 @@ impl Workload for MotifWorkload {
     }
 
     fn delivered(&mut self, now: u64, d: &Delivery) {
-        if d.msg.tag != tag::MOTIF {
+        if d.msg.tag != self.tag {
             return;
         }
         self.delivered += 1;
         self.bytes_delivered += d.msg.bytes as u64;
-        let (s, t) = (d.msg.src.0, d.msg.dst.0);
+        let rank = |n: NodeId| self.rank_of.get(n.index()).copied().unwrap_or(u32::MAX);
+        let (s, t) = (rank(d.msg.src), rank(d.msg.dst));
         for (rank, is_src) in [(s, true), (t, false)] {
             let Some(r) = self.ranks.get_mut(rank as usize) else {
                 continue;

@@ -11,11 +11,13 @@ pub mod engine;
 mod fft3d;
 mod halo3d;
 mod incast;
+pub mod jobs;
 mod random_ring;
 mod sweep3d;
 pub mod trace;
 
 pub use engine::{IterationRow, MotifResults, MotifSummary, MotifWorkload};
+pub use jobs::{JobsConfig, JobsWorkload, Placement};
 pub use trace::{Trace, TraceConfig};
 
 use super::config::{ConfigErrors, MAX_MSG_BYTES, MAX_NODES};
@@ -154,6 +156,10 @@ pub struct MotifConfig {
     /// Cycle in which the ranks start. 0..=10^10, default 0.
     #[serde(default)]
     pub start_cycle: u64,
+    /// A `[[workload.jobs]]` entry's NICs (ranks), required there; at the top level, if
+    /// given, the NIC count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nics: Option<u32>,
 }
 
 fn default_iterations() -> u32 {
@@ -185,6 +191,7 @@ impl MotifConfig {
             blocks: default_blocks(),
             corners: default_corners(),
             start_cycle: 0,
+            nics: None,
         }
     }
 
@@ -241,6 +248,9 @@ impl MotifConfig {
         }
         if self.root >= nodes.max(1) {
             e.push("root", self.root, format!("allowed a rank in 0..{nodes}"));
+        }
+        if let Some(n) = self.nics.filter(|&n| n != nodes) {
+            e.push("nics", n, format!("allowed only the NIC count, {nodes}"));
         }
         e.check_u64("blocks", self.blocks as u64, 1, 1024);
         e.check_u64("corners", self.corners as u64, 1, 4);
