@@ -371,13 +371,11 @@ pub fn run_command(
         use crate::workload::WorkloadConfig as W;
         if let W::Uniform(_) | W::Motif(_) | W::Trace(_) = sc.workload {
             let kind = if motif_out::is_motif(sc) {
-                "motif and trace workloads have"
+                "motif and trace workloads have no isolated baseline (gpcnet, hotspot and jobs have)"
             } else {
-                "`uniform` workload has"
+                "`uniform` workload has no isolated baseline (gpcnet and hotspot have)"
             };
-            anyhow::bail!(
-                "--pft isolated: the {kind} no isolated baseline (gpcnet and hotspot have)"
-            );
+            anyhow::bail!("--pft isolated: the {kind}");
         }
         vec![isolated_spec()]
     } else {
