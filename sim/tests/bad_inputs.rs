@@ -479,8 +479,16 @@ fn scenario_cases() -> Vec<Case> {
             "SC-116",
             format!("{BASE}{CC}kind = \"ibcc\"\nmarking = \"validated\"\n"),
         ),
+        // motifs and traces (issue 45)
+        sc("SC-117", with(UNIFORM_WL, "kind = \"motif\"\nmotif = \"halo3d\"\ngrid = [2, 2, 2]")),
+        sc("SC-118", with(UNIFORM_WL, "kind = \"motif\"\nmotif = \"incast\"\niterations = 0")),
+        sc("SC-119", with(UNIFORM_WL, "kind = \"trace\"\npath = \"t.trace\""))
+            .file("t.trace", "# a trace\nranks 4\n0 sned 1 64\n"),
     ]
 }
+
+/// BASE's workload keys (SC-117..119 replace them).
+const UNIFORM_WL: &str = "kind = \"uniform\"\nload = 0.5\nmsg_bytes = 1024";
 
 /// SC-105: every key of a `dcqcn` entry out of its range.
 const DCQCN_ALL_BAD: &str = "kmin_bytes = 1099511627776

@@ -131,6 +131,18 @@ pub enum Cmd {
         #[command(flatten)]
         opts: Opts,
     },
+    /// Write the text trace of a motif scenario's workload (docs/workloads.md, "Traces"):
+    /// every rank's sends, receives, waits and compute, replayable with `kind = "trace"`.
+    TraceWrite {
+        /// Scenario file (TOML) with `[workload] kind = "motif"`.
+        scenario: PathBuf,
+        /// The trace file to write (replaced if it exists; never the scenario file).
+        #[arg(long)]
+        out: PathBuf,
+        /// Change a scenario value for this command (repeatable), as for `run`.
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        sets: Vec<(String, toml::Value)>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -394,6 +406,26 @@ fn main() -> ExitCode {
                     out.join("compare.json").display()
                 ))
             }),
+        Cmd::TraceWrite {
+            scenario,
+            out,
+            sets,
+        } => load(scenario, sets).and_then(|sc| {
+            let same = match (std::fs::canonicalize(scenario), std::fs::canonicalize(out)) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            };
+            if same {
+                anyhow::bail!("trace-write: --out is the scenario file itself; choose another file");
+            }
+            let text = scenario::motif_out::trace_text(&sc)?;
+            scenario::output::write_atomic(out, text.as_bytes())?;
+            say(format_args!(
+                "wrote {} ({} lines)\n",
+                scenario::sanitize(&out.display().to_string()),
+                text.lines().count()
+            ))
+        }),
         Cmd::Sweep {
             scenario,
             grid,

@@ -203,6 +203,7 @@ impl Scenario {
         let mut s: Scenario = toml::from_str(text)
             .map_err(|e| Refused::Parse(super::toml_error::message(text, &e)))?;
         s.network.topology.resolve(dir);
+        s.workload.resolve(dir);
         s.validate().map_err(Refused::Invalid)?;
         Ok(s)
     }
@@ -388,6 +389,7 @@ impl Scenario {
         let mut s: Scenario =
             toml::from_str(text).map_err(|e| super::toml_error::message(text, &e))?;
         s.network.topology.resolve(None);
+        s.workload.resolve(None);
         Ok(s)
     }
 
@@ -498,12 +500,16 @@ impl Scenario {
                 errs.extend_prefixed("workload", es);
             }
         }
-        if let (Some(q), WorkloadConfig::Gpcnet(_)) = (self.network.send_queue_msgs, &self.workload)
-        {
+        if let (Some(q), true) = (self.network.send_queue_msgs, self.workload.ends_by_itself()) {
+            let kind = if self.gpcnet().is_some() {
+                "gpcnet workload (its processes wait"
+            } else {
+                "motif and trace workloads (their ranks wait"
+            };
             errs.push(
                 "network.send_queue_msgs",
                 q,
-                "is not for the gpcnet workload (its processes wait for every message they send: a refused one would stop them); remove it",
+                format!("is not for the {kind} for every message they send: a refused one would stop them); remove it"),
             );
         }
         if !(1..=MAX_CYCLES).contains(&self.cycles.max) {

@@ -12,6 +12,7 @@
 
 pub mod config;
 pub mod estimate;
+pub mod motif_out;
 pub mod output;
 pub mod overrides;
 pub mod plot;
@@ -151,7 +152,8 @@ pub fn wants_isolated(sc: &Scenario) -> bool {
     match &sc.workload {
         crate::workload::WorkloadConfig::Gpcnet(_) => sc.isolated.unwrap_or(true),
         crate::workload::WorkloadConfig::Hotspot(_) => sc.isolated.unwrap_or(false),
-        crate::workload::WorkloadConfig::Uniform(_) => false,
+        crate::workload::WorkloadConfig::Jobs(_) => sc.isolated.unwrap_or(true),
+        _ => false,
     }
 }
 
@@ -292,6 +294,7 @@ pub fn write_run(
     )?;
     output::write_atomic(&dir.join("cc_probes.svg"), svg.as_bytes())?;
     report::write_coldhot_run(dir, sc, r)?;
+    motif_out::write_run(dir, sc, r)?;
     let summary = report::run_summary(sc, r, iso, off);
     output::write_json(&dir.join("summary.json"), &summary)?;
     Ok(summary)
@@ -365,10 +368,14 @@ pub fn run_command(
     let name = run_name(sc, pft_name);
     let mut specs = if name == ISOLATED {
         // the isolated baseline alone (`pftsim sweep` runs it as a job of its own)
-        if matches!(sc.workload, crate::workload::WorkloadConfig::Uniform(_)) {
-            anyhow::bail!(
-                "--pft isolated: the `uniform` workload has no isolated baseline (gpcnet and hotspot have)"
-            );
+        use crate::workload::WorkloadConfig as W;
+        if let W::Uniform(_) | W::Motif(_) | W::Trace(_) = sc.workload {
+            let kind = if motif_out::is_motif(sc) {
+                "motif and trace workloads have no isolated baseline (gpcnet, hotspot and jobs have)"
+            } else {
+                "`uniform` workload has no isolated baseline (gpcnet and hotspot have)"
+            };
+            anyhow::bail!("--pft isolated: the {kind}");
         }
         vec![isolated_spec()]
     } else {
@@ -381,6 +388,7 @@ pub fn run_command(
     confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = run_files("").collect();
     files.extend(coldhot_files(sc, &COLDHOT_RUN_FILES, ""));
+    files.extend(motif_out::files(sc, &motif_out::MOTIF_RUN_FILES, ""));
     if specs.len() > 1 {
         files.extend(run_files(ISOLATED));
         files.extend(coldhot_files(sc, &COLDHOT_RUN_FILES, ISOLATED));
@@ -489,9 +497,11 @@ pub fn compare_command(
     confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = COMPARE_FILES.iter().map(|f| f.to_string()).collect();
     files.extend(coldhot_files(sc, &COLDHOT_COMPARE_FILES, ""));
+    files.extend(motif_out::files(sc, &motif_out::MOTIF_COMPARE_FILES, ""));
     for sp in &specs {
         files.extend(run_files(&sp.label));
         files.extend(coldhot_files(sc, &COLDHOT_RUN_FILES, &sp.label));
+        files.extend(motif_out::files(sc, &motif_out::MOTIF_RUN_FILES, &sp.label));
     }
     let labels = specs.iter().map(|s| s.label.clone()).collect();
     let manifest = output::Manifest::new("compare", sc, inputs.first().copied(), labels, files);
@@ -539,6 +549,7 @@ fn compare_runs(
     write_distribution_plots(out, sc, &refs)?;
     write_throughput_plot(out, sc, &refs)?;
     report::write_coldhot_compare(out, sc, &refs)?;
+    motif_out::write_compare(out, sc, &refs)?;
     let first = &runs[0].victims;
     let rep = CompareReport {
         scenario: sc.name().to_string(),

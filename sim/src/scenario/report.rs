@@ -125,6 +125,14 @@ pub struct RunSummary {
     /// `coldhot.csv` has them against time). Absent for other workloads.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coldhot: Option<ColdHotSummary>,
+    /// Motif and trace workloads: the job's iteration times (`motif_iterations.csv` has
+    /// every iteration). Absent for other workloads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub motif: Option<crate::workload::motif::MotifSummary>,
+    /// `jobs` workloads: the victim's mean iteration time over the isolated run's (victim
+    /// alone). Absent for other workloads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iter_slowdown: Option<Option<f64>>,
     /// The scenario as it was run (defaults filled in).
     pub config: Scenario,
 }
@@ -219,6 +227,8 @@ pub fn run_summary(
         hotspot_rates: r.hotspot_rates.clone(),
         improvement: off.and_then(|o| improvement(r, o)),
         coldhot: r.coldhot.as_ref().map(|c| c.summary()),
+        motif: r.motif.as_ref().map(|m| m.summary()),
+        iter_slowdown: slowdown(r, iso),
         config: sc.clone(),
     }
 }
@@ -314,6 +324,34 @@ pub struct CompareRow {
     pub hot_link_util: Option<f64>,
     pub marked_cold_frac: Option<f64>,
     pub marked_hot_frac: Option<f64>,
+    /// Motif and trace workloads (columns absent for the others): iterations every rank
+    /// finished, and the job's iteration times over the measured ones (cycles): mean, p50,
+    /// p99 (nearest rank), max (`motif::MotifSummary`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iter_done: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iter_mean: Option<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iter_p50: Option<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iter_p99: Option<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iter_max: Option<Option<f64>>,
+    /// `jobs` workloads: the victim's `iter_mean` over the isolated run's (its slowdown
+    /// against running alone, GPCNeT's congestion impact). Absent for other workloads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iter_slowdown: Option<Option<f64>>,
+}
+
+/// The victim's mean iteration time in `r` over that in `iso` (the isolated run), for
+/// motif results with an isolated run: Some(None) when either has no measured iteration.
+fn slowdown(r: &RunOutput, iso: Option<&RunOutput>) -> Option<Option<f64>> {
+    let mean = |o: &RunOutput| -> Option<Option<f64>> {
+        Some(o.motif.as_ref()?.summary().iteration_cycles.map(|s| s.mean))
+    };
+    let a = mean(r)?;
+    let b = mean(iso?)?;
+    Some(a.zip(b).map(|(a, b)| a / b))
 }
 
 /// The row of `r`.
@@ -330,6 +368,7 @@ pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutpu
     };
     let (l, b) = (pick(CanaryTest::Latency), pick(CanaryTest::Bandwidth));
     let ch = r.coldhot.as_ref().map(|c| c.summary());
+    let ms = r.motif.as_ref().map(|m| m.summary());
     CompareRow {
         config: r.spec.label.clone(),
         pft: describe_cc(&r.spec.cc),
@@ -363,6 +402,12 @@ pub fn compare_row(r: &RunOutput, iso: Option<&RunOutput>, off: Option<&RunOutpu
         hot_link_util: ch.as_ref().and_then(|c| c.hot_link_util),
         marked_cold_frac: ch.as_ref().and_then(|c| c.marked_cold_frac),
         marked_hot_frac: ch.as_ref().and_then(|c| c.marked_hot_frac),
+        iter_done: ms.as_ref().map(|m| m.iterations_done),
+        iter_mean: ms.as_ref().map(|m| m.iteration_cycles.map(|s| s.mean)),
+        iter_p50: ms.as_ref().map(|m| m.iteration_cycles.map(|s| s.p50)),
+        iter_p99: ms.as_ref().map(|m| m.iteration_cycles.map(|s| s.p99)),
+        iter_max: ms.as_ref().map(|m| m.iteration_cycles.map(|s| s.max)),
+        iter_slowdown: slowdown(r, iso),
     }
 }
 
@@ -462,6 +507,25 @@ pub fn compare_table(rep: &CompareReport) -> String {
                 num(r.hot_link_util, 13),
                 num(pct(r.marked_cold_frac), 12),
                 num(pct(r.marked_hot_frac), 11)
+            ));
+        }
+    }
+    if rep.rows.iter().any(|r| r.iter_done.is_some()) {
+        s.push_str(&format!(
+            "iterations (cycles):  {:<10} {:>6} {:>9} {:>9} {:>9} {:>9} {:>8}\n",
+            "config", "done", "mean", "p50", "p99", "max", "slowdown"
+        ));
+        for r in &rep.rows {
+            let f = |v: Option<Option<f64>>| v.flatten();
+            s.push_str(&format!(
+                "                      {:<10} {:>6} {} {} {} {} {}\n",
+                r.config,
+                r.iter_done.unwrap_or(0),
+                num(f(r.iter_mean), 9),
+                num(f(r.iter_p50), 9),
+                num(f(r.iter_p99), 9),
+                num(f(r.iter_max), 9),
+                num(f(r.iter_slowdown), 8)
             ));
         }
     }

@@ -215,6 +215,8 @@ pub struct RunOutput {
     pub hotspot_rates: Option<HotspotRates>,
     /// Hot-spot workloads: cold and hot messages, bins of `timeseries.period` (`coldhot.csv`).
     pub coldhot: Option<ColdHot>,
+    /// Motif and trace workloads: every iteration (`motif_iterations.csv`).
+    pub motif: Option<crate::workload::MotifResults>,
 }
 
 impl RunOutput {
@@ -267,6 +269,24 @@ fn roles(w: &AnyWorkload, nodes: u32) -> Vec<(String, String)> {
         AnyWorkload::Uniform(_) => (0..nodes)
             .map(|_| ("uniform".to_string(), "uniform".to_string()))
             .collect(),
+        AnyWorkload::Motif(m) => (0..nodes)
+            .map(|n| {
+                let c = if n < m.ranks() { m.name() } else { "idle" };
+                (c.to_string(), c.to_string())
+            })
+            .collect(),
+        AnyWorkload::Jobs(j) => NodeId::all(nodes)
+            .map(|n| {
+                let (c, name) = match j.job_of(n) {
+                    Some(k) => (
+                        if k == 0 { "victim" } else { "aggressor" },
+                        j.jobs()[k].name(),
+                    ),
+                    None => ("idle", "idle"),
+                };
+                (c.to_string(), format!("{c}_{name}"))
+            })
+            .collect(),
     }
 }
 
@@ -300,7 +320,12 @@ fn auto_watch(w: &AnyWorkload, nodes: u32) -> Vec<NodeId> {
             }
             v.extend(h.hotspots().first());
         }
-        AnyWorkload::Uniform(_) => v.extend(NodeId::all(nodes.min(2))),
+        AnyWorkload::Uniform(_) | AnyWorkload::Motif(_) => v.extend(NodeId::all(nodes.min(2))),
+        AnyWorkload::Jobs(j) => {
+            for job in j.jobs() {
+                v.extend(job.nics().first().map(|&n| NodeId(n)));
+            }
+        }
     }
     v.sort_unstable();
     v.dedup();
@@ -356,7 +381,8 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     match &mut wl_cfg {
         WorkloadConfig::Gpcnet(g) => g.congestors = spec.congestors,
         WorkloadConfig::Hotspot(h) => h.hot_traffic &= spec.congestors,
-        WorkloadConfig::Uniform(_) => {}
+        WorkloadConfig::Jobs(j) => j.aggressors = spec.congestors,
+        _ => {}
     }
     let nodes = sc.nodes();
     let n = nodes as usize;
@@ -380,9 +406,10 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let mut series = NetSeries::new(sc.timeseries.period, nodes);
     let max = sc.cycles.max;
     let start = sc.warmup();
-    let stop_when_finished = sc.cycles.stop_when_finished && sc.gpcnet().is_some();
+    let stop_when_finished = sc.cycles.stop_when_finished && sc.workload.ends_by_itself();
     let victim_tag = match &sc.workload {
         WorkloadConfig::Hotspot(_) => tag::HOTSPOT_UNIFORM,
+        WorkloadConfig::Motif(_) | WorkloadConfig::Trace(_) | WorkloadConfig::Jobs(_) => tag::MOTIF,
         _ => tag::UNIFORM,
     };
     let mut dstats = DeliveryStats::new(nodes, net_cfg.flit_bytes, start, max);
@@ -539,9 +566,11 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         Some(g) => gpcnet_victims(g),
         None => open_loop_victims(&ol, victim_tag, wf),
     };
-    let finished = match &gpcnet {
-        Some(g) => g.finished,
-        None => end >= max,
+    let motif = w.motif_results();
+    let finished = match (&gpcnet, &motif) {
+        (Some(g), _) => g.finished,
+        (_, Some(m)) => m.finished,
+        _ => end >= max,
     };
     Ok(RunOutput {
         spec: spec.clone(),
@@ -563,6 +592,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         series,
         hotspot_rates,
         coldhot,
+        motif,
     })
 }
 

@@ -27,7 +27,7 @@ pub const TAGGED: [(&str, &str, &[&str]); 4] = [
     (
         "WorkloadConfig",
         "workload",
-        &["uniform", "hotspot", "gpcnet"],
+        &["uniform", "hotspot", "gpcnet", "motif", "trace", "jobs"],
     ),
     (
         "FaultSpec",

@@ -6,6 +6,8 @@
 //!   periodic creation in repeating phases (`phases`, seed 003's bursty load).
 //! - `hotspot`: C / V / B node classes around (moving) hot spots, after the InfiniBand study.
 //! - `gpcnet`: GPCNeT-like congestors and canaries, closed loop through deliveries.
+//! - `motif`: application motifs after SST Ember (halo3d, allreduce, alltoall, sweep3d,
+//!   fft3d, incast, random_ring), closed loop; `trace`: a text trace of the same operations.
 //!
 //! docs/workloads.md has the parameters, the modelling decisions and the metric formulas.
 
@@ -13,6 +15,7 @@ pub mod config;
 pub mod gpcnet;
 pub mod hotspot;
 pub mod injection;
+pub mod motif;
 pub mod tag;
 pub mod uniform;
 
@@ -20,6 +23,7 @@ pub use config::{flits_for, ConfigErrors, FieldError};
 pub use gpcnet::{CanaryTest, CongestorKind, GpcnetConfig, GpcnetResults, GpcnetWorkload};
 pub use hotspot::{HotspotConfig, HotspotWorkload, NodeClass, StreamService};
 pub use injection::InjectionProcess;
+pub use motif::{MotifConfig, MotifKind, MotifResults, MotifWorkload, TraceConfig};
 pub use uniform::{DestPattern, Phase, UniformConfig, UniformWorkload};
 
 use crate::net::types::{Delivery, Message, NodeId, Workload};
@@ -33,6 +37,9 @@ pub enum WorkloadConfig {
     Uniform(UniformConfig),
     Hotspot(HotspotConfig),
     Gpcnet(GpcnetConfig),
+    Motif(MotifConfig),
+    Trace(TraceConfig),
+    Jobs(motif::JobsConfig),
 }
 
 impl WorkloadConfig {
@@ -42,6 +49,9 @@ impl WorkloadConfig {
             WorkloadConfig::Uniform(c) => c.validate(nodes),
             WorkloadConfig::Hotspot(c) => c.validate(nodes),
             WorkloadConfig::Gpcnet(c) => c.validate(nodes),
+            WorkloadConfig::Motif(c) => c.validate(nodes),
+            WorkloadConfig::Trace(c) => c.validate(nodes),
+            WorkloadConfig::Jobs(c) => c.validate(nodes),
         }
     }
 
@@ -49,7 +59,8 @@ impl WorkloadConfig {
     /// `canary` NICs, the hot-spot workload's `c`, `v` and `b` classes; none for uniform.
     pub fn classes(&self) -> &'static [&'static str] {
         match self {
-            WorkloadConfig::Uniform(_) => &[],
+            WorkloadConfig::Uniform(_) | WorkloadConfig::Motif(_) | WorkloadConfig::Trace(_) => &[],
+            WorkloadConfig::Jobs(_) => &["victim", "aggressor"],
             WorkloadConfig::Hotspot(_) => &["c", "v", "b"],
             WorkloadConfig::Gpcnet(_) => &["congestor", "canary"],
         }
@@ -62,6 +73,32 @@ impl WorkloadConfig {
             WorkloadConfig::Uniform(c) => ("start_cycle", c.start_cycle),
             WorkloadConfig::Hotspot(c) => ("start_cycle", c.start_cycle),
             WorkloadConfig::Gpcnet(c) => ("canary_start_cycles", c.canary_start_cycles),
+            WorkloadConfig::Motif(c) => ("start_cycle", c.start_cycle),
+            WorkloadConfig::Trace(c) => ("start_cycle", c.start_cycle),
+            WorkloadConfig::Jobs(c) => (
+                "jobs[0].start_cycle",
+                c.jobs.first().map_or(0, |j| j.start_cycle),
+            ),
+        }
+    }
+
+    /// True for the workloads that end by themselves (GPCNeT, motifs, traces): with
+    /// `cycles.stop_when_finished` their run stops when they are done.
+    pub fn ends_by_itself(&self) -> bool {
+        matches!(
+            self,
+            WorkloadConfig::Gpcnet(_)
+                | WorkloadConfig::Motif(_)
+                | WorkloadConfig::Trace(_)
+                | WorkloadConfig::Jobs(_)
+        )
+    }
+
+    /// Reads the files the workload names (a trace), relative to `base` (the scenario's
+    /// directory; None: the current directory). Nothing for the other kinds.
+    pub fn resolve(&mut self, base: Option<&std::path::Path>) {
+        if let WorkloadConfig::Trace(t) = self {
+            t.resolve(base);
         }
     }
 
@@ -95,6 +132,25 @@ impl WorkloadConfig {
             WorkloadConfig::Gpcnet(c) => AnyWorkload::Gpcnet(Box::new(GpcnetWorkload::with_link(
                 c, nodes, flit_bytes, link_gbps, seed,
             )?)),
+            WorkloadConfig::Motif(c) => {
+                AnyWorkload::Motif(Box::new(MotifWorkload::new(c, nodes, flit_bytes, seed)?))
+            }
+            WorkloadConfig::Jobs(c) => AnyWorkload::Jobs(Box::new(motif::JobsWorkload::new(
+                c, nodes, flit_bytes, seed,
+            )?)),
+            WorkloadConfig::Trace(c) => {
+                let t = match c.trace() {
+                    Some(t) => t,
+                    None => return Err(c.validate(nodes).err().unwrap_or_default()),
+                };
+                AnyWorkload::Motif(Box::new(MotifWorkload::from_trace(
+                    t,
+                    nodes,
+                    flit_bytes,
+                    c.warmup_iterations,
+                    c.start_cycle,
+                )?))
+            }
         })
     }
 }
@@ -105,13 +161,22 @@ pub enum AnyWorkload {
     Uniform(UniformWorkload),
     Hotspot(HotspotWorkload),
     Gpcnet(Box<GpcnetWorkload>),
+    /// A motif or a trace.
+    Motif(Box<MotifWorkload>),
+    /// Jobs side by side.
+    Jobs(Box<motif::JobsWorkload>),
 }
 
 impl AnyWorkload {
     /// The class of NIC `n` as `WorkloadConfig::classes` names it (None: no class).
     pub fn class_of(&self, n: NodeId) -> Option<&'static str> {
         match self {
-            AnyWorkload::Uniform(_) => None,
+            AnyWorkload::Uniform(_) | AnyWorkload::Motif(_) => None,
+            AnyWorkload::Jobs(j) => Some(match j.job_of(n) {
+                Some(0) => "victim",
+                Some(_) => "aggressor",
+                None => return None,
+            }),
             AnyWorkload::Hotspot(h) => Some(match h.class_of(n) {
                 hotspot::NodeClass::C => "c",
                 hotspot::NodeClass::V => "v",
@@ -129,6 +194,8 @@ impl AnyWorkload {
     pub fn finished(&self) -> bool {
         match self {
             AnyWorkload::Gpcnet(g) => g.finished(),
+            AnyWorkload::Motif(m) => m.finished(),
+            AnyWorkload::Jobs(j) => j.finished(),
             _ => false,
         }
     }
@@ -139,6 +206,17 @@ impl AnyWorkload {
     pub fn work_done(&self) -> Option<f64> {
         match self {
             AnyWorkload::Gpcnet(g) => Some(g.work_done()),
+            AnyWorkload::Motif(m) => Some(m.work_done()),
+            AnyWorkload::Jobs(j) => Some(j.work_done()),
+            _ => None,
+        }
+    }
+
+    /// Motif or trace results, for those workloads.
+    pub fn motif_results(&self) -> Option<MotifResults> {
+        match self {
+            AnyWorkload::Motif(m) => Some(m.results()),
+            AnyWorkload::Jobs(j) => Some(j.results()),
             _ => None,
         }
     }
@@ -162,6 +240,8 @@ impl Workload for AnyWorkload {
             AnyWorkload::Uniform(w) => w.tick(now, out),
             AnyWorkload::Hotspot(w) => w.tick(now, out),
             AnyWorkload::Gpcnet(w) => w.tick(now, out),
+            AnyWorkload::Motif(w) => w.tick(now, out),
+            AnyWorkload::Jobs(w) => w.tick(now, out),
         }
     }
 
@@ -170,6 +250,8 @@ impl Workload for AnyWorkload {
             AnyWorkload::Uniform(w) => w.delivered(now, d),
             AnyWorkload::Hotspot(w) => w.delivered(now, d),
             AnyWorkload::Gpcnet(w) => w.delivered(now, d),
+            AnyWorkload::Motif(w) => w.delivered(now, d),
+            AnyWorkload::Jobs(w) => w.delivered(now, d),
         }
     }
 
@@ -179,6 +261,8 @@ impl Workload for AnyWorkload {
             AnyWorkload::Hotspot(w) => w.refused(now, m),
             // refused by the scenario's checks: a closed-loop process cannot lose a message
             AnyWorkload::Gpcnet(w) => w.refused(now, m),
+            AnyWorkload::Motif(w) => w.refused(now, m),
+            AnyWorkload::Jobs(w) => w.refused(now, m),
         }
     }
 }

@@ -32,6 +32,10 @@ pub const CONGESTOR_GET_REQ: u32 = 0x0305;
 /// GPCNeT congestor: the root's get response (4 KiB).
 pub const CONGESTOR_GET_RESP: u32 = 0x0306;
 
+/// Motif or trace message (`motif` and `trace` workloads; `jobs`: the victim's). Job j of
+/// a `jobs` workload tags its messages `MOTIF + j` (named `motif_aggressor` for j >= 1).
+pub const MOTIF: u32 = 0x0401;
+
 /// Family of a tag: `tag >> 8` of its low 16 bits.
 pub fn family(tag: u32) -> u32 {
     (tag & 0xffff) >> 8
@@ -69,6 +73,8 @@ pub fn name(tag: u32) -> &'static str {
         CONGESTOR_PUT_ACK => "congestor_put_ack",
         CONGESTOR_GET_REQ => "congestor_get_req",
         CONGESTOR_GET_RESP => "congestor_get_resp",
+        MOTIF => "motif",
+        0x0402..=0x0410 => "motif_aggressor",
         _ => "unknown",
     }
 }

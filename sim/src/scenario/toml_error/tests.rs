@@ -66,7 +66,7 @@ fn the_wordings_this_module_reads_are_the_parsers() {
         ),
         (
             "[workload]\nkind = \"ring\"\n",
-            "unknown variant `ring`, expected one of `uniform`, `hotspot`, `gpcnet`",
+            "unknown variant `ring`, expected one of `uniform`, `hotspot`, `gpcnet`, `motif`, `trace`, `jobs`",
             "`workload.kind` (line 2, column 8): unknown kind `ring`; the allowed kinds are `uniform`, `hotspot`, `gpcnet`",
         ),
         (
@@ -82,7 +82,7 @@ fn the_wordings_this_module_reads_are_the_parsers() {
         (
             "[workload]\nload = 0.5\n",
             "missing field `kind`",
-            "`workload.kind` (line 1, column 1): missing field `kind` (one of `uniform`, `hotspot`, `gpcnet`)",
+            "`workload.kind` (line 1, column 1): missing field `kind` (one of `uniform`, `hotspot`, `gpcnet`, `motif`, `trace`, `jobs`)",
         ),
         (
             "[network]\ntopology = { kind = \"fat_tree\", radix = 8 }\n[workload]\nkind = \"uniform\"\n",
