@@ -1,5 +1,5 @@
 //! Scale (issue 43): the 16,512-NIC dragonfly (p = 8, a = 16, h = 8, g = 129, 31 ports x 3
-//! lanes a router) builds and runs with `none` and PFT, delivering flits with the invariant
+//! lanes a router) builds and runs with `none`, PFT and IB CC, delivering flits with the invariant
 //! checker passing; `check` refuses what is above the remaining limits (NICs, the routing
 //! table, lanes per switch, schemes with per-pair state), naming the field and its range.
 //! No timing is asserted (docs/performance.md has the measured speed and memory).
@@ -62,6 +62,12 @@ fn dragonfly_of_16512_nics_runs_with_none() {
 #[test]
 fn dragonfly_of_16512_nics_runs_with_pft() {
     run(&CcConfig::Pft(PftConfig::default()));
+}
+
+/// IB CC keeps its flows per active flow (issue 43), so it runs here too.
+#[test]
+fn dragonfly_of_16512_nics_runs_with_ibcc() {
+    run(&CcConfig::default_of("ibcc").expect("a scheme"));
 }
 
 /// A fresh directory under the target's temporary directory.
@@ -135,7 +141,7 @@ fn check_refuses_what_is_above_the_limits() {
     refused(
         "dense",
         "{ kind = \"dragonfly\", p = 8, a = 16, h = 8 }\nvcs = 3\nrouting = \"ugal\"",
-        "[[cc]]\nname = \"ibcc\"\nkind = \"ibcc\"\n",
-        &["network.topology", "at most 4096 NICs", "ibcc"],
+        "[[cc]]\nname = \"dcqcn\"\nkind = \"dcqcn\"\n",
+        &["network.topology", "at most 4096 NICs", "dcqcn"],
     );
 }

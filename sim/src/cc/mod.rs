@@ -328,8 +328,8 @@ mod network;
 /// The refusal of a scheme that marks packets at switch buffers (its state's
 /// `Scheme::MARKS`) at inputs (not `Scheme::MARKS_ON_LANES`) on a network with lanes: the
 /// lane router counts flits per output port and calls no `head_leaves`.
-/// Most NICs of a scheme that keeps a record for every (source, destination) pair (IB CC,
-/// MVCM, Renato, DCQCN): the simulator's limit before issue 43 (4,096^2 records).
+/// Most NICs of a scheme that keeps a record for every (source, destination) pair (MVCM,
+/// Renato, DCQCN): the simulator's limit before issue 43 (4,096^2 records).
 pub const DENSE_FLOWS_MAX_NODES: u32 = 4096;
 
 /// The network is larger than a scheme with per-pair flow state runs on.
@@ -338,7 +338,7 @@ fn dense_flows(max: u32, nodes: u32, kind: &str, prefix: &str) -> FieldError {
         "network.topology",
         format!("{nodes} NICs"),
         format!(
-            "at most {max} NICs with {prefix}: kind = \"{kind}\" keeps a record for every (source, destination) pair, NICs^2 of them (docs/cc/{kind}.md, \"Memory\"); run a smaller network or a scheme without per-pair state (none, pft, alo, selftuned)"
+            "at most {max} NICs with {prefix}: kind = \"{kind}\" keeps a record for every (source, destination) pair, NICs^2 of them (docs/cc/{kind}.md, \"Memory\"); run a smaller network or a scheme without per-pair state (none, pft, ibcc, alo, selftuned)"
         ),
     )
 }

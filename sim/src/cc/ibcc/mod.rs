@@ -34,8 +34,6 @@ pub const FECN: u8 = 1;
 pub struct Ibcc;
 
 impl Plugin for Ibcc {
-    /// A record for every (source, destination) pair (docs/cc/ibcc.md, "Memory").
-    const MAX_NODES: Option<u32> = Some(crate::cc::DENSE_FLOWS_MAX_NODES);
     const KIND: &'static str = "ibcc";
     const ABOUT: &'static str = "InfiniBand CC (FECN/BECN, CCT; seed 002, Table I defaults)";
     type Config = IbccConfig;
