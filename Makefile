@@ -159,7 +159,8 @@ screenshots: vcd
 ## bench: cycles/s of the reference model, the rust-hdl RTL and Verilator, side by side;
 ##        network node-cycles/s and peak RSS (128-node tree at load 0.5, 648 nodes, the rtl
 ##        and verilator engines, IB CC off and on, the 1,024-NIC 4-ary 5-fly for 10^6 cycles with
-##        one lane and with 4 lanes), and the wall time of the IB
+##        one lane and with 4 lanes, the 16,512-NIC dragonfly for 10^5 cycles with none and
+##        pft), and the wall time of the IB
 ##        silent-forest compare
 bench: verilog
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
@@ -172,6 +173,10 @@ bench: verilog
 	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc ibcc
 	target/release/net-bench --topo fly:4,5 --cc none --load 0.5 --cycles 1000000
 	target/release/net-bench --topo fly:4,5 --cc none --load 0.3 --cycles 1000000 --vcs 4 --packet-flits 16
+	target/release/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
+	    --vc-buf 64 --load 0.3 --cycles 100000 --cc none
+	target/release/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
+	    --vc-buf 64 --load 0.3 --cycles 100000 --cc pft
 	$(CARGO) run $(RELEASE) -q --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/bench/ib-silent-forest --quiet | tail -n 1
 

@@ -638,7 +638,7 @@ fn bad_dragonfly_configurations_are_refused_with_key_and_range() {
             ..base.clone()
         },
         "topology.h",
-        "at most 4096",
+        "at most 32768",
     );
     refused(cfg(Routing::Ugal, 2, None), "vcs", "vcs >= 3");
     refused(cfg(Routing::Par, 3, None), "vcs", "vcs >= 4");

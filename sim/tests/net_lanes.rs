@@ -597,11 +597,11 @@ fn bad_lane_configurations_are_refused_with_key_and_range() {
                     radix: 24,
                     leaves: 10,
                 },
-                vcs: Some(4),
+                vcs: Some(6),
                 ..base.clone()
             },
             "vcs",
-            "at most 2 here",
+            "at most 5 here",
         ),
         (
             NetConfig {

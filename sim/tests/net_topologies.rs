@@ -346,7 +346,7 @@ fn cube_tree_and_fly_sizes_out_of_range_are_refused_naming_the_key() {
         (
             TopologyConfig::Torus { k: 1, n: 2 },
             "topology.k",
-            "2..=4096",
+            "2..=32768",
         ),
         (TopologyConfig::Mesh { k: 4, n: 0 }, "topology.n", "1..=12"),
         (
@@ -379,7 +379,7 @@ fn cube_tree_and_fly_sizes_out_of_range_are_refused_naming_the_key() {
                 hosts: None,
             },
             "topology.n",
-            "n <= 4",
+            "the routing table's bytes) must be at most 268435456",
         ),
         (
             TopologyConfig::KaryNfly {

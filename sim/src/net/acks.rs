@@ -28,10 +28,10 @@ pub(crate) struct Acks {
     pub queue: Vec<VecDeque<(u32, u8)>>,
     /// ACKs waiting at all NICs.
     pub pending: usize,
-    /// `outstanding[src * nodes + dst]`: data packets started from `src` to `dst` whose
-    /// ACK has not arrived.
-    pub outstanding: Vec<u32>,
-    pub nodes: u32,
+    /// `outstanding[key(src, dst)]`: data packets started from `src` to `dst` whose ACK
+    /// has not arrived; flows with none have no entry (16 bytes and the map's overhead
+    /// per flow with packets in flight).
+    pub outstanding: super::flows::FlowMap<u32>,
 }
 
 impl Acks {
@@ -40,8 +40,7 @@ impl Acks {
             flits,
             queue: vec![VecDeque::new(); nodes as usize],
             pending: 0,
-            outstanding: vec![0; nodes as usize * nodes as usize],
-            nodes,
+            outstanding: Default::default(),
         }
     }
 }
@@ -86,16 +85,26 @@ impl<S: Scheme> Network<S> {
     #[inline]
     pub(crate) fn ack_expected(&mut self, src: usize, dst: u32) {
         if let Some(a) = self.acks.as_mut() {
-            a.outstanding[src * a.nodes as usize + dst as usize] += 1;
+            *a.outstanding
+                .entry(super::flows::key(src as u32, dst))
+                .or_insert(0) += 1;
         }
     }
 
     /// An ACK from `from` arrived at NIC `at`: one less outstanding on the flow.
     pub(crate) fn ack_arrived(&mut self, at: usize, from: u32) {
         if let Some(a) = self.acks.as_mut() {
-            let o = &mut a.outstanding[at * a.nodes as usize + from as usize];
-            debug_assert!(*o > 0, "an ACK without an outstanding packet");
-            *o = o.saturating_sub(1);
+            let k = super::flows::key(at as u32, from);
+            debug_assert!(
+                a.outstanding.get(&k).is_some_and(|&o| o > 0),
+                "an ACK without an outstanding packet"
+            );
+            if let Some(o) = a.outstanding.get_mut(&k) {
+                *o -= 1;
+                if *o == 0 {
+                    a.outstanding.remove(&k);
+                }
+            }
             self.nic.stats[at].acks_received += 1;
         }
     }
@@ -113,8 +122,11 @@ impl<S: Scheme> Network<S> {
     /// Data packets NIC `src` has sent to `dst` whose ACK has not arrived (0 without
     /// `ack_bytes`).
     pub fn outstanding(&self, src: u32, dst: u32) -> u32 {
-        self.acks
-            .as_ref()
-            .map_or(0, |a| a.outstanding[(src * a.nodes + dst) as usize])
+        self.acks.as_ref().map_or(0, |a| {
+            a.outstanding
+                .get(&super::flows::key(src, dst))
+                .copied()
+                .unwrap_or(0)
+        })
     }
 }

@@ -83,7 +83,7 @@ impl<S: Scheme> Network<S> {
         };
         for (s, spec) in specs.iter().enumerate() {
             let base = PortId(sw.inp.len() as u32);
-            let mut used_mask = 0u64;
+            let mut used_mask = 0u128;
             let lanes = spec.ports.iter().flat_map(|p| (0..v).map(move |c| (p, c)));
             for (l, (peer, c)) in lanes.enumerate() {
                 let used = match peer {
@@ -218,7 +218,7 @@ impl<S: Scheme> Network<S> {
             st,
             share: Vec::new(),
             active: (0..n).map(|_| VecDeque::new()).collect(),
-            sq: vec![(MsgId::NONE, MsgId::NONE); n * n],
+            sq: Default::default(),
             stats: vec![NicStats::default(); n],
             waiting: vec![0; n],
         };

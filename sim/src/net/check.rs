@@ -300,7 +300,7 @@ impl<S: super::scheme::Scheme> Network<S> {
     /// masks say exactly that. (A lane with two owners would interleave two packets' flits.)
     fn check_lane_owners(&self) -> Result<(), String> {
         for st in self.sw.sw.iter() {
-            let (mut out_mask, mut in_mask) = (0u64, 0u64);
+            let (mut out_mask, mut in_mask) = (0u128, 0u128);
             for o in 0..st.radix {
                 let go = st.port(o);
                 let op = &self.sw.out[go];

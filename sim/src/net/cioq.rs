@@ -93,8 +93,9 @@ impl<S: Scheme> Network<S> {
     fn crossbar_step(&mut self, si: SwitchId) {
         let st = self.sw.sw[si];
         let r = st.radix;
-        let mut cand = st.queued & !st.locked_in;
-        let free = st.used_mask & !st.locked_out;
+        // at most 64 ports: the low half of the masks
+        let mut cand = (st.queued & !st.locked_in) as u64;
+        let free = (st.used_mask & !st.locked_out) as u64;
         let mut asked = 0u64;
         while cand != 0 {
             let i = cand.trailing_zeros();
@@ -108,7 +109,8 @@ impl<S: Scheme> Network<S> {
                 asked |= 1 << o;
             }
         }
-        let (mut locked_out, mut locked_in, mut queued) = (st.locked_out, st.locked_in, st.queued);
+        let (mut locked_out, mut locked_in, mut queued) =
+            (st.locked_out as u64, st.locked_in as u64, st.queued as u64);
         while asked != 0 {
             let o = asked.trailing_zeros();
             asked &= asked - 1;
@@ -179,9 +181,9 @@ impl<S: Scheme> Network<S> {
             }
         }
         let st = &mut self.sw.sw[si];
-        st.locked_out = locked_out;
-        st.locked_in = locked_in;
-        st.queued = queued;
+        st.locked_out = locked_out as u128;
+        st.locked_in = locked_in as u128;
+        st.queued = queued as u128;
     }
 
     /// The link stage of switch `si`: the front packet of each output queue starts when

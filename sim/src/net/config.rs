@@ -9,8 +9,11 @@ use super::faults::FaultSpec;
 pub use super::lanes::{Allocator, LaneReuse, Routing, Switching};
 use serde::{Deserialize, Serialize};
 
-/// Largest switch radix (allocation uses 64-bit port masks).
+/// Largest switch radix (today's switch allocates with 64-bit port masks).
 pub const MAX_RADIX: u32 = 64;
+/// Most lane records of one lane-router switch, ports x `vcs` (its allocator uses 128-bit
+/// lane masks).
+pub const MAX_LANES: u32 = 128;
 /// Longest link, credit or switch latency accepted, in cycles.
 pub const MAX_LATENCY_CYCLES: u32 = 1 << 16;
 /// Longest watchdog limit accepted (`deadlock_cycles`, `stall_cycles`), in cycles: the

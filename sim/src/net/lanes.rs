@@ -7,7 +7,7 @@
 //! `buffer_flits` / `eject_buffer_flits`, so a NIC and its PFT block see one credit count
 //! as before. `router.rs` is the lane router's cycle.
 
-use super::config::{bad, NetConfig, TopologyConfig, MAX_LATENCY_CYCLES, MAX_RADIX};
+use super::config::{bad, NetConfig, TopologyConfig, MAX_LANES, MAX_LATENCY_CYCLES};
 use super::topology::cube;
 use crate::error::FieldError;
 use serde::{Deserialize, Serialize};
@@ -444,13 +444,13 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             ));
         }
     }
-    if radix * v > MAX_RADIX {
+    if radix * v > MAX_LANES {
         errs.push(bad(
             "vcs",
             v,
             format!(
-                "at most {} here: switches of {radix} ports x vcs lanes must be at most {MAX_RADIX} (allocation uses 64-bit lane masks)",
-                MAX_RADIX / radix
+                "at most {} here: switches of {radix} ports x vcs lanes must be at most {MAX_LANES} (allocation uses 128-bit lane masks)",
+                MAX_LANES / radix
             ),
         ));
     }

@@ -43,6 +43,7 @@ mod deadlock;
 pub mod dragonfly_route;
 pub mod error;
 pub mod faults;
+pub mod flows;
 pub mod lanes;
 mod network;
 mod nic;

@@ -411,8 +411,12 @@ impl<S: Scheme> Network<S> {
             injected: NEVER,
             class,
         });
-        let (src, n) = (m.src.index(), self.nodes as usize);
-        let q = &mut self.nic.sq[src * n + m.dst.index()];
+        let src = m.src.index();
+        let q = self
+            .nic
+            .sq
+            .entry(super::flows::key(m.src.0, m.dst.0))
+            .or_insert((MsgId::NONE, MsgId::NONE));
         if q.0 == MsgId::NONE {
             q.0 = slot;
             self.nic.active[src].push_back(m.dst.0);

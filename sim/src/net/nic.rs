@@ -162,7 +162,6 @@ impl<S: Scheme> Network<S> {
     /// packet goes first; with flow control only eligible destinations take part (the
     /// first eligible one in round-robin order starts).
     fn start_packet(&mut self, i: usize) {
-        let n = self.nodes as usize;
         let shared = self.nic.share.get(i).is_some_and(Option::is_some);
         let flows = self.seams.flows;
         if let Some(c) = flows.then(|| self.cc.take_control(i as u32)).flatten() {
@@ -206,8 +205,8 @@ impl<S: Scheme> Network<S> {
             .pop_front()
             .expect("flit_valid implies a queued destination");
         self.nic.st[i].dsts -= 1;
-        let q = i * n + d as usize;
-        let m = self.nic.sq[q].0;
+        let q = super::flows::key(i as u32, d);
+        let m = self.nic.sq[&q].0;
         let mtu = self.cfg.mtu_bytes;
         let ms = &mut self.msgs[m];
         let bytes = ms.bytes_left.min(mtu);
@@ -241,13 +240,13 @@ impl<S: Scheme> Network<S> {
         if self.acks.is_some() {
             self.ack_expected(i, d);
         }
-        if done {
-            self.nic.sq[q].0 = next;
-            if next == MsgId::NONE {
-                self.nic.sq[q].1 = MsgId::NONE;
+        if done && next == MsgId::NONE {
+            // the queue is empty: its entry goes
+            self.nic.sq.remove(&q);
+        } else {
+            if done {
+                self.nic.sq.get_mut(&q).expect("a queued destination").0 = next;
             }
-        }
-        if self.nic.sq[q].0 != MsgId::NONE {
             self.nic.active[i].push_back(d);
             self.nic.st[i].dsts += 1;
         }
@@ -259,7 +258,6 @@ impl<S: Scheme> Network<S> {
     /// round robin. The first (eligible) destination of each stream is a candidate; with
     /// both present, the stream behind its share goes, and the choice is counted.
     fn pick_stream(&mut self, i: usize) {
-        let n = self.nodes as usize;
         let now = self.now;
         let sh = self.nic.share[i].expect("a share");
         let mut first = [None; 2];
@@ -267,7 +265,7 @@ impl<S: Scheme> Network<S> {
             if S::FLOWS && self.seams.flows && !self.cc.eligible(i as u32, d, now) {
                 continue;
             }
-            let head = self.nic.sq[i * n + d as usize].0;
+            let head = self.nic.sq[&super::flows::key(i as u32, d)].0;
             let s = (self.msgs[head].msg.tag != sh.tag) as usize;
             if first[s].is_none() {
                 first[s] = Some((k, head));

@@ -75,7 +75,7 @@ impl<S: Scheme> Network<S> {
             // its pointer on
             let at = &mut self.sw.central[si.0 as usize];
             let start = *at as u32;
-            let i = (waiting.rotate_right(start).trailing_zeros() + start) & 63;
+            let i = (waiting.rotate_right(start).trailing_zeros() + start) & 127;
             *at = ((i + 1) % st.radix) as u8;
             waiting = 1 << i;
         }
@@ -150,7 +150,7 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Lane allocation for the waiting heads `waiting` (input lanes, local) of switch `si`.
-    fn allocate_lanes(&mut self, si: SwitchId, mut waiting: u64) {
+    fn allocate_lanes(&mut self, si: SwitchId, mut waiting: u128) {
         let st = self.sw.sw[si];
         let rt = self.sw.router.expect("a lane router has its routing");
         let v = rt.vcs;
@@ -158,8 +158,8 @@ impl<S: Scheme> Network<S> {
         let mut cand = std::mem::take(&mut self.sw.cand);
         // per output lane, the head that won it so far (input lane, distance from the
         // lane's pointer)
-        let mut best = [(u8::MAX, u8::MAX); 64];
-        let mut asked = 0u64;
+        let mut best = [(u8::MAX, u8::MAX); 128];
+        let mut asked = 0u128;
         while waiting != 0 {
             let i = waiting.trailing_zeros();
             waiting &= waiting - 1;
@@ -325,8 +325,8 @@ impl<S: Scheme> Network<S> {
         let ports = lanes / v;
         let pbase = st.base.index() / v as usize;
         // input lanes that can move a flit now, and the output lane each holds
-        let mut ready = 0u64;
-        let mut out_of = [0u8; 64];
+        let mut ready = 0u128;
+        let mut out_of = [0u8; 128];
         let mut held = st.locked_out & !st.paused_out;
         while held != 0 {
             let o = held.trailing_zeros();
@@ -348,11 +348,11 @@ impl<S: Scheme> Network<S> {
             return;
         }
         // input ports pick a lane; output ports keep the closest input port to their pointer
-        let lane_mask = if v == 64 { u64::MAX } else { (1u64 << v) - 1 };
+        let lane_mask = if v >= 64 { u64::MAX } else { (1u64 << v) - 1 };
         let mut best = [(u8::MAX, u8::MAX); 64]; // per output port: (input lane, distance)
         let mut wanted = 0u64;
         for p in 0..ports {
-            let m = (ready >> (p * v)) & lane_mask;
+            let m = (ready >> (p * v)) as u64 & lane_mask;
             if m == 0 {
                 continue;
             }

@@ -373,7 +373,7 @@ pub trait Scheme {
     /// lane (allocated to a head, not yet released by its tail); `used`: the lane has a
     /// link. Called only for a scheme with [`Scheme::WANTS_LANES`].
     #[inline]
-    fn lanes(&mut self, s: u32, held: u64, used: u64) {
+    fn lanes(&mut self, s: u32, held: u128, used: u128) {
         let _ = (s, held, used);
     }
 

@@ -16,6 +16,14 @@ pub(crate) struct Link {
     pub rx: Endpoint,
 }
 
+/// A switch's bit set over its local port (or lane) records: bit `l` is record `l`. 128
+/// bits: the lane router's switches have ports x lanes records (a dragonfly of p = 8,
+/// a = 16, h = 8 has 31 ports x 3 lanes = 93); today's switch and the CIOQ switch (at most
+/// 64 ports) use the low 64.
+pub type Mask = u128;
+
+const _: () = assert!(Mask::BITS >= super::config::MAX_LANES);
+
 /// One switch.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SwState {
@@ -23,20 +31,20 @@ pub(crate) struct SwState {
     pub base: PortId,
     pub radix: u32,
     /// Ports that have a link.
-    pub used_mask: u64,
+    pub used_mask: Mask,
     /// Outputs locked to a packet in transmission.
-    pub locked_out: u64,
+    pub locked_out: Mask,
     /// Inputs transmitting a packet.
-    pub locked_in: u64,
+    pub locked_in: Mask,
     /// Inputs with at least one queued packet.
-    pub queued: u64,
+    pub queued: Mask,
     /// Entries (packets) held by the switch.
     pub resident: u32,
     /// Outputs whose link is paused (fault): they send nothing.
-    pub paused_out: u64,
+    pub paused_out: Mask,
     /// Free outputs reserved for one waiting input (`OutPort::resv`; arbitration
     /// `fair_bypass` or `reserve`).
-    pub reserved_out: u64,
+    pub reserved_out: Mask,
 }
 
 impl SwState {
@@ -215,7 +223,8 @@ pub(crate) struct NicState {
     pub ej_link: LinkId,
 }
 
-/// NIC state; send queues `sq[src * nodes + dst]` (head, tail).
+/// NIC state; send queues `sq[key(src, dst)]` (head, tail), one entry per non-empty queue
+/// (`flows::FlowMap`: looked up only; the order of service is `active`'s).
 pub(crate) struct Nics {
     pub st: Vec<NicState>,
     /// Per NIC, the share of packet starts its one tagged stream gets while both streams
@@ -223,7 +232,7 @@ pub(crate) struct Nics {
     pub share: Vec<Option<StreamShare>>,
     /// Destinations with a non-empty send queue, in round-robin order.
     pub active: Vec<VecDeque<u32>>,
-    pub sq: Vec<(MsgId, MsgId)>,
+    pub sq: super::flows::FlowMap<(MsgId, MsgId)>,
     pub stats: Vec<NicStats>,
     /// Per NIC, messages accepted whose first packet has not started (`send_queue_msgs`).
     pub waiting: Vec<u32>,

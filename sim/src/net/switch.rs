@@ -243,12 +243,13 @@ impl<S: Scheme> Network<S> {
                 return;
             }
         }
-        let free_out = st.used_mask & !st.locked_out;
-        let cand = st.queued & !st.locked_in;
+        // at most 64 ports: the low half of the masks
+        let free_out = (st.used_mask & !st.locked_out) as u64;
+        let cand = (st.queued & !st.locked_in) as u64;
         if cand != 0 && free_out != 0 {
             self.allocate(si, cand, free_out);
         }
-        let mut busy = self.sw.sw[si].locked_out & !self.sw.sw[si].paused_out;
+        let mut busy = (self.sw.sw[si].locked_out & !self.sw.sw[si].paused_out) as u64;
         while busy != 0 {
             let o = busy.trailing_zeros();
             busy &= busy - 1;
@@ -284,7 +285,7 @@ impl<S: Scheme> Network<S> {
             let g = st.port(i as u32);
             let ip = &self.sw.inp[g];
             // Outputs this input may take: free, and not reserved for another input.
-            let open = free_out & (!st.reserved_out | ip.resv);
+            let open = free_out & (!(st.reserved_out as u64) | ip.resv);
             let fits = |net: &Network<S>, o: usize, e: EntryId| {
                 let op = &net.sw.out[st.port(o as u32)];
                 op.limit - op.used >= net.entries[e].len as u32
@@ -343,8 +344,9 @@ impl<S: Scheme> Network<S> {
             }
         }
         let r = st.radix;
-        let (mut locked_out, mut locked_in, mut queued) = (st.locked_out, st.locked_in, st.queued);
-        let mut reserved_out = st.reserved_out;
+        let (mut locked_out, mut locked_in, mut queued) =
+            (st.locked_out as u64, st.locked_in as u64, st.queued as u64);
+        let mut reserved_out = st.reserved_out as u64;
         let mut outs = req_outs | wait_outs;
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
@@ -424,10 +426,10 @@ impl<S: Scheme> Network<S> {
             locked_in |= 1 << i;
         }
         let st = &mut self.sw.sw[si];
-        st.locked_out = locked_out;
-        st.locked_in = locked_in;
-        st.queued = queued;
-        st.reserved_out = reserved_out;
+        st.locked_out = locked_out as u128;
+        st.locked_in = locked_in as u128;
+        st.queued = queued as u128;
+        st.reserved_out = reserved_out as u128;
     }
 
     /// Move one flit through locked output `bo` (global id) of switch `si`, if it has

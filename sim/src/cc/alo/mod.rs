@@ -52,7 +52,7 @@ impl Plugin for Alo {
             gate: CreditGate::new(ctx.nodes, net.buffer_flits as u16),
             bypass: cfg.bypass,
             vcs: v,
-            data_mask: (1u64 << data) - 1,
+            data_mask: (1u128 << data) - 1,
             cube,
             topo: if cube.is_none() {
                 Some(ctx.topo.clone())
@@ -84,15 +84,15 @@ pub struct AloState {
     bypass: bool,
     /// Lanes per port, and the lanes data packets use (the low ones).
     vcs: u32,
-    data_mask: u64,
+    data_mask: u128,
     /// k, n, wrap of a k-ary n-cube (minimal directions); None: the topology's table.
     cube: Option<(u32, u32, bool)>,
     topo: Option<Topology>,
     /// Each NIC's router.
     attach: Vec<u32>,
     /// Per switch, this cycle: lanes a packet holds, lanes with a link.
-    held: Vec<u64>,
-    used: Vec<u64>,
+    held: Vec<u128>,
+    used: Vec<u128>,
     /// The NIC's last `may_start` said no.
     refused: Vec<bool>,
     refusals: u64,
@@ -172,7 +172,7 @@ impl Scheme for AloState {
     }
 
     #[inline]
-    fn lanes(&mut self, s: u32, held: u64, used: u64) {
+    fn lanes(&mut self, s: u32, held: u128, used: u128) {
         self.held[s as usize] = held;
         self.used[s as usize] = used;
     }
@@ -224,7 +224,7 @@ mod tests {
     }
 
     /// Lane `v` of port `p`.
-    fn lane(p: u32, v: u32) -> u64 {
+    fn lane(p: u32, v: u32) -> u128 {
         1 << (p * 3 + v)
     }
 

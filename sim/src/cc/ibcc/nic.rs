@@ -17,23 +17,30 @@
 //!   (one flit, to the packet's source), sent before any data packet of that NIC.
 //!
 //! The source's rules (BECN, timer, IRD) are `pft_hdl::ibcc::model`'s, the one logic the
-//! RTL (`pft_hdl::ibcc`) is tested against: this file keeps the state of every flow in two
-//! arrays and calls the model's functions on it.
+//! RTL (`pft_hdl::ibcc`) is tested against: this file keeps the state of the active flows
+//! and calls the model's functions on it.
+//!
+//! Memory (issue 43): a flow has a record (CCTI, next start: 16 bytes, in a map keyed by
+//! (source, destination)) only while its CCTI is above 0 or its next start is ahead; absent
+//! means CCTI 0 and no wait. Each NIC lists its flows with a record; its timer expiry
+//! lowers their CCTIs (the only ones above 0) and drops the records that came back to
+//! "CCTI 0, no wait". Neither the list's order nor a drop can change a result: flows are
+//! independent under the timer, and a dropped record reads as what it held.
 
 use super::IbccConfig;
+use crate::net::flows::{key, FlowMap};
 use pft_hdl::ibcc::model::{Params, Timer};
 use std::collections::VecDeque;
 
-/// IB CC state of every NIC (flows indexed `src * nodes + dst`).
+/// IB CC state of every NIC (flows keyed by `key(src, dst)`, active ones only).
 pub struct IbccNics {
-    nodes: usize,
     /// The source's constants (CCTI step, limit, floor, CCT): the hdl model's.
     p: Params,
     period: u64,
-    /// CCTI per flow.
-    ccti: Vec<u16>,
-    /// Earliest start of the flow's next packet.
-    next_ok: Vec<u64>,
+    /// Per active flow: (CCTI, earliest start of its next packet); absent: (0, 0).
+    flows: FlowMap<(u16, u64)>,
+    /// Per NIC: the destinations of its flows in `flows` (any order).
+    listed: Vec<Vec<u32>>,
     /// Per NIC: flows with CCTI > 0 (the NIC is "congested" while any).
     hot: Vec<u32>,
     /// Per NIC: the CCTI timer.
@@ -66,7 +73,6 @@ impl IbccNics {
         let n = nodes as usize;
         let period = cfg.timer_cycles(cycle_ns);
         IbccNics {
-            nodes: n,
             p: Params {
                 increase: cfg.ccti_increase as u16,
                 limit: cfg.ccti_limit as u16,
@@ -74,8 +80,8 @@ impl IbccNics {
                 cct: cfg.table(),
             },
             period,
-            ccti: vec![0; n * n],
-            next_ok: vec![0; n * n],
+            flows: FlowMap::default(),
+            listed: vec![Vec::new(); n],
             hot: vec![0; n],
             timer: (0..nodes)
                 .map(|i| Timer::new(period, 1 + phase(i) % period))
@@ -91,14 +97,36 @@ impl IbccNics {
         self.period
     }
 
-    /// CCTI of flow `src -> dst`.
-    pub fn ccti(&self, src: u32, dst: u32) -> u16 {
-        self.ccti[src as usize * self.nodes + dst as usize]
+    /// The record of flow `src -> dst` ((0, 0) without one).
+    #[inline]
+    fn flow(&self, src: u32, dst: u32) -> (u16, u64) {
+        self.flows.get(&key(src, dst)).copied().unwrap_or((0, 0))
     }
 
-    /// Earliest start of the next packet of flow `src -> dst`.
+    /// The record of flow `n -> dst`, made (and listed) if it has none.
+    #[inline]
+    fn flow_mut(&mut self, n: usize, dst: u32) -> &mut (u16, u64) {
+        let listed = &mut self.listed[n];
+        self.flows.entry(key(n as u32, dst)).or_insert_with(|| {
+            listed.push(dst);
+            (0, 0)
+        })
+    }
+
+    /// CCTI of flow `src -> dst`.
+    pub fn ccti(&self, src: u32, dst: u32) -> u16 {
+        self.flow(src, dst).0
+    }
+
+    /// Earliest start of the next packet of flow `src -> dst` (0 once its record is
+    /// dropped: a start in the past).
     pub fn next_ok(&self, src: u32, dst: u32) -> u64 {
-        self.next_ok[src as usize * self.nodes + dst as usize]
+        self.flow(src, dst).1
+    }
+
+    /// Flows with a record (the memory in use: 16 bytes each, and the map's overhead).
+    pub fn flow_records(&self) -> usize {
+        self.flows.len()
     }
 
     /// NIC `n` has a flow with CCTI > 0.
@@ -123,28 +151,41 @@ impl IbccNics {
         if !self.timer[n].expired(now) {
             return;
         }
-        if self.hot[n] == 0 {
-            return;
-        }
-        let (p, row) = (&self.p, n * self.nodes);
+        // Only listed flows can have CCTI > 0; the others stay at 0 under the timer.
+        let lower = self.hot[n] > 0;
+        let (p, src) = (&self.p, n as u32);
         let mut hot = 0;
         let mut lowered = false;
-        for c in &mut self.ccti[row..row + self.nodes] {
-            let new = p.timer(*c);
-            lowered |= new != *c;
-            *c = new;
-            hot += (*c > 0) as u32;
+        let mut i = 0;
+        while i < self.listed[n].len() {
+            let d = self.listed[n][i];
+            let k = key(src, d);
+            let f = self.flows.get_mut(&k).expect("a listed flow has a record");
+            if lower {
+                let new = p.timer(f.0);
+                lowered |= new != f.0;
+                f.0 = new;
+                hot += (f.0 > 0) as u32;
+            }
+            if f.0 == 0 && f.1 <= now {
+                // back to "CCTI 0, no wait": the record goes
+                self.flows.remove(&k);
+                self.listed[n].swap_remove(i);
+            } else {
+                i += 1;
+            }
         }
-        self.hot[n] = hot;
-        self.stats[n].ccti_decrements += lowered as u64;
+        if lower {
+            self.hot[n] = hot;
+            self.stats[n].ccti_decrements += lowered as u64;
+        }
     }
 
     /// A BECN for flow `n -> dst` arrived at NIC `n`.
     pub fn becn(&mut self, n: usize, dst: u32) {
-        let f = n * self.nodes + dst as usize;
-        let old = self.ccti[f];
+        let old = self.flow(n as u32, dst).0;
         let new = self.p.becn(old);
-        self.ccti[f] = new;
+        self.flow_mut(n, dst).0 = new;
         self.hot[n] += (old == 0 && new > 0) as u32;
         self.stats[n].becns_received += 1;
     }
@@ -173,10 +214,9 @@ impl IbccNics {
         if active.is_empty() || now < self.blocked_until[n] {
             return false;
         }
-        let row = n * self.nodes;
         let mut earliest = u64::MAX;
         for &d in active {
-            let t = self.next_ok[row + d as usize];
+            let t = self.flow(n as u32, d).1;
             if t <= now {
                 return true;
             }
@@ -195,11 +235,7 @@ impl IbccNics {
     /// Move the first eligible destination of `active` to its front (round-robin order of
     /// the others kept); false when none is eligible.
     pub fn pick(&self, n: usize, now: u64, active: &mut VecDeque<u32>) -> bool {
-        let row = n * self.nodes;
-        match active
-            .iter()
-            .position(|&d| self.next_ok[row + d as usize] <= now)
-        {
+        match active.iter().position(|&d| self.flow(n as u32, d).1 <= now) {
             Some(0) => true,
             Some(k) => {
                 active.rotate_left(k);
@@ -212,15 +248,16 @@ impl IbccNics {
     /// Flow `n -> dst` may start a packet now.
     #[inline]
     pub fn eligible(&self, n: usize, dst: u32, now: u64) -> bool {
-        self.next_ok[n * self.nodes + dst as usize] <= now
+        self.flow(n as u32, dst).1 <= now
     }
 
     /// Flow `n -> dst` starts a packet of `flits` at `now`: its next may start at
     /// `now + flits + IRD`.
     #[inline]
     pub fn started(&mut self, n: usize, dst: u32, flits: u32, now: u64) {
-        let f = n * self.nodes + dst as usize;
-        self.next_ok[f] = self.p.next_ok(self.ccti[f], flits, now);
+        let ccti = self.flow(n as u32, dst).0;
+        let next = self.p.next_ok(ccti, flits, now);
+        self.flow_mut(n, dst).1 = next;
     }
 }
 

@@ -34,6 +34,8 @@ pub const VB: u8 = 2;
 pub struct Mvcm;
 
 impl Plugin for Mvcm {
+    /// A record for every (source, destination) pair (docs/cc/mvcm.md, "Memory").
+    const MAX_NODES: Option<u32> = Some(crate::cc::DENSE_FLOWS_MAX_NODES);
     const KIND: &'static str = "mvcm";
     const ABOUT: &'static str =
         "MVCM: input marking + output validation, per-flow window and waiting slots (seed 004)";

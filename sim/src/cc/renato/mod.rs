@@ -31,6 +31,8 @@ const MAX_GAP: u64 = 1 << 32;
 pub struct Renato;
 
 impl Plugin for Renato {
+    /// A record for every (source, destination) pair (docs/cc/renato.md, "Memory").
+    const MAX_NODES: Option<u32> = Some(crate::cc::DENSE_FLOWS_MAX_NODES);
     const KIND: &'static str = "renato";
     const ABOUT: &'static str =
         "Renato's proposal: 3-step input marking, window 1, LIPD/FIMD/AIMD (seed 004's comparator)";

@@ -4,9 +4,14 @@
 #[allow(unused_imports)]
 use super::*;
 
-/// Most NICs of a k-ary n-cube or n-tree (routing tables are switches x NICs bytes, send
-/// queues NICs^2 entries).
-pub const MAX_NODES: u32 = 4096;
+/// Most NICs of any topology. Per-NIC state is linear in NICs and per-flow state is kept
+/// per active flow (send queues, ACK counts), so the limits are this and the routing
+/// table's size.
+pub const MAX_NODES: u32 = 32_768;
+
+/// Most entries (bytes) of the routing table, switches x NICs (256 MiB: a 16,384-NIC torus,
+/// or the 16,512-NIC dragonfly's 2,064 routers in 34 MB).
+pub const MAX_TABLE_BYTES: u64 = 1 << 28;
 
 /// Pushes an error unless `k^n <= MAX_NODES`.
 pub(super) fn nodes_ok(errs: &mut Vec<FieldError>, k: u32, n: u32, why: &str) {
@@ -47,7 +52,8 @@ pub enum TopologyConfig {
     /// Sun Datacenter InfiniBand Switch 648 used by the IB CC seed paper.
     ThreeStage { radix: u32 },
     /// A `k`-ary `n`-cube torus: `k^n` routers of `2n + 1` ports in `n` rings of `k`, one NIC
-    /// each, dimension-order routing. k in 2..=4096, n in 1..=12, k^n <= 4096. With the one
+    /// each, dimension-order routing. k in 2..=32768, n in 1..=12, k^n <= 32768
+    /// and k^2n (the routing table) <= 2^28 (so k^n <= 16384). With the one
     /// lane of today's switch its rings can deadlock (the deadlock detector names the
     /// waiting buffers); lanes with dateline classes are issue 22.
     Torus { k: u32, n: u32 },
@@ -56,7 +62,7 @@ pub enum TopologyConfig {
     Mesh { k: u32, n: u32 },
     /// A `k`-ary `n`-tree (bidirectional MIN, BookSim's `fattree`): `k^n` NICs, `n` levels of
     /// `k^(n-1)` switches of `2k` ports, up/down routing. k in 2..=32, n in 1..=8,
-    /// k^n <= 4096. `hosts` (default k^n) keeps NICs `0 .. hosts`, `hosts / k` switches per
+    /// k^n <= 32768, n * k^(n-1) switches x k^n NICs <= 2^28. `hosts` (default k^n) keeps NICs `0 .. hosts`, `hosts / k` switches per
     /// level: `m * k^(n-1)` with `m` in 2..=k dividing `k` (n >= 2), each top switch merging
     /// `k / m` of the full tree's (seed 004's bidirectional MIN, 512 hosts on 640 switches,
     /// is k = 4, n = 5, hosts = 512).
@@ -68,7 +74,8 @@ pub enum TopologyConfig {
     },
     /// A `k`-ary `n`-fly (unidirectional butterfly, BookSim's `fly`): `n` stages of
     /// `k^(n-1)` switches of `k x k` ports, NICs injecting at stage 0 and ejecting at stage
-    /// `n - 1`, destination-tag routing. k in 2..=64, n in 1..=12, k^n <= 4096. `hosts`
+    /// `n - 1`, destination-tag routing. k in 2..=64, n in 1..=12, k^n <= 32768 and
+    /// n * k^(n-1) switches x k^n NICs <= 2^28. `hosts`
     /// (default k^n) keeps NICs `0 .. hosts` and the switches on their paths, `hosts / k` per
     /// stage: a multiple of k^(n-1) up to k^n (the seed 004's 512 hosts on 640 switches are
     /// k = 4, n = 5, hosts = 512).
@@ -82,7 +89,7 @@ pub enum TopologyConfig {
     /// to all inside a group, each router with `p` NICs and `h` global links; groups share
     /// one global link each, arranged as BookSim's (docs/network.md, "Dragonflies").
     /// p, a, h >= 1, g in 1..=a*h+1 (default a*h+1), p + a - 1 + h <= 64 ports,
-    /// g*a*p <= 4096 NICs.
+    /// g*a*p <= 32768 NICs, g*a routers x g*a*p NICs <= 2^28 (the routing table).
     Dragonfly {
         p: u32,
         a: u32,
@@ -93,7 +100,7 @@ pub enum TopologyConfig {
     /// Routers, NICs and links from a file in BookSim 2's `anynet` format, routed up*/down*
     /// (docs/network.md, "Topologies from a file"). `path` is taken from the scenario
     /// file's directory when relative (net-bench: from the current directory). At most
-    /// MAX_RADIX ports a router and MAX_NODES NICs.
+    /// MAX_RADIX ports a router and MAX_NODES NICs, routers x NICs <= MAX_TABLE_BYTES.
     File {
         path: String,
         /// The parsed file (`resolve` reads it).
@@ -161,6 +168,56 @@ impl TopologyConfig {
                 .map_or(0, |s| s.g.saturating_mul(s.a).saturating_mul(s.p)),
             TopologyConfig::File { ref graph, .. } => graph.as_ref().map_or(0, |g| g.nodes()),
         }
+    }
+
+    /// Number of switches (only meaningful after the sizes are valid).
+    pub fn switches(&self) -> u64 {
+        match *self {
+            TopologyConfig::SingleSwitch { .. } => 1,
+            TopologyConfig::FatTree { radix, leaves } => (leaves + radix / 2) as u64,
+            TopologyConfig::ThreeStage { radix } => (radix + radix / 2) as u64,
+            TopologyConfig::Torus { k, n } | TopologyConfig::Mesh { k, n } => {
+                (k as u64).saturating_pow(n)
+            }
+            TopologyConfig::KaryNtree { k, n, .. } | TopologyConfig::KaryNfly { k, n, .. } => {
+                n as u64 * (self.nodes() / k.max(1)) as u64
+            }
+            TopologyConfig::Dragonfly { .. } => {
+                self.dragonfly().map_or(0, |s| s.g as u64 * s.a as u64)
+            }
+            TopologyConfig::File { ref graph, .. } => {
+                graph.as_ref().map_or(0, |g| g.routers() as u64)
+            }
+        }
+    }
+
+    /// Pushes an error unless the routing table, switches x NICs bytes, is at most
+    /// MAX_TABLE_BYTES (checked once the sizes are otherwise valid).
+    fn table_ok(&self, errs: &mut Vec<FieldError>) {
+        let (nodes, switches) = (self.nodes() as u64, self.switches());
+        if nodes * switches <= MAX_TABLE_BYTES {
+            return;
+        }
+        let (field, value): (&str, String) = match *self {
+            TopologyConfig::Torus { n, .. }
+            | TopologyConfig::Mesh { n, .. }
+            | TopologyConfig::KaryNtree { n, .. }
+            | TopologyConfig::KaryNfly { n, .. } => ("topology.n", n.to_string()),
+            TopologyConfig::Dragonfly { h, g, .. } => match g {
+                Some(g) => ("topology.g", g.to_string()),
+                None => ("topology.h", h.to_string()),
+            },
+            TopologyConfig::File { ref path, .. } => ("topology.path", path.clone()),
+            _ => ("topology", self.kind().to_string()),
+        };
+        errs.push(bad(
+            field,
+            value,
+            format!(
+                "switches x NICs (the routing table's bytes) must be at most {MAX_TABLE_BYTES}: here {switches} switches x {nodes} NICs = {}",
+                nodes * switches
+            ),
+        ));
     }
 
     /// A dragonfly's shape with `g` filled in (None for other topologies).
@@ -356,6 +413,9 @@ impl TopologyConfig {
                     ));
                 }
             }
+        }
+        if errs.is_empty() {
+            self.table_ok(&mut errs);
         }
         errs
     }

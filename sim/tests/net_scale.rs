@@ -1,0 +1,147 @@
+//! Scale (issue 43): the 16,512-NIC dragonfly (p = 8, a = 16, h = 8, g = 129, 31 ports x 3
+//! lanes a router) builds and runs with `none`, PFT and IB CC, delivering flits with the invariant
+//! checker passing; `check` refuses what is above the remaining limits (NICs, the routing
+//! table, lanes per switch, schemes with per-pair state), naming the field and its range.
+//! No timing is asserted (docs/performance.md has the measured speed and memory).
+
+#![allow(clippy::result_large_err)]
+
+use pft_sim::cc::pft::PftConfig;
+use pft_sim::net::{BernoulliSource, NetConfig, Pattern, Routing, TopologyConfig};
+use pft_sim::{CcConfig, EngineKind, Network};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
+
+fn big_dragonfly() -> NetConfig {
+    NetConfig {
+        topology: TopologyConfig::Dragonfly {
+            p: 8,
+            a: 16,
+            h: 8,
+            g: None,
+        },
+        vcs: Some(3),
+        routing: Some(Routing::Ugal),
+        ..NetConfig::default()
+    }
+}
+
+fn run(cc: &CcConfig) {
+    let cfg = big_dragonfly();
+    let mut net = Network::with_cc(&cfg, cc, EngineKind::Model, 1).expect("builds");
+    assert_eq!(net.nodes(), 16_512);
+    let mut w = BernoulliSource::new(
+        net.nodes(),
+        Pattern::Uniform,
+        0.3,
+        cfg.mtu_bytes,
+        cfg.flit_bytes,
+        7,
+    );
+    for c in 0..300 {
+        net.step(&mut w)
+            .expect("no invariant violation, no deadlock");
+        if c % 100 == 99 {
+            net.check().expect("the invariant checker passes");
+        }
+    }
+    net.check().expect("the invariant checker passes");
+    assert!(
+        net.flits_delivered() > 0,
+        "flits are delivered within 300 cycles"
+    );
+}
+
+#[test]
+fn dragonfly_of_16512_nics_runs_with_none() {
+    run(&CcConfig::none());
+}
+
+#[test]
+fn dragonfly_of_16512_nics_runs_with_pft() {
+    run(&CcConfig::Pft(PftConfig::default()));
+}
+
+/// IB CC keeps its flows per active flow (issue 43), so it runs here too.
+#[test]
+fn dragonfly_of_16512_nics_runs_with_ibcc() {
+    run(&CcConfig::default_of("ibcc").expect("a scheme"));
+}
+
+/// A fresh directory under the target's temporary directory.
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("net_scale")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `pftsim check` on the smoke scenario with `topology` (and `extra` appended): its exit
+/// status and stderr.
+fn check(name: &str, topology: &str, extra: &str) -> (bool, String) {
+    let smoke = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/smoke.toml"),
+    )
+    .unwrap();
+    let text = smoke.replace(
+        "topology = { kind = \"fat_tree\", radix = 8, leaves = 4 }",
+        &format!("topology = {topology}"),
+    );
+    assert_ne!(text, smoke, "the smoke scenario's topology line");
+    // the lane router has no VOQ
+    let text = text.replace("voq = true\n", "");
+    let d = tmp(name);
+    std::fs::write(d.join("s.toml"), format!("{text}\n{extra}")).unwrap();
+    let o = Command::new(PFTSIM)
+        .args(["check", "s.toml"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{name}: {err}");
+    (o.status.success(), err)
+}
+
+fn refused(name: &str, topology: &str, extra: &str, wants: &[&str]) {
+    let (ok, err) = check(name, topology, extra);
+    assert!(!ok, "{name}: accepted");
+    for w in wants {
+        assert!(err.contains(w), "{name}: {w:?} not in {err}");
+    }
+}
+
+#[test]
+fn check_refuses_what_is_above_the_limits() {
+    // NICs: 32 routers x 16 NICs x 97 groups > 32,768
+    refused(
+        "nics",
+        "{ kind = \"dragonfly\", p = 16, a = 32, h = 3 }\nvcs = 3",
+        "",
+        &["topology.h", "g*a*p (NICs) must be at most 32768"],
+    );
+    // the routing table: a 32,768-NIC torus has 2^30 entries
+    refused(
+        "table",
+        "{ kind = \"torus\", k = 8, n = 5 }\nvcs = 2",
+        "",
+        &["topology.n", "at most 268435456"],
+    );
+    // lanes per switch: 31 ports x 5 lanes > 128
+    refused(
+        "lanes",
+        "{ kind = \"dragonfly\", p = 8, a = 16, h = 8 }\nvcs = 5\nrouting = \"ugal\"",
+        "",
+        &["vcs", "at most 4 here", "at most 128"],
+    );
+    // a scheme with a record per (source, destination) pair
+    refused(
+        "dense",
+        "{ kind = \"dragonfly\", p = 8, a = 16, h = 8 }\nvcs = 3\nrouting = \"ugal\"",
+        "[[cc]]\nname = \"dcqcn\"\nkind = \"dcqcn\"\n",
+        &["network.topology", "at most 4096 NICs", "dcqcn"],
+    );
+}
