@@ -224,22 +224,7 @@ impl Scheme for IbccState {
     }
     #[inline(always)] // called from two switch models; keep it inlined into both (measured: out of line costs IB CC 5 % instructions)
     fn departs(&mut self, o: &OutputAt, d: &Departure) -> u8 {
-        if let Some((_, out_level)) = self.validated {
-            self.switches.depart(
-                o.switch as usize,
-                o.port,
-                o.global,
-                d.head,
-                d.len as u32,
-                !d.control,
-            );
-            // MVCM's validation: once, at the first saturated output queue
-            if d.head && !d.control && d.bits & (MB | FECN) == MB && o.queue > out_level {
-                self.switches.marked[o.global] += 1;
-                return FECN;
-            }
-            return 0;
-        }
+        // under validated marking the switches' own level is off, so `mark` is false
         let mark = self.switches.depart(
             o.switch as usize,
             o.port,
@@ -248,6 +233,13 @@ impl Scheme for IbccState {
             d.len as u32,
             !d.control,
         );
+        if let Some((_, out_level)) = self.validated {
+            // MVCM's validation: once, at the first saturated output queue
+            if d.head && !d.control && d.bits & (MB | FECN) == MB && o.queue > out_level {
+                self.switches.marked[o.global] += 1;
+                return FECN;
+            }
+        }
         if mark {
             FECN
         } else {
