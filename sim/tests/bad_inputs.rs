@@ -452,6 +452,13 @@ fn scenario_cases() -> Vec<Case> {
             with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nescape_lanes = 1\n"),
         ),
         sc(
+            "SC-120",
+            with(
+                "mtu_bytes = 1024\n",
+                "mtu_bytes = 1024\ndisha_timeout_cycles = 8\n",
+            ),
+        ),
+        sc(
             "SC-113",
             with(
                 "mtu_bytes = 1024\n",

@@ -458,6 +458,7 @@ fn escape_channel_dependency_graphs_are_acyclic_with_dateline_classes() {
                 df: None,
                 threshold: 0,
                 one_escape: false,
+                disha: false,
             };
             assert_eq!(
                 acyclic(&escape_cdg(&rt)),

@@ -37,6 +37,7 @@ fn rt(k: u32, n: u32, vcs: u32) -> Router {
         df: None,
         threshold: 0,
         one_escape: true,
+        disha: false,
     }
 }
 

@@ -195,6 +195,12 @@ impl Network {
         each_net!(self, n => n.full_switch_inputs())
     }
 
+    /// Packets that took Disha's recovery path since cycle 0 (`routing = "disha"`; 0
+    /// otherwise).
+    pub fn disha_recoveries(&self) -> u64 {
+        each_net!(self, n => n.disha_recoveries())
+    }
+
     /// Messages accepted and not yet delivered.
     pub fn messages_pending(&self) -> u64 {
         each_net!(self, n => n.messages_pending())

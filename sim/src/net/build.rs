@@ -56,11 +56,12 @@ impl<S: Scheme> Network<S> {
 
         // Lanes per port: 1 for today's switch; with `vcs`, every port has V lane records
         // (local index port * V + lane), NIC ports using lane 0 only.
-        let v = cfg.vcs.unwrap_or(1);
+        // (`disha` adds the deadlock buffer's lane to every port: `lane_records`)
+        let v = cfg.lane_records().unwrap_or(1);
         let vc_buf = cfg.vc_buf_flits.unwrap_or(super::lanes::DEFAULT_VC_BUF);
         let mut sw = Switches {
             qpp,
-            vcs: cfg.vcs.unwrap_or(0),
+            vcs: cfg.lane_records().unwrap_or(0),
             model: if cfg.vcs.is_some() {
                 1
             } else if cfg.speedup.is_some() {
@@ -339,6 +340,7 @@ impl<S: Scheme> Network<S> {
             acks: cfg
                 .ack_bytes
                 .map(|b| Box::new(super::acks::Acks::new(nodes, cfg.flits_for(b) as u16))),
+            disha: super::disha::Disha::new(cfg),
             cc,
             order: None,
             msg_buf: Vec::new(),

@@ -234,7 +234,7 @@ impl<S: Scheme> Network<S> {
                 self.flits_in_network
             )));
         }
-        Ok(())
+        self.check_disha()
     }
 
     /// (flits arrived, flits sent) of a buffer entry, from the ports that count them.

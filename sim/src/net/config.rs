@@ -188,6 +188,11 @@ pub struct NetConfig {
     /// cycle, round robin over the waiting input lanes). Needs `vcs`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allocator: Option<Allocator>,
+    /// Lane router, routing `disha`: cycles a head waits at the front of its input lane
+    /// without an output lane before it is presumed deadlocked and may take the recovery
+    /// token (seed 003: 8). 1..=65535, default 8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disha_timeout_cycles: Option<u32>,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
@@ -229,6 +234,7 @@ impl Default for NetConfig {
             send_queue_msgs: None,
             escape_lanes: None,
             allocator: None,
+            disha_timeout_cycles: None,
             fault: None,
         }
     }
@@ -361,6 +367,13 @@ impl NetConfig {
         self.vcs.map_or(self.buffer_flits, |v| {
             v.saturating_mul(self.vc_buf_flits.unwrap_or(super::lanes::DEFAULT_VC_BUF))
         })
+    }
+
+    /// Lane records per port of the lane router: `vcs`, and with routing `disha` one more
+    /// (the deadlock buffer's lane). None without `vcs`.
+    pub fn lane_records(&self) -> Option<u32> {
+        self.vcs
+            .map(|v| v + u32::from(self.routing == Some(Routing::Disha)))
     }
 
     /// Flits of the largest packet.

@@ -8,6 +8,7 @@
 //! as before. `router.rs` is the lane router's cycle.
 
 use super::config::{bad, NetConfig, TopologyConfig, MAX_LANES, MAX_LATENCY_CYCLES};
+use super::disha::disha_errors;
 use super::topology::cube;
 use crate::error::FieldError;
 use serde::{Deserialize, Serialize};
@@ -68,6 +69,13 @@ pub enum Routing {
     /// sent minimally may divert once at the next router of its group. The lane is the
     /// global hops taken plus one after the first hop. Needs vcs >= 4.
     Par,
+    /// Disha deadlock recovery on a torus or mesh (seed 003's second configuration; Anjan
+    /// and Pinkston, ISCA 1995): every one of the `vcs` lanes is fully adaptive and
+    /// minimal, so the lanes can deadlock; a head blocked `disha_timeout_cycles` is presumed
+    /// deadlocked, and the one packet holding the circulating token leaves on the deadlock
+    /// buffers (one extra lane per port, its own minimal dimension-order path) with
+    /// priority. `disha.rs`. Needs the lane router with vcs >= 1.
+    Disha,
 }
 
 /// How the lane router grants output lanes to waiting heads (`[network] allocator`).
@@ -111,7 +119,7 @@ impl Router {
             routing: cfg
                 .routing
                 .unwrap_or_else(|| Routing::default_for(&cfg.topology)),
-            vcs: v,
+            vcs: v + u32::from(cfg.routing == Some(Routing::Disha)),
             k,
             n,
             wrap,
@@ -119,6 +127,7 @@ impl Router {
             df: cfg.topology.dragonfly(),
             threshold: cfg.ugal_threshold_flits.unwrap_or(DEFAULT_UGAL_THRESHOLD),
             one_escape: wrap && cfg.routing == Some(Routing::Duato) && cfg.escape_lanes == Some(1),
+            disha: cfg.routing == Some(Routing::Disha),
         })
     }
 
@@ -162,6 +171,7 @@ impl Routing {
             Routing::Ugal => "ugal",
             Routing::Par => "par",
             Routing::Shortest => "shortest",
+            Routing::Disha => "disha",
         }
     }
 
@@ -295,8 +305,9 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             ));
         }
     }
+    disha_errors(cfg, routing, errs);
     match routing {
-        Routing::Dor | Routing::Duato if !cube => errs.push(bad(
+        Routing::Dor | Routing::Duato | Routing::Disha if !cube => errs.push(bad(
             "routing",
             routing.name(),
             format!(
@@ -312,7 +323,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         Routing::Updown if cube => errs.push(bad(
             "routing",
             "updown",
-            format!("a {kind} routes by `dor`, `duato` or (torus) `dor_no_dateline`"),
+            format!("a {kind} routes by `dor`, `duato`, `disha` or (torus) `dor_no_dateline`"),
         )),
         _ => {}
     }
@@ -388,6 +399,13 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                 "a torus under `dor` needs the lane router with vcs >= 2 (two dateline classes break the rings' cycles); set routing = \"dor_no_dateline\" to run it on one lane, where it can deadlock",
             ));
         }
+        if routing == Routing::Disha {
+            errs.push(bad(
+                "vcs",
+                "not set (one lane)",
+                "`disha` needs the lane router with vcs >= 1 (its adaptive lanes; the deadlock buffer is added)",
+            ));
+        }
         if routing == Routing::Duato {
             errs.push(bad(
                 "vcs",
@@ -444,13 +462,16 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             ));
         }
     }
-    if radix * v > MAX_LANES {
+    // `disha` adds the deadlock buffer's lane to every port
+    let db = u32::from(routing == Routing::Disha);
+    if radix * (v + db) > MAX_LANES {
         errs.push(bad(
             "vcs",
             v,
             format!(
-                "at most {} here: switches of {radix} ports x vcs lanes must be at most {MAX_LANES} (allocation uses 128-bit lane masks)",
-                MAX_LANES / radix
+                "at most {} here: switches of {radix} ports x vcs lanes{} must be at most {MAX_LANES} (allocation uses 128-bit lane masks)",
+                MAX_LANES / radix - db,
+                if db == 1 { " (and disha's deadlock buffer)" } else { "" }
             ),
         ));
     }
@@ -490,6 +511,9 @@ pub struct Router {
     /// `duato` on a torus with `escape_lanes = 1`: one escape lane (lane 0) under
     /// dimension order without the wrap links, which a packet keeps once it took it.
     pub one_escape: bool,
+    /// `disha`: the top lane of every port (index `vcs - 1` here, where `vcs` counts it)
+    /// is the deadlock buffer, the others are adaptive.
+    pub disha: bool,
 }
 
 /// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:
@@ -497,7 +521,8 @@ pub struct Router {
 /// topology's table port (used by `updown` and `dor_no_dateline`). `tie_minus`: the
 /// packet's way round a torus ring when both are equally long (`dor`, `duato`'s escape).
 /// `escaped`: the head arrived on an escape lane from another router (read only with
-/// `one_escape`, where it then keeps the escape lane). Public for the tests that build
+/// `one_escape`, where it then keeps the escape lane), or (`disha`) its packet holds the
+/// token and goes on the deadlock buffers. Public for the tests that build
 /// each routing's channel-dependency graph.
 pub fn candidates(
     rt: &Router,
@@ -528,9 +553,28 @@ pub fn candidates(
                 return;
             }
             if !escaped {
-                adaptive(rt, r, dst, 1, out);
+                adaptive(rt, r, dst, 1, v, out);
             }
             out.push((p, 0, 1, false));
+        }
+        Routing::Disha => {
+            let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
+            let mut p = cube::dor_port(r, dst, k, n, wrap);
+            if p == 2 * n {
+                out.push((p, 0, 1, false)); // eject: the NIC's one lane
+            } else if escaped {
+                // the recovery path: the deadlock buffer on the dimension-order port (any
+                // minimal path is deadlock-free for the one packet that holds the token)
+                if wrap
+                    && tie_minus
+                    && 2 * ((cube::digit(dst, k, p / 2) + k - cube::digit(r, k, p / 2)) % k) == k
+                {
+                    p += 1;
+                }
+                out.push((p, v - 1, v, false));
+            } else {
+                adaptive(rt, r, dst, 0, v - 1, out);
+            }
         }
         Routing::Dor | Routing::Duato => {
             let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
@@ -557,7 +601,7 @@ pub fn candidates(
                 v
             };
             if rt.routing == Routing::Duato {
-                adaptive(rt, r, dst, escape, out);
+                adaptive(rt, r, dst, escape, v, out);
             }
             // the dimension-order lanes (all of them for `dor`, the escape ones for duato)
             let (lo, hi) = if wrap {
@@ -588,10 +632,17 @@ pub fn shortest_hop(table: u32, hops: u32, nic: bool) -> (u32, u32, u32, bool) {
     }
 }
 
-/// Duato's adaptive candidates: every minimal direction from router `r` to `dst`, on lanes
-/// `first..vcs`.
-fn adaptive(rt: &Router, r: u32, dst: u32, first: u32, out: &mut Vec<(u32, u32, u32, bool)>) {
-    let (k, n, wrap, v) = (rt.k, rt.n, rt.wrap, rt.vcs);
+/// The adaptive candidates: every minimal direction from router `r` to `dst`, on lanes
+/// `first..end`.
+fn adaptive(
+    rt: &Router,
+    r: u32,
+    dst: u32,
+    first: u32,
+    end: u32,
+    out: &mut Vec<(u32, u32, u32, bool)>,
+) {
+    let (k, n, wrap, v) = (rt.k, rt.n, rt.wrap, end);
     for d in 0..n {
         let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
         if x == y {

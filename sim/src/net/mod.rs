@@ -40,6 +40,7 @@ mod check;
 mod cioq;
 pub mod config;
 mod deadlock;
+mod disha;
 pub mod dragonfly_route;
 pub mod error;
 pub mod faults;

@@ -169,6 +169,8 @@ pub struct Network<S> {
     pub(crate) seams: Seams,
     /// Per-packet ACKs (`ack_bytes`; None without).
     pub(crate) acks: Option<Box<super::acks::Acks>>,
+    /// Disha's token and recovery path (routing `disha`; None otherwise).
+    pub(crate) disha: Option<Box<super::disha::Disha>>,
     pub(crate) order: Option<Vec<u32>>,
     pub(crate) msg_buf: Vec<Message>,
     pub(crate) deliveries: Vec<Delivery>,
@@ -234,6 +236,7 @@ impl<S: Scheme> Network<S> {
                 r.map_err(|e| *e)?;
             }
         }
+        self.disha_end_cycle();
         if self.cfg.check {
             self.check()?;
         }
@@ -576,20 +579,16 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Switch-to-switch input buffers (lanes, with `vcs`) that are full now: the count a
-    /// global scheme sees as `Global::full_inputs`.
+    /// global scheme sees as `Global::full_inputs` (not `disha`'s deadlock buffers).
     pub fn full_switch_inputs(&self) -> u64 {
-        let cap = match self.sw.vcs {
+        let (v, lanes) = (self.sw.vcs, self.cfg.vc_buf_flits);
+        let cap = match v {
             0 => self.cfg.buffer_flits,
-            _ => self
-                .cfg
-                .vc_buf_flits
-                .unwrap_or(super::lanes::DEFAULT_VC_BUF),
+            _ => lanes.unwrap_or(super::lanes::DEFAULT_VC_BUF),
         };
-        self.sw
-            .inp
-            .items
-            .iter()
-            .filter(|p| p.occ >= cap && matches!(p.credit_to.end(), End::Port(_)))
+        let db = |g: usize| self.disha.is_some() && g as u32 % v == v - 1;
+        let inp = self.sw.inp.items.iter().enumerate();
+        inp.filter(|(g, p)| p.occ >= cap && matches!(p.credit_to.end(), End::Port(_)) && !db(*g))
             .count() as u64
     }
 

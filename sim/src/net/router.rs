@@ -44,10 +44,13 @@
 //! packet (checked), so a packet with an output lane never waits for a credit.
 
 use super::config::Fault;
+use super::disha::RECOVERY;
 use super::lanes::{self, Routing};
 use super::network::Network;
 use super::scheme::{OutputAt, Scheme};
-use super::store::{CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PortId, SwitchId, CONTROL};
+use super::store::{
+    CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PktId, PortId, SwitchId, CONTROL,
+};
 use super::topology::Peer;
 
 impl<S: Scheme> Network<S> {
@@ -70,7 +73,15 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
-        if waiting != 0 && !self.sw.central.is_empty() {
+        // Disha: the token holder's head goes first (its capture here included)
+        let prio = if waiting != 0 && self.disha.is_some() {
+            self.disha_heads(si, waiting)
+        } else {
+            0
+        };
+        if prio != 0 && !self.sw.central.is_empty() {
+            waiting = 1 << prio.trailing_zeros();
+        } else if waiting != 0 && !self.sw.central.is_empty() {
             // the central arbiter: one head per cycle, the first waiting input lane from
             // its pointer on
             let at = &mut self.sw.central[si.0 as usize];
@@ -80,7 +91,7 @@ impl<S: Scheme> Network<S> {
             waiting = 1 << i;
         }
         if waiting != 0 {
-            self.allocate_lanes(si, waiting);
+            self.allocate_lanes(si, waiting, prio);
         }
         self.traverse(si);
         if S::MARKS && self.seams.marks {
@@ -149,8 +160,9 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// Lane allocation for the waiting heads `waiting` (input lanes, local) of switch `si`.
-    fn allocate_lanes(&mut self, si: SwitchId, mut waiting: u128) {
+    /// Lane allocation for the waiting heads `waiting` (input lanes, local) of switch `si`;
+    /// the heads in `prio` (Disha's token holder) win any lane they ask for.
+    fn allocate_lanes(&mut self, si: SwitchId, mut waiting: u128, prio: u128) {
         let st = self.sw.sw[si];
         let rt = self.sw.router.expect("a lane router has its routing");
         let v = rt.vcs;
@@ -179,9 +191,13 @@ impl<S: Scheme> Network<S> {
                 cand.clear();
                 cand.push(lanes::shortest_hop(en.out as u32, pk.route, nic));
             } else {
-                // on an escape lane from another router (a NIC's port has lane 0 only)
-                let escaped =
-                    crt.one_escape && i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0;
+                // on an escape lane from another router (a NIC's port has lane 0 only), or
+                // (disha) on the recovery path
+                let escaped = if crt.disha {
+                    pk.flags & RECOVERY != 0
+                } else {
+                    crt.one_escape && i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0
+                };
                 lanes::candidates(
                     &crt,
                     si.0,
@@ -205,8 +221,9 @@ impl<S: Scheme> Network<S> {
                 let Some(c) = free_lane else { continue };
                 let c = b + c;
                 if adaptive {
-                    // the port with the most free credits over its lanes
-                    let credits: u32 = (0..v)
+                    // the port with the most free credits over its lanes (not counting
+                    // disha's deadlock buffer, which no adaptive head may take)
+                    let credits: u32 = (0..v - u32::from(rt.disha))
                         .map(|c| {
                             let op = &self.sw.out[st.port(p * v + c)];
                             op.limit - op.used
@@ -222,7 +239,11 @@ impl<S: Scheme> Network<S> {
             }
             if let Some(o) = pick {
                 let rr = self.sw.out[st.port(o)].rr as u32;
-                let dist = ((i + lanes - rr) % lanes) as u8;
+                let dist = if prio >> i & 1 != 0 {
+                    0
+                } else {
+                    1 + ((i + lanes - rr) % lanes) as u8
+                };
                 let b = &mut best[o as usize];
                 if b.0 == u8::MAX || dist < b.1 {
                     *b = (i as u8, dist);
@@ -283,6 +304,9 @@ impl<S: Scheme> Network<S> {
                     *r = super::dragonfly_route::after(&df, *r, o / v);
                 }
             }
+            if prio >> i & 1 != 0 {
+                self.disha_granted(si, i);
+            }
             let op = &mut self.sw.out[st.port(o)];
             op.entry = e;
             op.from = g;
@@ -327,6 +351,9 @@ impl<S: Scheme> Network<S> {
         // input lanes that can move a flit now, and the output lane each holds
         let mut ready = 0u128;
         let mut out_of = [0u8; 128];
+        // Disha: the token holder's flit goes first
+        let holder = self.disha.as_deref().map_or(PktId::NONE, |d| d.holder);
+        let mut first = u32::MAX;
         let mut held = st.locked_out & !st.paused_out;
         while held != 0 {
             let o = held.trailing_zeros();
@@ -342,6 +369,9 @@ impl<S: Scheme> Network<S> {
                 let i = st.local(op.from);
                 ready |= 1 << i;
                 out_of[i as usize] = o as u8;
+                if op.pkt == holder {
+                    first = i;
+                }
             }
         }
         if ready == 0 {
@@ -357,11 +387,19 @@ impl<S: Scheme> Network<S> {
                 continue;
             }
             let start = self.sw.sa_in[pbase + p as usize] as u32;
-            let c = (m.rotate_right(start).trailing_zeros() + start) & 63;
+            let c = if first / v == p {
+                first % v
+            } else {
+                (m.rotate_right(start).trailing_zeros() + start) & 63
+            };
             let i = p * v + c;
             let q = out_of[i as usize] as u32 / v;
             let rr = self.sw.sa_out[pbase + q as usize] as u32;
-            let dist = ((p + ports - rr) % ports) as u8;
+            let dist = if i == first {
+                0
+            } else {
+                1 + ((p + ports - rr) % ports) as u8
+            };
             let b = &mut best[q as usize];
             if b.0 == u8::MAX || dist < b.1 {
                 *b = (i as u8, dist);
@@ -400,8 +438,12 @@ impl<S: Scheme> Network<S> {
             seq,
         };
         let pkt = op.pkt;
+        let to = op.rx.end();
         if tail {
             op.entry = EntryId::NONE;
+        }
+        if self.disha.is_some() {
+            self.disha_moved(pkt, tail, to);
         }
         if S::MARKS && self.seams.marks {
             let at = self.lane_output_at(si, self.sw.sw[si].local(bo) / self.sw.vcs);

@@ -553,7 +553,11 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         mean_c: rows.iter().map(|r| r.mean_c).sum::<f64>() / nf,
         max_c: rows.iter().map(|r| r.max_c).max().unwrap_or(0),
     };
-    let cc_counters = net.counter_map();
+    let mut cc_counters = net.counter_map();
+    if sc.network.routing == Some(crate::net::Routing::Disha) {
+        // the network's own count beside the scheme's (compare's `counters` line)
+        cc_counters.insert("disha_recoveries".into(), net.disha_recoveries());
+    }
     let results = w.gpcnet_results();
     let canary_spans = results.as_ref().map_or(Vec::new(), |r| {
         r.tests

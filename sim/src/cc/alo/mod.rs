@@ -40,8 +40,10 @@ impl Plugin for Alo {
 
     fn build(cfg: &AloConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<AloState, NetError> {
         let net = ctx.cfg;
-        let v = net.vcs.unwrap_or(1);
-        let data = v - net.ack_vcs.unwrap_or(0).min(v - 1);
+        // lane records per port (`disha`'s deadlock buffer is the top one, never a data lane)
+        let v = net.lane_records().unwrap_or(1);
+        let user = net.vcs.unwrap_or(1);
+        let data = user - net.ack_vcs.unwrap_or(0).min(user - 1);
         let cube = match net.topology {
             TopologyConfig::Torus { k, n } => Some((k, n, true)),
             TopologyConfig::Mesh { k, n } => Some((k, n, false)),
