@@ -4,6 +4,9 @@
 #
 #   bash tb/selftuned/disha.sh OUT_DIR [JOBS] [SEEDS]
 #
+# SETS (environment): more `--set` options for every run, e.g.
+#   SETS='--set network.disha_timeout_cycles=32' bash tb/selftuned/disha.sh OUT
+#
 # Writes OUT_DIR/disha-seeds.csv: seed, row, accepted, lat_mean, lat_p99, packets (the
 # window's packets the mean is over), disha_recoveries (packets that took the recovery
 # path over the run), then per burst b1..b4 the mean flits in the network over the burst's
@@ -25,11 +28,12 @@ bin=$root/target/release/pftsim
 sc=$out/disha3.toml
 awk '/^\[\[cc\]\]/{n++} n<4' "$root/scenarios/selftuned-disha.toml" >"$sc"
 one() {
-    "$bin" compare "$sc" --out "$out/runs/$1" --yes --quiet --jobs 1 --set seed="$1" \
+    # shellcheck disable=SC2086 # SETS is a list of options
+    "$bin" compare "$sc" --out "$out/runs/$1" --yes --quiet --jobs 1 --set seed="$1" ${SETS:-} \
         >"$out/runs/$1.txt" 2>&1 || { echo "error: seed $1 failed, see $out/runs/$1.txt" >&2; return 1; }
 }
 export -f one
-export bin sc out
+export bin sc out SETS
 printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'one {}'
 python3 - "$out" $seeds <<'PY'
 import csv, json, os, sys
