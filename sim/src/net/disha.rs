@@ -10,10 +10,9 @@
 //!   adaptive lanes meanwhile.
 //! - **Token.** One token visits the routers one per cycle in snake order (a Hamiltonian
 //!   ring of a torus with even k). At the router it visits, the presumed-deadlocked head
-//!   that has waited longest (then the lowest lane) captures it; the token then stays with
-//!   that packet until the packet's tail leaves its last router for the destination NIC,
-//!   and goes on round the ring in the next cycle from the router after the one that
-//!   captured it, so every router gets its turn.
+//!   that has waited longest (then the lowest lane) captures it. The token then travels
+//!   with that packet: it is released when the packet's tail leaves its last router for
+//!   the destination NIC, and goes on round the ring from that router in the next cycle.
 //! - **Deadlock buffers.** The lane router gives every port one more lane, the deadlock
 //!   buffer (its top lane, `vc_buf_flits` like the others). Only the token holder enters
 //!   it: from its lane to the deadlock buffer of its dimension-order port, buffer to buffer
@@ -26,10 +25,10 @@
 //! Choices where Disha's paper leaves room (docs/cc/selftuned.md, "Disha"): the deadlock
 //! buffer is a lane per port (only one packet uses the buffers, and it enters a router
 //! once, so this holds what Disha's one buffer per router holds); the token moves one
-//! router per cycle and, after a recovery, goes on from the router after the capturing one
-//! (resuming at the releasing router instead let some routers wait without end: measured,
-//! the 8-ary 2-cube tests in sim/tests/net_disha.rs then do not drain); the head waits
-//! `moved_at` cycles, the lane router's own clock of a stalled lane.
+//! router per cycle and, after a recovery, goes on from the destination's router, where
+//! the packet that carried it left the path (going on from the capturing router instead
+//! is a reading beside it in docs/results.md); the head waits `moved_at` cycles, the lane
+//! router's own clock of a stalled lane.
 //!
 //! The invariant checker (`check = true`) holds: at most one packet is on the recovery path
 //! and it is the token's holder; a deadlock buffer holds flits of the holder only; the
@@ -88,11 +87,13 @@ pub(crate) struct Disha {
     capture: Option<(SwitchId, u32)>,
     /// The routers in the token's order, and each router's place in it.
     ring: Vec<SwitchId>,
-    /// The router the circulating token is at (index into `ring`; while held, the router
-    /// that captured it).
+    /// Each router's place in `ring`.
+    place: Vec<u32>,
+    /// The router the circulating token is at (index into `ring`).
     at: u32,
-    /// The holder's tail left for its NIC this cycle: the token is free from the next.
-    release: bool,
+    /// The holder's tail left for its NIC at this router this cycle: the token is free
+    /// from the next cycle, starting there.
+    release: Option<SwitchId>,
     /// The last cycle a flit of the holder moved.
     last_move: u64,
     /// Packets that took the token.
@@ -110,14 +111,19 @@ impl Disha {
             _ => return None,
         };
         let ring = snake(k, n);
+        let mut place = vec![0; ring.len()];
+        for (i, s) in ring.iter().enumerate() {
+            place[s.index()] = i as u32;
+        }
         Some(Box::new(Disha {
             timeout: cfg.disha_timeout_cycles.unwrap_or(DEFAULT_TIMEOUT) as u64,
             lanes: cfg.lane_records().unwrap_or(1),
             holder: PktId::NONE,
             capture: None,
             ring,
+            place,
             at: 0,
-            release: false,
+            release: None,
             last_move: 0,
             recoveries: 0,
         }))
@@ -176,7 +182,7 @@ impl<S: Scheme> Network<S> {
                 prio |= 1 << i;
             }
         }
-        let free = d.holder == PktId::NONE && !d.release;
+        let free = d.holder == PktId::NONE && d.release.is_none();
         let second = matches!(self.faults.test, Some(Fault::SecondToken { cycle }) if !self.faults.test_fired && now >= cycle);
         if !(free && d.ring[d.at as usize] == si || !free && second) {
             return prio;
@@ -218,27 +224,28 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// A flit of packet `pkt` left a router for `to`; `tail`: the packet's last.
+    /// A flit of packet `pkt` left router `si` for `to`; `tail`: the packet's last.
     #[inline]
-    pub(crate) fn disha_moved(&mut self, pkt: PktId, tail: bool, to: End) {
+    pub(crate) fn disha_moved(&mut self, si: SwitchId, pkt: PktId, tail: bool, to: End) {
         let now = self.now;
         if let Some(d) = self.disha.as_deref_mut() {
             if pkt == d.holder {
                 d.last_move = now;
-                d.release |= tail && matches!(to, End::Nic(_));
+                if tail && matches!(to, End::Nic(_)) {
+                    d.release = Some(si);
+                }
             }
         }
     }
 
-    /// End of a cycle: a free token moves to the next router of the ring (a released one
-    /// from the router that had captured it).
+    /// End of a cycle: a released token is at the router that released it; a free one
+    /// moves to the next router of the ring.
     pub(crate) fn disha_end_cycle(&mut self) {
         if let Some(d) = self.disha.as_deref_mut() {
-            if d.release {
-                d.release = false;
+            if let Some(s) = d.release.take() {
                 d.holder = PktId::NONE;
-            }
-            if d.holder == PktId::NONE {
+                d.at = d.place[s.index()];
+            } else if d.holder == PktId::NONE {
                 d.at = (d.at + 1) % d.ring.len() as u32;
             }
         }

@@ -443,7 +443,7 @@ impl<S: Scheme> Network<S> {
             op.entry = EntryId::NONE;
         }
         if self.disha.is_some() {
-            self.disha_moved(pkt, tail, to);
+            self.disha_moved(si, pkt, tail, to);
         }
         if S::MARKS && self.seams.marks {
             let at = self.lane_output_at(si, self.sw.sw[si].local(bo) / self.sw.vcs);
