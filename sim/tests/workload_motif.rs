@@ -4,7 +4,7 @@
 //! with their line, bad keys refused with the field. No timed assertions.
 
 use pft_sim::scenario::{self, run, Progress, Scenario};
-use pft_sim::workload::motif::{MotifResults, Trace};
+use pft_sim::workload::motif::{MotifResults, Op, Trace};
 use pft_sim::workload::{MotifConfig, MotifKind, WorkloadConfig};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -92,6 +92,7 @@ fn alltoall_fft_incast_ring_sweep_counts() {
     // fft3d on [4, 2]: rows of 4 (3 each), columns of 2 (1 each)
     check_count(8, "motif = \"fft3d\"\ngrid = [4, 2]", 8 * 3 + 8);
     check_count(8, "motif = \"incast\"\nroot = 3", 7);
+    check_count(8, "motif = \"broadcast\"\nroot = 3", 7);
     check_count(8, "motif = \"random_ring\"", 16);
     // sweep3d on [4, 3], 4 corners x 2 blocks of (3 * 3 + 4 * 2) links
     check_count(
@@ -184,6 +185,7 @@ fn every_motif_round_trips_through_text() {
         (MotifKind::Sweep3d, 6),
         (MotifKind::Fft3d, 6),
         (MotifKind::Incast, 5),
+        (MotifKind::Broadcast, 5),
         (MotifKind::RandomRing, 7),
     ] {
         let c = MotifConfig {
@@ -438,4 +440,47 @@ fn bad_jobs_are_refused_with_the_field() {
         e.contains("`workload.nics` = 8: allowed only the NIC count, 16"),
         "{e}"
     );
+}
+
+#[test]
+fn broadcast_sends_from_the_root_and_incast_to_it() {
+    // the two are mirror images: the root's operations are the other ranks' peers
+    for (kind, root_sends) in [(MotifKind::Broadcast, true), (MotifKind::Incast, false)] {
+        let c = MotifConfig {
+            root: 2,
+            ..MotifConfig::new(kind)
+        };
+        let t = Trace::of_motif(&c, 5, 1).unwrap();
+        for rank in 0..5 {
+            let (sends, recvs): (Vec<u32>, Vec<u32>) = (
+                t.ops(rank, 0)
+                    .iter()
+                    .filter_map(|o| match o {
+                        Op::Send { peer, .. } => Some(*peer),
+                        _ => None,
+                    })
+                    .collect(),
+                t.ops(rank, 0)
+                    .iter()
+                    .filter_map(|o| match o {
+                        Op::Recv { peer, .. } => Some(*peer),
+                        _ => None,
+                    })
+                    .collect(),
+            );
+            let others: Vec<u32> = (0..5).filter(|&p| p != 2).collect();
+            match (rank == 2, root_sends) {
+                (true, true) | (false, false) => {
+                    let want = if rank == 2 { others.clone() } else { vec![2] };
+                    assert_eq!(sends, want, "{kind:?} rank {rank}");
+                    assert!(recvs.is_empty(), "{kind:?} rank {rank}");
+                }
+                _ => {
+                    let want = if rank == 2 { others.clone() } else { vec![2] };
+                    assert_eq!(recvs, want, "{kind:?} rank {rank}");
+                    assert!(sends.is_empty(), "{kind:?} rank {rank}");
+                }
+            }
+        }
+    }
 }

@@ -7,6 +7,7 @@
 
 mod allreduce;
 mod alltoall;
+mod broadcast;
 pub mod engine;
 mod fft3d;
 mod halo3d;
@@ -60,6 +61,8 @@ pub enum MotifKind {
     Fft3d,
     /// Every rank but `root` sends to `root`.
     Incast,
+    /// `root` sends to every other rank (GPCNeT's broadcast congestor's traffic).
+    Broadcast,
     /// Each iteration a new random ring (seeded); each rank exchanges with both neighbours.
     RandomRing,
 }
@@ -74,6 +77,7 @@ impl MotifKind {
             MotifKind::Sweep3d => "sweep3d",
             MotifKind::Fft3d => "fft3d",
             MotifKind::Incast => "incast",
+            MotifKind::Broadcast => "broadcast",
             MotifKind::RandomRing => "random_ring",
         }
     }
@@ -84,7 +88,7 @@ impl MotifKind {
             MotifKind::Halo3d => 16384,
             MotifKind::Allreduce => 8,
             MotifKind::Alltoall | MotifKind::Fft3d | MotifKind::Sweep3d => 1024,
-            MotifKind::Incast => 4096,
+            MotifKind::Incast | MotifKind::Broadcast => 4096,
             MotifKind::RandomRing => 8192,
         }
     }
@@ -143,7 +147,7 @@ pub struct MotifConfig {
     /// allreduce: `recursive_doubling` (default) or `ring`.
     #[serde(default)]
     pub algorithm: Algorithm,
-    /// incast: the receiving rank. 0..nodes, default 0.
+    /// incast: the receiving rank; broadcast: the sending rank. 0..nodes, default 0.
     #[serde(default)]
     pub root: u32,
     /// sweep3d: pipelined blocks per sweep (Ember's nz / kba). 1..=1024, default 4.
@@ -277,7 +281,7 @@ impl MotifConfig {
             MotifKind::Allreduce => 6 * n.max(2).ilog2() as u64 + 6 * n + 4,
             MotifKind::Alltoall | MotifKind::Fft3d => 3 * n + 4,
             MotifKind::Sweep3d => self.corners as u64 * self.blocks as u64 * 6 + 2,
-            MotifKind::Incast => 2 * n + 2,
+            MotifKind::Incast | MotifKind::Broadcast => 2 * n + 2,
             MotifKind::RandomRing => 6,
         }
     }
@@ -352,6 +356,7 @@ impl MotifGen {
             MotifKind::Sweep3d => sweep3d::ops(&self.grid, c.corners, c.blocks, rank, b, comp, out),
             MotifKind::Fft3d => fft3d::ops(&self.grid, rank, b, comp, out),
             MotifKind::Incast => incast::ops(n, c.root, rank, b, comp, out),
+            MotifKind::Broadcast => broadcast::ops(n, c.root, rank, b, comp, out),
             MotifKind::RandomRing => {
                 let ring = self.ring.of(iter);
                 random_ring::ops(ring, rank, b, comp, out)
