@@ -233,8 +233,8 @@ impl DcqcnNics {
         if last == NEVER || now - last >= self.d.cnp_interval {
             self.cnp_q[n].push_back(src);
             self.last_cnp.insert(i, now);
-        } else if !self.deferred.contains_key(&i) {
-            self.deferred.insert(i, ());
+        } else if self.deferred.insert(i, ()).is_none() {
+            // not deferred yet: now it is
             self.pending[n].push(src);
             self.next_event[n] = self.next_event[n].min(last + self.d.cnp_interval);
         }
