@@ -33,7 +33,7 @@ pub struct Params {
 }
 
 /// One flow's RP state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Flow {
     /// Current and target rate, fractions of the line rate.
     pub rc: f64,

@@ -104,11 +104,6 @@ pub trait Plugin {
     /// Probes `series.csv` has but `cc_probes.svg` leaves out (a flag on a scale of
     /// hundreds would be a flat line at 0).
     const PROBES_NOT_PLOTTED: &'static [&'static str] = &[];
-    /// Most NICs the scheme runs on: a scheme that keeps a record for every (source,
-    /// destination) pair (NICs^2 records) is refused on larger networks, naming
-    /// `network.topology` and this range; one whose state is per NIC, per switch port or
-    /// per active flow has no limit of its own. Default: none.
-    const MAX_NODES: Option<u32> = None;
     /// Check `cfg`; push every error (keys named `prefix.key`, with their ranges).
     fn validate(cfg: &Self::Config, prefix: &str, errs: &mut Vec<FieldError>);
     /// Check `cfg` against a valid network `net` (what depends on its topology or lanes);
@@ -244,10 +239,6 @@ macro_rules! registry {
                             errs.push(marks_with_lanes($kind, v, prefix));
                         }
                     }
-                    let nodes = net.topology.nodes();
-                    if let Some(max) = <$p as Plugin>::MAX_NODES.filter(|&m| nodes > m) {
-                        errs.push(dense_flows(max, nodes, $kind, prefix));
-                    }
                     <$p>::validate_network(c, net, prefix, &mut errs)
                 },)* }
                 errs
@@ -328,21 +319,6 @@ mod network;
 /// The refusal of a scheme that marks packets at switch buffers (its state's
 /// `Scheme::MARKS`) at inputs (not `Scheme::MARKS_ON_LANES`) on a network with lanes: the
 /// lane router counts flits per output port and calls no `head_leaves`.
-/// Most NICs of a scheme that keeps a record for every (source, destination) pair (MVCM,
-/// Renato, DCQCN): the simulator's limit before issue 43 (4,096^2 records).
-pub const DENSE_FLOWS_MAX_NODES: u32 = 4096;
-
-/// The network is larger than a scheme with per-pair flow state runs on.
-fn dense_flows(max: u32, nodes: u32, kind: &str, prefix: &str) -> FieldError {
-    FieldError::new(
-        "network.topology",
-        format!("{nodes} NICs"),
-        format!(
-            "at most {max} NICs with {prefix}: kind = \"{kind}\" keeps a record for every (source, destination) pair, NICs^2 of them (docs/cc/{kind}.md, \"Memory\"); run a smaller network or a scheme without per-pair state (none, pft, ibcc, alo, selftuned)"
-        ),
-    )
-}
-
 fn marks_with_lanes(kind: &str, vcs: u32, prefix: &str) -> FieldError {
     FieldError::new(
         "network.vcs",

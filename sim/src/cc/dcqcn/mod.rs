@@ -37,8 +37,6 @@ const SWITCH_SALT: u64 = 0xdc9c_5e1d;
 pub struct Dcqcn;
 
 impl Plugin for Dcqcn {
-    /// A record for every (source, destination) pair (docs/cc/dcqcn.md, "Memory").
-    const MAX_NODES: Option<u32> = Some(crate::cc::DENSE_FLOWS_MAX_NODES);
     const KIND: &'static str = "dcqcn";
     const ABOUT: &'static str =
         "DCQCN: RED/ECN marking, CNPs, per-flow rate limiter (Zhu et al., SIGCOMM 2015)";

@@ -25,6 +25,7 @@
 //! file keeps the NP and each NIC's lists of flows and caches.
 
 use super::config::Derived;
+use crate::net::flows::{key, FlowMap};
 use pft_hdl::dcqcn::float::{self, NEVER};
 use std::collections::VecDeque;
 
@@ -61,18 +62,21 @@ pub struct DcqcnNicStats {
 
 /// DCQCN state of every NIC.
 pub struct DcqcnNics {
-    nodes: usize,
     d: Derived,
     /// The RP's part of `d`.
     rp: float::Params,
-    /// RP: flows indexed `src * nodes + dst`.
-    flows: Vec<Flow>,
+    /// RP: flow `src -> dst` at `key(src, dst)`, only while it differs from
+    /// `Flow::default()` (issue 43: memory per flow with state, not per NIC pair). Only
+    /// looked up: the order of service is in `limited` and the NICs' lists.
+    flows: FlowMap<Flow>,
+    /// `Flow::default()`: every flow without a record.
+    fresh: Flow,
     /// RP, per NIC: destinations of its limited flows.
     limited: Vec<Vec<u32>>,
-    /// NP: the last CNP of flow `src -> dst`, indexed `dst * nodes + src`, and whether a
-    /// CNP waits for the end of its interval.
-    last_cnp: Vec<u64>,
-    deferred: Vec<bool>,
+    /// NP: the last CNP of flow `src -> dst` at `key(dst, src)` (none: NEVER), and the
+    /// flows whose CNP waits for the end of its interval (present: true). Only looked up.
+    last_cnp: FlowMap<u64>,
+    deferred: FlowMap<()>,
     /// NP, per NIC: sources with a deferred CNP.
     pending: Vec<Vec<u32>>,
     /// Per NIC: nothing is due before this cycle (a cache of the earliest timer).
@@ -89,13 +93,13 @@ impl DcqcnNics {
     pub fn new(d: Derived, nodes: u32) -> Self {
         let n = nodes as usize;
         DcqcnNics {
-            nodes: n,
             rp: rp_params(&d),
             d,
-            flows: vec![Flow::default(); n * n],
+            flows: FlowMap::default(),
+            fresh: Flow::default(),
             limited: vec![Vec::new(); n],
-            last_cnp: vec![NEVER; n * n],
-            deferred: vec![false; n * n],
+            last_cnp: FlowMap::default(),
+            deferred: FlowMap::default(),
             pending: vec![Vec::new(); n],
             next_event: vec![NEVER; n],
             blocked_until: vec![0; n],
@@ -106,7 +110,31 @@ impl DcqcnNics {
 
     /// Flow `src -> dst`'s RP state.
     pub fn flow(&self, src: u32, dst: u32) -> &Flow {
-        &self.flows[src as usize * self.nodes + dst as usize]
+        self.flows.get(&key(src, dst)).unwrap_or(&self.fresh)
+    }
+
+    /// Keep flow `src -> dst`'s state `f`: a record only while it is not the default.
+    #[inline]
+    fn store(&mut self, src: u32, dst: u32, f: Flow) {
+        if f == self.fresh {
+            self.flows.remove(&key(src, dst));
+        } else {
+            self.flows.insert(key(src, dst), f);
+        }
+    }
+
+    /// Records held: RP flows with state, NP flows that sent a CNP.
+    pub fn records(&self) -> usize {
+        self.flows.len() + self.last_cnp.len()
+    }
+
+    /// The last CNP NIC `n` sent to `src` (NEVER: none).
+    #[inline]
+    fn last_cnp(&self, n: usize, src: u32) -> u64 {
+        self.last_cnp
+            .get(&key(n as u32, src))
+            .copied()
+            .unwrap_or(NEVER)
     }
 
     /// NIC `n` has a limited flow.
@@ -123,7 +151,7 @@ impl DcqcnNics {
         for (n, l) in self.limited.iter().enumerate() {
             for &dst in l {
                 count += 1;
-                sum += self.flows[n * self.nodes + dst as usize].rc;
+                sum += self.flow(n as u32, dst).rc;
             }
         }
         (count, if count > 0 { sum / count as f64 } else { 1.0 })
@@ -148,15 +176,15 @@ impl DcqcnNics {
             return;
         }
         let mut next = NEVER;
-        let row = n * self.nodes;
         let d = self.d;
         let rp = self.rp;
         let mut i = 0;
         while i < self.limited[n].len() {
-            let dst = self.limited[n][i] as usize;
-            let f = &mut self.flows[row + dst];
+            let dst = self.limited[n][i];
+            let mut f = *self.flow(n as u32, dst);
             let before = f.t;
             let still = f.timer(&rp, now);
+            self.store(n as u32, dst, f);
             self.stats[n].rate_increases += (f.t - before) as u64;
             if still {
                 next = next.min(f.next_t);
@@ -169,12 +197,12 @@ impl DcqcnNics {
         self.blocked_until[n] = 0;
         let mut i = 0;
         while i < self.pending[n].len() {
-            let src = self.pending[n][i] as usize;
-            let due = self.last_cnp[row + src] + d.cnp_interval;
+            let src = self.pending[n][i];
+            let due = self.last_cnp(n, src) + d.cnp_interval;
             if due <= now {
-                self.cnp_q[n].push_back(src as u32);
-                self.last_cnp[row + src] = now;
-                self.deferred[row + src] = false;
+                self.cnp_q[n].push_back(src);
+                self.last_cnp.insert(key(n as u32, src), now);
+                self.deferred.remove(&key(n as u32, src));
                 self.pending[n].swap_remove(i);
             } else {
                 next = next.min(due);
@@ -186,9 +214,10 @@ impl DcqcnNics {
 
     /// A CNP for flow `n -> dst` arrived at NIC `n` at `now`.
     pub fn cnp(&mut self, n: usize, dst: u32, now: u64) {
-        let f = &mut self.flows[n * self.nodes + dst as usize];
+        let mut f = *self.flow(n as u32, dst);
         let was = f.limited;
         f.cnp(&self.rp, now);
+        self.store(n as u32, dst, f);
         if !was {
             self.limited[n].push(dst);
         }
@@ -199,13 +228,13 @@ impl DcqcnNics {
     /// A data packet from `src` arrived at NIC `n` with ECN set at `now`.
     pub fn marked(&mut self, n: usize, src: u32, now: u64) {
         self.stats[n].ecn_received += 1;
-        let i = n * self.nodes + src as usize;
-        let last = self.last_cnp[i];
+        let i = key(n as u32, src);
+        let last = self.last_cnp(n, src);
         if last == NEVER || now - last >= self.d.cnp_interval {
             self.cnp_q[n].push_back(src);
-            self.last_cnp[i] = now;
-        } else if !self.deferred[i] {
-            self.deferred[i] = true;
+            self.last_cnp.insert(i, now);
+        } else if self.deferred.insert(i, ()).is_none() {
+            // not deferred yet: now it is
             self.pending[n].push(src);
             self.next_event[n] = self.next_event[n].min(last + self.d.cnp_interval);
         }
@@ -229,10 +258,9 @@ impl DcqcnNics {
         if active.is_empty() || now < self.blocked_until[n] {
             return false;
         }
-        let row = n * self.nodes;
         let mut earliest = NEVER;
         for &d in active {
-            let t = self.flows[row + d as usize].next_ok;
+            let t = self.flow(n as u32, d).next_ok;
             if t <= now {
                 return true;
             }
@@ -251,15 +279,16 @@ impl DcqcnNics {
     /// Flow `n -> dst` may start a packet now.
     #[inline]
     pub fn eligible(&self, n: usize, dst: u32, now: u64) -> bool {
-        self.flows[n * self.nodes + dst as usize].next_ok <= now
+        self.flow(n as u32, dst).next_ok <= now
     }
 
     /// Flow `n -> dst` starts a packet of `flits` at `now`.
     #[inline]
     pub fn started(&mut self, n: usize, dst: u32, flits: u32, now: u64) {
-        let f = &mut self.flows[n * self.nodes + dst as usize];
+        let mut f = *self.flow(n as u32, dst);
         let (bc, was) = (f.bc, f.limited);
         f.started(&self.rp, flits, now);
+        self.store(n as u32, dst, f);
         self.stats[n].rate_increases += (f.bc != bc) as u64;
         if was && !f.limited {
             if let Some(k) = self.limited[n].iter().position(|&x| x == dst) {

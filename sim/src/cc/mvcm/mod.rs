@@ -20,6 +20,7 @@ pub use config::{Derived, MvcmConfig};
 
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
+use crate::net::flows::{key, FlowMap};
 use crate::net::scheme::{Arrival, CreditGate, Departure, InputAt, OutputAt, Scheme};
 use crate::net::{BuildCtx, NetConfig, NetError, Topology};
 use pft_hdl::mvcm::model::{Action, Flow, Params};
@@ -34,8 +35,6 @@ pub const VB: u8 = 2;
 pub struct Mvcm;
 
 impl Plugin for Mvcm {
-    /// A record for every (source, destination) pair (docs/cc/mvcm.md, "Memory").
-    const MAX_NODES: Option<u32> = Some(crate::cc::DENSE_FLOWS_MAX_NODES);
     const KIND: &'static str = "mvcm";
     const ABOUT: &'static str =
         "MVCM: input marking + output validation, per-flow window and waiting slots (seed 004)";
@@ -111,7 +110,6 @@ pub struct MvcmNicStats {
 pub struct MvcmState {
     gate: CreditGate,
     params: Params,
-    nodes: usize,
     in_level: u32,
     out_level: u32,
     validate: bool,
@@ -119,8 +117,11 @@ pub struct MvcmState {
     warm: bool,
     /// The fast reset only with nothing outstanding (`fast_reset_idle`).
     reset_idle: bool,
-    /// Flow `src -> dst` at `src * nodes + dst`.
-    flows: Vec<Flow>,
+    /// Flow `src -> dst` at `key(src, dst)`, only while it is not `idle` (`settled`):
+    /// the memory is per active flow (issue 43). Only looked up.
+    flows: FlowMap<Flow>,
+    /// A flow at full rate with nothing outstanding: every flow without a record.
+    idle: Flow,
     /// Per NIC: flows below full rate now (DW < DWmax or WS), and the first error a flow
     /// reported (a stray ACK, an impossible mark, an injection refused).
     reduced: Vec<u32>,
@@ -145,13 +146,13 @@ impl MvcmState {
         MvcmState {
             gate: CreditGate::new(ctx.nodes, ctx.cfg.buffer_flits as u16),
             params: d.params,
-            nodes,
             in_level: d.in_level,
             out_level: d.out_level,
             validate: cfg.validate,
             warm: cfg.warm,
             reset_idle: cfg.fast_reset_idle,
-            flows: vec![Flow::new(&d.params); nodes * nodes],
+            flows: FlowMap::default(),
+            idle: Flow::new(&d.params),
             reduced: vec![0; nodes],
             errors: vec![None; nodes],
             stats: vec![MvcmNicStats::default(); nodes],
@@ -170,19 +171,29 @@ impl MvcmState {
 
     /// Flow `src -> dst`'s registers now.
     pub fn flow(&self, src: u32, dst: u32) -> &Flow {
-        &self.flows[src as usize * self.nodes + dst as usize]
+        self.flows.get(&key(src, dst)).unwrap_or(&self.idle)
+    }
+
+    /// Flow records held (flows not at full rate or with packets outstanding).
+    pub fn flow_records(&self) -> usize {
+        self.flows.len()
     }
 
     /// Apply `f` to flow `n -> dst` and keep the per-NIC and global counts of reduced
     /// flows and flows with WS.
     #[inline]
     fn with_flow<R>(&mut self, n: u32, dst: u32, f: impl FnOnce(&mut Flow, &Params) -> R) -> R {
-        let i = n as usize * self.nodes + dst as usize;
+        let k = key(n, dst);
         let p = self.params;
-        let fl = &mut self.flows[i];
-        let (red0, ws0) = (is_reduced(fl, &p), fl.ws_exp.is_some());
-        let r = f(fl, &p);
-        let (red1, ws1) = (is_reduced(fl, &p), fl.ws_exp.is_some());
+        let mut fl = *self.flow(n, dst);
+        let (red0, ws0) = (is_reduced(&fl, &p), fl.ws_exp.is_some());
+        let r = f(&mut fl, &p);
+        let (red1, ws1) = (is_reduced(&fl, &p), fl.ws_exp.is_some());
+        if settled(&fl, &p) {
+            self.flows.remove(&k);
+        } else {
+            self.flows.insert(k, fl);
+        }
         if red0 != red1 {
             if red1 {
                 self.reduced[n as usize] += 1;
@@ -208,6 +219,14 @@ impl MvcmState {
             *slot = Some(e);
         }
     }
+}
+
+/// At full rate with nothing outstanding: the same as a new flow (`Flow::new`) for every
+/// later cycle, so it needs no record. Its `next_ok` may differ, but without WS it is the
+/// cycle of its last start (`on_inject` adds no waiting interval) or 0, never in the future.
+#[inline]
+fn settled(f: &Flow, p: &Params) -> bool {
+    f.dw as u32 == p.dw_max && f.out == 0 && f.ws_exp.is_none() && f.incs == 0
 }
 
 /// Below full rate: a smaller window or waiting slots.
@@ -527,7 +546,12 @@ mod tests {
             model.on_inject(&p, now).unwrap();
             s.arrived(3, &ack(bits));
             model.on_ack(&p, bits & MB != 0, bits & VB != 0).unwrap();
-            assert_eq!(*s.flow(3, 9), model, "step {i}");
+            let want = if settled(&model, &p) {
+                Flow::new(&p) // no record: its past next_ok is not kept
+            } else {
+                model
+            };
+            assert_eq!(*s.flow(3, 9), want, "step {i}");
             assert_eq!(s.nic_congested(3), is_reduced(&model, &p), "step {i}");
         }
         assert_eq!(s.stats[3].acks_hot, 5);

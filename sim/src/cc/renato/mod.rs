@@ -14,6 +14,7 @@ pub use config::{FlowUnit, RenatoConfig, Response};
 
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
+use crate::net::flows::{key, FlowMap};
 use crate::net::scheme::{Arrival, CreditGate, InputAt, Scheme};
 use crate::net::{BuildCtx, NetConfig, NetError, Topology};
 use std::collections::VecDeque;
@@ -31,8 +32,6 @@ const MAX_GAP: u64 = 1 << 32;
 pub struct Renato;
 
 impl Plugin for Renato {
-    /// A record for every (source, destination) pair (docs/cc/renato.md, "Memory").
-    const MAX_NODES: Option<u32> = Some(crate::cc::DENSE_FLOWS_MAX_NODES);
     const KIND: &'static str = "renato";
     const ABOUT: &'static str =
         "Renato's proposal: 3-step input marking, window 1, LIPD/FIMD/AIMD (seed 004's comparator)";
@@ -68,15 +67,12 @@ impl Plugin for Renato {
             gate: CreditGate::new(ctx.nodes, ctx.cfg.buffer_flits as u16),
             cfg: cfg.clone(),
             packet_time: t as u64,
-            nodes,
-            flows: vec![
-                RFlow {
-                    out: 0,
-                    level: start,
-                    next_ok: 0
-                };
-                nodes * nodes
-            ],
+            flows: FlowMap::default(),
+            idle: RFlow {
+                out: 0,
+                level: start,
+                next_ok: 0,
+            },
             throttled: vec![0; nodes],
             throttled_total: 0,
             ipm: Ipm::new(
@@ -125,8 +121,11 @@ pub struct RenatoState {
     gate: CreditGate,
     cfg: RenatoConfig,
     packet_time: u64,
-    nodes: usize,
-    flows: Vec<RFlow>,
+    /// Flow records, only while a flow differs from `idle` (issue 43: memory per active
+    /// flow, not per NIC pair). Only looked up.
+    flows: FlowMap<RFlow>,
+    /// A flow at its starting rate with nothing outstanding: every flow without a record.
+    idle: RFlow,
     /// Flows below full rate, per NIC and in all.
     throttled: Vec<u32>,
     throttled_total: u64,
@@ -136,18 +135,31 @@ pub struct RenatoState {
 }
 
 impl RenatoState {
-    /// The index of flow `src -> dst` (`flow = "source"`: the source's one flow).
-    fn index(&self, src: u32, dst: u32) -> usize {
-        let dst = match self.cfg.flow {
-            FlowUnit::Pair => dst as usize,
-            FlowUnit::Source => 0,
-        };
-        src as usize * self.nodes + dst
+    /// The key of flow `src -> dst` (`flow = "source"`: the source's one flow).
+    fn index(&self, src: u32, dst: u32) -> u64 {
+        match self.cfg.flow {
+            FlowUnit::Pair => key(src, dst),
+            FlowUnit::Source => key(src, 0),
+        }
     }
 
     /// Flow `src -> dst` now.
     pub fn flow(&self, src: u32, dst: u32) -> &RFlow {
-        &self.flows[self.index(src, dst)]
+        self.flows.get(&self.index(src, dst)).unwrap_or(&self.idle)
+    }
+
+    /// Keep flow `k`'s record, or none if it is `idle`.
+    fn store(&mut self, k: u64, f: RFlow) {
+        if f == self.idle {
+            self.flows.remove(&k);
+        } else {
+            self.flows.insert(k, f);
+        }
+    }
+
+    /// Flow records held (flows below full rate or with packets outstanding).
+    pub fn flow_records(&self) -> usize {
+        self.flows.len()
     }
 
     /// The packet transmission time T, cycles.
@@ -224,10 +236,13 @@ impl Scheme for RenatoState {
             );
         }
         let i = self.index(n, dst);
-        let gap = self.gap(&self.flows[i]);
-        let f = &mut self.flows[i];
+        let mut f = *self.flow(n, dst);
+        let gap = self.gap(&f);
         f.out += 1;
-        f.next_ok = now + gap;
+        // gap 0: `now` itself, which no later cycle is before, so 0 is the same and
+        // lets the flow's record go when it is idle again
+        f.next_ok = if gap == 0 { 0 } else { now + gap };
+        self.store(i, f);
     }
     #[inline]
     fn nic_congested(&self, n: u32) -> bool {
@@ -248,7 +263,7 @@ impl Scheme for RenatoState {
             st.acks_clean += 1;
         }
         let i = self.index(at, a.src);
-        let mut f = self.flows[i];
+        let mut f = *self.flow(at, a.src);
         if f.out == 0 {
             self.flag(
                 at,
@@ -263,7 +278,7 @@ impl Scheme for RenatoState {
         let was = self.slow(&f);
         self.respond(&mut f, marked);
         let now_slow = self.slow(&f);
-        self.flows[i] = f;
+        self.store(i, f);
         if was != now_slow {
             if now_slow {
                 self.throttled[at as usize] += 1;
