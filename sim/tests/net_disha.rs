@@ -99,6 +99,18 @@ fn disha_resolves_every_presumed_deadlock_losslessly_and_deterministically() {
 }
 
 #[test]
+fn acks_are_not_taken_for_the_recovery_path() {
+    // per-packet ACKs carry their own flag bit; the recovery path's must differ from it
+    let c = NetConfig {
+        ack_bytes: Some(64),
+        ..cfg(8, 1)
+    };
+    let (_, r) = run(&c, EvalOrder::Forward, Pattern::Uniform, 0.5, 600)
+        .unwrap_or_else(|e| panic!("with ACKs: {e}"));
+    assert!(r > 20, "{r} recoveries");
+}
+
+#[test]
 fn a_second_packet_on_the_recovery_path_is_caught() {
     let c = NetConfig {
         fault: Some(Fault::SecondToken { cycle: 300 }),

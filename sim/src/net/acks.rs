@@ -17,7 +17,7 @@ use super::store::{MsgId, Packet, PktId, CONTROL};
 use std::collections::VecDeque;
 
 /// `Packet::flags`: an ACK (with `CONTROL`).
-pub(crate) const ACK: u8 = 4;
+pub(crate) const ACK: u8 = 4; // the other flag bits: store.rs
 
 /// The ACK state of a network with `ack_bytes`.
 #[derive(Clone, Debug)]

@@ -39,15 +39,12 @@ use super::config::{bad, Fault, NetConfig, Routing, TopologyConfig};
 use super::error::NetError;
 use super::network::Network;
 use super::scheme::Scheme;
-use super::store::{End, Id, PktId, SwitchId};
+use super::store::{End, Id, PktId, SwitchId, RECOVERY};
 use super::topology::cube;
 use crate::error::FieldError;
 
 /// `disha_timeout_cycles` when not given (seed 003's time-out).
 pub const DEFAULT_TIMEOUT: u32 = 8;
-
-/// `Packet::flags`: the packet holds (or, under the test hook, was given) the recovery path.
-pub(crate) const RECOVERY: u8 = 4;
 
 /// The errors of the `disha` keys.
 pub(crate) fn disha_errors(cfg: &NetConfig, routing: Routing, errs: &mut Vec<FieldError>) {

@@ -44,12 +44,11 @@
 //! packet (checked), so a packet with an output lane never waits for a credit.
 
 use super::config::Fault;
-use super::disha::RECOVERY;
 use super::lanes::{self, Routing};
 use super::network::Network;
 use super::scheme::{OutputAt, Scheme};
 use super::store::{
-    CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PktId, PortId, SwitchId, CONTROL,
+    CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PktId, PortId, SwitchId, CONTROL, RECOVERY,
 };
 use super::topology::Peer;
 

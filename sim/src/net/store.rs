@@ -241,7 +241,7 @@ pub(crate) struct Packet {
     pub dst: u32,
     /// Flits (0 = free slot).
     pub len: u16,
-    /// The core's flags: `SEEN`, `CONTROL`.
+    /// The core's flags: `SEEN`, `CONTROL`, `acks::ACK`, `RECOVERY` (one bit each).
     pub flags: u8,
     /// The congestion-control scheme's bits (opaque to the core; set by the sender's
     /// scheme and by switches' marking).
@@ -268,6 +268,9 @@ impl Packet {
 pub(crate) const SEEN: u8 = 1;
 /// `Packet::flags`: a scheme's control packet (no message).
 pub(crate) const CONTROL: u8 = 2;
+/// `Packet::flags`: the packet holds Disha's recovery path (`disha.rs`; or, under its test
+/// hook, was put on it). Bit 4 is `acks::ACK`.
+pub(crate) const RECOVERY: u8 = 8;
 
 /// A packet's presence in one buffer (a switch input or a NIC receive buffer): the buffer
 /// holds these, not one object per flit. Its flit counts live in the port that is using
