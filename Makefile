@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test cargo-test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib same-results estimate-accuracy booksim peers docs fmt lint clean
+.PHONY: setup run trace test cargo-test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results estimate-accuracy booksim peers docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
 ##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
@@ -238,6 +238,15 @@ booksim:
 peers:
 	@mkdir -p $(OUT)
 	bash tb/peers/speed.sh $(OUT)/peers-$$(date +%Y%m%d-%H%M%S)
+
+## study: every scheme on every fabric of scenarios/study/ (fat tree, torus, butterfly,
+##        dragonfly; 8 victim motifs beside an incast aggressor, 3 seeds), one `pftsim sweep`
+##        per fabric, into $(OUT)/study-<date>/ with study.csv, study_<fabric>.svg and the
+##        tables of docs/results.md ("The study"); EMIT=parallel or EMIT=slurm writes the
+##        sweeps for a cluster instead (tb/study/run.sh). Not in CI
+study:
+	@mkdir -p $(OUT)
+	bash tb/study/run.sh $(OUT)/study-$$(date +%Y%m%d-%H%M%S)
 
 ## same-results: every shipped scenario at git revision REV and now, compared file by file
 ##               (proves a refactor kept results bit-identical; about 15 minutes; not in CI)

@@ -540,3 +540,51 @@ fn the_shipped_grids_plan() {
     assert!(n >= 3, "{n} grids");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The study (`make study`, tb/study/run.sh): with `EMIT=parallel` it plans one sweep per
+/// fabric of scenarios/study/ without running anything: every fabric checks without a
+/// warning, every point scenario validates, and each plan has a run per motif, entry and
+/// seed plus an `off` and an `isolated` run per motif and seed. An existing output
+/// directory is refused.
+#[test]
+fn the_study_plans_every_fabric() {
+    let root = tmp("study");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = root.join("study");
+    let script = repo.join("tb/study/run.sh");
+    let run = |extra: &[(&str, &str)]| {
+        Command::new("bash")
+            .arg(&script)
+            .arg(&out)
+            .env("PFTSIM", PFTSIM)
+            .env("EMIT", "parallel")
+            .envs(extra.iter().copied())
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let motifs = std::fs::read_to_string(repo.join("scenarios/study/motifs.toml")).unwrap();
+    let motifs: toml::Table = toml::from_str(&motifs).unwrap();
+    let n_motifs = motifs["axis"][0]["values"].as_array().unwrap().len();
+    let n_seeds = motifs["seeds"].as_array().unwrap().len();
+    assert!(n_motifs >= 8 && n_seeds >= 3);
+    for f in ["fat_tree", "torus", "butterfly", "dragonfly"] {
+        let sc = std::fs::read_to_string(repo.join(format!("scenarios/study/{f}.toml"))).unwrap();
+        let sc: toml::Table = toml::from_str(&sc).unwrap();
+        let entries = sc["cc"].as_array().unwrap().len();
+        let jobs = std::fs::read_to_string(out.join(f).join("jobs.txt")).unwrap();
+        assert_eq!(
+            jobs.lines().count(),
+            n_motifs * n_seeds * (entries + 2),
+            "{f}: {entries} entries"
+        );
+        assert!(out.join(f).join("parallel.sh").exists());
+    }
+    let o = run(&[("FABRICS", "torus")]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("exists"));
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -3,6 +3,7 @@
 
 pub mod fig1;
 pub mod stimulus;
+pub mod study;
 pub mod trace;
 pub mod vectors;
 pub mod verilator;

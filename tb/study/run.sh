@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The study (issue 45, `make study`): every scheme on every fabric of scenarios/study/, for
+# every victim motif of scenarios/study/motifs.toml beside a GPCNeT-style incast aggressor,
+# 3 seeds. One `pftsim sweep` per fabric (its grid: motifs.toml plus an `entry` axis over
+# the fabric's [[cc]] entries), then the study's table and figures (tb/examples/study.rs):
+# OUT_DIR/study.csv, OUT_DIR/study_<fabric>.svg and the tables on standard output
+# (docs/results.md, "The study").
+#
+#   bash tb/study/run.sh OUT_DIR                 run it here (all cores; OUT_DIR must not exist)
+#   EMIT=parallel bash tb/study/run.sh OUT_DIR   write the sweeps for GNU parallel (or
+#   EMIT=slurm    bash tb/study/run.sh OUT_DIR   Slurm), run nothing; run each fabric's
+#                                                parallel.sh or submit.sh, then:
+#   bash tb/study/run.sh --collect OUT_DIR       collect every fabric and make the table
+#
+# Environment: PFTSIM (a pftsim binary; default: cargo build --release here), FABRICS
+# (default "fat_tree torus butterfly dragonfly"), JOBS (runs at once; default all cores).
+# `pftsim check` prints each fabric's cost before its sweep (an upper bound: a jobs run
+# stops when the victim's iterations end, far below `cycles.max`).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+collect=0
+if [ "${1:-}" = "--collect" ]; then
+    collect=1
+    shift
+fi
+out=${1:?usage: bash tb/study/run.sh [--collect] OUT_DIR}
+fabrics=${FABRICS:-"fat_tree torus butterfly dragonfly"}
+if [ -z "${PFTSIM:-}" ]; then
+    cargo build --release -q -p pft-sim --bin pftsim
+    PFTSIM=target/release/pftsim
+fi
+table() {
+    cargo run --release -q -p pft-tb --example study -- "$out"
+}
+if [ "$collect" = 1 ]; then
+    for f in $fabrics; do
+        "$PFTSIM" sweep --collect --out "$out/$f"
+    done
+    table
+    exit 0
+fi
+if [ -e "$out" ]; then
+    echo "error: $out exists: give a new directory (nothing is overwritten)" >&2
+    exit 1
+fi
+mkdir -p "$out/grids"
+for f in $fabrics; do
+    sc=scenarios/study/$f.toml
+    [ -f "$sc" ] || { echo "error: no fabric $f ($sc)" >&2; exit 1; }
+    # the grid: the motifs, then every [[cc]] entry of the fabric's scenario
+    entries=$(python3 -c 'import sys, tomllib
+print(", ".join("\"%s\"" % e["name"] for e in tomllib.load(open(sys.argv[1], "rb"))["cc"]))' "$sc")
+    { cat scenarios/study/motifs.toml; printf '\n[[axis]]\nkey = "entry"\nvalues = [%s]\n' "$entries"; } \
+        > "$out/grids/$f.toml"
+    "$PFTSIM" check "$sc"
+    if [ -n "${EMIT:-}" ]; then
+        "$PFTSIM" sweep "$sc" --grid "$out/grids/$f.toml" --out "$out/$f" --emit "$EMIT"
+    else
+        "$PFTSIM" sweep "$sc" --grid "$out/grids/$f.toml" --out "$out/$f" --quiet --yes \
+            ${JOBS:+--jobs "$JOBS"}
+    fi
+done
+if [ -n "${EMIT:-}" ]; then
+    echo "wrote the sweeps of $fabrics into $out; run each one's scripts, then: bash tb/study/run.sh --collect $out"
+    exit 0
+fi
+table
