@@ -24,8 +24,8 @@ pub const GROWTH_NOISE_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
 /// The calibration runs until a trial has taken this long on a core (or the scenario's
 /// whole budget).
 const CALIBRATION_SECONDS: f64 = 0.25;
-/// A GPCNeT run that stops when its canaries finish is calibrated until its shortened copy
-/// finishes, or until one trial has taken this long.
+/// A run that stops when its GPCNeT canaries (or its motif's iterations) finish is calibrated
+/// until its (GPCNeT: shortened) copy finishes, or until one trial has taken this long.
 const FINISH_SECONDS: f64 = 2.0;
 
 /// What a command is estimated to cost.
@@ -36,7 +36,7 @@ pub struct Estimate {
     /// Runs at once.
     pub parallel: usize,
     /// Node-cycles over all runs: NICs x the cycles a run is expected to last x runs
-    /// (`cycles.max`, or for a GPCNeT run that stops when its canaries finish, the finish
+    /// (`cycles.max`, or for a run that stops when its GPCNeT canaries or its motif finish, the finish
     /// the calibration extrapolates: `finish_fraction`).
     pub node_cycles: f64,
     /// Measured speed of one run on this machine once built, node-cycles per second.
@@ -83,7 +83,7 @@ impl Estimate {
             self.node_cycles,
             if self.finish_fraction < 1.0 {
                 format!(
-                    " (the canaries expected to finish at {:.0}% of `cycles.max`)",
+                    " (expected to end at {:.0}% of `cycles.max`, when its canaries or iterations finish)",
                     100.0 * self.finish_fraction
                 )
             } else {
@@ -227,10 +227,18 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(ns as f64 * 1e-9)
 }
 
-/// True for a run that ends when its GPCNeT canaries finish, usually long before
-/// `cycles.max`.
+/// True for a run that ends when its GPCNeT canaries finish, or its motif's (trace's,
+/// victim job's) iterations, usually long before `cycles.max`.
 fn stops_when_finished(sc: &Scenario) -> bool {
-    sc.cycles.stop_when_finished && sc.gpcnet().is_some()
+    sc.cycles.stop_when_finished && (sc.gpcnet().is_some() || closed_loop_job(sc))
+}
+
+/// A motif, a trace or jobs side by side: a run that ends with the (victim's) iterations.
+fn closed_loop_job(sc: &Scenario) -> bool {
+    matches!(
+        sc.workload,
+        WorkloadConfig::Motif(_) | WorkloadConfig::Trace(_) | WorkloadConfig::Jobs(_)
+    )
 }
 
 /// Wall time of a run as build + per-cycle time, `(build_s, s_per_cycle)`, from the last two
@@ -271,9 +279,22 @@ fn shortened(sc: &Scenario) -> Scenario {
 /// congestion in the copy: the congestors run all along in both). A trial that did not
 /// reach its end extrapolates its own end from its share of the work done (the later
 /// iterations taken to go as fast as the first did), then stretches it by the iterations
-/// the copy lacks in all. At least the trial's cycles, at most `cycles.max`.
+/// the copy lacks in all. A motif's, trace's or victim job's run is its own trial: it ends
+/// where the trial ended, or at the trial's cycles over its share of the iterations done.
+/// At least the trial's cycles, at most `cycles.max`.
 pub fn expected_end(sc: &Scenario, t: &Trial) -> f64 {
     let max = sc.cycles.max as f64;
+    if closed_loop_job(sc) && stops_when_finished(sc) {
+        // A motif's trial is the run itself (not shortened): its end when it finished,
+        // else its cycles over its share of the ranks' iterations done (the later
+        // iterations taken to go as fast as the ones before).
+        let end = match (t.finished, t.work) {
+            (true, _) => t.cycles as f64,
+            (false, Some(w)) if w > 0.0 => t.cycles as f64 / w,
+            _ => max,
+        };
+        return end.clamp((t.cycles as f64).min(max), max);
+    }
     let Some(full) = sc.gpcnet().filter(|_| stops_when_finished(sc)) else {
         return max;
     };

@@ -244,3 +244,43 @@ fn other_workloads_are_calibrated_as_they_are() {
     let sc = Scenario::parse("[workload]\nkind = \"uniform\"\n").unwrap();
     assert_eq!(calibration_copy(&sc), (sc.clone(), 1.0));
 }
+
+/// A motif run ends with its iterations: a finished trial is its end, an unfinished one is
+/// stretched by the iterations it has left (the 4 x 2 x 2 halo3d here: a trial of a third
+/// of its cycles predicts the whole run within 0.67..1.5).
+#[test]
+fn a_motif_run_is_predicted_from_its_iterations() {
+    let sc = Scenario::parse(
+        "[cycles]\nmax = 1000000\n[network]\ntopology = { kind = \"fat_tree\", radix = 8, \
+         leaves = 4 }\n[workload]\nkind = \"motif\"\nmotif = \"halo3d\"\ngrid = [4, 2, 2]\n\
+         iterations = 12\n",
+    )
+    .unwrap();
+    sc.validate().unwrap();
+    let spec = crate::scenario::run_spec(&sc, crate::scenario::OFF).unwrap();
+    let full = run::run(&sc, &spec, &Progress::quiet()).unwrap();
+    assert!(full.finished && full.cycles_run < 1_000_000);
+    let done = Trial {
+        cycles: full.cycles_run,
+        secs: 1.0,
+        finished: true,
+        work: full.work_done,
+        spans: Vec::new(),
+    };
+    assert_eq!(expected_end(&sc, &done), full.cycles_run as f64);
+    let mut part = sc.clone();
+    part.cycles.max = full.cycles_run / 3;
+    let short = run::run(&part, &spec, &Progress::quiet()).unwrap();
+    assert!(!short.finished);
+    let t = Trial {
+        cycles: short.cycles_run,
+        secs: 1.0,
+        finished: false,
+        work: short.work_done,
+        spans: Vec::new(),
+    };
+    let r = expected_end(&sc, &t) / full.cycles_run as f64;
+    assert!((0.67..=1.5).contains(&r), "{r:.2}");
+    // without a share of the work: `cycles.max`
+    assert_eq!(expected_end(&sc, &trial(1000, 1.0)), 1e6);
+}
