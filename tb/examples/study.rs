@@ -148,6 +148,14 @@ fn main() -> anyhow::Result<()> {
                 schemes.push(r.scheme.clone());
             }
         }
+        // the scenarios' order: none, PFT's two readings, IB CC, DCQCN, then the others
+        let rank = |s: &String| {
+            ["none", "paper", "r19_escape", "ibcc", "dcqcn"]
+                .iter()
+                .position(|x| x == s)
+                .unwrap_or(5)
+        };
+        schemes.sort_by_key(|s| (rank(s), s.clone()));
         let sel = |m: &str, s: &str| -> Vec<&Row> {
             fr.iter()
                 .filter(|r| r.motif == m && r.scheme == s)
