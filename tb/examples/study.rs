@@ -23,7 +23,7 @@
 //! ```
 
 use anyhow::bail;
-use pft_tb::study::{csv_text, mean, read_study, Row};
+use pft_tb::study::{aggressor, csv_text, mean, read_study, Row};
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -127,6 +127,17 @@ fn bars_svg(
     Ok(svg)
 }
 
+/// The seeds of some rows, "1-3" or "1, 4, 9".
+fn seeds(rows: &[&Row]) -> String {
+    let mut v: Vec<u64> = rows.iter().map(|r| r.seed).collect();
+    v.sort_unstable();
+    v.dedup();
+    match v.as_slice() {
+        [a, .., b] if (b - a) as usize + 1 == v.len() => format!("{a}-{b}"),
+        _ => v.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [out] = args.as_slice() else {
@@ -165,7 +176,11 @@ fn main() -> anyhow::Result<()> {
         let cell =
             |m: &str, s: &str| -> Vec<f64> { sel(m, s).iter().map(|r| r.slowdown()).collect() };
         let svg = bars_svg(
-            &format!("{f}: victim slowdown beside a 31-to-1 incast, 3 seeds"),
+            &format!(
+                "{f}: victim slowdown beside an aggressor ({}), seeds {}",
+                aggressor(&out.join(f)).unwrap_or_else(|| "?".into()),
+                seeds(&fr)
+            ),
             &motifs,
             &schemes,
             &cell,

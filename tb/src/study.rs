@@ -194,6 +194,18 @@ pub fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len().max(1) as f64
 }
 
+/// The aggressor of a fabric's sweep, as "motif of N KiB messages" (from its first point
+/// scenario's second job), for the figures' titles.
+pub fn aggressor(dir: &Path) -> Option<String> {
+    let plan = read_json(&dir.join("sweep.json")).ok()?;
+    let file = plan["units"][0]["scenario"].as_str()?;
+    let sc: toml::Table = toml::from_str(&std::fs::read_to_string(dir.join(file)).ok()?).ok()?;
+    let job = &sc.get("workload")?.get("jobs")?.as_array()?.get(1)?;
+    let motif = job.get("motif")?.as_str()?;
+    let kib = job.get("msg_bytes")?.as_integer()? / 1024;
+    Some(format!("{motif} of {kib} KiB messages"))
+}
+
 /// The rows of every fabric whose sweep is in `out` (`OUT_DIR/<fabric>/sweep.json`), sorted by
 /// fabric, motif, scheme and seed, and the fabrics found.
 pub fn read_study(out: &Path) -> anyhow::Result<(Vec<Row>, Vec<&'static str>)> {

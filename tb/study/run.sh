@@ -13,7 +13,9 @@
 #   bash tb/study/run.sh --collect OUT_DIR       collect every fabric and make the table
 #
 # Environment: PFTSIM (a pftsim binary; default: cargo build --release here), FABRICS
-# (default "fat_tree torus butterfly dragonfly"), JOBS (runs at once; default all cores).
+# (default "fat_tree torus butterfly dragonfly"), JOBS (runs at once; default all cores),
+# MOTIFS (the grid of victims and aggressor; default scenarios/study/motifs.toml, the incast;
+# scenarios/study/motifs-alltoall.toml has an all-to-all aggressor instead).
 # `pftsim check` prints each fabric's cost before its sweep (an upper bound: a jobs run
 # stops when the victim's iterations end, far below `cycles.max`).
 set -euo pipefail
@@ -25,6 +27,7 @@ if [ "${1:-}" = "--collect" ]; then
 fi
 out=${1:?usage: bash tb/study/run.sh [--collect] OUT_DIR}
 fabrics=${FABRICS:-"fat_tree torus butterfly dragonfly"}
+motifs=${MOTIFS:-scenarios/study/motifs.toml}
 if [ -z "${PFTSIM:-}" ]; then
     cargo build --release -q -p pft-sim --bin pftsim
     PFTSIM=target/release/pftsim
@@ -50,7 +53,7 @@ for f in $fabrics; do
     # the grid: the motifs, then every [[cc]] entry of the fabric's scenario
     entries=$(python3 -c 'import sys, tomllib
 print(", ".join("\"%s\"" % e["name"] for e in tomllib.load(open(sys.argv[1], "rb"))["cc"]))' "$sc")
-    { cat scenarios/study/motifs.toml; printf '\n[[axis]]\nkey = "entry"\nvalues = [%s]\n' "$entries"; } \
+    { cat "$motifs"; printf '\n[[axis]]\nkey = "entry"\nvalues = [%s]\n' "$entries"; } \
         > "$out/grids/$f.toml"
     "$PFTSIM" check "$sc"
     if [ -n "${EMIT:-}" ]; then
