@@ -37,8 +37,7 @@ fn jain(x: &[f64]) -> f64 {
     pft_sim::metrics::jain_index(x).unwrap_or(f64::NAN)
 }
 
-/// What a run says: (iteration mean, aggressor rate, aggressor senders' Jain, victims' Jain,
-/// throttled %, finished, cycles run, seed).
+/// What one run's `summary.json` and `nodes.csv` say.
 struct RunReading {
     iter_mean: f64,
     agg_rate: f64,
@@ -134,13 +133,16 @@ pub fn fabric_rows(fabric: &str, dir: &Path) -> anyhow::Result<Vec<Row>> {
     let mut points = BTreeMap::new();
     for p in plan["points"].as_array().context("sweep.json: points")? {
         let v = p["values"].as_array().context("sweep.json: point values")?;
+        let (Some(m), Some(e)) = (v.get(mi), v.get(ei)) else {
+            bail!(
+                "{}: point {} lacks a value per axis",
+                dir.display(),
+                p["id"]
+            );
+        };
         points.insert(
             label(&p["id"]),
-            (
-                label(&v[mi]),
-                label(&v[ei]),
-                p["group"].as_u64().unwrap_or(0),
-            ),
+            (label(m), label(e), p["group"].as_u64().unwrap_or(0)),
         );
     }
     let mut runs: BTreeMap<String, RunReading> = BTreeMap::new();
@@ -164,11 +166,15 @@ pub fn fabric_rows(fabric: &str, dir: &Path) -> anyhow::Result<Vec<Row>> {
         }
     }
     for (d, r) in runs.iter().filter(|(d, _)| d.ends_with("-off")) {
-        let group: u64 = d["runs/g".len().."runs/g".len() + 3].parse()?;
+        let motif = d
+            .strip_prefix("runs/g")
+            .and_then(|g| g.get(..3)?.parse::<u64>().ok())
+            .and_then(|g| group_motif.get(&g))
+            .with_context(|| format!("{d}: not the `off` run of a point's group"))?;
         let iso = runs
             .get(&d.replace("-off", "-isolated"))
             .with_context(|| format!("{d}: no isolated run for its group and seed"))?;
-        rows.push(row(fabric, &group_motif[&group], "none", r, iso.iter_mean));
+        rows.push(row(fabric, motif, "none", r, iso.iter_mean));
     }
     Ok(rows)
 }

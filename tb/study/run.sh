@@ -19,13 +19,18 @@
 # `pftsim check` prints each fabric's cost before its sweep (an upper bound: a jobs run
 # stops when the victim's iterations end, far below `cycles.max`).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
 collect=0
 if [ "${1:-}" = "--collect" ]; then
     collect=1
     shift
 fi
-out=${1:?usage: bash tb/study/run.sh [--collect] OUT_DIR}
+# OUT_DIR and PFTSIM are taken from the caller's directory, then the script works from the
+# repository's root
+out=$(realpath -m "${1:?usage: bash tb/study/run.sh [--collect] OUT_DIR}")
+case "${PFTSIM:-}" in
+    */*) PFTSIM=$(realpath -m "$PFTSIM") ;;
+esac
+cd "$(dirname "$0")/../.."
 fabrics=${FABRICS:-"fat_tree torus butterfly dragonfly"}
 motifs=${MOTIFS:-scenarios/study/motifs.toml}
 if [ -z "${PFTSIM:-}" ]; then
