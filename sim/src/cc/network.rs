@@ -225,4 +225,16 @@ impl Network {
     pub fn set_eval_order(&mut self, order: EvalOrder) {
         each_net!(self, n => n.set_eval_order(order))
     }
+
+    /// The lane router's wait lists on (the default) or off (results do not depend on it).
+    #[doc(hidden)]
+    pub fn set_lane_wait_lists(&mut self, on: bool) {
+        each_net!(self, n => n.set_lane_wait_lists(on))
+    }
+
+    /// Heads of the lane router now waiting for a lane to free.
+    #[doc(hidden)]
+    pub fn lane_heads_waiting(&self) -> u32 {
+        each_net!(self, n => n.lane_heads_waiting())
+    }
 }

@@ -303,6 +303,10 @@ impl<S: Scheme> Network<S> {
                 sw.central = vec![0; sw.sw.len()];
             }
             sw.moved_at = vec![0; sw.inp.len()];
+            if cfg.routing != Some(super::lanes::Routing::Disha) {
+                // Disha's token holder and recovery path change a head's candidates
+                sw.waiters = vec![0; sw.out.len()];
+            }
             if cfg.head_latency_cycles.unwrap_or(0) > 0 {
                 sw.va_at = vec![0; sw.inp.len()];
             }

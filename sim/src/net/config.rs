@@ -96,7 +96,7 @@ pub struct NetConfig {
     pub voq: bool,
     /// How a free switch output picks among the inputs that wait for it when the next
     /// packet's credits are not all there yet (docs/network.md, "Arbitration"). Default
-    /// `reserve`.
+    /// `fair_bypass`.
     pub arbitration: Arbitration,
     /// NIC drain rate, flits per cycle (deterministic fractional accumulator). (0, 1],
     /// default 1.

@@ -340,6 +340,9 @@ impl<S: Scheme> Network<S> {
                         break;
                     }
                     *u -= 1;
+                    if !self.sw.waiters.is_empty() {
+                        self.lane_credit(g);
+                    }
                 }
             }
         }

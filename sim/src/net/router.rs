@@ -159,6 +159,56 @@ impl<S: Scheme> Network<S> {
         }
     }
 
+    /// The lane router's wait lists on (the default, not under Disha) or off (every waiting
+    /// head asks for a lane every cycle). Call before the first step; for tests, which show
+    /// that results do not depend on it.
+    #[doc(hidden)]
+    pub fn set_lane_wait_lists(&mut self, on: bool) {
+        let off = !on || self.sw.vcs == 0 || self.cfg.routing == Some(Routing::Disha);
+        self.sw.waiters = if off {
+            Vec::new()
+        } else {
+            vec![0; self.sw.out.len()]
+        };
+        self.sw.sw.items.iter_mut().for_each(|st| st.blocked = 0);
+    }
+
+    /// Heads now waiting for one of the lanes they tried to free (all lane routers).
+    #[doc(hidden)]
+    pub fn lane_heads_waiting(&self) -> u32 {
+        self.sw
+            .sw
+            .items
+            .iter()
+            .map(|st| st.blocked.count_ones())
+            .sum()
+    }
+
+    /// A credit came back to output lane `g` (global) of a lane router: if it may have made
+    /// the lane free (`lane_free`), the heads blocked on it ask again.
+    #[inline]
+    pub(crate) fn lane_credit(&mut self, g: PortId) {
+        let op = &self.sw.out[g];
+        let may = match op.rx.end() {
+            End::Nic(_) => true,
+            End::Port(_) if self.sw.reuse_tail => self.sw.vct,
+            End::Port(_) => op.used == 0,
+        };
+        if may {
+            self.lane_freed(g);
+        }
+    }
+
+    /// Output lane `g` (global) may have become free: wake the heads blocked on it.
+    #[inline]
+    fn lane_freed(&mut self, g: PortId) {
+        let w = std::mem::take(&mut self.sw.waiters[g.index()]);
+        if w != 0 {
+            let si = self.sw.out[g].sw;
+            self.sw.sw[si].blocked &= !w;
+        }
+    }
+
     /// Lane allocation for the waiting heads `waiting` (input lanes, local) of switch `si`;
     /// the heads in `prio` (Disha's token holder) win any lane they ask for.
     fn allocate_lanes(&mut self, si: SwitchId, mut waiting: u128, prio: u128) {
@@ -171,9 +221,14 @@ impl<S: Scheme> Network<S> {
         // lane's pointer)
         let mut best = [(u8::MAX, u8::MAX); 128];
         let mut asked = 0u128;
+        let mut blocked = st.blocked;
         while waiting != 0 {
             let i = waiting.trailing_zeros();
             waiting &= waiting - 1;
+            if blocked >> i & 1 != 0 {
+                // none of its lanes has freed since it last asked
+                continue;
+            }
             let e = self.sw.q[st.port(i).index()].0;
             let en = self.entries[e];
             let pk = self.packets[en.pkt];
@@ -209,6 +264,7 @@ impl<S: Scheme> Network<S> {
             }
             let mut pick = None;
             let mut pick_free = 0u32;
+            let mut tried: u128 = 0;
             for &(p, lo, hi, adaptive) in cand.iter() {
                 // a NIC's port has lane 0 only (whatever the class)
                 let b = if base == 0 || st.used_mask >> (p * v + 1) & 1 == 0 {
@@ -217,7 +273,10 @@ impl<S: Scheme> Network<S> {
                     base
                 };
                 let free_lane = (lo..hi).find(|&c| self.lane_free(si, p * v + b + c, en.len));
-                let Some(c) = free_lane else { continue };
+                let Some(c) = free_lane else {
+                    tried |= (lo..hi).fold(0, |m, c| m | 1 << (p * v + b + c));
+                    continue;
+                };
                 let c = b + c;
                 if adaptive {
                     // the port with the most free credits over its lanes (not counting
@@ -234,6 +293,15 @@ impl<S: Scheme> Network<S> {
                     }
                 } else if pick.is_none() {
                     pick = Some(p * v + c);
+                }
+            }
+            if pick.is_none() && !self.sw.waiters.is_empty() {
+                // blocked until one of the lanes it tried frees (`lane_freed`)
+                blocked |= 1 << i;
+                while tried != 0 {
+                    let o = tried.trailing_zeros();
+                    tried &= tried - 1;
+                    self.sw.waiters[st.port(o).index()] |= 1 << i;
                 }
             }
             if let Some(o) = pick {
@@ -337,6 +405,7 @@ impl<S: Scheme> Network<S> {
         st.locked_out = locked_out;
         st.locked_in = locked_in;
         st.queued = queued;
+        st.blocked = blocked;
     }
 
     /// Switch allocation and traversal of switch `si`: at most one flit per input port and
@@ -484,6 +553,9 @@ impl<S: Scheme> Network<S> {
             st.locked_out &= !(1 << o);
             st.locked_in &= !(1 << i);
             st.resident -= 1;
+            if !self.sw.waiters.is_empty() {
+                self.lane_freed(bo);
+            }
             if self.lat_head != 0 {
                 // the next packet of this input lane reaches its front now
                 self.sw.va_at[g.index()] = now + self.lat_head;

@@ -45,6 +45,10 @@ pub(crate) struct SwState {
     /// Free outputs reserved for one waiting input (`OutPort::resv`; arbitration
     /// `fair_bypass` or `reserve`).
     pub reserved_out: Mask,
+    /// Lane router (not Disha): input lanes whose head found none of its candidate output
+    /// lanes free and waits for one of them to free (`Switches::waiters`). Asking again
+    /// before that would fail again: a head's candidates are fixed once it has asked.
+    pub blocked: Mask,
 }
 
 impl SwState {
@@ -153,6 +157,10 @@ pub(crate) struct Switches {
     /// Lane router: per input lane (global), the cycle a flit last left it or a head
     /// arrived into its empty queue (the per-lane stall watchdog; empty without lanes).
     pub moved_at: Vec<u64>,
+    /// Lane router (not Disha): per output lane (global), the input lanes (local, of its
+    /// switch) blocked on it (`SwState::blocked`), woken when it may have freed: a tail
+    /// leaving it, or a credit back that can make it free (`lane_free`). Empty otherwise.
+    pub waiters: Vec<Mask>,
     /// Dragonfly with `local_latency_cycles` or `global_latency_cycles`: per output lane
     /// (global), the cycles from a flit leaving it to its arrival (link + switch pipeline),
     /// and from a credit sent back to it to its arrival (empty otherwise: one latency).
