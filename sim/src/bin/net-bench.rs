@@ -135,8 +135,9 @@ pub struct Args {
     #[arg(long, value_name = "W", default_value_t = 0, value_parser = parse_warmup)]
     warmup: u64,
     /// Destinations: uniform, transpose, complement, bitrev, shuffle, tornado (on the torus's or
-    /// mesh's k and n; one ring of all NICs otherwise), shift:B (NIC s sends to s + B) or
-    /// hotspot:D,P (P % of messages to NIC D, the rest uniform).
+    /// mesh's k and n; one ring of all NICs otherwise), shift:B (NIC s sends to s + B),
+    /// hotspot:D,P (P % of messages to NIC D, the rest uniform), permutation (a random
+    /// permutation drawn from the seed) or group_shift (dragonfly: a NIC of the next group).
     #[arg(long, value_name = "PATTERN", default_value = "uniform", value_parser = parse_pattern)]
     pattern: PatternArg,
     /// Write the topology (--topo) as a file in BookSim's anynet format to PATH (a new

@@ -373,7 +373,7 @@ pub fn run_command(
             let kind = if motif_out::is_motif(sc) {
                 "motif and trace workloads have no isolated baseline (gpcnet, hotspot and jobs have)"
             } else {
-                "`uniform` workload has no isolated baseline (gpcnet and hotspot have)"
+                "`uniform` workload has no isolated baseline (gpcnet, hotspot and jobs have)"
             };
             anyhow::bail!("--pft isolated: the {kind}");
         }
