@@ -449,11 +449,12 @@ impl<S: Scheme> Network<S> {
         let lane_mask = if v >= 64 { u64::MAX } else { (1u64 << v) - 1 };
         let mut best = [(u8::MAX, u8::MAX); 64]; // per output port: (input lane, distance)
         let mut wanted = 0u64;
-        for p in 0..ports {
+        // the ports with a ready lane, lowest first
+        let mut rest = ready;
+        while rest != 0 {
+            let p = rest.trailing_zeros() / v;
+            rest &= !(u128::from(lane_mask) << (p * v));
             let m = (ready >> (p * v)) as u64 & lane_mask;
-            if m == 0 {
-                continue;
-            }
             let start = self.sw.sa_in[pbase + p as usize] as u32;
             let c = if first / v == p {
                 first % v
