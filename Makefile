@@ -40,9 +40,11 @@ test: verilog verilog-pipelined
 	    cargo-test formal cocotb fusesoc peakrdl
 
 # The Rust tests, built and run beside the EDA checks above (`make test` overlaps them: the
-# single-threaded tools fill the cores the build's serial stretches leave idle).
+# single-threaded tools fill the cores the build's serial stretches leave idle). The tests of
+# `cargo test --release --workspace`, run two test binaries at a time (tb/run_tests.sh says
+# why that is safe); every binary runs even when one fails, and a table of their times ends it.
 cargo-test:
-	$(CARGO) test $(RELEASE) --workspace --locked --no-fail-fast
+	CARGO="$(CARGO)" bash tb/run_tests.sh
 
 # The Python tools (cocotb, FuseSoC, YoWASP, systemrdl-compiler and PeakRDL), made by
 # synth/setup-venv.sh when missing or older than it; $(VENV)/bin/fusesoc stands for all of them.
