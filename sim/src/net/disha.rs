@@ -296,6 +296,83 @@ impl<S: Scheme> Network<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::scheme::{CreditGate, GateIn, GateOut};
+    use crate::net::source::{BernoulliSource, Pattern};
+
+    /// A marking scheme that only records what `switch_done` tells it.
+    struct Recorder {
+        gate: CreditGate,
+        ports: u32,
+        /// (switch, port, free credits) of the last `switch_done` of each switch.
+        seen: Vec<(u32, u32, u32)>,
+    }
+
+    impl Scheme for Recorder {
+        const MARKS: bool = true;
+        const MARKS_ON_LANES: bool = true;
+        fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
+            self.gate.step(n, i)
+        }
+        fn used_credits(&self, n: u32) -> u16 {
+            self.gate.used(n)
+        }
+        fn switch_done(&mut self, s: u32, free: impl Fn(u32) -> u32) {
+            for p in 0..self.ports {
+                self.seen.push((s, p, free(p)));
+            }
+        }
+    }
+
+    /// A marking scheme judges a Disha port by its lanes but the deadlock buffer: the
+    /// buffer is nearly always free, and counting it would show full ports as free.
+    #[test]
+    fn marking_schemes_do_not_count_the_deadlock_buffer() {
+        let cfg = NetConfig {
+            topology: TopologyConfig::Torus { k: 4, n: 2 },
+            vcs: Some(2),
+            vc_buf_flits: Some(4),
+            routing: Some(Routing::Disha),
+            mtu_bytes: 16 * 64,
+            link_latency_cycles: 1,
+            credit_latency_cycles: 1,
+            switch_latency_cycles: 1,
+            check: true,
+            ..NetConfig::default()
+        };
+        let mut net = Network::build(&cfg, 3, |ctx| {
+            Ok(Recorder {
+                gate: CreditGate::new(ctx.nodes, ctx.cfg.buffer_flits as u16),
+                ports: 0,
+                seen: Vec::new(),
+            })
+        })
+        .unwrap();
+        let v = net.sw.vcs;
+        assert_eq!(v, 3, "two data lanes and the deadlock buffer");
+        let ports = net.sw.sw[SwitchId(0)].radix / v;
+        net.cc.ports = ports;
+        let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.6, 16 * 64, 64, 4);
+        // (cycles where the buffer had more room than every data lane, ports compared)
+        let (mut hidden, mut compared) = (0, 0);
+        for _ in 0..3_000 {
+            net.cc.seen.clear();
+            net.step(&mut w).unwrap();
+            for &(s, p, free) in &net.cc.seen {
+                let st = &net.sw.sw[SwitchId(s)];
+                let room = |l: u32| {
+                    let o = &net.sw.out[st.port(p * v + l)];
+                    o.limit - o.used
+                };
+                let want = (0..v - 1).map(room).max().unwrap();
+                assert_eq!(free, want, "switch_done, switch {s} port {p}");
+                let at = net.lane_output_at(SwitchId(s), p);
+                assert_eq!(at.free, want, "lane_output_at, switch {s} port {p}");
+                hidden += u64::from(room(v - 1) > want);
+                compared += 1;
+            }
+        }
+        assert!(compared > 10_000 && hidden > 100, "{hidden} of {compared}");
+    }
 
     #[test]
     fn snake_is_a_hamiltonian_ring_of_the_torus() {

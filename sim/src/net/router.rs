@@ -12,7 +12,8 @@
 //! lanes (`lane_output_at`): a flit counts for the routing table's port from its arrival,
 //! moves to the port its head is granted a lane on if adaptive routing chose another
 //! (`unqueued`, `queued`), and leaves through `departs`; `switch_done` ends the cycle
-//! with each port's freest lane's credits. `head_leaves` is not called here: MVCM and
+//! with each port's freest lane's credits (under Disha, of the lanes but its deadlock
+//! buffer). `head_leaves` is not called here: MVCM and
 //! Renato mark at inputs and stay refused with lanes.
 //!
 //! Each cycle, for a switch holding packets:
@@ -95,9 +96,10 @@ impl<S: Scheme> Network<S> {
         self.traverse(si);
         if S::MARKS && self.seams.marks {
             let v = self.sw.vcs;
+            let m = self.marked_lanes();
             let out = &self.sw.out.items[st.base.index()..];
             self.cc.switch_done(si.0, |p| {
-                (p * v..(p + 1) * v)
+                (p * v..p * v + m)
                     .map(|l| out[l as usize].limit - out[l as usize].used)
                     .max()
                     .unwrap_or(0)
@@ -105,14 +107,23 @@ impl<S: Scheme> Network<S> {
         }
     }
 
+    /// The lanes of a port a marking scheme judges it by: all of them, but not Disha's
+    /// deadlock buffer (the last lane), which only the token's holder may use, so it is
+    /// free nearly always and would hide a full port.
+    #[inline]
+    fn marked_lanes(&self) -> u32 {
+        self.sw.vcs - u32::from(self.disha.is_some())
+    }
+
     /// The scheme's view of physical output port `p` of lane router `si`: its lane 0's
     /// global id stands for the port, and its free credits are its freest lane's (a port
-    /// whose some lane has room for a packet can send one).
+    /// whose some lane has room for a packet can send one; Disha's deadlock buffer is not
+    /// counted: `marked_lanes`).
     #[inline]
     pub(crate) fn lane_output_at(&self, si: SwitchId, p: u32) -> OutputAt {
         let st = &self.sw.sw[si];
         let v = self.sw.vcs;
-        let free = (p * v..(p + 1) * v)
+        let free = (p * v..p * v + self.marked_lanes())
             .map(|l| {
                 let op = &self.sw.out[st.port(l)];
                 op.limit - op.used
