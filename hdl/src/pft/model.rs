@@ -21,6 +21,20 @@ pub struct Inputs {
     pub csr_wdata: u32,
 }
 
+impl Inputs {
+    /// No reset, no flit offered, no credit back, no CSR write and the CSR port at address
+    /// 0: a cycle `PftModel::step_quiet` may step (`flit_head` and `csr_wdata` do not
+    /// matter then).
+    #[inline]
+    pub fn is_quiet(&self) -> bool {
+        !self.reset
+            && !self.flit_valid
+            && self.credit_return == 0
+            && !self.csr_we
+            && self.csr_addr == 0
+    }
+}
+
 /// Outputs of one cycle (the top block's output ports).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outputs {
@@ -263,6 +277,31 @@ impl PftModel {
         }
     }
 
+    /// Advance one quiet clock cycle (`Inputs::is_quiet`). The same state and outputs as
+    /// `step` with such inputs (`quiet_step_is_step` compares them over random states),
+    /// without the work those inputs make moot: a network simulation steps an idle NIC's
+    /// block this way.
+    #[inline]
+    pub fn step_quiet(&mut self) -> Outputs {
+        let congested = self.congested();
+        let out = Outputs {
+            send: false,
+            congested,
+            throttled: false,
+            used_credits: self.c,
+            csr_rdata: self.regs.ctrl,
+        };
+        let next_state = self.next_detector(&Inputs::default());
+        if self.c > self.regs.credit_limit {
+            self.err_overflow = true;
+        }
+        self.gap = self.gap.saturating_add(1);
+        self.r = xorshift32(self.r);
+        self.cnt_congested = self.cnt_congested.wrapping_add(congested as u32);
+        (self.state, self.win, self.hit) = next_state;
+        out
+    }
+
     /// Advance one clock cycle.
     #[inline]
     pub fn step(&mut self, i: &Inputs) -> Outputs {
@@ -409,5 +448,88 @@ impl PftModel {
             addr::CNT_THROTTLED => self.cnt_throttled = 0,
             _ => {} // AT_STATUS is read-only
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Every input that `step_quiet` leaves out makes a cycle not quiet.
+    #[test]
+    fn only_quiet_inputs_are_quiet() {
+        let q = Inputs::default();
+        assert!(q.is_quiet());
+        assert!(Inputs {
+            flit_head: true,
+            csr_wdata: 5,
+            ..q
+        }
+        .is_quiet());
+        for i in [
+            Inputs { reset: true, ..q },
+            Inputs {
+                flit_valid: true,
+                ..q
+            },
+            Inputs {
+                credit_return: 1,
+                ..q
+            },
+            Inputs { csr_we: true, ..q },
+            Inputs { csr_addr: 3, ..q },
+        ] {
+            assert!(!i.is_quiet(), "{i:?}");
+        }
+    }
+
+    /// `step_quiet` is `step` with quiet inputs, from states reached by random register
+    /// writes and random traffic: both detectors and throttles, Normal and Congested, AT
+    /// windows part way, credits above the limit.
+    #[test]
+    fn quiet_step_is_step() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let (mut cycles, mut congested, mut at, mut over) = (0u64, 0u64, 0u64, 0u64);
+        for _ in 0..3_000 {
+            let mut m = PftModel::after_reset();
+            for _ in 0..rng.gen_range(0..300) {
+                let small = rng.gen_range(0..48u32);
+                m.step(&Inputs {
+                    reset: rng.gen_bool(0.001),
+                    flit_valid: rng.gen_bool(0.7),
+                    flit_head: rng.gen(),
+                    credit_return: if rng.gen_bool(0.2) {
+                        rng.gen_range(0..3)
+                    } else {
+                        0
+                    },
+                    csr_we: rng.gen_bool(0.05),
+                    csr_addr: rng.gen_range(0..16),
+                    csr_wdata: if rng.gen_bool(0.2) { rng.gen() } else { small },
+                });
+            }
+            for _ in 0..rng.gen_range(1..200) {
+                let i = Inputs {
+                    flit_head: rng.gen(),
+                    csr_wdata: rng.gen(),
+                    ..Default::default()
+                };
+                assert!(i.is_quiet());
+                let mut want = m;
+                let out = want.step(&i);
+                assert_eq!(m.step_quiet(), out, "outputs");
+                assert_eq!(m, want, "state");
+                cycles += 1;
+                congested += m.congested() as u64;
+                at += (m.det_at() && m.win > 0) as u64;
+                over += (m.c > m.regs.credit_limit) as u64;
+            }
+        }
+        assert!(
+            congested > 1000 && congested < cycles - 1000 && at > 1000 && over > 100,
+            "{cycles} quiet cycles: {congested} Congested, {at} in an AT window, {over} over the limit"
+        );
     }
 }

@@ -60,6 +60,7 @@ impl PftEngine {
     #[inline]
     pub fn step(&mut self, i: &Inputs) -> Outputs {
         match self {
+            PftEngine::Model(m) if i.is_quiet() => m.step_quiet(),
             PftEngine::Model(m) => m.step(i),
             PftEngine::ModelPipelined(m) => m.step(i),
             PftEngine::Rtl(r) => r.step(i),
