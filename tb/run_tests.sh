@@ -30,8 +30,8 @@ python3 - "$work/build.json" >"$work/jobs" <<'EOF'
 import json, os, sys
 # The longest binaries first (measured by this script's table), so that the two lanes end
 # together; any binary not named here runs after them, in cargo's order.
-FIRST = ["tb_equivalence", "tb_verilog", "prop_rtl_model", "pft_hdl", "pftsim_pipelined",
-         "axis_verilog", "axis_rtl", "tb_reference"]
+FIRST = ["tb_equivalence", "tb_verilog", "prop_rtl_model", "selftuned_verilog",
+         "scenario_seeds", "net_scale", "net_dragonfly", "fuzz_inputs"]
 jobs = []
 for line in open(sys.argv[1]):
     m = json.loads(line)

@@ -303,7 +303,7 @@ mod tests {
     struct Recorder {
         gate: CreditGate,
         ports: u32,
-        /// (switch, port, free credits) of the last `switch_done` of each switch.
+        /// (switch, port, free credits) of every `switch_done` since it was last cleared.
         seen: Vec<(u32, u32, u32)>,
     }
 
@@ -352,7 +352,7 @@ mod tests {
         let ports = net.sw.sw[SwitchId(0)].radix / v;
         net.cc.ports = ports;
         let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.6, 16 * 64, 64, 4);
-        // (cycles where the buffer had more room than every data lane, ports compared)
+        // (port readings where the buffer had more room than every data lane, readings)
         let (mut hidden, mut compared) = (0, 0);
         for _ in 0..3_000 {
             net.cc.seen.clear();
