@@ -141,13 +141,15 @@ asic: verilog verilog-pipelined
 	PFT_TOP=pft_injector_pipelined bash synth/asic.sh synth/out/pft_injector_pipelined.v
 
 ## formal: properties of the exported Verilog, default and pipelined build, Yosys +
-##         yosys-smtbmc (z3): BMC 30 cycles, k-induction, covers, broken copies that must
-##         fail (docs/formal.md; about 45 s + 2 min with JOBS=2); pft_axis's AXI-Stream and
-##         AXI4-Lite properties, BMC 20 cycles, and its broken copies (synth/formal/axis/, 2.5 min)
-formal: verilog verilog-pipelined
-	JOBS=2 bash synth/formal/run.sh
-	JOBS=2 bash synth/formal/run.sh synth/out/pft_injector_pipelined.v
-	bash synth/formal/axis/run.sh synth/out/pft_axis.v
+##         yosys-smtbmc with Yices 2 (.venv's yices-smt2; SOLVER=z3 for Debian's z3, about 5x
+##         slower): BMC 30 cycles, k-induction, covers, broken copies that must fail
+##         (docs/formal.md); pft_axis's AXI-Stream and AXI4-Lite properties, BMC 20 cycles, and
+##         its broken copies (synth/formal/axis/)
+FORMAL_ENV = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" SOLVER="$${SOLVER:-yices}"
+formal: verilog verilog-pipelined $(VENV)/bin/fusesoc
+	$(FORMAL_ENV) JOBS=2 bash synth/formal/run.sh
+	$(FORMAL_ENV) JOBS=2 bash synth/formal/run.sh synth/out/pft_injector_pipelined.v
+	$(FORMAL_ENV) bash synth/formal/axis/run.sh synth/out/pft_axis.v
 
 ## vcd: directed congestion episodes (FT-FI and AT-RI) as VCD for GTKWave (tb/pft.gtkw)
 vcd:

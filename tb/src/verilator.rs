@@ -44,6 +44,26 @@ pub fn available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// Put Verilator's C++ compiles behind ccache when it is installed. Every build compiles the
+/// same Verilator runtime (`verilated.cpp`, `verilated_threads.cpp`): about 8 of the 12
+/// CPU-seconds of building a small design, measured with Verilator 5.006. With the cache only
+/// the first build in a run pays that. The cache is a folder of the build tree,
+/// `$CARGO_TARGET_DIR/ccache` (default `target/ccache`); the user's own ccache is not used.
+fn with_objcache(cmd: &mut Command) {
+    let found = Command::new("ccache")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        return;
+    }
+    // (a relative CARGO_TARGET_DIR is taken from the workspace root, as `make` runs cargo)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = root.join(std::env::var_os("CARGO_TARGET_DIR").unwrap_or("target".into()));
+    cmd.env("OBJCACHE", "ccache")
+        .env("CCACHE_DIR", target.join("ccache"));
+}
+
 /// `build_top` for any design: the harness includes `<prefix>.h` and names the model class
 /// `prefix` (Verilator's `--prefix`).
 pub fn build_prefixed(
@@ -59,7 +79,9 @@ pub fn build_prefixed(
         .context("harness file name")?
         .to_string_lossy()
         .into_owned();
-    run(Command::new("verilator")
+    let mut cmd = Command::new("verilator");
+    with_objcache(&mut cmd);
+    run(cmd
         .args([
             "--cc",
             "--exe",

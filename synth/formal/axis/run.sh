@@ -2,14 +2,16 @@
 # Formal check of pft_axis (synth/formal/axis/pft_axis_props.sv): one yosys-smtbmc BMC run
 # per property from reset, DEPTH cycles (default 20), then broken copies of the Verilog
 # that must fail. PFT's throttle verdict (the FI/RI compare, gate_cmp.ok) is cut to a free
-# input, so every property holds for any verdict; z3 runs with --unroll. Prints one line per check; exits non-zero if a property fails on the real
-# design or a broken copy is NOT caught.
+# input, so every property holds for any verdict; the solver ($SOLVER, default z3; `make
+# formal` gives yices) runs with --unroll. Prints one line per check; exits non-zero if a
+# property fails on the real design or a broken copy is NOT caught.
 #   usage: bash synth/formal/axis/run.sh [FILE.v]   (default synth/out/pft_axis.v)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 v="$(realpath -m -- "${1:-$root/synth/out/pft_axis.v}")"
 depth="${DEPTH:-20}"
+solver="${SOLVER:-z3}"
 out="$root/synth/formal/out/pft_axis"
 mkdir -p "$out"
 props="STREAM_HOLD STREAM_BEATS NO_GAP_GATING PAUSE_HEADS AXIL_ONE_RESP"
@@ -20,7 +22,7 @@ check() {
     yosys -q -l "$out/$tag.yosys.log" -p "read_verilog $f; read_verilog -formal -sv -DP_$p $here/pft_axis_props.sv; \
         prep -top pft_axis_props; flatten; cutpoint w:dut.pft.gate_cmp.ok; opt -fast; opt_clean; setundef -anyseq; async2sync; dffunmap; \
         write_smt2 -wires $out/$tag.smt2" >/dev/null
-    timeout "${TIMEOUT:-600}" yosys-smtbmc -s z3 --unroll -t "$depth" --dump-vcd "$out/$tag.vcd" "$out/$tag.smt2" >"$out/$tag.log" 2>&1
+    timeout "${TIMEOUT:-600}" yosys-smtbmc -s "$solver" --unroll -t "$depth" --dump-vcd "$out/$tag.vcd" "$out/$tag.smt2" >"$out/$tag.log" 2>&1
 }
 
 failed=0
