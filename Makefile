@@ -281,10 +281,12 @@ fmt:
 	$(CARGO) fmt --all
 
 ## lint: rustfmt check, clippy -D warnings (--locked), and the API docs built with -D warnings
+##       (both in the release profile: rustdoc reuses the dependencies clippy checked, where
+##       the dev profile checked them all again, 2 min 12 s of CI on 2 cores)
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy $(RELEASE) --locked --workspace --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --workspace
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc $(RELEASE) --locked --no-deps --workspace
 
 clean:
 	rm -rf $(OUT) synth/out synth/formal/out
