@@ -141,8 +141,8 @@ asic: verilog verilog-pipelined
 	PFT_TOP=pft_injector_pipelined bash synth/asic.sh synth/out/pft_injector_pipelined.v
 
 ## formal: properties of the exported Verilog, default and pipelined build, Yosys +
-##         yosys-smtbmc with Yices 2 (.venv's yices-smt2; SOLVER=z3 for Debian's z3, about 5x
-##         slower): BMC 30 cycles, k-induction, covers, broken copies that must fail
+##         yosys-smtbmc with Yices 2 (.venv's yices-smt2; SOLVER=z3 for Debian's z3, about 4x
+##         the CPU): BMC 30 cycles, k-induction, covers, broken copies that must fail
 ##         (docs/formal.md); pft_axis's AXI-Stream and AXI4-Lite properties, BMC 20 cycles, and
 ##         its broken copies (synth/formal/axis/)
 FORMAL_ENV = PATH="$(CURDIR)/$(VENV)/bin:$$PATH" SOLVER="$${SOLVER:-yices}"

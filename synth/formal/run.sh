@@ -31,7 +31,7 @@
 # level_is_f (pft_level.sv) is combinational: one check over all inputs is a full proof
 # (default build; in the pipelined build it is sequential and runs like the others).
 #
-# Environment: DEPTH=30 IND_DEPTH=4 SOLVER=z3 (`make formal`: yices, about 5x faster here)
+# Environment: DEPTH=30 IND_DEPTH=4 SOLVER=z3 (`make formal`: yices, about 4x less CPU here)
 # LEVEL_SOLVER=z3 (the solver of level_is_f: the shifter against its arithmetic definition,
 # which Yices 2.6.5 takes minutes over where z3 takes two seconds) CUTS=1 (0: no cut points, the whole design;
 # about 3 times slower) MUTANTS=1 (0: skip the broken designs) PROPS="name ..." (only these)
@@ -84,7 +84,8 @@ case "$pft_top" in
 esac
 for t in "$YOSYS" "$SMTBMC" "$SOLVER" "$LEVEL_SOLVER"; do
     if ! command -v "$t" >/dev/null 2>&1; then
-        echo "error: '$t' not found on PATH (Debian: apt-get install yosys z3)" >&2
+        echo "error: '$t' not found on PATH (Debian: apt-get install yosys z3; yices comes from" \
+            "synth/setup-venv.sh, and \`make formal\` puts .venv/bin on the PATH)" >&2
         exit 127
     fi
 done
