@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 const VERILATOR_CYCLES: u64 = 100_000;
 const IVERILOG_CYCLES: u64 = 40_000;
-/// The pipelined build under iverilog (2,000 cycles a second there): Verilator replays it for
+/// The pipelined build under iverilog (about 2,400 cycles a second there): Verilator replays it for
 /// VERILATOR_CYCLES per mode, iverilog is the second simulator's view.
 const IVERILOG_CYCLES_PIPELINED: u64 = 10_000;
 
