@@ -8,7 +8,8 @@
 //!   one lane), and all-to-all traffic loads every channel of a level and direction
 //!   equally (destination-mod-k);
 //! - mutants of the rule are caught: turning around at the top, the merged top switch
-//!   ignoring which part a packet came through, a down-up bounce;
+//!   ignoring which part a packet came through, a down-up bounce, and down-up turns that
+//!   close a cycle of channel dependencies (caught by the acyclicity check itself);
 //! - `hosts` out of its set is refused naming the key and the allowed values;
 //! - lossless under load with the invariant checker, for none, mvcm, renato and ibcc.
 
@@ -41,11 +42,14 @@ fn nca(s: u32, d: u32, k: u32, n: u32) -> u32 {
 /// A routing rule: (switch, input port, destination) -> output port.
 type Rule<'a> = &'a dyn Fn(u32, u32, u32) -> u32;
 
-/// Walks every pair's path under `rule` and checks it (see the module doc).
+/// Walks every pair's path under `rule` and checks it (see the module doc). A cycle in the
+/// channel-dependency graph is reported before a path's shape, so that a mutant is seen to
+/// fail the deadlock proof itself, not only the minimality check.
 fn check(t: &Topology, k: u32, n: u32, rule: Rule) -> Result<(), String> {
     let sw = t.switches();
     let mut cdg: HashMap<(u32, u32), Vec<(u32, u32)>> = HashMap::new();
     let mut load: HashMap<(u32, u32), u64> = HashMap::new();
+    let mut shape: Option<String> = None;
     for s in 0..t.nodes() {
         for d in 0..t.nodes() {
             if s == d {
@@ -70,16 +74,19 @@ fn check(t: &Topology, k: u32, n: u32, rule: Rule) -> Result<(), String> {
                 }
             }
             let l = nca(s, d, k, n);
-            if levels.len() != 2 * l as usize + 1 {
-                return Err(format!(
-                    "{s} -> {d}: not minimal: levels {levels:?}, the nearest common ancestor is at {l}"
-                ));
-            }
-            let top = levels.iter().position(|&x| x == l).unwrap();
-            if !(levels[..=top].windows(2).all(|w| w[0] + 1 == w[1])
-                && levels[top..].windows(2).all(|w| w[0] == w[1] + 1))
-            {
-                return Err(format!("{s} -> {d}: not up then down: {levels:?}"));
+            if shape.is_none() {
+                if levels.len() != 2 * l as usize + 1 {
+                    shape = Some(format!(
+                        "{s} -> {d}: not minimal: levels {levels:?}, the nearest common ancestor is at {l}"
+                    ));
+                } else {
+                    let top = levels.iter().position(|&x| x == l).unwrap();
+                    if !(levels[..=top].windows(2).all(|w| w[0] + 1 == w[1])
+                        && levels[top..].windows(2).all(|w| w[0] == w[1] + 1))
+                    {
+                        shape = Some(format!("{s} -> {d}: not up then down: {levels:?}"));
+                    }
+                }
             }
             for c in &chans {
                 *load.entry(*c).or_default() += 1;
@@ -89,6 +96,9 @@ fn check(t: &Topology, k: u32, n: u32, rule: Rule) -> Result<(), String> {
     }
     if !acyclic(&cdg) {
         return Err("the channel-dependency graph has a cycle".into());
+    }
+    if let Some(e) = shape {
+        return Err(e);
     }
     // every switch-to-switch channel of a level and direction carries the same pairs
     let mut by: HashMap<(u8, bool), Vec<u64>> = HashMap::new();
@@ -190,6 +200,21 @@ fn routes_turn_around_at_the_nearest_common_ancestor_without_cycles_and_mutants_
         };
         if n > 2 {
             assert!(check(&t, k, n, &bounce).is_err(), "{}", t.description());
+        }
+        // mutant: at level 1, climbing packets bounce down to a sibling and back up, even
+        // destinations from port 0 through port 1, odd ones from port 1 through port 0:
+        // every path still arrives, but down-up turns close a cycle of channel
+        // dependencies, which the deadlock proof must see
+        let cross = |s: u32, p: u32, d: u32| {
+            let r = t.route(s, NodeId(d));
+            match (level(s), p, d % 2) {
+                (1, 0, 0) | (1, 1, 1) if r >= k && n > 2 => 1 - p,
+                _ => r,
+            }
+        };
+        if n > 2 {
+            let e = check(&t, k, n, &cross).expect_err("down-up turns");
+            assert!(e.contains("cycle"), "{}: {e}", t.description());
         }
         // mutant: a merged top switch routes as the full tree's (part 0 only)
         if hosts < k.pow(n) {
