@@ -2,7 +2,9 @@
 """Compare two result trees of `pftsim compare` (old, new): every CSV row and every JSON
 value of the old tree must be equal in the new one. Ignored: `wall_seconds`, the echoed
 `config`, `manifest.json` (the command line and start time of each run), SVG plots (their
-titles name the scheme), and columns or fields that only the new tree has. Prints each difference; exit status 1 if any. Used by same_results.sh."""
+titles name the scheme), and columns or fields that only the new tree has, counters of a
+`cc_counters` string ("name=value ...") included. Prints each difference; exit status 1 if
+any. Used by same_results.sh."""
 import json, sys, os, csv, io
 a, b = sys.argv[1], sys.argv[2]
 bad = 0
@@ -12,9 +14,14 @@ def strip(x):
     if isinstance(x, list):
         return [strip(v) for v in x]
     return x
+def counters(x):
+    """A `cc_counters` cell ("name=value ...") as a dict."""
+    return dict(kv.split("=", 1) for kv in x.split())
 def sub(old, new, path):
     """old must be contained in new (new may have extra keys)."""
     global bad
+    if path.endswith(".cc_counters") and isinstance(old, str) and isinstance(new, str):
+        old, new = counters(old), counters(new)
     if isinstance(old, dict) and isinstance(new, dict):
         for k, v in old.items():
             if k not in new:
