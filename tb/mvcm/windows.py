@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The tables of tb/mvcm/windows.sh from its runs' summary.json (`coldhot`) and coldhot.csv.
+"""The tables of tb/mvcm/windows.sh and tb/mvcm/pfister.sh from their runs' summary.json
+(`coldhot`) and coldhot.csv.
 
     python3 tb/mvcm/windows.py OUT SEED:ROW:DIR [SEED:ROW:DIR ...]
 
@@ -12,7 +13,8 @@ import json
 import sys
 
 KEYS = ["cold_lat_peak", "cold_lat_mean", "marked_cold_frac", "marked_hot_frac",
-        "hot_flits_in_flight_peak", "hot_link_util", "hot_delivered", "cold_wait_mean"]
+        "hot_flits_in_flight_peak", "hot_link_util", "hot_delivered", "cold_wait_mean",
+        "congestion_end"]
 # MVCM's counters (empty for the other schemes): input marks, ACKs of marked packets not
 # validated, window decreases, fast resets
 COUNTERS = ["mb_marked", "acks_warm", "dw_down", "fast_resets"]
@@ -37,7 +39,8 @@ def main(out, args):
             c = j.get("cc_counters") or {}
             w1.writerow([seed, row] + [fmt(s[k]) for k in KEYS] + [c.get(k, "") for k in COUNTERS])
             bins = list(csv.DictReader(open(f"{d}/coldhot.csv")))
-            for lo in range(0, 700_000, 100_000):
+            end = max(int(x["cycle"]) for x in bins) + 1
+            for lo in range(0, end, 100_000):
                 b = [x for x in bins if lo <= int(x["cycle"]) < lo + 100_000]
                 hm = sum(int(x["hot_marked"]) for x in b)
                 hd = sum(int(x["hot_delivered"]) for x in b)

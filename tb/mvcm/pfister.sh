@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Pfister (IB CC) on scenarios/mvcm-hotspot.toml, run to the end of its burst, and with a
+# CCTI timer ten times shorter (docs/results.md, "The hot-packet marking order" and
+# "Pfister's burst, run to completion"): seed 1, one `pftsim run` each of
+#   none (700,000 cycles), pfister (to 1.7 M cycles), pfister_ccti15 (ccti_timer = 15).
+# Writes OUT/rows.toml, OUT/<run>/, OUT/windows.csv (one line per run) and OUT/fig10.csv
+# (per 100,000 cycles: hot packets marked, the hot-spot link busy, cold packets marked).
+#
+#   bash tb/mvcm/pfister.sh OUT_DIR   (PFTSIM=path: that pftsim)
+set -euo pipefail
+out=${1:?usage: pfister.sh OUT_DIR}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -e "$out" ]; then
+    echo "error: $out exists; give a new directory" >&2
+    exit 1
+fi
+mkdir -p "$out"
+if [ -n "${PFTSIM:-}" ]; then
+    bin=$PFTSIM
+else
+    cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
+    bin=$root/target/release/pftsim
+fi
+awk '/^\[\[cc\]\]/ { exit } { print }' "$root/scenarios/mvcm-hotspot.toml" >"$out/rows.toml"
+cat >>"$out/rows.toml" <<'ROWS'
+[[cc]]
+name = "none"
+kind = "none"
+[[cc]]
+name = "pfister"
+kind = "ibcc"
+threshold = 11
+[[cc]]
+name = "pfister_ccti15"
+kind = "ibcc"
+threshold = 11
+ccti_timer = 15
+ROWS
+"$bin" run "$out/rows.toml" --cc none --out "$out/none" --quiet
+"$bin" run "$out/rows.toml" --cc pfister --set cycles.max=1700000 --out "$out/pfister_1.7M" --quiet
+"$bin" run "$out/rows.toml" --cc pfister_ccti15 --out "$out/pfister_ccti15" --quiet
+python3 "$root/tb/mvcm/windows.py" "$out" "1:none:$out/none" "1:pfister_1.7M:$out/pfister_1.7M" \
+    "1:pfister_ccti15:$out/pfister_ccti15"
+echo "wrote $out/windows.csv and $out/fig10.csv"
