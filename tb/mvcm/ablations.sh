@@ -11,20 +11,11 @@
 set -euo pipefail
 out=${1:?usage: ablations.sh OUT_DIR [--set KEY=VALUE ...]}
 shift
-root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -e "$out" ]; then
-    echo "error: $out exists; give a new directory" >&2
-    exit 1
-fi
-mkdir -p "$out"
-if [ -n "${PFTSIM:-}" ]; then
-    bin=$PFTSIM
-else
-    cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-    bin=$root/target/release/pftsim
-fi
+source "$(dirname "$0")/lib.sh"
+new_out "$out"
+pftsim_bin
 # the scenario up to its first [[cc]] row, then the ablation rows
-awk '/^\[\[cc\]\]/ { exit } { print }' "$root/scenarios/mvcm-hotspot.toml" >"$out/rows.toml"
+scenario_head "$out/rows.toml"
 cat >>"$out/rows.toml" <<'ROWS'
 [[cc]]
 name = "none"

@@ -15,18 +15,9 @@ set -euo pipefail
 out=${1:?usage: occupancy.sh OUT_DIR [LOAD ...]}
 shift
 loads=${*:-0.3 0.4 0.5 0.6 0.7 0.8 0.9}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -e "$out" ]; then
-    echo "error: $out exists; give a new directory" >&2
-    exit 1
-fi
-mkdir -p "$out"
-if [ -n "${PFTSIM:-}" ]; then
-    bin=$PFTSIM
-else
-    cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-    bin=$root/target/release/pftsim
-fi
+source "$(dirname "$0")/lib.sh"
+new_out "$out"
+pftsim_bin
 # the scenario's network, a uniform workload, one mvcm row that never marks
 awk '/^\[cycles\]/ { exit } { print }' "$root/scenarios/mvcm-hotspot.toml" >"$out/uniform.toml"
 cat >>"$out/uniform.toml" <<ROWS

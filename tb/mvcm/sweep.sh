@@ -22,19 +22,11 @@
 set -euo pipefail
 out=${1:?usage: sweep.sh OUT_DIR [JOBS]}
 jobs=${2:-2}
-root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$(dirname "$0")/lib.sh"
 sc=$root/scenarios/mvcm-hotspot.toml
-if [ -e "$out" ]; then
-    echo "error: $out exists; give a new directory" >&2
-    exit 1
-fi
+new_out "$out"
 mkdir -p "$out/runs"
-if [ -n "${PFTSIM:-}" ]; then
-    bin=$PFTSIM # a pftsim already built
-else
-    cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-    bin=$root/target/release/pftsim
-fi
+pftsim_bin
 rows=${ROWS-none renato pfister mvcm}
 points=()
 # cycles: 50,000 packets at the load, then the longer of the generation and the drain

@@ -14,19 +14,10 @@ out=${1:?usage: windows.sh OUT_DIR [SEED ...]}
 shift
 seeds=("$@")
 [ $# -eq 0 ] && seeds=(1 2)
-root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -e "$out" ]; then
-    echo "error: $out exists; give a new directory" >&2
-    exit 1
-fi
-mkdir -p "$out"
-if [ -n "${PFTSIM:-}" ]; then
-    bin=$PFTSIM
-else
-    cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-    bin=$root/target/release/pftsim
-fi
-awk '/^\[\[cc\]\]/ { exit } { print }' "$root/scenarios/mvcm-hotspot.toml" >"$out/rows.toml"
+source "$(dirname "$0")/lib.sh"
+new_out "$out"
+pftsim_bin
+scenario_head "$out/rows.toml"
 cat >>"$out/rows.toml" <<'ROWS'
 [[cc]]
 name = "none"
