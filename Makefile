@@ -253,7 +253,8 @@ study:
 	bash tb/study/run.sh $(OUT)/study-$$(date +%Y%m%d-%H%M%S)
 
 ## same-results: every shipped scenario at git revision REV and now, compared file by file
-##               (proves a refactor kept results bit-identical; about 15 minutes; not in CI)
+##               (proves a refactor kept results bit-identical; 1-2 hours: measured 2026-11-29,
+##               3,320 + 3,542 s of compare on a shared 2-core machine; not in CI)
 REV ?= 5bf3fa2
 same-results:
 	bash tb/examples/same_results.sh $(REV) $(OUT)/same-results-$(REV)
