@@ -16,57 +16,21 @@ new_out "$out"
 pftsim_bin
 # the scenario up to its first [[cc]] row, then the ablation rows
 scenario_head "$out/rows.toml"
-cat >>"$out/rows.toml" <<'ROWS'
-[[cc]]
-name = "none"
-kind = "none"
-[[cc]]
-name = "renato"
-kind = "renato"
-[[cc]]
-name = "renato_w2"
-kind = "renato"
-window = 2
-[[cc]]
-name = "renato_w255"
-kind = "renato"
-window = 255
-[[cc]]
-name = "renato_src"
-kind = "renato"
-flow = "source"
-[[cc]]
-name = "renato_fimd"
-kind = "renato"
-response = "fimd"
-[[cc]]
-name = "renato_aimd"
-kind = "renato"
-response = "aimd"
-[[cc]]
-name = "pfister"
-kind = "ibcc"
-threshold = 11
-[[cc]]
-name = "mvcm"
-kind = "mvcm"
-[[cc]]
-name = "mvcm_novalid"
-kind = "mvcm"
-validate = false
-[[cc]]
-name = "mvcm_nowarm"
-kind = "mvcm"
-warm = false
-[[cc]]
-name = "mvcm_ws13"
-kind = "mvcm"
-ws_max_incs = 13
-[[cc]]
-name = "mvcm_dw1"
-kind = "mvcm"
-dw_max = 1
-ROWS
+{
+    cc_row none none
+    cc_row renato renato
+    cc_row renato_w2 renato window=2
+    cc_row renato_w255 renato window=255
+    cc_row renato_src renato 'flow="source"'
+    cc_row renato_fimd renato 'response="fimd"'
+    cc_row renato_aimd renato 'response="aimd"'
+    cc_row pfister ibcc threshold=11
+    cc_row mvcm mvcm
+    cc_row mvcm_novalid mvcm validate=false
+    cc_row mvcm_nowarm mvcm warm=false
+    cc_row mvcm_ws13 mvcm ws_max_incs=13
+    cc_row mvcm_dw1 mvcm dw_max=1
+} >>"$out/rows.toml"
 "$bin" compare "$out/rows.toml" --out "$out/hosts16" --quiet --yes "$@"
 "$bin" compare "$out/rows.toml" --out "$out/hosts128" --quiet --yes \
     --set workload.frac_c=0.25 --set workload.frac_v=0.75 --set cycles.max=5500000 "$@"

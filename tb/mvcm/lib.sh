@@ -2,7 +2,8 @@
 # refuses an existing DIR (never write over another run's results) and creates it;
 # `pftsim_bin` sets `bin` to $PFTSIM (a pftsim already built) or builds
 # target/release/pftsim; `scenario_head FILE` writes scenarios/mvcm-hotspot.toml up to its
-# first [[cc]] row (its network and traffic), for a script's own rows to follow.
+# first [[cc]] row (its network and traffic), for a script's own rows to follow;
+# `cc_row NAME KIND [KEY=VALUE ...]` prints one [[cc]] row (a string VALUE keeps its quotes).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 new_out() {
@@ -24,4 +25,12 @@ pftsim_bin() {
 
 scenario_head() {
     awk '/^\[\[cc\]\]/ { exit } { print }' "$root/scenarios/mvcm-hotspot.toml" >"$1"
+}
+
+cc_row() {
+    printf '[[cc]]\nname = "%s"\nkind = "%s"\n' "$1" "$2"
+    local kv
+    for kv in "${@:3}"; do
+        printf '%s = %s\n' "${kv%%=*}" "${kv#*=}"
+    done
 }

@@ -13,20 +13,11 @@ source "$(dirname "$0")/lib.sh"
 new_out "$out"
 pftsim_bin
 scenario_head "$out/rows.toml"
-cat >>"$out/rows.toml" <<'ROWS'
-[[cc]]
-name = "none"
-kind = "none"
-[[cc]]
-name = "pfister"
-kind = "ibcc"
-threshold = 11
-[[cc]]
-name = "pfister_ccti15"
-kind = "ibcc"
-threshold = 11
-ccti_timer = 15
-ROWS
+{
+    cc_row none none
+    cc_row pfister ibcc threshold=11
+    cc_row pfister_ccti15 ibcc threshold=11 ccti_timer=15
+} >>"$out/rows.toml"
 "$bin" run "$out/rows.toml" --cc none --out "$out/none" --quiet
 "$bin" run "$out/rows.toml" --cc pfister --set cycles.max=1700000 --out "$out/pfister_1.7M" --quiet
 "$bin" run "$out/rows.toml" --cc pfister_ccti15 --out "$out/pfister_ccti15" --quiet

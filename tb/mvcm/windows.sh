@@ -18,42 +18,16 @@ source "$(dirname "$0")/lib.sh"
 new_out "$out"
 pftsim_bin
 scenario_head "$out/rows.toml"
-cat >>"$out/rows.toml" <<'ROWS'
-[[cc]]
-name = "none"
-kind = "none"
-[[cc]]
-name = "renato"
-kind = "renato"
-[[cc]]
-name = "renato_w2"
-kind = "renato"
-window = 2
-[[cc]]
-name = "mvcm"
-kind = "mvcm"
-in_threshold_percent = 39
-out_threshold_percent = 37
-[[cc]]
-name = "mvcm_dw1"
-kind = "mvcm"
-in_threshold_percent = 39
-out_threshold_percent = 37
-dw_max = 1
-[[cc]]
-name = "mvcm_novalid"
-kind = "mvcm"
-in_threshold_percent = 39
-out_threshold_percent = 37
-validate = false
-[[cc]]
-name = "mvcm_seed"
-kind = "mvcm"
-[[cc]]
-name = "pfister"
-kind = "ibcc"
-threshold = 11
-ROWS
+{
+    cc_row none none
+    cc_row renato renato
+    cc_row renato_w2 renato window=2
+    cc_row mvcm mvcm in_threshold_percent=39 out_threshold_percent=37
+    cc_row mvcm_dw1 mvcm in_threshold_percent=39 out_threshold_percent=37 dw_max=1
+    cc_row mvcm_novalid mvcm in_threshold_percent=39 out_threshold_percent=37 validate=false
+    cc_row mvcm_seed mvcm
+    cc_row pfister ibcc threshold=11
+} >>"$out/rows.toml"
 runs=()
 for s in "${seeds[@]}"; do
     for r in renato renato_w2 mvcm mvcm_dw1 mvcm_novalid mvcm_seed pfister; do
