@@ -13,10 +13,15 @@
 #
 #   bash tb/selftuned/collapse.sh OUT_DIR [JOBS] [SEEDS] [WHAT]
 #
-# WHAT: bursty, steady or both (default). Writes OUT_DIR/bursty.csv (variant, seed, row,
+# WHAT: bursty, steady or both (default). VARIANTS (environment) restricts the variants
+# run, e.g. VARIANTS="esc1 central"; default all of them. Writes OUT_DIR/bursty.csv (variant, seed, row,
 # accepted, lat_mean, lat_p99, then per burst b1..b4 the mean accepted flits/node/cycle
 # and mean flits in the network over the burst's 2,000 cycles, from series.csv) and
-# OUT_DIR/steady.csv (variant, pattern, load, row, accepted, lat_mean).
+# OUT_DIR/steady.csv (variant, pattern, load, row, accepted, lat_mean, then the lanes:
+# hops_per_flit, router-to-router hops per delivered flit over the run; escape_hop_share,
+# the share of those hops on escape lanes; escape_lane_flits, adaptive_lane_flits and
+# in_network, the mean flits held in escape and adaptive switch-to-switch lanes and in
+# the whole network over the window).
 set -euo pipefail
 out=${1:?usage: collapse.sh OUT_DIR [JOBS] [SEEDS] [WHAT]}
 jobs=${2:-2}
@@ -62,6 +67,7 @@ export bin sc out
 cmds=()
 if [ "$what" != steady ]; then
     for v in ref esc1 central seed sq; do
+        case " ${VARIANTS:-$v} " in *" $v "*) ;; *) continue ;; esac
         for s in $seeds; do
             cmds+=("one bursty-$v-$s --set seed=$s $(sets $v)")
         done
@@ -69,6 +75,7 @@ if [ "$what" != steady ]; then
 fi
 if [ "$what" != bursty ]; then
     for v in ref seed seedfix fixed esc1 central; do
+        case " ${VARIANTS:-$v} " in *" $v "*) ;; *) continue ;; esac
         for p in uniform complement bit_reversal shuffle; do
             for l in 0.1 0.25 0.4 0.5 0.8; do
                 if [ "$v" = fixed ] || [ "$v" = seedfix ]; then
@@ -94,7 +101,26 @@ s = open(os.path.join(out, "steady.csv"), "w", newline="")
 bw, sw = csv.writer(b), csv.writer(s)
 bw.writerow(["variant", "seed", "row", "accepted", "lat_mean", "lat_p99"]
             + [f"b{i}_{c}" for i in range(1, 5) for c in ("accepted", "in_network")])
-sw.writerow(["variant", "pattern", "load", "row", "accepted", "lat_mean"])
+sw.writerow(["variant", "pattern", "load", "row", "accepted", "lat_mean", "hops_per_flit",
+             "escape_hop_share", "escape_lane_flits", "adaptive_lane_flits", "in_network"])
+
+
+def lanes(d, j):
+    """Router-to-router hops per delivered flit and the escape lanes' share of them (whole
+    run, `cc_counters`); mean flits held in escape and adaptive lanes and in the network
+    over the window (series.csv, sampled every 250 cycles)."""
+    c = j["cc_counters"]
+    esc, ada = c["escape_hop_flits"], c["adaptive_hop_flits"]
+    ser = list(csv.DictReader(open(os.path.join(d, "series.csv"))))
+    period = int(ser[1]["cycle"]) - int(ser[0]["cycle"])
+    delivered = sum(float(x["accepted"]) for x in ser) * period * j["nodes"]
+    w = [x for x in ser if int(x["cycle"]) >= j["window_start"]]
+    mean = lambda k: sum(float(x[k]) for x in w) / len(w)
+    return [f"{(esc + ada) / delivered:.3f}", f"{esc / (esc + ada):.3f}",
+            f"{mean('escape_lane_flits'):.0f}", f"{mean('adaptive_lane_flits'):.0f}",
+            f"{mean('in_network'):.0f}"]
+
+
 for name in sorted(os.listdir(runs)):
     d = os.path.join(runs, name)
     if not os.path.isdir(d):
@@ -104,7 +130,8 @@ for name in sorted(os.listdir(runs)):
         v, p, l, row = rest.split("-")
         j = json.load(open(os.path.join(d, "summary.json")))
         acc = j["throughput"]["accepted_per_node_cycle"]
-        sw.writerow([v, p, l, row, f"{acc:.4f}", f"{j['victims']['latency_mean']:.1f}"])
+        sw.writerow([v, p, l, row, f"{acc:.4f}", f"{j['victims']['latency_mean']:.1f}"]
+                    + lanes(d, j))
         continue
     for r in csv.DictReader(open(os.path.join(d, "compare.csv"))):
         row = r["config"]

@@ -201,6 +201,16 @@ impl Network {
         each_net!(self, n => n.disha_recoveries())
     }
 
+    /// The lanes' `series.csv` columns now (`net::Network::lane_probes`).
+    pub fn lane_probes(&self) -> Vec<(&'static str, f64)> {
+        each_net!(self, n => n.lane_probes())
+    }
+
+    /// The lanes' whole-run counters (`net::Network::lane_counters`).
+    pub fn lane_counters(&self) -> Vec<(&'static str, u64)> {
+        each_net!(self, n => n.lane_counters())
+    }
+
     /// Messages accepted and not yet delivered.
     pub fn messages_pending(&self) -> u64 {
         each_net!(self, n => n.messages_pending())

@@ -303,6 +303,12 @@ impl<S: Scheme> Network<S> {
                 sw.central = vec![0; sw.sw.len()];
             }
             sw.moved_at = vec![0; sw.inp.len()];
+            if matches!(
+                cfg.routing,
+                Some(super::lanes::Routing::Duato | super::lanes::Routing::Disha)
+            ) {
+                sw.hop_flits = vec![0; v as usize];
+            }
             if cfg.routing != Some(super::lanes::Routing::Disha) {
                 // Disha's token holder and recovery path change a head's candidates
                 sw.waiters = vec![0; sw.out.len()];

@@ -75,7 +75,7 @@ pub(crate) fn disha_errors(cfg: &NetConfig, routing: Routing, errs: &mut Vec<Fie
 
 /// The token and the recovery path's state.
 pub(crate) struct Disha {
-    timeout: u64,
+    pub(crate) timeout: u64,
     /// Lane records per port (the deadlock buffer is lane `lanes - 1`).
     lanes: u32,
     /// The packet holding the token; NONE while it circulates.
@@ -95,6 +95,8 @@ pub(crate) struct Disha {
     last_move: u64,
     /// Packets that took the token.
     pub(crate) recoveries: u64,
+    /// Cycles the token was held by a packet (`lane_stats.rs`).
+    pub(crate) held_cycles: u64,
 }
 
 impl Disha {
@@ -123,6 +125,7 @@ impl Disha {
             release: None,
             last_move: 0,
             recoveries: 0,
+            held_cycles: 0,
         }))
     }
 
@@ -239,6 +242,7 @@ impl<S: Scheme> Network<S> {
     /// moves to the next router of the ring.
     pub(crate) fn disha_end_cycle(&mut self) {
         if let Some(d) = self.disha.as_deref_mut() {
+            Self::token_held(d);
             if let Some(s) = d.release.take() {
                 d.holder = PktId::NONE;
                 d.at = d.place[s.index()];

@@ -45,6 +45,7 @@ pub mod dragonfly_route;
 pub mod error;
 pub mod faults;
 pub mod flows;
+mod lane_stats;
 pub mod lanes;
 mod network;
 mod nic;
@@ -64,6 +65,7 @@ pub use config::{
 };
 pub use error::NetError;
 pub use faults::{CreditScope, FaultSpec, LinkRef, Window};
+pub use lane_stats::LANE_PROBES;
 pub use network::{EvalOrder, Network, NicStats};
 pub use scheme::{CreditGate, DelayLine, GateIn, GateOut, Scheme};
 pub use source::{BernoulliSource, Pattern};

@@ -161,6 +161,9 @@ pub(crate) struct Switches {
     /// switch) blocked on it (`SwState::blocked`), woken when it may have freed: a tail
     /// leaving it, or a credit back that can make it free (`lane_free`). Empty otherwise.
     pub waiters: Vec<Mask>,
+    /// Lane router with `duato` or `disha` on a torus or mesh: per lane number, flits sent
+    /// from switch to switch on it (`lane_stats.rs`; empty otherwise).
+    pub hop_flits: Vec<u64>,
     /// Dragonfly with `local_latency_cycles` or `global_latency_cycles`: per output lane
     /// (global), the cycles from a flit leaving it to its arrival (link + switch pipeline),
     /// and from a credit sent back to it to its arrival (empty otherwise: one latency).

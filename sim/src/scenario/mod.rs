@@ -279,7 +279,9 @@ pub fn write_run(
     output::write_atomic(&dir.join("series.csv"), r.series.to_csv()?.as_bytes())?;
     write_throughput_plot(dir, sc, &[r])?;
     let probes: Vec<(String, Vec<(f64, f64)>)> = (r.series.probes.iter().enumerate())
-        .filter(|(_, n)| r.spec.cc.probe_plotted(n))
+        .filter(|(_, n)| {
+            r.spec.cc.probe_plotted(n) && !crate::net::LANE_PROBES.contains(&n.as_str())
+        })
         .map(|(i, n)| (n.clone(), r.series.probe_points(i)))
         .collect();
     let svg = plot::series_svg(

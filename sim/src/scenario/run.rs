@@ -488,7 +488,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
                 net.flits_delivered(),
                 net.total_stats().flits_injected,
                 net.flits_in_network(),
-                &net.scheme_probes(),
+                &[net.scheme_probes(), net.lane_probes()].concat(),
             );
         }
         if ts.due(t) {
@@ -557,6 +557,9 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     if sc.network.routing == Some(crate::net::Routing::Disha) {
         // the network's own count beside the scheme's (compare's `counters` line)
         cc_counters.insert("disha_recoveries".into(), net.disha_recoveries());
+    }
+    for (k, v) in net.lane_counters() {
+        cc_counters.insert(k.into(), v);
     }
     let results = w.gpcnet_results();
     let canary_spans = results.as_ref().map_or(Vec::new(), |r| {

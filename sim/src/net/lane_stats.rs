@@ -1,0 +1,269 @@
+//! What the lanes of a torus or mesh router hold and carry, by class: Duato's escape lanes
+//! against its adaptive ones, Disha's deadlock buffers against the adaptive lanes, and
+//! Disha's token. Issue 41 asks why seed 003's router loses throughput past saturation;
+//! these are the numbers that say where the flits are.
+//!
+//! - `series.csv` columns (`lane_probes`, sampled at each bin's last cycle): flits held in
+//!   switch-to-switch input lanes by class and, for Disha, the token's state.
+//! - `cc_counters` (`lane_counters`, whole run): flits sent over switch-to-switch links by
+//!   the class of the lane they took. Their sum over the data flits delivered is the
+//!   router-to-router hops per flit: a detour shows up there.
+//!
+//! Only `duato` and `disha` on a torus or mesh have them; every other network's outputs
+//! are unchanged.
+
+use super::config::Routing;
+use super::network::Network;
+use super::scheme::Scheme;
+use super::store::{Id, PktId};
+
+/// The `series.csv` columns this module may add (`cc_probes.svg` leaves them out: they
+/// are the network's, not the scheme's).
+pub const LANE_PROBES: [&str; 5] = [
+    "escape_lane_flits",
+    "adaptive_lane_flits",
+    "disha_recoveries",
+    "token_held_cycles",
+    "presumed_deadlocked",
+];
+
+impl<S: Scheme> Network<S> {
+    /// Duato's escape lanes per port (lanes `0..n`), Disha's deadlock buffer (`None`
+    /// when neither routes this network).
+    fn lane_classes(&self) -> Option<LaneClasses> {
+        let rt = self.sw.router?;
+        match rt.routing {
+            Routing::Duato => Some(LaneClasses::Escape(if rt.one_escape || !rt.wrap {
+                1
+            } else {
+                2
+            })),
+            Routing::Disha => Some(LaneClasses::Disha),
+            _ => None,
+        }
+    }
+
+    /// Whether lane `c` of a port is in the escape class (Duato) or the deadlock buffer
+    /// (Disha).
+    fn special_lane(&self, classes: LaneClasses, c: u32) -> bool {
+        match classes {
+            LaneClasses::Escape(n) => c < n,
+            LaneClasses::Disha => c == self.sw.vcs - 1,
+        }
+    }
+
+    /// A flit left through output lane `o` (local) of a switch whose used lanes are
+    /// `used`: counted by lane when it goes to another switch (a NIC's port uses lane 0
+    /// only).
+    #[inline]
+    pub(crate) fn count_hop(&mut self, used: u128, o: u32) {
+        let v = self.sw.vcs;
+        if !self.sw.hop_flits.is_empty() && used >> (o - o % v + 1) & 1 != 0 {
+            self.sw.hop_flits[(o % v) as usize] += 1;
+        }
+    }
+
+    /// The `series.csv` columns of the lanes now (empty unless `duato` or `disha` on a
+    /// torus or mesh): flits held in switch-to-switch input lanes, by class.
+    pub fn lane_probes(&self) -> Vec<(&'static str, f64)> {
+        let Some(classes) = self.lane_classes() else {
+            return Vec::new();
+        };
+        let v = self.sw.vcs;
+        let (mut special, mut adaptive) = (0u64, 0u64);
+        let mut presumed = 0u64;
+        let timeout = self.disha.as_deref().map_or(u64::MAX, |d| d.timeout);
+        for st in self.sw.sw.items.iter() {
+            for i in 0..st.radix {
+                if st.used_mask >> (i - i % v + 1) & 1 == 0 {
+                    continue; // a NIC's port, or no link
+                }
+                let g = st.port(i);
+                let occ = self.sw.inp[g].occ as u64;
+                if self.special_lane(classes, i % v) {
+                    special += occ;
+                } else {
+                    adaptive += occ;
+                }
+                // a head without an output lane that has waited out Disha's time-out
+                if st.queued >> i & 1 != 0
+                    && st.locked_in >> i & 1 == 0
+                    && self.now - self.sw.moved_at[g.index()] >= timeout
+                {
+                    presumed += 1;
+                }
+            }
+        }
+        match (classes, self.disha.as_deref()) {
+            (LaneClasses::Disha, Some(d)) => vec![
+                ("adaptive_lane_flits", adaptive as f64),
+                ("disha_recoveries", d.recoveries as f64),
+                ("token_held_cycles", d.held_cycles as f64),
+                ("presumed_deadlocked", presumed as f64),
+            ],
+            _ => vec![
+                ("escape_lane_flits", special as f64),
+                ("adaptive_lane_flits", adaptive as f64),
+            ],
+        }
+    }
+
+    /// The `cc_counters` of the lanes over the whole run (empty unless `duato` or `disha`
+    /// on a torus or mesh): flits sent switch to switch on escape lanes (Duato) or deadlock
+    /// buffers (Disha), and on adaptive lanes.
+    pub fn lane_counters(&self) -> Vec<(&'static str, u64)> {
+        let Some(classes) = self.lane_classes() else {
+            return Vec::new();
+        };
+        let (mut special, mut adaptive) = (0, 0);
+        for (c, &n) in self.sw.hop_flits.iter().enumerate() {
+            if self.special_lane(classes, c as u32) {
+                special += n;
+            } else {
+                adaptive += n;
+            }
+        }
+        let name = match classes {
+            LaneClasses::Escape(_) => "escape_hop_flits",
+            LaneClasses::Disha => "recovery_hop_flits",
+        };
+        vec![(name, special), ("adaptive_hop_flits", adaptive)]
+    }
+
+    /// Disha: the token is held this cycle (counted at the cycle's end).
+    #[inline]
+    pub(crate) fn token_held(d: &mut super::disha::Disha) {
+        if d.holder != PktId::NONE {
+            d.held_cycles += 1;
+        }
+    }
+}
+
+/// How a torus router's lanes divide.
+#[derive(Clone, Copy)]
+enum LaneClasses {
+    /// Duato: lanes `0..n` of a port are the escape lanes.
+    Escape(u32),
+    /// Disha: the top lane of a port is the deadlock buffer.
+    Disha,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::config::{NetConfig, TopologyConfig};
+    use crate::net::scheme::{CreditGate, GateIn, GateOut};
+    use crate::net::source::{BernoulliSource, Pattern};
+    use crate::net::topology::cube;
+
+    /// The plain credit check.
+    struct Plain(CreditGate);
+
+    impl Scheme for Plain {
+        fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
+            self.0.step(n, i)
+        }
+        fn used_credits(&self, n: u32) -> u16 {
+            self.0.used(n)
+        }
+    }
+
+    fn plain(cfg: &NetConfig) -> Network<Plain> {
+        Network::build(cfg, 5, |ctx| {
+            Ok(Plain(CreditGate::new(
+                ctx.nodes,
+                ctx.cfg.buffer_flits as u16,
+            )))
+        })
+        .unwrap()
+    }
+
+    /// Every routing here is minimal (Duato's dateline escape pair, Disha's adaptive lanes
+    /// and its dimension-order recovery path), so once the network has drained the hop
+    /// counters add up to each delivered packet's flits times its minimal distance: a hop
+    /// counted on a NIC's port, twice, or not at all breaks the sum.
+    #[test]
+    fn hop_counters_add_up_to_the_minimal_paths() {
+        // Disha with one adaptive lane, so that it deadlocks and recovers
+        for (routing, vcs) in [(Routing::Duato, 3), (Routing::Disha, 1)] {
+            let (k, n) = (4, 2);
+            let cfg = NetConfig {
+                topology: TopologyConfig::Torus { k, n },
+                vcs: Some(vcs),
+                vc_buf_flits: Some(4),
+                routing: Some(routing),
+                escape_lanes: (routing == Routing::Duato).then_some(2),
+                mtu_bytes: 16 * 64,
+                link_latency_cycles: 1,
+                credit_latency_cycles: 1,
+                switch_latency_cycles: 1,
+                check: true,
+                ..NetConfig::default()
+            };
+            let mut net = plain(&cfg);
+            let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.9, 16 * 64, 64, 9)
+                .logged()
+                .until(4_000);
+            let mut probes = Vec::new();
+            while net.now() < 4_000 || !net.is_idle() {
+                net.step(&mut w).unwrap();
+                if net.now() % 250 == 0 {
+                    let held: f64 = (net.lane_probes().iter())
+                        .filter(|(name, _)| name.ends_with("_lane_flits"))
+                        .map(|p| p.1)
+                        .sum();
+                    probes.push((held, net.flits_in_network() as f64));
+                }
+                assert!(net.now() < 200_000, "{routing:?}: no drain");
+            }
+            let log = w.log.as_ref().unwrap();
+            let want: u64 = log
+                .iter()
+                .map(|d| {
+                    let (a, b) = (d.msg.src.0, d.msg.dst.0);
+                    let hops: u32 = (0..n)
+                        .map(|i| {
+                            let (x, y) = (cube::digit(a, k, i), cube::digit(b, k, i));
+                            ((y + k - x) % k).min((x + k - y) % k)
+                        })
+                        .sum();
+                    u64::from(hops) * u64::from(d.msg.bytes.div_ceil(64))
+                })
+                .sum();
+            let got = net.lane_counters();
+            assert_eq!(got.len(), 2, "{routing:?}: {got:?}");
+            assert_eq!(got[0].1 + got[1].1, want, "{routing:?}: {got:?}");
+            assert!(
+                got[0].1 > 0 && got[1].1 > 0,
+                "{routing:?}: both classes carry flits: {got:?}"
+            );
+            // the lanes hold flits under load, never more than the network holds
+            assert!(probes.iter().all(|(held, all)| held <= all), "{probes:?}");
+            assert!(probes.iter().any(|(held, _)| *held > 0.0), "{probes:?}");
+            if routing == Routing::Disha {
+                let d = net.disha.as_deref().unwrap();
+                assert!(
+                    d.recoveries > 0 && d.held_cycles >= d.recoveries,
+                    "{}",
+                    d.recoveries
+                );
+            }
+        }
+    }
+
+    /// Networks without Duato or Disha report nothing (their outputs stay as they were).
+    #[test]
+    fn other_routings_have_no_lane_columns() {
+        let cfg = NetConfig {
+            topology: TopologyConfig::Torus { k: 4, n: 2 },
+            vcs: Some(2),
+            vc_buf_flits: Some(4),
+            routing: Some(Routing::Dor),
+            mtu_bytes: 16 * 64,
+            ..NetConfig::default()
+        };
+        let net = plain(&cfg);
+        assert!(net.lane_probes().is_empty() && net.lane_counters().is_empty());
+        assert!(net.sw.hop_flits.is_empty());
+    }
+}
