@@ -6,8 +6,9 @@
 //! - `series.csv` columns (`lane_probes`, sampled at each bin's last cycle): flits held in
 //!   switch-to-switch input lanes by class and, for Disha, the token's state.
 //! - `cc_counters` (`lane_counters`, whole run): flits sent over switch-to-switch links by
-//!   the class of the lane they took. Their sum over the data flits delivered is the
-//!   router-to-router hops per flit: a detour shows up there.
+//!   the class of the lane they took, and on a torus those of them that went the long way
+//!   round a ring (a detour: each adds two hops to the packet's minimal path). Their sum
+//!   over the data flits delivered is the router-to-router hops per flit.
 //!
 //! Only `duato` and `disha` on a torus or mesh have them; every other network's outputs
 //! are unchanged.
@@ -15,7 +16,8 @@
 use super::config::Routing;
 use super::network::Network;
 use super::scheme::Scheme;
-use super::store::{Id, PktId};
+use super::store::{Id, PktId, PortId, SwitchId};
+use super::topology::cube;
 
 /// The `series.csv` columns this module may add (`cc_probes.svg` leaves them out: they
 /// are the network's, not the scheme's).
@@ -52,14 +54,34 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// A flit left through output lane `o` (local) of a switch whose used lanes are
-    /// `used`: counted by lane when it goes to another switch (a NIC's port uses lane 0
-    /// only).
+    /// A flit of packet `pkt` left switch `si` through its output lane `bo`: counted by
+    /// lane when it goes to another switch (a NIC's port uses lane 0 only), and as a detour
+    /// when the hop takes it farther from its destination on the torus (Duato's one escape
+    /// lane goes the long way round where the short way crosses a wrap link).
     #[inline]
-    pub(crate) fn count_hop(&mut self, used: u128, o: u32) {
+    pub(crate) fn count_hop(&mut self, si: SwitchId, bo: PortId, pkt: PktId) {
+        if self.sw.hop_flits.is_empty() {
+            return;
+        }
         let v = self.sw.vcs;
-        if !self.sw.hop_flits.is_empty() && used >> (o - o % v + 1) & 1 != 0 {
-            self.sw.hop_flits[(o % v) as usize] += 1;
+        let st = &self.sw.sw[si];
+        let o = st.local(bo);
+        if st.used_mask >> (o - o % v + 1) & 1 == 0 {
+            return;
+        }
+        self.sw.hop_flits[(o % v) as usize] += 1;
+        let rt = self.sw.router.expect("a lane router has its routing");
+        if rt.wrap {
+            let (k, p) = (rt.k, o / v);
+            let (x, y) = (
+                cube::digit(si.0, k, p / 2),
+                cube::digit(self.packets[pkt].dst, k, p / 2),
+            );
+            let f = (y + k - x) % k;
+            // the way round the ring this hop takes is the longer one
+            if (p % 2 == 0 && 2 * f > k) || (p % 2 == 1 && 2 * f < k) {
+                self.sw.detour_flits += 1;
+            }
         }
     }
 
@@ -127,7 +149,11 @@ impl<S: Scheme> Network<S> {
             LaneClasses::Escape(_) => "escape_hop_flits",
             LaneClasses::Disha => "recovery_hop_flits",
         };
-        vec![(name, special), ("adaptive_hop_flits", adaptive)]
+        let mut c = vec![(name, special), ("adaptive_hop_flits", adaptive)];
+        if self.sw.router.is_some_and(|rt| rt.wrap) {
+            c.push(("detour_hop_flits", self.sw.detour_flits));
+        }
+        c
     }
 
     /// Disha: the token is held this cycle (counted at the cycle's end).
@@ -178,21 +204,27 @@ mod tests {
         .unwrap()
     }
 
-    /// Every routing here is minimal (Duato's dateline escape pair, Disha's adaptive lanes
-    /// and its dimension-order recovery path), so once the network has drained the hop
-    /// counters add up to each delivered packet's flits times its minimal distance: a hop
-    /// counted on a NIC's port, twice, or not at all breaks the sum.
+    /// Once the network has drained, the hop counters add up to each delivered packet's
+    /// flits times its minimal distance, plus two per detour hop: a hop counted on a NIC's
+    /// port, twice, or not at all breaks the sum. Duato's dateline escape pair, Disha's
+    /// adaptive lanes and its recovery path are minimal (no detour); Duato's one escape
+    /// lane is not.
     #[test]
     fn hop_counters_add_up_to_the_minimal_paths() {
-        // Disha with one adaptive lane, so that it deadlocks and recovers
-        for (routing, vcs) in [(Routing::Duato, 3), (Routing::Disha, 1)] {
+        // Disha with one adaptive lane, so that it deadlocks and recovers; Duato with one
+        // escape lane, whose detours add two hops each
+        for (routing, vcs, escape) in [
+            (Routing::Duato, 3, Some(2)),
+            (Routing::Disha, 1, None),
+            (Routing::Duato, 3, Some(1)),
+        ] {
             let (k, n) = (4, 2);
             let cfg = NetConfig {
                 topology: TopologyConfig::Torus { k, n },
                 vcs: Some(vcs),
                 vc_buf_flits: Some(4),
                 routing: Some(routing),
-                escape_lanes: (routing == Routing::Duato).then_some(2),
+                escape_lanes: escape,
                 mtu_bytes: 16 * 64,
                 link_latency_cycles: 1,
                 credit_latency_cycles: 1,
@@ -231,8 +263,18 @@ mod tests {
                 })
                 .sum();
             let got = net.lane_counters();
-            assert_eq!(got.len(), 2, "{routing:?}: {got:?}");
-            assert_eq!(got[0].1 + got[1].1, want, "{routing:?}: {got:?}");
+            assert_eq!(got.len(), 3, "{routing:?}: {got:?}");
+            let detours = got[2].1;
+            assert_eq!(
+                got[0].1 + got[1].1,
+                want + 2 * detours,
+                "{routing:?}: {got:?}"
+            );
+            assert_eq!(
+                detours > 0,
+                escape == Some(1),
+                "{routing:?} {escape:?}: {got:?}"
+            );
             assert!(
                 got[0].1 > 0 && got[1].1 > 0,
                 "{routing:?}: both classes carry flits: {got:?}"

@@ -525,8 +525,7 @@ impl<S: Scheme> Network<S> {
         if self.disha.is_some() {
             self.disha_moved(si, pkt, tail, to);
         }
-        let st = self.sw.sw[si];
-        self.count_hop(st.used_mask, st.local(bo));
+        self.count_hop(si, bo, pkt);
         if S::MARKS && self.seams.marks {
             let at = self.lane_output_at(si, self.sw.sw[si].local(bo) / self.sw.vcs);
             let pk = &mut self.packets[pkt];

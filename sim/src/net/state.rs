@@ -164,6 +164,9 @@ pub(crate) struct Switches {
     /// Lane router with `duato` or `disha` on a torus or mesh: per lane number, flits sent
     /// from switch to switch on it (`lane_stats.rs`; empty otherwise).
     pub hop_flits: Vec<u64>,
+    /// With `hop_flits`, on a torus: of those flits, the ones that went the long way round
+    /// a ring.
+    pub detour_flits: u64,
     /// Dragonfly with `local_latency_cycles` or `global_latency_cycles`: per output lane
     /// (global), the cycles from a flit leaving it to its arrival (link + switch pipeline),
     /// and from a credit sent back to it to its arrival (empty otherwise: one latency).
