@@ -8,6 +8,8 @@
 #   central  network.allocator = "central" (one head routed per router per cycle)
 #   seed     esc1 + central (the seed's router, its section 5.1; the scenario as shipped)
 #   sq       network.send_queue_msgs = 1048576 (no send-queue limit; bursty only)
+#   inj32, inj64  the seed's router with a NIC injection buffer of 32 or 64 flits (two or
+#            four packets) instead of 16 (bursty only)
 # and, for the steady loads, `fixed` (ref) and `seedfix` (seed) with fixed-rate
 # arrivals (one phase, one packet per node every 16/load cycles) instead of Bernoulli.
 #
@@ -18,8 +20,10 @@
 # accepted, lat_mean, lat_p99, then per burst b1..b4 the mean accepted flits/node/cycle
 # and mean flits in the network over the burst's 2,000 cycles, from series.csv) and
 # OUT_DIR/steady.csv (variant, pattern, load, row, accepted, lat_mean, then the lanes:
-# hops_per_flit, router-to-router hops per delivered flit over the run; escape_hop_share,
-# the share of those hops on escape lanes; escape_lane_flits, adaptive_lane_flits and
+# hops_per_flit, router-to-router hops per delivered flit over the run;
+# detour_hops_per_flit, the part of them that detours add (two per hop the long way round
+# a ring); link_flits, router-to-router flit hops per node per cycle over the run (the
+# links' work); escape_hop_share, the share of those hops on escape lanes; escape_lane_flits, adaptive_lane_flits and
 # in_network, the mean flits held in escape and adaptive switch-to-switch lanes and in
 # the whole network over the window).
 set -euo pipefail
@@ -47,6 +51,7 @@ sets() {
     central) echo "--set network.escape_lanes=2 $cen" ;;
     seed | seedfix) echo "--set network.escape_lanes=1 $cen" ;;
     sq) echo "--set network.escape_lanes=2 $sep --set network.send_queue_msgs=1048576" ;;
+    inj32 | inj64) echo "--set network.escape_lanes=1 $cen --set network.buffer_flits=${1#inj}" ;;
     esac
 }
 one() {
@@ -66,7 +71,7 @@ export -f one one1 sets
 export bin sc out
 cmds=()
 if [ "$what" != steady ]; then
-    for v in ref esc1 central seed sq; do
+    for v in ref esc1 central seed sq inj32 inj64; do
         case " ${VARIANTS:-$v} " in *" $v "*) ;; *) continue ;; esac
         for s in $seeds; do
             cmds+=("one bursty-$v-$s --set seed=$s $(sets $v)")
@@ -102,12 +107,13 @@ bw, sw = csv.writer(b), csv.writer(s)
 bw.writerow(["variant", "seed", "row", "accepted", "lat_mean", "lat_p99"]
             + [f"b{i}_{c}" for i in range(1, 5) for c in ("accepted", "in_network")])
 sw.writerow(["variant", "pattern", "load", "row", "accepted", "lat_mean", "hops_per_flit",
-             "escape_hop_share", "escape_lane_flits", "adaptive_lane_flits", "in_network"])
+             "detour_hops_per_flit", "link_flits", "escape_hop_share", "escape_lane_flits",
+             "adaptive_lane_flits", "in_network"])
 
 
 def lanes(d, j):
-    """Router-to-router hops per delivered flit and the escape lanes' share of them (whole
-    run, `cc_counters`); mean flits held in escape and adaptive lanes and in the network
+    """Router-to-router hops per delivered flit, the detours' part of them, the links' work
+    and the escape lanes' share of it (whole run, `cc_counters`); mean flits held in escape and adaptive lanes and in the network
     over the window (series.csv, sampled every 250 cycles)."""
     c = j["cc_counters"]
     esc, ada = c["escape_hop_flits"], c["adaptive_hop_flits"]
@@ -116,7 +122,9 @@ def lanes(d, j):
     delivered = sum(float(x["accepted"]) for x in ser) * period * j["nodes"]
     w = [x for x in ser if int(x["cycle"]) >= j["window_start"]]
     mean = lambda k: sum(float(x[k]) for x in w) / len(w)
-    return [f"{(esc + ada) / delivered:.3f}", f"{esc / (esc + ada):.3f}",
+    cycles = j["nodes"] * j["cycles_run"]
+    return [f"{(esc + ada) / delivered:.3f}", f"{2 * c['detour_hop_flits'] / delivered:.3f}",
+            f"{(esc + ada) / cycles:.4f}", f"{esc / (esc + ada):.3f}",
             f"{mean('escape_lane_flits'):.0f}", f"{mean('adaptive_lane_flits'):.0f}",
             f"{mean('in_network'):.0f}"]
 
