@@ -239,7 +239,7 @@ mod tests {
             let mut probes = Vec::new();
             while net.now() < 4_000 || !net.is_idle() {
                 net.step(&mut w).unwrap();
-                if net.now() % 250 == 0 {
+                if net.now().is_multiple_of(250) {
                     let held: f64 = (net.lane_probes().iter())
                         .filter(|(name, _)| name.ends_with("_lane_flits"))
                         .map(|p| p.1)
