@@ -178,31 +178,9 @@ enum LaneClasses {
 mod tests {
     use super::*;
     use crate::net::config::{NetConfig, TopologyConfig};
-    use crate::net::scheme::{CreditGate, GateIn, GateOut};
+    use crate::net::scheme::Plain;
     use crate::net::source::{BernoulliSource, Pattern};
     use crate::net::topology::cube;
-
-    /// The plain credit check.
-    struct Plain(CreditGate);
-
-    impl Scheme for Plain {
-        fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
-            self.0.step(n, i)
-        }
-        fn used_credits(&self, n: u32) -> u16 {
-            self.0.used(n)
-        }
-    }
-
-    fn plain(cfg: &NetConfig) -> Network<Plain> {
-        Network::build(cfg, 5, |ctx| {
-            Ok(Plain(CreditGate::new(
-                ctx.nodes,
-                ctx.cfg.buffer_flits as u16,
-            )))
-        })
-        .unwrap()
-    }
 
     /// Once the network has drained, the hop counters add up to each delivered packet's
     /// flits times its minimal distance, plus two per detour hop: a hop counted on a NIC's
@@ -232,7 +210,7 @@ mod tests {
                 check: true,
                 ..NetConfig::default()
             };
-            let mut net = plain(&cfg);
+            let mut net = Plain::network(&cfg);
             let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.9, 16 * 64, 64, 9)
                 .logged()
                 .until(4_000);
@@ -304,7 +282,7 @@ mod tests {
             mtu_bytes: 16 * 64,
             ..NetConfig::default()
         };
-        let net = plain(&cfg);
+        let net = Plain::network(&cfg);
         assert!(net.lane_probes().is_empty() && net.lane_counters().is_empty());
         assert!(net.sw.hop_flits.is_empty());
     }

@@ -588,22 +588,10 @@ fn c_free(c: u16, limit: u32) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::net::scheme::{CreditGate, GateIn, GateOut, Scheme};
+    use crate::net::scheme::{CreditGate, Plain};
     use crate::net::store::PktId;
     use crate::net::types::{Delivery, Message, NodeId, Workload};
     use crate::net::{NetConfig, Network, TopologyConfig};
-
-    /// The plain credit check, and nothing else.
-    struct Plain(CreditGate);
-
-    impl Scheme for Plain {
-        fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
-            self.0.step(n, i)
-        }
-        fn used_credits(&self, n: u32) -> u16 {
-            self.0.used(n)
-        }
-    }
 
     /// Two messages of four packets from NIC 0 to NIC 1, the second after the first.
     struct Two {

@@ -495,6 +495,34 @@ impl<T: Copy> DelayLine<T> {
     }
 }
 
+/// The plain credit check and nothing else, for the core's own tests.
+#[cfg(test)]
+pub(crate) struct Plain(pub CreditGate);
+
+#[cfg(test)]
+impl Plain {
+    /// A network `cfg` under the plain credit check (seed 5).
+    pub(crate) fn network(cfg: &super::NetConfig) -> super::Network<Plain> {
+        super::Network::build(cfg, 5, |ctx| {
+            Ok(Plain(CreditGate::new(
+                ctx.nodes,
+                ctx.cfg.buffer_flits as u16,
+            )))
+        })
+        .expect("a valid test network")
+    }
+}
+
+#[cfg(test)]
+impl Scheme for Plain {
+    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
+        self.0.step(n, i)
+    }
+    fn used_credits(&self, n: u32) -> u16 {
+        self.0.used(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
