@@ -202,11 +202,24 @@ pub fn build_iverilog_top(verilog: &Path, top: &str, dir: &Path) -> Result<PathB
 
 /// Run the iverilog replay on a vector file.
 pub fn replay_iverilog(vvp: &Path, vectors: &Path) -> Result<(Replay, String)> {
-    let out = Command::new("vvp")
-        .arg("-n")
+    iverilog_run(vvp, vectors, false)
+}
+
+/// Run the iverilog replay on a vector file up to its first mismatch (`+first`): enough to
+/// show that a mutant is caught. `cycles` counts the cycles replayed.
+pub fn replay_iverilog_until_mismatch(vvp: &Path, vectors: &Path) -> Result<(Replay, String)> {
+    iverilog_run(vvp, vectors, true)
+}
+
+fn iverilog_run(vvp: &Path, vectors: &Path, first: bool) -> Result<(Replay, String)> {
+    let mut cmd = Command::new("vvp");
+    cmd.arg("-n")
         .arg(vvp)
-        .arg(format!("+vectors={}", vectors.display()))
-        .output()?;
+        .arg(format!("+vectors={}", vectors.display()));
+    if first {
+        cmd.arg("+first");
+    }
+    let out = cmd.output()?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     Ok((
         parse_replay(&stdout).with_context(|| stdout.clone())?,

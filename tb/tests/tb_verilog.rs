@@ -152,9 +152,13 @@ fn iverilog_catches_broken_verilog() {
             verilator::build_iverilog(&mutant(name, from, to), &work().join(format!("iv_{name}")))
                 .unwrap();
         let vec = vectors_for(&format!("mutant-{name}"), mode, IVERILOG_CYCLES);
-        let (r, _) = verilator::replay_iverilog(&vvp, &vec).unwrap();
+        let (r, _) = verilator::replay_iverilog_until_mismatch(&vvp, &vec).unwrap();
         eprintln!("mutant {name}: {r:?}");
         assert!(r.mismatches > 0, "mutant {name} survived");
+        assert_eq!(
+            r.mismatches, 1,
+            "mutant {name}: +first stops at the first mismatch"
+        );
     }
 }
 
@@ -250,8 +254,12 @@ fn pipelined_iverilog_catches_broken_verilog() {
             verilator::build_iverilog_top(&p, TOP_PIPELINED, &work().join(format!("iv_{name}")))
                 .unwrap();
         let vec = vectors_pipelined(&format!("mutant-{name}"), mode, IVERILOG_CYCLES);
-        let (r, _) = verilator::replay_iverilog(&vvp, &vec).unwrap();
+        let (r, _) = verilator::replay_iverilog_until_mismatch(&vvp, &vec).unwrap();
         eprintln!("mutant {name}: {r:?}");
         assert!(r.mismatches > 0, "mutant {name} survived");
+        assert_eq!(
+            r.mismatches, 1,
+            "mutant {name}: +first stops at the first mismatch"
+        );
     }
 }

@@ -1,5 +1,6 @@
 // iverilog replay of recorded vectors on the exported Verilog (same format as replay.cpp).
 // iverilog -g2005 -o replay.vvp replay_tb.v pft_injector.v && vvp replay.vvp +vectors=FILE
+// +first: stop after the first cycle that mismatches (a mutant test needs one, not all).
 `timescale 1ns/1ps
 // DUT: the module under test (iverilog -DDUT=name), any top with pft_injector's ports.
 `ifndef DUT
@@ -19,7 +20,7 @@ module replay_tb;
         .credit_return(credit_return), .csr_we(csr_we), .csr_addr(csr_addr),
         .csr_wdata(csr_wdata), .send(send), .congested(congested), .used_credits(used_credits),
         .throttled(throttled), .csr_rdata(csr_rdata));
-    integer fd, n, cycles, bad;
+    integer fd, n, cycles, bad, first;
     reg [31:0] rst, fv, fh, cr, we, ad, wd, e_send, e_cong, e_thr, e_c, e_rd;
     reg [8*256-1:0] path;
     initial begin
@@ -33,8 +34,9 @@ module replay_tb;
             $finish_and_return(2);
         end
         cycles = 0; bad = 0;
+        first = $test$plusargs("first");
         #1;
-        while (!$feof(fd)) begin
+        while (!$feof(fd) && !(first && bad != 0)) begin
             n = $fscanf(fd, "%h %h %h %h %h %h %h %h %h %h %h %h\n", rst, fv, fh, cr, we, ad, wd,
                         e_send, e_cong, e_thr, e_c, e_rd);
             if (n == 12) begin
