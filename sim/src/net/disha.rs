@@ -242,7 +242,9 @@ impl<S: Scheme> Network<S> {
     /// moves to the next router of the ring.
     pub(crate) fn disha_end_cycle(&mut self) {
         if let Some(d) = self.disha.as_deref_mut() {
-            Self::token_held(d);
+            if d.holder != PktId::NONE {
+                d.held_cycles += 1;
+            }
             if let Some(s) = d.release.take() {
                 d.holder = PktId::NONE;
                 d.at = d.place[s.index()];

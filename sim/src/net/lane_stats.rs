@@ -155,14 +155,6 @@ impl<S: Scheme> Network<S> {
         }
         c
     }
-
-    /// Disha: the token is held this cycle (counted at the cycle's end).
-    #[inline]
-    pub(crate) fn token_held(d: &mut super::disha::Disha) {
-        if d.holder != PktId::NONE {
-            d.held_cycles += 1;
-        }
-    }
 }
 
 /// How a torus router's lanes divide.
