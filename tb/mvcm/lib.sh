@@ -1,5 +1,6 @@
-# Shared by the tb/mvcm scripts (`source` it): `root` is the repository; `new_out DIR`
-# refuses an existing DIR (never write over another run's results) and creates it;
+# Shared by the tb/mvcm scripts and tb/selftuned/bursts.sh (`source` it): `root` is the
+# repository; `new_out DIR` refuses an existing DIR (never write over another run's
+# results) and creates it;
 # `pftsim_bin` sets `bin` to $PFTSIM (a pftsim already built) or builds
 # target/release/pftsim; `scenario_head FILE` writes scenarios/mvcm-hotspot.toml up to its
 # first [[cc]] row (its network and traffic), for a script's own rows to follow;
