@@ -6,6 +6,8 @@
 # fields that only the new version writes are ignored).
 #
 #   bash tb/examples/same_results.sh REV OUT_DIR [SCENARIO_NAME ...]
+# NEW_FLAGS: extra flags for the new binary only, e.g. NEW_FLAGS="--threads 2" (a run on
+# several threads must give what one thread gave before).
 # Exit status 0 when everything matches. Every scenario takes 1-2 hours on 2 cores (measured
 # 2026-11-29 against c9563ac: 3,320 s of `compare` for the old binary, 3,542 s for the new,
 # mvcm-hotspot about a third of it); name scenarios to run fewer.
@@ -39,8 +41,10 @@ cp "$root/target/same-results/release/pftsim" "$out/pftsim-old"
 cp "$root/target/release/pftsim" "$out/pftsim-new"
 for s in "${scenarios[@]}"; do
     for v in old new; do
+        flags=()
+        [ "$v" = new ] && read -r -a flags <<<"${NEW_FLAGS:-}"
         (cd "$wt" && "$out/pftsim-$v" compare "scenarios/$s.toml" --out "$out/$v/$s" --jobs 1 --quiet --yes \
-            > "$out/$v/$s.log" 2>&1) || { echo "error: $v $s failed, see $out/$v/$s.log" >&2; exit 1; }
+            "${flags[@]}" > "$out/$v/$s.log" 2>&1) || { echo "error: $v $s failed, see $out/$v/$s.log" >&2; exit 1; }
     done
     echo "ran $s"
 done

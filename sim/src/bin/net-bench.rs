@@ -147,6 +147,9 @@ pub struct Args {
     /// Run seed (any u64).
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed)]
     seed: u64,
+    /// Threads for the run's phase 2 (1..=256; the results are the same at every count).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
+    threads: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -355,6 +358,10 @@ fn parse_seed(s: &str) -> Result<u64, String> {
     parse_int(s, 0, u64::MAX)
 }
 
+fn parse_threads(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, pft_sim::net::config::MAX_THREADS as u64).map(|v| v as u32)
+}
+
 fn parse_engine(s: &str) -> Result<EngineKind, String> {
     match s {
         "model" => Ok(EngineKind::Model),
@@ -469,6 +476,7 @@ fn main() -> ExitCode {
         global_latency_cycles: a.global_latency,
         lane_reuse: a.lane_reuse,
         ugal_threshold_flits: a.ugal_threshold,
+        threads: a.threads,
         ..NetConfig::default()
     };
     if let Some(l) = a.link_latency {
@@ -501,6 +509,9 @@ fn main() -> ExitCode {
         }
     };
     let build_s = t0.elapsed().as_secs_f64();
+    if let (true, Some(why)) = (a.threads > 1, net.single_thread_reason()) {
+        eprintln!("note: --threads {}: on one thread here, {why}", a.threads);
+    }
     let nodes = net.nodes();
     let pattern = match a.pattern {
         PatternArg::Fixed(p) => p,

@@ -161,6 +161,10 @@ pub struct Opts {
     /// (`pftsim check` prints the estimate).
     #[arg(long)]
     yes: bool,
+    /// Threads for each run's phase 2, instead of the scenario's `[network] threads`
+    /// (1..=256; every output is the same at every count: docs/performance.md, "Threads").
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
+    threads: Option<u32>,
 }
 
 /// `--engine`: model, rtl or verilator.
@@ -171,6 +175,15 @@ fn parse_engine(s: &str) -> Result<pft_sim::cc::pft::EngineKind, String> {
         "rtl" => Ok(EngineKind::Rtl),
         "verilator" => Ok(EngineKind::Verilator),
         _ => Err("must be model, rtl or verilator".to_string()),
+    }
+}
+
+/// `--threads`: an integer in 1..=256.
+fn parse_threads(s: &str) -> Result<u32, String> {
+    let most = pft_sim::net::config::MAX_THREADS as i128;
+    match s.trim().parse::<i128>() {
+        Ok(n) if (1..=most).contains(&n) => Ok(n as u32),
+        _ => Err(format!("must be an integer in 1..={most}")),
     }
 }
 
@@ -189,10 +202,13 @@ impl Opts {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
-    /// The scenario with `--engine` applied.
+    /// The scenario with `--engine` and `--threads` applied.
     fn with_engine(&self, mut sc: Scenario) -> Scenario {
         if let Some(e) = self.engine {
             sc.engine = e;
+        }
+        if let Some(t) = self.threads {
+            sc.network.threads = t;
         }
         sc
     }
@@ -352,7 +368,11 @@ fn main() -> ExitCode {
                     } else {
                         ""
                     }
-                ))
+                ))?;
+                for line in scenario::threads_notes(&s, &specs)? {
+                    say(format_args!("{line}\n"))?;
+                }
+                Ok(())
             }),
         Cmd::Run {
             scenario,

@@ -190,6 +190,12 @@ impl Network {
         each_net!(self, n => n.flits_delivered())
     }
 
+    /// Why phase 2 runs on one thread whatever `[network] threads` says, if it does
+    /// (`net::Network::single_thread_reason`).
+    pub fn single_thread_reason(&self) -> Option<String> {
+        each_net!(self, n => n.single_thread_reason())
+    }
+
     /// Full switch-to-switch input buffers now (`net::Network::full_switch_inputs`).
     pub fn full_switch_inputs(&self) -> u64 {
         each_net!(self, n => n.full_switch_inputs())

@@ -323,6 +323,9 @@ impl<S: Scheme> Network<S> {
             s.rate = rate_fp;
         }
         Ok(Network {
+            par: None,
+            par_on: false,
+            par_nic_chunks: 0,
             mtu_flits: cfg.mtu_flits(),
             rate_fp,
             lat_inj: cfg.link_latency_cycles as u64,

@@ -97,6 +97,8 @@ impl<S: Scheme> Network<S> {
         let mut cand = (st.queued & !st.locked_in) as u64;
         let free = (st.used_mask & !st.locked_out) as u64;
         let mut asked = 0u64;
+        // this thread's scratch (`parallel.rs`)
+        let base = self.scratch_base();
         while cand != 0 {
             let i = cand.trailing_zeros();
             cand &= cand - 1;
@@ -105,7 +107,7 @@ impl<S: Scheme> Network<S> {
             let o = en.out as u32;
             let oq = &self.sw.oq[st.port(o).index()];
             if free >> o & 1 != 0 && oq.limit - oq.space_used >= en.len as u32 {
-                self.sw.reqs[o as usize] |= 1 << i;
+                self.sw.reqs[base + o as usize] |= 1 << i;
                 asked |= 1 << o;
             }
         }
@@ -114,7 +116,7 @@ impl<S: Scheme> Network<S> {
         while asked != 0 {
             let o = asked.trailing_zeros();
             asked &= asked - 1;
-            let reqs = std::mem::take(&mut self.sw.reqs[o as usize]);
+            let reqs = std::mem::take(&mut self.sw.reqs[base + o as usize]);
             let go = st.port(o);
             let start = self.sw.oq[go.index()].rr as u32;
             let i = (reqs.rotate_right(start).trailing_zeros() + start) & 63;
@@ -171,13 +173,13 @@ impl<S: Scheme> Network<S> {
                 oq.xin = PortId::NONE;
             }
             let credit = CreditEv { tx: ip.credit_to };
-            self.cwheel.push(self.credit_at(credit.tx), credit);
-            self.last_progress = self.now;
+            self.send_credit(self.credit_at(credit.tx), credit);
+            self.moved();
             if tail {
                 locked_out &= !(1 << o);
                 locked_in &= !(1 << st.local(g));
                 self.entries[e].live = false;
-                self.entries.free(e);
+                self.free_entry(e);
             }
         }
         let st = &mut self.sw.sw[si];
@@ -243,8 +245,8 @@ impl<S: Scheme> Network<S> {
                 Some(&l) => l as u64,
                 None => self.lat_sw,
             };
-            self.fwheel.push(now + lat, flit);
-            self.last_progress = now;
+            self.send_flit(now + lat, flit);
+            self.moved();
         }
         if S::MARKS && self.seams.marks {
             let out = &self.sw.out.items[st.base.index()..];

@@ -193,10 +193,18 @@ pub struct NetConfig {
     /// token (seed 003: 8). 1..=65535, default 8.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disha_timeout_cycles: Option<u32>,
+    /// Threads for one run's phase 2 (`parallel.rs`): 1..=256, default 1. A run
+    /// parameter, not part of the network: results are the same at every count, and it is
+    /// never written into a run's outputs. `pftsim --threads` and `net-bench --threads` set it.
+    #[serde(skip_serializing)]
+    pub threads: u32,
     /// Test hook (see `Fault`); never read from files.
     #[serde(skip)]
     pub fault: Option<Fault>,
 }
+
+/// Most threads for one run (`NetConfig::threads`).
+pub const MAX_THREADS: u32 = 256;
 
 impl Default for NetConfig {
     fn default() -> Self {
@@ -235,6 +243,7 @@ impl Default for NetConfig {
             escape_lanes: None,
             allocator: None,
             disha_timeout_cycles: None,
+            threads: 1,
             fault: None,
         }
     }
@@ -420,6 +429,7 @@ impl NetConfig {
             }
         }
         let flit_ok = in_range(&mut errs, "flit_bytes", self.flit_bytes, 1, 65536);
+        in_range(&mut errs, "threads", self.threads, 1, MAX_THREADS);
         if !(self.link_gbps > 0.0 && self.link_gbps <= 100_000.0) {
             errs.push(bad(
                 "link_gbps",

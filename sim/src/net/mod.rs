@@ -49,6 +49,7 @@ mod lane_stats;
 pub mod lanes;
 mod network;
 mod nic;
+mod parallel;
 mod router;
 pub mod scheme;
 pub mod source;

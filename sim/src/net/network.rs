@@ -133,6 +133,13 @@ pub enum EvalOrder {
 /// `crate::Network` holds one of these per registered scheme, so every hook is a direct
 /// call). See the module docs of `net` for the API.
 pub struct Network<S> {
+    /// Helper threads for phase 2 (`parallel.rs`; None on one thread). First, so that it
+    /// is dropped, and its helpers joined, before anything they could touch.
+    pub(crate) par: Option<Box<super::parallel::Par>>,
+    /// True while phase 2 runs under threads: switches log their shared effects.
+    pub(crate) par_on: bool,
+    /// NIC chunks under threads (0: the NICs stay on the calling thread).
+    pub(crate) par_nic_chunks: u32,
     pub(crate) cfg: NetConfig,
     pub(crate) topo: Topology,
     pub(crate) nodes: u32,
@@ -216,6 +223,9 @@ impl<S: Scheme> Network<S> {
         self.msg_buf = buf;
         // Phase 2: evaluate and commit.
         match self.order.take() {
+            None if self.cfg.threads > 1 && self.parallel_blocker().is_none() => {
+                self.evaluate_parallel().map_err(|e| *e)?;
+            }
             None => {
                 for n in 0..self.nodes {
                     Nic::evaluate(self, n).map_err(|e| *e)?;
@@ -443,7 +453,12 @@ impl<S: Scheme> Network<S> {
 
     /// Record a delivery (called by the NIC when a message's last flit is ejected).
     pub(crate) fn deliver(&mut self, d: Delivery) {
-        self.deliveries.push(d);
+        if self.par_on {
+            super::parallel::log().deliveries.push(d);
+        } else {
+            self.deliveries.push(d);
+            self.messages_pending -= 1;
+        }
     }
 
     /// NIC `n` serves the messages tagged `tag` and the others in the proportion
@@ -598,6 +613,15 @@ impl<S: Scheme> Network<S> {
     /// Data flits delivered to NICs since cycle 0.
     pub fn flits_delivered(&self) -> u64 {
         self.flits_delivered
+    }
+
+    /// What of phase 2 stays on one thread whatever `[network] threads` says, and why
+    /// (`parallel.rs`): None when every NIC and switch may run on any thread.
+    pub fn single_thread_reason(&self) -> Option<String> {
+        match self.parallel_blocker() {
+            Some(why) => Some(format!("all of it: {why}")),
+            None => self.nics_blocker().map(|why| format!("the NICs: {why}")),
+        }
     }
 
     /// Flits in NIC `n`'s receive buffer now.

@@ -117,14 +117,14 @@ impl<S: Scheme> Network<S> {
                 ns.cur_pkt = PktId::NONE;
             }
             let ctl = ns.cur_ctl;
-            self.fwheel.push(now + self.lat_inj, ev);
+            self.send_flit(now + self.lat_inj, ev);
             if !ctl {
                 let st = &mut self.nic.stats[i];
                 st.flits_injected += 1;
                 st.queued_flits -= 1;
             }
-            self.flits_in_network += 1;
-            self.last_progress = now;
+            self.in_network(1);
+            self.moved();
             self.nic.st[i].thr_since = now + 1;
         } else if !out.throttled {
             self.nic.st[i].thr_since = now + 1;
@@ -173,15 +173,18 @@ impl<S: Scheme> Network<S> {
                 c.flits,
                 self.cfg.buffer_flits
             );
-            let pkt = self.packets.alloc(Packet {
-                msg: MsgId::NONE,
-                src: i as u32,
-                dst: c.dst,
-                len: c.flits,
-                flags: CONTROL,
-                bits: c.bits,
-                route: 0,
-            });
+            let pkt = self.alloc_packet(
+                i as u32,
+                Packet {
+                    msg: MsgId::NONE,
+                    src: i as u32,
+                    dst: c.dst,
+                    len: c.flits,
+                    flags: CONTROL,
+                    bits: c.bits,
+                    route: 0,
+                },
+            );
             self.set_current(i, pkt, c.flits, true);
             return;
         }
@@ -216,24 +219,25 @@ impl<S: Scheme> Network<S> {
             if self.cfg.send_queue_msgs.is_some() {
                 self.nic.waiting[i] -= 1;
             }
-            let c = &mut self.classes[ms.class as usize];
-            if c.started == 0 {
-                c.since = self.now;
-            }
-            c.started += 1;
+            let class = ms.class;
+            self.class_started(class);
         }
+        let ms = &self.msgs[m];
         let done = ms.bytes_left == 0;
         let next = ms.next;
         let len = self.cfg.flits_for(bytes) as u16;
-        let pkt = self.packets.alloc(Packet {
-            msg: m,
-            src: i as u32,
-            dst: d,
-            len,
-            flags: 0,
-            bits: 0,
-            route: 0,
-        });
+        let pkt = self.alloc_packet(
+            i as u32,
+            Packet {
+                msg: m,
+                src: i as u32,
+                dst: d,
+                len,
+                flags: 0,
+                bits: 0,
+                route: 0,
+            },
+        );
         if flows {
             self.cc.packet_started(i as u32, d, len as u32, self.now);
         }
@@ -242,7 +246,7 @@ impl<S: Scheme> Network<S> {
         }
         if done && next == MsgId::NONE {
             // the queue is empty: its entry goes
-            self.nic.sq.remove(&q);
+            self.sq_remove(q);
         } else {
             if done {
                 self.nic.sq.get_mut(&q).expect("a queued destination").0 = next;
@@ -311,13 +315,13 @@ impl<S: Scheme> Network<S> {
         ns.rx_occ -= 1;
         let tx = Endpoint::port(ns.ej_tx);
         let ctl = ns.rx_head_msg == MsgId::NONE;
-        self.cwheel.push(self.credit_at(tx), CreditEv { tx });
+        self.send_credit(self.credit_at(tx), CreditEv { tx });
         if !ctl {
             self.nic.stats[i].flits_ejected += 1;
-            self.flits_delivered += 1;
+            self.flit_delivered();
         }
-        self.flits_in_network -= 1;
-        self.last_progress = now;
+        self.in_network(-1);
+        self.moved();
         let ns = &mut self.nic.st[i];
         if ns.rx_sent < ns.rx_head_len {
             return;
@@ -337,10 +341,10 @@ impl<S: Scheme> Network<S> {
             ns.rx_head_msg = en.msg;
         }
         self.entries[e].live = false;
-        self.entries.free(e);
+        self.free_entry(e);
         let bits = self.packets[pkt].bits;
         self.packets[pkt].len = 0;
-        self.packets.free(pkt);
+        self.free_packet(pkt);
         if m == MsgId::NONE {
             return; // a control packet: the scheme saw it on arrival
         }
@@ -352,24 +356,23 @@ impl<S: Scheme> Network<S> {
         let marks = self.msgs.mark(m);
         let ms = &mut self.msgs[m];
         ms.flits_ejected += len as u32;
-        // A packet of its class delivered: the class moves.
-        let c = &mut self.classes[ms.class as usize];
-        c.longest = c.longest.max(now - c.since);
-        c.since = now;
-        if ms.flits_ejected >= ms.flits_total {
-            c.started -= 1;
-            let d = Delivery {
-                msg: ms.msg,
-                injected: ms.injected,
-                delivered: now,
-                bits: marks,
-            };
+        let (class, done) = (ms.class, ms.flits_ejected >= ms.flits_total);
+        let d = done.then_some(Delivery {
+            msg: ms.msg,
+            injected: ms.injected,
+            delivered: now,
+            bits: marks,
+        });
+        if done {
             ms.flits_total = 0; // marks the slot free
-            self.msgs.free(m);
+        }
+        // A packet of its class delivered: the class moves.
+        self.class_moved(class, done);
+        if let Some(d) = d {
+            self.free_msg(m);
             let st = &mut self.nic.stats[i];
             st.messages_delivered += 1;
             st.bytes_delivered += d.msg.bytes as u64;
-            self.messages_pending -= 1;
             self.deliver(d);
         }
     }

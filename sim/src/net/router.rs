@@ -227,7 +227,7 @@ impl<S: Scheme> Network<S> {
         let rt = self.sw.router.expect("a lane router has its routing");
         let v = rt.vcs;
         let lanes = st.radix;
-        let mut cand = std::mem::take(&mut self.sw.cand);
+        let mut cand = self.take_cand();
         // per output lane, the head that won it so far (input lane, distance from the
         // lane's pointer)
         let mut best = [(u8::MAX, u8::MAX); 128];
@@ -329,7 +329,7 @@ impl<S: Scheme> Network<S> {
                 asked |= 1 << o;
             }
         }
-        self.sw.cand = cand;
+        self.put_cand(cand);
         let (mut locked_out, mut locked_in, mut queued) = (st.locked_out, st.locked_in, st.queued);
         while asked != 0 {
             let o = asked.trailing_zeros();
@@ -549,17 +549,17 @@ impl<S: Scheme> Network<S> {
                     }
                     Fault::DuplicateFlit { cycle } if now >= cycle => {
                         self.faults.test_fired = true;
-                        self.fwheel.push(flit_at, flit);
+                        self.send_flit(flit_at, flit);
                     }
                     _ => {}
                 }
             }
         }
         if !drop_credit {
-            self.cwheel.push(self.credit_at(credit.tx), credit);
+            self.send_credit(self.credit_at(credit.tx), credit);
         }
-        self.fwheel.push(flit_at, flit);
-        self.last_progress = now;
+        self.send_flit(flit_at, flit);
+        self.moved();
         if tail {
             let st = &mut self.sw.sw[si];
             let (o, i) = (st.local(bo), st.local(g));
@@ -574,7 +574,7 @@ impl<S: Scheme> Network<S> {
                 self.sw.va_at[g.index()] = now + self.lat_head;
             }
             self.entries[e].live = false;
-            self.entries.free(e);
+            self.free_entry(e);
         }
     }
 }

@@ -206,6 +206,12 @@ pub trait Scheme {
 
     // ---------------------------------------------------------------- injection gate
 
+    /// True when every NIC hook touches NIC `n`'s state only (and the scheme's read-only
+    /// settings), so that NICs may run on several threads at once (`parallel.rs`).
+    fn nic_parallel(&self) -> bool {
+        false
+    }
+
     /// One flit slot of NIC `n` at cycle `now`. With the checker on (`GateIn::check`) the
     /// core checks the verdict (a flit sent that was not offered stops the run with
     /// `NetError::Gate`), and a gate may check itself and report through `gate_error`.

@@ -151,6 +151,8 @@ pub(crate) struct Switches {
     pub central: Vec<u8>,
     /// Scratch: a head's candidate output lanes.
     pub cand: Vec<(u32, u32, u32, bool)>,
+    /// The same scratch, one per thread slot, under threads (`parallel.rs`).
+    pub cands: Vec<Vec<(u32, u32, u32, bool)>>,
     /// Lane router with `head_latency_cycles` > 0: per input lane (global), the cycle from
     /// which its front packet may ask for an output lane (empty otherwise).
     pub va_at: Vec<u64>,

@@ -196,6 +196,12 @@ impl<T, I: Id> Slab<T, I> {
         }
         self.free.push(i);
     }
+    /// Size the marks to the slots, so that `mark_or` does not grow them (threads).
+    pub fn presize_marks(&mut self) {
+        if self.marks.len() < self.items.len() {
+            self.marks.resize(self.items.len(), 0);
+        }
+    }
     /// ORs `bits` into the marks of slot `i` (allocated).
     #[inline]
     pub fn mark_or(&mut self, i: I, bits: u8) {

@@ -278,6 +278,8 @@ impl<S: Scheme> Network<S> {
         let qpp = self.sw.qpp as usize;
         let voq = qpp > 1;
         let reserve = self.sw.keep_turn;
+        // this thread's scratch (`parallel.rs`)
+        let base = self.scratch_base();
         let (mut req_outs, mut wait_outs) = (0u64, 0u64);
         while cand != 0 {
             let i = cand.trailing_zeros() as usize;
@@ -301,7 +303,7 @@ impl<S: Scheme> Network<S> {
                     let o = mine.trailing_zeros() as usize;
                     mine &= mine - 1;
                     if fits(self, o, self.sw.q[g.index() * qpp + o].0) {
-                        self.sw.reqs[o] |= 1 << i;
+                        self.sw.reqs[base + o] |= 1 << i;
                         req_outs |= 1 << o;
                         asked = true;
                         break;
@@ -317,7 +319,7 @@ impl<S: Scheme> Network<S> {
                     rot &= rot - 1;
                     if fits(self, o, self.sw.q[g.index() * qpp + o].0) {
                         if !asked {
-                            self.sw.reqs[o] |= 1 << i;
+                            self.sw.reqs[base + o] |= 1 << i;
                             req_outs |= 1 << o;
                             asked = true;
                             if !reserve {
@@ -325,7 +327,7 @@ impl<S: Scheme> Network<S> {
                             }
                         }
                     } else if reserve {
-                        self.sw.waits[o] |= 1 << i;
+                        self.sw.waits[base + o] |= 1 << i;
                         wait_outs |= 1 << o;
                     }
                 }
@@ -334,10 +336,10 @@ impl<S: Scheme> Network<S> {
                 let o = self.entries[e].out as usize;
                 if open >> o & 1 != 0 {
                     if fits(self, o, e) {
-                        self.sw.reqs[o] |= 1 << i;
+                        self.sw.reqs[base + o] |= 1 << i;
                         req_outs |= 1 << o;
                     } else if reserve && ip.resv >> o & 1 == 0 {
-                        self.sw.waits[o] |= 1 << i;
+                        self.sw.waits[base + o] |= 1 << i;
                         wait_outs |= 1 << o;
                     }
                 }
@@ -351,8 +353,8 @@ impl<S: Scheme> Network<S> {
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
             outs &= outs - 1;
-            let reqs = std::mem::take(&mut self.sw.reqs[o]);
-            let waits = std::mem::take(&mut self.sw.waits[o]);
+            let reqs = std::mem::take(&mut self.sw.reqs[base + o]);
+            let waits = std::mem::take(&mut self.sw.waits[base + o]);
             let bo = st.port(o as u32);
             let mut bypass = false;
             let i = if reserved_out >> o & 1 != 0 {
@@ -491,17 +493,17 @@ impl<S: Scheme> Network<S> {
                     }
                     Fault::DuplicateFlit { cycle } if now >= cycle => {
                         self.faults.test_fired = true;
-                        self.fwheel.push(flit_at, flit);
+                        self.send_flit(flit_at, flit);
                     }
                     _ => {}
                 }
             }
         }
         if !drop_credit {
-            self.cwheel.push(self.credit_at(credit.tx), credit);
+            self.send_credit(self.credit_at(credit.tx), credit);
         }
-        self.fwheel.push(flit_at, flit);
-        self.last_progress = now;
+        self.send_flit(flit_at, flit);
+        self.moved();
         if tail {
             let st = &mut self.sw.sw[si];
             let o = st.local(bo);
@@ -510,7 +512,7 @@ impl<S: Scheme> Network<S> {
             st.locked_in &= !(1 << i);
             st.resident -= 1;
             self.entries[e].live = false;
-            self.entries.free(e);
+            self.free_entry(e);
         }
     }
 }

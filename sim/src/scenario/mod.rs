@@ -444,6 +444,24 @@ pub fn estimate_specs(
     estimate::estimate(sc, first, specs.len(), jobs)
 }
 
+/// With `[network] threads` above 1: one line per run of `specs` saying what of its phase 2
+/// stays on one thread and why (`net::Network::single_thread_reason`); none otherwise.
+pub fn threads_notes(sc: &Scenario, specs: &[RunSpec]) -> anyhow::Result<Vec<String>> {
+    let t = sc.network.threads;
+    if t <= 1 {
+        return Ok(Vec::new());
+    }
+    let mut lines = vec![format!("threads: {t} for each run's phase 2")];
+    for s in specs {
+        let net = crate::cc::Network::with_cc(&sc.network, &s.cc, sc.engine, sc.seed)
+            .with_context(|| format!("run `{}`: building the network", s.label))?;
+        if let Some(why) = net.single_thread_reason() {
+            lines.push(format!("  `{}`: on one thread, {why}", s.label));
+        }
+    }
+    Ok(lines)
+}
+
 /// Refuses, before any output, runs `specs` of `sc` whose engine cannot run here: the
 /// Verilator engine without Verilator or without the exported Verilog of a build they run
 /// (the default build, and the pipelined one for a `pipelined = true` entry; the message

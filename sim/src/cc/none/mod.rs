@@ -44,4 +44,9 @@ pub struct NoneState(CreditGate);
 
 impl Scheme for NoneState {
     credit_gate_hooks!(0);
+
+    /// The credit gate keeps one counter per NIC.
+    fn nic_parallel(&self) -> bool {
+        true
+    }
 }

@@ -171,6 +171,13 @@ impl PftState {
 }
 
 impl Scheme for PftState {
+    /// The reference model keeps one block per NIC (the RTL and Verilator engines are not
+    /// claimed: their simulators' state is not known to be per block). `fault` is written
+    /// only when a block disagrees with itself, which the checked tests rule out.
+    fn nic_parallel(&self) -> bool {
+        self.kind == EngineKind::Model
+    }
+
     /// One flit slot: the block's clock cycles in it (one at clock ratio 1). The slot's
     /// credits and CSR write come with the first; the flit is offered until the block sends
     /// it, and the link then carries it for the rest of the slot.
