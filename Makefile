@@ -164,8 +164,8 @@ screenshots: vcd
 ##        network node-cycles/s and peak RSS (128-node tree at load 0.5, 648 nodes, the rtl
 ##        and verilator engines, IB CC off and on, the 1,024-NIC 4-ary 5-fly for 10^6 cycles with
 ##        one lane and with 4 lanes, the 16,512-NIC dragonfly for 10^5 cycles with none and
-##        pft), and the wall time of the IB
-##        silent-forest compare
+##        pft), the wall time of the IB silent-forest compare, and one run on 1..nproc threads
+##        (tb/examples/threads.sh: ib648, the 16-ary 2-cube with lanes, the 16,512-NIC dragonfly)
 bench: verilog
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
 	$(CARGO) build $(RELEASE) -q --bin net-bench
@@ -183,6 +183,7 @@ bench: verilog
 	    --vc-buf 64 --load 0.3 --cycles 100000 --cc pft
 	$(CARGO) run $(RELEASE) -q --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/bench/ib-silent-forest --quiet | tail -n 1
+	bash tb/examples/threads.sh $(OUT)/bench/threads-$$(date +%Y%m%d-%H%M%S)
 
 ## faults: the fault study: scenarios/faults.toml under each run-time fault, PFT off / paper /
 ##         FT-FI, checker on (table in docs/faults.md; about 5 minutes)

@@ -510,7 +510,7 @@ fn main() -> ExitCode {
     };
     let build_s = t0.elapsed().as_secs_f64();
     if let (true, Some(why)) = (a.threads > 1, net.single_thread_reason()) {
-        eprintln!("note: --threads {}: on one thread here, {why}", a.threads);
+        eprintln!("note: --threads {}: {why}", a.threads);
     }
     let nodes = net.nodes();
     let pattern = match a.pattern {

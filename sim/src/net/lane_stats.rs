@@ -69,7 +69,16 @@ impl<S: Scheme> Network<S> {
         if st.used_mask >> (o - o % v + 1) & 1 == 0 {
             return;
         }
-        self.sw.hop_flits[(o % v) as usize] += 1;
+        let lane = (o % v) as usize;
+        if self.par_on {
+            let log = super::parallel::log();
+            if log.hops.len() <= lane {
+                log.hops.resize(lane + 1, 0);
+            }
+            log.hops[lane] += 1;
+        } else {
+            self.sw.hop_flits[lane] += 1;
+        }
         let rt = self.sw.router.expect("a lane router has its routing");
         if rt.wrap {
             let (k, p) = (rt.k, o / v);
@@ -80,7 +89,11 @@ impl<S: Scheme> Network<S> {
             let f = (y + k - x) % k;
             // the way round the ring this hop takes is the longer one
             if (p % 2 == 0 && 2 * f > k) || (p % 2 == 1 && 2 * f < k) {
-                self.sw.detour_flits += 1;
+                if self.par_on {
+                    super::parallel::log().detours += 1;
+                } else {
+                    self.sw.detour_flits += 1;
+                }
             }
         }
     }

@@ -619,8 +619,10 @@ impl<S: Scheme> Network<S> {
     /// (`parallel.rs`): None when every NIC and switch may run on any thread.
     pub fn single_thread_reason(&self) -> Option<String> {
         match self.parallel_blocker() {
-            Some(why) => Some(format!("all of it: {why}")),
-            None => self.nics_blocker().map(|why| format!("the NICs: {why}")),
+            Some(why) => Some(format!("all of it on one thread ({why})")),
+            None => self
+                .nics_blocker()
+                .map(|why| format!("the NICs on one thread, the switches spread ({why})")),
         }
     }
 

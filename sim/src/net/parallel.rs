@@ -15,8 +15,7 @@
 //!
 //! What stays on one thread (`Network::parallel_blocker` names it; `pftsim check` says
 //! it): everything under schemes that mark at switches, Disha (one token for the whole
-//! network), the lane counters of `duato` and `disha`, the test hook's faults and a set
-//! evaluation order; and the NICs alone (the switches still spread) under schemes whose
+//! network), the test hook's faults and a set evaluation order; and the NICs alone (the switches still spread) under schemes whose
 //! NIC state is not per NIC (`Scheme::nic_parallel`), per-packet ACKs and run-time faults.
 //!
 //! The barrier spins (a cycle of the 648-NIC fat tree is tens of microseconds, and a sleep
@@ -74,6 +73,9 @@ pub(crate) struct ChunkLog {
     sq_removed: Vec<u64>,
     in_network: i64,
     delivered: u64,
+    /// The lane counters of `duato` and `disha` (`lane_stats.rs`): flits per lane, detours.
+    pub(crate) hops: Vec<u64>,
+    pub(crate) detours: u64,
     err: Option<Box<NetError>>,
 }
 
@@ -301,8 +303,6 @@ impl<S: Scheme> Network<S> {
             Some("the scheme marks at switches")
         } else if self.disha.is_some() {
             Some("Disha's token is shared by every switch")
-        } else if !self.sw.hop_flits.is_empty() {
-            Some("the lane counters of duato and disha")
         } else if self.faults.test.is_some() {
             Some("a test fault")
         } else {
@@ -314,7 +314,7 @@ impl<S: Scheme> Network<S> {
     /// take switches), if they do.
     pub(crate) fn nics_blocker(&self) -> Option<&'static str> {
         if !self.cc.nic_parallel() {
-            Some("the scheme's NIC state is not kept per NIC (or its engine is not the model)")
+            Some("this scheme's NIC state is not known to be per NIC; `none`'s and PFT's model engine's are")
         } else if self.acks.is_some() {
             Some("per-packet ACKs")
         } else if !self.faults.specs.is_empty() {
@@ -404,6 +404,10 @@ impl<S: Scheme> Network<S> {
             self.flits_in_network = (self.flits_in_network as i64 + log.in_network) as u64;
             self.flits_delivered += log.delivered;
             (log.in_network, log.delivered) = (0, 0);
+            for (h, x) in self.sw.hop_flits.iter_mut().zip(&mut log.hops) {
+                *h += std::mem::take(x);
+            }
+            self.sw.detour_flits += std::mem::take(&mut log.detours);
             if std::mem::take(&mut log.progressed) {
                 self.last_progress = now;
             }

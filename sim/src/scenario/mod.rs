@@ -456,7 +456,7 @@ pub fn threads_notes(sc: &Scenario, specs: &[RunSpec]) -> anyhow::Result<Vec<Str
         let net = crate::cc::Network::with_cc(&sc.network, &s.cc, sc.engine, sc.seed)
             .with_context(|| format!("run `{}`: building the network", s.label))?;
         if let Some(why) = net.single_thread_reason() {
-            lines.push(format!("  `{}`: on one thread, {why}", s.label));
+            lines.push(format!("  `{}`: {why}", s.label));
         }
     }
     Ok(lines)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Speed-up of one simulation on several threads (issue 44, part 1; docs/performance.md,
+# "Threads"): `net-bench` on three networks at 1..N threads, ROUNDS rounds with the thread
+# counts alternating, the whole process's wall time each (`/usr/bin/time`). Prints, per
+# network and thread count, the median wall time and the speed-up against one thread, and
+# checks that every run of a network printed the same results (every field but the ones
+# that measure time or memory: `*_s=`, `*_per_s=`, `*_per_cpu_s=`, `peak_rss_mib=`).
+#
+#   bash tb/examples/threads.sh OUT_DIR [MAX_THREADS]    (MAX_THREADS: default nproc)
+#
+# Environment: ROUNDS (default 3), NETS (default "ib648 torus dragonfly16k"),
+# DF_CYCLES (the 16,512-NIC dragonfly's cycles, default 3000), NETBENCH (a net-bench binary;
+# default: built here). Writes OUT_DIR/runs.csv (one row per run) and OUT_DIR/speedup.csv.
+set -euo pipefail
+out=${1:?usage: threads.sh OUT_DIR [MAX_THREADS]}
+max=${2:-$(nproc)}
+rounds=${ROUNDS:-3}
+nets=${NETS:-ib648 torus dragonfly16k}
+df_cycles=${DF_CYCLES:-3000}
+case "$max" in '' | *[!0-9]* | 0) echo "error: MAX_THREADS must be a whole number >= 1, got '$max'" >&2; exit 2 ;; esac
+case "$rounds" in '' | *[!0-9]* | 0) echo "error: ROUNDS must be a whole number >= 1, got '$rounds'" >&2; exit 2 ;; esac
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+    echo "error: $out exists and is not empty; give a new directory" >&2
+    exit 1
+fi
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -z "${NETBENCH:-}" ]; then
+    (cd "$root" && cargo build --release -q -p pft-sim --bin net-bench)
+    NETBENCH=$root/target/release/net-bench
+fi
+mkdir -p "$out/logs"
+
+flags() {
+    case $1 in
+    ib648) echo "--topo ib648 --load 0.5 --cycles 40000" ;;
+    torus) echo "--topo torus:16,2 --routing dor --vcs 4 --vc-buf 8 --packet-flits 16 --link-latency 1
+        --credit-latency 1 --switch-latency 2 --head-latency 3 --load 0.16 --cycles 20000 --cc none" ;;
+    dragonfly16k) echo "--topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail --vc-buf 64
+        --load 0.3 --cycles $df_cycles --cc none" ;;
+    *) echo "error: unknown network $1 (ib648, torus, dragonfly16k)" >&2; exit 2 ;;
+    esac
+}
+
+runs=$out/runs.csv
+echo "network,threads,round,wall_s" >"$runs"
+for r in $(seq 1 "$rounds"); do
+    for net in $nets; do
+        for t in $(seq 1 "$max"); do
+            log=$out/logs/$net-t$t-r$r
+            # shellcheck disable=SC2046
+            /usr/bin/time -f "%e" -o "$log.time" "$NETBENCH" $(flags "$net") --threads "$t" >"$log.out" 2>"$log.err"
+            echo "$net,$t,$r,$(cat "$log.time")" >>"$runs"
+        done
+    done
+done
+
+bad=0
+for net in $nets; do
+    ref=$(sed -E 's/ [a-z_]*(_s|_per_s|_per_cpu_s|peak_rss_mib)=[^ ]*//g' "$out/logs/$net-t1-r1.out")
+    for f in "$out"/logs/"$net"-t*-r*.out; do
+        got=$(sed -E 's/ [a-z_]*(_s|_per_s|_per_cpu_s|peak_rss_mib)=[^ ]*//g' "$f")
+        if [ "$got" != "$ref" ]; then
+            echo "error: $f printed other results than $net at 1 thread" >&2
+            bad=1
+        fi
+    done
+done
+
+python3 - "$runs" "$out/speedup.csv" <<'EOF'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+med = {}
+for r in rows:
+    med.setdefault((r["network"], int(r["threads"])), []).append(float(r["wall_s"]))
+with open(sys.argv[2], "w") as f:
+    f.write("network,threads,runs,median_wall_s,speedup\n")
+    for (net, t), v in sorted(med.items()):
+        m, one = statistics.median(v), statistics.median(med[(net, 1)])
+        line = f"{net},{t},{len(v)},{m:.3f},{one / m:.3f}"
+        f.write(line + "\n")
+        print(line)
+EOF
+exit "$bad"
