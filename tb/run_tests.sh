@@ -31,7 +31,7 @@ import json, os, sys
 # The longest binaries first (measured by this script's table), so that the two lanes end
 # together; any binary not named here runs after them, in cargo's order.
 FIRST = ["tb_equivalence", "tb_verilog", "prop_rtl_model", "selftuned_verilog",
-         "scenario_seeds", "net_scale", "net_dragonfly", "fuzz_inputs"]
+         "scenario_seeds", "net_scale", "net_dragonfly", "fuzz_inputs", "net_threads"]
 jobs = []
 for line in open(sys.argv[1]):
     m = json.loads(line)

@@ -1,8 +1,9 @@
 //! `--threads` changes no result (issue 44, part 1; docs/performance.md, "Threads"): every
 //! shipped scenario, in a short copy, run by `pftsim compare` at 1, 2 and 3 threads, writes
 //! the same files with the same bytes, and prints the same table. Only what measures time is
-//! left out: `wall_seconds` (JSON fields and CSV columns) and `manifest.json` (the command
-//! line, with its `--threads`, and the start time).
+//! left out: `wall_seconds` (JSON fields and CSV columns), the printed line with the wall
+//! time, and `manifest.json` (the command line, with its `--threads`, the start time and the
+//! process id).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -151,7 +152,8 @@ fn compare(scenario: &Path, out: &Path, threads: u32) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-/// The printed table without its wall-time column (`wall s`), if it has one.
+/// The printed table without the line that gives the wall time (it also names the output
+/// directory).
 fn table(stdout: &str) -> String {
     stdout
         .lines()

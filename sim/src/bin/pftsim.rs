@@ -465,6 +465,7 @@ fn main() -> ExitCode {
                 emit: *emit,
                 engine: opts.engine,
                 jobs: opts.jobs(),
+                threads: opts.threads,
                 quiet: opts.quiet,
                 yes: opts.yes,
                 resume: *resume,

@@ -168,13 +168,15 @@ pub fn check_run_outputs(plan: &Plan, dir: &Path, todo: &[usize]) -> anyhow::Res
     Ok(())
 }
 
-/// Runs the units `todo` of `plan` in `dir`, `jobs` at once, with one progress bar. A run
-/// that fails does not stop the others: the failures come back as (unit index, error).
+/// Runs the units `todo` of `plan` in `dir`, `jobs` at once (each on `threads`, if given),
+/// with one progress bar. A run that fails does not stop the others: the failures come back
+/// as (unit index, error).
 pub fn run_units(
     plan: &Plan,
     dir: &Path,
     todo: &[usize],
     jobs: usize,
+    threads: Option<u32>,
     quiet: bool,
 ) -> Vec<(usize, anyhow::Error)> {
     let bar = if quiet {
@@ -199,7 +201,10 @@ pub fn run_units(
                 let u = &plan.units[i];
                 let r = (|| -> anyhow::Result<()> {
                     let f = dir.join(&u.scenario);
-                    let sc = Scenario::load(&f)?;
+                    let mut sc = Scenario::load(&f)?;
+                    if let Some(t) = threads {
+                        sc.network.threads = t;
+                    }
                     run_command(
                         &sc,
                         &[f.as_path()],

@@ -59,6 +59,9 @@ pub struct SweepArgs {
     pub emit: Option<Emit>,
     pub engine: Option<EngineKind>,
     pub jobs: usize,
+    /// `--threads`: each local run's phase-2 threads, over the point files' own
+    /// `network.threads` (the job lists of `--emit` run at the point files' value).
+    pub threads: Option<u32>,
     pub quiet: bool,
     /// Run a local sweep estimated above the limits of `run`.
     pub yes: bool,
@@ -304,7 +307,7 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
             return Ok(None);
         }
         rd.save()?;
-        let failed = exec::run_units(&plan, &dir, &todo, a.jobs, a.quiet);
+        let failed = exec::run_units(&plan, &dir, &todo, a.jobs, a.threads, a.quiet);
         if !failed.is_empty() {
             let lines = exec::failure_lines(&plan, &failed);
             rd.update(|m| m.failed_runs = lines.clone());
