@@ -18,9 +18,11 @@
 //! network), the test hook's faults and a set evaluation order; and the NICs alone (the switches still spread) under schemes whose
 //! NIC state is not per NIC (`Scheme::nic_parallel`), per-packet ACKs and run-time faults.
 //!
-//! The barrier spins (a cycle of the 648-NIC fat tree is tens of microseconds, and a sleep
-//! and wake-up costs as much), then yields, then sleeps, so that helpers cost little while
-//! the run is between steps.
+//! Waiting spins (a cycle of the 648-NIC fat tree is tens of microseconds, and a sleep and
+//! wake-up costs as much), then yields, then sleeps, so that helpers cost little while the
+//! run is between steps. The calling thread never waits for a helper that has not woken
+//! (it takes the chunks left itself), only for chunks being run: on a busy machine a late
+//! helper finds nothing to do.
 
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, Switch};
@@ -111,8 +113,10 @@ struct Ctl {
     net: AtomicUsize,
     /// `*mut ChunkLog`: the logs, one per chunk.
     logs: AtomicUsize,
+    /// The next chunk to claim (stored with Release after the cycle's setup: a claim
+    /// sees the network as phase 1 left it), and the chunks finished.
     next: AtomicUsize,
-    done: AtomicUsize,
+    finished: AtomicUsize,
     failed: AtomicBool,
 }
 
@@ -151,21 +155,28 @@ fn wait_change(a: &AtomicU64, v: u64, spins: u32) -> u64 {
     }
 }
 
-/// Claim chunks until none is left; evaluate each with its log as this thread's.
+/// Claim chunks until none is left; evaluate each with its log as this thread's. A helper
+/// that wakes late finds none left and does nothing: the calling thread never waits for a
+/// helper that has not started, only for chunks being run.
 fn take_chunks(ctl: &Ctl, chunks: usize, run: RunChunk) {
-    let net = ctl.net.load(Ordering::Relaxed);
-    let logs = ctl.logs.load(Ordering::Relaxed) as *mut ChunkLog;
     loop {
-        let c = ctl.next.fetch_add(1, Ordering::Relaxed);
+        let c = ctl.next.fetch_add(1, Ordering::AcqRel);
         if c >= chunks {
             break;
         }
-        run_one(net, logs, c, run);
+        let ok = std::panic::catch_unwind(|| run_one(ctl, c, run));
+        if ok.is_err() {
+            LOG.with(|l| l.set(std::ptr::null_mut()));
+            ctl.failed.store(true, Ordering::Release);
+        }
+        ctl.finished.fetch_add(1, Ordering::AcqRel);
     }
 }
 
-/// Evaluate chunk `c` with its log as this thread's.
-fn run_one(net: usize, logs: *mut ChunkLog, c: usize, run: RunChunk) {
+/// Evaluate chunk `c` (claimed) with its log as this thread's.
+fn run_one(ctl: &Ctl, c: usize, run: RunChunk) {
+    let net = ctl.net.load(Ordering::Relaxed);
+    let logs = ctl.logs.load(Ordering::Relaxed) as *mut ChunkLog;
     // SAFETY: chunk `c` is claimed by one thread alone (the counter hands each out
     // once), and `logs` has an entry for every chunk, alive until the cycle ends.
     LOG.with(|l| l.set(unsafe { logs.add(c) }));
@@ -182,7 +193,7 @@ impl Par {
             net: AtomicUsize::new(0),
             logs: AtomicUsize::new(0),
             next: AtomicUsize::new(0),
-            done: AtomicUsize::new(0),
+            finished: AtomicUsize::new(0),
             failed: AtomicBool::new(false),
         });
         // More threads than cores: a waiting thread yields at once, or it would spin
@@ -201,11 +212,7 @@ impl Par {
                         if seen == STOP {
                             return;
                         }
-                        let ok = std::panic::catch_unwind(|| take_chunks(&ctl, chunks, run));
-                        if ok.is_err() {
-                            ctl.failed.store(true, Ordering::Release);
-                        }
-                        ctl.done.fetch_add(1, Ordering::AcqRel);
+                        take_chunks(&ctl, chunks, run);
                     }
                 })
             })
@@ -221,25 +228,30 @@ impl Par {
     }
 
     /// One cycle's phase 2 of the network at `net`: every chunk, on every thread.
-    /// Panics if a helper panicked (a bug: the network is not usable).
+    /// Panics if a chunk panicked (a bug: the network is not usable).
     fn run(&mut self, net: usize, run: RunChunk) {
         let c = &self.ctl;
-        let logs = self.logs.as_mut_ptr();
+        let chunks = self.logs.len();
         c.net.store(net, Ordering::Relaxed);
-        c.logs.store(logs as usize, Ordering::Relaxed);
+        c.logs
+            .store(self.logs.as_mut_ptr() as usize, Ordering::Relaxed);
+        c.finished.store(0, Ordering::Relaxed);
         // With the NICs as one chunk, this thread runs it; the helpers start on switches.
         let first = (self.nic_chunks == 0) as usize;
-        c.next.store(first, Ordering::Relaxed);
-        c.done.store(0, Ordering::Relaxed);
+        // Release: a claim (AcqRel) sees the setup above and phase 1's writes.
+        c.next.store(first, Ordering::Release);
         let e = c.epoch.load(Ordering::Relaxed);
         c.epoch.store((e + 1) % STOP, Ordering::Release);
         if first == 1 {
-            run_one(net, logs, 0, run);
+            if std::panic::catch_unwind(|| run_one(c, 0, run)).is_err() {
+                LOG.with(|l| l.set(std::ptr::null_mut()));
+                c.failed.store(true, Ordering::Release);
+            }
+            c.finished.fetch_add(1, Ordering::AcqRel);
         }
-        take_chunks(c, self.logs.len(), run);
-        let want = self.helpers.len();
+        take_chunks(c, chunks, run);
         let mut n = 0u32;
-        while c.done.load(Ordering::Acquire) < want {
+        while c.finished.load(Ordering::Acquire) < chunks {
             n = n.saturating_add(1);
             if n < self.spins {
                 std::hint::spin_loop();
@@ -249,7 +261,7 @@ impl Par {
         }
         assert!(
             !c.failed.load(Ordering::Acquire),
-            "a phase-2 helper thread panicked"
+            "a phase-2 chunk panicked"
         );
     }
 }
@@ -314,7 +326,7 @@ impl<S: Scheme> Network<S> {
     /// take switches), if they do.
     pub(crate) fn nics_blocker(&self) -> Option<&'static str> {
         if !self.cc.nic_parallel() {
-            Some("this scheme's NIC state is not known to be per NIC; `none`'s and PFT's model engine's are")
+            Some("this scheme does not declare its NIC state per NIC (`Scheme::nic_parallel`)")
         } else if self.acks.is_some() {
             Some("per-packet ACKs")
         } else if !self.faults.specs.is_empty() {

@@ -2,7 +2,6 @@
 //! indexed by typed ids (`store`), the hot fields of a NIC in one cache line; `Network`
 //! owns one of each.
 
-use super::network::NicStats;
 use super::store::{Endpoint, EntryId, LinkId, MsgId, PktId, PortId, SwitchId, Table};
 use std::collections::VecDeque;
 
@@ -262,4 +261,50 @@ pub(crate) struct StreamShare {
     pub share: f64,
     /// Flits started per stream in contested choices (both streams could start).
     pub served: [u64; 2],
+}
+
+/// Per-NIC counters since cycle 0. Read them between steps to sample time series.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NicStats {
+    /// Messages accepted from the workload at this (source) NIC.
+    pub messages_accepted: u64,
+    /// Flits of accepted messages not yet injected (the NIC's send-queue backlog).
+    pub queued_flits: u64,
+    pub packets_injected: u64,
+    pub flits_injected: u64,
+    /// Flits drained from this NIC's receive buffer.
+    pub flits_ejected: u64,
+    /// Messages delivered at this (destination) NIC.
+    pub messages_delivered: u64,
+    pub bytes_delivered: u64,
+    /// Cycles in which the congestion control held back a packet or a ready flit that
+    /// had a credit (the injection gate, or the flow control with a credit free).
+    pub throttled_cycles: u64,
+    /// Cycles in which the NIC was congested: its gate in its congested state (PFT:
+    /// Congested), or congested in the scheme's own sense (IB CC: a flow with CCTI > 0).
+    pub congested_cycles: u64,
+    /// Per-packet ACKs (`ack_bytes`): ACKs this NIC queued for data packets it received,
+    /// and ACKs that arrived for the packets it sent.
+    pub acks_sent: u64,
+    pub acks_received: u64,
+    /// Messages refused at this (source) NIC because its send queue was full
+    /// (`send_queue_msgs`).
+    pub messages_refused: u64,
+}
+
+impl NicStats {
+    pub(crate) fn add(&mut self, o: &NicStats) {
+        self.messages_accepted += o.messages_accepted;
+        self.queued_flits += o.queued_flits;
+        self.packets_injected += o.packets_injected;
+        self.flits_injected += o.flits_injected;
+        self.flits_ejected += o.flits_ejected;
+        self.messages_delivered += o.messages_delivered;
+        self.bytes_delivered += o.bytes_delivered;
+        self.throttled_cycles += o.throttled_cycles;
+        self.congested_cycles += o.congested_cycles;
+        self.acks_sent += o.acks_sent;
+        self.acks_received += o.acks_received;
+        self.messages_refused += o.messages_refused;
+    }
 }
