@@ -18,6 +18,7 @@ pub mod fi_throttle_pipelined;
 pub mod level_pipe;
 pub mod level_shifter;
 pub mod model;
+pub mod model_idle;
 pub mod model_pipelined;
 pub mod perf_counters;
 pub mod pft_injector;

@@ -12,7 +12,7 @@
 //! then runs on it. docs/network.md, "Writing a congestion-control scheme", walks through
 //! IB CC as the example.
 
-/// The injection-gate hooks (`gate`, `used_credits`, `gate_error`) of a scheme whose gate
+/// The injection-gate hooks (`gate`, `used_credits`, `gate_idle`, `gate_error`) of a scheme whose gate
 /// is the plain credit check `net::CreditGate`, held in the field `$g` of its state.
 macro_rules! credit_gate_hooks {
     ($g:tt) => {
@@ -28,6 +28,11 @@ macro_rules! credit_gate_hooks {
         #[inline]
         fn used_credits(&self, n: u32) -> u16 {
             self.$g.used(n)
+        }
+        /// A quiet slot leaves the credit counter as it is.
+        #[inline]
+        fn gate_idle(&self, _n: u32) -> bool {
+            true
         }
         fn gate_error(&self, n: u32) -> Option<String> {
             self.$g.error(n)
@@ -48,6 +53,11 @@ macro_rules! credit_gate_hooks {
         #[inline]
         fn used_credits(&self, n: u32) -> u16 {
             self.$g.used(n)
+        }
+        /// A quiet slot leaves the credit counter as it is.
+        #[inline]
+        fn gate_idle(&self, _n: u32) -> bool {
+            true
         }
         fn gate_error(&self, n: u32) -> Option<String> {
             self.$g.error(n).or_else(|| self.$e[n as usize].clone())

@@ -248,6 +248,17 @@ impl Network {
         each_net!(self, n => n.set_lane_wait_lists(on))
     }
 
+    /// Cycles NIC `nic` skipped since it last ran (`net::Network::idle_slots`).
+    pub fn idle_slots(&self, nic: NodeId) -> u64 {
+        each_net!(self, n => n.idle_slots(nic))
+    }
+
+    /// `net::Network::set_idle_skip`: idle NICs skip their quiet cycles (default) or not.
+    #[doc(hidden)]
+    pub fn set_idle_skip(&mut self, on: bool) {
+        each_net!(self, n => n.set_idle_skip(on))
+    }
+
     /// Heads of the lane router now waiting for a lane to free.
     #[doc(hidden)]
     pub fn lane_heads_waiting(&self) -> u32 {

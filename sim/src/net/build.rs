@@ -190,6 +190,7 @@ impl<S: Scheme> Network<S> {
                 acc: ONE,
                 rate: 0,
                 thr_since: 0,
+                asleep_from: super::state::AWAKE,
                 inj_paused: false,
                 cur_ctl: false,
                 inj_rx: g,
@@ -222,6 +223,7 @@ impl<S: Scheme> Network<S> {
             sq: Default::default(),
             stats: vec![NicStats::default(); n],
             waiting: vec![0; n],
+            skip_idle: false, // set below, with the scheme
         };
         let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
         // At most MAX_CREDIT_EXTRA_CYCLES (validated).
@@ -322,6 +324,7 @@ impl<S: Scheme> Network<S> {
         for s in &mut nic.st {
             s.rate = rate_fp;
         }
+        nic.skip_idle = !cc.seams().flows;
         Ok(Network {
             par: None,
             par_on: false,

@@ -45,6 +45,7 @@ pub mod dragonfly_route;
 pub mod error;
 pub mod faults;
 pub mod flows;
+mod idle;
 mod lane_stats;
 pub mod lanes;
 mod network;

@@ -43,9 +43,12 @@ impl<S: Scheme> Network<S> {
     /// Phase 2 for NIC `n`.
     #[inline]
     fn eval_nic(&mut self, n: u32) -> Result<(), Box<NetError>> {
+        let now = self.now;
+        if self.nic.skip_idle && self.nic_sleeps(n, now) {
+            return Ok(());
+        }
         let check = self.cfg.check;
         let i = n as usize;
-        let now = self.now;
         // Injection: the scheme's flow control, then one slot of its gate.
         let flows = self.seams.flows;
         if flows {

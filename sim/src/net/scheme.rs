@@ -218,6 +218,19 @@ pub trait Scheme {
     fn gate(&mut self, n: u32, now: u64, i: &GateIn) -> GateOut;
     /// NIC `n`'s used credits `c` now.
     fn used_credits(&self, n: u32) -> u16;
+    /// NIC `n`'s gate is idle: from now on, as long as its slots are quiet (no flit offered,
+    /// no credit back, no CSR write), each gives send, throttled and congested low and the
+    /// same used credits, and changes nothing that a hook or an accessor reads other than
+    /// what `gate_skip` catches up. A NIC with nothing to do then skips those slots. Default:
+    /// never.
+    fn gate_idle(&self, n: u32) -> bool {
+        let _ = n;
+        false
+    }
+    /// `slots` quiet slots of NIC `n`'s idle gate at once, in the cycle it wakes.
+    fn gate_skip(&mut self, n: u32, slots: u64) {
+        let _ = (n, slots);
+    }
     /// NIC `n`'s gate is in its congested state now.
     fn gate_congested(&self, n: u32) -> bool {
         let _ = n;

@@ -215,6 +215,9 @@ pub(crate) struct NicState {
     /// First cycle of the current run of cycles in which the gate held back a ready flit
     /// with credit (the starvation watchdog).
     pub thr_since: u64,
+    /// First cycle of the run of quiet cycles the NIC is skipping (`AWAKE` when it is not
+    /// asleep): its gate is caught up when it wakes (`Network::nic_sleeps`).
+    pub asleep_from: u64,
     /// Cycles the NIC's congestion control throttled / was congested.
     pub throttled: u64,
     pub congested: u64,
@@ -251,7 +254,13 @@ pub(crate) struct Nics {
     pub stats: Vec<NicStats>,
     /// Per NIC, messages accepted whose first packet has not started (`send_queue_msgs`).
     pub waiting: Vec<u32>,
+    /// Idle NICs skip their quiet cycles (a scheme without NIC flow control; off for the
+    /// tests that show it changes nothing, `Network::set_idle_skip`).
+    pub skip_idle: bool,
 }
+
+/// `NicState::asleep_from` of a NIC that is not asleep.
+pub(crate) const AWAKE: u64 = u64::MAX;
 
 /// A NIC's split between the messages of one tag (stream 0) and all others (stream 1):
 /// while both have a packet to start, stream 0 gets `share` of the flits started.

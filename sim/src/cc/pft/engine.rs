@@ -69,6 +69,35 @@ impl PftEngine {
         }
     }
 
+    /// The block is idle (`PftModel::idle`): only the default build's reference model says
+    /// so; the others step every cycle.
+    #[inline]
+    pub fn idle(&self) -> bool {
+        matches!(self, PftEngine::Model(m) if m.idle())
+    }
+
+    /// `k` quiet cycles of an idle block at once (`PftModel::skip_quiet`).
+    #[inline]
+    pub fn skip_quiet(&mut self, k: u64) {
+        match self {
+            PftEngine::Model(m) => m.skip_quiet(k),
+            _ => assert_eq!(k, 0, "only the model engine skips quiet cycles"),
+        }
+    }
+
+    /// The registered state after `k` more quiet cycles of an idle block (`probe` at
+    /// `k = 0`): what a NIC that skips its idle cycles would show had it stepped them.
+    pub fn probe_after(&self, k: u64) -> Probe {
+        match self {
+            PftEngine::Model(m) if k > 0 => {
+                let mut m = *m;
+                m.skip_quiet(k);
+                m.probe()
+            }
+            _ => self.probe(),
+        }
+    }
+
     /// The block's used-credit counter `c` now (between cycles): the NIC's credit state.
     #[inline]
     pub fn used_credits(&self) -> u16 {

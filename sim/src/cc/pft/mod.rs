@@ -197,6 +197,17 @@ impl Scheme for PftState {
         self.engine[n as usize].used_credits()
     }
 
+    /// At one block cycle per slot, an idle block (`PftModel::idle`) of the model engine.
+    #[inline]
+    fn gate_idle(&self, n: u32) -> bool {
+        self.clk_q16 == 1 << 16 && self.engine[n as usize].idle()
+    }
+
+    #[inline]
+    fn gate_skip(&mut self, n: u32, slots: u64) {
+        self.engine[n as usize].skip_quiet(slots);
+    }
+
     #[inline]
     fn gate_congested(&self, n: u32) -> bool {
         self.engine[n as usize].congested()

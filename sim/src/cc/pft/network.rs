@@ -39,8 +39,12 @@ impl Network {
         super::outputs(self.gate_outputs(n))
     }
 
-    /// The registered state of NIC `n`'s PFT block now (None without PFT).
+    /// The registered state of NIC `n`'s PFT block now (None without PFT), with the quiet
+    /// cycles an idle NIC skipped caught up.
     pub fn pft_probe(&self, n: NodeId) -> Option<pft_hdl::stepper::Probe> {
-        self.pft_state().map(|p| p.block(n.0).probe())
+        match self {
+            Network::Pft(net) => Some(net.scheme().block(n.0).probe_after(net.idle_slots(n))),
+            _ => None,
+        }
     }
 }

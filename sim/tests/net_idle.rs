@@ -1,0 +1,187 @@
+//! Idle NICs skip their quiet cycles (`Network::set_idle_skip`, on by default): a NIC with
+//! nothing to send, receive or take back, whose gate is idle (`Scheme::gate_idle`; PFT:
+//! `PftModel::idle`), is not stepped, and its gate catches up when something arrives. That
+//! only saves work: with skipping on and off, the same runs give the same gate outputs, the
+//! same PFT block state (caught up, `pft_probe`) and the same NIC counters at every NIC in
+//! every cycle, and the same deliveries; and NICs did skip, and woke from long sleeps.
+
+use pft_sim::net::{BernoulliSource, Delivery, Message, NetConfig, Pattern, TopologyConfig};
+use pft_sim::net::{NodeId, Workload};
+use pft_sim::{CcConfig, DetMode, EngineKind, Network, PftConfig, ThrMode};
+
+fn tree() -> NetConfig {
+    NetConfig {
+        topology: TopologyConfig::KaryNtree {
+            k: 4,
+            n: 2,
+            hosts: None,
+        },
+        buffer_flits: 64,
+        check: true,
+        ..Default::default()
+    }
+}
+
+fn torus() -> NetConfig {
+    NetConfig {
+        topology: TopologyConfig::Torus { k: 4, n: 2 },
+        vcs: Some(2),
+        vc_buf_flits: Some(8),
+        check: true,
+        ..Default::default()
+    }
+}
+
+fn ft_fi() -> PftConfig {
+    PftConfig::default().with_all(&[
+        ("det_mode", DetMode::Ft as u64),
+        ("thr_mode", ThrMode::Fi as u64),
+        ("th_enter", 24),
+        ("th_escape", 16),
+        ("n", 2),
+        ("k", 1),
+    ])
+}
+
+/// AT-RI with short windows, so that blocks go Congested and back within a burst.
+fn at_ri() -> PftConfig {
+    PftConfig::default().with_all(&[
+        ("th_enter", 20),
+        ("th_escape", 40),
+        ("at_win_e", 16),
+        ("at_cnt_e", 6),
+        ("at_win_s", 16),
+        ("at_cnt_s", 6),
+        ("m", 24),
+    ])
+}
+
+/// Traffic of each run: a hot spot for the first tenth (NICs that throttle, then fall idle
+/// mid-window) and light uniform traffic throughout (NICs asleep for long stretches between
+/// messages). Every delivery is logged.
+struct Traffic {
+    hot: BernoulliSource,
+    light: BernoulliSource,
+    log: Vec<Delivery>,
+}
+
+impl Traffic {
+    fn new(nodes: u32, cycles: u64) -> Self {
+        Traffic {
+            hot: BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.2, 1024, 64, 3)
+                .until(cycles / 10),
+            light: BernoulliSource::new(nodes, Pattern::Uniform, 0.004, 256, 64, 4),
+            log: Vec::new(),
+        }
+    }
+}
+
+impl Workload for Traffic {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        self.hot.tick(now, out);
+        let from = out.len();
+        self.light.tick(now, out);
+        for m in &mut out[from..] {
+            m.id += 1 << 40;
+            m.tag = 1;
+        }
+    }
+    fn delivered(&mut self, _now: u64, d: &Delivery) {
+        self.log.push(*d);
+    }
+}
+
+fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles: u64) {
+    let mut nets: Vec<Network> = [true, false]
+        .iter()
+        .map(|&on| {
+            let mut n = Network::with_cc(cfg, cc, EngineKind::Model, 17).unwrap();
+            n.set_idle_skip(on);
+            n
+        })
+        .collect();
+    let nodes = nets[0].nodes();
+    let mut ws: Vec<Traffic> = (0..2).map(|_| Traffic::new(nodes, cycles)).collect();
+    let (mut asleep, mut longest, mut congested) = (0u64, 0u64, 0u64);
+    let mut last_asleep = vec![0u64; nodes as usize];
+    let mut woke_long = 0u32;
+    for t in 0..cycles {
+        for (net, w) in nets.iter_mut().zip(ws.iter_mut()) {
+            net.step(w).unwrap();
+        }
+        for i in 0..nodes {
+            let n = NodeId(i);
+            let (a, b) = (&nets[0], &nets[1]);
+            assert_eq!(
+                a.gate_outputs(n),
+                b.gate_outputs(n),
+                "{name}: cycle {t}, NIC {i}: gate outputs"
+            );
+            assert_eq!(
+                a.pft_probe(n),
+                b.pft_probe(n),
+                "{name}: cycle {t}, NIC {i}: block"
+            );
+            assert_eq!(
+                a.nic_stats(n),
+                b.nic_stats(n),
+                "{name}: cycle {t}, NIC {i}: counters"
+            );
+            assert_eq!(a.congested(n), b.congested(n), "{name}: cycle {t}, NIC {i}");
+            assert_eq!(b.idle_slots(n), 0, "{name}: skipping off");
+            let s = a.idle_slots(n);
+            asleep += (s > 0) as u64;
+            longest = longest.max(s);
+            woke_long += (s == 0 && last_asleep[i as usize] > 100) as u32;
+            last_asleep[i as usize] = s;
+            congested += a.congested(n) as u64;
+        }
+    }
+    assert!(ws[0].log == ws[1].log, "{name}: deliveries differ");
+    let delivered = ws[0].log.len();
+    let nic_cycles = cycles * nodes as u64;
+    assert!(delivered > 200, "{name}: {delivered} deliveries");
+    assert!(
+        asleep > nic_cycles / 4 && longest > 1_000 && woke_long > 20,
+        "{name}: {asleep} of {nic_cycles} NIC-cycles asleep, longest {longest}, {woke_long} wake-ups after 100 or more"
+    );
+    if throttles {
+        assert!(congested > 200, "{name}: {congested} Congested NIC-cycles");
+    }
+}
+
+#[test]
+fn idle_nics_that_skip_cycles_run_as_if_stepped_every_cycle() {
+    let cases = [
+        // (its thresholds are above this buffer: it never goes Congested here)
+        (
+            "tree, PFT as in the paper",
+            tree(),
+            CcConfig::Pft(PftConfig::default()),
+            false,
+        ),
+        ("tree, PFT FT-FI", tree(), CcConfig::Pft(ft_fi()), true),
+        (
+            "tree, PFT AT-RI short windows",
+            tree(),
+            CcConfig::Pft(at_ri()),
+            true,
+        ),
+        (
+            "tree, PFT off",
+            tree(),
+            CcConfig::Pft(PftConfig::disabled()),
+            false,
+        ),
+        ("tree, none", tree(), CcConfig::none(), false),
+        (
+            "torus with lanes, PFT AT-RI",
+            torus(),
+            CcConfig::Pft(at_ri()),
+            true,
+        ),
+    ];
+    for (name, cfg, cc, throttles) in cases {
+        run_both(name, &cfg, &cc, throttles, 6_000);
+    }
+}
