@@ -15,7 +15,7 @@ impl<S: Scheme> Network<S> {
     /// nothing but the gate's idle registers and the NIC's last outputs, which the first
     /// skipped cycle sets. The cycle something arrives, the NIC wakes: its gate catches up
     /// the skipped slots at once, and the cycle runs as usual.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn nic_sleeps(&mut self, n: u32, now: u64) -> bool {
         let i = n as usize;
         let ns = &self.nic.st[i];

@@ -33,20 +33,21 @@ impl Clocked for Nic {
     fn read<S: Scheme>(net: &mut Network<S>, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
         net.nic_receive(n, ev)
     }
-    #[inline]
+    /// An idle NIC's cycle is the sleep check alone, inlined where the NICs are stepped.
+    #[inline(always)]
     fn evaluate<S: Scheme>(net: &mut Network<S>, n: u32) -> Result<(), Box<NetError>> {
+        if net.nic.skip_idle && net.nic_sleeps(n, net.now) {
+            return Ok(());
+        }
         net.eval_nic(n)
     }
 }
 
 impl<S: Scheme> Network<S> {
-    /// Phase 2 for NIC `n`.
-    #[inline]
+    /// Phase 2 for NIC `n` (awake).
+    #[inline(never)]
     fn eval_nic(&mut self, n: u32) -> Result<(), Box<NetError>> {
         let now = self.now;
-        if self.nic.skip_idle && self.nic_sleeps(n, now) {
-            return Ok(());
-        }
         let check = self.cfg.check;
         let i = n as usize;
         // Injection: the scheme's flow control, then one slot of its gate.
