@@ -92,7 +92,8 @@ impl Workload for Traffic {
 }
 
 fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles: u64) {
-    let mut nets: Vec<Network> = [true, false]
+    // skipping on; off; on for the first half, then turned off (the sleepers wake)
+    let mut nets: Vec<Network> = [true, false, true]
         .iter()
         .map(|&on| {
             let mut n = Network::with_cc(cfg, cc, EngineKind::Model, 17).unwrap();
@@ -101,11 +102,14 @@ fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles:
         })
         .collect();
     let nodes = nets[0].nodes();
-    let mut ws: Vec<Traffic> = (0..2).map(|_| Traffic::new(nodes, cycles)).collect();
+    let mut ws: Vec<Traffic> = (0..3).map(|_| Traffic::new(nodes, cycles)).collect();
     let (mut asleep, mut longest, mut congested) = (0u64, 0u64, 0u64);
     let mut last_asleep = vec![0u64; nodes as usize];
     let mut woke_long = 0u32;
     for t in 0..cycles {
+        if t == cycles / 2 {
+            nets[2].set_idle_skip(false);
+        }
         for (net, w) in nets.iter_mut().zip(ws.iter_mut()) {
             net.step(w).unwrap();
         }
@@ -128,6 +132,12 @@ fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles:
                 "{name}: cycle {t}, NIC {i}: counters"
             );
             assert_eq!(a.congested(n), b.congested(n), "{name}: cycle {t}, NIC {i}");
+            let c = &nets[2];
+            assert_eq!(
+                (c.gate_outputs(n), c.pft_probe(n), c.nic_stats(n)),
+                (b.gate_outputs(n), b.pft_probe(n), b.nic_stats(n)),
+                "{name}: cycle {t}, NIC {i}: skipping turned off mid-run"
+            );
             assert_eq!(b.idle_slots(n), 0, "{name}: skipping off");
             let s = a.idle_slots(n);
             asleep += (s > 0) as u64;
@@ -138,6 +148,10 @@ fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles:
         }
     }
     assert!(ws[0].log == ws[1].log, "{name}: deliveries differ");
+    assert!(
+        ws[2].log == ws[1].log,
+        "{name}: deliveries differ (turned off mid-run)"
+    );
     let delivered = ws[0].log.len();
     let nic_cycles = cycles * nodes as u64;
     assert!(delivered > 200, "{name}: {delivered} deliveries");

@@ -62,9 +62,21 @@ impl<S: Scheme> Network<S> {
 
     /// Let idle NICs skip their quiet cycles (the default for schemes without NIC flow
     /// control) or step every cycle. For tests, which show that results do not depend on
-    /// it; call before the first step.
+    /// it. Turning it off wakes every sleeping NIC (its gate caught up) first.
     #[doc(hidden)]
     pub fn set_idle_skip(&mut self, on: bool) {
+        if !on {
+            let now = self.now;
+            for n in 0..self.nodes {
+                let ns = &mut self.nic.st[n as usize];
+                if ns.asleep_from != AWAKE {
+                    let slots = now - ns.asleep_from;
+                    ns.asleep_from = AWAKE;
+                    ns.thr_since = now;
+                    self.cc.gate_skip(n, slots);
+                }
+            }
+        }
         self.nic.skip_idle = on && !self.seams.flows;
     }
 }

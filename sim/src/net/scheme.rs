@@ -220,9 +220,10 @@ pub trait Scheme {
     fn used_credits(&self, n: u32) -> u16;
     /// NIC `n`'s gate is idle: from now on, as long as its slots are quiet (no flit offered,
     /// no credit back, no CSR write), each gives send, throttled and congested low and the
-    /// same used credits, and changes nothing that a hook or an accessor reads other than
-    /// what `gate_skip` catches up. A NIC with nothing to do then skips those slots. Default:
-    /// never.
+    /// same used credits, and changes nothing that the core or a hook reads other than what
+    /// `gate_skip` catches up. A NIC with nothing to do then skips those slots (a scheme's
+    /// own accessors show its gate as last stepped; PFT's `pft_probe` catches a sleeping
+    /// NIC's block up). Default: never.
     fn gate_idle(&self, n: u32) -> bool {
         let _ = n;
         false

@@ -113,7 +113,8 @@ impl PftState {
         self.kind
     }
 
-    /// NIC `n`'s block.
+    /// NIC `n`'s block as last stepped: a NIC that skips idle cycles has not yet caught
+    /// up the ones since it fell asleep (`Network::pft_probe` shows the block caught up).
     pub fn block(&self, n: u32) -> &PftEngine {
         &self.engine[n as usize]
     }
