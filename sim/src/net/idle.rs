@@ -40,13 +40,19 @@ impl<S: Scheme> Network<S> {
             return true;
         }
         if asleep {
-            let ns = &mut self.nic.st[i];
-            let slots = now - ns.asleep_from;
-            ns.asleep_from = AWAKE;
-            ns.thr_since = now;
-            self.cc.gate_skip(n, slots);
+            self.wake(n, now);
         }
         false
+    }
+
+    /// Sleeping NIC `n` wakes in cycle `now`: its gate catches up the skipped slots, and the
+    /// starvation watchdog's start is what those slots would have left.
+    fn wake(&mut self, n: u32, now: u64) {
+        let ns = &mut self.nic.st[n as usize];
+        let slots = now - ns.asleep_from;
+        ns.asleep_from = AWAKE;
+        ns.thr_since = now;
+        self.cc.gate_skip(n, slots);
     }
 
     /// Cycles NIC `n` has skipped since it last ran (0 when it is awake): what its gate must
@@ -68,12 +74,8 @@ impl<S: Scheme> Network<S> {
         if !on {
             let now = self.now;
             for n in 0..self.nodes {
-                let ns = &mut self.nic.st[n as usize];
-                if ns.asleep_from != AWAKE {
-                    let slots = now - ns.asleep_from;
-                    ns.asleep_from = AWAKE;
-                    ns.thr_since = now;
-                    self.cc.gate_skip(n, slots);
+                if self.nic.st[n as usize].asleep_from != AWAKE {
+                    self.wake(n, now);
                 }
             }
         }
