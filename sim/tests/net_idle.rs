@@ -5,7 +5,9 @@
 //! same PFT block state (caught up, `pft_probe`) and the same NIC counters at every NIC in
 //! every cycle, and the same deliveries; and NICs did skip, and woke from long sleeps.
 
-use pft_sim::net::{BernoulliSource, Delivery, Message, NetConfig, Pattern, TopologyConfig};
+use pft_sim::net::{
+    BernoulliSource, Delivery, FaultSpec, Message, NetConfig, Pattern, TopologyConfig,
+};
 use pft_sim::net::{NodeId, Workload};
 use pft_sim::{CcConfig, DetMode, EngineKind, Network, PftConfig, ThrMode};
 
@@ -29,6 +31,38 @@ fn torus() -> NetConfig {
         vc_buf_flits: Some(8),
         check: true,
         ..Default::default()
+    }
+}
+
+/// The tree with faults that reach sleeping NICs: half the NICs eject at 0.05 flits a
+/// cycle (a drain leaves a fraction banked for 20 cycles), stalled 20 cycles in 50 (a NIC
+/// with an empty buffer and a fraction banked sleeps, and must wake when the stall ends
+/// to bank the rest), and a register rewrite of every NIC while most sleep (each must
+/// take its CSR writes).
+fn tree_faults() -> NetConfig {
+    NetConfig {
+        faults: vec![
+            FaultSpec::Eject {
+                nics: Some((8..16).collect()),
+                rate: 0.05,
+                start: 0,
+                duration: None,
+                period: None,
+            },
+            FaultSpec::Eject {
+                nics: Some((8..16).collect()),
+                rate: 0.0,
+                start: 900,
+                duration: Some(20),
+                period: Some(50),
+            },
+            FaultSpec::RegRewrite {
+                at: 4_000,
+                nics: None,
+                regs: ft_fi().to_table(),
+            },
+        ],
+        ..tree()
     }
 }
 
@@ -188,6 +222,12 @@ fn idle_nics_that_skip_cycles_run_as_if_stepped_every_cycle() {
             false,
         ),
         ("tree, none", tree(), CcConfig::none(), false),
+        (
+            "tree, PFT AT-RI, stalled ejection and a register rewrite",
+            tree_faults(),
+            CcConfig::Pft(at_ri()),
+            true,
+        ),
         (
             "torus with lanes, PFT AT-RI",
             torus(),

@@ -53,6 +53,7 @@ impl<S: Scheme> Network<S> {
             if pk.flags & CONTROL == 0 {
                 a.queue[n].push_back((pk.src, pk.bits));
                 a.pending += 1;
+                // (no poke: the flit that brought the tail already did, `nic_receive`)
                 self.nic.stats[n].acks_sent += 1;
             }
         }

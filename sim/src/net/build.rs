@@ -224,6 +224,7 @@ impl<S: Scheme> Network<S> {
             stats: vec![NicStats::default(); n],
             waiting: vec![0; n],
             skip_idle: false, // set below, with the scheme
+            awake: super::idle::all_awake(n as u32),
         };
         let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
         // At most MAX_CREDIT_EXTRA_CYCLES (validated).

@@ -234,6 +234,7 @@ impl<S: Scheme> Network<S> {
                 self.flits_in_network
             )));
         }
+        self.check_sleepers().map_err(inv)?;
         self.check_disha()
     }
 

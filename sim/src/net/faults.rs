@@ -392,6 +392,7 @@ impl<S: Scheme> Network<S> {
                     for n in list {
                         self.faults.csr_q[n as usize].extend(writes.iter().copied());
                         self.faults.csr_pending += writes.len();
+                        self.nic.poke(n);
                     }
                 }
                 continue;
@@ -435,6 +436,8 @@ impl<S: Scheme> Network<S> {
             self.faults.credit = fx;
         }
         if eject {
+            // a new ejection rate may end a sleeping NIC's quiet
+            self.nic.poke_all();
             for s in &mut self.nic.st {
                 s.rate = self.rate_fp;
             }

@@ -1,12 +1,24 @@
 //! Idle NICs skip their quiet cycles: a NIC with nothing to do whose injection gate is idle
 //! (`Scheme::gate_idle`) is not stepped, and its gate catches up the skipped cycles at once
-//! when something arrives (`Scheme::gate_skip`). docs/performance.md, "Idle NICs".
+//! when something arrives (`Scheme::gate_skip`). A sleeping NIC is not even visited: phase 2
+//! goes through the NICs whose visit bit is set (`Nics::awake`), and whatever reaches a NIC
+//! sets its bit (`Nics::poke`). docs/performance.md, "Idle NICs".
 
-use super::network::{Network, ONE};
+use super::error::NetError;
+use super::network::{Clocked, Network, Nic, ONE};
 use super::scheme::Scheme;
-use super::state::AWAKE;
+use super::state::{Nics, AWAKE};
 use super::store::PktId;
 use super::types::NodeId;
+
+/// The visit bits of `nodes` NICs, every one set.
+pub(crate) fn all_awake(nodes: u32) -> Vec<u64> {
+    let mut w = vec![u64::MAX; nodes.div_ceil(64) as usize];
+    if !nodes.is_multiple_of(64) {
+        *w.last_mut().expect("nodes > 0") = (1u64 << (nodes % 64)) - 1;
+    }
+    w
+}
 
 impl<S: Scheme> Network<S> {
     /// NIC `n` skips cycle `now` (true) when it has nothing to do: no packet in progress, no
@@ -17,32 +29,86 @@ impl<S: Scheme> Network<S> {
     /// the skipped slots at once, and the cycle runs as usual.
     #[inline(always)]
     pub(crate) fn nic_sleeps(&mut self, n: u32, now: u64) -> bool {
-        let i = n as usize;
-        let ns = &self.nic.st[i];
-        let quiet = ns.cur_pkt == PktId::NONE
-            && ns.dsts == 0
-            && ns.credit_in == 0
-            && ns.rx_occ == 0
-            && (ns.rate == 0 || ns.acc >= ONE)
-            && self.acks.as_ref().is_none_or(|a| a.queue[i].is_empty())
-            && (self.faults.csr_pending == 0 || self.faults.csr_q[i].is_empty());
-        let asleep = ns.asleep_from != AWAKE;
-        if quiet && (asleep || self.cc.gate_idle(n)) {
+        let asleep = self.nic.st[n as usize].asleep_from != AWAKE;
+        if self.nic_quiet(n) && (asleep || self.cc.gate_idle(n)) {
             if !asleep {
                 // the outputs of every skipped slot
                 let c = self.cc.used_credits(n);
-                let ns = &mut self.nic.st[i];
+                let ns = &mut self.nic.st[n as usize];
                 ns.asleep_from = now;
                 ns.out_flags = 0;
                 ns.out_c = c;
                 ns.thr_since = now + 1;
             }
+            // not visited again until something pokes it
+            self.nic.awake[n as usize / 64] &= !(1 << (n % 64));
             return true;
         }
         if asleep {
             self.wake(n, now);
         }
         false
+    }
+
+    /// NIC `n` has nothing to do: no packet in progress, no message queued, no credit or
+    /// flit arrived, nothing to drain, no ACK or CSR write waiting.
+    #[inline(always)]
+    fn nic_quiet(&self, n: u32) -> bool {
+        let i = n as usize;
+        let ns = &self.nic.st[i];
+        ns.cur_pkt == PktId::NONE
+            && ns.dsts == 0
+            && ns.credit_in == 0
+            && ns.rx_occ == 0
+            && (ns.rate == 0 || ns.acc >= ONE)
+            && self.acks.as_ref().is_none_or(|a| a.queue[i].is_empty())
+            && (self.faults.csr_pending == 0 || self.faults.csr_q[i].is_empty())
+    }
+
+    /// Phase 2 of NICs `lo..hi` (`lo` a multiple of 64) in order: every NIC when idle NICs
+    /// do not skip, else only those whose visit bit is set. A NIC whose bit is clear is
+    /// asleep and nothing has reached it, so its cycle is skipped either way: visiting it
+    /// would only find it quiet again.
+    #[inline(always)]
+    pub(crate) fn eval_nics(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
+        if !self.nic.skip_idle {
+            for n in lo..hi {
+                Nic::evaluate(self, n)?;
+            }
+            return Ok(());
+        }
+        debug_assert!(lo.is_multiple_of(64));
+        for k in lo / 64..hi.div_ceil(64) {
+            // the bits as the word starts: a visit clears only its own NIC's bit
+            let mut w = self.nic.awake[k as usize];
+            while w != 0 {
+                let n = k * 64 + w.trailing_zeros();
+                w &= w - 1;
+                Nic::evaluate(self, n)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// With idle NICs skipping: every NIC whose visit bit is clear is asleep and quiet (the
+    /// checker's view of `poke`: a NIC left unvisited with something to do is a bug).
+    pub(crate) fn check_sleepers(&self) -> Result<(), String> {
+        if !self.nic.skip_idle {
+            return Ok(());
+        }
+        for n in 0..self.nodes {
+            if self.nic.awake[n as usize / 64] >> (n % 64) & 1 == 0 {
+                if self.nic.st[n as usize].asleep_from == AWAKE {
+                    return Err(format!("NIC {n} is not visited but not asleep"));
+                }
+                if !self.nic_quiet(n) {
+                    return Err(format!(
+                        "NIC {n} sleeps unvisited with something to do (a flit, credit, message, ACK, CSR write or drain)"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Sleeping NIC `n` wakes in cycle `now`: its gate catches up the skipped slots, and the
@@ -79,6 +145,22 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
+        self.nic.poke_all();
         self.nic.skip_idle = on && !self.seams.flows;
+    }
+}
+
+impl Nics {
+    /// Something reached NIC `n` that may end its quiet (a flit, a credit, a message, an
+    /// ACK to send, a CSR write): phase 2 visits it this cycle, and it wakes there if it
+    /// has something to do.
+    #[inline(always)]
+    pub(crate) fn poke(&mut self, n: u32) {
+        self.awake[n as usize / 64] |= 1 << (n % 64);
+    }
+
+    /// Every NIC is visited this cycle (after a change that may reach any of them).
+    pub(crate) fn poke_all(&mut self) {
+        self.awake = all_awake(self.st.len() as u32);
     }
 }

@@ -182,9 +182,7 @@ impl<S: Scheme> Network<S> {
                 self.evaluate_parallel().map_err(|e| *e)?;
             }
             None => {
-                for n in 0..self.nodes {
-                    Nic::evaluate(self, n).map_err(|e| *e)?;
-                }
+                self.eval_nics(0, self.nodes).map_err(|e| *e)?;
                 for s in 0..self.sw.sw.len() as u32 {
                     Switch::evaluate(self, SwitchId(s)).map_err(|e| *e)?;
                 }
@@ -294,7 +292,10 @@ impl<S: Scheme> Network<S> {
         let credits = self.cwheel.take(now);
         for ev in &credits {
             match ev.tx.end() {
-                End::Nic(n) => self.nic.st[n as usize].credit_in += 1,
+                End::Nic(n) => {
+                    self.nic.st[n as usize].credit_in += 1;
+                    self.nic.poke(n);
+                }
                 End::Port(g) => {
                     let u = &mut self.sw.out[g].used;
                     if *u == 0 {
@@ -399,6 +400,7 @@ impl<S: Scheme> Network<S> {
             self.msgs[q.1].next = slot;
         }
         q.1 = slot;
+        self.nic.poke(m.src.0);
         let st = &mut self.nic.stats[src];
         st.messages_accepted += 1;
         st.queued_flits += flits;

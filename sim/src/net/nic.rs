@@ -498,6 +498,7 @@ impl<S: Scheme> Network<S> {
                 self.entries[t].next = e;
             }
         }
+        self.nic.poke(n);
         let ns = &mut self.nic.st[i];
         ns.rx_occ += 1;
         if ns.rx_occ > self.cfg.eject_buffer_flits {

@@ -25,7 +25,7 @@
 //! helper finds nothing to do.
 
 use super::error::NetError;
-use super::network::{Clocked, Network, Nic, Switch};
+use super::network::{Clocked, Network, Switch};
 use super::scheme::Scheme;
 use super::store::{CreditEv, EntryId, FlitEv, MsgId, Packet, PktId, SwitchId};
 use super::types::Delivery;
@@ -36,6 +36,8 @@ use std::thread::JoinHandle;
 
 /// NICs and switches per chunk: enough work per claim to hide the shared counter, small
 /// enough that the threads end together.
+/// (A NIC chunk is one word of the NICs' visit bits, `Nics::awake`: a chunk writes only
+/// its own word.)
 const CHUNK_NICS: u32 = 64;
 const CHUNK_SWITCHES: u32 = 4;
 /// Spins of a waiting thread before it yields, then yields before it sleeps.
@@ -291,11 +293,8 @@ fn run_chunk<S: Scheme>(net: usize, c: u32) {
         } else {
             (c * CHUNK_NICS, ((c + 1) * CHUNK_NICS).min(net.nodes))
         };
-        for n in lo..hi {
-            if let Err(e) = Nic::evaluate(net, n) {
-                log().err = Some(e);
-                return;
-            }
+        if let Err(e) = net.eval_nics(lo, hi) {
+            log().err = Some(e);
         }
     } else {
         let lo = (c - nc.max(1)) * CHUNK_SWITCHES;

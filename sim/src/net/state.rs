@@ -257,6 +257,10 @@ pub(crate) struct Nics {
     /// Idle NICs skip their quiet cycles (a scheme without NIC flow control; off for the
     /// tests that show it changes nothing, `Network::set_idle_skip`).
     pub skip_idle: bool,
+    /// One bit per NIC, 64 to a word: the NICs phase 2 visits (`Network::eval_nics`). A
+    /// clear bit is a sleeping NIC that nothing has reached since it fell asleep; whatever
+    /// can end its quiet sets the bit (`Network::poke`).
+    pub awake: Vec<u64>,
 }
 
 /// `NicState::asleep_from` of a NIC that is not asleep.
