@@ -3,7 +3,9 @@
 //! `PftModel::idle`), is not stepped, and its gate catches up when something arrives. That
 //! only saves work: with skipping on and off, the same runs give the same gate outputs, the
 //! same PFT block state (caught up, `pft_probe`) and the same NIC counters at every NIC in
-//! every cycle, and the same deliveries; and NICs did skip, and woke from long sleeps.
+//! every cycle, and the same deliveries; and NICs did skip, and woke from long sleeps. A
+//! sleeping NIC is not visited until something pokes it (`Nics::awake`); the checker, on
+//! here, requires every unvisited NIC to be asleep with nothing to do.
 
 use pft_sim::net::{
     BernoulliSource, Delivery, FaultSpec, Message, NetConfig, Pattern, TopologyConfig,

@@ -151,9 +151,9 @@ impl<S: Scheme> Network<S> {
 }
 
 impl Nics {
-    /// Something reached NIC `n` that may end its quiet (a flit, a credit, a message, an
-    /// ACK to send, a CSR write): phase 2 visits it this cycle, and it wakes there if it
-    /// has something to do.
+    /// Something reached NIC `n` that may end its quiet (a flit, a credit, a message, a
+    /// CSR write; an ACK to send comes with a flit): phase 2 visits it this cycle, and it
+    /// wakes there if it has something to do.
     #[inline(always)]
     pub(crate) fn poke(&mut self, n: u32) {
         self.awake[n as usize / 64] |= 1 << (n % 64);
