@@ -321,6 +321,7 @@ impl<S: Scheme> Network<S> {
             }
         }
         sw.sa_out = vec![0; sw.inp.len() / v as usize];
+        sw.busy = vec![0; sw.sw.len().div_ceil(64)];
         let mut nic = nic;
         for s in &mut nic.st {
             s.rate = rate_fp;

@@ -5,10 +5,11 @@
 //! sets its bit (`Nics::poke`). docs/performance.md, "Idle NICs".
 
 use super::error::NetError;
-use super::network::{Clocked, Network, Nic, ONE};
+use super::network::{Clocked, Network, Nic, Switch, ONE};
 use super::scheme::Scheme;
 use super::state::{Nics, AWAKE};
 use super::store::PktId;
+use super::store::SwitchId;
 use super::types::NodeId;
 
 /// The visit bits of `nodes` NICs, every one set.
@@ -90,9 +91,39 @@ impl<S: Scheme> Network<S> {
         Ok(())
     }
 
-    /// With idle NICs skipping: every NIC whose visit bit is clear is asleep and quiet (the
-    /// checker's view of `poke`: a NIC left unvisited with something to do is a bug).
+    /// Phase 2 of the switches on one thread, in order: those with a flit resident (their
+    /// bit in `Switches::busy`). An empty switch's cycle does nothing in every switch
+    /// model (`eval_switch`, `eval_router` and `eval_cioq` return at once), so it is not
+    /// visited. (Under threads every switch of a chunk is visited, and the bits are only
+    /// set.)
+    #[inline(always)]
+    pub(crate) fn eval_switches(&mut self) -> Result<(), Box<NetError>> {
+        for k in 0..self.sw.busy.len() {
+            let mut w = self.sw.busy[k];
+            while w != 0 {
+                let s = k as u32 * 64 + w.trailing_zeros();
+                w &= w - 1;
+                Switch::evaluate(self, SwitchId(s))?;
+                if self.sw.sw[SwitchId(s)].resident == 0 {
+                    self.sw.busy[k] &= !(1 << (s % 64));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every switch holding a flit is visited; with idle NICs skipping, every NIC whose
+    /// visit bit is clear is asleep and quiet (the checker's view of the pokes: a
+    /// component left unvisited with something to do is a bug).
     pub(crate) fn check_sleepers(&self) -> Result<(), String> {
+        for (s, st) in self.sw.sw.items.iter().enumerate() {
+            if st.resident > 0 && self.sw.busy[s / 64] >> (s % 64) & 1 == 0 {
+                return Err(format!(
+                    "switch {s} holds {} flits but is not visited",
+                    st.resident
+                ));
+            }
+        }
         if !self.nic.skip_idle {
             return Ok(());
         }

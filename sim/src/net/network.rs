@@ -183,9 +183,7 @@ impl<S: Scheme> Network<S> {
             }
             None => {
                 self.eval_nics(0, self.nodes).map_err(|e| *e)?;
-                for s in 0..self.sw.sw.len() as u32 {
-                    Switch::evaluate(self, SwitchId(s)).map_err(|e| *e)?;
-                }
+                self.eval_switches().map_err(|e| *e)?;
             }
             Some(order) => {
                 let r = order.iter().try_for_each(|&c| {

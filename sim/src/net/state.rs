@@ -183,6 +183,10 @@ pub(crate) struct Switches {
     pub speedup: u32,
     /// CIOQ: per global output port, its crossbar side and queue (empty otherwise).
     pub oq: Vec<super::cioq::OutQueue>,
+    /// One bit per switch, 64 to a word: the switches phase 2 visits on one thread
+    /// (`Network::eval_switches`). A flit's arrival sets its switch's bit; a visit that
+    /// leaves the switch empty clears it. A switch with a flit resident has its bit set.
+    pub busy: Vec<u64>,
 }
 
 /// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.

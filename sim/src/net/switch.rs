@@ -192,6 +192,7 @@ impl<S: Scheme> Network<S> {
                 self.entries[t].next = e;
             }
             self.sw.sw[s].resident += 1;
+            self.sw.busy[s.index() / 64] |= 1 << (s.0 % 64);
             if S::MARKS && self.seams.marks {
                 let i = InputAt {
                     switch: s.0,
