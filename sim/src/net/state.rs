@@ -263,7 +263,7 @@ pub(crate) struct Nics {
     pub skip_idle: bool,
     /// One bit per NIC, 64 to a word: the NICs phase 2 visits (`Network::eval_nics`). A
     /// clear bit is a sleeping NIC that nothing has reached since it fell asleep; whatever
-    /// can end its quiet sets the bit (`Network::poke`).
+    /// can end its quiet sets the bit (`Nics::poke`).
     pub awake: Vec<u64>,
 }
 
