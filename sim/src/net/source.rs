@@ -207,10 +207,40 @@ impl BernoulliSource {
     }
 }
 
+impl BernoulliSource {
+    /// `tick` under the uniform pattern: the same draws in the same order (one per NIC,
+    /// and one more for a message's destination), in a loop without the other patterns'
+    /// cases, so that the generator's state stays in registers between messages.
+    fn tick_uniform(&mut self, now: u64, out: &mut Vec<Message>) {
+        let (nodes, threshold) = (self.nodes, self.threshold);
+        let mut rng = self.rng.clone();
+        for src in 0..nodes {
+            if rng.next_u64() >= threshold {
+                continue;
+            }
+            let r = (((rng.next_u64() >> 32) * (nodes as u64 - 1)) >> 32) as u32;
+            out.push(Message {
+                id: self.next_id,
+                src: NodeId(src),
+                dst: NodeId(if r >= src { r + 1 } else { r }),
+                bytes: self.msg_bytes,
+                tag: 0,
+                created: now,
+            });
+            self.next_id += 1;
+            self.created += 1;
+        }
+        self.rng = rng;
+    }
+}
+
 impl Workload for BernoulliSource {
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         if now >= self.stop_at {
             return;
+        }
+        if let Pattern::Uniform = self.pattern {
+            return self.tick_uniform(now, out);
         }
         for src in NodeId::all(self.nodes) {
             // a permutation's destination; a NIC that maps to itself sends nothing
