@@ -207,6 +207,13 @@ impl BernoulliSource {
     }
 }
 
+/// A destination drawn uniformly from the `nodes - 1` NICs other than `src` (one draw).
+#[inline(always)]
+fn uniform_dst(rng: &mut Xoshiro256PlusPlus, nodes: u32, src: u32) -> NodeId {
+    let r = (((rng.next_u64() >> 32) * (nodes as u64 - 1)) >> 32) as u32;
+    NodeId(if r >= src { r + 1 } else { r })
+}
+
 impl BernoulliSource {
     /// `tick` under the uniform pattern: the same draws in the same order (one per NIC,
     /// and one more for a message's destination), in a loop without the other patterns'
@@ -218,11 +225,11 @@ impl BernoulliSource {
             if rng.next_u64() >= threshold {
                 continue;
             }
-            let r = (((rng.next_u64() >> 32) * (nodes as u64 - 1)) >> 32) as u32;
+            let dst = uniform_dst(&mut rng, nodes, src);
             out.push(Message {
                 id: self.next_id,
                 src: NodeId(src),
-                dst: NodeId(if r >= src { r + 1 } else { r }),
+                dst,
                 bytes: self.msg_bytes,
                 tag: 0,
                 created: now,
@@ -258,10 +265,8 @@ impl Workload for BernoulliSource {
             if self.rng.next_u64() >= self.threshold {
                 continue;
             }
-            let uniform = |rng: &mut Xoshiro256PlusPlus| {
-                let r = (((rng.next_u64() >> 32) * (self.nodes as u64 - 1)) >> 32) as u32;
-                NodeId(if r >= src.0 { r + 1 } else { r })
-            };
+            let nodes = self.nodes;
+            let uniform = |rng: &mut Xoshiro256PlusPlus| uniform_dst(rng, nodes, src.0);
             let dst = match self.pattern {
                 Pattern::Uniform => uniform(&mut self.rng),
                 Pattern::Incast { dst } => dst,
