@@ -280,6 +280,15 @@ fn an_ack_class_that_cannot_hold_the_routing_is_refused() {
             },
             "needs `ack_bytes`",
         ),
+        // too few lanes for any ack_vcs: `vcs` is what to change (not an empty range)
+        (
+            NetConfig {
+                vcs: Some(3),
+                ack_vcs: Some(2),
+                ..torus.clone()
+            },
+            "`vcs` = 3: must be at least 4 with `ack_vcs`",
+        ),
         (
             NetConfig {
                 ack_vcs: Some(2),

@@ -62,3 +62,41 @@ fn a_one_cycle_run_prints_numbers_or_n_a() {
         }
     }
 }
+
+/// `--write-anynet` refuses what the file cannot say (a butterfly's one-way links, the
+/// dragonfly's latencies) and writes nothing.
+#[test]
+fn write_anynet_refuses_what_a_file_cannot_hold() {
+    let dir = std::env::temp_dir().join(format!("net-bench-anynet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.net");
+    let p = path.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--topo", "fly:2,3"], "one way"),
+        (
+            vec![
+                "--topo",
+                "dragonfly:2,4,2",
+                "--vcs",
+                "2",
+                "--global-latency",
+                "100",
+            ],
+            "without latencies",
+        ),
+    ] {
+        let o = Command::new(NET_BENCH)
+            .args(&args)
+            .args(["--write-anynet", p])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!path.exists(), "{args:?}: nothing is written");
+    }
+    // a tree is written, and runs from the file
+    line(&["--topo", "tree:2,3", "--write-anynet", p]);
+    assert!(line(&["--topo", &format!("file:{p}"), "--cycles", "50"]).contains("nodes=8"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

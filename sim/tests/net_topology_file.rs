@@ -2,8 +2,7 @@
 //! - BookSim's own example file (`tb/anynet/anynet_file`) parses as BookSim reads
 //!   it: routers, NICs, port order;
 //! - built-in topologies written as files come back with the same routers and links; a fat
-//!   tree's up*/down* table is the built-in d-mod-k table, a k-ary n-tree's paths are as
-//!   short as the built-in's;
+//!   tree's and a k-ary n-tree's up*/down* tables are the built-in d-mod-k tables;
 //! - up*/down* routes every pair with an acyclic channel-dependency graph on any graph (a
 //!   torus, a dragonfly, random graphs), where the shortest paths BookSim takes make a cycle
 //!   on a ring (the check can fail);
@@ -129,6 +128,16 @@ fn trees_written_as_files_route_as_the_built_in_ones() {
             n: 2,
             hosts: None,
         },
+        TopologyConfig::KaryNtree {
+            k: 4,
+            n: 3,
+            hosts: None,
+        },
+        TopologyConfig::KaryNtree {
+            k: 2,
+            n: 4,
+            hosts: None,
+        },
     ] {
         let built = Topology::build(&cfg);
         let text = anynet::write(&built);
@@ -153,12 +162,17 @@ fn trees_written_as_files_route_as_the_built_in_ones() {
                 assert_eq!(len(&t), len(&built), "{}: {s} -> {d}", built.description());
             }
         }
-        // the two-level fat tree: the same table (up to spine d mod h, as d-mod-k)
-        if matches!(cfg, TopologyConfig::FatTree { .. }) {
-            for s in 0..t.switches().len() as u32 {
-                for d in 0..t.nodes() {
-                    assert_eq!(t.route(s, NodeId(d)), built.route(s, NodeId(d)));
-                }
+        // the same table: ties take digit h of the destination at height h, as d-mod-k
+        // takes digit l at level l (a mutant that takes d mod count everywhere, as before,
+        // fails on the three- and four-level trees)
+        for s in 0..t.switches().len() as u32 {
+            for d in 0..t.nodes() {
+                assert_eq!(
+                    t.route(s, NodeId(d)),
+                    built.route(s, NodeId(d)),
+                    "{}: switch {s} to {d}",
+                    built.description()
+                );
             }
         }
     }
@@ -334,8 +348,8 @@ fn malformed_files_are_refused_naming_the_line_and_the_reason() {
     for (text, line, says) in [
         (
             "router 0 node 0 node 1\nrouter 1\n",
-            0,
-            "router 1 is missing or dangling",
+            2,
+            "router 1 has no link and no NIC",
         ),
         (
             "router 0 node 0 node 1\nnode 2\n",
@@ -349,8 +363,14 @@ fn malformed_files_are_refused_naming_the_line_and_the_reason() {
         ),
         (
             "router 0 node 0 node 1\nrouter 2 node 2\n",
-            0,
-            "router 1 is missing",
+            2,
+            "router 2 is named but router 1 is not",
+        ),
+        // a neighbour named and never defined: the line that names it
+        (
+            "router 0 node 0 node 1 router 5\nrouter 1 node 2 router 0\n",
+            1,
+            "router 5 is named but router 2 is not",
         ),
         (
             "router 0 node 0 node 1\nrouter 1 node 2\n",
@@ -369,7 +389,18 @@ fn malformed_files_are_refused_naming_the_line_and_the_reason() {
         ),
         ("router 0 router 1 0 node 0 node 1\n", 1, "1..="),
         ("switch 0 node 0\n", 1, "starts with `router` or `node`"),
-        ("router 0 node x\n", 1, "a number"),
+        (
+            "// a comment\nrouter 0 node 0 node 1\n",
+            1,
+            "a comment with `#`",
+        ),
+        ("router 0 node x\n", 1, "a whole number"),
+        (
+            "router 0 router 1 2.5 node 0 node 1\nrouter 1\n",
+            1,
+            "a whole number of cycles",
+        ),
+        ("router 0 node 0 node 4096\n", 1, "0..=4095"),
         ("router 0 router 0 node 1 node 0\n", 1, "itself"),
         ("node 0 node 1\n", 1, "a NIC connects to a router"),
     ] {
@@ -384,9 +415,24 @@ fn malformed_files_are_refused_naming_the_line_and_the_reason() {
         + "\n";
     let e = Graph::parse(&star, 4, 4096).unwrap_err();
     assert!(
-        e.to_string().contains("router 0 has 5 ports: at most 4"),
+        e.to_string()
+            .contains("line 1: router 0 has 5 ports: at most 4"),
         "{e}"
     );
+    // quoted words: control characters escaped, cut to 80 characters
+    let long = format!("router 0 node {}\n", "9".repeat(10_000));
+    let e = Graph::parse(&long, 64, 4096).unwrap_err().to_string();
+    assert!(e.len() < 200 && e.contains("..."), "{e}");
+    let e = Graph::parse("rou\x1b]0;title\x07ter 0\n", 64, 4096)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        !e.chars().any(char::is_control) && e.contains("\\u{1b}"),
+        "{e}"
+    );
+    // a byte-order mark before the first line is not part of it
+    let g = Graph::parse("\u{feff}router 0 node 0 node 1\n", 64, 4096).unwrap();
+    assert_eq!(g.nic_router, [0, 0]);
     // through the config: the key, the path and the reason
     let cfg = file_cfg("router 0 node 0\nrouter 1 node 0\n", "bad");
     let e = cfg.validate().unwrap_err().to_string();
@@ -401,6 +447,16 @@ fn malformed_files_are_refused_naming_the_line_and_the_reason() {
         e.contains("topology.path") && e.contains("cannot read"),
         "{e}"
     );
+    // a device (read forever) or a directory is not read
+    for path in ["/dev/zero", "/"] {
+        let mut dev = TopologyConfig::File {
+            path: path.into(),
+            graph: None,
+        };
+        dev.resolve(None);
+        let e = dev.validate().unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+    }
 }
 
 #[test]
@@ -522,4 +578,25 @@ fn shortest_paths_take_a_lane_per_hop_and_need_as_many_lanes_as_the_diameter() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("routes file topologies"), "{e}");
+}
+
+#[test]
+fn routings_a_file_cannot_take_name_the_ones_it_can() {
+    // a line of 40 routers: `shortest` would need 39 lanes, above the most there are
+    let line: String = (0..40)
+        .map(|r| format!("router {r} node {r} router {}\n", (r + 1).min(39)))
+        .map(|l| l.replace("router 39 node 39 router 39", "router 39 node 39"))
+        .collect();
+    let mut cfg = shortest_net(file_cfg(&line, "line40"), 16);
+    let e = cfg.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("`routing` = shortest")
+            && e.contains("vcs >= 39")
+            && e.contains("above the most lanes, 16")
+            && e.contains("`updown`"),
+        "{e}"
+    );
+    cfg.routing = Some(pft_sim::net::Routing::Dor);
+    let e = cfg.validate().unwrap_err().to_string();
+    assert!(e.contains("`updown` or `shortest`"), "{e}");
 }

@@ -588,3 +588,82 @@ fn the_study_plans_every_fabric() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("exists"));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A scenario's relative input file (here a `file` topology) is found by every point of a
+/// sweep, whatever the current directory, and a run that read it is not "finished" for a
+/// changed file (`run --skip-finished`).
+#[test]
+fn a_sweeps_points_find_the_scenarios_topology_file() {
+    let root = tmp("inputs");
+    let net = root.join("net");
+    std::fs::create_dir_all(&net).unwrap();
+    let triangle = "router 0 node 0 node 1 router 1 router 2\nrouter 1 node 2 node 3 router 2\nrouter 2 node 4 node 5\n";
+    std::fs::write(net.join("t.net"), triangle).unwrap();
+    std::fs::write(
+        net.join("s.toml"),
+        concat!(
+            "name = \"inputs\"\nseed = 1\n[cycles]\nmax = 600\nwarmup = 100\n",
+            "[network]\ntopology = { kind = \"file\", path = \"t.net\" }\n",
+            "[workload]\nkind = \"uniform\"\nload = 0.3\nmsg_bytes = 512\n",
+            "[[pft]]\nname = \"paper\"\n",
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("g.toml"),
+        "[[axis]]\nkey = \"pft.m\"\nvalues = [16, 18]\n",
+    )
+    .unwrap();
+    let grid = root.join("g.toml");
+    let grid = grid.to_str().unwrap();
+    // from the scenario's directory, and from elsewhere
+    pftsim(
+        &[
+            "sweep", "s.toml", "--grid", grid, "--out", "../o1", "--quiet",
+        ],
+        &net,
+    );
+    let o2 = root.join("o2");
+    pftsim(
+        &[
+            "sweep",
+            "net/s.toml",
+            "--grid",
+            grid,
+            "--out",
+            "o2",
+            "--quiet",
+        ],
+        &root,
+    );
+    let point = std::fs::read_to_string(o2.join("points/p0000-s1.toml")).unwrap();
+    let abs = std::fs::canonicalize(net.join("t.net")).unwrap();
+    assert!(
+        point.contains(&format!("{:?}", abs.display().to_string())),
+        "{point}"
+    );
+    assert!(root.join("o1/sweep.csv").is_file() && o2.join("sweep.csv").is_file());
+    // run --skip-finished: the same file skips, a changed one runs again
+    let run = |cwd: &Path| {
+        pftsim(
+            &[
+                "run",
+                "s.toml",
+                "--out",
+                "../r",
+                "--skip-finished",
+                "--quiet",
+            ],
+            cwd,
+        )
+    };
+    run(&net);
+    assert!(run(&net).contains("nothing to do"));
+    std::fs::write(
+        net.join("t.net"),
+        format!("{triangle}router 2 router 0 7\n"),
+    )
+    .unwrap();
+    assert!(!run(&net).contains("nothing to do"));
+    let _ = std::fs::remove_dir_all(&root);
+}

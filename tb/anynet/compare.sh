@@ -6,7 +6,7 @@
 #
 # The file versions route up*/down* and (with lanes) `shortest` (docs/network.md,
 # "Topologies from a file"); the built-in ones their own routing: d-mod-k up/down (fat
-# tree), dimension order with dateline lanes (torus), minimal (dragonfly). Same lanes,
+# tree, k-ary n-tree), dimension order with dateline lanes (torus), minimal (dragonfly). Same lanes,
 # buffers, packets and latencies on both sides; 10,000 cycles of warm-up, 20,000
 # measured, seed 1.
 set -euo pipefail
@@ -26,6 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 # name|built-in topology|file routings|options (both sides)
 cases=(
     "ft128|ft128|updown|--packet-flits 8"
+    "tree4x3|tree:4,3|updown|--packet-flits 8"
     "torus8x8|torus:8,2|updown shortest|--vcs 8 --vc-buf 16 --packet-flits 8"
     "dragonfly4|dragonfly:4,8,4|updown shortest|--vcs 3 --vc-buf 256 --packet-flits 8 --lane-reuse tail"
 )

@@ -141,7 +141,9 @@ pub struct Args {
     #[arg(long, value_name = "PATTERN", default_value = "uniform", value_parser = parse_pattern)]
     pattern: PatternArg,
     /// Write the topology (--topo) as a file in BookSim's anynet format to PATH (a new
-    /// file: an existing one is refused) and exit; run it with `--topo file:PATH`.
+    /// file: an existing one is refused) and exit; run it with `--topo file:PATH`. Not for
+    /// a butterfly (one-way links) or with --local-latency/--global-latency (no latencies
+    /// are written)
     #[arg(long, value_name = "PATH")]
     write_anynet: Option<std::path::PathBuf>,
     /// Run seed (any u64).
@@ -431,16 +433,36 @@ fn ratio(x: f64, d: f64, f: impl Fn(f64) -> String) -> String {
     }
 }
 
+/// CPU seconds of the process so far: every thread's (`/proc/self/task/*/schedstat`, the
+/// helpers of `--threads` included; they live as long as the network).
 fn cpu_s() -> f64 {
-    std::fs::read_to_string("/proc/self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .map_or(0.0, |ns| ns as f64 * 1e-9)
+    let task = |p: std::path::PathBuf| {
+        std::fs::read_to_string(p.join("schedstat"))
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let ns: u64 = std::fs::read_dir("/proc/self/task")
+        .map(|d| d.flatten().map(|e| task(e.path())).sum())
+        .unwrap_or(0);
+    ns as f64 * 1e-9
 }
 
 fn main() -> ExitCode {
     let a = Args::parse();
     if let Some(path) = &a.write_anynet {
+        // what the file cannot say is refused, not dropped
+        let refused = if matches!(a.topo.cfg, TopologyConfig::KaryNfly { .. }) {
+            Some("a butterfly's links go one way (NICs inject at stage 0, eject at the last): an anynet link goes both ways")
+        } else if a.local_latency.is_some() || a.global_latency.is_some() {
+            Some("the file is written without latencies: leave out --local-latency and --global-latency (a latency after `router M` in the file sets one)")
+        } else {
+            None
+        };
+        if let Some(why) = refused {
+            eprintln!("error: --write-anynet: {why}");
+            return ExitCode::from(2);
+        }
         let text = pft_sim::net::topology::anynet::write(&Topology::build(&a.topo.cfg));
         let written = std::fs::OpenOptions::new()
             .write(true)

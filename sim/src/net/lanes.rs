@@ -282,6 +282,12 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             let need = g.diameter().max(1);
             let why = "one lane per router-to-router hop of the longest shortest path";
             match cfg.vcs {
+                // no lane count is enough: the routing, not `vcs`, is what to change
+                _ if need > MAX_VCS => errs.push(bad(
+                    "routing",
+                    "shortest",
+                    format!("needs vcs >= {need} on this file ({why}), above the most lanes, {MAX_VCS}: route it by `updown`"),
+                )),
                 None => errs.push(bad(
                     "vcs",
                     "not set (one lane)",
@@ -311,8 +317,9 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             "routing",
             routing.name(),
             format!(
-                "`{}` routes tori and meshes; a {kind} routes by `updown`",
-                routing.name()
+                "`{}` routes tori and meshes; a {kind} routes by `updown`{}",
+                routing.name(),
+                if file { " or `shortest`" } else { "" }
             ),
         )),
         Routing::DorNoDateline if !torus => errs.push(bad(
@@ -450,13 +457,24 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     if let Some(c) = cfg.ack_vcs {
         if cfg.ack_bytes.is_none() {
             errs.push(bad("ack_vcs", c, "needs `ack_bytes` (the ACKs it carries)"));
+        } else if v < 2 * need {
+            // no value of ack_vcs fits: the lanes are too few
+            errs.push(bad(
+                "vcs",
+                v,
+                format!(
+                    "must be at least {} with `ack_vcs`: the ACKs' class and the data's class each need {need} lanes under `{}`",
+                    2 * need,
+                    routing.name()
+                ),
+            ));
         } else if c < need || v < c + need {
             errs.push(bad(
                 "ack_vcs",
                 c,
                 format!(
                     "must be in {need}..={}: the ACKs' class and the data's class (vcs = {v} in all) each need {need} lanes under `{}`",
-                    v.saturating_sub(need),
+                    v - need,
                     routing.name()
                 ),
             ));

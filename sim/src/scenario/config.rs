@@ -386,10 +386,16 @@ impl Scenario {
     /// as the text shows it), the allowed range of a mistyped integer, the line and column,
     /// and then quotes the parser's own report.
     pub fn parse(text: &str) -> Result<Scenario, String> {
+        Scenario::parse_in(text, None)
+    }
+
+    /// `parse` for a scenario in directory `dir` (None: the current directory), from which
+    /// its relative input paths are taken.
+    pub fn parse_in(text: &str, dir: Option<&Path>) -> Result<Scenario, String> {
         let mut s: Scenario =
             toml::from_str(text).map_err(|e| super::toml_error::message(text, &e))?;
-        s.network.topology.resolve(None);
-        s.workload.resolve(None);
+        s.network.topology.resolve(dir);
+        s.workload.resolve(dir);
         Ok(s)
     }
 
@@ -626,6 +632,34 @@ impl Scenario {
             Err(errs)
         }
     }
+}
+
+/// Makes the input files a scenario's TOML names absolute, relative paths taken from `dir`
+/// (the scenario file's directory): `network.topology.path` of a `file` topology and
+/// `workload.path` of a `trace`. A sweep writes its point scenarios elsewhere
+/// (`points/`), and they must still find the scenario's files.
+pub(crate) fn absolute_inputs(t: &mut toml::Table, dir: &Path) {
+    fn fix(tab: Option<&mut toml::Value>, kind: &str, dir: &Path) {
+        let Some(tab) = tab.and_then(toml::Value::as_table_mut) else {
+            return;
+        };
+        if tab.get("kind").and_then(toml::Value::as_str) != Some(kind) {
+            return;
+        }
+        if let Some(toml::Value::String(p)) = tab.get_mut("path") {
+            if Path::new(p.as_str()).is_relative() {
+                if let Ok(abs) = std::path::absolute(dir.join(p.as_str())) {
+                    *p = abs.display().to_string();
+                }
+            }
+        }
+    }
+    let topo = t
+        .get_mut("network")
+        .and_then(toml::Value::as_table_mut)
+        .and_then(|n| n.get_mut("topology"));
+    fix(topo, "file", dir);
+    fix(t.get_mut("workload"), "trace", dir);
 }
 
 #[cfg(test)]

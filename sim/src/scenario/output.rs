@@ -528,12 +528,27 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// SHA-256 (hex) of a scenario as run: its canonical TOML, comments and layout aside.
+/// SHA-256 (hex) of a scenario as run: its canonical TOML, comments and layout aside, and
+/// then the bytes of the files it reads (a `file` topology, a trace), so that a changed file
+/// is a changed scenario (`run --skip-finished`, `sweep --resume`).
 pub fn scenario_sha256(sc: &super::Scenario) -> String {
     use sha2::Digest;
     let canon = toml::to_string(sc).unwrap_or_default();
-    let hash = sha2::Sha256::digest(canon.as_bytes());
-    hash.iter().map(|b| format!("{b:02x}")).collect()
+    let mut h = sha2::Sha256::new();
+    h.update(canon.as_bytes());
+    let topology = match &sc.network.topology {
+        crate::net::TopologyConfig::File { path, .. } => Some(path),
+        _ => None,
+    };
+    let trace = match &sc.workload {
+        crate::workload::WorkloadConfig::Trace(t) => Some(&t.path),
+        _ => None,
+    };
+    for path in topology.into_iter().chain(trace) {
+        // unreadable: the run was refused, and nothing is skipped on its account
+        h.update(std::fs::read(path).unwrap_or_default());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Manifest {

@@ -57,6 +57,27 @@ impl std::fmt::Display for ParseError {
     }
 }
 
+/// A word of the file as an error quotes it: control characters escaped, at most 80
+/// characters (a message must not flood or drive the terminal).
+fn quoted(w: &str) -> String {
+    const MAX: usize = 80;
+    let mut out: String = w
+        .chars()
+        .take(MAX)
+        .flat_map(|c| {
+            if c.is_control() || c == '\u{feff}' {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    if w.chars().nth(MAX).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
 /// Most routers and channel latency a file may give (the simulator's own limits are
 /// checked with the network's keys).
 const MAX_ROUTERS: u32 = 65_536;
@@ -69,11 +90,22 @@ impl Graph {
         // (router, neighbour) -> latency, and the line that first named a NIC's router
         let mut links: Vec<std::collections::BTreeMap<u32, Option<u32>>> = Vec::new();
         let mut nic_router: Vec<Option<(u32, usize)>> = Vec::new();
-        let grow = |links: &mut Vec<std::collections::BTreeMap<u32, Option<u32>>>, r: u32| {
+        let grow = |links: &mut Vec<std::collections::BTreeMap<u32, Option<u32>>>,
+                    named_at: &mut Vec<usize>,
+                    r: u32,
+                    line: usize| {
             if links.len() <= r as usize {
                 links.resize(r as usize + 1, Default::default());
+                named_at.resize(r as usize + 1, 0);
+            }
+            if named_at[r as usize] == 0 {
+                named_at[r as usize] = line;
             }
         };
+        // a byte-order mark (an editor's) is not part of the first line
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        // the line that first named each router (for the errors about a router as a whole)
+        let mut named_at: Vec<usize> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let body = raw.split('#').next().unwrap_or("");
@@ -84,21 +116,28 @@ impl Graph {
                 w.parse::<u32>().map_err(|_| {
                     err(
                         line,
-                        format!("`{what} {w}`: a number 0..={} expected", u32::MAX),
+                        format!(
+                            "`{what} {}`: a whole number 0..={} expected",
+                            quoted(w),
+                            u32::MAX
+                        ),
                     )
                 })
             };
-            let head_id = id(words.next(), head)?;
             let head_router = match head {
                 "router" => true,
                 "node" => false,
                 w => {
                     return Err(err(
                         line,
-                        format!("`{w}`: a line starts with `router` or `node`"),
+                        format!(
+                            "`{}`: a line starts with `router` or `node` (a comment with `#`)",
+                            quoted(w)
+                        ),
                     ))
                 }
             };
+            let head_id = id(words.next(), head)?;
             if head_router && head_id >= MAX_ROUTERS {
                 return Err(err(
                     line,
@@ -106,7 +145,7 @@ impl Graph {
                 ));
             }
             if head_router {
-                grow(&mut links, head_id);
+                grow(&mut links, &mut named_at, head_id, line);
             }
             let mut any = false;
             while let Some(kind) = words.next() {
@@ -117,7 +156,8 @@ impl Graph {
                         return Err(err(
                             line,
                             format!(
-                                "`{w}`: `router N`, `node N` or a latency after a router expected"
+                                "`{}`: `router N`, `node N` or a latency after a router expected",
+                                quoted(w)
                             ),
                         ))
                     }
@@ -135,7 +175,10 @@ impl Graph {
                         Some(l.ok_or_else(|| {
                             err(
                                 line,
-                                format!("latency `{w}`: must be in 1..={MAX_LINK_LATENCY} cycles"),
+                                format!(
+                                    "latency `{}`: a whole number of cycles in 1..={MAX_LINK_LATENCY} expected",
+                                    quoted(w)
+                                ),
                             )
                         })?)
                     }
@@ -158,7 +201,7 @@ impl Graph {
                                 format!("router {body_id}: at most {MAX_ROUTERS} routers"),
                             ));
                         }
-                        grow(&mut links, body_id);
+                        grow(&mut links, &mut named_at, body_id, line);
                         let e = links[head_id as usize].entry(body_id).or_insert(None);
                         if lat.is_some() {
                             *e = lat;
@@ -180,7 +223,10 @@ impl Graph {
                         if nic >= max_nodes {
                             return Err(err(
                                 line,
-                                format!("node {nic}: NICs are numbered 0..{max_nodes}"),
+                                format!(
+                                    "node {nic}: NICs are numbered 0..={} (at most {max_nodes})",
+                                    max_nodes - 1
+                                ),
                             ));
                         }
                         if router >= MAX_ROUTERS {
@@ -189,7 +235,7 @@ impl Graph {
                                 format!("router {router}: at most {MAX_ROUTERS} routers"),
                             ));
                         }
-                        grow(&mut links, router);
+                        grow(&mut links, &mut named_at, router, line);
                         if nic_router.len() <= nic as usize {
                             nic_router.resize(nic as usize + 1, None);
                         }
@@ -237,13 +283,24 @@ impl Graph {
             nics[r as usize].push(n as u32);
         }
         for (r, l) in links.iter().enumerate() {
+            if named_at[r] == 0 {
+                // a gap: name the router above it and where it was named
+                let top = links.len() - 1;
+                return Err(err(
+                    named_at[top],
+                    format!("router {top} is named but router {r} is not: routers are numbered 0.. without gaps"),
+                ));
+            }
             if l.is_empty() && nics[r].is_empty() {
-                return Err(err(0, format!("router {r} is missing or dangling: routers are numbered 0.. without gaps, each connected")));
+                return Err(err(
+                    named_at[r],
+                    format!("router {r} has no link and no NIC: every router is connected"),
+                ));
             }
             let radix = (l.len() + nics[r].len()) as u32;
             if radix > max_radix {
                 return Err(err(
-                    0,
+                    named_at[r],
                     format!("router {r} has {radix} ports: at most {max_radix}"),
                 ));
             }
@@ -287,6 +344,27 @@ impl Graph {
             }
         }
         d
+    }
+
+    /// Each router's height: hops to the nearest router with NICs.
+    fn heights(&self) -> Vec<u32> {
+        let mut h = vec![u32::MAX; self.links.len()];
+        let mut q = VecDeque::new();
+        for (r, n) in self.nics.iter().enumerate() {
+            if !n.is_empty() {
+                h[r] = 0;
+                q.push_back(r as u32);
+            }
+        }
+        while let Some(r) = q.pop_front() {
+            for &(m, _) in &self.links[r as usize] {
+                if h[m as usize] == u32::MAX {
+                    h[m as usize] = h[r as usize] + 1;
+                    q.push_back(m);
+                }
+            }
+        }
+        h
     }
 
     /// The root of up*/down*: the router of least eccentricity, the lowest number on ties.
@@ -356,6 +434,15 @@ pub(super) fn build(g: &Graph, path: &str, shortest: bool) -> Topology {
     let inf = u32::MAX;
     let mut down = vec![inf; routers as usize];
     let mut cost = vec![inf; routers as usize];
+    // Ties between equal next hops: digit h of the destination in base `count`, h the
+    // router's height (hops to the nearest router with NICs), as d-mod-k takes digit l at
+    // level l of a k-ary n-tree; 0 on every router of a direct network.
+    let height = g.heights();
+    let tie = |r: u32, d: u32, count: usize| {
+        let base = (count as u64).saturating_pow(height[r as usize]);
+        ((d as u64 / base) % count as u64) as usize
+    };
+    let mut choices: Vec<u32> = Vec::new();
     for t in 0..routers {
         // down[r]: hops from r to t going only down (a down link goes to a later router).
         down.iter_mut().for_each(|d| *d = inf);
@@ -383,36 +470,42 @@ pub(super) fn build(g: &Graph, path: &str, shortest: bool) -> Topology {
         let dist = if shortest { g.distances(t) } else { Vec::new() };
         for r in 0..routers {
             let links = &g.links[r as usize];
-            let choices: Vec<u32> = if r == t {
-                Vec::new()
+            choices.clear();
+            if r == t {
             } else if shortest {
-                links
-                    .iter()
-                    .filter(|&&(m, _)| dist[m as usize] + 1 == dist[r as usize])
-                    .map(|&(m, _)| m)
-                    .collect()
+                choices.extend(
+                    links
+                        .iter()
+                        .filter(|&&(m, _)| dist[m as usize] + 1 == dist[r as usize])
+                        .map(|&(m, _)| m),
+                );
             } else if down[r as usize] != inf {
-                links
-                    .iter()
-                    .filter(|&&(m, _)| key(m) > key(r) && down[m as usize] + 1 == down[r as usize])
-                    .map(|&(m, _)| m)
-                    .collect()
+                choices.extend(
+                    links
+                        .iter()
+                        .filter(|&&(m, _)| {
+                            key(m) > key(r) && down[m as usize] + 1 == down[r as usize]
+                        })
+                        .map(|&(m, _)| m),
+                );
             } else {
-                links
-                    .iter()
-                    .filter(|&&(m, _)| {
-                        key(m) < key(r) && cost[m as usize].saturating_add(1) == cost[r as usize]
-                    })
-                    .map(|&(m, _)| m)
-                    .collect()
-            };
+                choices.extend(
+                    links
+                        .iter()
+                        .filter(|&&(m, _)| {
+                            key(m) < key(r)
+                                && cost[m as usize].saturating_add(1) == cost[r as usize]
+                        })
+                        .map(|&(m, _)| m),
+                );
+            }
             for &d in &g.nics[t as usize] {
                 let port = if r == t {
                     g.nics[t as usize].iter().position(|&x| x == d).unwrap_or(0) as u32
                 } else {
                     // nonempty: the root reaches every router going down, and every other
                     // router has a link up (to its parent in the search)
-                    g.port_to(r, choices[d as usize % choices.len()])
+                    g.port_to(r, choices[tie(r, d, choices.len())])
                 };
                 route[r as usize * nodes as usize + d as usize] = port as u8;
             }

@@ -4,6 +4,7 @@
 //! invalid point is reported at once, each naming the point, its axis values and all its
 //! problems.
 
+use super::super::config::absolute_inputs;
 use super::super::{sanitize, Refused, Scenario, ISOLATED, OFF};
 use super::grid::{self, Grid};
 use crate::cc::pft::EngineKind;
@@ -222,7 +223,10 @@ pub fn plan(
     grid: &Grid,
     engine: Option<EngineKind>,
 ) -> anyhow::Result<Plan> {
-    let sc = Scenario::parse(sc_text)
+    // The scenario's own directory: its relative input paths are taken from there, and the
+    // point scenarios (written under `points/`) get them absolute.
+    let dir = sc_path.parent().unwrap_or(Path::new(""));
+    let sc = Scenario::parse_in(sc_text, Some(dir))
         .map_err(|m| anyhow::anyhow!("scenario {}: {m}", sc_path.display()))?;
     let base: toml::Table = toml::from_str(sc_text)
         .with_context(|| format!("scenario {} is not TOML", sc_path.display()))?;
@@ -370,6 +374,7 @@ pub fn plan(
                     r.map_err(|m| anyhow::anyhow!("grid: axis `{key}`: {m}"))?;
                 }
             }
+            absolute_inputs(&mut pt, dir);
             let text = toml::to_string(&pt).context("writing a point scenario")?;
             let psc = match Scenario::check_text(&text) {
                 Ok(psc) => psc,
