@@ -267,6 +267,11 @@ pub struct AtomicFile {
     w: Option<BufWriter<File>>,
 }
 
+/// The directories `AtomicFile::create` made in this process. A file dropped without a
+/// commit removes those above it that are empty again, deepest first, so a refused run
+/// leaves no directory behind (one that holds a file stays).
+static MADE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
 impl AtomicFile {
     /// Starts writing `path` (its directory is created if missing). The temporary name is
     /// `.NAME.tmp-PID` in the same directory (a rename within one file system is atomic).
@@ -294,7 +299,15 @@ impl AtomicFile {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
+        let made: Vec<PathBuf> = dir
+            .ancestors()
+            .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+            .map(Path::to_path_buf)
+            .collect();
         fs::create_dir_all(dir)?;
+        if let Ok(mut m) = MADE.lock() {
+            m.extend(made);
+        }
         let tmp = dir.join(format!(
             ".{}.tmp-{}",
             name.to_string_lossy(),
@@ -353,6 +366,13 @@ impl Drop for AtomicFile {
         self.w = None;
         if !self.tmp.as_os_str().is_empty() {
             let _ = fs::remove_file(&self.tmp);
+            if let (Some(dir), Ok(made)) = (self.tmp.parent(), MADE.lock()) {
+                for d in dir.ancestors().filter(|d| made.iter().any(|m| m == d)) {
+                    if fs::remove_dir(d).is_err() {
+                        break;
+                    }
+                }
+            }
         }
     }
 }

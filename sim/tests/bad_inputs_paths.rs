@@ -293,3 +293,41 @@ fn paths_stay_in_the_result_directory() {
         cat.run(&c);
     }
 }
+
+/// A device or a pipe as the scenario, a sweep's grid or a topology file is refused (a
+/// device was read until memory ran out, a pipe with no writer blocked).
+#[test]
+fn devices_and_pipes_are_not_read() {
+    let dir = std::env::temp_dir().join(format!("pftsim-devices-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut inputs = vec!["/dev/zero".to_string()];
+    if made {
+        inputs.push(fifo.display().to_string());
+    }
+    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/smoke.toml");
+    let out = dir.join("o").display().to_string();
+    for input in &inputs {
+        let i = input.as_str();
+        let topo = format!("network.topology={{ kind = \"file\", path = \"{i}\" }}");
+        for args in [
+            vec!["check", i],
+            vec!["sweep", i, "--grid", smoke, "--out", &out],
+            vec!["sweep", smoke, "--grid", i, "--out", &out],
+            vec!["check", smoke, "--set", &topo],
+        ] {
+            let o = std::process::Command::new(PFTSIM)
+                .args(&args)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains("not a regular file"), "{args:?}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

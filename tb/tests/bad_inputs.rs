@@ -482,3 +482,91 @@ fn bench_arguments() {
         cat.run(&c);
     }
 }
+
+/// A device or a pipe as pft-trace's stimulus or config is refused (it was read until memory
+/// ran out, or blocked). (pftsim's scenario: `sim/tests/bad_inputs_paths.rs`.)
+#[test]
+fn devices_and_pipes_are_not_read() {
+    let dir = std::env::temp_dir().join(format!("pft-devices-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut inputs = vec!["/dev/zero".to_string()];
+    if made {
+        inputs.push(fifo.display().to_string());
+    }
+    let summary = dir.join("s.json").display().to_string();
+    for input in &inputs {
+        let i = input.as_str();
+        let s = summary.as_str();
+        for args in [
+            vec!["--stimulus", i, "--summary", s],
+            vec![
+                "--config",
+                i,
+                "--cycles",
+                "10",
+                "--link-latency",
+                "1",
+                "--drain",
+                "1",
+                "--summary",
+                s,
+            ],
+        ] {
+            let o = std::process::Command::new(PFT_TRACE)
+                .args(&args)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains("not a regular file"), "{args:?}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--strict` refusing a run leaves no directory behind either: the ones made for its
+/// outputs are removed with the temporary files (`TS-18`, in new directories).
+#[test]
+fn a_strict_refusal_leaves_no_directory() {
+    let dir = std::env::temp_dir().join(format!("pft-strict-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("s.csv"), "flit_valid,credit_return\n0,5\n").unwrap();
+    let o = std::process::Command::new(PFT_TRACE)
+        .current_dir(&dir)
+        .args([
+            "--stimulus",
+            "s.csv",
+            "--out",
+            "nd/sub/o.csv",
+            "--vcd",
+            "nd/o.vcd",
+        ])
+        .arg("--strict")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("--strict"), "{err}");
+    assert!(!dir.join("nd").exists(), "a directory was left behind");
+    // without --strict the same run writes both, in the directories it made
+    let o = std::process::Command::new(PFT_TRACE)
+        .current_dir(&dir)
+        .args([
+            "--stimulus",
+            "s.csv",
+            "--out",
+            "nd/sub/o.csv",
+            "--vcd",
+            "nd/o.vcd",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(dir.join("nd/sub/o.csv").is_file() && dir.join("nd/o.vcd").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}

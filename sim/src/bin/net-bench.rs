@@ -460,7 +460,7 @@ fn main() -> ExitCode {
             None
         };
         if let Some(why) = refused {
-            eprintln!("error: --write-anynet: {why}");
+            pft_sim::eprintln_safe!("error: --write-anynet: {why}");
             return ExitCode::from(2);
         }
         let text = pft_sim::net::topology::anynet::write(&Topology::build(&a.topo.cfg));
@@ -472,7 +472,7 @@ fn main() -> ExitCode {
         return match written {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!(
+                pft_sim::eprintln_safe!(
                     "error: --write-anynet {}: {e} (give a new file)",
                     path.display()
                 );
@@ -526,13 +526,13 @@ fn main() -> ExitCode {
     let mut net = match Network::with_cc(&cfg, &cc, engine, seed) {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("error: {e}");
+            pft_sim::eprintln_safe!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
     let build_s = t0.elapsed().as_secs_f64();
     if let (true, Some(why)) = (a.threads > 1, net.single_thread_reason()) {
-        eprintln!("note: --threads {}: {why}", a.threads);
+        pft_sim::eprintln_safe!("note: --threads {}: {why}", a.threads);
     }
     let nodes = net.nodes();
     let pattern = match a.pattern {
@@ -550,14 +550,14 @@ fn main() -> ExitCode {
                     group: s.group_nodes(),
                 },
                 None => {
-                    eprintln!("error: --pattern: group_shift needs a dragonfly (--topo dragonfly:P,A,H[,G])");
+                    pft_sim::eprintln_safe!("error: --pattern: group_shift needs a dragonfly (--topo dragonfly:P,A,H[,G])");
                     return ExitCode::from(2);
                 }
             }
         }
     };
     if let Err(e) = pattern.check(nodes) {
-        eprintln!("error: --pattern: {e}");
+        pft_sim::eprintln_safe!("error: --pattern: {e}");
         return ExitCode::from(2);
     }
     let mut w = Latency {
@@ -574,14 +574,14 @@ fn main() -> ExitCode {
         from: a.warmup,
     };
     if let Err(e) = net.run(&mut w, a.warmup) {
-        eprintln!("error: {e}");
+        pft_sim::eprintln_safe!("error: {e}");
         return ExitCode::FAILURE;
     }
     let ejected_before = net.total_stats().flits_ejected;
     let t1 = Instant::now();
     let c1 = cpu_s();
     if let Err(e) = net.run(&mut w, cycles) {
-        eprintln!("error: {e}");
+        pft_sim::eprintln_safe!("error: {e}");
         return ExitCode::FAILURE;
     }
     let secs = t1.elapsed().as_secs_f64();
@@ -611,7 +611,7 @@ fn main() -> ExitCode {
     );
     use std::io::Write;
     if let Err(e) = writeln!(std::io::stdout(), "{line}") {
-        eprintln!("error: cannot write to stdout: {e}");
+        pft_sim::eprintln_safe!("error: cannot write to stdout: {e}");
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS

@@ -240,7 +240,7 @@ fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
 fn load(path: &std::path::Path, sets: &[(String, toml::Value)]) -> anyhow::Result<Scenario> {
     let sc = Scenario::load_with(path, sets)?;
     for w in sc.warnings() {
-        eprintln!("warning: {}: {w}", path.display());
+        pft_sim::eprintln_safe!("warning: {}: {w}", path.display());
     }
     Ok(sc)
 }
@@ -320,7 +320,7 @@ fn print_sweep(out: &std::path::Path, c: &Collected) -> anyhow::Result<()> {
         );
     }
     if !c.unfinished.is_empty() {
-        eprintln!(
+        pft_sim::eprintln_safe!(
             "warning: {} run(s) reached cycles.max before their workload finished (the CSV's `finished` column; manifest.json lists them): {}",
             c.unfinished.len(),
             c.unfinished.join(", ")
@@ -479,7 +479,7 @@ fn main() -> ExitCode {
     match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            pft_sim::eprintln_safe!("error: {e:#}");
             ExitCode::FAILURE
         }
     }

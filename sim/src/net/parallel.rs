@@ -325,7 +325,7 @@ impl<S: Scheme> Network<S> {
     /// take switches), if they do.
     pub(crate) fn nics_blocker(&self) -> Option<&'static str> {
         if !self.cc.nic_parallel() {
-            Some("this scheme (or its engine: PFT's rtl and verilator) does not declare its NIC state per NIC (`Scheme::nic_parallel`)")
+            Some("this scheme (or the engine it runs its NIC logic in) does not declare its NIC state per NIC (`Scheme::nic_parallel`)")
         } else if self.acks.is_some() {
             Some("per-packet ACKs")
         } else if !self.faults.specs.is_empty() {

@@ -219,7 +219,7 @@ impl Scenario {
         sets: &[(String, toml::Value)],
     ) -> Result<Scenario, ScenarioError> {
         let shown = path.display().to_string();
-        let mut text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+        let mut text = crate::input::read_to_string(path).map_err(|source| ScenarioError::Io {
             path: shown.clone(),
             source,
         })?;
@@ -632,34 +632,6 @@ impl Scenario {
             Err(errs)
         }
     }
-}
-
-/// Makes the input files a scenario's TOML names absolute, relative paths taken from `dir`
-/// (the scenario file's directory): `network.topology.path` of a `file` topology and
-/// `workload.path` of a `trace`. A sweep writes its point scenarios elsewhere
-/// (`points/`), and they must still find the scenario's files.
-pub(crate) fn absolute_inputs(t: &mut toml::Table, dir: &Path) {
-    fn fix(tab: Option<&mut toml::Value>, kind: &str, dir: &Path) {
-        let Some(tab) = tab.and_then(toml::Value::as_table_mut) else {
-            return;
-        };
-        if tab.get("kind").and_then(toml::Value::as_str) != Some(kind) {
-            return;
-        }
-        if let Some(toml::Value::String(p)) = tab.get_mut("path") {
-            if Path::new(p.as_str()).is_relative() {
-                if let Ok(abs) = std::path::absolute(dir.join(p.as_str())) {
-                    *p = abs.display().to_string();
-                }
-            }
-        }
-    }
-    let topo = t
-        .get_mut("network")
-        .and_then(toml::Value::as_table_mut)
-        .and_then(|n| n.get_mut("topology"));
-    fix(topo, "file", dir);
-    fix(t.get_mut("workload"), "trace", dir);
 }
 
 #[cfg(test)]

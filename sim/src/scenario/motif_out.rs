@@ -70,7 +70,7 @@ pub fn write_run(dir: &Path, sc: &Scenario, r: &RunOutput) -> anyhow::Result<()>
     };
     if !m.finished {
         let done = m.rows.iter().filter(|x| x.cycles.is_some()).count();
-        eprintln!(
+        crate::eprintln_safe!(
             "warning: run `{}`: the {} workload reached cycles.max = {} with {done} of {} iterations done by every rank; raise cycles.max",
             super::sanitize(&r.spec.label),
             m.motif,

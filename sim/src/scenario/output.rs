@@ -513,7 +513,7 @@ fn move_aside_earlier(
         Some(m) => format!("an unfinished `{}`", m.command),
         None => "an earlier command (no manifest)".to_string(),
     };
-    eprintln!(
+    crate::eprintln_safe!(
         "note: moved {} file(s) of {what} in {} to {}",
         present.len(),
         super::sanitize(&dir.display().to_string()),
@@ -546,7 +546,7 @@ pub fn scenario_sha256(sc: &super::Scenario) -> String {
     };
     for path in topology.into_iter().chain(trace) {
         // unreadable: the run was refused, and nothing is skipped on its account
-        h.update(std::fs::read(path).unwrap_or_default());
+        h.update(crate::input::read(path).unwrap_or_default());
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -87,7 +87,7 @@ impl TraceConfig {
     /// Read and check a config file.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|err| ConfigError::Read {
+        let text = pft_sim::input::read_to_string(path).map_err(|err| ConfigError::Read {
             path: p.clone(),
             err,
         })?;

@@ -63,7 +63,7 @@ pub enum StimulusError {
 /// Read and check a whole stimulus file.
 pub fn load(path: &Path) -> Result<Vec<StimulusRow>, StimulusError> {
     let p = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|err| StimulusError::Read {
+    let bytes = pft_sim::input::read(path).map_err(|err| StimulusError::Read {
         path: p.clone(),
         err,
     })?;

@@ -254,19 +254,16 @@ impl TopologyConfig {
 
     /// Reads and parses an `anynet` file.
     fn read_file(path: &str) -> Result<crate::net::topology::anynet::Graph, String> {
-        // a device or a pipe would be read forever (or block): a file is a regular file
         const MAX_BYTES: u64 = 1 << 28;
         let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
-        if !meta.is_file() {
-            return Err("cannot read it: not a regular file".into());
-        }
         if meta.len() > MAX_BYTES {
             return Err(format!(
                 "cannot read it: {} bytes, at most {MAX_BYTES} (256 MiB)",
                 meta.len()
             ));
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+        let text =
+            crate::input::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
         crate::net::topology::anynet::Graph::parse(&text, MAX_RADIX, MAX_NODES)
             .map_err(|e| e.to_string())
     }

@@ -54,7 +54,9 @@ fn out_of_memory(size: usize) {
         "out of memory: an allocation of {size} bytes failed (an address-space limit such as `ulimit -v`, or the machine's memory); `pftsim check` estimates a command's memory"
     );
     super::registry::fail_all(&reason);
-    eprintln!("error: {reason}; the manifest of each result directory in progress says \"failed\"");
+    crate::eprintln_safe!(
+        "error: {reason}; the manifest of each result directory in progress says \"failed\""
+    );
     std::process::exit(1);
 }
 

@@ -126,7 +126,7 @@ fn on_signal() {
         m.error = Some("interrupted by a signal (SIGINT or SIGTERM)".to_string());
         let _ = write_manifest(&o.dir, &m);
     }
-    eprintln!(
+    crate::eprintln_safe!(
         "error: interrupted by a signal (SIGINT or SIGTERM); the manifest of each result directory in progress says \"interrupted\""
     );
     std::process::exit(130);

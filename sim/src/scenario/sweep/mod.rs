@@ -232,7 +232,7 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
         );
     }
     if !a.quiet {
-        eprintln!("estimate: {}", cost.describe(plan.units.len(), a.jobs));
+        crate::eprintln_safe!("estimate: {}", cost.describe(plan.units.len(), a.jobs));
     }
     let exe = cluster::this_binary()?;
     let slurm = SlurmOpts {

@@ -4,7 +4,6 @@
 //! invalid point is reported at once, each naming the point, its axis values and all its
 //! problems.
 
-use super::super::config::absolute_inputs;
 use super::super::{sanitize, Refused, Scenario, ISOLATED, OFF};
 use super::grid::{self, Grid};
 use crate::cc::pft::EngineKind;
@@ -458,9 +457,9 @@ pub fn load_plan(
 ) -> anyhow::Result<Plan> {
     // Validates the scenario file as `check` does (the error names it).
     Scenario::load(sc_path)?;
-    let sc_text = std::fs::read_to_string(sc_path)
+    let sc_text = crate::input::read_to_string(sc_path)
         .with_context(|| format!("cannot read scenario {}", sc_path.display()))?;
-    let gtext = std::fs::read_to_string(grid_path)
+    let gtext = crate::input::read_to_string(grid_path)
         .with_context(|| format!("cannot read grid {}", grid_path.display()))?;
     let grid: Grid = toml::from_str(&gtext).map_err(|e| {
         anyhow::anyhow!(
@@ -470,6 +469,34 @@ pub fn load_plan(
         )
     })?;
     plan(sc_path, &sc_text, &grid, engine)
+}
+
+/// Makes the input files a scenario's TOML names absolute, relative paths taken from `dir`
+/// (the scenario file's directory): `network.topology.path` of a `file` topology and
+/// `workload.path` of a `trace`. A sweep writes its point scenarios elsewhere
+/// (`points/`), and they must still find the scenario's files.
+fn absolute_inputs(t: &mut toml::Table, dir: &Path) {
+    fn fix(tab: Option<&mut toml::Value>, kind: &str, dir: &Path) {
+        let Some(tab) = tab.and_then(toml::Value::as_table_mut) else {
+            return;
+        };
+        if tab.get("kind").and_then(toml::Value::as_str) != Some(kind) {
+            return;
+        }
+        if let Some(toml::Value::String(p)) = tab.get_mut("path") {
+            if Path::new(p.as_str()).is_relative() {
+                if let Ok(abs) = std::path::absolute(dir.join(p.as_str())) {
+                    *p = abs.display().to_string();
+                }
+            }
+        }
+    }
+    let topo = t
+        .get_mut("network")
+        .and_then(toml::Value::as_table_mut)
+        .and_then(|n| n.get_mut("topology"));
+    fix(topo, "file", dir);
+    fix(t.get_mut("workload"), "trace", dir);
 }
 
 #[cfg(test)]

@@ -354,12 +354,7 @@ impl TraceConfig {
         if let Ok(abs) = std::path::absolute(&full) {
             self.path = abs.display().to_string();
         }
-        // a device or a pipe would be read forever (or block): a trace is a regular file
-        let text = match std::fs::metadata(&self.path) {
-            Ok(m) if !m.is_file() => Err("not a regular file".to_string()),
-            _ => std::fs::read_to_string(&self.path).map_err(|e| e.to_string()),
-        };
-        self.loaded = Some(match text {
+        self.loaded = Some(match crate::input::read_to_string(&self.path) {
             Ok(text) => Trace::parse(&text).map(Arc::new).map_err(|e| e.to_string()),
             Err(e) => Err(format!("cannot read it: {e}")),
         });
