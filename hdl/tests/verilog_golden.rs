@@ -138,12 +138,22 @@ fn every_registry_top_gives_the_recorded_verilog() {
 
 #[test]
 fn every_design_names_its_top() {
-    for d in pft_hdl::DESIGNS {
-        for (top, size) in d.tops() {
-            let v = d.export(size);
-            assert!(v.contains(&format!("module {top}(")), "{top}");
-        }
-    }
+    // rust-hdl's Verilog generation recurses deeply: on a test thread's 2 MiB stack the
+    // 512-bit pft_axis came within a build's inlining of overflowing it (a CI run did), so
+    // the exports run on a thread with a main thread's 8 MiB, as `pft-verilog` does.
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(|| {
+            for d in pft_hdl::DESIGNS {
+                for (top, size) in d.tops() {
+                    let v = d.export(size);
+                    assert!(v.contains(&format!("module {top}(")), "{top}");
+                }
+            }
+        })
+        .expect("a thread")
+        .join()
+        .expect("every design exports with its top named");
 }
 
 /// `hdl/generated/designs.json` is the registry as `pft-verilog --list` prints it (the
