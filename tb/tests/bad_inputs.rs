@@ -489,15 +489,7 @@ fn bench_arguments() {
 fn devices_and_pipes_are_not_read() {
     let dir = std::env::temp_dir().join(format!("pft-devices-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let fifo = dir.join("fifo");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success());
-    let mut inputs = vec!["/dev/zero".to_string()];
-    if made {
-        inputs.push(fifo.display().to_string());
-    }
+    let inputs = pft_test_support::device_and_pipe(&dir);
     let summary = dir.join("s.json").display().to_string();
     for input in &inputs {
         let i = input.as_str();

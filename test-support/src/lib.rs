@@ -43,3 +43,18 @@ macro_rules! catalogue {
         $crate::catalogue::Catalogue::read($crate::case_root!())
     };
 }
+
+/// Inputs that are not regular files, for the tests that every tool refuses them: `/dev/zero`
+/// (read forever) and, where `mkfifo` exists, a pipe with no writer in `dir` (blocks).
+pub fn device_and_pipe(dir: &std::path::Path) -> Vec<String> {
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut inputs = vec!["/dev/zero".to_string()];
+    if made {
+        inputs.push(fifo.display().to_string());
+    }
+    inputs
+}
