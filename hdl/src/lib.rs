@@ -9,6 +9,16 @@
 //! Adding a design is its folder plus one line in [`DESIGNS`] (docs/hardware.md, "The
 //! design registry").
 
+/// `eprintln!` that never panics: with stderr closed (`2>&1 | head`), a message is dropped
+/// and the exit status stays the command's own (1 for an error), not a panic's 101.
+#[macro_export]
+macro_rules! eprintln_safe {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod design;
 pub mod outfile;
 pub mod regs;

@@ -384,9 +384,51 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     f.commit()
 }
 
+/// The standard descriptors (bit 0 stdin, 1 stdout, 2 stderr) the process started
+/// without, as `guard_standard_fds` found them.
+static STARTED_CLOSED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Opens /dev/null on every standard descriptor (0, 1, 2) the process started without, and
+/// remembers which. Rust's runtime does the same, but then a closed stdout (`>&-`) cannot be
+/// told from `>/dev/null`; and a binary without that runtime (`#![no_main]`) would open its
+/// first file on descriptor 1, where its printed text would go. Runs before `main`, from
+/// `.init_array` (`standard_fds_guard!`).
+pub extern "C" fn guard_standard_fds() {
+    use std::os::fd::{AsRawFd, IntoRawFd};
+    // the lowest free number is taken: one closed standard descriptor per turn
+    while let Ok(f) = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    {
+        let fd = f.as_raw_fd();
+        if !(0..=2).contains(&fd) {
+            return;
+        }
+        STARTED_CLOSED.fetch_or(1 << fd, std::sync::atomic::Ordering::Relaxed);
+        let _ = f.into_raw_fd();
+    }
+}
+
+/// Puts `outfile::guard_standard_fds` in the binary's `.init_array`, so that it runs before
+/// Rust's runtime and `main`: write `pft_hdl::standard_fds_guard!();` once in a binary.
+#[macro_export]
+macro_rules! standard_fds_guard {
+    () => {
+        #[cfg(target_os = "linux")]
+        #[used]
+        #[link_section = ".init_array"]
+        static GUARD_STANDARD_FDS: extern "C" fn() = $crate::outfile::guard_standard_fds;
+    };
+}
+
 /// Fails when the process's standard output is closed (Rust's `stdout` otherwise drops
-/// what is written to a closed descriptor 1 without an error).
+/// what is written to a closed descriptor 1 without an error): closed at start
+/// (`standard_fds_guard!`), or now.
 pub fn stdout_is_open() -> io::Result<()> {
+    if STARTED_CLOSED.load(std::sync::atomic::Ordering::Relaxed) & 2 != 0 {
+        return Err(io::Error::from_raw_os_error(9)); // EBADF, as a write would say
+    }
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;

@@ -199,6 +199,16 @@ fn scenario_cases() -> Vec<Case> {
             format!("{BASE}{CC}kind = \"ibcc\"\nthreshold = 16\n"),
         ),
         sc("SC-44", format!("{BASE}{CC}kind = \"ibcc\"\nthresh = 3\n")),
+        // errors in a later entry (they used to be blamed on `cc[0]`, often its `name`)
+        sc(
+            "SC-121",
+            format!("{BASE}{CC}kind = \"none\"\n[[cc]]\nname = \"d\"\nkind = \"mvcm\"\nin_threshold_percent = -5\n"),
+        )
+        .also(&["check", "t.toml"])
+        .file(
+            "t.toml",
+            format!("{BASE}{CC}kind = \"none\"\n[[cc]]\nname = \"d\"\nkind = 5\n"),
+        ),
         sc("SC-45", format!("{BASE}{CC}")),
         sc(
             "SC-46",
@@ -797,6 +807,9 @@ fn cli_cases() -> Vec<Case> {
         case("SX-15", p, &["check", "s.toml"])
             .file("s.toml", TINY)
             .stdout_full(),
+        case("SX-32", p, &["check", "s.toml"])
+            .file("s.toml", TINY)
+            .stdout_closed(),
         case(
             "SX-16",
             p,
@@ -876,6 +889,7 @@ fn net_bench_cases() -> Vec<Case> {
         case("NB-06", n, &["--engine", "verilog"]),
         case("NB-07", n, &["--bogus"]),
         case("NB-08", n, &["--topo", "single:4", "--cycles", "10"]).stdout_full(),
+        case("NB-17", n, &["--topo", "single:4", "--cycles", "10"]).stdout_closed(),
         case("NB-09", n, &["--topo", "single:1"]).also(&["--topo", "torus:1,2"]),
         case("NB-10", n, &["--topo", "tree:8,5"]),
         case("NB-11", n, &["--packet-flits", "0"]).also(&[

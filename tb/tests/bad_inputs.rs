@@ -368,6 +368,13 @@ fn trace_cli_cases() -> Vec<Case> {
             ],
         ),
         case("TX-20", t, &["--stimulus", "ok.csv", "--out", "/dev/null"]).file("ok.csv", OK_STIM),
+        case("TX-23", t, &["--stimulus", "ok.csv", "--summary", "o.json"])
+            .file("ok.csv", OK_STIM)
+            .stdout_closed()
+            .left(|d| {
+                let s = std::fs::read_to_string(d.join("o.json")).expect("o.json written");
+                assert!(s.contains("\"cycles\": 3"), "{s}");
+            }),
         case("TX-17", t, &["--stimulus", "ok.csv", "--summary", "o.json"])
             .file("ok.csv", OK_STIM)
             .stdout_full()

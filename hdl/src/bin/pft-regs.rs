@@ -11,6 +11,9 @@
 
 use std::io::Write;
 
+// a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
+pft_hdl::standard_fds_guard!();
+
 const USAGE: &str =
     "usage: pft-regs [--format md|rdl|sv|vh|h|py] > FILE   (prints the register map: \
 Markdown (default), SystemRDL, SystemVerilog package, Verilog defines, C header, Python module)";
@@ -46,18 +49,22 @@ fn run() -> Result<(), i32> {
         [] => "md",
         [f, v] if f == "--format" => v.as_str(),
         [f] if f == "--format" => {
-            eprintln!(
+            pft_hdl::eprintln_safe!(
                 "error: --format needs a value: it must be md, rdl, sv, vh, h or py\n{USAGE}"
             );
             return Err(2);
         }
         [a, ..] => {
-            eprintln!("error: unexpected argument `{a}`: pft-regs takes only --format F\n{USAGE}");
+            pft_hdl::eprintln_safe!(
+                "error: unexpected argument `{a}`: pft-regs takes only --format F\n{USAGE}"
+            );
             return Err(2);
         }
     };
     let Some(text) = pft_hdl::regs_gen::render(format) else {
-        eprintln!("error: --format {format}: must be md, rdl, sv, vh, h or py\n{USAGE}");
+        pft_hdl::eprintln_safe!(
+            "error: --format {format}: must be md, rdl, sv, vh, h or py\n{USAGE}"
+        );
         return Err(2);
     };
     let mut out = std::io::stdout().lock();
@@ -68,7 +75,7 @@ fn run() -> Result<(), i32> {
     {
         Ok(()) => Ok(()),
         Err(e) => {
-            eprintln!("error: cannot write the register map to stdout: {e}");
+            pft_hdl::eprintln_safe!("error: cannot write the register map to stdout: {e}");
             Err(1)
         }
     }

@@ -22,6 +22,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+// a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
+pft_hdl::standard_fds_guard!();
+
 /// The option that picks a design's size.
 const SIZE: &str = "--flows";
 /// `pft_axis`'s data width and `tuser` width.
@@ -60,7 +63,7 @@ fn usage() -> String {
 }
 
 fn usage_error(msg: &str) -> Result<(), i32> {
-    eprintln!("error: {msg}\n{}", usage());
+    pft_hdl::eprintln_safe!("error: {msg}\n{}", usage());
     Err(2)
 }
 
@@ -159,7 +162,7 @@ fn to_stdout(text: &str, what: &str) -> Result<(), i32> {
     }) {
         Ok(()) => Ok(()),
         Err(e) => {
-            eprintln!("error: cannot write {what} to stdout: {e}");
+            pft_hdl::eprintln_safe!("error: cannot write {what} to stdout: {e}");
             Err(1)
         }
     }
@@ -170,15 +173,15 @@ fn to_file(out: &Path, text: impl FnOnce() -> String) -> Result<(), i32> {
     // Refused before any work: a directory, a device, a path below a file, an unwritable
     // directory. Written under a temporary name and renamed: never a partial file.
     if let Err(e) = pft_hdl::outfile::check(out, &[]) {
-        eprintln!("error: {e}");
+        pft_hdl::eprintln_safe!("error: {e}");
         return Err(1);
     }
     if let Err(e) = pft_hdl::outfile::write_atomic(out, text().as_bytes()) {
-        eprintln!("error: cannot write {}: {e}", out.display());
+        pft_hdl::eprintln_safe!("error: cannot write {}: {e}", out.display());
         return Err(1);
     }
     if let Err(e) = writeln!(std::io::stdout(), "wrote {}", out.display()) {
-        eprintln!("error: cannot write to stdout: {e}");
+        pft_hdl::eprintln_safe!("error: cannot write to stdout: {e}");
         return Err(1);
     }
     Ok(())
@@ -261,7 +264,7 @@ fn run() -> Result<(), i32> {
         }
         let dir = PathBuf::from(opts.get("--out-dir").cloned().unwrap_or("synth/out".into()));
         if let Err(e) = std::fs::create_dir_all(&dir) {
-            eprintln!("error: cannot create {}: {e}", dir.display());
+            pft_hdl::eprintln_safe!("error: cannot create {}: {e}", dir.display());
             return Err(1);
         }
         for d in designs {

@@ -29,6 +29,9 @@ use pft_sim::workload::config::MAX_MSG_BYTES;
 use std::process::ExitCode;
 use std::time::Instant;
 
+// a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
+pft_hdl::standard_fds_guard!();
+
 /// Simulation speed and peak memory of the network model under uniform Bernoulli load.
 // `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
 #[derive(Parser, Debug)]
@@ -610,7 +613,10 @@ fn main() -> ExitCode {
         vm_hwm_kib().unwrap_or(0) as f64 / 1024.0
     );
     use std::io::Write;
-    if let Err(e) = writeln!(std::io::stdout(), "{line}") {
+    // a closed stdout (`>&-`) is an error: Rust's stdout would drop the line silently
+    if let Err(e) =
+        pft_hdl::outfile::stdout_is_open().and_then(|_| writeln!(std::io::stdout(), "{line}"))
+    {
         pft_sim::eprintln_safe!("error: cannot write to stdout: {e}");
         return ExitCode::FAILURE;
     }

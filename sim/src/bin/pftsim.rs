@@ -27,6 +27,9 @@ use pft_sim::scenario::{self, report, Progress, Scenario};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
+pft_hdl::standard_fds_guard!();
+
 // `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
 #[derive(Parser)]
 #[command(
@@ -226,7 +229,9 @@ impl Opts {
 fn say(args: std::fmt::Arguments) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_fmt(args)
+    // a closed stdout (`>&-`) is an error: Rust's stdout would drop the text silently
+    pft_hdl::outfile::stdout_is_open()
+        .and_then(|_| out.write_fmt(args))
         .and_then(|_| out.flush())
         .map_err(|e| anyhow::anyhow!("cannot write to stdout: {e}"))
 }

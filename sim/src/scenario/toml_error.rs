@@ -53,7 +53,13 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
     let Some(span) = e.span() else {
         return quote_safely(&what);
     };
-    let at = floor_boundary(text, span.start);
+    let mut at = floor_boundary(text, span.start);
+    let mut span_end = span.end;
+    // serde reports an error in any entry of an array of tables at the array's first
+    // header (the entries are buffered): move to the entry that fails
+    if let Some(entry) = failing_entry(text, at) {
+        (at, span_end) = (entry, entry + 1);
+    }
     let (mut line, mut col) = line_col(text, at);
     let mut shown_at = at;
     let on_header = {
@@ -99,6 +105,19 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
             (None, Some(t)) => Some(format!("{t}.{field}")),
             (None, None) => Some(field.to_string()),
         }
+    } else if let Some(table) =
+        key_at(text, at).filter(|_| on_header && what.ends_with(", expected variant identifier"))
+    {
+        // a tag that is not a string (`kind = 5`): serde blames the entry it read first
+        if let Some(entry_at) = entry_in_table(text, at, "unknown field `kind`") {
+            (line, col) = line_col(text, entry_at);
+            shown_at = entry_at;
+        }
+        let kinds = TAGGED.iter().find(|(_, k, _)| *k == unindexed(&table));
+        if let (Some((_, _, kinds)), Some(cut)) = (kinds, what.rfind(", expected ")) {
+            what = format!("{}, expected a kind name: {}", &what[..cut], one_of(kinds));
+        }
+        Some(format!("{table}.kind"))
     } else if let Some((table, path)) = probed() {
         // serde lost the position inside the table (an internally tagged enum such as
         // [workload]): the entry whose absence changes the error is the one it is about
@@ -149,7 +168,7 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         key_at(text, at)
     };
     let mut shown_end = if shown_at == at {
-        span.end
+        span_end
     } else {
         shown_at + 1
     };
@@ -245,6 +264,13 @@ fn explain(text: &str, key: &str, what: &str) -> String {
             );
         }
     }
+    // a named value of the wrong type (`victim_mask = 1`): serde's "string or map" is its
+    // storage, the names are what a user writes
+    if let Some(cut) = what.rfind(", expected string or map") {
+        if let Some(names) = names_of(text, key) {
+            what = format!("{}, expected a string: {names}", &what[..cut]);
+        }
+    }
     const STORAGE: &str = "expected an integer in 0..=";
     if let Some(i) = what.find(STORAGE) {
         let max: u64 = what[i + STORAGE.len()..].parse().unwrap_or(u64::MAX);
@@ -324,6 +350,36 @@ fn culprit(text: &str, table: &str, required: bool) -> Option<(String, toml::Val
         found = Some(pick.1);
     }
     found.map(|v| (path.join("."), v))
+}
+
+/// The header of the entry that fails to deserialize, when the error at `at` is on the
+/// first header of a top-level array of tables (`[[cc]]`) and a later entry is the one that
+/// fails: each entry is read alone, in order, as serde reads them.
+fn failing_entry(text: &str, at: usize) -> Option<usize> {
+    let first = key_at(text, at)?;
+    let name = first.strip_suffix("[0]")?;
+    if name.contains(['.', '[']) {
+        return None;
+    }
+    let doc: toml::Table = toml::from_str(text).ok()?;
+    let entries = doc.get(name)?.as_array()?;
+    let fails = |e: &toml::Value| {
+        let mut d = doc.clone();
+        d.insert(name.to_string(), toml::Value::Array(vec![e.clone()]));
+        toml::to_string(&d).is_ok_and(|t| toml::from_str::<Scenario>(&t).is_err())
+    };
+    let i = entries.iter().position(fails).filter(|&i| i > 0)?;
+    let want = format!("{name}[{i}]");
+    let mut arrays = Vec::new();
+    let mut offset = 0;
+    for l in text.split('\n') {
+        let t = l.trim_start();
+        if header(t, &mut arrays).as_deref() == Some(want.as_str()) {
+            return Some(offset + l.len() - t.len());
+        }
+        offset += l.len() + 1;
+    }
+    None
 }
 
 /// The line of the entry `path` (its first part) of the table whose header is at `at`: a
@@ -436,6 +492,21 @@ fn rule_of(text: &str, key: &str, max: u64, parsed: &mut bool) -> Option<String>
         }
     }
     None
+}
+
+/// The names a key of named values takes ("one of `a`, `b`"): the scenario is tried with
+/// the value replaced by a name no field has, and serde's refusal lists them.
+fn names_of(text: &str, key: &str) -> Option<String> {
+    let mut t: toml::Table = toml::from_str(text).ok()?;
+    const PROBE: &str = "\u{1}";
+    *value_at(&mut t, key)? = toml::Value::String(PROBE.into());
+    let e = toml::from_str::<Scenario>(&toml::to_string(&t).ok()?).err()?;
+    let list = e
+        .message()
+        .strip_prefix(&format!("unknown variant `{PROBE}`, expected "))?
+        .trim_end()
+        .to_string();
+    Some(list)
 }
 
 /// The index of the element of the array at `key` that `msg` refuses: the first whose

@@ -13,6 +13,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+// a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
+pft_hdl::standard_fds_guard!();
+
 // `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
 #[derive(Parser)]
 #[command(
@@ -68,7 +71,7 @@ fn main() -> std::process::ExitCode {
     match bench(Args::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            pft_hdl::eprintln_safe!("error: {e:#}");
             std::process::ExitCode::FAILURE
         }
     }
@@ -148,7 +151,8 @@ fn bench(a: Args) -> Result<()> {
     }
     writeln!(report, "model / rust-hdl = {:.0}x", model / rtl)?;
     let mut out = std::io::stdout().lock();
-    out.write_all(report.as_bytes())
+    pft_hdl::outfile::stdout_is_open()
+        .and_then(|_| out.write_all(report.as_bytes()))
         .and_then(|_| out.flush())
         .context("cannot write to stdout")
 }

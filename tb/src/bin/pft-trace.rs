@@ -12,6 +12,9 @@ use pft_tb::trace::stimulus_csv;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
+pft_hdl::standard_fds_guard!();
+
 /// Trace the PFT injection block cycle by cycle (RTL or reference model).
 ///
 /// Open loop: --stimulus IN.csv. Closed loop: --cycles N --link-latency L and --drain P or
@@ -238,18 +241,21 @@ fn main() -> ExitCode {
         Ok(Report { warnings, line }) => {
             use std::io::Write;
             for w in warnings {
-                eprintln!("warning: {w}");
+                pft_hdl::eprintln_safe!("warning: {w}");
             }
-            match writeln!(std::io::stdout(), "{line}") {
+            // a closed stdout (`>&-`) is an error: Rust's stdout would drop it silently
+            match pft_hdl::outfile::stdout_is_open()
+                .and_then(|_| writeln!(std::io::stdout(), "{line}"))
+            {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("error: cannot write to stdout: {e}");
+                    pft_hdl::eprintln_safe!("error: cannot write to stdout: {e}");
                     ExitCode::FAILURE
                 }
             }
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            pft_hdl::eprintln_safe!("error: {e:#}");
             ExitCode::FAILURE
         }
     }

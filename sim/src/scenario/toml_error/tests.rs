@@ -165,6 +165,34 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "key `det_mode`: unknown value \"xx\"; the allowed values are \"ft\" or \"at\"",
             "`pft[1].det_mode` (line 5, column 12)",
         ),
+        // an error in a later `[[cc]]` entry: serde reports the array's first header
+        (
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"none\"\n[[cc]]\nname = \"b\"\nkind = \"mvcm\"\nin_threshold_percent = -5\n",
+            "invalid value: integer `-5`, expected u64",
+            "`cc[1].in_threshold_percent` (line 9, column 1): invalid value: integer `-5`, expected an integer in the field's range: must be in 1..=100",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"none\"\n[[cc]]\nname = \"b\"\nkind = \"alo\"\nbogus = 1\n",
+            "unknown field `bogus`, expected",
+            "`cc[1].bogus` (line 9, column 1): unknown field `bogus`",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"none\"\n[[cc]]\nname = \"b\"\nkind = \"mvcmx\"\n",
+            "unknown variant `mvcmx`, expected one of",
+            "`cc[1].kind` (line 8, column 1): unknown kind `mvcmx`; the allowed kinds are `none`, `pft`",
+        ),
+        (
+            // a tag that is no string
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"none\"\n[[cc]]\nname = \"b\"\nkind = 5\n",
+            "invalid type: integer `5`, expected variant identifier",
+            "`cc[1].kind` (line 8, column 1): invalid type: integer `5`, expected a kind name: one of `none`, `pft`",
+        ),
+        (
+            // a named value of the wrong type: the names, not serde's storage
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"ibcc\"\nvictim_mask = 1\n",
+            "invalid type: integer `1`, expected string or map",
+            "`cc[0].victim_mask` (line 6, column 1): invalid type: integer `1`, expected a string: one of `nic_ports`, `none`, `all`",
+        ),
     ];
     for (text, toml_says, we_say) in cases {
         let (raw, ours) = both(text);
