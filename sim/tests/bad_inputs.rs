@@ -199,6 +199,15 @@ fn scenario_cases() -> Vec<Case> {
             format!("{BASE}{CC}kind = \"ibcc\"\nthreshold = 16\n"),
         ),
         sc("SC-44", format!("{BASE}{CC}kind = \"ibcc\"\nthresh = 3\n")),
+        // keys that would do nothing (they used to be accepted silently)
+        sc(
+            "SC-122",
+            format!("{BASE}{CC}kind = \"ibcc\"\nmarking = \"validated\"\nthreshold = 11\n"),
+        ),
+        sc(
+            "SC-123",
+            format!("{BASE}{CC}kind = \"selftuned\"\nthreshold = 5\ninit_percent = 3.0\n"),
+        ),
         // errors in a later entry (they used to be blamed on `cc[0]`, often its `name`)
         sc(
             "SC-121",

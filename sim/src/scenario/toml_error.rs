@@ -105,17 +105,13 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
             (None, Some(t)) => Some(format!("{t}.{field}")),
             (None, None) => Some(field.to_string()),
         }
-    } else if let Some(table) =
-        key_at(text, at).filter(|_| on_header && what.ends_with(", expected variant identifier"))
-    {
+    } else if let Some(table) = key_at(text, at).filter(|t| {
+        on_header && what.ends_with(", expected variant identifier") && tag_not_text(text, t)
+    }) {
         // a tag that is not a string (`kind = 5`): serde blames the entry it read first
         if let Some(entry_at) = entry_in_table(text, at, "unknown field `kind`") {
             (line, col) = line_col(text, entry_at);
             shown_at = entry_at;
-        }
-        let kinds = TAGGED.iter().find(|(_, k, _)| *k == unindexed(&table));
-        if let (Some((_, _, kinds)), Some(cut)) = (kinds, what.rfind(", expected ")) {
-            what = format!("{}, expected a kind name: {}", &what[..cut], one_of(kinds));
         }
         Some(format!("{table}.kind"))
     } else if let Some((table, path)) = probed() {
@@ -235,6 +231,15 @@ fn explain(text: &str, key: &str, what: &str) -> String {
             );
         }
     }
+    // a tag that is not a string (`kind = 5`)
+    if let (Some(table), Some(cut)) = (
+        key.strip_suffix(".kind"),
+        what.rfind(", expected variant identifier"),
+    ) {
+        if let Some((_, _, kinds)) = TAGGED.iter().find(|(_, k, _)| *k == unindexed(table)) {
+            what = format!("{}, expected a kind name: {}", &what[..cut], one_of(kinds));
+        }
+    }
     if what == "missing field `kind`" {
         let table = unindexed(key.strip_suffix(".kind").unwrap_or(key));
         if let Some((_, _, kinds)) = TAGGED.iter().find(|(_, k, _)| *k == table) {
@@ -350,6 +355,16 @@ fn culprit(text: &str, table: &str, required: bool) -> Option<(String, toml::Val
         found = Some(pick.1);
     }
     found.map(|v| (path.join("."), v))
+}
+
+/// True when the table at `table` has a `kind` that is not a string (`kind = 5`).
+fn tag_not_text(text: &str, table: &str) -> bool {
+    let Ok(mut doc) = toml::from_str::<toml::Table>(text) else {
+        return false;
+    };
+    value_at(&mut doc, table)
+        .and_then(|t| t.get("kind"))
+        .is_some_and(|k| !k.is_str())
 }
 
 /// The header of the entry that fails to deserialize, when the error at `at` is on the

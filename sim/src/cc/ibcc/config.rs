@@ -170,6 +170,45 @@ impl IbccConfig {
                 ));
             }
         }
+        if self.marking == Marking::Validated {
+            // the switches do not mark on their own: IB's output-marking keys do nothing
+            let d = IbccConfig::default();
+            for (k, set, v) in [
+                (
+                    "threshold",
+                    self.threshold != d.threshold,
+                    self.threshold.to_string(),
+                ),
+                (
+                    "marking_rate",
+                    self.marking_rate != d.marking_rate,
+                    self.marking_rate.to_string(),
+                ),
+                (
+                    "packet_size",
+                    self.packet_size != d.packet_size,
+                    self.packet_size.to_string(),
+                ),
+                (
+                    "victim_mask",
+                    self.victim_mask != d.victim_mask,
+                    match self.victim_mask {
+                        VictimMask::NicPorts => "\"nic_ports\"",
+                        VictimMask::None => "\"none\"",
+                        VictimMask::All => "\"all\"",
+                    }
+                    .to_string(),
+                ),
+            ] {
+                if set {
+                    errs.push(bad(
+                        &key(k),
+                        v,
+                        "is used only with marking = \"output\" (IB's output marking); with \"validated\" the switches mark by in_threshold_percent and out_threshold_percent",
+                    ));
+                }
+            }
+        }
         if let Some(cct) = &self.cct {
             // The first bad entry (one error per list). Its range is what a message about
             // an entry that does not even deserialize (`cct = [0, -2]`) quotes

@@ -112,6 +112,15 @@ impl SelfTunedConfig {
                 ));
             }
         }
+        // the threshold at reset is one or the other
+        if self.threshold.is_some() && self.init_percent != SelfTunedConfig::default().init_percent
+        {
+            errs.push(bad(
+                &key("init_percent"),
+                self.init_percent,
+                "cannot be set with threshold (the threshold at reset is one or the other)",
+            ));
+        }
         errs
     }
 
