@@ -205,15 +205,21 @@ fn bad_traces_are_refused_with_their_line() {
         ("# c\n0 send 1 8\n", 2, "must be `ranks N`"),
         ("ranks 1\n", 1, "allowed 2..="),
         ("ranks 2\n0 sned 1 8\n", 2, "unknown operation `sned`"),
-        ("ranks 2\n\n2 wait\n", 3, "rank 2: allowed 0..2"),
+        ("ranks 2\n\n2 wait\n", 3, "rank 2: allowed 0..=1"),
         (
             "ranks 2\n0 send 0 8\n",
             2,
-            "peer 0: allowed a rank in 0..2 other than 0",
+            "peer 0: allowed a rank in 0..=1 other than 0",
         ),
         ("ranks 2\n0 send 1 0\n", 2, "0 bytes: allowed 1..="),
         ("ranks 2\n0 send 1 x\n", 2, "the size in bytes `x` is not"),
         ("ranks 2\n0 compute 5 6\n", 2, "unexpected `6`"),
+        (
+            "ranks 2\n0 compute -5\n",
+            2,
+            "the cycles `-5` is not an integer in 0..=",
+        ),
+        ("ranks 2\n0 wait\n1 wait\n", 0, "rank 0 has no `iter` line"),
         ("ranks 2\n0 send 1\n", 2, "missing the size in bytes"),
         ("ranks 2\n0 iter\n1 wait\n", 3, "rank 1 has 0 `iter` lines"),
         (

@@ -41,6 +41,20 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
     }
     let v = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
         Ok(mut t) if t.len() == 1 => t.remove("v").expect("the key just parsed"),
+        // a number TOML cannot hold is no word: say so rather than quote it
+        _ if value
+            .strip_prefix(['+', '-'])
+            .unwrap_or(value)
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '_')
+            && value.chars().any(|c| c.is_ascii_digit()) =>
+        {
+            return Err(format!(
+                "`{key}` = {value}: out of the range of a TOML integer, {}..={}",
+                i64::MIN,
+                i64::MAX
+            ));
+        }
         _ => toml::Value::String(value.to_string()),
     };
     Ok((key.to_string(), v))
@@ -108,6 +122,15 @@ mod tests {
             .unwrap_err()
             .contains("[[pft]] entries"));
         assert!(parse_set("cc=1").unwrap_err().contains("[[cc]] entries"));
+        // a number TOML cannot hold is refused, not quoted as a word
+        for v in [
+            "99999999999999999999",
+            "-99999999999999999999",
+            "1_000_000_000_000_000_000",
+        ] {
+            let e = parse_set(&format!("network.threads={v}")).unwrap_err();
+            assert!(e.contains("out of the range of a TOML integer"), "{v}: {e}");
+        }
         // a value over two lines is refused, not cut to its first line
         for v in [
             "seed=7\nname = \"x\"",

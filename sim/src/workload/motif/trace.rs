@@ -37,10 +37,19 @@ pub struct Trace {
 
 /// Why a trace was refused: its line (1-based; 0: the file as a whole) and the reason.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {reason}")]
+#[error("{}{reason}", at_line(*.line))]
 pub struct TraceError {
     pub line: usize,
     pub reason: String,
+}
+
+/// "line L: " (nothing for the file as a whole).
+fn at_line(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!("line {line}: ")
+    }
 }
 
 fn err<T>(line: usize, reason: impl Into<String>) -> Result<T, TraceError> {
@@ -50,15 +59,21 @@ fn err<T>(line: usize, reason: impl Into<String>) -> Result<T, TraceError> {
     })
 }
 
-fn num<T: std::str::FromStr>(tok: Option<&str>, what: &str, line: usize) -> Result<T, TraceError> {
+/// The number `tok` as `what`, whose allowed values are `range` (the callers check it).
+fn num<T: std::str::FromStr>(
+    tok: Option<&str>,
+    what: &str,
+    range: &str,
+    line: usize,
+) -> Result<T, TraceError> {
     let Some(t) = tok else {
-        return err(line, format!("missing {what}"));
+        return err(line, format!("missing {what} ({range})"));
     };
     t.parse().or_else(|_| {
         err(
             line,
             format!(
-                "{what} `{}` is not a non-negative integer",
+                "{what} `{}` is not an integer in {range}",
                 crate::scenario::sanitize(t)
             ),
         )
@@ -88,7 +103,7 @@ impl Trace {
                 if first != "ranks" {
                     return err(ln, "the first line that is not a comment must be `ranks N`");
                 }
-                let n: u32 = num(t.next(), "the rank count", ln)?;
+                let n: u32 = num(t.next(), "the rank count", &format!("2..={MAX_NODES}"), ln)?;
                 if !(2..=MAX_NODES).contains(&n) {
                     return err(ln, format!("ranks = {n}: allowed 2..={MAX_NODES}"));
                 }
@@ -101,23 +116,34 @@ impl Trace {
                 cuts = vec![vec![0]; n as usize];
                 continue;
             };
-            let rank: u32 = num(Some(first), "the rank", ln)?;
+            let rank: u32 = num(Some(first), "the rank", &format!("0..={}", n - 1), ln)?;
             if rank >= n {
-                return err(ln, format!("rank {rank}: allowed 0..{n} (`ranks {n}`)"));
+                return err(
+                    ln,
+                    format!("rank {rank}: allowed 0..={} (`ranks {n}`)", n - 1),
+                );
             }
             let op = t.next().unwrap_or("");
             let peer = |t: &mut std::str::SplitWhitespace| -> Result<u32, TraceError> {
-                let p: u32 = num(t.next(), "the peer rank", ln)?;
+                let p: u32 = num(t.next(), "the peer rank", &format!("0..={}", n - 1), ln)?;
                 if p >= n || p == rank {
                     return err(
                         ln,
-                        format!("peer {p}: allowed a rank in 0..{n} other than {rank}"),
+                        format!(
+                            "peer {p}: allowed a rank in 0..={} other than {rank}",
+                            n - 1
+                        ),
                     );
                 }
                 Ok(p)
             };
             let bytes = |t: &mut std::str::SplitWhitespace| -> Result<u32, TraceError> {
-                let b: u64 = num(t.next(), "the size in bytes", ln)?;
+                let b: u64 = num(
+                    t.next(),
+                    "the size in bytes",
+                    &format!("1..={MAX_MSG_BYTES}"),
+                    ln,
+                )?;
                 if !(1..=MAX_MSG_BYTES as u64).contains(&b) {
                     return err(ln, format!("{b} bytes: allowed 1..={MAX_MSG_BYTES}"));
                 }
@@ -140,7 +166,12 @@ impl Trace {
                 }
                 "wait" => Some(Op::Wait),
                 "compute" => {
-                    let c: u64 = num(t.next(), "the cycles", ln)?;
+                    let c: u64 = num(
+                        t.next(),
+                        "the cycles",
+                        &format!("0..={MAX_COMPUTE_CYCLES}"),
+                        ln,
+                    )?;
                     if c > MAX_COMPUTE_CYCLES {
                         return err(
                             ln,
@@ -186,9 +217,15 @@ impl Trace {
             return err(0, "no `ranks N` line (the trace is empty)");
         };
         let iterations = cuts[0].len() - 1;
+        if iterations == 0 {
+            return err(
+                0,
+                "rank 0 has no `iter` line; every rank needs the same number of them, at least 1",
+            );
+        }
         for r in 0..n as usize {
             let last = lines[r].last().copied().unwrap_or(0);
-            if cuts[r].len() - 1 != iterations || iterations == 0 {
+            if cuts[r].len() - 1 != iterations {
                 return err(
                     last,
                     format!(
