@@ -54,9 +54,17 @@ struct Outcome {
 }
 
 fn run(kind: &str, order: EvalOrder, seed: u64) -> Outcome {
-    let cc = CcConfig::example_of(kind).expect("a registered kind");
+    run_cc(
+        kind,
+        &CcConfig::example_of(kind).expect("a registered kind"),
+        order,
+        seed,
+    )
+}
+
+fn run_cc(kind: &str, cc: &CcConfig, order: EvalOrder, seed: u64) -> Outcome {
     let net_cfg = CcConfig::example_net_of(kind, cfg()).expect("a registered kind");
-    let mut net = Network::with_cc(&net_cfg, &cc, EngineKind::Model, seed)
+    let mut net = Network::with_cc(&net_cfg, cc, EngineKind::Model, seed)
         .unwrap_or_else(|e| panic!("{kind}: the network is refused: {e}"));
     net.set_eval_order(order);
     let n = net.nodes();
@@ -138,6 +146,46 @@ fn every_scheme_is_deterministic_and_independent_of_evaluation_order() {
 /// A scenario whose only entry is a `[[cc]]` of `kind` with `extra` keys, on a 2 x 2 mesh
 /// (switches linked to each other: a scheme may check its keys against the network, as
 /// the self-tuned throttle derives its gather time and buffer count from it).
+/// `summary.json`'s `cc_derived` is what the run used: the entry with those values
+/// written in derives nothing more and runs the same, delivery for delivery.
+#[test]
+fn every_derived_value_is_the_one_the_run_uses() {
+    let mut deriving = Vec::new();
+    for kind in KINDS {
+        let cc = CcConfig::example_of(kind).expect("a registered kind");
+        let net = CcConfig::example_net_of(kind, cfg()).expect("a registered kind");
+        let derived = cc.derived(&net);
+        if derived.is_empty() {
+            continue;
+        }
+        deriving.push(*kind);
+        let mut t = toml::Value::try_from(&cc).expect("the entry serializes");
+        let table = t.as_table_mut().expect("a table");
+        for (k, v) in &derived {
+            table.insert(k.clone(), toml::Value::Integer(*v as i64));
+        }
+        let written: CcConfig = t.try_into().unwrap_or_else(|e| panic!("{kind}: {e}"));
+        assert!(
+            written.derived(&net).is_empty(),
+            "{kind}: still derived with {derived:?} written: {:?}",
+            written.derived(&net)
+        );
+        // (not assert_eq: the outcomes are thousands of deliveries long)
+        assert!(
+            run_cc(kind, &cc, EvalOrder::Forward, 5)
+                == run_cc(kind, &written, EvalOrder::Forward, 5),
+            "{kind}: the run with the derived values {derived:?} written differs"
+        );
+        eprintln!("{kind}: derived {derived:?}");
+    }
+    for kind in ["mvcm", "dcqcn", "renato"] {
+        assert!(
+            deriving.contains(&kind),
+            "{kind} derives nothing: {deriving:?}"
+        );
+    }
+}
+
 fn scenario_with(kind: &str, extra: &str) -> Result<(), String> {
     let text = format!(
         "[network]\ntopology = {{ kind = \"mesh\", k = 2, n = 2 }}\n[workload]\nkind = \"uniform\"\n\n[[cc]]\nname = \"x\"\nkind = \"{kind}\"\n{extra}\n"

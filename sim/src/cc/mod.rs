@@ -148,6 +148,14 @@ pub trait Plugin {
     fn example_net(net: NetConfig) -> NetConfig {
         net
     }
+    /// The values the scheme derives from the valid network `net` for the keys `cfg`
+    /// leaves out, each under its key, as a run on `net` uses them (`summary.json`'s
+    /// `cc_derived`); a key the entry sets is not listed. Called only when `cfg` is valid
+    /// on `net`. Default: none.
+    fn derived(cfg: &Self::Config, net: &NetConfig) -> Vec<(&'static str, u64)> {
+        let _ = (cfg, net);
+        Vec::new()
+    }
     /// False when `cfg` does nothing (a `pft` entry with `enable = false`).
     fn active(cfg: &Self::Config) -> bool {
         let _ = cfg;
@@ -252,6 +260,15 @@ macro_rules! registry {
                     <$p>::validate_network(c, net, prefix, &mut errs)
                 },)* }
                 errs
+            }
+            /// The values the scheme derives from `net` for the keys the entry leaves out
+            /// (`Plugin::derived`); empty while the entry is not valid on `net`.
+            pub fn derived(&self, net: &NetConfig) -> std::collections::BTreeMap<String, u64> {
+                if !self.errors("cc").is_empty() || !self.network_errors(net, "cc").is_empty() {
+                    return Default::default();
+                }
+                let d = match self { $(CcConfig::$var(c) => <$p>::derived(c, net),)* };
+                d.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
             }
             /// The y axis of `cc_probes.svg` (`Plugin::PROBES_AXIS`).
             pub fn probes_axis(&self) -> &'static str {

@@ -107,6 +107,10 @@ pub struct RunSummary {
     /// The scheme's own counters since cycle 0 (`run::RunOutput::cc_counters`; empty for
     /// schemes without any).
     pub cc_counters: BTreeMap<String, u64>,
+    /// The values the run's scheme derived from the network for the keys its entry left
+    /// out, under their keys (`Plugin::derived`: MVCM's `rtt_min`, DCQCN's `kmin_bytes`,
+    /// ...); empty when it derived none.
+    pub cc_derived: BTreeMap<String, u64>,
     /// Messages the NICs' full send queues refused over the whole run (`send_queue_msgs`;
     /// the sum of `nodes.csv`'s `messages_refused`). A refused message was never created.
     pub messages_refused: u64,
@@ -215,6 +219,7 @@ pub fn run_summary(
         victims: r.victims.clone(),
         pft_stats: r.pft_stats.clone(),
         cc_counters: r.cc_counters.clone(),
+        cc_derived: r.spec.cc.derived(&sc.network),
         messages_refused: r.nodes.iter().map(|x| x.messages_refused).sum(),
         control: off.map(|o| versus_off(r, o)),
         cif: iso.and_then(|i| cif(r, i)),

@@ -58,6 +58,26 @@ impl Plugin for Mvcm {
         }
     }
 
+    fn derived(cfg: &MvcmConfig, net: &NetConfig) -> Vec<(&'static str, u64)> {
+        let Ok(d) = cfg.derive(net, &Topology::for_net(net), "cc") else {
+            return Vec::new();
+        };
+        let p = &d.params;
+        [
+            ("k", cfg.k, p.k as u64),
+            ("n", cfg.n, p.n as u64),
+            ("ws_max_incs", cfg.ws_max_incs, p.ws_max_incs as u64),
+            ("dw_max", cfg.dw_max, p.dw_max as u64),
+            ("rtt_min", cfg.rtt_min, p.rtt_min as u64),
+            // the round trip's data packet: one MTU unless set
+            ("packet_bytes", cfg.packet_bytes, net.mtu_bytes as u64),
+        ]
+        .into_iter()
+        .filter(|(_, own, _)| own.is_none())
+        .map(|(k, _, v)| (k, v))
+        .collect()
+    }
+
     fn build(cfg: &MvcmConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<MvcmState, NetError> {
         let d = cfg
             .derive(ctx.cfg, ctx.topo, "cc")
