@@ -16,6 +16,7 @@ use std::path::Path;
 
 mod cc_entry;
 mod pft_entry;
+mod starts;
 
 pub use cc_entry::CcEntry;
 use pft_entry::check_run_name;
@@ -449,44 +450,6 @@ impl Scenario {
             .map(|(_, c)| c)
     }
 
-    /// Things that start at or after the end of the run (`cycles.max`): the workload's
-    /// traffic or GPCNeT's canaries, and run-time faults. Each would silently never happen.
-    fn check_starts(&self, errs: &mut ConfigErrors) {
-        let max = self.cycles.max;
-        let (key, start) = self.workload.start();
-        if start >= max {
-            let what = if key == "canary_start_cycles" {
-                "the canaries would never run"
-            } else {
-                "no traffic would start"
-            };
-            errs.push(
-                &format!("workload.{key}"),
-                start,
-                format!("must be below cycles.max = {max} ({what})"),
-            );
-        }
-        for (i, f) in self.network.faults.iter().enumerate() {
-            if let crate::net::FaultSpec::RegRewrite { regs, .. } = f {
-                let at = format!("network.faults[{i}].pft");
-                errs.0.extend(PftConfig::rewrite_errors(regs, &at));
-            }
-            let start = f.window().start;
-            if start >= max {
-                let key = if matches!(f, crate::net::FaultSpec::RegRewrite { .. }) {
-                    "at"
-                } else {
-                    "start"
-                };
-                errs.push(
-                    &format!("network.faults[{i}].{key}"),
-                    start,
-                    format!("must be below cycles.max = {max} (the fault would never happen)"),
-                );
-            }
-        }
-    }
-
     /// Checks every section; returns all problems found.
     pub fn validate(&self) -> Result<(), ConfigErrors> {
         let mut errs = ConfigErrors::default();
@@ -505,6 +468,10 @@ impl Scenario {
             if let Err(es) = self.workload.validate(nodes) {
                 errs.extend_prefixed("workload", es);
             }
+        }
+        if self.isolated == Some(true) && !self.workload.has_isolated() {
+            let why = "the isolated baseline exists for gpcnet, hotspot and jobs workloads only";
+            errs.push("isolated", true, why);
         }
         if let (Some(q), true) = (self.network.send_queue_msgs, self.workload.ends_by_itself()) {
             let kind = if self.gpcnet().is_some() {

@@ -39,3 +39,33 @@ pub fn flits_for(bytes: u32, flit_bytes: u32) -> u64 {
     let fb = flit_bytes.max(1) as u64;
     ((bytes as u64).div_ceil(fb)).max(1)
 }
+
+/// Deserializes an internally tagged enum (tag key `tag`) through a TOML value with `de`
+/// (the derived `Deserialize`, `#[serde(remote = "Self")]`), refusing any key beside the
+/// tag of a variant without fields (`unit`): serde lets such a variant take any table, so
+/// `pattern = { kind = "uniform", node = 3 }` would pass as uniform traffic.
+pub(crate) fn tagged_strict<'de, D, T>(
+    d: D,
+    tag: &str,
+    unit: &[&str],
+    de: impl FnOnce(toml::Value) -> Result<T, toml::de::Error>,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    let v = <toml::Value as serde::Deserialize>::deserialize(d)?;
+    if let Some(t) = v.as_table() {
+        let kind = t.get(tag).and_then(|k| k.as_str());
+        if kind.is_some_and(|k| unit.contains(&k)) {
+            if let Some(k) = t.keys().find(|k| *k != tag) {
+                // "unknown field `k`" as serde words it (`toml_error` reads it)
+                return Err(D::Error::custom(format!(
+                    "unknown field `{k}`: {tag} `{}` takes no other key",
+                    kind.unwrap_or_default()
+                )));
+            }
+        }
+    }
+    de(v).map_err(|e| D::Error::custom(e.message()))
+}

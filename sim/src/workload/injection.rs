@@ -10,7 +10,12 @@ use serde::{Deserialize, Serialize};
 /// TOML: `injection = { type = "bernoulli" }` or
 /// `injection = { type = "on_off", mean_burst_cycles = 100.0, peak_load = 1.0 }`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    remote = "Self",
+    tag = "type",
+    rename_all = "snake_case",
+    deny_unknown_fields
+)]
 pub enum InjectionProcess {
     /// Each cycle a message is created with probability `load / flits_per_message`.
     #[default]
@@ -37,6 +42,20 @@ pub enum InjectionProcess {
     Budget,
 }
 
+impl Serialize for InjectionProcess {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        InjectionProcess::serialize(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for InjectionProcess {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        super::config::tagged_strict(d, "type", &["bernoulli", "budget"], |v| {
+            InjectionProcess::deserialize(v)
+        })
+    }
+}
+
 impl InjectionProcess {
     /// Its `type`.
     pub fn kind(&self) -> &'static str {
@@ -57,7 +76,9 @@ impl InjectionProcess {
             let burst = format!("{prefix}.mean_burst_cycles");
             let peak = format!("{prefix}.peak_load");
             errs.check_f64(&burst, mean_burst_cycles, 1.0, 1e12);
-            errs.check_f64(&peak, peak_load, f64::MIN_POSITIVE, 1.0);
+            if !(peak_load > 0.0 && peak_load <= 1.0) {
+                errs.push(&peak, peak_load, format!("allowed 0 < {peak} <= 1"));
+            }
             if mean_burst_cycles >= 1.0 && peak_load > 0.0 && peak_load <= 1.0 && load >= 0.0 {
                 // alpha <= 1  <=>  load <= peak * burst / (burst + 1)
                 let max_load = peak_load * mean_burst_cycles / (mean_burst_cycles + 1.0);

@@ -43,6 +43,14 @@ pub enum WorkloadConfig {
 }
 
 impl WorkloadConfig {
+    /// True when the workload has an isolated baseline (`isolated`, `run --pft isolated`).
+    pub fn has_isolated(&self) -> bool {
+        matches!(
+            self,
+            WorkloadConfig::Gpcnet(_) | WorkloadConfig::Hotspot(_) | WorkloadConfig::Jobs(_)
+        )
+    }
+
     /// Checks the configuration for `nodes` endpoints.
     pub fn validate(&self, nodes: u32) -> Result<(), ConfigErrors> {
         match self {

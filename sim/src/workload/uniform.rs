@@ -69,7 +69,12 @@ pub struct Phase {
 /// synthetic patterns. The permutations work on the b = log2(nodes) bits of a NIC number;
 /// a NIC that a permutation maps to itself sends nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    remote = "Self",
+    tag = "kind",
+    rename_all = "snake_case",
+    deny_unknown_fields
+)]
 pub enum DestPattern {
     /// Uniform over the other nodes.
     #[default]
@@ -101,6 +106,25 @@ pub enum DestPattern {
     /// afresh per message, the NICs taken in groups of `group` in order: on a dragonfly,
     /// `group` = a * p (BookSim's `bad_dragon`).
     GroupShift { group: u32 },
+}
+
+impl Serialize for DestPattern {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        DestPattern::serialize(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for DestPattern {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        const UNIT: [&str; 5] = [
+            "uniform",
+            "transpose",
+            "complement",
+            "bit_reversal",
+            "shuffle",
+        ];
+        super::config::tagged_strict(d, "kind", &UNIT, |v| DestPattern::deserialize(v))
+    }
 }
 
 fn default_permutation_seed() -> u64 {
