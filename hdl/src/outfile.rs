@@ -214,7 +214,21 @@ pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
             ),
         ));
     }
+    if path.as_os_str() == "-" {
+        return Err(refuse(path, "`-` is not standard output here: name a file"));
+    }
     let target = resolve(path);
+    // a link to nothing: writing through it would create its target's directories,
+    // wherever the link points
+    if target != path && fs::symlink_metadata(&target).is_err() {
+        return Err(refuse(
+            path,
+            format!(
+                "it is a symbolic link to {}, which does not exist",
+                target.display()
+            ),
+        ));
+    }
     match fs::symlink_metadata(&target) {
         Ok(m) if m.is_file() => {}
         Ok(m) => {
@@ -272,6 +286,26 @@ pub struct AtomicFile {
 /// leaves no directory behind (one that holds a file stays).
 static MADE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
+/// The temporary files of the `AtomicFile`s alive in this process, for
+/// `remove_temporaries` (a signal handler's: a drop never runs there).
+static LIVE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Removes the temporary file of every `AtomicFile` not yet committed or dropped, for a
+/// process about to end on a signal (SIGINT, SIGTERM): the final paths stay untouched.
+pub fn remove_temporaries() {
+    if let Ok(live) = LIVE.lock() {
+        for t in live.iter() {
+            let _ = fs::remove_file(t);
+        }
+    }
+}
+
+fn forget_temporary(tmp: &Path) {
+    if let Ok(mut live) = LIVE.lock() {
+        live.retain(|t| t != tmp);
+    }
+}
+
 impl AtomicFile {
     /// Starts writing `path` (its directory is created if missing). The temporary name is
     /// `.NAME.tmp-PID` in the same directory (a rename within one file system is atomic).
@@ -313,7 +347,10 @@ impl AtomicFile {
             name.to_string_lossy(),
             std::process::id()
         ));
-        let f = File::create(&tmp)?;
+        if let Ok(mut live) = LIVE.lock() {
+            live.push(tmp.clone());
+        }
+        let f = File::create(&tmp).inspect_err(|_| forget_temporary(&tmp))?;
         Ok(AtomicFile {
             path: target,
             tmp,
@@ -347,6 +384,7 @@ impl AtomicFile {
         }
         self.finish()?;
         fs::rename(&self.tmp, &self.path)?;
+        forget_temporary(&self.tmp);
         self.tmp = PathBuf::new();
         Ok(())
     }
@@ -366,6 +404,7 @@ impl Drop for AtomicFile {
         self.w = None;
         if !self.tmp.as_os_str().is_empty() {
             let _ = fs::remove_file(&self.tmp);
+            forget_temporary(&self.tmp);
             if let (Some(dir), Ok(made)) = (self.tmp.parent(), MADE.lock()) {
                 for d in dir.ancestors().filter(|d| made.iter().any(|m| m == d)) {
                     if fs::remove_dir(d).is_err() {

@@ -42,6 +42,13 @@ fn tool_cases() -> Vec<Case> {
             "ibcc_flow",
         ]),
         case("HX-10", v, &["-"]).stdout_closed(),
+        // every output of a family is checked before the first is written
+        case("HX-14", v, &["--family", "pft", "--out-dir", "fam"])
+            .dir("fam/pft_injector_pipelined.v")
+            .also(&["--family", "pft", "--out-dir", "afile"])
+            .file("afile", "keep me\n"),
+        case("HX-15", r, &["--format", "md", "--format", "h"]),
+        case("HX-16", v, &["l.v"]).symlink("l.v", "missing/deep/y.v"),
         // an output that is a symbolic link to a file: written through, the link stays
         case("HX-11", v, &["link.v"])
             .file("real.v", "old\n")

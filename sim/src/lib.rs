@@ -6,6 +6,7 @@ pub use pft_hdl::eprintln_safe;
 
 pub mod cc;
 pub mod channel;
+pub mod cli;
 pub mod error;
 pub mod input;
 pub mod link;

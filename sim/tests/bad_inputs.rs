@@ -199,6 +199,31 @@ fn scenario_cases() -> Vec<Case> {
             format!("{BASE}{CC}kind = \"ibcc\"\nthreshold = 16\n"),
         ),
         sc("SC-44", format!("{BASE}{CC}kind = \"ibcc\"\nthresh = 3\n")),
+        // a key beside a pattern or injection type without keys (it was ignored: this
+        // ran uniform traffic)
+        sc(
+            "SC-124",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\npattern = { kind = \"uniform\", node = 3, percent = 90 }\n",
+            ),
+        )
+        .also(&["check", "t.toml"])
+        .file(
+            "t.toml",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\ninjection = { type = \"bernoulli\", peak_load = 0.5 }\n",
+            ),
+        ),
+        // runs that would not happen (they were skipped without a word)
+        sc("SC-125", with("[cycles]", "isolated = true\n[cycles]")),
+        sc(
+            "SC-126",
+            "[cycles]\nmax = 2000\n[network]\ntopology = { kind = \"single_switch\", nodes = 8 }\n\
+             [workload]\nkind = \"jobs\"\n[[workload.jobs]]\nmotif = \"alltoall\"\nnics = 4\n\
+             iterations = 2\n[[workload.jobs]]\nmotif = \"incast\"\nnics = 4\nstart_cycle = 2500\n",
+        ),
         // keys that would do nothing (they used to be accepted silently)
         sc(
             "SC-122",
@@ -816,6 +841,9 @@ fn cli_cases() -> Vec<Case> {
         case("SX-15", p, &["check", "s.toml"])
             .file("s.toml", TINY)
             .stdout_full(),
+        case("SX-33", p, &["--help"])
+            .stdout_full()
+            .also(&["run", "--help"]),
         case("SX-32", p, &["check", "s.toml"])
             .file("s.toml", TINY)
             .stdout_closed(),
@@ -899,6 +927,7 @@ fn net_bench_cases() -> Vec<Case> {
         case("NB-07", n, &["--bogus"]),
         case("NB-08", n, &["--topo", "single:4", "--cycles", "10"]).stdout_full(),
         case("NB-17", n, &["--topo", "single:4", "--cycles", "10"]).stdout_closed(),
+        case("NB-18", n, &["--help"]).stdout_full(),
         case("NB-09", n, &["--topo", "single:1"]).also(&["--topo", "torus:1,2"]),
         case("NB-10", n, &["--topo", "tree:8,5"]),
         case("NB-11", n, &["--packet-flits", "0"]).also(&[

@@ -375,6 +375,23 @@ fn trace_cli_cases() -> Vec<Case> {
                 let s = std::fs::read_to_string(d.join("o.json")).expect("o.json written");
                 assert!(s.contains("\"cycles\": 3"), "{s}");
             }),
+        case(
+            "TX-24",
+            t,
+            &[
+                "--cycles",
+                "10",
+                "--link-latency",
+                "1",
+                "--drain-schedule",
+                "-1:1",
+            ],
+        ),
+        case("TX-25", t, &["--stimulus", "ok.csv", "--out", "-"]).file("ok.csv", OK_STIM),
+        case("TX-26", t, &["--stimulus", "ok.csv", "--out", "dl.csv"])
+            .file("ok.csv", OK_STIM)
+            .symlink("dl.csv", "nowhere/x.csv"),
+        case("TX-27", t, &["--help"]).stdout_full(),
         case("TX-17", t, &["--stimulus", "ok.csv", "--summary", "o.json"])
             .file("ok.csv", OK_STIM)
             .stdout_full()

@@ -54,7 +54,12 @@ fn run() -> Result<(), i32> {
             );
             return Err(2);
         }
+        [f, _, g, ..] if f == "--format" && g == "--format" => {
+            pft_hdl::eprintln_safe!("error: --format given twice: give it once\n{USAGE}");
+            return Err(2);
+        }
         [a, ..] => {
+            let a = if a == "--format" { &args[2] } else { a };
             pft_hdl::eprintln_safe!(
                 "error: unexpected argument `{a}`: pft-regs takes only --format F\n{USAGE}"
             );

@@ -263,14 +263,24 @@ fn run() -> Result<(), i32> {
             return usage_error(&format!("--family {f}: the families are {fams:?}"));
         }
         let dir = PathBuf::from(opts.get("--out-dir").cloned().unwrap_or("synth/out".into()));
-        if let Err(e) = std::fs::create_dir_all(&dir) {
-            pft_hdl::eprintln_safe!("error: cannot create {}: {e}", dir.display());
-            return Err(1);
-        }
-        for d in designs {
-            for (top, size) in d.tops() {
-                to_file(&dir.join(format!("{top}.v")), || d.export(size))?;
+        let files: Vec<(PathBuf, &Design, _)> = designs
+            .iter()
+            .flat_map(|d| {
+                let dir = &dir;
+                d.tops()
+                    .into_iter()
+                    .map(move |(top, size)| (dir.join(format!("{top}.v")), *d, size))
+            })
+            .collect();
+        // every output checked before the first is written: a refusal leaves none
+        for (path, _, _) in &files {
+            if let Err(e) = pft_hdl::outfile::check(path, &[]) {
+                pft_hdl::eprintln_safe!("error: {e}");
+                return Err(1);
             }
+        }
+        for (path, d, size) in files {
+            to_file(&path, || d.export(size))?;
         }
         return Ok(());
     }

@@ -452,7 +452,7 @@ fn cpu_s() -> f64 {
 }
 
 fn main() -> ExitCode {
-    let a = Args::parse();
+    let a: Args = pft_sim::cli::parse();
     if let Some(path) = &a.write_anynet {
         // what the file cannot say is refused, not dropped
         let refused = if matches!(a.topo.cfg, TopologyConfig::KaryNfly { .. }) {

@@ -349,7 +349,7 @@ static ALLOC: scenario::output::LastWords = scenario::output::LastWords;
 
 fn main() -> ExitCode {
     scenario::output::LastWords::reserve();
-    let cli = Cli::parse();
+    let cli: Cli = pft_sim::cli::parse();
     let res = match &cli.cmd {
         Cmd::Check { scenario, sets } => load(scenario, sets)
             .and_then(|s| {

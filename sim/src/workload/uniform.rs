@@ -123,7 +123,7 @@ impl<'de> Deserialize<'de> for DestPattern {
             "bit_reversal",
             "shuffle",
         ];
-        super::config::tagged_strict(d, "kind", &UNIT, |v| DestPattern::deserialize(v))
+        super::config::tagged_strict(d, "kind", &UNIT, DestPattern::deserialize)
     }
 }
 

@@ -68,7 +68,7 @@ fn rate<E: Engine>(e: &mut E, inputs: &[Inputs], cycles: u64) -> f64 {
 }
 
 fn main() -> std::process::ExitCode {
-    match bench(Args::parse()) {
+    match bench(pft_sim::cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             pft_hdl::eprintln_safe!("error: {e:#}");

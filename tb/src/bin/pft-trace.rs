@@ -54,7 +54,8 @@ pub struct Args {
 
     /// Closed loop: drain probability by traced cycle, CYCLE:P[,CYCLE:P...] from cycle 0,
     /// e.g. 0:1,2000:0.3,5000:1.
-    #[arg(long, value_name = "SCHEDULE", requires = "cycles", value_parser = parse_schedule)]
+    #[arg(long, value_name = "SCHEDULE", requires = "cycles", value_parser = parse_schedule,
+          allow_hyphen_values = true)]
     drain_schedule: Option<DrainSchedule>,
 
     /// Closed loop: flits per packet of the source (1..=65535; 1: every flit starts a
@@ -236,7 +237,14 @@ fn run(a: Args) -> Result<Report> {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args: Args = pft_sim::cli::parse();
+    // interrupted (SIGINT, SIGTERM, SIGHUP): the temporary files of the outputs go, the
+    // earlier files at their paths stay; exit status 130, as pftsim's
+    let _ = ctrlc::set_handler(|| {
+        pft_hdl::outfile::remove_temporaries();
+        pft_hdl::eprintln_safe!("error: interrupted: the unfinished outputs were removed");
+        std::process::exit(130);
+    });
     match run(args) {
         Ok(Report { warnings, line }) => {
             use std::io::Write;

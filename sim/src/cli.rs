@@ -1,0 +1,30 @@
+//! The command line of the tools: clap's parse, with `--help` and `--version` written the
+//! way every other output is (a failed write is an error, exit status 1).
+
+use clap::error::ErrorKind;
+use clap::Parser;
+use std::io::Write;
+
+/// `T::parse()`, except that the help or version text that cannot be written to stdout
+/// (`--help > /dev/full`, a closed stdout) ends the process with exit status 1 and a
+/// message, where clap would exit 0.
+pub fn parse<T: Parser>() -> T {
+    match T::try_parse() {
+        Ok(args) => args,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let text = e.render().to_string();
+            let mut out = std::io::stdout().lock();
+            let written = pft_hdl::outfile::stdout_is_open()
+                .and_then(|_| out.write_all(text.as_bytes()))
+                .and_then(|_| out.flush());
+            match written {
+                Ok(()) => std::process::exit(0),
+                Err(err) => {
+                    crate::eprintln_safe!("error: cannot write to stdout: {err}");
+                    std::process::exit(1)
+                }
+            }
+        }
+        Err(e) => e.exit(),
+    }
+}
