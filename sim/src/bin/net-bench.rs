@@ -61,10 +61,9 @@ pub struct Args {
     /// Run the invariant checker every cycle.
     #[arg(long)]
     check: bool,
-    /// PFT on (the paper's configuration) or off.
-    #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set,
-          value_parser = parse_on_off)]
-    pft: bool,
+    /// PFT on (the paper's configuration) or off [default: on]; with `--cc pft` only.
+    #[arg(long, value_name = "on|off", action = clap::ArgAction::Set, value_parser = parse_on_off)]
+    pft: Option<bool>,
     /// Congestion control: any registered scheme with its defaults (pft: the paper's
     /// configuration, on or off by --pft; none; ibcc: IB CC with the IB seed's Table I).
     #[arg(long, value_name = "SCHEME", default_value = "pft", value_parser = parse_cc)]
@@ -453,6 +452,13 @@ fn cpu_s() -> f64 {
 
 fn main() -> ExitCode {
     let a: Args = pft_sim::cli::parse();
+    if a.pft.is_some() && a.cc != "pft" {
+        pft_sim::eprintln_safe!(
+            "error: --pft applies to --cc pft only (here --cc {}): leave it out",
+            a.cc
+        );
+        return ExitCode::from(2);
+    }
     if let Some(path) = &a.write_anynet {
         // what the file cannot say is refused, not dropped
         let refused = if matches!(a.topo.cfg, TopologyConfig::KaryNfly { .. }) {
@@ -520,7 +526,7 @@ fn main() -> ExitCode {
         }
         None => a.msg_bytes.unwrap_or(4096),
     };
-    let pft = PftConfig::default().with("enable", a.pft.into());
+    let pft = PftConfig::default().with("enable", a.pft.unwrap_or(true).into());
     let cc = match CcConfig::default_of(&a.cc).expect("parse_cc took a registered kind") {
         CcConfig::Pft(_) => CcConfig::Pft(pft),
         other => other,

@@ -441,7 +441,12 @@ pub fn estimate_specs(
         .or_else(|| specs.iter().find(|s| s.congestors))
         .or(specs.first())
         .context("no runs")?;
-    estimate::estimate(sc, first, specs.len(), jobs)
+    estimate::estimate(sc, first, specs.len(), jobs).with_context(|| {
+        format!(
+            "the estimate's calibration (the first cycles of run `{}`) failed: the scenario is valid, but its runs would stop the same way",
+            first.label
+        )
+    })
 }
 
 /// With `[network] threads` above 1: one line per run of `specs` saying what of its phase 2

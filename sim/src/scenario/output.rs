@@ -268,12 +268,23 @@ impl ResultDir {
             let old = registry::read_manifest(dir);
             earlier_present(dir, &manifest, old.as_ref(), legacy, inputs)?;
         }
+        let had = (dir.exists(), dir.join(registry::LOCK).exists());
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
         outfile::check_dir(dir)
             .map_err(|e| anyhow::anyhow!("output directory {}: {}", dir.display(), e.why))?;
         let lock = registry::lock(dir)?;
-        registry::check_descendants(dir)?;
+        if let Err(e) = registry::check_descendants(dir) {
+            // refused: the lock file and the directory this command made go again
+            drop(lock);
+            if !had.1 {
+                let _ = std::fs::remove_file(dir.join(registry::LOCK));
+            }
+            if !had.0 {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(e);
+        }
         let old = registry::read_manifest(dir);
         if !keep {
             move_aside_earlier(dir, &manifest, old.as_ref(), legacy, inputs)?;
