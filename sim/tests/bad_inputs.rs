@@ -216,6 +216,12 @@ fn scenario_cases() -> Vec<Case> {
                 "msg_bytes = 1024\ninjection = { type = \"bernoulli\", peak_load = 0.5 }\n",
             ),
         ),
+        // another motif's key (it was ignored)
+        sc(
+            "SC-127",
+            "[cycles]\nmax = 2000\n[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n\
+             [workload]\nkind = \"motif\"\nmotif = \"alltoall\"\nalgorithm = \"ring\"\n",
+        ),
         // runs that would not happen (they were skipped without a word)
         sc("SC-125", with("[cycles]", "isolated = true\n[cycles]")),
         sc(

@@ -250,6 +250,54 @@ impl MotifConfig {
         if self.periodic && self.motif != MotifKind::Halo3d {
             e.push("periodic", true, "is for halo3d only; remove it");
         }
+        // another motif's keys (a value other than the default: the key was written)
+        use MotifKind as M;
+        let d = MotifConfig::new(self.motif);
+        for (key, set, got, only, ok) in [
+            (
+                "algorithm",
+                self.algorithm != d.algorithm,
+                match self.algorithm {
+                    Algorithm::Ring => "\"ring\"",
+                    Algorithm::RecursiveDoubling => "\"recursive_doubling\"",
+                }
+                .to_string(),
+                "allreduce",
+                self.motif == M::Allreduce,
+            ),
+            (
+                "root",
+                self.root != d.root,
+                self.root.to_string(),
+                "incast and broadcast",
+                matches!(self.motif, M::Incast | M::Broadcast),
+            ),
+            (
+                "blocks",
+                self.blocks != d.blocks,
+                self.blocks.to_string(),
+                "sweep3d",
+                self.motif == M::Sweep3d,
+            ),
+            (
+                "corners",
+                self.corners != d.corners,
+                self.corners.to_string(),
+                "sweep3d",
+                self.motif == M::Sweep3d,
+            ),
+        ] {
+            if set && !ok {
+                e.push(
+                    key,
+                    got,
+                    format!(
+                        "is for {only} only (motif = {:?}); remove it",
+                        self.motif.name()
+                    ),
+                );
+            }
+        }
         if self.root >= nodes.max(1) {
             e.push("root", self.root, format!("allowed a rank in 0..{nodes}"));
         }

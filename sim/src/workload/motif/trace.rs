@@ -94,6 +94,9 @@ impl Trace {
         let mut lines: Vec<Vec<usize>> = Vec::new();
         let mut cuts: Vec<Vec<usize>> = Vec::new();
         let mut total = 0usize;
+        // a byte-order mark is no text; CRLF and lone CR end lines as LF does
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
         for (i, raw) in text.lines().enumerate() {
             let ln = i + 1;
             let body = raw.split('#').next().unwrap_or("");
