@@ -935,6 +935,14 @@ fn net_bench_cases() -> Vec<Case> {
         case("NB-17", n, &["--topo", "single:4", "--cycles", "10"]).stdout_closed(),
         case("NB-18", n, &["--help"]).stdout_full(),
         case("NB-19", n, &["--cc", "none", "--pft", "on"]).also(&["--cc", "ibcc", "--pft", "off"]),
+        case("NB-20", n, &["--ack-bytes", "5000", "--cycles", "10"]).also(&[
+            "--topo",
+            "ft128",
+            "--cc",
+            "selftuned",
+            "--cycles",
+            "10",
+        ]),
         case("NB-09", n, &["--topo", "single:1"]).also(&["--topo", "torus:1,2"]),
         case("NB-10", n, &["--topo", "tree:8,5"]),
         case("NB-11", n, &["--packet-flits", "0"]).also(&[

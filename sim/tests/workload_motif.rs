@@ -221,7 +221,11 @@ fn bad_traces_are_refused_with_their_line() {
         ),
         ("ranks 2\n0 wait\n1 wait\n", 0, "rank 0 has no `iter` line"),
         // a byte-order mark and lone CR line ends are read as text and line ends
-        ("\u{feff}ranks 2\r0 sned 1 8\r", 2, "unknown operation `sned`"),
+        (
+            "\u{feff}ranks 2\r0 sned 1 8\r",
+            2,
+            "unknown operation `sned`",
+        ),
         ("ranks 2\n0 send 1\n", 2, "missing the size in bytes"),
         ("ranks 2\n0 iter\n1 wait\n", 3, "rank 1 has 0 `iter` lines"),
         (

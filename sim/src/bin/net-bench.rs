@@ -32,6 +32,62 @@ use std::time::Instant;
 // a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
 pft_hdl::standard_fds_guard!();
 
+/// The flag that sets a network key (`NetConfig`'s field), where one does.
+const FLAG_OF_KEY: [(&str, &str); 18] = [
+    ("topology", "--topo"),
+    ("vcs", "--vcs"),
+    ("vc_buf_flits", "--vc-buf"),
+    ("routing", "--routing"),
+    ("switching", "--switching"),
+    ("head_latency_cycles", "--head-latency"),
+    ("speedup", "--speedup"),
+    ("out_buffer_flits", "--out-buf"),
+    ("ack_bytes", "--ack-bytes"),
+    ("ack_vcs", "--ack-vcs"),
+    ("local_latency_cycles", "--local-latency"),
+    ("global_latency_cycles", "--global-latency"),
+    ("lane_reuse", "--lane-reuse"),
+    ("ugal_threshold_flits", "--ugal-threshold"),
+    ("link_latency_cycles", "--link-latency"),
+    ("credit_latency_cycles", "--credit-latency"),
+    ("switch_latency_cycles", "--switch-latency"),
+    ("mtu_bytes", "--packet-flits"),
+];
+
+/// A network the flags describe that the model refuses: a usage error (exit status 2)
+/// naming the flag of the refused key; a key of the scheme's (`cc.*`), which net-bench
+/// runs with its defaults, is for a scenario's `[[cc]]` entry.
+fn refused(e: &pft_sim::net::NetError) -> ExitCode {
+    let field = match e {
+        pft_sim::net::NetError::Config(f) => Some(f.field.as_str()),
+        _ => None,
+    };
+    let key = field.map(|f| f.strip_prefix("network.").unwrap_or(f));
+    let flag = key.and_then(|k| {
+        let first = k.split(['.', '[']).next().unwrap_or(k);
+        FLAG_OF_KEY
+            .iter()
+            .find(|(key, _)| *key == first)
+            .map(|(_, f)| *f)
+    });
+    match (flag, key) {
+        (Some(flag), _) => {
+            pft_sim::eprintln_safe!("error: invalid value for '{flag}': {e}");
+            ExitCode::from(2)
+        }
+        (None, Some(k)) if k.starts_with("cc.") => {
+            pft_sim::eprintln_safe!(
+                "error: --cc: {e} (net-bench runs a scheme with its defaults; set the key in a scenario's [[cc]] entry and use pftsim)"
+            );
+            ExitCode::from(2)
+        }
+        _ => {
+            pft_sim::eprintln_safe!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Simulation speed and peak memory of the network model under uniform Bernoulli load.
 // `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
 #[derive(Parser, Debug)]
@@ -90,19 +146,22 @@ pub struct Args {
     /// wormhole or vct (`[network] switching`; default wormhole with --vcs).
     #[arg(long, value_name = "S", value_parser = parse_switching)]
     switching: Option<Switching>,
-    /// Link, credit and switch latencies, cycles (`[network] link_latency_cycles`,
-    /// `credit_latency_cycles`, `switch_latency_cycles`; defaults 10, 10, 2).
+    /// Flit latency of every link, cycles (`[network] link_latency_cycles`; default 10).
     #[arg(long, value_name = "C", value_parser = parse_latency)]
     link_latency: Option<u32>,
+    /// Credit latency of every link, cycles (`[network] credit_latency_cycles`; default 10).
     #[arg(long, value_name = "C", value_parser = parse_latency)]
     credit_latency: Option<u32>,
+    /// Switch pipeline latency, cycles (`[network] switch_latency_cycles`; default 2).
     #[arg(long, value_name = "C", value_parser = parse_switch_latency)]
     switch_latency: Option<u32>,
-    /// Dragonfly: flit and credit latency of links inside and between groups, cycles,
-    /// 1..=65536 (`[network] local_latency_cycles`, `global_latency_cycles`; then
-    /// --link-latency and --credit-latency are the NIC links').
+    /// Dragonfly: flit and credit latency of the links inside a group, cycles, 1..=65536
+    /// (`[network] local_latency_cycles`; with it or --global-latency, --link-latency and
+    /// --credit-latency are the NIC links').
     #[arg(long, value_name = "C", value_parser = parse_latency)]
     local_latency: Option<u32>,
+    /// Dragonfly: flit and credit latency of the links between groups, cycles, 1..=65536
+    /// (`[network] global_latency_cycles`).
     #[arg(long, value_name = "C", value_parser = parse_latency)]
     global_latency: Option<u32>,
     /// Lane router: an output lane takes the next packet when the lane behind it is empty
@@ -534,10 +593,7 @@ fn main() -> ExitCode {
     let t0 = Instant::now();
     let mut net = match Network::with_cc(&cfg, &cc, engine, seed) {
         Ok(n) => n,
-        Err(e) => {
-            pft_sim::eprintln_safe!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return refused(&e),
     };
     let build_s = t0.elapsed().as_secs_f64();
     if let (true, Some(why)) = (a.threads > 1, net.single_thread_reason()) {
