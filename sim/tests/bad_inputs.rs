@@ -222,6 +222,14 @@ fn scenario_cases() -> Vec<Case> {
             "[cycles]\nmax = 2000\n[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n\
              [workload]\nkind = \"motif\"\nmotif = \"alltoall\"\nalgorithm = \"ring\"\n",
         ),
+        // a pattern that sends nothing (it ran with no traffic at all)
+        sc(
+            "SC-128",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\npattern = { kind = \"shift\", by = 4 }\n",
+            ),
+        ),
         // runs that would not happen (they were skipped without a word)
         sc("SC-125", with("[cycles]", "isolated = true\n[cycles]")),
         sc(

@@ -127,6 +127,33 @@ impl<'de> Deserialize<'de> for DestPattern {
     }
 }
 
+/// Refuses a pattern that does not fit `nodes` NICs, and a fixed permutation that maps
+/// every NIC to itself there (`shift` by a multiple of the NIC count, `tornado` with k = 2,
+/// ...): it would send nothing at all.
+fn check_pattern(p: &DestPattern, nodes: u32, key: &str, errs: &mut ConfigErrors) {
+    match p.pattern(nodes) {
+        Err(e) => errs.push(key, p.kind(), e),
+        Ok(q) => {
+            let fixed = matches!(
+                q,
+                Pattern::Shift { .. }
+                    | Pattern::Transpose
+                    | Pattern::Complement
+                    | Pattern::BitReversal
+                    | Pattern::Shuffle
+                    | Pattern::Tornado { .. }
+            );
+            if fixed && (0..nodes).all(|s| q.permute(s, nodes).is_none()) {
+                errs.push(
+                    key,
+                    p.kind(),
+                    format!("maps every one of the {nodes} NICs to itself: no NIC would send"),
+                );
+            }
+        }
+    }
+}
+
 fn default_permutation_seed() -> u64 {
     1
 }
@@ -219,8 +246,8 @@ impl UniformConfig {
         check_window(&mut errs, self.start_cycle, self.stop_cycle);
         if phased {
             self.check_phases(nodes, &mut errs);
-        } else if let Err(e) = self.pattern.pattern(nodes) {
-            errs.push("pattern", self.pattern.kind(), e);
+        } else {
+            check_pattern(&self.pattern, nodes, "pattern", &mut errs);
         }
         errs.into_result()
     }
@@ -252,9 +279,7 @@ impl UniformConfig {
                     errs.push(&field, v, format!("allowed {field} >= 1"));
                 }
             }
-            if let Err(e) = p.pattern.pattern(nodes) {
-                errs.push(&format!("phases[{i}].pattern"), p.pattern.kind(), e);
-            }
+            check_pattern(&p.pattern, nodes, &format!("phases[{i}].pattern"), errs);
         }
     }
 
