@@ -436,15 +436,13 @@ fn main() -> ExitCode {
             out,
             sets,
         } => load(scenario, sets).and_then(|sc| {
-            let same = match (std::fs::canonicalize(scenario), std::fs::canonicalize(out)) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => false,
-            };
-            if same {
-                anyhow::bail!("trace-write: --out is the scenario file itself; choose another file");
-            }
+            // one file named on the command line, as pft-verilog's and pft-trace's: checked
+            // before any work (not the scenario, not a directory or device, a link to a
+            // file written through), then written under a temporary name
+            pft_hdl::outfile::check(out, &[scenario.as_path()])?;
             let text = scenario::motif_out::trace_text(&sc)?;
-            scenario::output::write_atomic(out, text.as_bytes())?;
+            pft_hdl::outfile::write_atomic(out, text.as_bytes())
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
             say(format_args!(
                 "wrote {} ({} lines)\n",
                 scenario::sanitize(&out.display().to_string()),
@@ -462,7 +460,13 @@ fn main() -> ExitCode {
             time,
             mem,
             opts,
-        } => sweep_cmd(
+        } => {
+            if emit.is_some() && (opts.jobs.is_some() || opts.threads.is_some()) {
+                pft_sim::eprintln_safe!(
+                    "note: --emit: --jobs and --threads do not apply to the job list (its lines run at --jobs 1 and at the point files' network.threads)"
+                );
+            }
+            sweep_cmd(
             sweep::SweepArgs {
                 scenario: scenario.clone(),
                 grid: grid.clone(),
@@ -479,7 +483,8 @@ fn main() -> ExitCode {
                 mem: mem.clone(),
             },
             *collect,
-        ),
+        )
+        }
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
