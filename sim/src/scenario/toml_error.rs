@@ -329,6 +329,27 @@ fn culprit(text: &str, table: &str, required: bool) -> Option<(String, toml::Val
             .collect::<Vec<_>>()
             .join(".");
         let mut d = doc.clone();
+        // an array of tables (`[[workload.jobs]]`): serde stops at the first element it
+        // refuses, the first whose prefix of the array gives the error; go on inside it
+        if let (Some(n), Some(last)) = (
+            value_at(&mut d, &at)
+                .filter(|v| is_table_array(v))
+                .and_then(|v| v.as_array())
+                .map(Vec::len),
+            path.last().cloned(),
+        ) {
+            let i = (0..n).find(|&i| {
+                let mut t = doc.clone();
+                if let Some(a) = value_at(&mut t, &at).and_then(|v| v.as_array_mut()) {
+                    a.truncate(i + 1);
+                }
+                error(&t).as_deref() == Some(base.as_str())
+            });
+            let Some(i) = i else { break };
+            *path.last_mut().expect("a last part") = format!("{last}[{i}]");
+            found = value_at(&mut d, &format!("{at}[{i}]")).cloned();
+            continue;
+        }
         let Some(inner) = value_at(&mut d, &at).and_then(|v| v.as_table()) else {
             break;
         };
@@ -348,7 +369,8 @@ fn culprit(text: &str, table: &str, required: bool) -> Option<(String, toml::Val
         let others: Vec<_> = changed.iter().filter(|c| !c.2).collect();
         let pick = match (others.as_slice(), changed.as_slice()) {
             ([one], _) => (*one).clone(),
-            ([], [one]) if required => one.clone(),
+            // an array of tables missing as a whole says so too: it is the culprit
+            ([], [one]) if required || is_table_array(&one.1) => one.clone(),
             _ => break,
         };
         path.push(pick.0);
@@ -397,11 +419,36 @@ fn failing_entry(text: &str, at: usize) -> Option<usize> {
     None
 }
 
+/// True for a non-empty array of tables (`[[workload.jobs]]`).
+fn is_table_array(v: &toml::Value) -> bool {
+    v.as_array()
+        .is_some_and(|a| !a.is_empty() && a.iter().all(toml::Value::is_table))
+}
+
 /// The line of the entry `path` (its first part) of the table whose header is at `at`: a
 /// `key =` line or a sub-table's header.
 fn entry_of(text: &str, at: usize, path: &str) -> Option<usize> {
-    let first = path.split('.').next()?;
-    entry_in_table(text, at, &format!("unknown field `{first}`"))
+    let mut parts = path.split('.');
+    let first = parts.next()?;
+    let Some((name, index)) = first.split_once('[') else {
+        return entry_in_table(text, at, &format!("unknown field `{first}`"));
+    };
+    // an element of an array of tables: its own header, then its entry
+    let want = format!("{}.{name}[{index}", key_at(text, at)?);
+    let mut arrays = Vec::new();
+    let mut offset = 0;
+    for l in text.split('\n') {
+        let t = l.trim_start();
+        if header(t, &mut arrays).as_deref() == Some(want.as_str()) {
+            let h = offset + l.len() - t.len();
+            return match parts.next() {
+                Some(key) => entry_in_table(text, h, &format!("unknown field `{key}`")).or(Some(h)),
+                None => Some(h),
+            };
+        }
+        offset += l.len() + 1;
+    }
+    None
 }
 
 /// True when the line of `at` starts like a table header but is not one.

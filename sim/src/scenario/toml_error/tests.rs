@@ -165,6 +165,18 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "key `det_mode`: unknown value \"xx\"; the allowed values are \"ft\" or \"at\"",
             "`pft[1].det_mode` (line 5, column 12)",
         ),
+        // an element of an array of tables inside a tagged table: serde reports the
+        // table; the element is the first whose prefix of the array gives the error
+        (
+            "[network]\ntopology = { kind = \"single_switch\", nodes = 8 }\n[workload]\nkind = \"jobs\"\n[[workload.jobs]]\nmotif = \"alltoall\"\nnics = 4\n[[workload.jobs]]\nmotif = \"incast\"\nnics = 4\niterations = -1\n",
+            "invalid value: integer `-1`, expected u32",
+            "`workload.jobs[1].iterations` (line 11, column 1): invalid value: integer `-1`, expected an integer in the field's range: allowed 1 <= iterations <= 100000",
+        ),
+        (
+            "[network]\ntopology = { kind = \"single_switch\", nodes = 8 }\n[workload]\nkind = \"jobs\"\n[[workload.jobs]]\nnics = 4\n",
+            "missing field `motif`",
+            "`workload.jobs[0].motif` (line 5, column 1): missing field `motif`",
+        ),
         // an error in a later `[[cc]]` entry: serde reports the array's first header
         (
             "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"none\"\n[[cc]]\nname = \"b\"\nkind = \"mvcm\"\nin_threshold_percent = -5\n",
