@@ -71,7 +71,7 @@ pub fn write_run(dir: &Path, sc: &Scenario, r: &RunOutput) -> anyhow::Result<()>
     if !m.finished {
         let done = m.rows.iter().filter(|x| x.cycles.is_some()).count();
         crate::eprintln_safe!(
-            "warning: run `{}`: the {} workload reached cycles.max = {} with {done} of {} iterations done by every rank; raise cycles.max",
+            "warning: run `{}`: the {} workload reached cycles.max = {} with {done} of {} iterations done by every rank; raise cycles.max (unless the iterations stopped advancing: a trace whose ranks wait on each other never ends)",
             super::sanitize(&r.spec.label),
             m.motif,
             sc.cycles.max,

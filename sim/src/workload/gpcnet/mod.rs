@@ -274,7 +274,7 @@ impl GpcnetConfig {
         if k == 0 || k > 4 || has_duplicates(&self.congestor_kinds) {
             e.push(
                 "congestor_kinds",
-                format!("{:?}", self.congestor_kinds),
+                names(&self.congestor_kinds),
                 "allowed 1 to 4 distinct kinds of a2a, incast, put_incast, get_bcast",
             );
         }
@@ -282,7 +282,7 @@ impl GpcnetConfig {
         if t == 0 || t > 3 || has_duplicates(&self.canary_tests) {
             e.push(
                 "canary_tests",
-                format!("{:?}", self.canary_tests),
+                names(&self.canary_tests),
                 "allowed 1 to 3 distinct tests of latency, bandwidth, allreduce",
             );
         }
@@ -333,6 +333,11 @@ impl GpcnetConfig {
         }
         e.into_result()
     }
+}
+
+/// A list as the scenario writes it (`["a2a", "incast"]`), not as Rust names its values.
+fn names<T: serde::Serialize>(v: &[T]) -> String {
+    toml::Value::try_from(v).map_or_else(|_| "?".into(), |t| t.to_string())
 }
 
 fn has_duplicates<T: PartialEq>(v: &[T]) -> bool {
