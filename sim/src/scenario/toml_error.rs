@@ -43,6 +43,32 @@ pub const TAGGED: [(&str, &str, &[&str]); 4] = [
     ("CcConfig", "cc[]", crate::cc::KINDS),
 ];
 
+/// Tables inside `[workload]` (and its phases) that serde names by their Rust enum when
+/// one is not a table: the enum, its tag and its values (a test checks them against serde).
+pub const INNER_TAGGED: [(&str, &str, &[&str]); 2] = [
+    (
+        "InjectionProcess",
+        "type",
+        &["bernoulli", "on_off", "budget"],
+    ),
+    (
+        "DestPattern",
+        "kind",
+        &[
+            "uniform",
+            "transpose",
+            "complement",
+            "bit_reversal",
+            "shuffle",
+            "tornado",
+            "shift",
+            "hot_spot",
+            "permutation",
+            "group_shift",
+        ],
+    ),
+];
+
 /// Longest source line shown whole; longer lines are shown around the error's column.
 const MAX_LINE_CHARS: usize = 100;
 
@@ -220,12 +246,13 @@ pub fn syntax_message(text: &str, e: &toml::de::Error) -> String {
 /// field's own range where serde gave the range of the storage type.
 fn explain(text: &str, key: &str, what: &str) -> String {
     let mut what = what.to_string();
-    for (name, _, kinds) in TAGGED {
+    let tags = TAGGED.iter().map(|(n, _, k)| (*n, "kind", *k));
+    for (name, tag, kinds) in tags.chain(INNER_TAGGED) {
         let from = format!("expected internally tagged enum {name}");
         if what.ends_with(&from) {
             let cut = what.len() - from.len();
             what = format!(
-                "{}expected a table with `kind` = {}",
+                "{}expected a table with `{tag}` = {}",
                 &what[..cut],
                 one_of(kinds)
             );

@@ -219,6 +219,29 @@ fn the_wordings_this_module_reads_are_the_parsers() {
     }
 }
 
+/// The values listed for the tables inside `[workload]` are serde's own, and their enum's
+/// name never reaches a message.
+#[test]
+fn inner_tagged_values_match_serde() {
+    for (name, tag, kinds) in INNER_TAGGED {
+        let key = if tag == "type" {
+            "injection"
+        } else {
+            "pattern"
+        };
+        let (raw, _) = both(&format!("{BASE}{key} = {{ {tag} = \"zz\" }}\n"));
+        let want = format!("unknown variant `zz`, expected {}", one_of(kinds));
+        assert_eq!(raw, want, "values of {name}");
+        let (raw, ours) = both(&format!("{BASE}{key} = \"x\"\n"));
+        assert!(raw.contains(name), "{raw}");
+        assert!(!ours.contains(name), "{ours}");
+        assert!(
+            ours.contains(&format!("expected a table with `{tag}` = ")),
+            "{ours}"
+        );
+    }
+}
+
 /// The kinds listed for a tagged table are serde's own.
 #[test]
 fn tagged_kinds_match_serde() {
