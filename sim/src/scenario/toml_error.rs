@@ -571,12 +571,30 @@ fn rule_of(text: &str, key: &str, max: u64, parsed: &mut bool) -> Option<String>
         if let Err(errs) = sc.validate() {
             let got = probe.to_string();
             let rule = errs.0.iter().find(|e| e.field == key).or_else(|| {
-                errs.0
-                    .iter()
-                    .find(|e| Some(e.field.as_str()) == array && e.got == got)
+                // the array's rule when it quotes the probed value (alone or in the list)
+                errs.0.iter().find(|e| {
+                    Some(e.field.as_str()) == array
+                        && (e.got == got
+                            || e.got
+                                .strip_prefix('[')
+                                .is_some_and(|l| l.split([',', ']']).any(|x| x.trim() == got)))
+                })
             });
             if let Some(e) = rule {
                 return Some(e.allowed.clone());
+            }
+            // a table's rule about one of its keys (`workload.pattern` = hot_spot: "percent
+            // = 200: must be in 0..=100")
+            if let Some((table, last)) = key.rsplit_once('.') {
+                let said = format!("{last} = {got}: ");
+                if let Some(r) = errs
+                    .0
+                    .iter()
+                    .filter(|e| e.field == table)
+                    .find_map(|e| e.allowed.strip_prefix(&said))
+                {
+                    return Some(r.to_string());
+                }
             }
         }
     }

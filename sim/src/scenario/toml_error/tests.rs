@@ -177,6 +177,18 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "missing field `motif`",
             "`workload.jobs[0].motif` (line 5, column 1): missing field `motif`",
         ),
+        // a key whose rule validation states at its table (`workload.pattern`), and an
+        // array element whose rule is the array's: not the storage type's range
+        (
+            "[network]\ntopology = { kind = \"single_switch\", nodes = 8 }\n[workload]\nkind = \"uniform\"\npattern = { kind = \"hot_spot\", node = 1, percent = -3 }\n",
+            "invalid value: integer `-3`, expected u32",
+            "`workload.pattern.percent` (line 5, column 1): invalid value: integer `-3`, expected an integer in the field's range: must be in 0..=100",
+        ),
+        (
+            "[network]\ntopology = { kind = \"single_switch\", nodes = 8 }\n[workload]\nkind = \"motif\"\nmotif = \"fft3d\"\ngrid = [-2, -4]\n",
+            "invalid value: integer `-2`, expected u32",
+            "`workload.grid[0]` (line 6, column 9): invalid value: integer `-2`, expected an integer in the field's range: allowed 2 positive integers whose product is the NIC count, 8",
+        ),
         // an error in a later `[[cc]]` entry: serde reports the array's first header
         (
             "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"none\"\n[[cc]]\nname = \"b\"\nkind = \"mvcm\"\nin_threshold_percent = -5\n",
