@@ -590,6 +590,9 @@ fn main() -> ExitCode {
         CcConfig::Pft(_) => CcConfig::Pft(pft),
         other => other,
     };
+    for w in cfg.warnings() {
+        pft_sim::eprintln_safe!("warning: {w}");
+    }
     let t0 = Instant::now();
     let mut net = match Network::with_cc(&cfg, &cc, engine, seed) {
         Ok(n) => n,

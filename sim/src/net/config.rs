@@ -378,6 +378,27 @@ impl NetConfig {
         })
     }
 
+    /// Settings that are valid but do nothing as written (`check` and net-bench print
+    /// them): `ugal`/`par` on a dragonfly whose lanes hold no more used credits per port
+    /// than the threshold, so that their test (q_min > 2 q_nonmin + T) never fires.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let adaptive = matches!(self.routing, Some(Routing::Ugal | Routing::Par));
+        if adaptive && self.topology.dragonfly().is_some() && self.vcs.is_some() {
+            let most = self.input_port_flits();
+            let t = self
+                .ugal_threshold_flits
+                .unwrap_or(super::lanes::DEFAULT_UGAL_THRESHOLD);
+            if most <= t {
+                out.push(format!(
+                    "routing `{}`: a port holds at most {most} used credits here (vcs x vc_buf_flits), not above ugal_threshold_flits = {t}, so the non-minimal test never fires and every packet routes as under `min`; lower ugal_threshold_flits or deepen the lanes",
+                    if self.routing == Some(Routing::Ugal) { "ugal" } else { "par" }
+                ));
+            }
+        }
+        out
+    }
+
     /// Lane records per port of the lane router: `vcs`, and with routing `disha` one more
     /// (the deadlock buffer's lane). None without `vcs`.
     pub fn lane_records(&self) -> Option<u32> {

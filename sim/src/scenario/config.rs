@@ -225,8 +225,24 @@ impl Scenario {
             source,
         })?;
         if !sets.is_empty() {
+            // a file's path given on the command line is the user's, from the current
+            // directory (docs/network.md), not from the scenario's
+            let sets: Vec<(String, toml::Value)> = sets
+                .iter()
+                .map(|(k, v)| match v {
+                    toml::Value::String(p)
+                        if ["network.topology.path", "workload.path"].contains(&k.as_str())
+                            && Path::new(p).is_relative() =>
+                    {
+                        let abs =
+                            std::path::absolute(p).map_or(p.clone(), |a| a.display().to_string());
+                        (k.clone(), toml::Value::String(abs))
+                    }
+                    _ => (k.clone(), v.clone()),
+                })
+                .collect();
             text =
-                super::overrides::apply(&text, sets).map_err(|message| ScenarioError::Parse {
+                super::overrides::apply(&text, &sets).map_err(|message| ScenarioError::Parse {
                     path: shown.clone(),
                     message,
                 })?;
@@ -262,7 +278,8 @@ impl Scenario {
     /// (docs/scenarios.md, "levels that block completely"), and `[[pft]]` entries whose
     /// `classes` name a class this workload has no NIC of.
     pub fn warnings(&self) -> Vec<String> {
-        let mut out = self.blocking_warnings();
+        let mut out = self.network.warnings();
+        out.extend(self.blocking_warnings());
         out.extend(self.class_warnings());
         out
     }

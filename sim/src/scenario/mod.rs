@@ -98,7 +98,7 @@ fn cc_spec(sc: &Scenario, name: &str) -> anyhow::Result<RunSpec> {
         let names: Vec<String> = sc.configs().into_iter().map(|(n, _)| n).collect();
         sc.config_named(name).with_context(|| {
             format!(
-                "--pft {name}: the scenario has no [[pft]] or [[cc]] entry of that name (it has: {}, and `off`)",
+                "--pft/--cc {name}: the scenario has no [[pft]] or [[cc]] entry of that name (it has: {}, and `off`)",
                 if names.is_empty() { "none".to_string() } else { names.join(", ") }
             )
         })?

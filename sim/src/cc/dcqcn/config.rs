@@ -165,7 +165,7 @@ impl DcqcnConfig {
             errs.push(bad(
                 &key("min_rate_mbps"),
                 self.min_rate_mbps,
-                format!("must be above 0 and at most {MAX_MBPS} (Mb/s)"),
+                "must be above 0 and at most network.link_gbps in Mb/s (the line rate)",
             ));
         }
         errs
@@ -233,7 +233,12 @@ impl DcqcnConfig {
 
     /// One line for reports: `DCQCN K=5K..min(200K,buf) P=0.01 g=0.0039 T=55us B=10485760`.
     pub fn describe(&self) -> String {
-        let kmin = self.kmin_bytes.map_or("5K".to_string(), |k| k.to_string());
+        // (Kmin left out is min(5 KB, Kmax / 2): with Kmax set, the label says so)
+        let kmin = match (self.kmin_bytes, self.kmax_bytes) {
+            (Some(k), _) => k.to_string(),
+            (None, Some(_)) => "min(5K,Kmax/2)".to_string(),
+            (None, None) => "5K".to_string(),
+        };
         let kmax = self
             .kmax_bytes
             .map_or("min(200K,buf)".to_string(), |k| k.to_string());

@@ -22,6 +22,9 @@ pub enum VictimMask {
     All,
 }
 
+/// `marking = "validated"`'s input and output thresholds when left out (MVCM's, percent).
+pub const VALIDATED_PERCENT: (u64, u64) = (66, 33);
+
 /// Which packets the switches mark with FECN.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -256,8 +259,14 @@ impl IbccConfig {
         let level = |pct: u64, cap: u32| (pct * cap as u64 / 100) as u32;
         (self.marking == Marking::Validated).then(|| {
             (
-                level(self.in_threshold_percent.unwrap_or(66), buffer_flits),
-                level(self.out_threshold_percent.unwrap_or(33), out_flits),
+                level(
+                    self.in_threshold_percent.unwrap_or(VALIDATED_PERCENT.0),
+                    buffer_flits,
+                ),
+                level(
+                    self.out_threshold_percent.unwrap_or(VALIDATED_PERCENT.1),
+                    out_flits,
+                ),
             )
         })
     }

@@ -62,6 +62,29 @@ impl Plugin for Ibcc {
         }
     }
 
+    fn derived(cfg: &IbccConfig, _net: &NetConfig) -> Vec<(&'static str, u64)> {
+        // validated marking's thresholds left out: MVCM's (`validated_levels`)
+        if cfg.marking != Marking::Validated {
+            return Vec::new();
+        }
+        [
+            (
+                "in_threshold_percent",
+                cfg.in_threshold_percent,
+                config::VALIDATED_PERCENT.0,
+            ),
+            (
+                "out_threshold_percent",
+                cfg.out_threshold_percent,
+                config::VALIDATED_PERCENT.1,
+            ),
+        ]
+        .into_iter()
+        .filter(|(_, own, _)| own.is_none())
+        .map(|(k, _, v)| (k, v))
+        .collect()
+    }
+
     fn build(cfg: &IbccConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<IbccState, NetError> {
         let victim = ctx
             .topo

@@ -163,7 +163,18 @@ impl SelfTunedConfig {
             return Err(bad(
                 &format!("{prefix}.tune_cycles"),
                 self.tune_cycles,
-                format!("must be a multiple of g = {g} cycles, at most 255 g"),
+                format!(
+                    "must be a multiple of g = {g} cycles, at most 255 g{}",
+                    if self.tune_cycles == SelfTunedConfig::default().tune_cycles {
+                        format!(
+                            " ({} is the default, made for the paper's g = 32; set tune_cycles, e.g. {})",
+                            self.tune_cycles,
+                            g * (self.tune_cycles / g).max(1)
+                        )
+                    } else {
+                        String::new()
+                    }
+                ),
             ));
         }
         // a NIC ejects at most one flit per cycle: a period's flits fit the 24-bit register

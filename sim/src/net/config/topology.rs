@@ -262,8 +262,13 @@ impl TopologyConfig {
                 meta.len()
             ));
         }
-        let text =
-            crate::input::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+        let bytes = crate::input::read(path).map_err(|e| format!("cannot read it: {e}"))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            // the line, as every other refusal of the file names one
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            format!("line {line}: not UTF-8 text (byte {} of the file)", at + 1)
+        })?;
         crate::net::topology::anynet::Graph::parse(&text, MAX_RADIX, MAX_NODES)
             .map_err(|e| e.to_string())
     }
