@@ -16,7 +16,9 @@ use super::config::Scenario;
 use crate::error::excerpt;
 use crate::net::TopologyConfig;
 
+mod entries;
 mod text;
+use entries::*;
 use text::*;
 
 /// The internally tagged tables of a scenario: serde's name of the enum, the table's key
@@ -406,52 +408,6 @@ fn culprit(text: &str, table: &str, required: bool) -> Option<(String, toml::Val
     found.map(|v| (path.join("."), v))
 }
 
-/// True when the table at `table` has a `kind` that is not a string (`kind = 5`).
-fn tag_not_text(text: &str, table: &str) -> bool {
-    let Ok(mut doc) = toml::from_str::<toml::Table>(text) else {
-        return false;
-    };
-    value_at(&mut doc, table)
-        .and_then(|t| t.get("kind"))
-        .is_some_and(|k| !k.is_str())
-}
-
-/// The header of the entry that fails to deserialize, when the error at `at` is on the
-/// first header of a top-level array of tables (`[[cc]]`) and a later entry is the one that
-/// fails: each entry is read alone, in order, as serde reads them.
-fn failing_entry(text: &str, at: usize) -> Option<usize> {
-    let first = key_at(text, at)?;
-    let name = first.strip_suffix("[0]")?;
-    if name.contains(['.', '[']) {
-        return None;
-    }
-    let doc: toml::Table = toml::from_str(text).ok()?;
-    let entries = doc.get(name)?.as_array()?;
-    let fails = |e: &toml::Value| {
-        let mut d = doc.clone();
-        d.insert(name.to_string(), toml::Value::Array(vec![e.clone()]));
-        toml::to_string(&d).is_ok_and(|t| toml::from_str::<Scenario>(&t).is_err())
-    };
-    let i = entries.iter().position(fails).filter(|&i| i > 0)?;
-    let want = format!("{name}[{i}]");
-    let mut arrays = Vec::new();
-    let mut offset = 0;
-    for l in text.split('\n') {
-        let t = l.trim_start();
-        if header(t, &mut arrays).as_deref() == Some(want.as_str()) {
-            return Some(offset + l.len() - t.len());
-        }
-        offset += l.len() + 1;
-    }
-    None
-}
-
-/// True for a non-empty array of tables (`[[workload.jobs]]`).
-fn is_table_array(v: &toml::Value) -> bool {
-    v.as_array()
-        .is_some_and(|a| !a.is_empty() && a.iter().all(toml::Value::is_table))
-}
-
 /// The line of the entry `path` (its first part) of the table whose header is at `at`: a
 /// `key =` line or a sub-table's header.
 fn entry_of(text: &str, at: usize, path: &str) -> Option<usize> {
@@ -599,21 +555,6 @@ fn rule_of(text: &str, key: &str, max: u64, parsed: &mut bool) -> Option<String>
         }
     }
     None
-}
-
-/// The names a key of named values takes ("one of `a`, `b`"): the scenario is tried with
-/// the value replaced by a name no field has, and serde's refusal lists them.
-fn names_of(text: &str, key: &str) -> Option<String> {
-    let mut t: toml::Table = toml::from_str(text).ok()?;
-    const PROBE: &str = "\u{1}";
-    *value_at(&mut t, key)? = toml::Value::String(PROBE.into());
-    let e = toml::from_str::<Scenario>(&toml::to_string(&t).ok()?).err()?;
-    let list = e
-        .message()
-        .strip_prefix(&format!("unknown variant `{PROBE}`, expected "))?
-        .trim_end()
-        .to_string();
-    Some(list)
 }
 
 /// The index of the element of the array at `key` that `msg` refuses: the first whose
