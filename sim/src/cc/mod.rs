@@ -163,6 +163,17 @@ pub trait Plugin {
     }
 }
 
+/// `Plugin::derived`'s list from `(key, the entry's value, the value derived from the
+/// network)`: the keys the entry leaves out, with their derived values.
+pub(crate) fn left_out<const N: usize>(
+    keys: [(&'static str, Option<u64>, u64); N],
+) -> Vec<(&'static str, u64)> {
+    keys.into_iter()
+        .filter(|(_, own, _)| own.is_none())
+        .map(|(k, _, v)| (k, v))
+        .collect()
+}
+
 /// Makes the registry from one line per scheme: `Variant("kind") => folder::Plugin`.
 /// (`$d` is a `$` passed in, so that the macro can define `each_net!`, which needs its own
 /// metavariables.)

@@ -62,14 +62,10 @@ impl Plugin for Dcqcn {
 
     fn derived(cfg: &DcqcnConfig, net: &NetConfig) -> Vec<(&'static str, u64)> {
         let (kmin, kmax) = cfg.thresholds_on(net);
-        [
+        super::left_out([
             ("kmin_bytes", cfg.kmin_bytes, kmin),
             ("kmax_bytes", cfg.kmax_bytes, kmax),
-        ]
-        .into_iter()
-        .filter(|(_, own, _)| own.is_none())
-        .map(|(k, _, v)| (k, v))
-        .collect()
+        ])
     }
 
     fn build(cfg: &DcqcnConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<DcqcnState, NetError> {

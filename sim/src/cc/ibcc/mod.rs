@@ -67,7 +67,7 @@ impl Plugin for Ibcc {
         if cfg.marking != Marking::Validated {
             return Vec::new();
         }
-        [
+        super::left_out([
             (
                 "in_threshold_percent",
                 cfg.in_threshold_percent,
@@ -78,11 +78,7 @@ impl Plugin for Ibcc {
                 cfg.out_threshold_percent,
                 config::VALIDATED_PERCENT.1,
             ),
-        ]
-        .into_iter()
-        .filter(|(_, own, _)| own.is_none())
-        .map(|(k, _, v)| (k, v))
-        .collect()
+        ])
     }
 
     fn build(cfg: &IbccConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<IbccState, NetError> {

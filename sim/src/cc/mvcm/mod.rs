@@ -63,7 +63,7 @@ impl Plugin for Mvcm {
             return Vec::new();
         };
         let p = &d.params;
-        [
+        super::left_out([
             ("k", cfg.k, p.k as u64),
             ("n", cfg.n, p.n as u64),
             ("ws_max_incs", cfg.ws_max_incs, p.ws_max_incs as u64),
@@ -71,11 +71,7 @@ impl Plugin for Mvcm {
             ("rtt_min", cfg.rtt_min, p.rtt_min as u64),
             // the round trip's data packet: one MTU unless set
             ("packet_bytes", cfg.packet_bytes, net.mtu_bytes as u64),
-        ]
-        .into_iter()
-        .filter(|(_, own, _)| own.is_none())
-        .map(|(k, _, v)| (k, v))
-        .collect()
+        ])
     }
 
     fn build(cfg: &MvcmConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<MvcmState, NetError> {

@@ -58,14 +58,10 @@ impl Plugin for Renato {
         let Ok((t, _)) = cfg.packet_time_on(net, &Topology::for_net(net), "cc") else {
             return Vec::new();
         };
-        [
+        super::left_out([
             ("packet_time", cfg.packet_time, t as u64),
             ("packet_bytes", cfg.packet_bytes, net.mtu_bytes as u64),
-        ]
-        .into_iter()
-        .filter(|(_, own, _)| own.is_none())
-        .map(|(k, _, v)| (k, v))
-        .collect()
+        ])
     }
 
     fn build(cfg: &RenatoConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<RenatoState, NetError> {

@@ -55,14 +55,10 @@ impl Plugin for SelfTunedPlugin {
         let Ok((p, _)) = cfg.params_for(net, &Topology::for_net(net), "cc") else {
             return Vec::new();
         };
-        [
+        super::left_out([
             ("gather_cycles", cfg.gather_cycles, p.g as u64),
             ("threshold", cfg.threshold, p.t_init as u64),
-        ]
-        .into_iter()
-        .filter(|(_, own, _)| own.is_none())
-        .map(|(k, _, v)| (k, v))
-        .collect()
+        ])
     }
 
     fn build(
