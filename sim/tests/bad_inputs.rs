@@ -230,6 +230,28 @@ fn scenario_cases() -> Vec<Case> {
                 "msg_bytes = 1024\npattern = { kind = \"shift\", by = 4 }\n",
             ),
         ),
+        // malformed topology files (BookSim's anynet format): the line and the reason
+        sc(
+            "SC-129",
+            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"file\", path = \"t.net\" }\n\
+             [workload]\nkind = \"uniform\"\nload = 0.5\n",
+        )
+        .file("t.net", "router 0 node 0 node 1\nrouter 1 node 1 router 0\n"),
+        sc(
+            "SC-130",
+            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"file\", path = \"t.net\" }\n\
+             [workload]\nkind = \"uniform\"\nload = 0.5\n",
+        )
+        .file(
+            "t.net",
+            "router 0 node 0 node 1 router 1 5\nrouter 1 node 2\nrouter 0 router 1 7\n",
+        ),
+        sc(
+            "SC-131",
+            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"file\", path = \"t.net\" }\n\
+             [workload]\nkind = \"uniform\"\nload = 0.5\n",
+        )
+        .file("t.net", "router 0 node 0 node 1\nrouter 1 node 2\n"),
         // runs that would not happen (they were skipped without a word)
         sc("SC-125", with("[cycles]", "isolated = true\n[cycles]")),
         sc(

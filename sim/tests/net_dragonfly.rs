@@ -632,6 +632,15 @@ fn bad_dragonfly_configurations_are_refused_with_key_and_range() {
         "topology.h",
         "at most 64",
     );
+    // p and a fill the router: no h fits, so p is the one to lower
+    refused(
+        NetConfig {
+            topology: df(64, 1, 1, None),
+            ..base.clone()
+        },
+        "topology.p",
+        "p <= 63",
+    );
     refused(
         NetConfig {
             topology: df(16, 16, 16, None),

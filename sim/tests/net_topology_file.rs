@@ -403,11 +403,24 @@ fn malformed_files_are_refused_naming_the_line_and_the_reason() {
         ("router 0 node 0 node 4096\n", 1, "0..=4095"),
         ("router 0 router 0 node 1 node 0\n", 1, "itself"),
         ("node 0 node 1\n", 1, "a NIC connects to a router"),
+        // two latencies for one channel (BookSim would keep the last)
+        (
+            "router 0 node 0 node 1 router 1 5\nrouter 1\nrouter 0 router 1 7\n",
+            3,
+            "latency 7 here, 5 on line 1",
+        ),
     ] {
         let e = Graph::parse(text, 64, 4096).expect_err(text);
         assert_eq!(e.line, line, "{text:?}: {e}");
         assert!(e.to_string().contains(says), "{text:?}: {e}");
     }
+    // a link, a NIC or a latency named twice is one, as BookSim's maps read it
+    let twice = "router 0 node 0 node 0 router 1 5 router 1\nrouter 1 node 1 router 0\nrouter 0 router 1 5\n";
+    let once = "router 0 node 0 router 1 5\nrouter 1 node 1\n";
+    assert_eq!(
+        Graph::parse(twice, 64, 4096).unwrap(),
+        Graph::parse(once, 64, 4096).unwrap()
+    );
     // radix above the limit
     let star: String = std::iter::once("router 0".to_string())
         .chain((0..5).map(|n| format!(" node {n}")))

@@ -393,14 +393,26 @@ impl TopologyConfig {
                 }
                 let radix = p + a - 1 + h;
                 if radix > MAX_RADIX {
-                    errs.push(bad(
-                        "topology.h",
-                        h,
-                        format!(
-                            "p + (a - 1) + h (a router's ports) must be at most {MAX_RADIX}: with p = {p}, a = {a}, h <= {}",
-                            (MAX_RADIX + 1).saturating_sub(p + a)
-                        ),
-                    ));
+                    // blame h while it has room; when p and a alone fill the router, p
+                    let room = (MAX_RADIX + 1).saturating_sub(p + a);
+                    errs.push(if room >= 1 {
+                        bad(
+                            "topology.h",
+                            h,
+                            format!(
+                                "p + (a - 1) + h (a router's ports) must be at most {MAX_RADIX}: with p = {p}, a = {a}, h <= {room}"
+                            ),
+                        )
+                    } else {
+                        bad(
+                            "topology.p",
+                            p,
+                            format!(
+                                "p + (a - 1) + h (a router's ports) must be at most {MAX_RADIX}: with a = {a}, h = {h}, p <= {}",
+                                (MAX_RADIX + 1).saturating_sub(a + h).max(1)
+                            ),
+                        )
+                    });
                     return errs;
                 }
                 let most = a * h + 1;

@@ -87,13 +87,12 @@ impl Graph {
     /// Parse `text`; `max_radix` and `max_nodes` are the simulator's limits.
     pub fn parse(text: &str, max_radix: u32, max_nodes: u32) -> Result<Graph, ParseError> {
         let err = |line: usize, reason: String| ParseError { line, reason };
-        // (router, neighbour) -> latency, and the line that first named a NIC's router
-        let mut links: Vec<std::collections::BTreeMap<u32, Option<u32>>> = Vec::new();
+        // (router, neighbour) -> latency with the line that gave it, and the line that
+        // first named a NIC's router
+        type Links = Vec<std::collections::BTreeMap<u32, (Option<u32>, usize)>>;
+        let mut links: Links = Vec::new();
         let mut nic_router: Vec<Option<(u32, usize)>> = Vec::new();
-        let grow = |links: &mut Vec<std::collections::BTreeMap<u32, Option<u32>>>,
-                    named_at: &mut Vec<usize>,
-                    r: u32,
-                    line: usize| {
+        let grow = |links: &mut Links, named_at: &mut Vec<usize>, r: u32, line: usize| {
             if links.len() <= r as usize {
                 links.resize(r as usize + 1, Default::default());
                 named_at.resize(r as usize + 1, 0);
@@ -202,11 +201,20 @@ impl Graph {
                             ));
                         }
                         grow(&mut links, &mut named_at, body_id, line);
-                        let e = links[head_id as usize].entry(body_id).or_insert(None);
-                        if lat.is_some() {
-                            *e = lat;
+                        let e = links[head_id as usize].entry(body_id).or_insert((None, 0));
+                        match (*e, lat) {
+                            // BookSim keeps the last of two latencies; two different
+                            // ones are a mistake in the file, not a choice to guess at
+                            ((Some(was), first), Some(l)) if was != l => {
+                                return Err(err(
+                                    line,
+                                    format!("router {head_id} to router {body_id}: latency {l} here, {was} on line {first}: a channel has one latency"),
+                                ));
+                            }
+                            (_, Some(l)) => *e = (Some(l), line),
+                            _ => {}
                         }
-                        links[body_id as usize].entry(head_id).or_insert(None);
+                        links[body_id as usize].entry(head_id).or_insert((None, 0));
                     }
                     (h, _) => {
                         if lat.is_some() {
@@ -308,7 +316,10 @@ impl Graph {
         let g = Graph {
             nic_router,
             nics,
-            links: links.into_iter().map(|m| m.into_iter().collect()).collect(),
+            links: links
+                .into_iter()
+                .map(|m| m.into_iter().map(|(r, (l, _))| (r, l)).collect())
+                .collect(),
         };
         let reach = g.distances(0);
         if let Some(r) = reach.iter().position(|d| *d == u32::MAX) {
