@@ -187,7 +187,7 @@ pub fn check_dir(dir: &Path) -> Result<(), OutputError> {
                     }
                     Err(e) => Err(refuse(
                         dir,
-                        format!("directory {} is not writable ({e})", d.display()),
+                        format!("no file can be created in directory {} ({e})", d.display()),
                     )),
                 };
             }

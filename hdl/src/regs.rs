@@ -514,7 +514,8 @@ pub fn markdown() -> String {
           A field's name is also its key in the tools' config files: every RW field in a \
           `pft-trace --config` file, and all but `credit_limit` and `seed` (which the network \
           sets per link and per NIC) in a `pftsim` `[[pft]]` entry. `range` is what the tools \
-          accept; it can be narrower than the width allows.\n\n\
+          accept; it can be narrower than the width allows. A config file writes a one-bit \
+          field by its name (`enable = true`, `det_mode = \"at\"`), not by its number.\n\n\
           | register | field | bits | width | access | reset | range | description |\n\
           |---|---|---|---|---|---|---|---|\n";
     for f in FIELDS.iter() {

@@ -269,6 +269,23 @@ fn scenario_cases() -> Vec<Case> {
             "SC-123",
             format!("{BASE}{CC}kind = \"selftuned\"\nthreshold = 5\ninit_percent = 3.0\n"),
         ),
+        // keys the entry's other keys leave unread (they were accepted and did nothing)
+        sc(
+            "SC-132",
+            format!(
+                "{BASE}{CC}kind = \"renato\"\nm = 4\n\
+                 [[cc]]\nname = \"d\"\nkind = \"selftuned\"\ntune = false\ndec_percent = 8.0\n\
+                 [[cc]]\nname = \"e\"\nkind = \"dcqcn\"\npmax = 0.0\nkmin_bytes = 1000\n\
+                 [[cc]]\nname = \"f\"\nkind = \"ibcc\"\nthreshold = 0\nmarking_rate = 5\n\
+                 [[cc]]\nname = \"g\"\nkind = \"mvcm\"\nvalidate = false\nout_threshold_percent = 50\n"
+            ),
+        ),
+        sc(
+            "SC-133",
+            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n\
+             [workload]\nkind = \"uniform\"\nload = 0.3\n[[workload.phases]]\ncycles = 100\n\
+             interval_cycles = 10\n",
+        ),
         // errors in a later entry (they used to be blamed on `cc[0]`, often its `name`)
         sc(
             "SC-121",

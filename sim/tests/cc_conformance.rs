@@ -161,7 +161,9 @@ fn every_derived_value_is_the_one_the_run_uses() {
         deriving.push(*kind);
         let mut t = toml::Value::try_from(&cc).expect("the entry serializes");
         let table = t.as_table_mut().expect("a table");
-        for (k, v) in &derived {
+        // every derived value but the round trip's packet, which only derives others:
+        // with those written it is not used, and setting it is refused
+        for (k, v) in derived.iter().filter(|(k, _)| *k != "packet_bytes") {
             table.insert(k.clone(), toml::Value::Integer(*v as i64));
         }
         let written: CcConfig = t.try_into().unwrap_or_else(|e| panic!("{kind}: {e}"));

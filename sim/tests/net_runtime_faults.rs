@@ -736,6 +736,12 @@ fn a_bad_rewrite_table_is_refused_by_key_when_the_network_is_built() {
         [workload]\nkind = \"uniform\"\n[cycles]\nmax = 1000\n";
     let sc = pft_sim::scenario::Scenario::parse(text).unwrap();
     let e = sc.validate().unwrap_err().to_string();
+    // the keys a rewrite takes, without the two it refuses
+    assert!(
+        e.contains("a rewrite takes the register keys: enable,")
+            && !e.contains("keys: clock_ratio"),
+        "{e}"
+    );
     for key in ["pft.m", "pft.bogus", "pft.pipelined"] {
         assert!(e.contains(key), "`{key}` not named: {e}");
     }

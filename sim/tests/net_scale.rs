@@ -213,12 +213,19 @@ fn check_refuses_what_is_above_the_limits() {
         "",
         &["topology.h", "g*a*p (NICs) must be at most 32768"],
     );
-    // the routing table: a 32,768-NIC torus has 2^30 entries
+    // the routing table: a 32,768-NIC 8-ary 5-tree has 20,480 switches x 32,768 NICs
     refused(
         "table",
-        "{ kind = \"torus\", k = 8, n = 5 }\nvcs = 2",
+        "{ kind = \"kary_ntree\", k = 8, n = 5 }",
         "",
         &["topology.n", "at most 268435456"],
+    );
+    // a torus's table is k^n x k^n: its NICs stop at 16,384
+    refused(
+        "torus",
+        "{ kind = \"torus\", k = 8, n = 5 }\nvcs = 2",
+        "",
+        &["topology.n", "must be at most 16384: with k = 8, n <= 4"],
     );
     // lanes per switch: 31 ports x 5 lanes > 128
     refused(

@@ -346,7 +346,13 @@ fn cube_tree_and_fly_sizes_out_of_range_are_refused_naming_the_key() {
         (
             TopologyConfig::Torus { k: 1, n: 2 },
             "topology.k",
-            "2..=32768",
+            "2..=16384",
+        ),
+        // a cube's limit is its routing table's: k^n <= 16384
+        (
+            TopologyConfig::Mesh { k: 5, n: 7 },
+            "topology.n",
+            "must be at most 16384: with k = 5, n <= 6",
         ),
         (TopologyConfig::Mesh { k: 4, n: 0 }, "topology.n", "1..=12"),
         (

@@ -436,6 +436,16 @@ fn bad_jobs_are_refused_with_the_field() {
         e.contains("`workload.jobs[1].nics` = missing: required, 2..=16"),
         "{e}"
     );
+    // a bad `nics` does not hide the entry's other errors
+    let e = bad(&JOBS
+        .replace("PLACE", "linear")
+        .replace("nics = 6\n", "nics = 1\n")
+        .replace("iterations = 100000", "iterations = 0"));
+    assert!(
+        e.contains("`workload.jobs[1].nics` = 1: required, 2..=16")
+            && e.contains("`workload.jobs[1].iterations` = 0"),
+        "{e}"
+    );
     let e = bad(&JOBS
         .replace("PLACE", "linear")
         .replace("grid = [2, 2, 2]", "grid = [2, 2, 4]"));

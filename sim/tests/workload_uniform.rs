@@ -468,7 +468,7 @@ fn patterns_that_do_not_fit_the_network_are_refused_naming_the_field() {
                 percent: 10,
             },
             16,
-            "not one of the 16 NICs",
+            "`pattern.node` = 16: must be in 0..=15",
         ),
         (
             DestPattern::HotSpot {
@@ -476,7 +476,7 @@ fn patterns_that_do_not_fit_the_network_are_refused_naming_the_field() {
                 percent: 101,
             },
             16,
-            "0..=100",
+            "`pattern.percent` = 101: must be in 0..=100",
         ),
     ] {
         let cfg = UniformConfig {
@@ -687,7 +687,7 @@ fn phases_drop_creations_at_max_outstanding() {
 #[test]
 fn phase_validation_names_every_field_without_panicking() {
     let bad = UniformConfig {
-        load: 7.0, // ignored with phases
+        load: 7.0, // refused with phases, not range-checked
         injection: InjectionProcess::Budget,
         pattern: DestPattern::Shuffle,
         phases: vec![
@@ -702,6 +702,7 @@ fn phase_validation_names_every_field_without_panicking() {
     assert_eq!(
         fields,
         [
+            "load",
             "injection",
             "pattern",
             "phases[0].cycles",
@@ -730,13 +731,20 @@ fn phase_validation_names_every_field_without_panicking() {
         "{m}"
     );
     assert!(UniformWorkload::new(&bad, 8, 16, 0).is_err());
-    // `load` is neither read nor checked with phases; the other keys still are
+    // `load` is not read with phases: any value but the default is refused (not its
+    // range: NaN too); the other keys are still checked
     let ok = UniformConfig {
-        load: f64::NAN,
         phases: vec![phase(10, 3, DestPattern::Complement)],
         ..Default::default()
     };
     assert!(ok.validate(8).is_ok());
+    let e = UniformConfig {
+        load: f64::NAN,
+        ..ok.clone()
+    }
+    .validate(8)
+    .unwrap_err();
+    assert_eq!(e.0[0].field, "load", "{e}");
     let e = UniformConfig {
         msg_bytes: 0,
         ..ok.clone()

@@ -97,7 +97,7 @@ pub struct Args {
     /// (648 nodes, radix 36), single:N (one switch, N in 2..=64 NICs), torus:K,N and
     /// mesh:K,N (K-ary N-cube, dimension-order routing), tree:K,N (K-ary N-tree),
     /// fly:K,N (K-ary N-fly, all K^N NICs), dragonfly:P,A,H or dragonfly:P,A,H,G (G groups of A routers of
-    /// P NICs and H global links; G default A*H+1) or file:PATH (BookSim's anynet format,
+    /// P NICs and H global links; G default A*H+1; needs --vcs 2 or more) or file:PATH (BookSim's anynet format,
     /// up*/down* routing); ranges as the scenario keys
     /// (docs/scenarios.md).
     #[arg(long, value_name = "TOPO", default_value = "ft128", value_parser = parse_topo)]

@@ -101,12 +101,29 @@ pub struct LinkRef {
 }
 
 impl LinkRef {
+    /// The value as a scenario writes it: `{ nic = 3, switch = 0 }`.
+    fn as_written(&self) -> String {
+        let keys: Vec<String> = [
+            ("nic", self.nic),
+            ("switch", self.switch),
+            ("port", self.port),
+        ]
+        .iter()
+        .filter_map(|(k, v)| v.map(|v| format!("{k} = {v}")))
+        .collect();
+        if keys.is_empty() {
+            "{}".into()
+        } else {
+            format!("{{ {} }}", keys.join(", "))
+        }
+    }
+
     fn errors(&self, field: &str, errs: &mut Vec<FieldError>) {
         match (self.nic, self.switch, self.port) {
             (Some(_), None, None) | (None, Some(_), Some(_)) => {}
             _ => errs.push(bad(
                 field,
-                format!("{self:?}"),
+                self.as_written(),
                 "must be { nic = N } (a NIC's injection link) or { switch = S, port = P } (a switch output)",
             )),
         }

@@ -225,22 +225,7 @@ impl Scenario {
             source,
         })?;
         if !sets.is_empty() {
-            // a file's path given on the command line is the user's, from the current
-            // directory (docs/network.md), not from the scenario's
-            let sets: Vec<(String, toml::Value)> = sets
-                .iter()
-                .map(|(k, v)| match v {
-                    toml::Value::String(p)
-                        if ["network.topology.path", "workload.path"].contains(&k.as_str())
-                            && Path::new(p).is_relative() =>
-                    {
-                        let abs =
-                            std::path::absolute(p).map_or(p.clone(), |a| a.display().to_string());
-                        (k.clone(), toml::Value::String(abs))
-                    }
-                    _ => (k.clone(), v.clone()),
-                })
-                .collect();
+            let sets = super::overrides::paths_from_cwd(sets);
             text =
                 super::overrides::apply(&text, &sets).map_err(|message| ScenarioError::Parse {
                     path: shown.clone(),
@@ -281,6 +266,9 @@ impl Scenario {
         let mut out = self.network.warnings();
         out.extend(self.blocking_warnings());
         out.extend(self.class_warnings());
+        if let WorkloadConfig::Hotspot(h) = &self.workload {
+            out.extend(h.warnings());
+        }
         out
     }
 
@@ -650,6 +638,21 @@ mod tests {
         // the same count as the run's own placement
         let sc = hotspot("");
         assert_eq!(sc.class_counts().unwrap(), [("c", 6), ("v", 2), ("b", 0)]);
+    }
+
+    #[test]
+    fn b_node_keys_without_b_nodes_are_warned_about() {
+        let w = |extra: &str| {
+            let sc = Scenario::parse(&format!(
+                "[network]\ntopology = {{ kind = \"single_switch\", nodes = 8 }}\n[workload]\nkind = \"hotspot\"\nhotspots = 1\n{extra}\n"
+            ))
+            .unwrap();
+            sc.warnings()
+        };
+        assert!(w("p_hot = 0.9")[0].contains("workload.p_hot is set but changes nothing"));
+        assert!(w("stream_service = \"round_robin\"")[0].contains("workload.stream_service"));
+        assert!(w("p_hot = 0.9\nfrac_b = 0.2\nfrac_v = 0.0").is_empty());
+        assert!(w("").is_empty());
     }
 
     /// GPCNeT's classes are counted with one process per NIC: the placement must not depend

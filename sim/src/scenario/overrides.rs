@@ -96,8 +96,62 @@ pub fn apply(text: &str, sets: &[(String, toml::Value)]) -> Result<String, Strin
     toml::to_string(&t).map_err(|e| e.to_string())
 }
 
+/// The keys that name a file, taken from the scenario file's directory when relative.
+const PATH_KEYS: [&str; 2] = ["network.topology.path", "workload.path"];
+
+/// `sets` with every relative file path made absolute from the current directory: a path
+/// given on the command line is the user's (docs/network.md), not the scenario's. Found
+/// whether the key is set alone (`network.topology.path=f.net`) or inside a table set
+/// whole (`network.topology={kind="file",path="f.net"}`).
+pub fn paths_from_cwd(sets: &[(String, toml::Value)]) -> Vec<(String, toml::Value)> {
+    let mut out = sets.to_vec();
+    for (k, v) in &mut out {
+        for full in PATH_KEYS {
+            let rest = if full == k.as_str() {
+                Some("")
+            } else {
+                full.strip_prefix(k.as_str())
+                    .and_then(|r| r.strip_prefix('.'))
+            };
+            let Some(rest) = rest else { continue };
+            let mut at = Some(&mut *v);
+            for part in rest.split('.').filter(|p| !p.is_empty()) {
+                at = at.and_then(|x| x.get_mut(part));
+            }
+            if let Some(toml::Value::String(p)) = at {
+                if std::path::Path::new(p.as_str()).is_relative() {
+                    if let Ok(a) = std::path::absolute(p.as_str()) {
+                        *p = a.display().to_string();
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_relative_path_on_the_command_line_is_taken_from_the_current_directory() {
+        let cwd = std::env::current_dir().unwrap();
+        let abs = cwd.join("f/ex.net").display().to_string();
+        let sets = [
+            parse_set("network.topology.path=\"f/ex.net\"").unwrap(),
+            parse_set("network.topology={kind=\"file\",path=\"f/ex.net\"}").unwrap(),
+            parse_set("network.topology.kind=\"file\"").unwrap(),
+            parse_set("workload.path=\"/abs/t.txt\"").unwrap(),
+        ];
+        let got = paths_from_cwd(&sets);
+        assert_eq!(got[0].1.as_str(), Some(abs.as_str()));
+        assert_eq!(
+            got[1].1.get("path").and_then(|p| p.as_str()),
+            Some(abs.as_str())
+        );
+        assert_eq!(got[2].1, sets[2].1);
+        assert_eq!(got[3].1, sets[3].1);
+    }
+
     use super::*;
 
     #[test]

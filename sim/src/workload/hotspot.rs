@@ -108,6 +108,27 @@ impl Default for HotspotConfig {
 }
 
 impl HotspotConfig {
+    /// Keys that are valid but change nothing here: a B node's `p_hot` and
+    /// `stream_service` with `frac_b = 0` (no B node). Warned, not refused: a sweep may
+    /// vary `frac_b` through 0 with them set.
+    pub fn warnings(&self) -> Vec<String> {
+        let d = HotspotConfig::default();
+        let mut out = Vec::new();
+        if self.frac_b == 0.0 {
+            for (k, set) in [
+                ("p_hot", self.p_hot != d.p_hot),
+                ("stream_service", self.stream_service != d.stream_service),
+            ] {
+                if set {
+                    out.push(format!(
+                        "workload.{k} is set but changes nothing: it applies to B nodes, and frac_b = 0 makes none"
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     /// Checks every field for a network of `nodes` endpoints.
     pub fn validate(&self, nodes: u32) -> Result<(), ConfigErrors> {
         let mut errs = ConfigErrors::default();

@@ -20,8 +20,9 @@ use serde::{Deserialize, Serialize};
 pub struct UniformConfig {
     /// Offered load per node, as a fraction of the injection link's bandwidth, i.e. payload
     /// flits per cycle per node (a message counts `ceil(msg_bytes / flit_bytes)` flits).
-    /// Range 0..=1. Default 0.5. Ignored with `phases` (neither read nor checked: each
-    /// phase's `interval_cycles` sets the rate; `mean_load` gives the sequence's mean).
+    /// Range 0..=1. Default 0.5. Not with `phases` (a value other than the default is
+    /// refused: each phase's `interval_cycles` sets the rate; `mean_load` gives the
+    /// sequence's mean).
     pub load: f64,
     /// Payload bytes per message. Range 1..=67108864. Default 256.
     pub msg_bytes: u32,
@@ -132,6 +133,27 @@ impl<'de> Deserialize<'de> for DestPattern {
 /// ...): it would send nothing at all.
 fn check_pattern(p: &DestPattern, nodes: u32, key: &str, errs: &mut ConfigErrors) {
     match p.pattern(nodes) {
+        // the key inside the table where one key is at fault
+        Err(_) if matches!(p, DestPattern::HotSpot { percent, .. } if *percent > 100) => {
+            if let DestPattern::HotSpot { percent, .. } = p {
+                errs.push(&format!("{key}.percent"), percent, "must be in 0..=100");
+            }
+        }
+        Err(_) if matches!(p, DestPattern::HotSpot { node, .. } if *node >= nodes) => {
+            if let DestPattern::HotSpot { node, .. } = p {
+                let most = nodes.saturating_sub(1);
+                errs.push(
+                    &format!("{key}.node"),
+                    node,
+                    format!("must be in 0..={most} (a NIC)"),
+                );
+            }
+        }
+        Err(e) if matches!(p, DestPattern::GroupShift { .. }) => {
+            if let DestPattern::GroupShift { group } = p {
+                errs.push(&format!("{key}.group"), group, e);
+            }
+        }
         Err(e) => errs.push(key, p.kind(), e),
         Ok(q) => {
             let fixed = matches!(
@@ -255,6 +277,13 @@ impl UniformConfig {
     /// `validate`'s checks of `phases` (not empty): the keys it replaces, then each phase.
     fn check_phases(&self, nodes: u32, errs: &mut ConfigErrors) {
         const WITH: &str = "cannot be combined with `workload.phases`";
+        if self.load != UniformConfig::default().load {
+            errs.push(
+                "load",
+                self.load,
+                format!("{WITH} (each phase's interval_cycles sets the rate)"),
+            );
+        }
         if self.injection != InjectionProcess::Bernoulli {
             errs.push(
                 "injection",

@@ -137,6 +137,14 @@ impl DcqcnConfig {
                 errs.push(bad(&key(k), v, "must be in 0..=1 (a fraction)"));
             }
         }
+        if let (Some(k), 0.0) = (self.kmin_bytes, self.pmax) {
+            // no mark between Kmin and Kmax, every one above Kmax: Kmin is not read
+            errs.push(bad(
+                &key("kmin_bytes"),
+                k,
+                "is not used with pmax = 0 (no marks below kmax_bytes, every packet above it): remove it or set pmax above 0",
+            ));
+        }
         if !(0.0..=MAX_US).contains(&self.cnp_interval_us) {
             errs.push(bad(
                 &key("cnp_interval_us"),

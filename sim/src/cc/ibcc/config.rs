@@ -22,6 +22,17 @@ pub enum VictimMask {
     All,
 }
 
+impl VictimMask {
+    /// The value as a scenario writes it, quoted.
+    fn quoted(self) -> &'static str {
+        match self {
+            VictimMask::NicPorts => "\"nic_ports\"",
+            VictimMask::None => "\"none\"",
+            VictimMask::All => "\"all\"",
+        }
+    }
+}
+
 /// `marking = "validated"`'s input and output thresholds when left out (MVCM's, percent).
 pub const VALIDATED_PERCENT: (u64, u64) = (66, 33);
 
@@ -173,13 +184,25 @@ impl IbccConfig {
                 ));
             }
         }
-        if self.marking == Marking::Validated {
-            // the switches do not mark on their own: IB's output-marking keys do nothing
+        // IB's output-marking keys set to other than their defaults do nothing when the
+        // switches mark by MVCM's thresholds, or (weight 0) never mark
+        let unread = match (self.marking, self.threshold) {
+            (Marking::Validated, _) => Some((
+                true,
+                "is used only with marking = \"output\" (IB's output marking); with \"validated\" the switches mark by in_threshold_percent and out_threshold_percent",
+            )),
+            (Marking::Output, 0) => Some((
+                false,
+                "is not used with threshold = 0 (the switches never mark): remove it or set threshold in 1..=15",
+            )),
+            _ => None,
+        };
+        if let Some((with_threshold, why)) = unread {
             let d = IbccConfig::default();
             for (k, set, v) in [
                 (
                     "threshold",
-                    self.threshold != d.threshold,
+                    with_threshold && self.threshold != d.threshold,
                     self.threshold.to_string(),
                 ),
                 (
@@ -195,20 +218,11 @@ impl IbccConfig {
                 (
                     "victim_mask",
                     self.victim_mask != d.victim_mask,
-                    match self.victim_mask {
-                        VictimMask::NicPorts => "\"nic_ports\"",
-                        VictimMask::None => "\"none\"",
-                        VictimMask::All => "\"all\"",
-                    }
-                    .to_string(),
+                    self.victim_mask.quoted().to_string(),
                 ),
             ] {
                 if set {
-                    errs.push(bad(
-                        &key(k),
-                        v,
-                        "is used only with marking = \"output\" (IB's output marking); with \"validated\" the switches mark by in_threshold_percent and out_threshold_percent",
-                    ));
+                    errs.push(bad(&key(k), v, why));
                 }
             }
         }

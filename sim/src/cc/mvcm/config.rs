@@ -118,6 +118,23 @@ impl MvcmConfig {
                 "must be in 1..=network.mtu_bytes (a data packet is at most one MTU)",
             ));
         }
+        // keys left unread (a value equal to the default changes nothing)
+        if !self.validate
+            && self.out_threshold_percent != MvcmConfig::default().out_threshold_percent
+        {
+            errs.push(bad(
+                &key("out_threshold_percent"),
+                self.out_threshold_percent,
+                "is used only with validate = true (the output queues validate marks)",
+            ));
+        }
+        if let (Some(b), Some(_), Some(_)) = (self.packet_bytes, self.rtt_min, self.dw_max) {
+            errs.push(bad(
+                &key("packet_bytes"),
+                b,
+                "derives rtt_min and dw_max from the round trip; with both set it is not used",
+            ));
+        }
         errs
     }
 

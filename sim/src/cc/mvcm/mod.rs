@@ -63,7 +63,7 @@ impl Plugin for Mvcm {
             return Vec::new();
         };
         let p = &d.params;
-        super::left_out([
+        let mut v = super::left_out([
             ("k", cfg.k, p.k as u64),
             ("n", cfg.n, p.n as u64),
             ("ws_max_incs", cfg.ws_max_incs, p.ws_max_incs as u64),
@@ -71,7 +71,12 @@ impl Plugin for Mvcm {
             ("rtt_min", cfg.rtt_min, p.rtt_min as u64),
             // the round trip's data packet: one MTU unless set
             ("packet_bytes", cfg.packet_bytes, net.mtu_bytes as u64),
-        ])
+        ]);
+        if cfg.rtt_min.is_some() && cfg.dw_max.is_some() {
+            // nothing is derived from the round trip: its packet is not used
+            v.retain(|(k, _)| *k != "packet_bytes");
+        }
+        v
     }
 
     fn build(cfg: &MvcmConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<MvcmState, NetError> {

@@ -440,6 +440,11 @@ impl PftConfig {
                     // The parser's text names the key again (`m` = 64: ...): keep what it says.
                     let what = match e.strip_prefix(&format!("`{k}` = ")) {
                         Some(rest) => rest.split_once(": ").map_or(rest, |(_, w)| w).to_string(),
+                        // a rewrite takes the register keys only (not the build's two)
+                        None if e.starts_with("unknown key") => format!(
+                            "unknown key `{k}` (a rewrite takes the register keys: {})",
+                            keys().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                        ),
                         None => e,
                     };
                     errs.push(FieldError::new(&format!("{field}.{k}"), v, what));

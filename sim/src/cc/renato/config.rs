@@ -107,6 +107,30 @@ impl RenatoConfig {
                 "must be in (0, 100] (percent of full rate per clean ACK)",
             ));
         }
+        // keys the chosen response or a given T leaves unread (a value equal to the
+        // default changes nothing and is let through)
+        let d = RenatoConfig::default();
+        if self.m != d.m && self.response != Response::Fimd {
+            errs.push(bad(
+                &key("m"),
+                self.m,
+                "is used only with response = \"fimd\" (FIMD's factor)",
+            ));
+        }
+        if self.ai_percent != d.ai_percent && self.response != Response::Aimd {
+            errs.push(bad(
+                &key("ai_percent"),
+                self.ai_percent,
+                "is used only with response = \"aimd\" (AIMD's additive step)",
+            ));
+        }
+        if let (Some(b), Some(_)) = (self.packet_bytes, self.packet_time) {
+            errs.push(bad(
+                &key("packet_bytes"),
+                b,
+                "derives packet_time from the round trip; with packet_time set it is not used (set one or the other)",
+            ));
+        }
         errs
     }
 

@@ -58,10 +58,15 @@ impl Plugin for Renato {
         let Ok((t, _)) = cfg.packet_time_on(net, &Topology::for_net(net), "cc") else {
             return Vec::new();
         };
-        super::left_out([
+        let mut v = super::left_out([
             ("packet_time", cfg.packet_time, t as u64),
             ("packet_bytes", cfg.packet_bytes, net.mtu_bytes as u64),
-        ])
+        ]);
+        if cfg.packet_time.is_some() {
+            // T is given: the round trip's packet is not used
+            v.retain(|(k, _)| *k != "packet_bytes");
+        }
+        v
     }
 
     fn build(cfg: &RenatoConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<RenatoState, NetError> {

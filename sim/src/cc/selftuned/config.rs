@@ -121,6 +121,41 @@ impl SelfTunedConfig {
                 "cannot be set with threshold (the threshold at reset is one or the other)",
             ));
         }
+        if !self.tune {
+            // a static threshold: the tuner's keys change nothing
+            let d = SelfTunedConfig::default();
+            for (k, set, v) in [
+                (
+                    "inc_percent",
+                    self.inc_percent != d.inc_percent,
+                    self.inc_percent.to_string(),
+                ),
+                (
+                    "dec_percent",
+                    self.dec_percent != d.dec_percent,
+                    self.dec_percent.to_string(),
+                ),
+                (
+                    "drop_percent",
+                    self.drop_percent != d.drop_percent,
+                    self.drop_percent.to_string(),
+                ),
+                (
+                    "reset_percent",
+                    self.reset_percent != d.reset_percent,
+                    self.reset_percent.to_string(),
+                ),
+                ("resets", self.resets != d.resets, self.resets.to_string()),
+            ] {
+                if set {
+                    errs.push(bad(
+                        &key(k),
+                        v,
+                        "is used only with tune = true (with tune = false the threshold stays where it starts)",
+                    ));
+                }
+            }
+        }
         errs
     }
 

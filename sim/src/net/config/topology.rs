@@ -13,24 +13,28 @@ pub const MAX_NODES: u32 = 32_768;
 /// or the 16,512-NIC dragonfly's 2,064 routers in 34 MB).
 pub const MAX_TABLE_BYTES: u64 = 1 << 28;
 
-/// Pushes an error unless `k^n <= MAX_NODES`.
-pub(super) fn nodes_ok(errs: &mut Vec<FieldError>, k: u32, n: u32, why: &str) {
-    if k.checked_pow(n).is_none_or(|v| v > MAX_NODES) {
+/// Most NICs of a torus or mesh: its routing table is k^n routers x k^n NICs, at most
+/// MAX_TABLE_BYTES.
+pub const MAX_CUBE_NODES: u32 = 16_384;
+
+/// Pushes an error unless `k^n <= most`.
+pub(super) fn nodes_ok(errs: &mut Vec<FieldError>, k: u32, n: u32, most: u32, why: &str) {
+    if k.checked_pow(n).is_none_or(|v| v > most) {
         errs.push(bad(
             "topology.n",
             n,
             format!(
-                "k^n (NICs) must be at most {MAX_NODES}: with k = {k}, n <= {}{why}",
-                max_n(k)
+                "k^n (NICs) must be at most {most}: with k = {k}, n <= {}{why}",
+                max_n(k, most)
             ),
         ));
     }
 }
 
-/// The largest n with k^n <= MAX_NODES (k >= 2).
-pub(super) fn max_n(k: u32) -> u32 {
+/// The largest n with k^n <= most (k >= 2).
+pub(super) fn max_n(k: u32, most: u32) -> u32 {
     let mut n = 0;
-    while k.checked_pow(n + 1).is_some_and(|v| v <= MAX_NODES) {
+    while k.checked_pow(n + 1).is_some_and(|v| v <= most) {
         n += 1;
     }
     n
@@ -52,8 +56,8 @@ pub enum TopologyConfig {
     /// Sun Datacenter InfiniBand Switch 648 used by the IB CC seed paper.
     ThreeStage { radix: u32 },
     /// A `k`-ary `n`-cube torus: `k^n` routers of `2n + 1` ports in `n` rings of `k`, one NIC
-    /// each, dimension-order routing. k in 2..=32768, n in 1..=12, k^n <= 32768
-    /// and k^2n (the routing table) <= 2^28 (so k^n <= 16384). With the one
+    /// each, dimension-order routing. k in 2..=16384, n in 1..=12, k^n <= 16384 (the routing
+    /// table, k^2n bytes, at most 2^28). With the one
     /// lane of today's switch its rings can deadlock (the deadlock detector names the
     /// waiting buffers); lanes with dateline classes are issue 22.
     Torus { k: u32, n: u32 },
@@ -312,17 +316,23 @@ impl TopologyConfig {
                 radix_ok(&mut errs, radix);
             }
             TopologyConfig::Torus { k, n } | TopologyConfig::Mesh { k, n } => {
-                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_NODES)
+                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_CUBE_NODES)
                     & in_range(&mut errs, "topology.n", n, 1, 12);
                 if ok {
-                    nodes_ok(&mut errs, k, n, "");
+                    nodes_ok(
+                        &mut errs,
+                        k,
+                        n,
+                        MAX_CUBE_NODES,
+                        " (the routing table, k^n x k^n bytes, is at most 2^28)",
+                    );
                 }
             }
             TopologyConfig::KaryNtree { k, n, hosts } => {
                 let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX / 2)
                     & in_range(&mut errs, "topology.n", n, 1, 8);
                 if ok {
-                    nodes_ok(&mut errs, k, n, "");
+                    nodes_ok(&mut errs, k, n, MAX_NODES, "");
                 }
                 if let (Some(h), true) = (hosts, ok && errs.is_empty()) {
                     let step = k.pow(n - 1);
@@ -351,7 +361,7 @@ impl TopologyConfig {
                 let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX)
                     & in_range(&mut errs, "topology.n", n, 1, 12);
                 if ok {
-                    nodes_ok(&mut errs, k, n, "");
+                    nodes_ok(&mut errs, k, n, MAX_NODES, "");
                 }
                 if let (Some(h), true) = (hosts, ok && errs.is_empty()) {
                     let step = k.pow(n - 1);

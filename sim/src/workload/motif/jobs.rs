@@ -77,6 +77,13 @@ impl JobsConfig {
             if !(2..=nodes.max(2)).contains(&n_of(j)) {
                 let got = j.nics.map_or("missing".to_string(), |n| n.to_string());
                 e.push(&format!("{at}.nics"), got, format!("required, 2..={nodes}"));
+                // the job's other keys too, those that do not depend on its NIC count
+                if let Err(es) = j.validate(nodes.max(2)) {
+                    let own = es.0.into_iter().filter(|f| {
+                        f.field != "nodes" && f.field != "grid" && !f.allowed.contains("NIC")
+                    });
+                    e.extend_prefixed(&at, ConfigErrors(own.collect()));
+                }
             } else if let Err(es) = j.validate(n_of(j)) {
                 // the job's own NIC count is its `nodes`
                 let es = ConfigErrors(
