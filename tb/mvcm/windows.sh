@@ -24,7 +24,7 @@ scenario_head "$out/rows.toml"
     cc_row renato_w2 renato window=2
     cc_row mvcm mvcm in_threshold_percent=39 out_threshold_percent=37
     cc_row mvcm_dw1 mvcm in_threshold_percent=39 out_threshold_percent=37 dw_max=1
-    cc_row mvcm_novalid mvcm in_threshold_percent=39 out_threshold_percent=37 validate=false
+    cc_row mvcm_novalid mvcm in_threshold_percent=39 validate=false
     cc_row mvcm_seed mvcm
     cc_row pfister ibcc threshold=11
 } >>"$out/rows.toml"
