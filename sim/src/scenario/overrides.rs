@@ -132,6 +132,8 @@ pub fn paths_from_cwd(sets: &[(String, toml::Value)]) -> Vec<(String, toml::Valu
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_relative_path_on_the_command_line_is_taken_from_the_current_directory() {
         let cwd = std::env::current_dir().unwrap();
@@ -151,8 +153,6 @@ mod tests {
         assert_eq!(got[2].1, sets[2].1);
         assert_eq!(got[3].1, sets[3].1);
     }
-
-    use super::*;
 
     #[test]
     fn values_parse_as_toml_or_bare_strings() {

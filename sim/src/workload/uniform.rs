@@ -133,28 +133,19 @@ impl<'de> Deserialize<'de> for DestPattern {
 /// ...): it would send nothing at all.
 fn check_pattern(p: &DestPattern, nodes: u32, key: &str, errs: &mut ConfigErrors) {
     match p.pattern(nodes) {
-        // the key inside the table where one key is at fault
-        Err(_) if matches!(p, DestPattern::HotSpot { percent, .. } if *percent > 100) => {
-            if let DestPattern::HotSpot { percent, .. } = p {
-                errs.push(&format!("{key}.percent"), percent, "must be in 0..=100");
+        // the key inside the table, where one key is at fault
+        Err(e) => match *p {
+            DestPattern::HotSpot { percent, .. } if percent > 100 => {
+                errs.push(&format!("{key}.percent"), percent, "must be in 0..=100")
             }
-        }
-        Err(_) if matches!(p, DestPattern::HotSpot { node, .. } if *node >= nodes) => {
-            if let DestPattern::HotSpot { node, .. } = p {
-                let most = nodes.saturating_sub(1);
-                errs.push(
-                    &format!("{key}.node"),
-                    node,
-                    format!("must be in 0..={most} (a NIC)"),
-                );
-            }
-        }
-        Err(e) if matches!(p, DestPattern::GroupShift { .. }) => {
-            if let DestPattern::GroupShift { group } = p {
-                errs.push(&format!("{key}.group"), group, e);
-            }
-        }
-        Err(e) => errs.push(key, p.kind(), e),
+            DestPattern::HotSpot { node, .. } if node >= nodes => errs.push(
+                &format!("{key}.node"),
+                node,
+                format!("must be in 0..={} (a NIC)", nodes.saturating_sub(1)),
+            ),
+            DestPattern::GroupShift { group } => errs.push(&format!("{key}.group"), group, e),
+            _ => errs.push(key, p.kind(), e),
+        },
         Ok(q) => {
             let fixed = matches!(
                 q,
