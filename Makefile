@@ -255,8 +255,9 @@ study:
 
 ## same-results: every shipped scenario at git revision REV and now, compared file by file
 ##               (proves a refactor kept results bit-identical; 1-2 hours: measured 2026-11-29,
-##               3,320 + 3,542 s of compare on a shared 2-core machine; not in CI)
-REV ?= 5bf3fa2
+##               3,320 + 3,542 s of compare on a shared 2-core machine; not in CI). REV's default:
+##               the last revision compared in full (fcf1afa: 858 files, 0 differences)
+REV ?= c9563ac
 same-results:
 	bash tb/examples/same_results.sh $(REV) $(OUT)/same-results-$(REV)
 

@@ -39,11 +39,14 @@ fi
 cp "$root/target/same-results/release/pftsim" "$out/pftsim-old"
 (cd "$root" && cargo build --release -q --bin pftsim)
 cp "$root/target/release/pftsim" "$out/pftsim-new"
+# `--yes` (run whatever the estimate says) exists from 2a4eea1 on: an older binary gets none
+yes_flag() { "$1" compare --help 2>/dev/null | grep -q -- '--yes' && echo --yes; }
 for s in "${scenarios[@]}"; do
     for v in old new; do
         flags=()
         [ "$v" = new ] && read -r -a flags <<<"${NEW_FLAGS:-}"
-        (cd "$wt" && "$out/pftsim-$v" compare "scenarios/$s.toml" --out "$out/$v/$s" --jobs 1 --quiet --yes \
+        read -r -a yes <<<"$(yes_flag "$out/pftsim-$v")"
+        (cd "$wt" && "$out/pftsim-$v" compare "scenarios/$s.toml" --out "$out/$v/$s" --jobs 1 --quiet "${yes[@]}" \
             "${flags[@]}" > "$out/$v/$s.log" 2>&1) || { echo "error: $v $s failed, see $out/$v/$s.log" >&2; exit 1; }
     done
     echo "ran $s"
