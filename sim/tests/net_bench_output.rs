@@ -98,5 +98,23 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
     // a tree is written, and runs from the file
     line(&["--topo", "tree:2,3", "--write-anynet", p]);
     assert!(line(&["--topo", &format!("file:{p}"), "--cycles", "50"]).contains("nodes=8"));
+    // an existing file or a directory is not written over, and is named for what it is
+    let before = std::fs::read(&path).unwrap();
+    for (to, says) in [
+        (p, "File exists"),
+        (dir.to_str().unwrap(), "is a directory"),
+    ] {
+        let o = Command::new(NET_BENCH)
+            .args(["--topo", "ft128", "--write-anynet", to])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{to}: {err}");
+        assert!(
+            err.contains(says) && err.contains("give a new file"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -685,7 +685,7 @@ fn bad_dragonfly_configurations_are_refused_with_key_and_range() {
             ..base.clone()
         },
         "routing",
-        "routes dragonflies",
+        "routes dragonflies; a torus routes by `dor`, `duato`, `disha` or `dor_no_dateline`",
     );
     refused(
         NetConfig {

@@ -609,7 +609,10 @@ fn routings_a_file_cannot_take_name_the_ones_it_can() {
             && e.contains("`updown`"),
         "{e}"
     );
-    cfg.routing = Some(pft_sim::net::Routing::Dor);
-    let e = cfg.validate().unwrap_err().to_string();
-    assert!(e.contains("`updown` or `shortest`"), "{e}");
+    // every refusal lists the same two, whichever routing was asked for
+    for r in [pft_sim::net::Routing::Dor, pft_sim::net::Routing::Min] {
+        cfg.routing = Some(r);
+        let e = cfg.validate().unwrap_err().to_string();
+        assert!(e.contains("a file routes by `updown` or `shortest`"), "{e}");
+    }
 }

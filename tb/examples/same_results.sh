@@ -35,6 +35,10 @@ if [ ${#scenarios[@]} -eq 0 ]; then
         [ -f "$root/scenarios/$s.toml" ] && scenarios+=("$s")
     done
 fi
+for s in "${scenarios[@]}"; do
+    # both versions run REV's file: a scenario REV does not have cannot be compared
+    [ -f "$wt/scenarios/$s.toml" ] || { echo "error: scenarios/$s.toml does not exist at $rev" >&2; exit 2; }
+done
 (cd "$wt" && CARGO_TARGET_DIR="$root/target/same-results" cargo build --release -q --bin pftsim)
 cp "$root/target/same-results/release/pftsim" "$out/pftsim-old"
 (cd "$root" && cargo build --release -q --bin pftsim)

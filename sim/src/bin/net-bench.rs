@@ -536,12 +536,24 @@ fn main() -> ExitCode {
             .write(true)
             .create_new(true)
             .open(path)
-            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()));
+            .map_err(|e| (e, false))
+            .and_then(|mut f| {
+                std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| (e, true))
+            });
         return match written {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
+            Err((e, made)) => {
+                if made {
+                    // a file this command began (a full disk): not left half written
+                    let _ = std::fs::remove_file(path);
+                }
+                let what = if path.is_dir() {
+                    "is a directory".to_string()
+                } else {
+                    e.to_string()
+                };
                 pft_sim::eprintln_safe!(
-                    "error: --write-anynet {}: {e} (give a new file)",
+                    "error: --write-anynet {}: {what} (give a new file)",
                     path.display()
                 );
                 ExitCode::FAILURE

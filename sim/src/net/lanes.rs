@@ -159,6 +159,17 @@ impl Routing {
         }
     }
 
+    /// Every routing a topology takes, as an error lists them.
+    pub fn all_for(t: &TopologyConfig) -> &'static str {
+        match t {
+            TopologyConfig::Torus { .. } => "`dor`, `duato`, `disha` or `dor_no_dateline`",
+            TopologyConfig::Mesh { .. } => "`dor`, `duato` or `disha`",
+            TopologyConfig::Dragonfly { .. } => "`min`, `valiant`, `ugal` or `par`",
+            TopologyConfig::File { .. } => "`updown` or `shortest`",
+            _ => "`updown`",
+        }
+    }
+
     /// The key's value.
     pub fn name(self) -> &'static str {
         match self {
@@ -238,12 +249,12 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             "routing",
             routing.name(),
             if df {
-                "a dragonfly routes by `min`, `valiant`, `ugal` or `par`".to_string()
+                format!("a dragonfly routes by {}", Routing::all_for(topo))
             } else {
                 format!(
-                    "`{}` routes dragonflies; a {kind} routes by `{}`",
+                    "`{}` routes dragonflies; a {kind} routes by {}",
                     routing.name(),
-                    Routing::default_for(topo).name()
+                    Routing::all_for(topo)
                 )
             },
         ));
@@ -305,8 +316,8 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                 "routing",
                 "shortest",
                 format!(
-                    "`shortest` routes file topologies; a {kind} routes by `{}`",
-                    Routing::default_for(topo).name()
+                    "`shortest` routes file topologies; a {kind} routes by {}",
+                    Routing::all_for(topo)
                 ),
             ));
         }
@@ -317,9 +328,9 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
             "routing",
             routing.name(),
             format!(
-                "`{}` routes tori and meshes; a {kind} routes by `updown`{}",
+                "`{}` routes tori and meshes; a {kind} routes by {}",
                 routing.name(),
-                if file { " or `shortest`" } else { "" }
+                Routing::all_for(topo)
             ),
         )),
         Routing::DorNoDateline if !torus => errs.push(bad(
@@ -330,7 +341,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         Routing::Updown if cube => errs.push(bad(
             "routing",
             "updown",
-            format!("a {kind} routes by `dor`, `duato`, `disha` or (torus) `dor_no_dateline`"),
+            format!("a {kind} routes by {}", Routing::all_for(topo)),
         )),
         _ => {}
     }

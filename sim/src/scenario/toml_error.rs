@@ -305,6 +305,12 @@ fn explain(text: &str, key: &str, what: &str) -> String {
             what = format!("{}, expected a string: {names}", &what[..cut]);
         }
     }
+    // the same from the TOML reader itself (`engine = 1.5`, `network.routing = 3`)
+    if what == "wanted string or table" {
+        if let Some(names) = names_of(text, key) {
+            what = format!("invalid type: expected a string: {names}");
+        }
+    }
     const STORAGE: &str = "expected an integer in 0..=";
     if let Some(i) = what.find(STORAGE) {
         let max: u64 = what[i + STORAGE.len()..].parse().unwrap_or(u64::MAX);

@@ -74,6 +74,23 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "unknown variant `timely`, expected one of `none`, `pft`, `ibcc`",
             "`cc[0].kind` (line 5, column 1): unknown kind `timely`; the allowed kinds are `none`, `pft`, `ibcc`",
         ),
+        // a named value of the wrong type, as the TOML reader words it
+        (
+            "engine = 1.5\n[workload]\nkind = \"uniform\"\n",
+            "wanted string or table",
+            "`engine` (line 1, column 10): invalid type: expected a string: one of `model`, `rtl`, `verilator`",
+        ),
+        // a kind written with an escape, or as a literal string: found by its value
+        (
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = \"ti\\\"me\"\n",
+            "unknown variant `ti\"me`, expected one of `none`, `pft`, `ibcc`",
+            "`cc[0].kind` (line 5, column 1): unknown kind `ti\"me`; the allowed kinds are",
+        ),
+        (
+            "[workload]\nkind = \"uniform\"\n[[cc]]\nname = \"a\"\nkind = 'tim'\n",
+            "unknown variant `tim`, expected one of `none`, `pft`, `ibcc`",
+            "`cc[0].kind` (line 5, column 1): unknown kind `tim`",
+        ),
         (
             "[network]\ntopology = \"fat_tree\"\n[workload]\nkind = \"uniform\"\n",
             "invalid type: string \"fat_tree\", expected internally tagged enum TopologyConfig",

@@ -186,6 +186,16 @@ pub(super) fn entry_in_table(text: &str, at: usize, msg: &str) -> Option<usize> 
                                     .iter()
                                     .any(|&(s, e)| text[s..e].replace('_', "") == *lit)
                             })
+                        } else if let Some(want) = lit.strip_prefix('"') {
+                            // a string as TOML reads it: escapes (`"a\tb"`) and literal
+                            // strings (`'a'`) written otherwise than the message quotes them
+                            let want = want.strip_suffix('"').unwrap_or(want);
+                            value.replace('_', "") == *lit
+                                || format!("v = {value}")
+                                    .parse::<toml::Table>()
+                                    .ok()
+                                    .and_then(|t| t.get("v")?.as_str().map(|v| v == want))
+                                    .unwrap_or(false)
                         } else {
                             value.replace('_', "") == *lit
                         }
