@@ -531,27 +531,10 @@ fn main() -> ExitCode {
             pft_sim::eprintln_safe!("error: --write-anynet: {why}");
             return ExitCode::from(2);
         }
-        let text = pft_sim::net::topology::anynet::write(&Topology::build(&a.topo.cfg));
-        let written = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| (e, false))
-            .and_then(|mut f| {
-                std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| (e, true))
-            });
-        return match written {
+        let topo = Topology::build(&a.topo.cfg);
+        return match pft_sim::net::topology::anynet::write_new_file(path, &topo) {
             Ok(()) => ExitCode::SUCCESS,
-            Err((e, made)) => {
-                if made {
-                    // a file this command began (a full disk): not left half written
-                    let _ = std::fs::remove_file(path);
-                }
-                let what = if path.is_dir() {
-                    "is a directory".to_string()
-                } else {
-                    e.to_string()
-                };
+            Err(what) => {
                 pft_sim::eprintln_safe!(
                     "error: --write-anynet {}: {what} (give a new file)",
                     path.display()

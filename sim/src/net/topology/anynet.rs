@@ -547,6 +547,27 @@ pub(super) fn build(g: &Graph, path: &str, shortest: bool) -> Topology {
     }
 }
 
+/// Writes `t` as a new file at `path` (an existing file, link or directory is refused);
+/// a file it could not finish (a full disk) is removed. The error says why.
+pub fn write_new_file(path: &std::path::Path, t: &Topology) -> Result<(), String> {
+    let text = write(t);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| {
+            if path.is_dir() {
+                "is a directory".to_string()
+            } else {
+                e.to_string()
+            }
+        })?;
+    std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| {
+        let _ = std::fs::remove_file(path);
+        e.to_string()
+    })
+}
+
 /// `t` in the `anynet` format: a line per router with its NICs and its links to routers of
 /// higher number (so each link once), no latencies. `Graph::parse` of it gives `t`'s
 /// routers, NICs and ports back (port order: NICs, then routers by number, as BookSim's),
