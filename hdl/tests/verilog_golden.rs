@@ -167,3 +167,18 @@ fn generated_list_is_current() {
         "hdl/generated/designs.json is stale: run `make docs`"
     );
 }
+
+/// `--version` prints the version as the clap tools do, and writes no Verilog.
+#[test]
+fn version_is_printed_like_the_other_tools() {
+    let o = std::process::Command::new(PFT_VERILOG)
+        .arg("--version")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("pft-verilog {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}

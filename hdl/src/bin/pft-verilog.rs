@@ -37,7 +37,7 @@ fn usage() -> String {
         "usage: pft-verilog [--design NAME [--flows N]] [OUT.v | -]\n       \
          pft-verilog --design pft_axis [--data-width N] [--user-width U] [OUT.v | -]\n       \
          pft-verilog --family FAMILY [--out-dir DIR]\n       \
-         pft-verilog --list\n  \
+         pft-verilog --list | --help | --version\n  \
          (default: the design pft_injector; OUT.v defaults to synth/out/<top>.v; `-` writes \
          to stdout;\n  --family writes every top of the family into DIR, default synth/out; \
          --list prints the\n  registry as JSON; pft_axis: N in 64..512, a power of two (default 64), U in 1, 8, 16,\n  32, 64 (default 1), OUT.v defaults to synth/out/pft_axis[_dN[_uU]].v)\n\ndesigns (NAME, sizes N, older flags):\n",
@@ -203,6 +203,11 @@ fn run() -> Result<(), i32> {
                 Ok(()) => Ok(()),
                 Err(_) => Err(1),
             };
+        }
+        if !dashdash && (s == "-V" || s == "--version") {
+            // as the clap tools print theirs
+            let v = concat!("pft-verilog ", env!("CARGO_PKG_VERSION"));
+            return writeln!(std::io::stdout(), "{v}").map_err(|_| 1);
         }
         if !dashdash && s == "--" {
             dashdash = true;
