@@ -526,7 +526,7 @@ fn rule_of(text: &str, key: &str, max: u64, parsed: &mut bool) -> Option<String>
             let keep = i.trim_end_matches(']').parse::<usize>().ok()? + 1;
             value_at(&mut t, array)?.as_array_mut()?.truncate(keep);
         }
-        let Ok(sc) = toml::from_str::<Scenario>(&toml::to_string(&t).ok()?) else {
+        let Some(sc) = scenario_without_others(&mut t, key) else {
             continue;
         };
         *parsed = true;

@@ -65,3 +65,29 @@ pub(super) fn names_of(text: &str, key: &str) -> Option<String> {
         .to_string();
     Some(list)
 }
+
+/// `t` as a scenario, with the other keys that do not deserialize taken out one at a time
+/// (at most four), so that a key's range can be probed while another value of the file is
+/// wrong too (`cycles.max = "x"` beside `det_mode = {}`). None when one that fails is `key`
+/// or holds it, or cannot be taken out.
+pub(super) fn scenario_without_others(t: &mut toml::Table, key: &str) -> Option<Scenario> {
+    for _ in 0..4 {
+        let s = toml::to_string(t).ok()?;
+        let e = match toml::from_str::<Scenario>(&s) {
+            Ok(sc) => return Some(sc),
+            Err(e) => e,
+        };
+        let other = key_at(&s, e.span()?.start)?;
+        let holds = |a: &str, b: &str| {
+            a == b || b.starts_with(&format!("{a}.")) || b.starts_with(&format!("{a}["))
+        };
+        if holds(&other, key) || holds(key, &other) {
+            return None;
+        }
+        match other.rsplit_once('.') {
+            Some((parent, leaf)) => value_at(t, parent)?.as_table_mut()?.remove(leaf)?,
+            None => t.remove(&other)?,
+        };
+    }
+    None
+}

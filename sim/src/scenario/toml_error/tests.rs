@@ -74,6 +74,12 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "unknown variant `timely`, expected one of `none`, `pft`, `ibcc`",
             "`cc[0].kind` (line 5, column 1): unknown kind `timely`; the allowed kinds are `none`, `pft`, `ibcc`",
         ),
+        // a wrong type keeps its range while another value of the file is wrong too
+        (
+            "[cycles]\nmax = \"x\"\n[workload]\nkind = \"uniform\"\n[[pft]]\nname = \"p\"\ndet_mode = {}\n",
+            "invalid type: string \"x\", expected u64",
+            "`cycles.max` (line 2, column 7): invalid type: string \"x\", expected an integer in the field's range: must be in 1..=10000000000",
+        ),
         // a named value of the wrong type, as the TOML reader words it
         (
             "engine = 1.5\n[workload]\nkind = \"uniform\"\n",
