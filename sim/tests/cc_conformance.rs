@@ -188,6 +188,23 @@ fn every_derived_value_is_the_one_the_run_uses() {
     }
 }
 
+/// A key the entry's mode leaves unread is not reported as derived either: writing the
+/// derived values back must stay valid (DCQCN's Kmin under `pmax = 0`).
+#[test]
+fn a_key_the_mode_leaves_unread_is_not_derived() {
+    let cc = CcConfig::example_of("dcqcn").expect("a registered kind");
+    let net = CcConfig::example_net_of("dcqcn", cfg()).expect("a registered kind");
+    let mut t = toml::Value::try_from(&cc).expect("the entry serializes");
+    t.as_table_mut()
+        .unwrap()
+        .insert("pmax".into(), toml::Value::Float(0.0));
+    let off: CcConfig = t.try_into().unwrap();
+    let keys: Vec<String> = off.derived(&net).into_keys().collect();
+    assert!(!keys.iter().any(|k| k == "kmin_bytes"), "{keys:?}");
+    assert!(keys.iter().any(|k| k == "kmax_bytes"), "{keys:?}");
+    assert!(cc.derived(&net).iter().any(|(k, _)| k == "kmin_bytes"));
+}
+
 fn scenario_with(kind: &str, extra: &str) -> Result<(), String> {
     let text = format!(
         "[network]\ntopology = {{ kind = \"mesh\", k = 2, n = 2 }}\n[workload]\nkind = \"uniform\"\n\n[[cc]]\nname = \"x\"\nkind = \"{kind}\"\n{extra}\n"
@@ -215,6 +232,19 @@ fn every_scheme_refuses_unknown_and_out_of_range_keys_by_name() {
             "{kind}: the error does not name `{key}`: {e}"
         );
         assert!(e.contains("..="), "{kind}: the error gives no range: {e}");
+    }
+    // A key the entry's mode leaves unread, set to other than its default, is named.
+    for (kind, extra, key) in [
+        ("mvcm", "validate = false\nwarm = false", "warm"),
+        ("renato", "m = 4", "m"),
+        ("dcqcn", "pmax = 0.0\nkmin_bytes = 1000", "kmin_bytes"),
+    ] {
+        let e = scenario_with(kind, extra).expect_err(kind);
+        assert!(
+            e.contains(&format!("x.{key}`")) || e.contains(&format!("{key}`")),
+            "{kind}: {e}"
+        );
+        assert!(e.contains("used"), "{kind}: {e}");
     }
     // Every registered scheme is reachable by name, and nothing else is.
     assert!(CcConfig::default_of("no_such_scheme").is_none());

@@ -91,7 +91,7 @@ fn refused(e: &pft_sim::net::NetError) -> ExitCode {
 /// Simulation speed and peak memory of the network model under uniform Bernoulli load.
 // `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
 #[derive(Parser, Debug)]
-#[command(name = "net-bench", allow_negative_numbers = true)]
+#[command(name = "net-bench", version, allow_negative_numbers = true)]
 pub struct Args {
     /// Topology: ft128 (radix-16 fat tree), ft120 (the default 120-node tree), ib648
     /// (648 nodes, radix 36), single:N (one switch, N in 2..=64 NICs), torus:K,N and

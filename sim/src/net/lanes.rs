@@ -336,7 +336,10 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         Routing::DorNoDateline if !torus => errs.push(bad(
             "routing",
             routing.name(),
-            format!("`dor_no_dateline` is for tori; a {kind} routes by `dor` or `duato`"),
+            format!(
+                "`dor_no_dateline` is for tori; a {kind} routes by {}",
+                Routing::all_for(topo)
+            ),
         )),
         Routing::Updown if cube => errs.push(bad(
             "routing",

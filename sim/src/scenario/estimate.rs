@@ -55,6 +55,10 @@ pub struct Estimate {
     pub memory_bytes: f64,
     /// `MemAvailable` of this machine, when it can be read.
     pub available_bytes: Option<f64>,
+    /// Of `memory_bytes`, per run: what the latency samples add after the calibration, over
+    /// the cycles the run is expected to last (a phased workload weighs its phases' by
+    /// their shares of the cycles).
+    pub sample_bytes: f64,
 }
 
 impl Estimate {
@@ -414,20 +418,24 @@ pub fn estimate(
     }
     // A run spends each phase's share of the cycles at that phase's cost per cycle; it
     // builds once and holds at most the most any phase holds.
+    // The latency samples build up over all of the run's phases at each one's rate: their
+    // shares, not the busiest phase's rate for the whole run.
     let mut per_node_cycle = 0.0;
-    let (mut build, mut memory) = (0.0f64, 0.0f64);
+    let (mut build, mut memory, mut samples) = (0.0f64, 0.0f64, 0.0f64);
     let mut last = None;
     for (copy, share) in &parts {
         let e = estimate_one(copy, first, runs, jobs)?;
         per_node_cycle += share / e.node_cycles_per_s.max(1e-12);
         build = build.max(e.build_seconds);
-        memory = memory.max(e.memory_bytes);
+        memory = memory.max(e.memory_bytes - e.parallel as f64 * e.sample_bytes);
+        samples += share * e.sample_bytes;
         last = Some(e);
     }
     let mut e = last.expect("two or more phases");
     e.node_cycles_per_s = 1.0 / per_node_cycle.max(1e-18);
     e.build_seconds = build;
-    e.memory_bytes = memory;
+    e.memory_bytes = memory + e.parallel as f64 * samples;
+    e.sample_bytes = samples;
     e.seconds = runs.div_ceil(e.parallel) as f64 * e.run_seconds(node_cycles(sc, 1));
     Ok(e)
 }
@@ -516,7 +524,7 @@ fn estimate_one(
     let growth = if sc.gpcnet().is_some() {
         0.0
     } else {
-        growth_per_cycle(&peaks).max(sample_growth_per_cycle(&last))
+        growth_per_cycle(&peaks)
     };
     let (build, per_cycle) = time_model(&trials);
     // How much slower the full scenario is than the trials' copy, and its peak.
@@ -537,8 +545,21 @@ fn estimate_one(
         }
     };
     // What keeps growing (an open-loop overload's source queues, the latency samples of
-    // every delivered message) over the cycles the calibration did not run.
-    let peak = peak + growth * scale * sc.cycles.max.saturating_sub(last.cycles) as f64;
+    // every delivered message) over the cycles the calibration did not run: the peaks'
+    // slope up to `cycles.max`, or, when more, the samples counted, kept from the warm-up's
+    // end to the run's expected end (a motif's last iteration; GPCNeT keeps few).
+    let end = expected_end(sc, &last);
+    let grown = growth * scale * sc.cycles.max.saturating_sub(last.cycles) as f64;
+    let kept_from = sc.cycles.warmup.unwrap_or(0).max(last.cycles) as f64;
+    let sample_bytes = match sc.gpcnet() {
+        Some(_) => 0.0,
+        None => sample_growth_per_cycle(&last) * scale * (end - kept_from).max(0.0),
+    };
+    let (peak, sample_bytes) = if sample_bytes > grown {
+        (peak + sample_bytes, sample_bytes)
+    } else {
+        (peak + grown, 0.0)
+    };
     let speed = sc.nodes() as f64 / (per_cycle * slower).max(1e-12);
     let parallel = jobs.clamp(1, runs.max(1));
     let watched = sc.timeseries.nics.as_ref().map_or(8, |v| v.len().max(1)) as f64;
@@ -546,7 +567,7 @@ fn estimate_one(
         .min(MAX_SAMPLES as f64);
     // 8 bytes stored, about 24 more while the CSV is written
     let series = samples * 32.0;
-    let finish = expected_end(sc, &last) / sc.cycles.max.max(1) as f64;
+    let finish = end / sc.cycles.max.max(1) as f64;
     let rounds = runs.div_ceil(parallel) as f64;
     let mut e = Estimate {
         runs,
@@ -558,6 +579,7 @@ fn estimate_one(
         seconds: 0.0,
         memory_bytes: parallel as f64 * (peak + series) + rss0,
         available_bytes: available(),
+        sample_bytes,
     };
     e.seconds = rounds * e.run_seconds(node_cycles(sc, 1));
     Ok(e)

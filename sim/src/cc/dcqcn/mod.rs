@@ -62,10 +62,15 @@ impl Plugin for Dcqcn {
 
     fn derived(cfg: &DcqcnConfig, net: &NetConfig) -> Vec<(&'static str, u64)> {
         let (kmin, kmax) = cfg.thresholds_on(net);
-        super::left_out([
+        let mut v = super::left_out([
             ("kmin_bytes", cfg.kmin_bytes, kmin),
             ("kmax_bytes", cfg.kmax_bytes, kmax),
-        ])
+        ]);
+        if cfg.pmax == 0.0 {
+            // no marks between Kmin and Kmax: Kmin is not used (and refused when set)
+            v.retain(|(k, _)| *k != "kmin_bytes");
+        }
+        v
     }
 
     fn build(cfg: &DcqcnConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<DcqcnState, NetError> {

@@ -128,6 +128,14 @@ impl MvcmConfig {
                 "is used only with validate = true (the output queues validate marks)",
             ));
         }
+        if !self.validate && !self.warm {
+            // every MB is validated then: no ACK is warm, so `warm` changes nothing
+            errs.push(bad(
+                &key("warm"),
+                false,
+                "is used only with validate = true (without validation no ACK is warm)",
+            ));
+        }
         if let (Some(b), Some(_), Some(_)) = (self.packet_bytes, self.rtt_min, self.dw_max) {
             errs.push(bad(
                 &key("packet_bytes"),
