@@ -231,26 +231,14 @@ fn scenario_cases() -> Vec<Case> {
             ),
         ),
         // malformed topology files (BookSim's anynet format): the line and the reason
-        sc(
-            "SC-129",
-            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"file\", path = \"t.net\" }\n\
-             [workload]\nkind = \"uniform\"\nload = 0.5\n",
-        )
+        sc("SC-129", ON_FILE)
         .file("t.net", "router 0 node 0 node 1\nrouter 1 node 1 router 0\n"),
-        sc(
-            "SC-130",
-            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"file\", path = \"t.net\" }\n\
-             [workload]\nkind = \"uniform\"\nload = 0.5\n",
-        )
+        sc("SC-130", ON_FILE)
         .file(
             "t.net",
             "router 0 node 0 node 1 router 1 5\nrouter 1 node 2\nrouter 0 router 1 7\n",
         ),
-        sc(
-            "SC-131",
-            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"file\", path = \"t.net\" }\n\
-             [workload]\nkind = \"uniform\"\nload = 0.5\n",
-        )
+        sc("SC-131", ON_FILE)
         .file("t.net", "router 0 node 0 node 1\nrouter 1 node 2\n"),
         // runs that would not happen (they were skipped without a word)
         sc("SC-125", with("[cycles]", "isolated = true\n[cycles]")),
@@ -657,6 +645,11 @@ const FAULT: &str = "[[network.faults]]\n";
 
 /// The start of a `[[cc]]` entry (the SC-42.. cases add its kind and keys).
 const CC: &str = "[[cc]]\nname = \"c\"\n";
+
+/// A scenario on the topology file `t.net` (SC-129..131 give the file).
+const ON_FILE: &str =
+    "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"file\", path = \"t.net\" }\n\
+                       [workload]\nkind = \"uniform\"\nload = 0.5\n";
 
 // ---------------------------------------------------------------------------------------
 // pftsim arguments and outputs

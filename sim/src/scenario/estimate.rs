@@ -374,7 +374,7 @@ pub fn growth_per_cycle(peaks: &[(u64, f64)]) -> f64 {
 /// Bytes a delivered message's latency samples take until the run ends: its total and
 /// network latency (8 bytes each) in vectors that grow by doubling, and the copies sorted
 /// for the percentiles. Measured 34.5 bytes a message on `torus-transpose.toml` between
-/// 200,000 and 600,000 cycles (peak RSS 13.3 and 24.2 MiB, 323,500 more messages);
+/// 200,000 and 600,000 cycles (peak RSS 13,316 and 24,224 KiB, 323,500 more messages);
 /// rounded up.
 pub const SAMPLE_BYTES: f64 = 40.0;
 

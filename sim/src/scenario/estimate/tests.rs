@@ -139,7 +139,7 @@ fn latency_samples_grow_the_memory_by_their_count() {
     };
     assert_eq!(sample_growth_per_cycle(&t), 2.0 * SAMPLE_BYTES);
     assert_eq!(sample_growth_per_cycle(&trial(1000, 0.01)), 0.0);
-    // a torus run measured (docs/scenarios.md): 323,500 messages took 10.9 MiB
+    // a torus run measured (docs/scenarios.md): 323,500 messages took 10,908 KiB
     const { assert!(SAMPLE_BYTES * 323_500.0 >= 10_908.0 * 1024.0) };
 }
 
