@@ -9,8 +9,9 @@ use pft_sim::{EngineKind, Network, PftConfig};
 mod mix;
 use mix::Mix;
 
-fn run(voq: bool, packet: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
-    let cfg = NetConfig {
+/// A 40-NIC fat tree with the checker on.
+fn config(voq: bool, threads: u32) -> NetConfig {
+    NetConfig {
         topology: TopologyConfig::FatTree {
             radix: 8,
             leaves: 5,
@@ -24,8 +25,22 @@ fn run(voq: bool, packet: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>
         eject_rate: 0.8,
         voq,
         check: true,
+        threads,
         ..Default::default()
-    };
+    }
+}
+
+/// Uniform traffic with an incast on NIC 3; the deliveries are kept.
+fn traffic(n: u32, load: f64) -> Mix {
+    Mix(
+        BernoulliSource::new(n, Pattern::Uniform, load, 700, 64, 1),
+        BernoulliSource::new(n, Pattern::Incast { dst: NodeId(3) }, 0.1, 2000, 64, 2),
+        Vec::new(),
+    )
+}
+
+fn run(voq: bool, packet: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>, u64, u64) {
+    let cfg = config(voq, 1);
     let pft = PftConfig::default().with_all(&[
         ("th_enter", 30),
         ("th_escape", 50),
@@ -44,11 +59,7 @@ fn run(voq: bool, packet: bool, order: EvalOrder) -> (Vec<Delivery>, Vec<String>
     let mut net = Network::new(&cfg, &pft, EngineKind::Model, 9).unwrap();
     net.set_eval_order(order);
     let n = net.nodes();
-    let mut w = Mix(
-        BernoulliSource::new(n, Pattern::Uniform, 0.35, 700, 64, 1),
-        BernoulliSource::new(n, Pattern::Incast { dst: NodeId(3) }, 0.1, 2000, 64, 2),
-        Vec::new(),
-    );
+    let mut w = traffic(n, 0.35);
     let mut trace = Vec::new();
     let mut h = 0u64;
     for t in 0..4000 {
@@ -99,4 +110,31 @@ fn evaluation_order_does_not_matter() {
         }
     }
     assert_ne!(outputs[1], outputs[2], "packet gating changed nothing");
+}
+
+/// A run on threads that turns to one thread halfway (a set evaluation order keeps a
+/// network on one thread): what the chunks sent under threads and had not yet taken in
+/// reaches its receivers as on one thread all along (`Network::leave_parallel`).
+#[test]
+fn threads_then_one_thread_midway_changes_nothing() {
+    let run = |threads: u32, switch_at: Option<u64>| {
+        let cfg = config(false, threads);
+        let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 9).unwrap();
+        let mut w = traffic(net.nodes(), 0.45);
+        for t in 0..3000u64 {
+            if Some(t) == switch_at {
+                net.set_eval_order(EvalOrder::Reverse);
+            }
+            net.step(&mut w).unwrap();
+        }
+        (w.2, format!("{:?}", net.total_stats()))
+    };
+    let one = run(1, None);
+    assert!(one.0.len() > 1000, "only {} deliveries", one.0.len());
+    assert_eq!(run(2, None), one, "two threads differ from one");
+    assert_eq!(
+        run(2, Some(1500)),
+        one,
+        "two threads, then one, differ from one"
+    );
 }

@@ -7,9 +7,10 @@ use super::error::NetError;
 use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
 use super::network::{Network, ONE};
+use super::parallel::CHUNK_NICS;
 use super::scheme::Scheme;
 use super::store::{
-    End, Endpoint, EntryId, LinkId, MsgId, PktId, PortId, Slab, SwitchId, Table, Wheel,
+    End, Endpoint, Entries, EntryId, LinkId, MsgId, PktId, PortId, Slab, SwitchId, Table, Wheel,
 };
 use super::topology::{Peer, Topology};
 use super::types::NodeId;
@@ -106,6 +107,7 @@ impl<S: Scheme> Network<S> {
                     nonempty: 0,
                     link: LinkId::NONE,
                     credit_to: Endpoint::NONE,
+                    credit_owner: 0,
                     rr: 0,
                     resv: 0,
                 });
@@ -119,6 +121,7 @@ impl<S: Scheme> Network<S> {
                     len: 0,
                     link: LinkId::NONE,
                     rx: Endpoint::NONE,
+                    rx_owner: 0,
                     sw: SwitchId(s as u32),
                     rr: 0,
                     resv: 0,
@@ -322,6 +325,60 @@ impl<S: Scheme> Network<S> {
         }
         sw.sa_out = vec![0; sw.inp.len() / v as usize];
         sw.busy = vec![0; sw.sw.len().div_ceil(64)];
+        // Phase 1 by owner (`parallel.rs`): the switches' channels are read by their
+        // chunk, unless something shared is touched when a switch reads its inputs.
+        let owner_p1 = !cc.seams().marks
+            && cfg.routing != Some(super::lanes::Routing::Disha)
+            && cfg.fault.is_none();
+        let switches = sw.sw.len() as u32;
+        let rec_most = if cfg.vcs.is_some() {
+            vc_buf
+        } else {
+            cfg.buffer_flits
+        } as u64
+            + 1;
+        let oq_most =
+            cfg.speedup
+                .map_or(0, |_| cfg.out_buffer_flits.unwrap_or(cfg.buffer_flits)) as u64;
+        let per_switch = max_radix as u64 * (v as u64 * rec_most + oq_most);
+        let nic_most = CHUNK_NICS as u64 * (cfg.eject_buffer_flits as u64 + 1);
+        let buckets = (max_lat as u64 + 1).next_power_of_two();
+        let (sw_chunk, entries) = chunking(nodes, switches, per_switch, nic_most, buckets)
+            .ok_or_else(|| {
+                NetError::Config(FieldError::new(
+                    "buffer_flits",
+                    cfg.buffer_flits,
+                    format!("{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names: lower buffer_flits, eject_buffer_flits or vc_buf_flits"),
+                ))
+            })?;
+        // receivers with channels of their own: the NIC chunks, then the switch chunks
+        let nic_owners = nodes.div_ceil(CHUNK_NICS);
+        let sw_chunks = switches.div_ceil(sw_chunk);
+        let port_owner: Vec<u32> = if owner_p1 {
+            sw.inp
+                .iter()
+                .map(|ip| nic_owners + ip.sw.0 / sw_chunk)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if owner_p1 {
+            let owner = |e: Endpoint| match e.end() {
+                End::Nic(n) => n / CHUNK_NICS,
+                End::Port(g) => port_owner[g.0 as usize],
+            };
+            for ip in sw.inp.iter_mut() {
+                ip.credit_owner = owner(ip.credit_to);
+            }
+            for op in sw.out.iter_mut() {
+                op.rx_owner = owner(op.rx);
+            }
+        }
+        let receivers = if owner_p1 {
+            (nic_owners + sw_chunks) as usize
+        } else {
+            1
+        };
         let mut nic = nic;
         for s in &mut nic.st {
             s.rate = rate_fp;
@@ -341,10 +398,15 @@ impl<S: Scheme> Network<S> {
             nodes,
             now: 0,
             links,
-            fwheel: Wheel::new(max_lat),
-            cwheel: Wheel::new(max_lat),
+            fwheel: Wheel::with_chunks(max_lat, receivers),
+            cwheel: Wheel::with_chunks(max_lat, receivers),
+            owner_p1,
+            sw_chunk,
+            nic_owners,
+            sw_chunks,
+            port_owner,
             packets: Slab::default(),
-            entries: Slab::default(),
+            entries,
             msgs: Slab::default(),
             sw,
             nic,
@@ -366,5 +428,51 @@ impl<S: Scheme> Network<S> {
             seed,
             topo,
         })
+    }
+}
+
+/// Switches per chunk (`Network::sw_chunk`) and the entry pools: 4 switches a chunk, more
+/// when one pool wheel per chunk would hold over 2^20 buckets (links of tens of thousands
+/// of cycles) or the owners would not leave the bits an entry id needs. None when no
+/// chunking fits in a u32 id. Depends on the network alone, never on the thread count.
+fn chunking(
+    nodes: u32,
+    switches: u32,
+    per_switch: u64,
+    nic_most: u64,
+    buckets: u64,
+) -> Option<(u32, Entries)> {
+    let nic_owners = nodes.div_ceil(CHUNK_NICS);
+    let mut sizes = (2..=31).map(|k| 1u32 << k);
+    let fits = |c: u32| {
+        let chunks = switches.div_ceil(c) as u64;
+        (chunks * buckets <= 1 << 20 || c >= switches).then(|| {
+            let most = nic_most.max(per_switch * c.min(switches.max(1)) as u64);
+            Entries::new(nic_owners + chunks as u32, most).map(|e| (c, e))
+        })?
+    };
+    sizes
+        .find_map(fits)
+        .or_else(|| [2, 1].into_iter().find_map(fits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunking;
+
+    /// Four switches to a chunk; larger chunks where long links would make the owners'
+    /// channels too many buckets; no chunking where no id split can name the entries.
+    #[test]
+    fn chunking_fits_the_wheels_and_the_ids() {
+        let (c, _) = chunking(648, 54, 36 * 1025, 64 * 1025, 16).unwrap();
+        assert_eq!(c, 4);
+        // 2^17 buckets a channel set: at most 8 switch chunks
+        let (c, _) = chunking(1000, 1000, 1000, 1000, 1 << 17).unwrap();
+        assert!(
+            1000u32.div_ceil(c) * (1 << 17) <= 1 << 20 || c >= 1000,
+            "{c}"
+        );
+        // more entries a switch than a 32-bit id can name beside 2,000 owners
+        assert!(chunking(64 * 2000, 1, 1 << 30, 1 << 30, 16).is_none());
     }
 }

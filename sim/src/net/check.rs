@@ -24,10 +24,11 @@ impl<S: Scheme> Network<S> {
         let nl = self.links.len();
         let mut flits = vec![0u32; nl];
         let mut credits = vec![0u32; nl];
-        for ev in self.fwheel.iter() {
+        let (fo, co) = self.in_outboxes();
+        for ev in self.fwheel.iter().chain(&fo) {
             flits[self.link_to(ev.rx).index()] += 1;
         }
-        for ev in self.cwheel.iter() {
+        for ev in self.cwheel.iter().chain(&co) {
             credits[self.link_from(ev.tx).index()] += 1;
         }
         // Buffer occupancy from the entries themselves.
@@ -36,11 +37,11 @@ impl<S: Scheme> Network<S> {
         let mut occ_nic = vec![0u32; self.nodes as usize];
         // Flits queued per switch output, from the entries (for a scheme that counts them).
         let mut for_out = vec![0u32; ports];
-        for (id, e) in self.entries.items.iter().enumerate() {
+        for (id, e) in self.entries.iter() {
             if !e.live {
                 continue;
             }
-            let (arrived, sent) = self.entry_flits(EntryId(id as u32));
+            let (arrived, sent) = self.entry_flits(id);
             if sent > arrived || arrived > e.len as u32 {
                 return Err(inv(format!(
                     "{} in {}: {sent} flits sent, {arrived} arrived, of {}",
@@ -59,7 +60,7 @@ impl<S: Scheme> Network<S> {
                         e.out as u32
                     } else {
                         // the lane router's schemes count per physical port (its lane 0)
-                        self.counted_port(s, EntryId(id as u32)) * self.sw.vcs
+                        self.counted_port(s, id) * self.sw.vcs
                     };
                     for_out[self.sw.sw[s].port(o).index()] += held;
                 }

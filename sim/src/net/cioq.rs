@@ -173,7 +173,8 @@ impl<S: Scheme> Network<S> {
                 oq.xin = PortId::NONE;
             }
             let credit = CreditEv { tx: ip.credit_to };
-            self.send_credit(self.credit_at(credit.tx), credit);
+            let back = ip.credit_owner;
+            self.send_credit(self.credit_at(credit.tx), back, credit);
             self.moved();
             if tail {
                 locked_out &= !(1 << o);
@@ -220,6 +221,7 @@ impl<S: Scheme> Network<S> {
                 pkt,
                 seq,
             };
+            let to = op.rx_owner;
             if S::MARKS && self.seams.marks {
                 // the scheme's view of the output as today's switch gives it: the link's
                 // free credits (the queue's flits still count as queued for it)
@@ -245,7 +247,7 @@ impl<S: Scheme> Network<S> {
                 Some(&l) => l as u64,
                 None => self.lat_sw,
             };
-            self.send_flit(now + lat, flit);
+            self.send_flit(now + lat, to, flit);
             self.moved();
         }
         if S::MARKS && self.seams.marks {

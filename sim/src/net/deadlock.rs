@@ -409,7 +409,7 @@ impl<S: Scheme> Network<S> {
                     );
                 }
                 let mut held = 0;
-                for (id, e) in self.entries.items.iter().enumerate() {
+                for (id, e) in self.entries.iter() {
                     if !e.live || e.msg.index() != slot {
                         continue;
                     }
@@ -417,7 +417,7 @@ impl<S: Scheme> Network<S> {
                     if held > 4 {
                         continue;
                     }
-                    let (arrived, sent) = self.entry_flits(EntryId(id as u32));
+                    let (arrived, sent) = self.entry_flits(id);
                     let _ = write!(
                         s,
                         "; {} in {} ({arrived} of {} flits arrived, {sent} sent",

@@ -264,7 +264,7 @@ impl<S: Scheme> Network<S> {
             detail,
         };
         // (a packet's entries in NIC buffers are past the path)
-        for e in self.entries.items.iter().filter(|e| e.live) {
+        for (_, e) in self.entries.iter().filter(|(_, e)| e.live) {
             let End::Port(g) = e.port.end() else { continue };
             let on_path = self.packets[e.pkt].flags & RECOVERY != 0;
             if on_path && e.pkt != d.holder {

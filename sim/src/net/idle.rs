@@ -6,11 +6,13 @@
 
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, Switch, ONE};
+use super::parallel::CHUNK_NICS;
 use super::scheme::Scheme;
 use super::state::{Nics, AWAKE};
 use super::store::PktId;
 use super::store::SwitchId;
 use super::types::NodeId;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The visit bits of `nodes` NICs, every one set.
 pub(crate) fn all_awake(nodes: u32) -> Vec<u64> {
@@ -110,6 +112,56 @@ impl<S: Scheme> Network<S> {
             }
         }
         Ok(())
+    }
+
+    /// Phase 2 of NIC chunks `lo..hi` by owner (`owner_p1`): each reads its inputs, then
+    /// its NICs are evaluated (`eval_nics`).
+    pub(crate) fn eval_nic_chunks(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
+        for j in lo..hi {
+            self.read_owner(j)?;
+            let n = j * CHUNK_NICS;
+            self.eval_nics(n, (n + CHUNK_NICS).min(self.nodes))?;
+        }
+        Ok(())
+    }
+
+    /// `eval_switches` by owner (`owner_p1`): each chunk of switches reads its inputs, then
+    /// its switches with a flit resident are evaluated, in order.
+    pub(crate) fn eval_switch_chunks(&mut self) -> Result<(), Box<NetError>> {
+        let n = self.sw.sw.len() as u32;
+        for c in 0..self.sw_chunks {
+            self.read_owner(self.nic_owners + c)?;
+            let lo = c * self.sw_chunk;
+            for s in lo..(lo + self.sw_chunk).min(n) {
+                let (k, bit) = (s as usize / 64, 1u64 << (s % 64));
+                if self.sw.busy[k] & bit != 0 {
+                    Switch::evaluate(self, SwitchId(s))?;
+                    if self.sw.sw[SwitchId(s)].resident == 0 {
+                        self.sw.busy[k] &= !bit;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A flit arrived at switch `s`: it is visited from now on (`eval_switches`).
+    #[inline]
+    pub(crate) fn mark_busy(&mut self, s: SwitchId) {
+        let (k, bit) = (s.0 as usize / 64, 1u64 << (s.0 % 64));
+        if self.par_on {
+            // switch chunks on other threads set bits of the same word
+            // SAFETY: `k` is in bounds; while phase 2 runs under threads every access to
+            // `busy` is this atomic load and OR (the bits are cleared on one thread only).
+            let w = unsafe { AtomicU64::from_ptr(self.sw.busy.as_mut_ptr().add(k)) };
+            // (bits stay set under threads: once set, the word is only read, and its
+            // cache line is not passed between cores at every head)
+            if w.load(Ordering::Relaxed) & bit == 0 {
+                w.fetch_or(bit, Ordering::Relaxed);
+            }
+        } else {
+            self.sw.busy[k] |= bit;
+        }
     }
 
     /// Every switch holding a flit is visited; with idle NICs skipping, every NIC whose

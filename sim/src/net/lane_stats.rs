@@ -71,7 +71,7 @@ impl<S: Scheme> Network<S> {
         }
         let lane = (o % v) as usize;
         if self.par_on {
-            let log = super::parallel::log();
+            let log = super::pool::log();
             if log.hops.len() <= lane {
                 log.hops.resize(lane + 1, 0);
             }
@@ -90,7 +90,7 @@ impl<S: Scheme> Network<S> {
             // the way round the ring this hop takes is the longer one
             if (p % 2 == 0 && 2 * f > k) || (p % 2 == 1 && 2 * f < k) {
                 if self.par_on {
-                    super::parallel::log().detours += 1;
+                    super::pool::log().detours += 1;
                 } else {
                     self.sw.detour_flits += 1;
                 }

@@ -36,6 +36,7 @@
 
 mod acks;
 mod build;
+mod channels;
 mod check;
 mod cioq;
 pub mod config;
@@ -51,6 +52,7 @@ pub mod lanes;
 mod network;
 mod nic;
 mod parallel;
+mod pool;
 mod router;
 pub mod scheme;
 pub mod source;

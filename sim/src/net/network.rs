@@ -18,9 +18,10 @@ pub use super::state::NicStats;
 pub(crate) use super::state::{
     InPort, Link, NicState, Nics, OutPort, StreamShare, SwState, Switches,
 };
+use super::store::Entries;
 use super::store::{
-    CreditEv, End, Endpoint, Entry, EntryId, FlitEv, Id, LinkId, MsgId, MsgState, Packet, PktId,
-    PortId, Slab, SwitchId, Table, Wheel, CONTROL, NEVER,
+    CreditEv, End, Endpoint, FlitEv, Id, LinkId, MsgId, MsgState, Packet, PktId, PortId, Slab,
+    SwitchId, Table, Wheel, CONTROL, NEVER,
 };
 
 use super::topology::Topology;
@@ -90,7 +91,7 @@ pub enum EvalOrder {
 pub struct Network<S> {
     /// Helper threads for phase 2 (`parallel.rs`; None on one thread). First, so that it
     /// is dropped, and its helpers joined, before anything they could touch.
-    pub(crate) par: Option<Box<super::parallel::Par>>,
+    pub(crate) par: Option<Box<super::pool::Par>>,
     /// True while phase 2 runs under threads: switches log their shared effects.
     pub(crate) par_on: bool,
     /// NIC chunks under threads (0: the NICs stay on the calling thread).
@@ -100,10 +101,25 @@ pub struct Network<S> {
     pub(crate) nodes: u32,
     pub(crate) now: u64,
     pub(crate) links: Table<LinkId, Link>,
+    /// The channels: every flit and credit link at once. With `owner_p1` (phase 1 by
+    /// owner) each owner has channels of its own, read just before it is evaluated, on
+    /// whichever thread runs it: the owners are the `nic_owners` chunks of 64 NICs, then
+    /// the `sw_chunks` chunks of `sw_chunk` switches (`port_owner`: a global port's); the
+    /// same owners take buffer entries from pools of their own (`entries`). Without it,
+    /// one set of channels is read at the start of the cycle: reading an input then
+    /// touches what others share (marking at switch inputs, Disha, the test hook's
+    /// faults). (By owner, a NIC reads its arrivals after the host's new messages of the
+    /// cycle are taken in; the schemes whose hooks see both, `arrived` and
+    /// `queue_opened`, all mark at switches, so no result changed with it.)
     pub(crate) fwheel: Wheel<FlitEv>,
     pub(crate) cwheel: Wheel<CreditEv>,
+    pub(crate) owner_p1: bool,
+    pub(crate) sw_chunk: u32,
+    pub(crate) nic_owners: u32,
+    pub(crate) sw_chunks: u32,
+    pub(crate) port_owner: Vec<u32>,
     pub(crate) packets: Slab<Packet, PktId>,
-    pub(crate) entries: Slab<Entry, EntryId>,
+    pub(crate) entries: Entries,
     pub(crate) msgs: Slab<MsgState, MsgId>,
     pub(crate) sw: Switches,
     pub(crate) nic: Nics,
@@ -166,7 +182,8 @@ impl<S: Scheme> Network<S> {
                 self.cc.lanes(s as u32, st.locked_out, st.used_mask);
             }
         }
-        // Phase 1: read the channel heads of this cycle.
+        // Phase 1: read the channel heads of this cycle (by owner, `owner_p1`: the NICs'
+        // here, each switch chunk's just before the chunk is evaluated).
         self.read_inputs().map_err(|e| *e)?;
         let mut buf = std::mem::take(&mut self.msg_buf);
         workload.tick(now, &mut buf);
@@ -182,16 +199,32 @@ impl<S: Scheme> Network<S> {
                 self.evaluate_parallel().map_err(|e| *e)?;
             }
             None => {
-                self.eval_nics(0, self.nodes).map_err(|e| *e)?;
-                self.eval_switches().map_err(|e| *e)?;
+                self.leave_parallel();
+                if self.owner_p1 {
+                    self.eval_nic_chunks(0, self.nic_owners).map_err(|e| *e)?;
+                    self.eval_switch_chunks().map_err(|e| *e)?;
+                } else {
+                    self.eval_nics(0, self.nodes).map_err(|e| *e)?;
+                    self.eval_switches().map_err(|e| *e)?;
+                }
             }
             Some(order) => {
-                let r = order.iter().try_for_each(|&c| {
-                    if c < self.nodes {
-                        Nic::evaluate(self, c)
-                    } else {
-                        Switch::evaluate(self, SwitchId(c - self.nodes))
-                    }
+                self.leave_parallel();
+                // every owner's inputs first: the order is of evaluations
+                let owners = if self.owner_p1 {
+                    self.nic_owners + self.sw_chunks
+                } else {
+                    0
+                };
+                let r = (0..owners).try_for_each(|o| self.read_owner(o));
+                let r = r.and_then(|()| {
+                    order.iter().try_for_each(|&c| {
+                        if c < self.nodes {
+                            Nic::evaluate(self, c)
+                        } else {
+                            Switch::evaluate(self, SwitchId(c - self.nodes))
+                        }
+                    })
                 });
                 self.order = Some(order);
                 r.map_err(|e| *e)?;
@@ -268,50 +301,6 @@ impl<S: Scheme> Network<S> {
             self.step(workload)?;
         }
         Ok(self.is_idle())
-    }
-
-    /// Phase 1.
-    fn read_inputs(&mut self) -> Result<(), Box<NetError>> {
-        let now = self.now;
-        let flits = self.fwheel.take(now);
-        let mut r = Ok(());
-        for ev in &flits {
-            r = match ev.rx.end() {
-                End::Nic(n) => Nic::read(self, n, ev),
-                End::Port(g) => Switch::read(self, g, ev),
-            };
-            if r.is_err() {
-                break;
-            }
-        }
-        self.fwheel.restore(now, flits);
-        r?;
-        let mut r = Ok(());
-        let credits = self.cwheel.take(now);
-        for ev in &credits {
-            match ev.tx.end() {
-                End::Nic(n) => {
-                    self.nic.st[n as usize].credit_in += 1;
-                    self.nic.poke(n);
-                }
-                End::Port(g) => {
-                    let u = &mut self.sw.out[g].used;
-                    if *u == 0 {
-                        r = Err(Box::new(NetError::CreditUnderflow {
-                            cycle: now,
-                            component: self.out_port_name(g),
-                        }));
-                        break;
-                    }
-                    *u -= 1;
-                    if !self.sw.waiters.is_empty() {
-                        self.lane_credit(g);
-                    }
-                }
-            }
-        }
-        self.cwheel.restore(now, credits);
-        r
     }
 
     /// Take a message from the workload into its source NIC's send queue for its
@@ -409,7 +398,7 @@ impl<S: Scheme> Network<S> {
     /// Record a delivery (called by the NIC when a message's last flit is ejected).
     pub(crate) fn deliver(&mut self, d: Delivery) {
         if self.par_on {
-            super::parallel::log().deliveries.push(d);
+            super::pool::log().deliveries.push(d);
         } else {
             self.deliveries.push(d);
             self.messages_pending -= 1;

@@ -20,6 +20,7 @@
 use super::acks::ACK;
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, ONE};
+use super::parallel::CHUNK_NICS;
 use super::scheme::{Arrival, GateIn, Scheme};
 use super::store::{
     CreditEv, Endpoint, Entry, EntryId, FlitEv, MsgId, Packet, PktId, CONTROL, NEVER, SEEN,
@@ -121,7 +122,7 @@ impl<S: Scheme> Network<S> {
                 ns.cur_pkt = PktId::NONE;
             }
             let ctl = ns.cur_ctl;
-            self.send_flit(now + self.lat_inj, ev);
+            self.send_flit(now + self.lat_inj, self.owner_of(ev.rx), ev);
             if !ctl {
                 let st = &mut self.nic.stats[i];
                 st.flits_injected += 1;
@@ -319,7 +320,7 @@ impl<S: Scheme> Network<S> {
         ns.rx_occ -= 1;
         let tx = Endpoint::port(ns.ej_tx);
         let ctl = ns.rx_head_msg == MsgId::NONE;
-        self.send_credit(self.credit_at(tx), CreditEv { tx });
+        self.send_credit(self.credit_at(tx), self.owner_of(tx), CreditEv { tx });
         if !ctl {
             self.nic.stats[i].flits_ejected += 1;
             self.flit_delivered();
@@ -469,15 +470,18 @@ impl<S: Scheme> Network<S> {
                     },
                 );
             }
-            let e = self.entries.alloc(Entry {
-                pkt: ev.pkt,
-                next: EntryId::NONE,
-                port: Endpoint::nic(n),
-                msg: pk.msg,
-                len: pk.len,
-                out: 0,
-                live: true,
-            });
+            let e = self.entries.alloc(
+                n / CHUNK_NICS,
+                Entry {
+                    pkt: ev.pkt,
+                    next: EntryId::NONE,
+                    port: Endpoint::nic(n),
+                    msg: pk.msg,
+                    len: pk.len,
+                    out: 0,
+                    live: true,
+                },
+            );
             let t = self.nic.st[i].rx_tail;
             let ns = &mut self.nic.st[i];
             if t == EntryId::NONE {

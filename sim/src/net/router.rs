@@ -512,6 +512,7 @@ impl<S: Scheme> Network<S> {
         ip.occ -= 1;
         let (e, tail) = (op.entry, op.sent == op.len);
         let credit = CreditEv { tx: ip.credit_to };
+        let (rx_o, back) = (op.rx_owner, ip.credit_owner);
         let flit = FlitEv {
             rx: op.rx,
             pkt: op.pkt,
@@ -549,16 +550,16 @@ impl<S: Scheme> Network<S> {
                     }
                     Fault::DuplicateFlit { cycle } if now >= cycle => {
                         self.faults.test_fired = true;
-                        self.send_flit(flit_at, flit);
+                        self.send_flit(flit_at, rx_o, flit);
                     }
                     _ => {}
                 }
             }
         }
         if !drop_credit {
-            self.send_credit(self.credit_at(credit.tx), credit);
+            self.send_credit(self.credit_at(credit.tx), back, credit);
         }
-        self.send_flit(flit_at, flit);
+        self.send_flit(flit_at, rx_o, flit);
         self.moved();
         if tail {
             let st = &mut self.sw.sw[si];

@@ -81,8 +81,9 @@ pub(crate) struct InPort {
     pub nonempty: u64,
     /// The link feeding it.
     pub link: LinkId,
-    /// Where its credits go: the link's sender.
+    /// Where its credits go: the link's sender, and its owner (`Network::owner_of`).
     pub credit_to: Endpoint,
+    pub credit_owner: u32,
     /// Round-robin pointer over outputs (VOQ).
     pub rr: u8,
     /// Outputs (local numbers) reserved for this input's next packet to each.
@@ -104,8 +105,9 @@ pub(crate) struct OutPort {
     pub sent: u16,
     pub len: u16,
     pub link: LinkId,
-    /// The link's receiver.
+    /// The link's receiver, and its owner (`Network::owner_of`).
     pub rx: Endpoint,
+    pub rx_owner: u32,
     pub sw: SwitchId,
     /// Round-robin pointer over inputs.
     pub rr: u8,

@@ -237,6 +237,92 @@ impl<T, I: Id> std::ops::IndexMut<I> for Slab<T, I> {
     }
 }
 
+/// The buffer entries, one pool per owner: a chunk of 64 NICs, or a chunk of switches
+/// (`Network::sw_chunk` of them). An entry is taken and freed by the component whose
+/// buffer holds it, so under threads each pool is used by one thread at a time and its
+/// ids do not depend on the thread count (`parallel.rs`). An id is the owner in its high
+/// bits and the slot in the pool in the low `local_bits`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Entries {
+    pools: Vec<Pool>,
+    local_bits: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Pool {
+    items: Vec<Entry>,
+    free: Vec<u32>,
+}
+
+impl Entries {
+    /// Pools for `owners` owners, each able to hold `most` entries at once; None when
+    /// one u32 cannot name them all.
+    pub fn new(owners: u32, most: u64) -> Option<Entries> {
+        let owner_bits = u32::BITS - owners.leading_zeros();
+        let local_bits = u32::BITS.checked_sub(owner_bits)?;
+        // (the all-ones owner is not an owner: `EntryId::NONE` stays free)
+        (most < 1u64 << local_bits).then(|| Entries {
+            pools: vec![Pool::default(); owners as usize],
+            local_bits,
+        })
+    }
+    #[inline]
+    fn split(&self, e: EntryId) -> (usize, usize) {
+        (
+            (e.0 >> self.local_bits) as usize,
+            (e.0 & ((1 << self.local_bits) - 1)) as usize,
+        )
+    }
+    /// Takes a slot of `owner`'s pool for `v`.
+    #[inline]
+    pub fn alloc(&mut self, owner: u32, v: Entry) -> EntryId {
+        let p = &mut self.pools[owner as usize];
+        let i = match p.free.pop() {
+            Some(i) => {
+                p.items[i as usize] = v;
+                i
+            }
+            None => {
+                p.items.push(v);
+                (p.items.len() - 1) as u32
+            }
+        };
+        debug_assert!(i >> self.local_bits == 0, "an entry pool is full");
+        EntryId(owner << self.local_bits | i)
+    }
+    #[inline]
+    pub fn free(&mut self, e: EntryId) {
+        let (o, i) = self.split(e);
+        self.pools[o].free.push(i as u32);
+    }
+    /// Every slot ever taken (live or freed), owner by owner.
+    pub fn iter(&self) -> impl Iterator<Item = (EntryId, &Entry)> {
+        let b = self.local_bits;
+        self.pools.iter().enumerate().flat_map(move |(o, p)| {
+            p.items
+                .iter()
+                .enumerate()
+                .map(move |(i, e)| (EntryId((o as u32) << b | i as u32), e))
+        })
+    }
+}
+
+impl std::ops::Index<EntryId> for Entries {
+    type Output = Entry;
+    #[inline]
+    fn index(&self, e: EntryId) -> &Entry {
+        let (o, i) = self.split(e);
+        &self.pools[o].items[i]
+    }
+}
+impl std::ops::IndexMut<EntryId> for Entries {
+    #[inline]
+    fn index_mut(&mut self, e: EntryId) -> &mut Entry {
+        let (o, i) = self.split(e);
+        &mut self.pools[o].items[i]
+    }
+}
+
 /// A packet descriptor: one per packet between its first flit's injection and its last
 /// flit's ejection, wherever its flits are.
 #[derive(Clone, Copy, Debug, Default)]
@@ -339,31 +425,43 @@ pub(crate) struct CreditEv {
 pub(crate) struct Wheel<T> {
     buckets: Vec<Vec<T>>,
     mask: u64,
+    /// Receivers with channels of their own (phase 1 by owner: one per switch chunk):
+    /// bucket t of receiver k is `buckets[k << size_bits | (t & mask)]`.
+    size_bits: u32,
 }
 
 impl<T> Wheel<T> {
-    /// A wheel for latencies up to `max_latency`.
-    pub fn new(max_latency: u32) -> Self {
+    /// A wheel of `chunks` receivers' channels (at least 1), latencies up to `max_latency`.
+    pub fn with_chunks(max_latency: u32, chunks: usize) -> Self {
         let size = (max_latency as usize + 1).next_power_of_two();
         Wheel {
-            buckets: (0..size).map(|_| Vec::new()).collect(),
+            buckets: (0..size * chunks.max(1)).map(|_| Vec::new()).collect(),
             mask: size as u64 - 1,
+            size_bits: size.trailing_zeros(),
         }
     }
-    /// Commit: `ev` arrives in cycle `at`.
-    #[inline]
-    pub fn push(&mut self, at: u64, ev: T) {
-        self.buckets[(at & self.mask) as usize].push(ev);
+    #[inline(always)]
+    fn at(&self, t: u64, k: usize) -> usize {
+        k << self.size_bits | (t & self.mask) as usize
     }
-    /// Read: everything arriving in cycle `now` (give the vector back with `restore`).
+    /// Commit: `ev` arrives at receiver `k` in cycle `at`.
+    #[inline(always)]
+    pub fn push_to(&mut self, at: u64, k: usize, ev: T) {
+        let i = self.at(at, k);
+        self.buckets[i].push(ev);
+    }
+    /// Read: everything arriving at receiver `k` in cycle `now` (give it back with
+    /// `restore_to`).
     #[inline]
-    pub fn take(&mut self, now: u64) -> Vec<T> {
-        std::mem::take(&mut self.buckets[(now & self.mask) as usize])
+    pub fn take_from(&mut self, now: u64, k: usize) -> Vec<T> {
+        let i = self.at(now, k);
+        std::mem::take(&mut self.buckets[i])
     }
     #[inline]
-    pub fn restore(&mut self, now: u64, mut v: Vec<T>) {
+    pub fn restore_to(&mut self, now: u64, k: usize, mut v: Vec<T>) {
         v.clear();
-        self.buckets[(now & self.mask) as usize] = v;
+        let i = self.at(now, k);
+        self.buckets[i] = v;
     }
     /// Everything in flight.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
@@ -384,10 +482,11 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         let lat = [1u32, 2, 5, 7];
         let mut chans: Vec<Channel<u32>> = lat.iter().map(|&l| Channel::new(l)).collect();
-        let mut wheel: Wheel<(usize, u32)> = Wheel::new(7);
+        let mut wheel: Wheel<(usize, u32)> = Wheel::with_chunks(7, 2);
         for t in 0..2000u64 {
             // Read phase.
-            let mut got: Vec<(usize, u32)> = wheel.take(t).to_vec();
+            let mut got: Vec<(usize, u32)> = wheel.take_from(t, 0).to_vec();
+            got.extend(wheel.take_from(t, 1));
             got.sort_unstable();
             let want: Vec<(usize, u32)> = chans
                 .iter()
@@ -396,7 +495,8 @@ mod tests {
                 .map(|(i, c)| (i, c.head()))
                 .collect();
             assert_eq!(got, want, "cycle {t}");
-            wheel.restore(t, Vec::new());
+            wheel.restore_to(t, 0, Vec::new());
+            wheel.restore_to(t, 1, Vec::new());
             // Commit phase.
             for (i, c) in chans.iter_mut().enumerate() {
                 let v = if rng.gen_bool(0.5) {
@@ -405,7 +505,7 @@ mod tests {
                     0
                 };
                 if v != 0 {
-                    wheel.push(t + lat[i] as u64, (i, v));
+                    wheel.push_to(t + lat[i] as u64, i % 2, (i, v));
                 }
                 c.commit(v);
             }

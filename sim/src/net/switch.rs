@@ -29,7 +29,7 @@ use super::types::NodeId;
 impl Clocked for Switch {
     type Input = PortId;
     type Id = SwitchId;
-    #[inline]
+    #[inline(always)]
     fn read<S: Scheme>(net: &mut Network<S>, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
         net.switch_receive(gp, ev)
     }
@@ -106,7 +106,7 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Phase 1: a flit arrives at global input port `gp`.
-    #[inline]
+    #[inline(always)]
     fn switch_receive(&mut self, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
         let g = gp;
         let ip = &mut self.sw.inp[g];
@@ -160,15 +160,19 @@ impl<S: Scheme> Network<S> {
                         .unwrap_or(out);
                 }
             }
-            let e = self.entries.alloc(Entry {
-                pkt: ev.pkt,
-                next: EntryId::NONE,
-                port: Endpoint::port(gp),
-                msg: pk.msg,
-                len: pk.len,
-                out: out as u8,
-                live: true,
-            });
+            let owner = self.nic_owners + (s.0 >> self.sw_chunk.trailing_zeros());
+            let e = self.entries.alloc(
+                owner,
+                Entry {
+                    pkt: ev.pkt,
+                    next: EntryId::NONE,
+                    port: Endpoint::port(gp),
+                    msg: pk.msg,
+                    len: pk.len,
+                    out: out as u8,
+                    live: true,
+                },
+            );
             let k = if self.sw.qpp > 1 { out } else { 0 };
             let q = &mut self.sw.q[g.index() * self.sw.qpp as usize + k as usize];
             let ip = &mut self.sw.inp[g];
@@ -192,7 +196,7 @@ impl<S: Scheme> Network<S> {
                 self.entries[t].next = e;
             }
             self.sw.sw[s].resident += 1;
-            self.sw.busy[s.index() / 64] |= 1 << (s.0 % 64);
+            self.mark_busy(s);
             if S::MARKS && self.seams.marks {
                 let i = InputAt {
                     switch: s.0,
@@ -469,6 +473,7 @@ impl<S: Scheme> Network<S> {
             pk.bits |= self.cc.departs(&at, &d);
         }
         let credit = CreditEv { tx: ip.credit_to };
+        let (to, back) = (op.rx_owner, ip.credit_owner);
         let flit = FlitEv {
             rx: op.rx,
             pkt: op.pkt,
@@ -494,16 +499,16 @@ impl<S: Scheme> Network<S> {
                     }
                     Fault::DuplicateFlit { cycle } if now >= cycle => {
                         self.faults.test_fired = true;
-                        self.send_flit(flit_at, flit);
+                        self.send_flit(flit_at, to, flit);
                     }
                     _ => {}
                 }
             }
         }
         if !drop_credit {
-            self.send_credit(self.credit_at(credit.tx), credit);
+            self.send_credit(self.credit_at(credit.tx), back, credit);
         }
-        self.send_flit(flit_at, flit);
+        self.send_flit(flit_at, to, flit);
         self.moved();
         if tail {
             let st = &mut self.sw.sw[si];
