@@ -63,7 +63,7 @@ impl<S: Scheme> Network<S> {
             return 0;
         }
         match e.end() {
-            End::Nic(n) => n / super::parallel::CHUNK_NICS,
+            End::Nic(n) => n >> self.nic_chunk.trailing_zeros(),
             End::Port(g) => self.port_owner[g.index()],
         }
     }

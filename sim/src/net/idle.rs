@@ -6,7 +6,6 @@
 
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, Switch, ONE};
-use super::parallel::CHUNK_NICS;
 use super::scheme::Scheme;
 use super::state::{Nics, AWAKE};
 use super::store::PktId;
@@ -119,8 +118,8 @@ impl<S: Scheme> Network<S> {
     pub(crate) fn eval_nic_chunks(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
         for j in lo..hi {
             self.read_owner(j)?;
-            let n = j * CHUNK_NICS;
-            self.eval_nics(n, (n + CHUNK_NICS).min(self.nodes))?;
+            let n = j * self.nic_chunk;
+            self.eval_nics(n, (n + self.nic_chunk).min(self.nodes))?;
         }
         Ok(())
     }

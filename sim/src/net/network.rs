@@ -103,7 +103,8 @@ pub struct Network<S> {
     pub(crate) links: Table<LinkId, Link>,
     /// The channels: every flit and credit link at once. With `owner_p1` (phase 1 by
     /// owner) each owner has channels of its own, read just before it is evaluated, on
-    /// whichever thread runs it: the owners are the `nic_owners` chunks of 64 NICs, then
+    /// whichever thread runs it: the owners are the `nic_owners` chunks of `nic_chunk`
+    /// NICs (64, or more on large networks), then
     /// the `sw_chunks` chunks of `sw_chunk` switches (`port_owner`: a global port's); the
     /// same owners take buffer entries from pools of their own (`entries`). Without it,
     /// one set of channels is read at the start of the cycle: reading an input then
@@ -114,6 +115,7 @@ pub struct Network<S> {
     pub(crate) fwheel: Wheel<FlitEv>,
     pub(crate) cwheel: Wheel<CreditEv>,
     pub(crate) owner_p1: bool,
+    pub(crate) nic_chunk: u32,
     pub(crate) sw_chunk: u32,
     pub(crate) nic_owners: u32,
     pub(crate) sw_chunks: u32,

@@ -20,7 +20,6 @@
 use super::acks::ACK;
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, ONE};
-use super::parallel::CHUNK_NICS;
 use super::scheme::{Arrival, GateIn, Scheme};
 use super::store::{
     CreditEv, Endpoint, Entry, EntryId, FlitEv, MsgId, Packet, PktId, CONTROL, NEVER, SEEN,
@@ -471,7 +470,7 @@ impl<S: Scheme> Network<S> {
                 );
             }
             let e = self.entries.alloc(
-                n / CHUNK_NICS,
+                n >> self.nic_chunk.trailing_zeros(),
                 Entry {
                     pkt: ev.pkt,
                     next: EntryId::NONE,

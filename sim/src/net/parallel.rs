@@ -34,9 +34,10 @@ use super::scheme::Scheme;
 use super::store::{CreditEv, Endpoint, EntryId, FlitEv, MsgId, Packet, PktId, SwitchId};
 use std::sync::atomic::Ordering;
 
-/// NICs per chunk: enough work per claim to hide the claim, small enough that the threads
-/// end together. (A NIC chunk is one word of the NICs' visit bits, `Nics::awake`: a chunk
-/// writes only its own word.) Switches per chunk: `Network::sw_chunk`.
+/// NICs per chunk at least: enough work per claim to hide the claim, small enough that the
+/// threads end together. (A NIC chunk is whole words of the NICs' visit bits,
+/// `Nics::awake`: a chunk writes only its own words.) The chunk sizes of a network:
+/// `Network::nic_chunk`, `Network::sw_chunk` (`build.rs`, `chunking`).
 pub(crate) const CHUNK_NICS: u32 = 64;
 /// Provisional packet ids under threads: `PROVISIONAL + NIC` (a NIC starts at most one
 /// packet a cycle); replaced by the slab's id when the logs are applied.
@@ -89,8 +90,8 @@ fn run_chunk<S: Scheme>(ctl: &Ctl, c: u32) {
         }
         let r = net.read_owner(o).and_then(|()| {
             if o < net.nic_owners {
-                let n = o * CHUNK_NICS;
-                net.eval_nics(n, (n + CHUNK_NICS).min(net.nodes))
+                let n = o * net.nic_chunk;
+                net.eval_nics(n, (n + net.nic_chunk).min(net.nodes))
             } else {
                 let lo = (o - net.nic_owners) * net.sw_chunk;
                 let hi = (lo + net.sw_chunk).min(net.sw.sw.len() as u32);
@@ -153,7 +154,7 @@ impl<S: Scheme> Network<S> {
                 self.sw.waits.resize(64 * t as usize, 0);
                 self.sw.cands.resize(t as usize, Vec::new());
                 let nc = if self.nics_parallel() {
-                    self.nodes.div_ceil(CHUNK_NICS)
+                    self.nic_owners
                 } else {
                     0
                 };
