@@ -69,15 +69,20 @@ impl<S: Scheme> Network<S> {
         };
         a.pending -= 1;
         let flits = a.flits;
-        let pkt = self.packets.alloc(Packet {
-            msg: MsgId::NONE,
-            src: n as u32,
-            dst,
-            len: flits,
-            flags: CONTROL | ACK,
-            bits,
-            route: 0,
-        });
+        // (logged under threads, as every packet a NIC starts: switch chunks read the
+        // packet slab meanwhile)
+        let pkt = self.alloc_packet(
+            n as u32,
+            Packet {
+                msg: MsgId::NONE,
+                src: n as u32,
+                dst,
+                len: flits,
+                flags: CONTROL | ACK,
+                bits,
+                route: 0,
+            },
+        );
         self.set_current(n, pkt, flits, true);
         true
     }

@@ -324,15 +324,19 @@ impl<S: Scheme> Network<S> {
             }
         }
         sw.sa_out = vec![0; sw.inp.len() / v as usize];
-        sw.busy = vec![0; sw.sw.len().div_ceil(64)];
+        sw.busy = (0..sw.sw.len().div_ceil(64))
+            .map(|_| std::sync::atomic::AtomicU64::new(0))
+            .collect();
         // Phase 1 by owner (`parallel.rs`): the switches' channels are read by their
         // chunk, unless something shared is touched when a switch reads its inputs.
         let owner_p1 = !cc.seams().marks
             && cfg.routing != Some(super::lanes::Routing::Disha)
             && cfg.fault.is_none();
         let switches = sw.sw.len() as u32;
+        // entries a lane or port can hold: its flits, and one whose flits all left (a lane
+        // fed by a NIC holds `buffer_flits`, as the NIC's credits say)
         let rec_most = if cfg.vcs.is_some() {
-            vc_buf
+            vc_buf.max(cfg.buffer_flits)
         } else {
             cfg.buffer_flits
         } as u64

@@ -11,7 +11,7 @@ use super::state::{Nics, AWAKE};
 use super::store::PktId;
 use super::store::SwitchId;
 use super::types::NodeId;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 /// The visit bits of `nodes` NICs, every one set.
 pub(crate) fn all_awake(nodes: u32) -> Vec<u64> {
@@ -100,13 +100,17 @@ impl<S: Scheme> Network<S> {
     #[inline(always)]
     pub(crate) fn eval_switches(&mut self) -> Result<(), Box<NetError>> {
         for k in 0..self.sw.busy.len() {
-            let mut w = self.sw.busy[k];
+            let mut w = self.sw.busy[k].load(Ordering::Relaxed);
             while w != 0 {
                 let s = k as u32 * 64 + w.trailing_zeros();
                 w &= w - 1;
                 Switch::evaluate(self, SwitchId(s))?;
                 if self.sw.sw[SwitchId(s)].resident == 0 {
-                    self.sw.busy[k] &= !(1 << (s % 64));
+                    let b = &self.sw.busy[k];
+                    b.store(
+                        b.load(Ordering::Relaxed) & !(1 << (s % 64)),
+                        Ordering::Relaxed,
+                    );
                 }
             }
         }
@@ -133,10 +137,11 @@ impl<S: Scheme> Network<S> {
             let lo = c * self.sw_chunk;
             for s in lo..(lo + self.sw_chunk).min(n) {
                 let (k, bit) = (s as usize / 64, 1u64 << (s % 64));
-                if self.sw.busy[k] & bit != 0 {
+                if self.sw.busy[k].load(Ordering::Relaxed) & bit != 0 {
                     Switch::evaluate(self, SwitchId(s))?;
                     if self.sw.sw[SwitchId(s)].resident == 0 {
-                        self.sw.busy[k] &= !bit;
+                        let b = &self.sw.busy[k];
+                        b.store(b.load(Ordering::Relaxed) & !bit, Ordering::Relaxed);
                     }
                 }
             }
@@ -148,18 +153,17 @@ impl<S: Scheme> Network<S> {
     #[inline]
     pub(crate) fn mark_busy(&mut self, s: SwitchId) {
         let (k, bit) = (s.0 as usize / 64, 1u64 << (s.0 % 64));
-        if self.par_on {
-            // switch chunks on other threads set bits of the same word
-            // SAFETY: `k` is in bounds; while phase 2 runs under threads every access to
-            // `busy` is this atomic load and OR (the bits are cleared on one thread only).
-            let w = unsafe { AtomicU64::from_ptr(self.sw.busy.as_mut_ptr().add(k)) };
-            // (bits stay set under threads: once set, the word is only read, and its
-            // cache line is not passed between cores at every head)
-            if w.load(Ordering::Relaxed) & bit == 0 {
+        let w = &self.sw.busy[k];
+        // (under threads switch chunks on other threads set bits of the same word; a bit
+        // stays set then, so once set the word is only read, and its cache line is not
+        // passed between cores at every head)
+        let x = w.load(Ordering::Relaxed);
+        if x & bit == 0 {
+            if self.par_on {
                 w.fetch_or(bit, Ordering::Relaxed);
+            } else {
+                w.store(x | bit, Ordering::Relaxed);
             }
-        } else {
-            self.sw.busy[k] |= bit;
         }
     }
 
@@ -168,7 +172,8 @@ impl<S: Scheme> Network<S> {
     /// component left unvisited with something to do is a bug).
     pub(crate) fn check_sleepers(&self) -> Result<(), String> {
         for (s, st) in self.sw.sw.items.iter().enumerate() {
-            if st.resident > 0 && self.sw.busy[s / 64] >> (s % 64) & 1 == 0 {
+            if st.resident > 0 && self.sw.busy[s / 64].load(Ordering::Relaxed) >> (s % 64) & 1 == 0
+            {
                 return Err(format!(
                     "switch {s} holds {} flits but is not visited",
                     st.resident

@@ -11,11 +11,11 @@
 //! entries come from its chunk's own pool (`store::Entries`), so their ids are the same at
 //! any thread count. Under threads each shared effect goes into its chunk's log (a new
 //! packet gets a provisional id, `PROVISIONAL + NIC`):
-//! - flits and credits to a switch go into the sending chunk's outbox for the receiving
-//!   switch chunk, which takes them into its channels at the start of its next cycle's run,
-//!   outbox after outbox in sending-chunk order;
-//! - the rest (flits and credits to NICs among it) is applied once every chunk is done, in
-//!   chunk order, each log in the order it was written.
+//! - flits and credits go into the sending chunk's outbox for the receiving owner, whose
+//!   chunk takes them into its channels at the start of its next cycle's run, outbox after
+//!   outbox in sending-chunk order;
+//! - the rest is applied once every chunk is done, in chunk order, each log in the order
+//!   it was written.
 //!
 //! That is the order one thread would have done them in, so the channels, the slabs' free
 //! lists, the ids and every later cycle are the same, whoever ran which chunk. The
@@ -163,7 +163,15 @@ impl<S: Scheme> Network<S> {
                 let out = self.outboxes(nc, chunks);
                 let owners = self.nic_owners + self.sw_chunks;
                 let shares = self.shares(nc, t as usize);
-                Box::new(Par::new(self.nodes, shares, &out, owners, run_chunk::<S>))
+                let pinned = nc == 0;
+                Box::new(Par::new(
+                    self.nodes,
+                    shares,
+                    pinned,
+                    &out,
+                    owners,
+                    run_chunk::<S>,
+                ))
             }
         };
         // `mark_or` must not grow the message marks while NICs on other threads read them.
@@ -178,8 +186,7 @@ impl<S: Scheme> Network<S> {
     }
 
     /// The threads' shares of the chunks: thread k takes the k-th of `t` runs of the NIC
-    /// chunks (the calling thread takes the one chunk of NICs that stay on one thread),
-    /// then the k-th run of the switch chunks. Which thread runs a chunk changes no
+    /// chunks, then the k-th run of the switch chunks. Which thread runs a chunk changes no
     /// result. (Measured on ib648 at two threads, 2026-11-30: this split 0.85-0.86 s; the
     /// switch chunks dealt round robin 0.89-0.92 s; a greedy pass that put linked switch
     /// chunks together and each NIC chunk with its NICs' switches 0.96-0.98 s; every NIC
@@ -192,8 +199,9 @@ impl<S: Scheme> Network<S> {
         };
         (0..t)
             .map(|k| {
+                // (NICs that stay on one thread are chunk 0, which the calling thread
+                // runs first, outside the shares: `Par::run`)
                 let nics = match nc {
-                    0 if k == 0 => 0..1,
                     0 => 0..0,
                     _ => part(k, 0, nc),
                 };

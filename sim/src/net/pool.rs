@@ -123,6 +123,8 @@ pub(crate) struct Par {
     /// The logs of the last two cycles: `logs[parity]` is written this cycle.
     pub logs: [Vec<ChunkLog>; 2],
     pub parity: usize,
+    /// Chunk 0 runs on the calling thread, first (`new`).
+    pinned: bool,
     /// Real packet ids of the last cycle's provisional ones, by NIC.
     pub prov: Vec<PktId>,
     /// Spins of a waiting thread before it yields.
@@ -195,10 +197,13 @@ fn run_one(ctl: &Ctl, c: u32, run: RunChunk) {
 
 impl Par {
     /// Start a helper for each share but the first (the calling thread's). `shares[k]`:
-    /// thread k's chunks; `outboxes[c]`: the owners (of `owners`) chunk c sends to.
+    /// thread k's chunks; `pinned`: chunk 0 is in no share, the calling thread runs it
+    /// first every cycle (NICs that must stay on one thread); `outboxes[c]`: the owners
+    /// (of `owners`) chunk c sends to.
     pub fn new(
         nodes: u32,
         shares: Vec<Vec<u32>>,
+        pinned: bool,
         outboxes: &[Vec<u32>],
         owners: u32,
         run: RunChunk,
@@ -264,6 +269,7 @@ impl Par {
             helpers,
             logs: [logs, logs2],
             parity: 0,
+            pinned,
             prov: vec![PktId::NONE; nodes as usize],
             spins,
         }
@@ -288,6 +294,13 @@ impl Par {
         }
         // Release: a helper that sees the epoch sees the setup above and phase 1's writes.
         c.epoch.store(e, Ordering::Release);
+        if self.pinned {
+            if std::panic::catch_unwind(|| run_one(c, 0, run)).is_err() {
+                LOG.with(|l| l.set(std::ptr::null_mut()));
+                c.failed.store(true, Ordering::Release);
+            }
+            c.finished.fetch_add(1, Ordering::AcqRel);
+        }
         take_chunks(c, 0, e, run);
         let mut n = 0u32;
         while c.finished.load(Ordering::Acquire) < chunks {

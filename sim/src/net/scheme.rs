@@ -286,7 +286,10 @@ pub trait Scheme {
         true
     }
     /// NIC `n`'s queue for destination `dst` became non-empty (the host put a message
-    /// into the flow's empty injection queue).
+    /// into the flow's empty injection queue). Called while the workload's messages of
+    /// the cycle are taken in: before the NICs read their arrivals (`arrived`) when the
+    /// scheme does not mark at switches (phase 1 by owner, `Network::owner_p1`), after
+    /// them when it does.
     #[inline]
     fn queue_opened(&mut self, n: u32, dst: u32) {
         let _ = (n, dst);

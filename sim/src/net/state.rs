@@ -188,7 +188,8 @@ pub(crate) struct Switches {
     /// One bit per switch, 64 to a word: the switches phase 2 visits on one thread
     /// (`Network::eval_switches`). A flit's arrival sets its switch's bit; a visit that
     /// leaves the switch empty clears it. A switch with a flit resident has its bit set.
-    pub busy: Vec<u64>,
+    /// (Atomic words: under threads switch chunks set bits of a shared word.)
+    pub busy: Vec<std::sync::atomic::AtomicU64>,
 }
 
 /// One NIC's ports. Hot fields (touched every cycle) first, in one cache line.

@@ -283,11 +283,15 @@ impl Entries {
                 i
             }
             None => {
+                // (`Network::build` sized the ids for the most entries the buffers hold)
+                assert!(
+                    p.items.len() >> self.local_bits == 0,
+                    "an entry pool is full"
+                );
                 p.items.push(v);
                 (p.items.len() - 1) as u32
             }
         };
-        debug_assert!(i >> self.local_bits == 0, "an entry pool is full");
         EntryId(owner << self.local_bits | i)
     }
     #[inline]
