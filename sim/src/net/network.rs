@@ -104,9 +104,9 @@ pub struct Network<S> {
     /// The channels: every flit and credit link at once. With `owner_p1` (phase 1 by
     /// owner) each owner has channels of its own, read just before it is evaluated, on
     /// whichever thread runs it: the owners are the `nic_owners` chunks of `nic_chunk`
-    /// NICs (64, or more on large networks), then
-    /// the `sw_chunks` chunks of `sw_chunk` switches (`port_owner`: a global port's); the
-    /// same owners take buffer entries from pools of their own (`entries`). Without it,
+    /// NICs (64, or more on large networks), then the `sw_chunks` chunks of `sw_chunk`
+    /// switches (`port_owner`: a global port's); the same owners take buffer entries from
+    /// pools of their own (`entries`). Without it,
     /// one set of channels is read at the start of the cycle: reading an input then
     /// touches what others share (marking at switch inputs, Disha, the test hook's
     /// faults). (By owner, a NIC reads its arrivals after the host's new messages of the
@@ -184,8 +184,8 @@ impl<S: Scheme> Network<S> {
                 self.cc.lanes(s as u32, st.locked_out, st.used_mask);
             }
         }
-        // Phase 1: read the channel heads of this cycle (by owner, `owner_p1`: the NICs'
-        // here, each switch chunk's just before the chunk is evaluated).
+        // Phase 1: read the channel heads of this cycle (by owner, `owner_p1`: none here,
+        // each chunk's just before the chunk is evaluated in phase 2).
         self.read_inputs().map_err(|e| *e)?;
         let mut buf = std::mem::take(&mut self.msg_buf);
         workload.tick(now, &mut buf);
