@@ -189,7 +189,7 @@ impl<S: Scheme> Network<S> {
     /// chunks, then the k-th run of the switch chunks. Which thread runs a chunk changes no
     /// result. (Measured on ib648 at two threads, 2026-11-30: this split 0.85-0.86 s; the
     /// switch chunks dealt round robin 0.89-0.92 s; a greedy pass that put linked switch
-    /// chunks together and each NIC chunk with its NICs' switches 0.96-0.98 s; every NIC
+    /// chunks together and each NIC chunk with its NICs' switches 0.96-1.00 s; every NIC
     /// chunk on the calling thread 0.84-0.86 s.)
     fn shares(&self, nc: u32, t: usize) -> Vec<Vec<u32>> {
         let chunks = nc.max(1) + self.sw_chunks;
