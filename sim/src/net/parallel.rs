@@ -243,13 +243,26 @@ impl<S: Scheme> Network<S> {
         cb: &mut Vec<(u64, CreditEv)>,
         prov: &[PktId],
     ) {
-        for (t, mut ev) in fb.drain(..) {
-            ev.pkt = real(ev.pkt, prov);
-            self.fwheel.push_to(t, o as usize, ev);
+        // in runs of one arrival cycle (an outbox's links mostly share a latency)
+        let mut rest = &fb[..];
+        while let Some(&(t, _)) = rest.first() {
+            let n = rest.iter().position(|x| x.0 != t).unwrap_or(rest.len());
+            let run = rest[..n].iter().map(|&(_, mut ev)| {
+                ev.pkt = real(ev.pkt, prov);
+                ev
+            });
+            self.fwheel.extend_to(t, o as usize, run);
+            rest = &rest[n..];
         }
-        for (t, ev) in cb.drain(..) {
-            self.cwheel.push_to(t, o as usize, ev);
+        fb.clear();
+        let mut rest = &cb[..];
+        while let Some(&(t, _)) = rest.first() {
+            let n = rest.iter().position(|x| x.0 != t).unwrap_or(rest.len());
+            self.cwheel
+                .extend_to(t, o as usize, rest[..n].iter().map(|x| x.1));
+            rest = &rest[n..];
         }
+        cb.clear();
     }
 
     /// Back to one thread after cycles under threads (a set evaluation order): what waits

@@ -454,6 +454,12 @@ impl<T> Wheel<T> {
         let i = self.at(at, k);
         self.buckets[i].push(ev);
     }
+    /// Commit: every event of `evs` arrives at receiver `k` in cycle `at`.
+    #[inline]
+    pub fn extend_to(&mut self, at: u64, k: usize, evs: impl Iterator<Item = T>) {
+        let i = self.at(at, k);
+        self.buckets[i].extend(evs);
+    }
     /// Read: everything arriving at receiver `k` in cycle `now` (give it back with
     /// `restore_to`).
     #[inline]
