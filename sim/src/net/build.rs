@@ -347,7 +347,7 @@ impl<S: Scheme> Network<S> {
         let per_switch = max_radix as u64 * (v as u64 * rec_most + oq_most);
         let per_nic = cfg.eject_buffer_flits as u64 + 1;
         let buckets = (max_lat as u64 + 1).next_power_of_two();
-        let (nic_chunk, sw_chunk, entries) =
+        let (pool_nic, pool_sw, entries) =
             chunking(nodes, switches, per_switch, per_nic, buckets)
             .ok_or_else(|| {
                 NetError::Config(FieldError::new(
@@ -357,6 +357,11 @@ impl<S: Scheme> Network<S> {
                 ))
             })?;
         // receivers with channels of their own: the NIC chunks, then the switch chunks
+        let threads = cfg.threads.max(1);
+        let (nic_chunk, sw_chunk) = (
+            owners(nodes, pool_nic, threads),
+            owners(switches, pool_sw, threads),
+        );
         let nic_owners = nodes.div_ceil(nic_chunk);
         let sw_chunks = switches.div_ceil(sw_chunk);
         let port_owner: Vec<u32> = if owner_p1 {
@@ -411,6 +416,9 @@ impl<S: Scheme> Network<S> {
             nic_owners,
             sw_chunks,
             port_owner,
+            pool_nic_shift: pool_nic.trailing_zeros(),
+            pool_sw_shift: pool_sw.trailing_zeros(),
+            pool_nic_owners: nodes.div_ceil(pool_nic),
             packets: Slab::default(),
             entries,
             msgs: Slab::default(),
@@ -443,12 +451,13 @@ impl<S: Scheme> Network<S> {
 /// thread 28 % slower than one set of channels, measured 2026-11-30).
 const MAX_CHUNKS: u32 = 128;
 
-/// NICs per chunk (`Network::nic_chunk`: 64, or a larger power of two, so that there are
-/// at most `MAX_CHUNKS`), switches per chunk (`Network::sw_chunk`: at least 4, a power of
-/// two with at most `MAX_CHUNKS` chunks; more where one owner's channels would hold over
-/// 2^20 buckets in all, links of tens of thousands of cycles, or where the owners would
-/// not leave the bits an entry id needs), and the entry pools. None when no chunking fits
-/// a u32 id. Depends on the network alone, never on the thread count.
+/// The chunks of the entry pools: NICs per pool (64, or a larger power of two, so that
+/// there are at most `MAX_CHUNKS`), switches per pool (at least 4, a power of two with at
+/// most `MAX_CHUNKS` pools; more where one chunk's channels would hold over 2^20 buckets in
+/// all, links of tens of thousands of cycles, or where the pools would not leave the bits
+/// an entry id needs), and the pools. None when no chunking fits a u32 id. Depends on the
+/// network alone, never on the thread count, so that entry ids do not either; the owners
+/// of channels and the threads' chunks are whole pool chunks (`owners`).
 fn chunking(
     nodes: u32,
     switches: u32,
@@ -480,9 +489,62 @@ fn chunking(
         .or_else(|| [2, 1].into_iter().find_map(fits))
 }
 
+/// Components per owner (`Network::nic_chunk`, `Network::sw_chunk`) of `n` NICs or
+/// switches whose pool chunk is `pool`, on `threads` threads: whole pool chunks, a power
+/// of two. On one thread, one owner: the fewest sets of channels. On t threads, the
+/// largest that still makes at least 3t owners, so that the threads' shares balance and a
+/// thread done early can take some; the pool chunk where even that makes fewer. Fewer,
+/// larger owners cost less under threads: each (sender, receiver) pair of chunks has an
+/// outbox read across cores every cycle (measured 2026-11-30 on two threads, `net-bench`:
+/// ib648 0.70-0.73 s with 6 NIC and 7 switch chunks against 0.77-0.79 s with 11 and 14;
+/// the 16,512-NIC dragonfly, 3,000 cycles, 3.15-3.55 s with 9 and 9 against 3.22-4.53 s
+/// with 65 and 65; on one thread the 16-ary 2-cube 0.47 s with one owner of each against
+/// 0.51-0.52 s with 4 and 64).
+fn owners(n: u32, pool: u32, threads: u32) -> u32 {
+    if threads <= 1 {
+        return pool.max(n.next_power_of_two());
+    }
+    let want = 3 * threads;
+    let mut c = pool;
+    while n.div_ceil(2 * c) >= want {
+        c *= 2;
+    }
+    c
+}
+
 #[cfg(test)]
 mod tests {
-    use super::chunking;
+    use super::{chunking, owners};
+
+    /// One owner of each kind on one thread; at least 3t owners on t threads where the
+    /// pool chunks allow, in whole pool chunks.
+    #[test]
+    fn owners_are_whole_pools_and_enough_for_the_threads() {
+        assert_eq!(owners(648, 64, 1), 1024);
+        assert_eq!(owners(54, 4, 1), 64);
+        assert_eq!(owners(648, 64, 2), 128);
+        assert_eq!(owners(54, 4, 2), 8);
+        assert_eq!(owners(16_512, 256, 2), 2048);
+        assert_eq!(owners(648, 64, 16), 64);
+        for (n, pool) in [
+            (648, 64),
+            (54, 4),
+            (16_512, 256),
+            (2_064, 32),
+            (5, 4),
+            (0, 4),
+        ] {
+            for t in 2..=64 {
+                let c = owners(n, pool, t);
+                assert!(
+                    c.is_multiple_of(pool) && c.is_power_of_two(),
+                    "{n} {pool} {t}: {c}"
+                );
+                assert!(c == pool || n.div_ceil(c) >= 3 * t, "{n} {pool} {t}: {c}");
+                assert!(n.div_ceil(2 * c) < 3 * t, "{n} {pool} {t}: {c}");
+            }
+        }
+    }
 
     /// Four switches to a chunk; larger chunks where long links would make the owners'
     /// channels too many buckets; no chunking where no id split can name the entries.

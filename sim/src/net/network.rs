@@ -104,9 +104,10 @@ pub struct Network<S> {
     /// The channels: every flit and credit link at once. With `owner_p1` (phase 1 by
     /// owner) each owner has channels of its own, read just before it is evaluated, on
     /// whichever thread runs it: the owners are the `nic_owners` chunks of `nic_chunk`
-    /// NICs (64, or more on large networks), then the `sw_chunks` chunks of `sw_chunk`
-    /// switches (`port_owner`: a global port's); the same owners take buffer entries from
-    /// pools of their own (`entries`). Without it,
+    /// NICs, then the `sw_chunks` chunks of `sw_chunk` switches (`port_owner`: a global
+    /// port's), as many as the threads need (`build.rs`, `owners`). Buffer entries come
+    /// from pools of finer chunks that do not depend on the threads (`entries`, `pool_*`),
+    /// so that their ids do not either. Without it,
     /// one set of channels is read at the start of the cycle: reading an input then
     /// touches what others share (marking at switch inputs, Disha, the test hook's
     /// faults). (By owner, a NIC reads its arrivals after the host's new messages of the
@@ -120,6 +121,11 @@ pub struct Network<S> {
     pub(crate) nic_owners: u32,
     pub(crate) sw_chunks: u32,
     pub(crate) port_owner: Vec<u32>,
+    /// The entry pools: NIC `n`'s is `n >> pool_nic_shift`, switch `s`'s
+    /// `pool_nic_owners + (s >> pool_sw_shift)`.
+    pub(crate) pool_nic_shift: u32,
+    pub(crate) pool_sw_shift: u32,
+    pub(crate) pool_nic_owners: u32,
     pub(crate) packets: Slab<Packet, PktId>,
     pub(crate) entries: Entries,
     pub(crate) msgs: Slab<MsgState, MsgId>,

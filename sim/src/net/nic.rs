@@ -470,7 +470,7 @@ impl<S: Scheme> Network<S> {
                 );
             }
             let e = self.entries.alloc(
-                n >> self.nic_chunk.trailing_zeros(),
+                n >> self.pool_nic_shift,
                 Entry {
                     pkt: ev.pkt,
                     next: EntryId::NONE,

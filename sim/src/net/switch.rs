@@ -160,7 +160,7 @@ impl<S: Scheme> Network<S> {
                         .unwrap_or(out);
                 }
             }
-            let owner = self.nic_owners + (s.0 >> self.sw_chunk.trailing_zeros());
+            let owner = self.pool_nic_owners + (s.0 >> self.pool_sw_shift);
             let e = self.entries.alloc(
                 owner,
                 Entry {
