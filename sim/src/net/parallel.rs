@@ -8,8 +8,9 @@
 //! evaluates its switches. A component touches its own records and a few shared things: it
 //! sends flits and credits into the channels, takes and frees packet and message slots,
 //! counts flits and messages, moves its traffic class's watch and delivers messages. Buffer
-//! entries come from its chunk's own pool (`store::Entries`), so their ids are the same at
-//! any thread count. Under threads each shared effect goes into its chunk's log (a new
+//! entries come from pools of their own (`store::Entries`), in finer chunks that do not
+//! depend on the thread count (a chunk is whole pools: `build.rs`, `owners`), so their ids
+//! are the same at any thread count. Under threads each shared effect goes into its chunk's log (a new
 //! packet gets a provisional id, `PROVISIONAL + NIC`):
 //! - flits and credits go into the sending chunk's outbox for the receiving owner, whose
 //!   chunk takes them into its channels at the start of its next cycle's run, outbox after

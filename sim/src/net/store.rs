@@ -237,11 +237,12 @@ impl<T, I: Id> std::ops::IndexMut<I> for Slab<T, I> {
     }
 }
 
-/// The buffer entries, one pool per owner: a chunk of 64 NICs, or a chunk of switches
-/// (`Network::sw_chunk` of them). An entry is taken and freed by the component whose
-/// buffer holds it, so under threads each pool is used by one thread at a time and its
-/// ids do not depend on the thread count (`parallel.rs`). An id is the owner in its high
-/// bits and the slot in the pool in the low `local_bits`.
+/// The buffer entries, one pool per pool chunk: 64 NICs (more on large networks), or a
+/// few switches (`build.rs`, `chunking`; the chunks a thread runs are whole pool chunks).
+/// An entry is taken and freed by the component whose buffer holds it, so under threads
+/// each pool is used by one thread at a time, and as the pool chunks depend on the
+/// network alone, the ids do not depend on the thread count (`parallel.rs`). An id is the
+/// pool in its high bits and the slot in the pool in the low `local_bits`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Entries {
     pools: Vec<Pool>,
