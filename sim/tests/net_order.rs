@@ -2,8 +2,9 @@
 //! change any result (deliveries, per-NIC counters, PFT outputs in every cycle), with flit
 //! gating and with packet gating and a narrow RI width.
 
-use pft_sim::net::NodeId;
+use pft_sim::net::scheme::{CreditGate, GateIn, GateOut, Scheme};
 use pft_sim::net::{BernoulliSource, Delivery, EvalOrder, NetConfig, Pattern, TopologyConfig};
+use pft_sim::net::{Message, NodeId, Workload};
 use pft_sim::{EngineKind, Network, PftConfig};
 
 mod mix;
@@ -137,4 +138,85 @@ fn threads_then_one_thread_midway_changes_nothing() {
         one,
         "two threads, then one, differ from one"
     );
+}
+
+/// A NIC gate that ignores credits, for a run that overflows a buffer.
+struct Greedy(CreditGate);
+
+impl Scheme for Greedy {
+    fn gate(&mut self, n: u32, _now: u64, i: &GateIn) -> GateOut {
+        self.0.step(n, i)
+    }
+    fn used_credits(&self, n: u32) -> u16 {
+        self.0.used(n)
+    }
+}
+
+/// Two long messages from cycle 0.
+struct Two;
+
+impl Workload for Two {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        if now == 0 {
+            for (id, src, dst) in [(0, 0, 2), (1, 1, 3)] {
+                out.push(Message {
+                    id,
+                    src: NodeId(src),
+                    dst: NodeId(dst),
+                    bytes: 100_000,
+                    tag: 0,
+                    created: 0,
+                });
+            }
+        }
+    }
+    fn delivered(&mut self, _now: u64, _d: &Delivery) {}
+}
+
+/// Two errors in one cycle, in different entry pools (buffer overflows at routers 4 and
+/// 0 of a ring, fed by NICs 0 and 1 that ignore credits): the run reports the same one at
+/// 1, 2 and 3 threads, whose chunks span different pools (the first pool's, as when every
+/// chunk was one pool). Fails if an owner reports its first read error in arrival order.
+#[test]
+#[allow(clippy::result_large_err)] // (the build closure returns `NetError`, as the library)
+fn two_errors_in_a_cycle_report_the_same_at_any_thread_count() {
+    let ring = "router 0 node 1 node 3 router 1 router 7\nrouter 1 node 4 router 2\n\
+        router 2 node 5 router 3\nrouter 3 node 6 router 4\nrouter 4 node 0 node 2 router 5\n\
+        router 5 node 7 router 6\nrouter 6 node 8 router 7\nrouter 7 node 9\n";
+    let dir = std::env::temp_dir().join(format!("pft-net-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ring.anynet");
+    std::fs::write(&path, ring).unwrap();
+    let mut topology = TopologyConfig::File {
+        path: path.display().to_string(),
+        graph: None,
+    };
+    topology.resolve(None);
+    let errors: Vec<String> = [1u32, 2, 3]
+        .iter()
+        .map(|&threads| {
+            let cfg = NetConfig {
+                topology: topology.clone(),
+                buffer_flits: 16,
+                eject_buffer_flits: 16,
+                mtu_bytes: 16 * 64,
+                eject_rate: 0.05,
+                threads,
+                ..NetConfig::default()
+            };
+            let mut net = pft_sim::net::Network::build(&cfg, 1, |ctx| {
+                Ok(Greedy(CreditGate::new(ctx.nodes, 1000)))
+            })
+            .unwrap();
+            net.run(&mut Two, 5000).unwrap_err().to_string()
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        errors[0].contains("buffer overflow at router 0 input 0"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(errors[1], errors[0], "two threads");
+    assert_eq!(errors[2], errors[0], "three threads");
 }

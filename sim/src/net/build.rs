@@ -419,6 +419,7 @@ impl<S: Scheme> Network<S> {
             pool_nic_shift: pool_nic.trailing_zeros(),
             pool_sw_shift: pool_sw.trailing_zeros(),
             pool_nic_owners: nodes.div_ceil(pool_nic),
+            read_err_pool: 0,
             packets: Slab::default(),
             entries,
             msgs: Slab::default(),
@@ -445,10 +446,10 @@ impl<S: Scheme> Network<S> {
     }
 }
 
-/// Most chunks of NICs, and of switches: enough for the threads to share out evenly, few
-/// enough that a cycle does not visit hundreds of owners' channels (each owner's are
-/// separate buffers: on the 16,512-NIC dragonfly, 258 NIC and 516 switch owners made one
-/// thread 28 % slower than one set of channels, measured 2026-11-30).
+/// Most entry pools of NICs, and of switches, so most chunks a thread can run (`owners`):
+/// pools are the finest chunks, and a chunk has channels of its own (separate buffers: on
+/// the 16,512-NIC dragonfly, 258 NIC and 516 switch chunks made one thread 28 % slower
+/// than one set of channels, measured 2026-11-30).
 const MAX_CHUNKS: u32 = 128;
 
 /// The chunks of the entry pools: NICs per pool (64, or a larger power of two, so that

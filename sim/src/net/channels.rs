@@ -7,7 +7,7 @@
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, Switch};
 use super::scheme::Scheme;
-use super::store::{End, Endpoint, Id, PortId};
+use super::store::{CreditEv, End, Endpoint, FlitEv, Id, PortId};
 
 impl<S: Scheme> Network<S> {
     /// Phase 1 without `owner_p1`: every channel head of this cycle (with it, each owner
@@ -20,25 +20,56 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// Phase 1 of owner `o`: the flits, then the credits, arriving there this cycle.
+    /// Phase 1 of owner `o`: the flits, then the credits, arriving there this cycle. With
+    /// `owner_p1`, an error is the one the owner's entry pools would meet first, each pool
+    /// reading its inputs and then evaluating its components before the next
+    /// (`first_error`): so the error a run reports does not depend on how many pools an
+    /// owner spans, that is on the thread count. Evaluates nothing when there is none.
     pub(crate) fn read_owner(&mut self, o: u32) -> Result<(), Box<NetError>> {
+        self.read_owner_then(o, true)
+    }
+
+    /// `read_owner`; on an error, the components of the pools before the failing one are
+    /// evaluated first when `eval` (as they would have been before its reads).
+    pub(crate) fn read_owner_then(&mut self, o: u32, eval: bool) -> Result<(), Box<NetError>> {
         let now = self.now;
-        let o = o as usize;
-        let flits = self.fwheel.take_from(now, o);
+        let ob = o as usize;
+        let flits = self.fwheel.take_from(now, ob);
         let mut r = Ok(());
+        let mut bad: &FlitEv = &FlitEv::default();
         for ev in &flits {
             r = match ev.rx.end() {
                 End::Nic(n) => Nic::read(self, n, ev),
                 End::Port(g) => Switch::read(self, g, ev),
             };
             if r.is_err() {
+                bad = ev;
                 break;
             }
         }
-        self.fwheel.restore_to(now, o, flits);
-        r?;
+        if let Err(e) = r {
+            // SAFETY: `bad` is the element of `flits` whose read failed
+            let at = unsafe { (bad as *const FlitEv).offset_from(flits.as_ptr()) } as usize;
+            let k = self.pool_of(flits[at].rx);
+            let rest: Vec<FlitEv> = flits[at + 1..]
+                .iter()
+                .filter(|ev| self.pool_of(ev.rx) < k)
+                .copied()
+                .collect();
+            self.fwheel.restore_to(now, ob, flits);
+            let credits = self.cwheel.take_from(now, ob);
+            let later: Vec<CreditEv> = credits
+                .iter()
+                .filter(|ev| self.pool_of(ev.tx) < k)
+                .copied()
+                .collect();
+            self.cwheel.restore_to(now, ob, credits);
+            return Err(self.first_error(o, e, k, rest, later, eval));
+        }
+        self.fwheel.restore_to(now, ob, flits);
         let mut r = Ok(());
-        let credits = self.cwheel.take_from(now, o);
+        let credits = self.cwheel.take_from(now, ob);
+        let mut bad: &CreditEv = &CreditEv::default();
         for ev in &credits {
             match ev.tx.end() {
                 End::Nic(n) => {
@@ -48,11 +79,76 @@ impl<S: Scheme> Network<S> {
                 End::Port(g) => r = self.port_credit(g),
             }
             if r.is_err() {
+                bad = ev;
                 break;
             }
         }
-        self.cwheel.restore_to(now, o, credits);
-        r
+        if let Err(e) = r {
+            // SAFETY: `bad` is the element of `credits` whose read failed
+            let at = unsafe { (bad as *const CreditEv).offset_from(credits.as_ptr()) } as usize;
+            let k = self.pool_of(credits[at].tx);
+            let later: Vec<CreditEv> = credits[at + 1..]
+                .iter()
+                .filter(|ev| self.pool_of(ev.tx) < k)
+                .copied()
+                .collect();
+            self.cwheel.restore_to(now, ob, credits);
+            return Err(self.first_error(o, e, k, Vec::new(), later, eval));
+        }
+        self.cwheel.restore_to(now, ob, credits);
+        Ok(())
+    }
+
+    /// The error of owner `o`'s cycle whose first read error `e` in arrival order is in
+    /// entry pool `k`, `flits` and `credits` the inputs of earlier pools not read yet: the
+    /// first error in pool order, as if each pool read its inputs, then (`eval`) evaluated
+    /// its components, before the next. So those inputs are read (by `read_owner_then`
+    /// itself, so that its loop keeps the only calls of the reads: a second caller costs
+    /// them their inlining there), an error among them replacing `e` and `k`; then the
+    /// components of the pools before `k` are evaluated (switches report no error in
+    /// evaluation). Without `owner_p1`, `e` (the first in arrival order).
+    #[cold]
+    #[inline(never)]
+    fn first_error(
+        &mut self,
+        o: u32,
+        e: Box<NetError>,
+        k: u32,
+        flits: Vec<FlitEv>,
+        credits: Vec<CreditEv>,
+        eval: bool,
+    ) -> Box<NetError> {
+        if !self.owner_p1 {
+            return e;
+        }
+        let (now, ob) = (self.now, o as usize);
+        self.fwheel.extend_to(now, ob, flits.into_iter());
+        self.cwheel.extend_to(now, ob, credits.into_iter());
+        let (e, k) = match self.read_owner_then(o, false) {
+            Ok(()) => (e, k),
+            Err(earlier) => {
+                let k = self.read_err_pool;
+                (earlier, k)
+            }
+        };
+        self.read_err_pool = k;
+        if eval && o < self.nic_owners {
+            let lo = o * self.nic_chunk;
+            let hi = (k << self.pool_nic_shift).min(self.nodes);
+            if let Err(first) = self.eval_nics(lo, hi.max(lo)) {
+                return first;
+            }
+        }
+        e
+    }
+
+    /// The entry pool of the component at `e` (`Network::pool_nic_shift`).
+    #[inline]
+    fn pool_of(&self, e: Endpoint) -> u32 {
+        match e.end() {
+            End::Nic(n) => n >> self.pool_nic_shift,
+            End::Port(g) => self.pool_nic_owners + (self.sw.inp[g].sw.0 >> self.pool_sw_shift),
+        }
     }
 
     /// The owner whose channels end at `e` (0 for all without `owner_p1`). A switch's

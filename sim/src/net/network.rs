@@ -126,6 +126,8 @@ pub struct Network<S> {
     pub(crate) pool_nic_shift: u32,
     pub(crate) pool_sw_shift: u32,
     pub(crate) pool_nic_owners: u32,
+    /// The entry pool of the read error `read_owner` last reported (`first_error`).
+    pub(crate) read_err_pool: u32,
     pub(crate) packets: Slab<Packet, PktId>,
     pub(crate) entries: Entries,
     pub(crate) msgs: Slab<MsgState, MsgId>,
@@ -224,7 +226,7 @@ impl<S: Scheme> Network<S> {
                 } else {
                     0
                 };
-                let r = (0..owners).try_for_each(|o| self.read_owner(o));
+                let r = (0..owners).try_for_each(|o| self.read_owner_then(o, false));
                 let r = r.and_then(|()| {
                     order.iter().try_for_each(|&c| {
                         if c < self.nodes {

@@ -35,10 +35,10 @@ use super::scheme::Scheme;
 use super::store::{CreditEv, Endpoint, EntryId, FlitEv, MsgId, Packet, PktId, SwitchId};
 use std::sync::atomic::Ordering;
 
-/// NICs per chunk at least: enough work per claim to hide the claim, small enough that the
-/// threads end together. (A NIC chunk is whole words of the NICs' visit bits,
-/// `Nics::awake`: a chunk writes only its own words.) The chunk sizes of a network:
-/// `Network::nic_chunk`, `Network::sw_chunk` (`build.rs`, `chunking`).
+/// NICs per entry pool at least, so per chunk too. (A NIC chunk is whole words of the
+/// NICs' visit bits, `Nics::awake`: a chunk writes only its own words.) The pools of a
+/// network: `build.rs`, `chunking`; its chunks (`Network::nic_chunk`, `Network::sw_chunk`),
+/// whole pools: `build.rs`, `owners`.
 pub(crate) const CHUNK_NICS: u32 = 64;
 /// Provisional packet ids under threads: `PROVISIONAL + NIC` (a NIC starts at most one
 /// packet a cycle); replaced by the slab's id when the logs are applied.
@@ -59,7 +59,7 @@ fn run_chunk<S: Scheme>(ctl: &Ctl, c: u32) {
     // SAFETY: `net` is the network whose `evaluate_parallel` is running: it stays in place
     // until every chunk is done. A component in phase 2 writes only its own records (a
     // NIC's state, queues, scheme state and the messages it sends or receives; a switch's
-    // ports, lanes, queue entries and the packets it holds), its chunk's entry pool and
+    // ports, lanes, queue entries and the packets it holds), its chunk's entry pools and
     // channels, its thread's scratch slot and its chunk's log, and reads nothing another
     // component writes in phase 2 (the module docs; `parallel_blocker` and `nic_parallel`
     // keep out what would break that).
@@ -404,8 +404,8 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// A NIC or switch frees the queue entry of a packet that left it (into the pool of
-    /// its chunk, which this thread runs: no log).
+    /// A NIC or switch frees the queue entry of a packet that left it (into its entry
+    /// pool, which only the chunk this thread runs uses: no log).
     #[inline]
     pub(crate) fn free_entry(&mut self, e: EntryId) {
         self.entries.free(e);

@@ -256,8 +256,8 @@ struct Pool {
 }
 
 impl Entries {
-    /// Pools for `owners` owners, each able to hold `most` entries at once; None when
-    /// one u32 cannot name them all.
+    /// `owners` pools (one per pool chunk), each able to hold `most` entries at once; None
+    /// when one u32 cannot name them all.
     pub fn new(owners: u32, most: u64) -> Option<Entries> {
         let owner_bits = u32::BITS - owners.leading_zeros();
         let local_bits = u32::BITS.checked_sub(owner_bits)?;

@@ -160,9 +160,9 @@ impl<S: Scheme> Network<S> {
                         .unwrap_or(out);
                 }
             }
-            let owner = self.pool_nic_owners + (s.0 >> self.pool_sw_shift);
+            let pool = self.pool_nic_owners + (s.0 >> self.pool_sw_shift);
             let e = self.entries.alloc(
-                owner,
+                pool,
                 Entry {
                     pkt: ev.pkt,
                     next: EntryId::NONE,
