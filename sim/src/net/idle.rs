@@ -99,10 +99,27 @@ impl<S: Scheme> Network<S> {
     /// set.)
     #[inline(always)]
     pub(crate) fn eval_switches(&mut self) -> Result<(), Box<NetError>> {
-        for k in 0..self.sw.busy.len() {
+        self.eval_switches_in(0, self.sw.sw.len() as u32)
+    }
+
+    /// `eval_switches` for switches `lo..hi` alone. (Only a read sets a busy bit, so a
+    /// word's bits can be taken once.)
+    #[inline(always)]
+    fn eval_switches_in(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
+        if lo >= hi {
+            return Ok(());
+        }
+        for k in (lo / 64) as usize..=((hi - 1) / 64) as usize {
+            let base = k as u32 * 64;
             let mut w = self.sw.busy[k].load(Ordering::Relaxed);
+            if lo > base {
+                w &= !0u64 << (lo - base);
+            }
+            if hi - base < 64 {
+                w &= (1u64 << (hi - base)) - 1;
+            }
             while w != 0 {
-                let s = k as u32 * 64 + w.trailing_zeros();
+                let s = base + w.trailing_zeros();
                 w &= w - 1;
                 Switch::evaluate(self, SwitchId(s))?;
                 if self.sw.sw[SwitchId(s)].resident == 0 {
@@ -135,16 +152,7 @@ impl<S: Scheme> Network<S> {
         for c in 0..self.sw_chunks {
             self.read_owner(self.nic_owners + c)?;
             let lo = c * self.sw_chunk;
-            for s in lo..(lo + self.sw_chunk).min(n) {
-                let (k, bit) = (s as usize / 64, 1u64 << (s % 64));
-                if self.sw.busy[k].load(Ordering::Relaxed) & bit != 0 {
-                    Switch::evaluate(self, SwitchId(s))?;
-                    if self.sw.sw[SwitchId(s)].resident == 0 {
-                        let b = &self.sw.busy[k];
-                        b.store(b.load(Ordering::Relaxed) & !bit, Ordering::Relaxed);
-                    }
-                }
-            }
+            self.eval_switches_in(lo, (lo + self.sw_chunk).min(n))?;
         }
         Ok(())
     }
