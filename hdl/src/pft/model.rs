@@ -246,6 +246,7 @@ impl PftModel {
     }
 
     /// The CSR read port (combinational read of registered values).
+    #[inline]
     pub fn read(&self, a: u8) -> u32 {
         let r = &self.regs;
         match a & regs::ADDR_MASK {
@@ -309,11 +310,33 @@ impl PftModel {
         self.step_with(i, verdict)
     }
 
+    /// Advance one cycle whose only inputs are the flit port and the credit return (no
+    /// reset, no CSR write, the CSR port at address 0): the cycle of a NIC in a network run.
+    /// It is `step` itself, inlined with those inputs fixed, so that the compiler drops the
+    /// CSR decode, the reset and the window restart (`port_step_is_step` holds it to `step`).
+    #[inline(always)]
+    pub fn step_port(&mut self, flit_valid: bool, flit_head: bool, credit_return: u8) -> Outputs {
+        let i = Inputs {
+            flit_valid,
+            flit_head,
+            credit_return,
+            ..Default::default()
+        };
+        let verdict = self.throttle_ok();
+        self.step_inline(&i, verdict)
+    }
+
     /// Advance one clock cycle with the throttle's verdict `verdict` (`throttle_ok` of this
     /// cycle in the default build; a precomputed one in the pipelined build,
     /// `PftModelPipelined`). Everything else is the same block.
     #[inline]
     pub fn step_with(&mut self, i: &Inputs, verdict: bool) -> Outputs {
+        self.step_inline(i, verdict)
+    }
+
+    /// The body of `step_with`, inlined where its inputs are partly constant.
+    #[inline(always)]
+    fn step_inline(&mut self, i: &Inputs, verdict: bool) -> Outputs {
         // ---- cycle t: decisions from registered values ----
         let credit_ok = self.c < self.regs.credit_limit;
         // Packet gating: a flit that is not a packet's first passes the throttle.
@@ -370,7 +393,7 @@ impl PftModel {
 
     /// Detector: next (state, win, hit). FT and AT per spec §2; a write to a detector register
     /// restarts the AT window.
-    #[inline]
+    #[inline(always)]
     fn next_detector(&self, i: &Inputs) -> (bool, u16, u16) {
         let r = &self.regs;
         if !self.enabled() {
@@ -485,6 +508,68 @@ mod tests {
         }
     }
 
+    /// A state reached by random register writes and random traffic from reset.
+    fn reachable(rng: &mut Xoshiro256PlusPlus) -> PftModel {
+        let mut m = PftModel::after_reset();
+        for _ in 0..rng.gen_range(0..300) {
+            let small = rng.gen_range(0..48u32);
+            m.step(&Inputs {
+                reset: rng.gen_bool(0.001),
+                flit_valid: rng.gen_bool(0.7),
+                flit_head: rng.gen(),
+                credit_return: if rng.gen_bool(0.2) {
+                    rng.gen_range(0..3)
+                } else {
+                    0
+                },
+                csr_we: rng.gen_bool(0.05),
+                csr_addr: rng.gen_range(0..16),
+                csr_wdata: if rng.gen_bool(0.2) { rng.gen() } else { small },
+            });
+        }
+        m
+    }
+
+    /// `step_port` is `step` with no reset and no CSR access, from the states of
+    /// `quiet_step_is_step`, with flits offered (heads and not), credits back (up to
+    /// more than are used, so that underflow is reached) and both together.
+    #[test]
+    fn port_step_is_step() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut cycles, mut sent, mut throttled, mut under) = (0u64, 0u64, 0u64, 0u64);
+        for _ in 0..3_000 {
+            let mut m = reachable(&mut rng);
+            for _ in 0..rng.gen_range(1..200) {
+                let i = Inputs {
+                    flit_valid: rng.gen_bool(0.7),
+                    flit_head: rng.gen(),
+                    credit_return: if rng.gen_bool(0.3) {
+                        rng.gen_range(0..4)
+                    } else {
+                        0
+                    },
+                    ..Default::default()
+                };
+                let mut want = m;
+                let out = want.step(&i);
+                assert_eq!(
+                    m.step_port(i.flit_valid, i.flit_head, i.credit_return),
+                    out,
+                    "outputs"
+                );
+                assert_eq!(m, want, "state");
+                cycles += 1;
+                sent += out.send as u64;
+                throttled += out.throttled as u64;
+                under += m.err_underflow as u64;
+            }
+        }
+        assert!(
+            sent > 1000 && throttled > 1000 && under > 100,
+            "{cycles} cycles: {sent} sent, {throttled} throttled, {under} with underflow"
+        );
+    }
+
     /// `step_quiet` is `step` with quiet inputs, from states reached by random register
     /// writes and random traffic: both detectors and throttles, Normal and Congested, AT
     /// windows part way, credits above the limit.
@@ -493,23 +578,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let (mut cycles, mut congested, mut at, mut over) = (0u64, 0u64, 0u64, 0u64);
         for _ in 0..3_000 {
-            let mut m = PftModel::after_reset();
-            for _ in 0..rng.gen_range(0..300) {
-                let small = rng.gen_range(0..48u32);
-                m.step(&Inputs {
-                    reset: rng.gen_bool(0.001),
-                    flit_valid: rng.gen_bool(0.7),
-                    flit_head: rng.gen(),
-                    credit_return: if rng.gen_bool(0.2) {
-                        rng.gen_range(0..3)
-                    } else {
-                        0
-                    },
-                    csr_we: rng.gen_bool(0.05),
-                    csr_addr: rng.gen_range(0..16),
-                    csr_wdata: if rng.gen_bool(0.2) { rng.gen() } else { small },
-                });
-            }
+            let mut m = reachable(&mut rng);
             for _ in 0..rng.gen_range(1..200) {
                 let i = Inputs {
                     flit_head: rng.gen(),

@@ -69,6 +69,22 @@ impl PftEngine {
         }
     }
 
+    /// One cycle with no reset and no CSR access (a network slot's cycle): the reference
+    /// model's `step_port` or `step_quiet`, the other engines' `step`.
+    #[inline(always)]
+    pub fn step_port(&mut self, flit_valid: bool, flit_head: bool, credit_return: u8) -> Outputs {
+        match self {
+            PftEngine::Model(m) if !flit_valid && credit_return == 0 => m.step_quiet(),
+            PftEngine::Model(m) => m.step_port(flit_valid, flit_head, credit_return),
+            _ => self.step(&Inputs {
+                flit_valid,
+                flit_head,
+                credit_return,
+                ..Default::default()
+            }),
+        }
+    }
+
     /// The block is idle (`PftModel::idle`): only the default build's reference model says
     /// so; the others step every cycle.
     #[inline]

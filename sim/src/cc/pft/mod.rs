@@ -125,6 +125,16 @@ impl PftState {
     #[inline(always)]
     fn slot<const CHECK: bool>(&mut self, n: u32, g: &GateIn) -> GateOut {
         let engine = &mut self.engine[n as usize];
+        if !CHECK && self.clk_steps == 1 && g.csr.is_none() {
+            // The common slot: one block cycle, no CSR write.
+            let o = engine.step_port(g.flit_valid, g.flit_head, g.credit_return);
+            return GateOut {
+                send: o.send,
+                congested: o.congested,
+                throttled: o.throttled,
+                used_credits: o.used_credits,
+            };
+        }
         let mut inputs = Inputs {
             flit_valid: g.flit_valid,
             flit_head: g.flit_head,

@@ -1,0 +1,162 @@
+//! The unchecked gate's short slot (`PftModel::step_port`: a block cycle with no reset and
+//! no CSR access, taken when the checker is off, the clock ratio is 1 and no register
+//! rewrite is under way) runs the block as the checked slot does (`PftModel::step` every
+//! cycle): a network with the checker off and one with it on give the same gate outputs,
+//! block state and NIC counters at every NIC in every cycle, and the same deliveries.
+//! Every test but this one runs with the checker on, so this is where the short slot is
+//! held to the block.
+
+use pft_sim::net::{
+    BernoulliSource, Delivery, FaultSpec, Message, NetConfig, NodeId, Pattern, TopologyConfig,
+    Workload,
+};
+use pft_sim::{CcConfig, DetMode, EngineKind, Network, PftConfig, ThrMode};
+
+fn tree(check: bool) -> NetConfig {
+    NetConfig {
+        topology: TopologyConfig::KaryNtree {
+            k: 4,
+            n: 2,
+            hosts: None,
+        },
+        buffer_flits: 64,
+        check,
+        ..Default::default()
+    }
+}
+
+/// FT-FI, entering Congested above 24 used credits of 64.
+fn ft_fi() -> PftConfig {
+    PftConfig::default().with_all(&[
+        ("det_mode", DetMode::Ft as u64),
+        ("thr_mode", ThrMode::Fi as u64),
+        ("th_enter", 24),
+        ("th_escape", 16),
+        ("n", 2),
+        ("k", 1),
+    ])
+}
+
+/// AT-RI with short windows and packet gating (the head flag decides).
+fn at_ri_packets() -> PftConfig {
+    PftConfig::default().with_all(&[
+        ("th_enter", 20),
+        ("th_escape", 40),
+        ("at_win_e", 16),
+        ("at_cnt_e", 6),
+        ("at_win_s", 16),
+        ("at_cnt_s", 6),
+        ("m", 24),
+        ("gating", 1),
+    ])
+}
+
+/// A hot spot for the first third (blocks go Congested and throttle), uniform traffic
+/// throughout; every delivery logged.
+struct Traffic {
+    hot: BernoulliSource,
+    uniform: BernoulliSource,
+    log: Vec<Delivery>,
+}
+
+impl Traffic {
+    fn new(nodes: u32, cycles: u64) -> Self {
+        Traffic {
+            hot: BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.3, 512, 64, 3)
+                .until(cycles / 3),
+            uniform: BernoulliSource::new(nodes, Pattern::Uniform, 0.3, 256, 64, 4),
+            log: Vec::new(),
+        }
+    }
+}
+
+impl Workload for Traffic {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        self.hot.tick(now, out);
+        let from = out.len();
+        self.uniform.tick(now, out);
+        for m in &mut out[from..] {
+            m.id += 1 << 40;
+            m.tag = 1;
+        }
+    }
+    fn delivered(&mut self, _now: u64, d: &Delivery) {
+        self.log.push(*d);
+    }
+}
+
+/// Runs `cfg` unchecked (the short slot) and checked, side by side, comparing every NIC
+/// every cycle. Returns the Congested and throttled NIC-cycles seen.
+fn checked_and_not(name: &str, cfg: NetConfig, cc: &CcConfig, skip: bool) -> (u64, u64) {
+    let cycles = 4_000;
+    let mut nets: Vec<Network> = [false, true]
+        .iter()
+        .map(|&check| {
+            let c = NetConfig {
+                check,
+                ..cfg.clone()
+            };
+            let mut n = Network::with_cc(&c, cc, EngineKind::Model, 23).unwrap();
+            n.set_idle_skip(skip);
+            n
+        })
+        .collect();
+    let nodes = nets[0].nodes();
+    let mut ws: Vec<Traffic> = (0..2).map(|_| Traffic::new(nodes, cycles)).collect();
+    let (mut congested, mut throttled) = (0u64, 0u64);
+    for t in 0..cycles {
+        for (net, w) in nets.iter_mut().zip(ws.iter_mut()) {
+            net.step(w).unwrap();
+        }
+        let (a, b) = (&nets[0], &nets[1]);
+        for i in 0..nodes {
+            let n = NodeId(i);
+            let out = a.gate_outputs(n);
+            assert_eq!(out, b.gate_outputs(n), "{name}: cycle {t}, NIC {i}: gate");
+            assert_eq!(a.pft_probe(n), b.pft_probe(n), "{name}: cycle {t}, NIC {i}");
+            assert_eq!(a.nic_stats(n), b.nic_stats(n), "{name}: cycle {t}, NIC {i}");
+            congested += out.congested as u64;
+            throttled += out.throttled as u64;
+        }
+    }
+    assert!(ws[0].log == ws[1].log, "{name}: deliveries differ");
+    assert!(
+        ws[0].log.len() > 1_000,
+        "{name}: {} deliveries",
+        ws[0].log.len()
+    );
+    (congested, throttled)
+}
+
+#[test]
+fn the_short_slot_runs_the_block_as_the_checked_slot() {
+    let rewrite = NetConfig {
+        faults: vec![FaultSpec::RegRewrite {
+            at: 1_000,
+            nics: None,
+            regs: at_ri_packets().to_table(),
+        }],
+        ..tree(false)
+    };
+    let cases = [
+        ("FT-FI", tree(false), ft_fi(), true),
+        ("FT-FI, no idle skipping", tree(false), ft_fi(), false),
+        ("AT-RI, packet gating", tree(false), at_ri_packets(), true),
+        // CSR writes mid-run: those slots take the long way, the rest the short one
+        ("FT-FI, rewritten to AT-RI at 1,000", rewrite, ft_fi(), true),
+        // two block cycles a slot: the long way throughout (the unchecked copy of it)
+        (
+            "FT-FI at clock ratio 2",
+            tree(false),
+            ft_fi().with_clock_ratio(2.0),
+            true,
+        ),
+    ];
+    for (name, cfg, pft, skip) in cases {
+        let (congested, throttled) = checked_and_not(name, cfg, &CcConfig::Pft(pft), skip);
+        assert!(
+            congested > 1_000 && throttled > 1_000,
+            "{name}: {congested} Congested, {throttled} throttled NIC-cycles"
+        );
+    }
+}
