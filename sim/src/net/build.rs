@@ -9,6 +9,7 @@ use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, S
 use super::network::{Network, ONE};
 use super::parallel::CHUNK_NICS;
 use super::scheme::Scheme;
+use super::state::LanePorts;
 use super::store::{
     End, Endpoint, Entries, EntryId, LinkId, MsgId, PktId, PortId, Slab, SwitchId, Table, Wheel,
 };
@@ -72,6 +73,7 @@ impl<S: Scheme> Network<S> {
             },
             speedup: cfg.speedup.unwrap_or(0),
             router: super::lanes::Router::of(cfg),
+            lane_port: cfg.lane_records().map(LanePorts::new).unwrap_or_default(),
             reuse_tail: cfg.lane_reuse == Some(super::lanes::LaneReuse::Tail),
             vct: cfg.switching == Some(super::lanes::Switching::Vct),
             reqs: vec![0; 64],

@@ -462,23 +462,26 @@ impl<S: Scheme> Network<S> {
         let mut wanted = 0u64;
         // the ports with a ready lane, lowest first
         let mut rest = ready;
+        // (divisions by v and ports by table and compare: p, rr < ports, c < v)
         while rest != 0 {
-            let p = rest.trailing_zeros() / v;
+            let p = self.sw.lane_port.of(rest.trailing_zeros());
             rest &= !(u128::from(lane_mask) << (p * v));
             let m = (ready >> (p * v)) as u64 & lane_mask;
             let start = self.sw.sa_in[pbase + p as usize] as u32;
-            let c = if first / v == p {
-                first % v
+            let c = if first != u32::MAX && self.sw.lane_port.of(first) == p {
+                first - p * v
             } else {
                 (m.rotate_right(start).trailing_zeros() + start) & 63
             };
             let i = p * v + c;
-            let q = out_of[i as usize] as u32 / v;
+            let q = self.sw.lane_port.of(out_of[i as usize] as u32);
             let rr = self.sw.sa_out[pbase + q as usize] as u32;
             let dist = if i == first {
                 0
             } else {
-                1 + ((p + ports - rr) % ports) as u8
+                // (p - rr) mod ports
+                let d = p + ports - rr;
+                1 + (if d >= ports { d - ports } else { d }) as u8
             };
             let b = &mut best[q as usize];
             if b.0 == u8::MAX || dist < b.1 {
@@ -490,9 +493,10 @@ impl<S: Scheme> Network<S> {
             let q = wanted.trailing_zeros();
             wanted &= wanted - 1;
             let i = best[q as usize].0 as u32;
-            let (p, c) = (i / v, i % v);
-            self.sw.sa_in[pbase + p as usize] = ((c + 1) % v) as u8;
-            self.sw.sa_out[pbase + q as usize] = ((p + 1) % ports) as u8;
+            let p = self.sw.lane_port.of(i);
+            let c = i - p * v;
+            self.sw.sa_in[pbase + p as usize] = if c + 1 == v { 0 } else { c + 1 } as u8;
+            self.sw.sa_out[pbase + q as usize] = if p + 1 == ports { 0 } else { p + 1 } as u8;
             let o = out_of[i as usize] as u32;
             self.move_flit(si, st.port(o));
         }

@@ -120,6 +120,28 @@ pub(crate) struct OutPort {
     pub bypassed: u8,
 }
 
+/// A local lane's port on the lane router, `lane / vcs`, for the 128 lanes a switch may
+/// have (its masks are `u128`).
+#[derive(Clone, Debug)]
+pub(crate) struct LanePorts(pub [u8; 128]);
+
+impl Default for LanePorts {
+    fn default() -> Self {
+        LanePorts([0; 128])
+    }
+}
+
+impl LanePorts {
+    pub fn new(vcs: u32) -> Self {
+        LanePorts(std::array::from_fn(|l| (l as u32 / vcs) as u8))
+    }
+    /// The port of local lane `lane` (< 128).
+    #[inline(always)]
+    pub fn of(&self, lane: u32) -> u32 {
+        self.0[(lane & 127) as usize] as u32
+    }
+}
+
 /// Switch state: per switch `sw[s]`, per global port `inp[gp]` / `out[gp]` with
 /// gp = base + port, and queues `q[gp * qpp + k]` (head, tail), k = output with VOQ, else 0.
 #[derive(Debug, Default)]
@@ -147,6 +169,9 @@ pub(crate) struct Switches {
     /// round-robin pointers: the input's over its lanes, the output's over input ports.
     pub sa_in: Vec<u8>,
     pub sa_out: Vec<u8>,
+    /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
+    /// divides by table rather than by a divisor known only at run time.
+    pub lane_port: LanePorts,
     /// Lane router with `allocator = "central"`: per switch, the central arbiter's
     /// round-robin pointer over input lanes (empty with the separable allocator).
     pub central: Vec<u8>,
