@@ -8,9 +8,10 @@
 #   bash tb/examples/same_results.sh REV OUT_DIR [SCENARIO_NAME ...]
 # NEW_FLAGS: extra flags for the new binary only, e.g. NEW_FLAGS="--threads 2" (a run on
 # several threads must give what one thread gave before).
-# Exit status 0 when everything matches. Every scenario takes 1-2 hours on 2 cores (measured
-# 2026-11-29 against c9563ac: 3,320 s of `compare` for the old binary, 3,542 s for the new,
-# mvcm-hotspot about a third of it); name scenarios to run fewer.
+# Exit status 0 when everything matches. Every scenario took 1-2 hours on 2 cores on
+# 2026-11-29 against c9563ac (3,320 s of `compare` for the old binary, 3,542 s for the new,
+# mvcm-hotspot about a third of it) and 30 minutes of runs at 7a0aca5 (2026-11-30); name
+# scenarios to run fewer.
 set -euo pipefail
 rev=${1:?usage: same_results.sh REV OUT_DIR [scenario ...]}
 out=${2:?usage: same_results.sh REV OUT_DIR [scenario ...]}
