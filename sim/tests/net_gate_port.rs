@@ -3,8 +3,8 @@
 //! rewrite is under way) runs the block as the checked slot does (`PftModel::step` every
 //! cycle): a network with the checker off and one with it on give the same gate outputs,
 //! block state and NIC counters at every NIC in every cycle, and the same deliveries.
-//! Every test but this one runs with the checker on, so this is where the short slot is
-//! held to the block.
+//! Most network tests run with the checker on (the long slot); this one holds the short
+//! slot to the long one, NIC by NIC and cycle by cycle.
 
 use pft_sim::net::{
     BernoulliSource, Delivery, FaultSpec, Message, NetConfig, NodeId, Pattern, TopologyConfig,

@@ -476,6 +476,7 @@ impl<S: Scheme> Network<S> {
             let i = p * v + c;
             let q = self.sw.lane_port.of(out_of[i as usize] as u32);
             let rr = self.sw.sa_out[pbase + q as usize] as u32;
+            debug_assert!(p < ports && rr < ports && c < v, "pointers wrap by compare");
             let dist = if i == first {
                 0
             } else {

@@ -138,6 +138,7 @@ impl LanePorts {
     /// The port of local lane `lane` (< 128).
     #[inline(always)]
     pub fn of(&self, lane: u32) -> u32 {
+        debug_assert!(lane < 128, "lane {lane} of a switch with at most 128");
         self.0[(lane & 127) as usize] as u32
     }
 }
