@@ -166,6 +166,7 @@ screenshots: vcd
 ##        one lane and with 4 lanes, the 16,512-NIC dragonfly for 10^5 cycles with none and
 ##        pft), the wall time of the IB silent-forest compare, and one run on 1..nproc threads
 ##        (tb/examples/threads.sh: ib648, the 16-ary 2-cube with lanes, the 16,512-NIC dragonfly)
+##        and the per-cycle cost of the threads' barrier (threads.sh's barrier and ib648idle)
 bench: verilog
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
 	$(CARGO) build $(RELEASE) -q --bin net-bench
@@ -184,6 +185,7 @@ bench: verilog
 	$(CARGO) run $(RELEASE) -q --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/bench/ib-silent-forest --quiet | tail -n 1
 	bash tb/examples/threads.sh $(OUT)/bench/threads-$$(date +%Y%m%d-%H%M%S)
+	NETS="barrier ib648idle" bash tb/examples/threads.sh $(OUT)/bench/barrier-$$(date +%Y%m%d-%H%M%S)
 
 ## faults: the fault study: scenarios/faults.toml under each run-time fault, PFT off / paper /
 ##         FT-FI, checker on (table in docs/faults.md; about 5 minutes)

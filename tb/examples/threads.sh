@@ -8,7 +8,10 @@
 #
 #   bash tb/examples/threads.sh OUT_DIR [MAX_THREADS]    (MAX_THREADS: default nproc)
 #
-# Environment: ROUNDS (default 3), NETS (default "ib648 torus dragonfly16k"),
+# Environment: ROUNDS (default 3), NETS (default "ib648 torus dragonfly16k"; also
+# "barrier": one switch and two NICs, no load, 10^6 cycles, so that a thread count's extra
+# time over one thread is its per-cycle barrier; "ib648idle": ib648 with no load, 200,000
+# cycles, the barrier and the chunks' fixed costs),
 # DF_CYCLES (the 16,512-NIC dragonfly's cycles, default 3000), NETBENCH (a net-bench binary;
 # default: built here). Writes OUT_DIR/runs.csv (one row per run) and OUT_DIR/speedup.csv.
 set -euo pipefail
@@ -37,7 +40,9 @@ flags() {
         --credit-latency 1 --switch-latency 2 --head-latency 3 --load 0.16 --cycles 20000 --cc none" ;;
     dragonfly16k) echo "--topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail --vc-buf 64
         --load 0.3 --cycles $df_cycles --cc none" ;;
-    *) echo "error: unknown network $1 (ib648, torus, dragonfly16k)" >&2; exit 2 ;;
+    barrier) echo "--topo single:2 --load 0 --cycles 1000000" ;;
+    ib648idle) echo "--topo ib648 --load 0 --cycles 200000" ;;
+    *) echo "error: unknown network $1 (ib648, torus, dragonfly16k, barrier, ib648idle)" >&2; exit 2 ;;
     esac
 }
 
