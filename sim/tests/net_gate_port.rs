@@ -6,10 +6,10 @@
 //! Most network tests run with the checker on (the long slot); this one holds the short
 //! slot to the long one, NIC by NIC and cycle by cycle.
 
-use pft_sim::net::{
-    BernoulliSource, Delivery, FaultSpec, Message, NetConfig, NodeId, Pattern, TopologyConfig,
-    Workload,
-};
+mod mix;
+
+use mix::Mix;
+use pft_sim::net::{BernoulliSource, FaultSpec, NetConfig, NodeId, Pattern, TopologyConfig};
 use pft_sim::{CcConfig, DetMode, EngineKind, Network, PftConfig, ThrMode};
 
 fn tree(check: bool) -> NetConfig {
@@ -51,38 +51,15 @@ fn at_ri_packets() -> PftConfig {
     ])
 }
 
-/// A hot spot for the first third (blocks go Congested and throttle), uniform traffic
+/// A hot spot for the first third (blocks go Congested and throttle) over uniform traffic
 /// throughout; every delivery logged.
-struct Traffic {
-    hot: BernoulliSource,
-    uniform: BernoulliSource,
-    log: Vec<Delivery>,
-}
-
-impl Traffic {
-    fn new(nodes: u32, cycles: u64) -> Self {
-        Traffic {
-            hot: BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.3, 512, 64, 3)
-                .until(cycles / 3),
-            uniform: BernoulliSource::new(nodes, Pattern::Uniform, 0.3, 256, 64, 4),
-            log: Vec::new(),
-        }
-    }
-}
-
-impl Workload for Traffic {
-    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
-        self.hot.tick(now, out);
-        let from = out.len();
-        self.uniform.tick(now, out);
-        for m in &mut out[from..] {
-            m.id += 1 << 40;
-            m.tag = 1;
-        }
-    }
-    fn delivered(&mut self, _now: u64, d: &Delivery) {
-        self.log.push(*d);
-    }
+fn traffic(nodes: u32, cycles: u64) -> Mix {
+    Mix(
+        BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.3, 512, 64, 3)
+            .until(cycles / 3),
+        BernoulliSource::new(nodes, Pattern::Uniform, 0.3, 256, 64, 4),
+        Vec::new(),
+    )
 }
 
 /// Runs `cfg` unchecked (the short slot) and checked, side by side, comparing every NIC
@@ -102,7 +79,7 @@ fn checked_and_not(name: &str, cfg: NetConfig, cc: &CcConfig, skip: bool) -> (u6
         })
         .collect();
     let nodes = nets[0].nodes();
-    let mut ws: Vec<Traffic> = (0..2).map(|_| Traffic::new(nodes, cycles)).collect();
+    let mut ws: Vec<Mix> = (0..2).map(|_| traffic(nodes, cycles)).collect();
     let (mut congested, mut throttled) = (0u64, 0u64);
     for t in 0..cycles {
         for (net, w) in nets.iter_mut().zip(ws.iter_mut()) {
@@ -119,11 +96,11 @@ fn checked_and_not(name: &str, cfg: NetConfig, cc: &CcConfig, skip: bool) -> (u6
             throttled += out.throttled as u64;
         }
     }
-    assert!(ws[0].log == ws[1].log, "{name}: deliveries differ");
+    assert!(ws[0].2 == ws[1].2, "{name}: deliveries differ");
     assert!(
-        ws[0].log.len() > 1_000,
+        ws[0].2.len() > 1_000,
         "{name}: {} deliveries",
-        ws[0].log.len()
+        ws[0].2.len()
     );
     (congested, throttled)
 }
