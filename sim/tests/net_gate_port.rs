@@ -8,9 +8,9 @@
 
 mod mix;
 
-use mix::Mix;
+use mix::{at_ri, ft_fi, Mix};
 use pft_sim::net::{BernoulliSource, FaultSpec, NetConfig, NodeId, Pattern, TopologyConfig};
-use pft_sim::{CcConfig, DetMode, EngineKind, Network, PftConfig, ThrMode};
+use pft_sim::{CcConfig, EngineKind, Network, PftConfig};
 
 fn tree(check: bool) -> NetConfig {
     NetConfig {
@@ -25,30 +25,9 @@ fn tree(check: bool) -> NetConfig {
     }
 }
 
-/// FT-FI, entering Congested above 24 used credits of 64.
-fn ft_fi() -> PftConfig {
-    PftConfig::default().with_all(&[
-        ("det_mode", DetMode::Ft as u64),
-        ("thr_mode", ThrMode::Fi as u64),
-        ("th_enter", 24),
-        ("th_escape", 16),
-        ("n", 2),
-        ("k", 1),
-    ])
-}
-
 /// AT-RI with short windows and packet gating (the head flag decides).
 fn at_ri_packets() -> PftConfig {
-    PftConfig::default().with_all(&[
-        ("th_enter", 20),
-        ("th_escape", 40),
-        ("at_win_e", 16),
-        ("at_cnt_e", 6),
-        ("at_win_s", 16),
-        ("at_cnt_s", 6),
-        ("m", 24),
-        ("gating", 1),
-    ])
+    at_ri().with("gating", 1)
 }
 
 /// A hot spot for the first third (blocks go Congested and throttle) over uniform traffic

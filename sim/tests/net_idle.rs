@@ -11,7 +11,10 @@ use pft_sim::net::{
     BernoulliSource, Delivery, FaultSpec, Message, NetConfig, Pattern, TopologyConfig,
 };
 use pft_sim::net::{NodeId, Workload};
-use pft_sim::{CcConfig, DetMode, EngineKind, Network, PftConfig, ThrMode};
+mod mix;
+
+use mix::{at_ri, ft_fi};
+use pft_sim::{CcConfig, EngineKind, Network, PftConfig};
 
 fn tree() -> NetConfig {
     NetConfig {
@@ -66,30 +69,6 @@ fn tree_faults() -> NetConfig {
         ],
         ..tree()
     }
-}
-
-fn ft_fi() -> PftConfig {
-    PftConfig::default().with_all(&[
-        ("det_mode", DetMode::Ft as u64),
-        ("thr_mode", ThrMode::Fi as u64),
-        ("th_enter", 24),
-        ("th_escape", 16),
-        ("n", 2),
-        ("k", 1),
-    ])
-}
-
-/// AT-RI with short windows, so that blocks go Congested and back within a burst.
-fn at_ri() -> PftConfig {
-    PftConfig::default().with_all(&[
-        ("th_enter", 20),
-        ("th_escape", 40),
-        ("at_win_e", 16),
-        ("at_cnt_e", 6),
-        ("at_win_s", 16),
-        ("at_cnt_s", 6),
-        ("m", 24),
-    ])
 }
 
 /// Traffic of each run: a hot spot for the first tenth (NICs that throttle, then fall idle

@@ -1,8 +1,38 @@
 //! A test workload shared by the network tests: two `BernoulliSource`s at once (typically a
 //! uniform background plus an incast, so that queues, credits and throttling all matter),
-//! with message ids unique across both, logging every delivery.
+//! with message ids unique across both, logging every delivery; and the small networks and
+//! PFT configurations those tests share.
 
 use pft_sim::net::{BernoulliSource, Delivery, Message, NetConfig, TopologyConfig, Workload};
+use pft_sim::{DetMode, PftConfig, ThrMode};
+
+/// FT-FI entering Congested above 24 used credits (of a 64-flit buffer), for tests that
+/// need blocks to throttle.
+#[allow(dead_code)]
+pub fn ft_fi() -> PftConfig {
+    PftConfig::default().with_all(&[
+        ("det_mode", DetMode::Ft as u64),
+        ("thr_mode", ThrMode::Fi as u64),
+        ("th_enter", 24),
+        ("th_escape", 16),
+        ("n", 2),
+        ("k", 1),
+    ])
+}
+
+/// AT-RI with short windows, so that blocks go Congested and back within a burst.
+#[allow(dead_code)]
+pub fn at_ri() -> PftConfig {
+    PftConfig::default().with_all(&[
+        ("th_enter", 20),
+        ("th_escape", 40),
+        ("at_win_e", 16),
+        ("at_cnt_e", 6),
+        ("at_win_s", 16),
+        ("at_cnt_s", 6),
+        ("m", 24),
+    ])
+}
 
 /// A 20-NIC fat tree (radix 8, 5 leaves) with small VOQ buffers, a slow drain and the
 /// invariant checker on: queues fill and PFT acts within a few thousand cycles.
@@ -23,6 +53,7 @@ pub fn small_fat_tree() -> NetConfig {
     }
 }
 
+#[allow(dead_code)]
 pub struct Mix(pub BernoulliSource, pub BernoulliSource, pub Vec<Delivery>);
 
 impl Workload for Mix {
