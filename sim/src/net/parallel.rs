@@ -30,7 +30,7 @@
 
 use super::error::NetError;
 use super::network::{Clocked, Network, Switch};
-use super::pool::{log, slot, ChunkLog, ClassOp, Ctl, Par, PktOp};
+use super::pool::{log, slot, ChunkLog, ClassOp, Ctl, Outbox, Par, PktOp};
 use super::scheme::Scheme;
 use super::store::{CreditEv, Endpoint, EntryId, FlitEv, MsgId, Packet, PktId, SwitchId};
 use std::sync::atomic::Ordering;
@@ -235,33 +235,24 @@ impl<S: Scheme> Network<S> {
         to
     }
 
-    /// Take one outbox sent to owner `o` into its channels.
+    /// Take one outbox sent to owner `o` into its channels, a run at a time; the flits'
+    /// provisional packet ids replaced by the real ones.
     #[inline]
     fn take_outbox(
         &mut self,
         o: u32,
-        fb: &mut Vec<(u64, FlitEv)>,
-        cb: &mut Vec<(u64, CreditEv)>,
+        fb: &mut Outbox<FlitEv>,
+        cb: &mut Outbox<CreditEv>,
         prov: &[PktId],
     ) {
-        // in runs of one arrival cycle (an outbox's links mostly share a latency)
-        let mut rest = &fb[..];
-        while let Some(&(t, _)) = rest.first() {
-            let n = rest.iter().position(|x| x.0 != t).unwrap_or(rest.len());
-            let run = rest[..n].iter().map(|&(_, mut ev)| {
+        for (t, evs) in fb.runs() {
+            for ev in self.fwheel.append_to(t, o as usize, evs) {
                 ev.pkt = real(ev.pkt, prov);
-                ev
-            });
-            self.fwheel.extend_to(t, o as usize, run);
-            rest = &rest[n..];
+            }
         }
         fb.clear();
-        let mut rest = &cb[..];
-        while let Some(&(t, _)) = rest.first() {
-            let n = rest.iter().position(|x| x.0 != t).unwrap_or(rest.len());
-            self.cwheel
-                .extend_to(t, o as usize, rest[..n].iter().map(|x| x.1));
-            rest = &rest[n..];
+        for (t, evs) in cb.runs() {
+            self.cwheel.append_to(t, o as usize, evs);
         }
         cb.clear();
     }
@@ -295,8 +286,8 @@ impl<S: Scheme> Network<S> {
         let mut c = Vec::new();
         if let Some(par) = &self.par {
             for l in par.logs.iter().flatten() {
-                f.extend(l.fbox.iter().flatten().map(|x| x.1));
-                c.extend(l.cbox.iter().flatten().map(|x| x.1));
+                f.extend(l.fbox.iter().flat_map(|b| b.events()));
+                c.extend(l.cbox.iter().flat_map(|b| b.events()));
             }
         }
         (f, c)
@@ -387,7 +378,7 @@ impl<S: Scheme> Network<S> {
     pub(crate) fn send_flit(&mut self, at: u64, o: u32, ev: FlitEv) {
         if self.par_on {
             let l = log();
-            l.fbox[l.route[o as usize] as usize].push((at, ev));
+            l.fbox[l.route[o as usize] as usize].push(at, ev);
         } else {
             self.fwheel.push_to(at, o as usize, ev);
         }
@@ -398,7 +389,7 @@ impl<S: Scheme> Network<S> {
     pub(crate) fn send_credit(&mut self, at: u64, o: u32, ev: CreditEv) {
         if self.par_on {
             let l = log();
-            l.cbox[l.route[o as usize] as usize].push((at, ev));
+            l.cbox[l.route[o as usize] as usize].push(at, ev);
         } else {
             self.cwheel.push_to(at, o as usize, ev);
         }

@@ -38,6 +38,62 @@ pub(crate) enum ClassOp {
     Moved(u32, bool),
 }
 
+/// What one chunk sends one owner in a cycle, in the order sent: the events, and the runs
+/// of them that arrive in the same cycle (each run: its arrival cycle and its first event).
+/// The receiver copies a run into its channels whole; an outbox's links mostly share one
+/// latency, so most outboxes are one run. (Events tagged one by one with their cycle cost
+/// the receiver a scan and a copy per event, and twice the bytes across cores: measured,
+/// `docs/performance.md`, "Threads".)
+#[derive(Clone, Debug)]
+pub(crate) struct Outbox<T> {
+    evs: Vec<T>,
+    runs: Vec<(u64, u32)>,
+    /// The arrival cycle of the last run (`u64::MAX` with no run).
+    last: u64,
+}
+
+impl<T> Default for Outbox<T> {
+    fn default() -> Self {
+        Outbox {
+            evs: Vec::new(),
+            runs: Vec::new(),
+            last: u64::MAX,
+        }
+    }
+}
+
+impl<T: Copy> Outbox<T> {
+    /// `ev` arrives at the owner in cycle `at`.
+    #[inline(always)]
+    pub fn push(&mut self, at: u64, ev: T) {
+        if at != self.last {
+            self.last = at;
+            self.runs.push((at, self.evs.len() as u32));
+        }
+        self.evs.push(ev);
+    }
+
+    /// The runs in the order sent: each its arrival cycle and its events.
+    pub fn runs(&self) -> impl Iterator<Item = (u64, &[T])> {
+        let ends = self.runs.iter().skip(1).map(|r| r.1 as usize);
+        self.runs
+            .iter()
+            .zip(ends.chain(std::iter::once(self.evs.len())))
+            .map(|(&(at, a), b)| (at, &self.evs[a as usize..b]))
+    }
+
+    /// Every event, in the order sent.
+    pub fn events(&self) -> &[T] {
+        &self.evs
+    }
+
+    pub fn clear(&mut self) {
+        self.evs.clear();
+        self.runs.clear();
+        self.last = u64::MAX;
+    }
+}
+
 /// One chunk's shared effects of one cycle. The flits and credits it sends wait in its
 /// outboxes, one per receiving owner, until the owner's chunk takes them in the next
 /// cycle; the rest is applied after phase 2 in chunk order.
@@ -46,8 +102,8 @@ pub(crate) struct ChunkLog {
     /// Outbox for each owner this chunk sends to: `fbox[route[o]]` for owner o
     /// (`Network::owner_of`).
     pub route: Vec<u16>,
-    pub fbox: Vec<Vec<(u64, FlitEv)>>,
-    pub cbox: Vec<Vec<(u64, CreditEv)>>,
+    pub fbox: Vec<Outbox<FlitEv>>,
+    pub cbox: Vec<Outbox<CreditEv>>,
     pub progressed: bool,
     pub pkts: Vec<PktOp>,
     pub msgs_freed: Vec<MsgId>,
@@ -220,15 +276,15 @@ impl Par {
                 log.route[k as usize] = i;
                 senders[k as usize].push((s as u32, i));
             }
-            log.fbox = vec![Vec::new(); to.len()];
-            log.cbox = vec![Vec::new(); to.len()];
+            log.fbox = vec![Outbox::default(); to.len()];
+            log.cbox = vec![Outbox::default(); to.len()];
         }
         let logs2 = logs
             .iter()
             .map(|l| ChunkLog {
                 route: l.route.clone(),
-                fbox: vec![Vec::new(); l.fbox.len()],
-                cbox: vec![Vec::new(); l.cbox.len()],
+                fbox: vec![Outbox::default(); l.fbox.len()],
+                cbox: vec![Outbox::default(); l.cbox.len()],
                 ..Default::default()
             })
             .collect();
@@ -324,5 +380,33 @@ impl Drop for Par {
         for h in self.helpers.drain(..) {
             let _ = h.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Outbox;
+
+    /// An outbox gives its events back in the order sent, cut where the arrival cycle
+    /// changes (a cycle that comes back starts a run of its own), and nothing once cleared.
+    #[test]
+    fn outbox_runs_keep_the_order_sent() {
+        let mut b = Outbox::default();
+        for (at, ev) in [(5, 1u32), (5, 2), (7, 3), (5, 4), (5, 5), (9, 6)] {
+            b.push(at, ev);
+        }
+        let runs: Vec<(u64, Vec<u32>)> = b.runs().map(|(t, e)| (t, e.to_vec())).collect();
+        assert_eq!(
+            runs,
+            vec![(5, vec![1, 2]), (7, vec![3]), (5, vec![4, 5]), (9, vec![6])]
+        );
+        assert_eq!(b.events(), &[1, 2, 3, 4, 5, 6]);
+        b.clear();
+        assert_eq!(b.runs().count(), 0);
+        b.push(5, 7);
+        assert_eq!(
+            b.runs().map(|(t, e)| (t, e.to_vec())).collect::<Vec<_>>(),
+            vec![(5, vec![7])]
+        );
     }
 }

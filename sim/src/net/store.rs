@@ -461,6 +461,19 @@ impl<T> Wheel<T> {
         let i = self.at(at, k);
         self.buckets[i].extend(evs);
     }
+    /// Commit: the events `evs` arrive at receiver `k` in cycle `at`, in that order; the
+    /// copies, for the caller to amend.
+    #[inline]
+    pub fn append_to(&mut self, at: u64, k: usize, evs: &[T]) -> &mut [T]
+    where
+        T: Copy,
+    {
+        let i = self.at(at, k);
+        let b = &mut self.buckets[i];
+        let n = b.len();
+        b.extend_from_slice(evs);
+        &mut b[n..]
+    }
     /// Read: everything arriving at receiver `k` in cycle `now` (give it back with
     /// `restore_to`).
     #[inline]
