@@ -74,20 +74,20 @@ fn run_chunk<S: Scheme>(ctl: &Ctl, c: u32) {
     let prov = ctl.prov.load(Ordering::Relaxed) as *const PktId;
     // SAFETY: `prov` is `Par::prov`, one id per NIC, not written while chunks run.
     let prov = unsafe { std::slice::from_raw_parts(prov, net.nodes as usize) };
-    let prev = ctl.prev.load(Ordering::Relaxed) as *mut ChunkLog;
+    let prev = ctl.prev.load(Ordering::Relaxed) as *const ChunkLog;
+    // This chunk's outboxes of two cycles ago, which their receivers took in last cycle:
+    // the sender empties them, so that a receiver only ever reads another chunk's log.
+    let own = log();
+    own.fbox.iter_mut().for_each(Outbox::clear);
+    own.cbox.iter_mut().for_each(Outbox::clear);
     for o in owners {
         // what was sent to it last cycle, its inputs (phase 1 by owner), its components
         for &(s, i) in &ctl.senders[o as usize] {
-            // SAFETY: the last cycle's logs are not written while chunks run, and outbox
-            // `i` of sender `s` is the one for owner `o`, which only this chunk reads.
-            let (fb, cb) = unsafe {
-                let l = prev.add(s as usize);
-                (
-                    &mut *(*l).fbox.as_mut_ptr().add(i as usize),
-                    &mut *(*l).cbox.as_mut_ptr().add(i as usize),
-                )
-            };
-            net.take_outbox(o, fb, cb, prov);
+            // SAFETY: the last cycle's logs are not written while chunks run (each chunk
+            // writes this cycle's log, and empties its own outboxes there), so shared
+            // references into them are sound on every thread at once.
+            let l = unsafe { &*prev.add(s as usize) };
+            net.take_outbox(o, &l.fbox[i as usize], &l.cbox[i as usize], prov);
         }
         let r = net.read_owner(o).and_then(|()| {
             if o < net.nic_owners {
@@ -236,25 +236,18 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Take one outbox sent to owner `o` into its channels, a run at a time; the flits'
-    /// provisional packet ids replaced by the real ones.
+    /// provisional packet ids replaced by the real ones. (The outbox stays as it is: its
+    /// sender empties it before it writes it again.)
     #[inline]
-    fn take_outbox(
-        &mut self,
-        o: u32,
-        fb: &mut Outbox<FlitEv>,
-        cb: &mut Outbox<CreditEv>,
-        prov: &[PktId],
-    ) {
+    fn take_outbox(&mut self, o: u32, fb: &Outbox<FlitEv>, cb: &Outbox<CreditEv>, prov: &[PktId]) {
         for (t, evs) in fb.runs() {
             for ev in self.fwheel.append_to(t, o as usize, evs) {
                 ev.pkt = real(ev.pkt, prov);
             }
         }
-        fb.clear();
         for (t, evs) in cb.runs() {
             self.cwheel.append_to(t, o as usize, evs);
         }
-        cb.clear();
     }
 
     /// Back to one thread after cycles under threads (a set evaluation order): what waits
@@ -265,16 +258,12 @@ impl<S: Scheme> Network<S> {
             return;
         };
         let last = 1 - par.parity;
-        let mut logs = std::mem::take(&mut par.logs[last]);
+        let logs = std::mem::take(&mut par.logs[last]);
         for o in 0..self.nic_owners + self.sw_chunks {
-            for l in &mut logs {
+            for l in &logs {
                 let i = l.route[o as usize];
                 if i != u16::MAX {
-                    let (mut fb, mut cb) = (
-                        std::mem::take(&mut l.fbox[i as usize]),
-                        std::mem::take(&mut l.cbox[i as usize]),
-                    );
-                    self.take_outbox(o, &mut fb, &mut cb, &par.prov);
+                    self.take_outbox(o, &l.fbox[i as usize], &l.cbox[i as usize], &par.prov);
                 }
             }
         }
@@ -285,7 +274,9 @@ impl<S: Scheme> Network<S> {
         let mut f = Vec::new();
         let mut c = Vec::new();
         if let Some(par) = &self.par {
-            for l in par.logs.iter().flatten() {
+            // the last cycle's outboxes (those of the cycle before were taken in: only
+            // their senders empty them, in the next cycle)
+            for l in &par.logs[1 - par.parity] {
                 f.extend(l.fbox.iter().flat_map(|b| b.events()));
                 c.extend(l.cbox.iter().flat_map(|b| b.events()));
             }

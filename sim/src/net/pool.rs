@@ -66,6 +66,7 @@ impl<T: Copy> Outbox<T> {
     /// `ev` arrives at the owner in cycle `at`.
     #[inline(always)]
     pub fn push(&mut self, at: u64, ev: T) {
+        debug_assert!(at != u64::MAX, "an arrival cycle");
         if at != self.last {
             self.last = at;
             self.runs.push((at, self.evs.len() as u32));
@@ -403,10 +404,11 @@ mod tests {
         assert_eq!(b.events(), &[1, 2, 3, 4, 5, 6]);
         b.clear();
         assert_eq!(b.runs().count(), 0);
-        b.push(5, 7);
+        // the cycle of the last run before the clear starts a run of its own
+        b.push(9, 7);
         assert_eq!(
             b.runs().map(|(t, e)| (t, e.to_vec())).collect::<Vec<_>>(),
-            vec![(5, vec![7])]
+            vec![(9, vec![7])]
         );
     }
 }
