@@ -42,8 +42,8 @@ pub(crate) enum ClassOp {
 /// of them that arrive in the same cycle (each run: its arrival cycle and its first event).
 /// The receiver copies a run into its channels whole; an outbox's links mostly share one
 /// latency, so most outboxes are one run. (Events tagged one by one with their cycle cost
-/// the receiver a scan and a copy per event, and twice the bytes across cores: measured,
-/// `docs/performance.md`, "Threads".)
+/// the receiver a scan and a copy per event, and two to four times the bytes across
+/// cores: measured, `docs/performance.md`, "Threads".)
 #[derive(Clone, Debug)]
 pub(crate) struct Outbox<T> {
     evs: Vec<T>,
