@@ -122,8 +122,8 @@ impl<S: Scheme> Network<S> {
             return e;
         }
         let (now, ob) = (self.now, o as usize);
-        self.fwheel.extend_to(now, ob, flits.into_iter());
-        self.cwheel.extend_to(now, ob, credits.into_iter());
+        self.fwheel.append_to(now, ob, &flits);
+        self.cwheel.append_to(now, ob, &credits);
         let (e, k) = match self.read_owner_then(o, false) {
             Ok(()) => (e, k),
             Err(earlier) => {

@@ -48,7 +48,8 @@ pub(crate) enum ClassOp {
 pub(crate) struct Outbox<T> {
     evs: Vec<T>,
     runs: Vec<(u64, u32)>,
-    /// The arrival cycle of the last run (`u64::MAX` with no run).
+    /// The arrival cycle of the last run (`u64::MAX` with no run): `runs.last()`'s, kept
+    /// apart so that a send reads one field.
     last: u64,
 }
 

@@ -455,12 +455,6 @@ impl<T> Wheel<T> {
         let i = self.at(at, k);
         self.buckets[i].push(ev);
     }
-    /// Commit: every event of `evs` arrives at receiver `k` in cycle `at`.
-    #[inline]
-    pub fn extend_to(&mut self, at: u64, k: usize, evs: impl Iterator<Item = T>) {
-        let i = self.at(at, k);
-        self.buckets[i].extend(evs);
-    }
     /// Commit: the events `evs` arrive at receiver `k` in cycle `at`, in that order; the
     /// copies, for the caller to amend.
     #[inline]
