@@ -14,33 +14,15 @@
 //!   of `shortest_paths_take_a_lane_per_hop...` deadlocks and the test fails.
 
 use pft_sim::net::topology::anynet::{self, Graph};
-use pft_sim::net::{
-    BernoulliSource, Delivery, NetConfig, NodeId, Pattern, Peer, Topology, TopologyConfig,
-};
-use pft_sim::{CcConfig, EngineKind, Network};
+use pft_sim::net::{Delivery, NetConfig, NodeId, Peer, Topology, TopologyConfig};
 use std::collections::HashMap;
 
+mod anynet_util;
 mod cdg;
+use anynet_util::{distances, file_cfg, graph, random_graph, ring, run, torus_and_dragonfly};
 use cdg::{acyclic, add_path};
 
 const BOOKSIM_EXAMPLE: &str = include_str!("../../tb/anynet/anynet_file");
-
-fn file_cfg(text: &str, name: &str) -> TopologyConfig {
-    let dir = std::env::temp_dir().join(format!("pft-anynet-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    let mut cfg = TopologyConfig::File {
-        path: path.display().to_string(),
-        graph: None,
-    };
-    cfg.resolve(None);
-    cfg
-}
-
-fn graph(text: &str) -> Graph {
-    Graph::parse(text, 64, 4096).unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// Every pair's path (checked hop by hop); the channel-dependency graph over
 /// switch-to-switch channels `(switch, out_port)`.
@@ -182,24 +164,11 @@ fn trees_written_as_files_route_as_the_built_in_ones() {
 /// find their cycle on a ring.
 fn shortest_path_cdg(g: &Graph) -> HashMap<(u32, u32), Vec<(u32, u32)>> {
     let n = g.routers();
-    let dist = |from: u32| {
-        let mut d = vec![u32::MAX; n as usize];
-        d[from as usize] = 0;
-        let mut q = std::collections::VecDeque::from([from]);
-        while let Some(r) = q.pop_front() {
-            for &(m, _) in &g.links[r as usize] {
-                if d[m as usize] == u32::MAX {
-                    d[m as usize] = d[r as usize] + 1;
-                    q.push_back(m);
-                }
-            }
-        }
-        d
-    };
+    let dist = distances(g);
     let mut cdg: HashMap<(u32, u32), Vec<(u32, u32)>> = HashMap::new();
     for s in 0..n {
         for t in 0..n {
-            let dt = dist(t);
+            let dt = &dist[t as usize];
             let mut path = vec![s];
             while *path.last().unwrap() != t {
                 let r = *path.last().unwrap();
@@ -217,55 +186,16 @@ fn shortest_path_cdg(g: &Graph) -> HashMap<(u32, u32), Vec<(u32, u32)>> {
     cdg
 }
 
-/// A random connected graph: a random spanning tree plus `extra` links, NICs spread over
-/// the routers (a small LCG: deterministic).
-fn random_graph(routers: u32, nodes: u32, extra: u32, seed: u64) -> String {
-    let mut x = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = |m: u32| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((x >> 33) % m as u64) as u32
-    };
-    let mut lines: Vec<String> = (0..routers).map(|r| format!("router {r}")).collect();
-    for r in 1..routers {
-        let p = next(r);
-        lines[r as usize].push_str(&format!(" router {p}"));
-    }
-    for _ in 0..extra {
-        let (a, b) = (next(routers), next(routers));
-        if a != b {
-            lines[a as usize].push_str(&format!(" router {b}"));
-        }
-    }
-    for n in 0..nodes {
-        let r = if n < routers { n } else { next(routers) };
-        lines[r as usize].push_str(&format!(" node {n}"));
-    }
-    lines.join("\n") + "\n"
-}
-
 #[test]
 fn up_down_is_deadlock_free_on_any_graph_where_shortest_paths_are_not() {
     // a ring of 6 routers: shortest paths make a cycle of channel dependencies
-    let ring: String = (0..6)
-        .map(|r| format!("router {r} node {r} router {}\n", (r + 1) % 6))
-        .collect();
+    let ring = ring(6);
     let g = graph(&ring);
     assert!(!acyclic(&shortest_path_cdg(&g)), "shortest paths on a ring");
     let t = Topology::build(&file_cfg(&ring, "ring"));
     assert!(acyclic(&cdg_of(&t)), "up*/down* on a ring");
 
-    let torus = Topology::build(&TopologyConfig::Torus { k: 4, n: 2 });
-    let dragonfly = Topology::build(&TopologyConfig::Dragonfly {
-        p: 2,
-        a: 4,
-        h: 2,
-        g: None,
-    });
-    let mut texts = vec![anynet::write(&torus), anynet::write(&dragonfly)];
+    let mut texts = torus_and_dragonfly().to_vec();
     texts.extend((0..6).map(|s| random_graph(12 + 3 * s as u32, 30, 10 + s as u32, s)));
     for text in texts {
         let cfg = file_cfg(&text, "graph");
@@ -291,19 +221,6 @@ fn up_down_is_deadlock_free_on_any_graph_where_shortest_paths_are_not() {
             }
         }
     }
-}
-
-fn run(cfg: &NetConfig, load: f64, cycles: u64) -> Vec<Delivery> {
-    let mut net = Network::with_cc(cfg, &CcConfig::none(), EngineKind::Model, 5).unwrap();
-    let nodes = net.nodes();
-    let mut w = BernoulliSource::new(nodes, Pattern::Uniform, load, 8 * 64, 64, 9)
-        .logged()
-        .until(cycles);
-    net.run(&mut w, cycles).unwrap();
-    assert!(net.run_until_idle(&mut w, 200_000).unwrap(), "drains");
-    assert_eq!(w.created, w.delivered, "lossless");
-    assert!(w.delivered > 20);
-    w.log.unwrap()
 }
 
 #[test]
@@ -508,9 +425,7 @@ fn shortest_net(topology: TopologyConfig, vcs: u32) -> NetConfig {
 
 #[test]
 fn shortest_paths_take_a_lane_per_hop_and_need_as_many_lanes_as_the_diameter() {
-    let ring: String = (0..6)
-        .map(|r| format!("router {r} node {r} router {}\n", (r + 1) % 6))
-        .collect();
+    let ring = ring(6);
     let torus = anynet::write(&Topology::build(&TopologyConfig::Torus { k: 4, n: 2 }));
     for (text, diameter) in [
         (ring.clone(), 3),
@@ -537,22 +452,7 @@ fn shortest_paths_take_a_lane_per_hop_and_need_as_many_lanes_as_the_diameter() {
         cfg.validate().unwrap();
         let t = Topology::for_net(&cfg);
         // every path is a shortest one: its routers are one more than the distance
-        let dist: Vec<Vec<u32>> = (0..g.routers())
-            .map(|r| {
-                let mut v = vec![u32::MAX; g.routers() as usize];
-                v[r as usize] = 0;
-                let mut q = std::collections::VecDeque::from([r]);
-                while let Some(x) = q.pop_front() {
-                    for &(m, _) in &g.links[x as usize] {
-                        if v[m as usize] == u32::MAX {
-                            v[m as usize] = v[x as usize] + 1;
-                            q.push_back(m);
-                        }
-                    }
-                }
-                v
-            })
-            .collect();
+        let dist = distances(&g);
         // lanes: hop i on lane i, so (channel, lane) dependencies only go up a lane
         let mut lane_cdg: HashMap<LaneChan, Vec<LaneChan>> = HashMap::new();
         for s in 0..t.nodes() {
@@ -609,10 +509,15 @@ fn routings_a_file_cannot_take_name_the_ones_it_can() {
             && e.contains("`updown`"),
         "{e}"
     );
-    // every refusal lists the same two, whichever routing was asked for
+    // every refusal lists the same four, whichever routing was asked for
     for r in [pft_sim::net::Routing::Dor, pft_sim::net::Routing::Min] {
         cfg.routing = Some(r);
         let e = cfg.validate().unwrap_err().to_string();
-        assert!(e.contains("a file routes by `updown` or `shortest`"), "{e}");
+        assert!(
+            e.contains(
+                "a file routes by `updown`, `shortest`, `shortest_rising` or `shortest_adaptive`"
+            ),
+            "{e}"
+        );
     }
 }

@@ -4,9 +4,10 @@
 #
 #   bash tb/anynet/compare.sh OUT.csv [LOADS...]     (default loads 0.1 0.3 0.5 0.8)
 #
-# The file versions route up*/down* and (with lanes) `shortest` (docs/network.md,
-# "Topologies from a file"); the built-in ones their own routing: d-mod-k up/down (fat
-# tree, k-ary n-tree), dimension order with dateline lanes (torus), minimal (dragonfly). Same lanes,
+# The file versions route up*/down* and (with lanes) `shortest`, `shortest_rising` and
+# `shortest_adaptive` (docs/network.md, "Topologies from a file"); the built-in ones their
+# own routing: d-mod-k up/down (fat tree, k-ary n-tree), dimension order with dateline
+# lanes (torus), Duato's adaptive routing (torus8x8-duato), minimal (dragonfly). Same lanes,
 # buffers, packets and latencies on both sides; 10,000 cycles of warm-up, 20,000
 # measured, seed 1.
 set -euo pipefail
@@ -23,12 +24,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bench="$root/target/release/net-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# name|built-in topology|file routings|options (both sides)
+# name|built-in topology|file routings|options (both sides)|built-in's own options
 cases=(
-    "ft128|ft128|updown|--packet-flits 8"
-    "tree4x3|tree:4,3|updown|--packet-flits 8"
-    "torus8x8|torus:8,2|updown shortest|--vcs 8 --vc-buf 16 --packet-flits 8"
-    "dragonfly4|dragonfly:4,8,4|updown shortest|--vcs 3 --vc-buf 256 --packet-flits 8 --lane-reuse tail"
+    "ft128|ft128|updown|--packet-flits 8|"
+    "tree4x3|tree:4,3|updown|--packet-flits 8|"
+    "torus8x8|torus:8,2|updown shortest shortest_rising shortest_adaptive|--vcs 8 --vc-buf 16 --packet-flits 8|"
+    "torus8x8-duato|torus:8,2|shortest_adaptive|--vcs 8 --vc-buf 16 --packet-flits 8|--routing duato"
+    "dragonfly4|dragonfly:4,8,4|updown shortest shortest_rising shortest_adaptive|--vcs 3 --vc-buf 256 --packet-flits 8 --lane-reuse tail|"
 )
 run() {
     # shellcheck disable=SC2086
@@ -38,11 +40,11 @@ run() {
 }
 echo "topology,offered,file_routing,builtin_accepted,builtin_latency,file_accepted,file_latency" > "$out.part"
 for c in "${cases[@]}"; do
-    IFS='|' read -r name topo routings opts <<< "$c"
+    IFS='|' read -r name topo routings opts own <<< "$c"
     "$bench" --topo "$topo" --write-anynet "$tmp/$name.net"
     for load in "${loads[@]}"; do
         # shellcheck disable=SC2086
-        b=$(run "$topo" $opts --load "$load")
+        b=$(run "$topo" $opts $own --load "$load")
         for r in $routings; do
             # shellcheck disable=SC2086
             f=$(run "file:$tmp/$name.net" $opts --routing "$r" --load "$load")

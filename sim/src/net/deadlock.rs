@@ -337,6 +337,17 @@ impl<S: Scheme> Network<S> {
                     );
                     cand.clear();
                     cand.push(super::lanes::shortest_hop(en.out as u32, pk.route, nic));
+                } else if crt.routing.rising() {
+                    super::lanes::rising_candidates(
+                        &self.topo,
+                        si as u32,
+                        en.out as u32,
+                        super::types::NodeId(pk.dst),
+                        pk.route,
+                        crt.vcs,
+                        crt.routing == super::lanes::Routing::ShortestAdaptive,
+                        &mut cand,
+                    );
                 } else {
                     let v = rt.vcs;
                     let escaped =

@@ -1,5 +1,6 @@
 //! Lanes (virtual channels): the `[network]` keys that select the lane router, their
-//! checks, and the routing functions that give a packet head its candidate output lanes.
+//! checks, and (in `lane_route.rs`, re-exported here) the routing functions that give a
+//! packet head its candidate output lanes.
 //!
 //! A network without `vcs` runs today's switch (one lane per port, cut-through, table
 //! routing). With `vcs = V` every switch-to-switch port has V lanes of `vc_buf_flits`
@@ -9,9 +10,10 @@
 
 use super::config::{bad, NetConfig, TopologyConfig, MAX_LANES, MAX_LATENCY_CYCLES};
 use super::disha::disha_errors;
-use super::topology::cube;
 use crate::error::FieldError;
 use serde::{Deserialize, Serialize};
+
+pub use super::lane_route::{candidates, rising_candidates, shortest_hop};
 
 /// Most lanes per port.
 pub const MAX_VCS: u32 = 16;
@@ -65,6 +67,17 @@ pub enum Routing {
     /// only ever waits for a higher lane and no cycle of waits can close. Needs the lane
     /// router with vcs >= the longest path's router-to-router hops (the graph's diameter).
     Shortest,
+    /// A file topology, the same shortest paths as `shortest`, the lanes rising: a hop may
+    /// take any lane above the one the packet came on (any lane from a NIC) that leaves one
+    /// lane for each hop still to go, so a packet still only ever waits for a higher lane,
+    /// and a path shorter than the diameter has lanes to spare. The lowest free one is
+    /// taken, keeping the higher ones for later hops. Needs vcs >= the diameter.
+    ShortestRising,
+    /// A file topology, every shortest path: at each router the port on a shortest path
+    /// with the most free credits over its lanes (as `duato`'s adaptive lanes choose), the
+    /// lanes rising as under `shortest_rising`, which keeps it deadlock-free whatever port
+    /// is taken. Packets may arrive out of order. Needs vcs >= the diameter.
+    ShortestAdaptive,
     /// Dragonfly, progressive adaptive routing: UGAL at the source router, and a packet
     /// sent minimally may divert once at the next router of its group. The lane is the
     /// global hops taken plus one after the first hop. Needs vcs >= 4.
@@ -165,7 +178,9 @@ impl Routing {
             TopologyConfig::Torus { .. } => "`dor`, `duato`, `disha` or `dor_no_dateline`",
             TopologyConfig::Mesh { .. } => "`dor`, `duato` or `disha`",
             TopologyConfig::Dragonfly { .. } => "`min`, `valiant`, `ugal` or `par`",
-            TopologyConfig::File { .. } => "`updown` or `shortest`",
+            TopologyConfig::File { .. } => {
+                "`updown`, `shortest`, `shortest_rising` or `shortest_adaptive`"
+            }
             _ => "`updown`",
         }
     }
@@ -182,8 +197,15 @@ impl Routing {
             Routing::Ugal => "ugal",
             Routing::Par => "par",
             Routing::Shortest => "shortest",
+            Routing::ShortestRising => "shortest_rising",
+            Routing::ShortestAdaptive => "shortest_adaptive",
             Routing::Disha => "disha",
         }
+    }
+
+    /// A file routing whose lanes rise hop by hop (`shortest_rising`, `shortest_adaptive`)?
+    pub fn rising(self) -> bool {
+        matches!(self, Routing::ShortestRising | Routing::ShortestAdaptive)
     }
 
     /// A dragonfly routing?
@@ -288,7 +310,11 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         }
     }
     let file = matches!(topo, TopologyConfig::File { .. });
-    if routing == Routing::Shortest {
+    if matches!(
+        routing,
+        Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive
+    ) {
+        let name = routing.name();
         if let TopologyConfig::File { graph: Some(g), .. } = topo {
             let need = g.diameter().max(1);
             let why = "one lane per router-to-router hop of the longest shortest path";
@@ -296,27 +322,27 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                 // no lane count is enough: the routing, not `vcs`, is what to change
                 _ if need > MAX_VCS => errs.push(bad(
                     "routing",
-                    "shortest",
+                    name,
                     format!("needs vcs >= {need} on this file ({why}), above the most lanes, {MAX_VCS}: route it by `updown`"),
                 )),
                 None => errs.push(bad(
                     "vcs",
                     "not set (one lane)",
-                    format!("routing `shortest` needs the lane router with vcs >= {need} ({why})"),
+                    format!("routing `{name}` needs the lane router with vcs >= {need} ({why})"),
                 )),
                 Some(v) if v < need => errs.push(bad(
                     "vcs",
                     v,
-                    format!("routing `shortest` on this file needs vcs >= {need} ({why})"),
+                    format!("routing `{name}` on this file needs vcs >= {need} ({why})"),
                 )),
                 _ => {}
             }
         } else if !file {
             errs.push(bad(
                 "routing",
-                "shortest",
+                name,
                 format!(
-                    "`shortest` routes file topologies; a {kind} routes by {}",
+                    "`{name}` routes file topologies; a {kind} routes by {}",
                     Routing::all_for(topo)
                 ),
             ));
@@ -546,151 +572,4 @@ pub struct Router {
     /// `disha`: the top lane of every port (index `vcs - 1` here, where `vcs` counts it)
     /// is the deadlock buffer, the others are adaptive.
     pub disha: bool,
-}
-
-/// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:
-/// `(port, first lane, end lane, adaptive)`, adaptive ones first. `table` is the
-/// topology's table port (used by `updown` and `dor_no_dateline`). `tie_minus`: the
-/// packet's way round a torus ring when both are equally long (`dor`, `duato`'s escape).
-/// `escaped`: the head arrived on an escape lane from another router (read only with
-/// `one_escape`, where it then keeps the escape lane), or (`disha`) its packet holds the
-/// token and goes on the deadlock buffers. Public for the tests that build
-/// each routing's channel-dependency graph.
-pub fn candidates(
-    rt: &Router,
-    r: u32,
-    dst: u32,
-    table: u32,
-    tie_minus: bool,
-    escaped: bool,
-    out: &mut Vec<(u32, u32, u32, bool)>,
-) {
-    out.clear();
-    let v = rt.vcs;
-    match rt.routing {
-        Routing::Updown | Routing::DorNoDateline => out.push((table, 0, v, false)),
-        Routing::Shortest => unreachable!("`shortest` routes by `shortest_hop`"),
-        Routing::Min | Routing::Valiant | Routing::Ugal | Routing::Par => {
-            unreachable!("dragonfly routings route by `dragonfly_hop`")
-        }
-        Routing::Dor | Routing::Duato if rt.one_escape => {
-            // one escape lane: lane 0 under dimension order on the mesh inside the torus
-            // (no wrap link, so one lane has no ring to close); lanes 1.. adaptive and
-            // minimal on the torus. A packet on the escape lane stays on it, so no escape
-            // lane waits for an adaptive one (the escape network drains on its own).
-            let (k, n) = (rt.k, rt.n);
-            let p = cube::dor_port(r, dst, k, n, false);
-            if p == 2 * n {
-                out.push((p, 0, 1, false));
-                return;
-            }
-            if !escaped {
-                adaptive(rt, r, dst, 1, v, out);
-            }
-            out.push((p, 0, 1, false));
-        }
-        Routing::Disha => {
-            let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
-            let mut p = cube::dor_port(r, dst, k, n, wrap);
-            if p == 2 * n {
-                out.push((p, 0, 1, false)); // eject: the NIC's one lane
-            } else if escaped {
-                // the recovery path: the deadlock buffer on the dimension-order port (any
-                // minimal path is deadlock-free for the one packet that holds the token)
-                if wrap
-                    && tie_minus
-                    && 2 * ((cube::digit(dst, k, p / 2) + k - cube::digit(r, k, p / 2)) % k) == k
-                {
-                    p += 1;
-                }
-                out.push((p, v - 1, v, false));
-            } else {
-                adaptive(rt, r, dst, 0, v - 1, out);
-            }
-        }
-        Routing::Dor | Routing::Duato => {
-            let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
-            let mut p = cube::dor_port(r, dst, k, n, wrap);
-            if p == 2 * n {
-                out.push((p, 0, 1, false)); // eject: the NIC's one lane
-                return;
-            }
-            // both ways round equally long: the packet's own choice (as BookSim's random
-            // tie-break; after one hop the way taken is the shorter one)
-            if wrap
-                && tie_minus
-                && 2 * ((cube::digit(dst, k, p / 2) + k - cube::digit(r, k, p / 2)) % k) == k
-            {
-                p += 1;
-            }
-            let escape = if rt.routing == Routing::Duato {
-                if wrap {
-                    2
-                } else {
-                    1
-                }
-            } else {
-                v
-            };
-            if rt.routing == Routing::Duato {
-                adaptive(rt, r, dst, escape, v, out);
-            }
-            // the dimension-order lanes (all of them for `dor`, the escape ones for duato)
-            let (lo, hi) = if wrap {
-                let d = p / 2;
-                let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
-                let to_wrap = if p.is_multiple_of(2) { y < x } else { y > x };
-                let half = escape / 2;
-                if to_wrap {
-                    (half, escape)
-                } else {
-                    (0, half)
-                }
-            } else {
-                (0, escape)
-            };
-            out.push((p, lo, hi, false));
-        }
-    }
-}
-
-/// `shortest`'s candidate at a router: the table's port `table`, on the lane numbered by the
-/// router-to-router hops taken (`hops`), or lane 0 of a NIC's port.
-pub fn shortest_hop(table: u32, hops: u32, nic: bool) -> (u32, u32, u32, bool) {
-    if nic {
-        (table, 0, 1, false)
-    } else {
-        (table, hops, hops + 1, false)
-    }
-}
-
-/// The adaptive candidates: every minimal direction from router `r` to `dst`, on lanes
-/// `first..end`.
-fn adaptive(
-    rt: &Router,
-    r: u32,
-    dst: u32,
-    first: u32,
-    end: u32,
-    out: &mut Vec<(u32, u32, u32, bool)>,
-) {
-    let (k, n, wrap, v) = (rt.k, rt.n, rt.wrap, end);
-    for d in 0..n {
-        let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
-        if x == y {
-            continue;
-        }
-        let (plus, minus) = if wrap {
-            let f = (y + k - x) % k;
-            (2 * f <= k, 2 * f >= k)
-        } else {
-            (y > x, y < x)
-        };
-        if plus {
-            out.push((2 * d, first, v, true));
-        }
-        if minus {
-            out.push((2 * d + 1, first, v, true));
-        }
-    }
 }

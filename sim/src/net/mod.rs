@@ -47,6 +47,7 @@ pub mod error;
 pub mod faults;
 pub mod flows;
 mod idle;
+mod lane_route;
 mod lane_stats;
 pub mod lanes;
 mod network;

@@ -255,6 +255,17 @@ impl<S: Scheme> Network<S> {
                 );
                 cand.clear();
                 cand.push(lanes::shortest_hop(en.out as u32, pk.route, nic));
+            } else if crt.routing.rising() {
+                lanes::rising_candidates(
+                    &self.topo,
+                    si.0,
+                    en.out as u32,
+                    super::types::NodeId(pk.dst),
+                    pk.route,
+                    crt.vcs,
+                    crt.routing == Routing::ShortestAdaptive,
+                    &mut cand,
+                );
             } else {
                 // on an escape lane from another router (a NIC's port has lane 0 only), or
                 // (disha) on the recovery path
@@ -365,6 +376,16 @@ impl<S: Scheme> Network<S> {
                     self.cc.unqueued(&from);
                     self.cc.queued(&to);
                 }
+            }
+            if rt.routing.rising()
+                && !matches!(
+                    self.topo.switches()[si.index()].ports[(o / v) as usize],
+                    Peer::Nic(_)
+                )
+            {
+                // the lane taken: the next hop takes one above it
+                let (_, base) = rt.class(self.packets[en.pkt].flags & CONTROL != 0);
+                self.packets[en.pkt].route = o % v - base + 1;
             }
             if rt.routing == Routing::Shortest
                 && !matches!(

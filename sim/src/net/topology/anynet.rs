@@ -413,8 +413,11 @@ impl Graph {
     }
 }
 
-/// Build the topology with its up*/down* table, or (`shortest`) shortest paths.
-pub(super) fn build(g: &Graph, path: &str, shortest: bool) -> Topology {
+/// Build the topology with its up*/down* table, or (`shortest`: how they take lanes)
+/// shortest paths.
+pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>) -> Topology {
+    let lanes = shortest;
+    let shortest = lanes.is_some();
     let routers = g.routers();
     let nodes = g.nodes();
     let root = g.root();
@@ -532,10 +535,11 @@ pub(super) fn build(g: &Graph, path: &str, shortest: bool) -> Topology {
     let links: usize = g.links.iter().map(Vec::len).sum::<usize>() / 2;
     Topology {
         nodes,
+        hops: Vec::new(),
         description: format!(
             "from {path}: {routers} routers, {nodes} NICs, {links} links, {}",
-            if shortest {
-                "shortest paths, a lane per hop".to_string()
+            if let Some(lanes) = lanes {
+                format!("shortest paths, {lanes}")
             } else {
                 format!("up*/down* routing from router {root}")
             }
@@ -545,6 +549,24 @@ pub(super) fn build(g: &Graph, path: &str, shortest: bool) -> Topology {
         attach,
         route,
     }
+}
+
+/// `Topology::hops` of graph `g` (`nodes` NICs): the distance from every router to every
+/// NIC's router, saturating at 255 (the routings that read it need at most `MAX_VCS`).
+pub(super) fn hops(g: &Graph, nodes: u32) -> Vec<u8> {
+    let mut out = vec![0u8; g.routers() as usize * nodes as usize];
+    for t in 0..g.routers() {
+        if g.nics[t as usize].is_empty() {
+            continue;
+        }
+        let dist = g.distances(t);
+        for (r, &h) in dist.iter().enumerate() {
+            for &d in &g.nics[t as usize] {
+                out[r * nodes as usize + d as usize] = h.min(255) as u8;
+            }
+        }
+    }
+    out
 }
 
 /// Writes `t` as a new file at `path` (an existing file, link or directory is refused);

@@ -153,6 +153,7 @@ pub(super) fn build(s: Shape) -> Topology {
         attach: (0..nodes).map(|n| (n / s.p, n % s.p)).collect(),
         eject: (0..nodes).map(|n| (n / s.p, n % s.p)).collect(),
         route,
+        hops: Vec::new(),
         description: format!(
             "dragonfly: {} groups of {} routers, {} NICs, {} global links per router ({} ports each), {routers} routers, {nodes} nodes, minimal routing",
             s.g, s.a, s.p, s.h, radix

@@ -69,6 +69,10 @@ pub struct Topology {
     eject: Vec<(u32, u32)>,
     /// `route[s * nodes + d]`: the output port of switch s towards NIC d (u8::MAX: none).
     route: Vec<u8>,
+    /// `hops[s * nodes + d]`: router-to-router hops from switch s to NIC d's switch, for the
+    /// routings that choose lanes by them (`shortest_rising`, `shortest_adaptive`); empty
+    /// otherwise (`hops_to` then follows the table).
+    hops: Vec<u8>,
     description: String,
 }
 
@@ -96,19 +100,42 @@ impl Topology {
             } => anynet::build(
                 graph.as_ref().expect("a file topology resolved and valid"),
                 path,
-                false,
+                None,
             ),
         }
     }
 
     /// The network's topology: `build`, with a file's shortest-path table under routing
-    /// `shortest`.
+    /// `shortest`, `shortest_rising` or `shortest_adaptive`.
     pub fn for_net(cfg: &crate::net::NetConfig) -> Topology {
         match &cfg.topology {
             TopologyConfig::File {
                 path,
                 graph: Some(g),
-            } if cfg.routing == Some(crate::net::Routing::Shortest) => anynet::build(g, path, true),
+            } if cfg.routing == Some(crate::net::Routing::Shortest) => {
+                anynet::build(g, path, Some("a lane per hop"))
+            }
+            TopologyConfig::File {
+                path,
+                graph: Some(g),
+            } if matches!(
+                cfg.routing,
+                Some(crate::net::Routing::ShortestRising | crate::net::Routing::ShortestAdaptive)
+            ) =>
+            {
+                let adaptive = cfg.routing == Some(crate::net::Routing::ShortestAdaptive);
+                let mut t = anynet::build(
+                    g,
+                    path,
+                    Some(if adaptive {
+                        "any shortest path by free credits, lanes rising hop by hop"
+                    } else {
+                        "lanes rising hop by hop"
+                    }),
+                );
+                t.hops = anynet::hops(g, t.nodes);
+                t
+            }
             t => Self::build(t),
         }
     }
@@ -126,6 +153,7 @@ impl Topology {
             attach: (0..nodes).map(|n| (0, n)).collect(),
             eject: (0..nodes).map(|n| (0, n)).collect(),
             route: (0..nodes).map(|d| d as u8).collect(),
+            hops: Vec::new(),
             description: format!("single switch, {nodes} ports"),
         }
     }
@@ -186,6 +214,7 @@ impl Topology {
             nodes,
             attach: (0..nodes).map(|d| (d / h, d % h)).collect(),
             eject: (0..nodes).map(|d| (d / h, d % h)).collect(),
+            hops: Vec::new(),
             description: format!(
                 "two-level fat tree of radix-{radix} switches: {leaves} leaves x {h} nodes, {h} spines ({leaves} of {radix} ports used), {} switches, {nodes} nodes",
                 leaves + h
@@ -221,6 +250,23 @@ impl Topology {
     #[inline]
     pub fn route(&self, s: u32, d: NodeId) -> u32 {
         self.route[s as usize * self.nodes as usize + d.index()] as u32
+    }
+
+    /// Router-to-router hops from switch `s` to NIC `d`'s switch along the table (which
+    /// must reach it: a shortest-path table does).
+    #[inline]
+    pub fn hops_to(&self, mut s: u32, d: NodeId) -> u32 {
+        if let Some(&h) = self.hops.get(s as usize * self.nodes as usize + d.index()) {
+            return h as u32;
+        }
+        let mut hops = 0;
+        while let Peer::Switch { switch, .. } =
+            self.switches[s as usize].ports[self.route(s, d) as usize]
+        {
+            s = switch;
+            hops += 1;
+        }
+        hops
     }
 
     /// One line describing the topology.

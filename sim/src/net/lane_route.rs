@@ -1,0 +1,195 @@
+//! The lane router's routing functions: a packet head's candidate output lanes at a router
+//! under each routing of the torus, the mesh and file topologies (dragonflies route by
+//! `dragonfly_route.rs`). Re-exported by `lanes.rs`.
+
+use super::lanes::{Router, Routing};
+use super::topology::{cube, Peer, Topology};
+use super::types::NodeId;
+
+/// A head's candidate output lanes at router `r` towards destination router/NIC `dst`:
+/// `(port, first lane, end lane, adaptive)`, adaptive ones first. `table` is the
+/// topology's table port (used by `updown` and `dor_no_dateline`). `tie_minus`: the
+/// packet's way round a torus ring when both are equally long (`dor`, `duato`'s escape).
+/// `escaped`: the head arrived on an escape lane from another router (read only with
+/// `one_escape`, where it then keeps the escape lane), or (`disha`) its packet holds the
+/// token and goes on the deadlock buffers. Public for the tests that build
+/// each routing's channel-dependency graph.
+pub fn candidates(
+    rt: &Router,
+    r: u32,
+    dst: u32,
+    table: u32,
+    tie_minus: bool,
+    escaped: bool,
+    out: &mut Vec<(u32, u32, u32, bool)>,
+) {
+    out.clear();
+    let v = rt.vcs;
+    match rt.routing {
+        Routing::Updown | Routing::DorNoDateline => out.push((table, 0, v, false)),
+        Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive => {
+            unreachable!("file routings route by `shortest_hop` or `rising_candidates`")
+        }
+        Routing::Min | Routing::Valiant | Routing::Ugal | Routing::Par => {
+            unreachable!("dragonfly routings route by `dragonfly_hop`")
+        }
+        Routing::Dor | Routing::Duato if rt.one_escape => {
+            // one escape lane: lane 0 under dimension order on the mesh inside the torus
+            // (no wrap link, so one lane has no ring to close); lanes 1.. adaptive and
+            // minimal on the torus. A packet on the escape lane stays on it, so no escape
+            // lane waits for an adaptive one (the escape network drains on its own).
+            let (k, n) = (rt.k, rt.n);
+            let p = cube::dor_port(r, dst, k, n, false);
+            if p == 2 * n {
+                out.push((p, 0, 1, false));
+                return;
+            }
+            if !escaped {
+                adaptive(rt, r, dst, 1, v, out);
+            }
+            out.push((p, 0, 1, false));
+        }
+        Routing::Disha => {
+            let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
+            let mut p = cube::dor_port(r, dst, k, n, wrap);
+            if p == 2 * n {
+                out.push((p, 0, 1, false)); // eject: the NIC's one lane
+            } else if escaped {
+                // the recovery path: the deadlock buffer on the dimension-order port (any
+                // minimal path is deadlock-free for the one packet that holds the token)
+                if wrap
+                    && tie_minus
+                    && 2 * ((cube::digit(dst, k, p / 2) + k - cube::digit(r, k, p / 2)) % k) == k
+                {
+                    p += 1;
+                }
+                out.push((p, v - 1, v, false));
+            } else {
+                adaptive(rt, r, dst, 0, v - 1, out);
+            }
+        }
+        Routing::Dor | Routing::Duato => {
+            let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
+            let mut p = cube::dor_port(r, dst, k, n, wrap);
+            if p == 2 * n {
+                out.push((p, 0, 1, false)); // eject: the NIC's one lane
+                return;
+            }
+            // both ways round equally long: the packet's own choice (as BookSim's random
+            // tie-break; after one hop the way taken is the shorter one)
+            if wrap
+                && tie_minus
+                && 2 * ((cube::digit(dst, k, p / 2) + k - cube::digit(r, k, p / 2)) % k) == k
+            {
+                p += 1;
+            }
+            let escape = if rt.routing == Routing::Duato {
+                if wrap {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                v
+            };
+            if rt.routing == Routing::Duato {
+                adaptive(rt, r, dst, escape, v, out);
+            }
+            // the dimension-order lanes (all of them for `dor`, the escape ones for duato)
+            let (lo, hi) = if wrap {
+                let d = p / 2;
+                let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
+                let to_wrap = if p.is_multiple_of(2) { y < x } else { y > x };
+                let half = escape / 2;
+                if to_wrap {
+                    (half, escape)
+                } else {
+                    (0, half)
+                }
+            } else {
+                (0, escape)
+            };
+            out.push((p, lo, hi, false));
+        }
+    }
+}
+
+/// `shortest`'s candidate at a router: the table's port `table`, on the lane numbered by the
+/// router-to-router hops taken (`hops`), or lane 0 of a NIC's port.
+pub fn shortest_hop(table: u32, hops: u32, nic: bool) -> (u32, u32, u32, bool) {
+    if nic {
+        (table, 0, 1, false)
+    } else {
+        (table, hops, hops + 1, false)
+    }
+}
+
+/// `shortest_rising`'s and `shortest_adaptive`'s candidates at switch `s` for a head to NIC
+/// `dst` whose table port is `table`: the table's port or (`adaptive`) every port on a
+/// shortest path, each on the lanes from `first` (one above the lane the packet came on, 0
+/// from a NIC) to the highest that leaves one lane for each router-to-router hop after it;
+/// a NIC's port on lane 0. A packet so only ever waits for a higher lane than its own, and
+/// `first` + the hops after < `vcs` holds on every path when `vcs` >= the diameter. Public
+/// for the tests that build the channel-dependency graph.
+#[allow(clippy::too_many_arguments)]
+pub fn rising_candidates(
+    topo: &Topology,
+    s: u32,
+    table: u32,
+    dst: NodeId,
+    first: u32,
+    vcs: u32,
+    adaptive: bool,
+    out: &mut Vec<(u32, u32, u32, bool)>,
+) {
+    out.clear();
+    let ports = &topo.switches()[s as usize].ports;
+    let Peer::Switch { switch, .. } = ports[table as usize] else {
+        out.push((table, 0, 1, false));
+        return;
+    };
+    if !adaptive {
+        out.push((table, first, vcs - topo.hops_to(switch, dst), false));
+        return;
+    }
+    let here = topo.hops_to(s, dst);
+    for (p, peer) in ports.iter().enumerate() {
+        if let Peer::Switch { switch: m, .. } = *peer {
+            let after = topo.hops_to(m, dst);
+            if after + 1 == here {
+                out.push((p as u32, first, vcs - after, true));
+            }
+        }
+    }
+}
+
+/// The adaptive candidates: every minimal direction from router `r` to `dst`, on lanes
+/// `first..end`.
+fn adaptive(
+    rt: &Router,
+    r: u32,
+    dst: u32,
+    first: u32,
+    end: u32,
+    out: &mut Vec<(u32, u32, u32, bool)>,
+) {
+    let (k, n, wrap, v) = (rt.k, rt.n, rt.wrap, end);
+    for d in 0..n {
+        let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
+        if x == y {
+            continue;
+        }
+        let (plus, minus) = if wrap {
+            let f = (y + k - x) % k;
+            (2 * f <= k, 2 * f >= k)
+        } else {
+            (y > x, y < x)
+        };
+        if plus {
+            out.push((2 * d, first, v, true));
+        }
+        if minus {
+            out.push((2 * d + 1, first, v, true));
+        }
+    }
+}
