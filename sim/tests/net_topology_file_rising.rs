@@ -8,7 +8,9 @@
 //!   `lanes::rising_candidates` that lets the next hop stay on the packet's lane
 //!   (`first - 1`, run by hand) closes a cycle on the ring and fails here;
 //! - both run lossless under the checker, the same deliveries at one and two threads, and
-//!   want vcs >= the diameter (refused naming `vcs` and the count).
+//!   want vcs >= the diameter (refused naming `vcs` and the count);
+//! - on the k = 4 dragonfly written as a file, some shortest paths take two global hops
+//!   where the built-in `min` takes one (the counts docs/network.md quotes).
 
 use pft_sim::net::lanes::rising_candidates;
 use pft_sim::net::{NetConfig, NodeId, Peer, Routing, Topology, TopologyConfig};
@@ -181,4 +183,55 @@ fn rising_routings_run_lossless_at_any_thread_count_and_need_the_diameter() {
         e.contains("`shortest_adaptive` routes file topologies"),
         "{e}"
     );
+}
+
+/// Router-to-router hops and global hops (between groups of `a` routers) of every NIC
+/// pair's path.
+fn dragonfly_hops(t: &Topology, a: u32) -> (u64, [u64; 3]) {
+    let (mut hops, mut global) = (0, [0u64; 3]);
+    for s in 0..t.nodes() {
+        for d in (0..t.nodes()).filter(|&d| d != s) {
+            let p = t.path(NodeId(s), NodeId(d)).unwrap();
+            let g = p
+                .windows(2)
+                .filter(|w| w[0].switch / a != w[1].switch / a)
+                .count();
+            global[g.min(2)] += 1;
+            hops += p.len() as u64 - 1;
+        }
+    }
+    (hops, global)
+}
+
+/// Why the k = 4 dragonfly from a file saturates below the built-in one under the
+/// shortest-path routings (docs/network.md, "Topologies from a file"): where a path through
+/// a third group is as short as the minimal one, a shortest path may take it, two global
+/// hops where BookSim's `min` takes one. Prints the counts the docs quote
+/// (`cargo test --release -p pft-sim --test net_topology_file_rising dragonfly -- --nocapture`).
+#[test]
+fn a_dragonflys_shortest_paths_may_take_two_global_hops_where_min_takes_one() {
+    let df = TopologyConfig::Dragonfly {
+        p: 4,
+        a: 8,
+        h: 4,
+        g: None,
+    };
+    let built = Topology::build(&df);
+    let file = file_cfg(&pft_sim::net::topology::anynet::write(&built), "df4");
+    let shortest = Topology::for_net(&net(file, Routing::Shortest, 3));
+    let (bh, bg) = dragonfly_hops(&built, 8);
+    let (fh, fg) = dragonfly_hops(&shortest, 8);
+    let pairs = bg.iter().sum::<u64>() as f64;
+    for (name, h, g) in [("built-in min", bh, bg), ("file shortest", fh, fg)] {
+        println!(
+            "{name}: pairs by global hops (0, 1, 2) {g:?}; router hops {:.4}, global hops {:.4} a pair",
+            h as f64 / pairs,
+            (g[1] + 2 * g[2]) as f64 / pairs
+        );
+    }
+    assert_eq!(bg[2], 0, "min: one global hop at most");
+    assert!(fg[2] > 0, "some shortest paths cross a third group");
+    // the same pairs stay in their group; no path is longer
+    assert_eq!(bg[0], fg[0]);
+    assert!(fh <= bh);
 }
