@@ -468,6 +468,9 @@ struct Latency {
 }
 
 impl Workload for Latency {
+    fn open_loop(&self) -> bool {
+        self.inner.open_loop()
+    }
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         self.inner.tick(now, out);
     }

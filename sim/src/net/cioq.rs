@@ -248,7 +248,6 @@ impl<S: Scheme> Network<S> {
                 None => self.lat_sw,
             };
             self.send_flit(now + lat, to, flit);
-            self.moved();
         }
         if S::MARKS && self.seams.marks {
             let out = &self.sw.out.items[st.base.index()..];

@@ -161,6 +161,11 @@ pub struct Network<S> {
     pub(crate) disha: Option<Box<super::disha::Disha>>,
     pub(crate) order: Option<Vec<u32>>,
     pub(crate) msg_buf: Vec<Message>,
+    /// Messages an open-loop workload gave for cycle `ahead_at` while the cycle before was
+    /// evaluated (`new_messages`); `run_end`: the cycle `run` stops at (0 outside `run`).
+    pub(crate) ahead: Vec<Message>,
+    pub(crate) ahead_at: u64,
+    pub(crate) run_end: u64,
     pub(crate) deliveries: Vec<Delivery>,
     pub(crate) seed: u64,
 }
@@ -196,7 +201,7 @@ impl<S: Scheme> Network<S> {
         // each chunk's just before the chunk is evaluated in phase 2).
         self.read_inputs().map_err(|e| *e)?;
         let mut buf = std::mem::take(&mut self.msg_buf);
-        workload.tick(now, &mut buf);
+        self.new_messages(now, workload, &mut buf);
         for m in buf.drain(..) {
             if !self.accept(m)? {
                 workload.refused(now, &m);
@@ -206,7 +211,7 @@ impl<S: Scheme> Network<S> {
         // Phase 2: evaluate and commit.
         match self.order.take() {
             None if self.cfg.threads > 1 && self.parallel_blocker().is_none() => {
-                self.evaluate_parallel().map_err(|e| *e)?;
+                self.evaluate_parallel(workload).map_err(|e| *e)?;
             }
             None => {
                 self.leave_parallel();
@@ -292,10 +297,11 @@ impl<S: Scheme> Network<S> {
 
     /// `step` `cycles` times.
     pub fn run(&mut self, workload: &mut dyn Workload, cycles: u64) -> Result<(), NetError> {
-        for _ in 0..cycles {
-            self.step(workload)?;
-        }
-        Ok(())
+        // (under threads an open-loop workload ticks a cycle ahead, up to the last cycle)
+        self.run_end = self.now + cycles;
+        let r = (0..cycles).try_for_each(|_| self.step(workload));
+        self.run_end = 0;
+        r
     }
 
     /// Step until nothing is queued or in flight (true) or `max_cycles` have passed (false).

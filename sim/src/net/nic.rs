@@ -121,14 +121,12 @@ impl<S: Scheme> Network<S> {
                 ns.cur_pkt = PktId::NONE;
             }
             let ctl = ns.cur_ctl;
-            self.send_flit(now + self.lat_inj, self.owner_of(ev.rx), ev);
+            self.send_flit_counted(now + self.lat_inj, self.owner_of(ev.rx), ev, 1);
             if !ctl {
                 let st = &mut self.nic.stats[i];
                 st.flits_injected += 1;
                 st.queued_flits -= 1;
             }
-            self.in_network(1);
-            self.moved();
             self.nic.st[i].thr_since = now + 1;
         } else if !out.throttled {
             self.nic.st[i].thr_since = now + 1;
@@ -322,10 +320,8 @@ impl<S: Scheme> Network<S> {
         self.send_credit(self.credit_at(tx), self.owner_of(tx), CreditEv { tx });
         if !ctl {
             self.nic.stats[i].flits_ejected += 1;
-            self.flit_delivered();
         }
-        self.in_network(-1);
-        self.moved();
+        self.flit_ejected(!ctl);
         let ns = &mut self.nic.st[i];
         if ns.rx_sent < ns.rx_head_len {
             return;

@@ -33,6 +33,7 @@ use super::network::{Clocked, Network, Switch};
 use super::pool::{log, slot, ChunkLog, ClassOp, Ctl, Outbox, Par, PktOp};
 use super::scheme::Scheme;
 use super::store::{CreditEv, Endpoint, EntryId, FlitEv, MsgId, Packet, PktId, SwitchId};
+use super::types::{Message, Workload};
 use std::sync::atomic::Ordering;
 
 /// NICs per entry pool at least, so per chunk too. (A NIC chunk is whole words of the
@@ -144,7 +145,10 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Phase 2 under threads: every chunk on every thread, then the logs in chunk order.
-    pub(crate) fn evaluate_parallel(&mut self) -> Result<(), Box<NetError>> {
+    pub(crate) fn evaluate_parallel(
+        &mut self,
+        workload: &mut dyn Workload,
+    ) -> Result<(), Box<NetError>> {
         // (what keeps a network off threads keeps it off phase 1 by owner too)
         debug_assert!(self.owner_p1);
         let mut par = match self.par.take() {
@@ -178,7 +182,18 @@ impl<S: Scheme> Network<S> {
         // `mark_or` must not grow the message marks while NICs on other threads read them.
         self.msgs.presize_marks();
         self.par_on = true;
-        par.run(self as *mut Self as usize, run_chunk::<S>);
+        // an open-loop workload's next tick on the calling thread while the chunks run
+        // (the other threads take its chunks meanwhile); not past the end of `run`
+        let next = self.now + 1;
+        let ahead = next < self.run_end && workload.open_loop();
+        let mut msgs = std::mem::take(&mut self.ahead);
+        let mut tick = || workload.tick(next, &mut msgs);
+        let extra: Option<&mut dyn FnMut()> = if ahead { Some(&mut tick) } else { None };
+        par.run(self as *mut Self as usize, run_chunk::<S>, extra);
+        self.ahead = msgs;
+        if ahead {
+            self.ahead_at = next;
+        }
         self.par_on = false;
         let r = self.apply_logs(&mut par);
         par.parity ^= 1;
@@ -364,14 +379,38 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// A NIC or switch sends a flit into a channel, to owner `o` (`owner_of(ev.rx)`).
+    /// This cycle's new messages into `buf` (empty): those the workload gave while the last
+    /// cycle was evaluated, or its `tick` now.
+    #[inline]
+    pub(crate) fn new_messages(&mut self, now: u64, w: &mut dyn Workload, buf: &mut Vec<Message>) {
+        if self.ahead_at == now {
+            std::mem::swap(buf, &mut self.ahead);
+            self.ahead_at = u64::MAX;
+        } else {
+            w.tick(now, buf);
+        }
+    }
+
+    /// A NIC or switch sends a flit into a channel, to owner `o` (`owner_of(ev.rx)`): the
+    /// flit moved (the deadlock watchdog's progress).
     #[inline(always)]
     pub(crate) fn send_flit(&mut self, at: u64, o: u32, ev: FlitEv) {
+        self.send_flit_counted(at, o, ev, 0);
+    }
+
+    /// `send_flit`, and flits in the network change by `d` (a NIC injects: 1), with one
+    /// look-up of the chunk's log under threads.
+    #[inline(always)]
+    pub(crate) fn send_flit_counted(&mut self, at: u64, o: u32, ev: FlitEv, d: i64) {
         if self.par_on {
             let l = log();
             l.fbox[l.route[o as usize] as usize].push(at, ev);
+            l.progressed = true;
+            l.in_network += d;
         } else {
             self.fwheel.push_to(at, o as usize, ev);
+            self.last_progress = self.now;
+            self.flits_in_network = (self.flits_in_network as i64 + d) as u64;
         }
     }
 
@@ -444,23 +483,19 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// Flits in the network change by `d`.
+    /// A NIC ejected a flit (a data flit, `data`, counts as delivered): it left the
+    /// network and moved.
     #[inline]
-    pub(crate) fn in_network(&mut self, d: i64) {
+    pub(crate) fn flit_ejected(&mut self, data: bool) {
         if self.par_on {
-            log().in_network += d;
+            let l = log();
+            l.delivered += u64::from(data);
+            l.in_network -= 1;
+            l.progressed = true;
         } else {
-            self.flits_in_network = (self.flits_in_network as i64 + d) as u64;
-        }
-    }
-
-    /// A data flit was delivered to a NIC.
-    #[inline]
-    pub(crate) fn flit_delivered(&mut self) {
-        if self.par_on {
-            log().delivered += 1;
-        } else {
-            self.flits_delivered += 1;
+            self.flits_delivered += u64::from(data);
+            self.flits_in_network = self.flits_in_network.wrapping_sub(1);
+            self.last_progress = self.now;
         }
     }
 

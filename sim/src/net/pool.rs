@@ -335,7 +335,7 @@ impl Par {
 
     /// One cycle's phase 2 of the network at `net`: every chunk, on every thread, writing
     /// `logs[parity]`. Panics if a chunk panicked (a bug: the network is not usable).
-    pub fn run(&mut self, net: usize, run: RunChunk) {
+    pub fn run(&mut self, net: usize, run: RunChunk, extra: Option<&mut dyn FnMut()>) {
         let p = self.parity;
         let c = &self.ctl;
         let chunks = self.logs[p].len();
@@ -352,6 +352,9 @@ impl Par {
         }
         // Release: a helper that sees the epoch sees the setup above and phase 1's writes.
         c.epoch.store(e, Ordering::Release);
+        // the caller's own work first (the others meanwhile take its chunks); a panic in
+        // it waits for the chunks, which use `net`, before it goes on
+        let extra = extra.map(|f| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
         if self.pinned {
             if std::panic::catch_unwind(|| run_one(c, 0, run)).is_err() {
                 LOG.with(|l| l.set(std::ptr::null_mut()));
@@ -373,6 +376,9 @@ impl Par {
             !c.failed.load(Ordering::Acquire),
             "a phase-2 chunk panicked"
         );
+        if let Some(Err(p)) = extra {
+            std::panic::resume_unwind(p);
+        }
     }
 }
 

@@ -586,7 +586,6 @@ impl<S: Scheme> Network<S> {
             self.send_credit(self.credit_at(credit.tx), back, credit);
         }
         self.send_flit(flit_at, rx_o, flit);
-        self.moved();
         if tail {
             let st = &mut self.sw.sw[si];
             let (o, i) = (st.local(bo), st.local(g));

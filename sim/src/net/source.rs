@@ -242,6 +242,11 @@ impl BernoulliSource {
 }
 
 impl Workload for BernoulliSource {
+    fn open_loop(&self) -> bool {
+        // one stream of draws, made per cycle whatever was delivered
+        true
+    }
+
     fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
         if now >= self.stop_at {
             return;

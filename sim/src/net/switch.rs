@@ -509,7 +509,6 @@ impl<S: Scheme> Network<S> {
             self.send_credit(self.credit_at(credit.tx), back, credit);
         }
         self.send_flit(flit_at, to, flit);
-        self.moved();
         if tail {
             let st = &mut self.sw.sw[si];
             let o = st.local(bo);

@@ -83,6 +83,13 @@ pub trait Workload {
     fn refused(&mut self, now: u64, m: &Message) {
         let _ = (now, m);
     }
+    /// True for an open-loop source: `tick(t)` depends on nothing `delivered` reports for
+    /// cycle t - 1. Under threads `Network::run` then calls `tick(t)` while cycle t - 1 is
+    /// evaluated, off the serial part of the step, with the same messages in the same
+    /// order (after an error the source may have ticked one cycle further).
+    fn open_loop(&self) -> bool {
+        false
+    }
     /// The name of traffic class `tag` in reports (a stalled class); None: the core prints
     /// the tag's number. The workloads own their tags' names, the core does not.
     fn tag_name(&self, tag: u32) -> Option<&'static str> {

@@ -1,0 +1,105 @@
+//! Under threads `Network::run` calls an open-loop workload's next `tick` while the current
+//! cycle is evaluated (`Workload::open_loop`). It must change nothing:
+//! - an open-loop source gives the same deliveries at 1, 2 and 3 threads, and has created
+//!   the same messages when each `run` returns (no tick past a run's last cycle: a mutant
+//!   without that bound fails);
+//! - a closed-loop workload (a message sent when the last one arrived) is never ticked
+//!   ahead: ticked before its deliveries it would send a cycle late, and a mutant that
+//!   ignores `open_loop` fails here.
+
+use pft_sim::net::Workload;
+use pft_sim::net::{
+    BernoulliSource, Delivery, Message, NetConfig, NodeId, Pattern, TopologyConfig,
+};
+use pft_sim::{CcConfig, EngineKind, Network};
+
+/// A 40-NIC fat tree with the checker on.
+fn config(threads: u32) -> NetConfig {
+    NetConfig {
+        topology: TopologyConfig::FatTree {
+            radix: 8,
+            leaves: 5,
+        },
+        mtu_bytes: 1024,
+        link_latency_cycles: 3,
+        credit_latency_cycles: 2,
+        check: true,
+        threads,
+        ..Default::default()
+    }
+}
+
+fn net(threads: u32) -> Network {
+    Network::with_cc(&config(threads), &CcConfig::none(), EngineKind::Model, 3).unwrap()
+}
+
+/// Uniform Bernoulli traffic, run as three `run`s: the deliveries and the messages created
+/// when each `run` returned.
+fn open_loop(threads: u32) -> (Vec<Delivery>, Vec<u64>) {
+    let mut net = net(threads);
+    let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.4, 700, 64, 5).logged();
+    assert!(w.open_loop());
+    let mut created = Vec::new();
+    for cycles in [1_000, 1, 2_000] {
+        net.run(&mut w, cycles).unwrap();
+        created.push(w.created);
+    }
+    (w.log.take().unwrap(), created)
+}
+
+#[test]
+fn an_open_loop_source_ticked_ahead_gives_the_same_run() {
+    let one = open_loop(1);
+    assert!(one.0.len() > 1_000, "{} deliveries", one.0.len());
+    assert_eq!(open_loop(2), one, "two threads");
+    assert_eq!(open_loop(3), one, "three threads");
+}
+
+/// Each NIC sends one message to the next NIC, and the next one when it arrived.
+struct Ring {
+    waiting: Vec<bool>,
+    next_id: u64,
+    log: Vec<(u64, u64)>,
+}
+
+impl Workload for Ring {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        let n = self.waiting.len() as u32;
+        for (src, w) in self.waiting.iter_mut().enumerate() {
+            if !*w {
+                *w = true;
+                out.push(Message {
+                    id: self.next_id,
+                    src: NodeId(src as u32),
+                    dst: NodeId((src as u32 + 7) % n),
+                    bytes: 512,
+                    tag: 0,
+                    created: now,
+                });
+                self.next_id += 1;
+            }
+        }
+    }
+    fn delivered(&mut self, now: u64, d: &Delivery) {
+        self.waiting[d.msg.src.index()] = false;
+        self.log.push((now, d.msg.id));
+    }
+}
+
+#[test]
+fn a_closed_loop_workload_is_not_ticked_ahead() {
+    let run = |threads: u32| {
+        let mut net = net(threads);
+        let mut w = Ring {
+            waiting: vec![false; net.nodes() as usize],
+            next_id: 0,
+            log: Vec::new(),
+        };
+        assert!(!w.open_loop());
+        net.run(&mut w, 3_000).unwrap();
+        (w.log, w.next_id)
+    };
+    let one = run(1);
+    assert!(one.0.len() > 1_000, "{} deliveries", one.0.len());
+    assert_eq!(run(2), one, "two threads");
+}
