@@ -79,16 +79,19 @@ fn run_chunk<S: Scheme>(ctl: &Ctl, c: u32) {
     // This chunk's outboxes of two cycles ago, which their receivers took in last cycle:
     // the sender empties them, so that a receiver only ever reads another chunk's log.
     let own = log();
-    own.fbox.iter_mut().for_each(Outbox::clear);
-    own.cbox.iter_mut().for_each(Outbox::clear);
+    for &k in &own.targets {
+        own.fbox[k as usize].clear();
+        own.cbox[k as usize].clear();
+    }
     for o in owners {
         // what was sent to it last cycle, its inputs (phase 1 by owner), its components
-        for &(s, i) in &ctl.senders[o as usize] {
+        for &s in &ctl.senders[o as usize] {
             // SAFETY: the last cycle's logs are not written while chunks run (each chunk
             // writes this cycle's log, and empties its own outboxes there), so shared
             // references into them are sound on every thread at once.
             let l = unsafe { &*prev.add(s as usize) };
-            net.take_outbox(o, &l.fbox[i as usize], &l.cbox[i as usize], prov);
+            let nics = s < first;
+            net.take_outbox(o, &l.fbox[o as usize], &l.cbox[o as usize], nics, prov);
         }
         let r = net.read_owner(o).and_then(|()| {
             if o < net.nic_owners {
@@ -250,14 +253,25 @@ impl<S: Scheme> Network<S> {
         to
     }
 
-    /// Take one outbox sent to owner `o` into its channels, a run at a time; the flits'
-    /// provisional packet ids replaced by the real ones. (The outbox stays as it is: its
-    /// sender empties it before it writes it again.)
+    /// Take one outbox sent to owner `o` into its channels, a run at a time; from a chunk
+    /// of NICs (`nics`), the flits' provisional packet ids replaced by the real ones. (The
+    /// outbox stays as it is: its sender empties it before it writes it again.)
     #[inline]
-    fn take_outbox(&mut self, o: u32, fb: &Outbox<FlitEv>, cb: &Outbox<CreditEv>, prov: &[PktId]) {
+    fn take_outbox(
+        &mut self,
+        o: u32,
+        fb: &Outbox<FlitEv>,
+        cb: &Outbox<CreditEv>,
+        nics: bool,
+        prov: &[PktId],
+    ) {
         for (t, evs) in fb.runs() {
-            for ev in self.fwheel.append_to(t, o as usize, evs) {
-                ev.pkt = real(ev.pkt, prov);
+            let evs = self.fwheel.append_to(t, o as usize, evs);
+            if nics {
+                // only a NIC takes packet slots: a switch chunk's flits carry real ids
+                for ev in evs {
+                    ev.pkt = real(ev.pkt, prov);
+                }
             }
         }
         for (t, evs) in cb.runs() {
@@ -274,12 +288,11 @@ impl<S: Scheme> Network<S> {
         };
         let last = 1 - par.parity;
         let logs = std::mem::take(&mut par.logs[last]);
+        let first = self.par_nic_chunks.max(1);
         for o in 0..self.nic_owners + self.sw_chunks {
-            for l in &logs {
-                let i = l.route[o as usize];
-                if i != u16::MAX {
-                    self.take_outbox(o, &l.fbox[i as usize], &l.cbox[i as usize], &par.prov);
-                }
+            for (s, l) in logs.iter().enumerate() {
+                let nics = (s as u32) < first;
+                self.take_outbox(o, &l.fbox[o as usize], &l.cbox[o as usize], nics, &par.prov);
             }
         }
     }
@@ -404,7 +417,7 @@ impl<S: Scheme> Network<S> {
     pub(crate) fn send_flit_counted(&mut self, at: u64, o: u32, ev: FlitEv, d: i64) {
         if self.par_on {
             let l = log();
-            l.fbox[l.route[o as usize] as usize].push(at, ev);
+            l.fbox[o as usize].push(at, ev);
             l.progressed = true;
             l.in_network += d;
         } else {
@@ -419,7 +432,7 @@ impl<S: Scheme> Network<S> {
     pub(crate) fn send_credit(&mut self, at: u64, o: u32, ev: CreditEv) {
         if self.par_on {
             let l = log();
-            l.cbox[l.route[o as usize] as usize].push(at, ev);
+            l.cbox[o as usize].push(at, ev);
         } else {
             self.cwheel.push_to(at, o as usize, ev);
         }

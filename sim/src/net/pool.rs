@@ -101,9 +101,10 @@ impl<T: Copy> Outbox<T> {
 /// cycle; the rest is applied after phase 2 in chunk order.
 #[derive(Default)]
 pub(crate) struct ChunkLog {
-    /// Outbox for each owner this chunk sends to: `fbox[route[o]]` for owner o
-    /// (`Network::owner_of`).
-    pub route: Vec<u16>,
+    /// An outbox for every owner o (`Network::owner_of`), `fbox[o]` and `cbox[o]`, indexed
+    /// by the owner so that a send looks up nothing else; the chunk sends to `targets`
+    /// only, and the others stay empty.
+    pub targets: Vec<u32>,
     pub fbox: Vec<Outbox<FlitEv>>,
     pub cbox: Vec<Outbox<CreditEv>>,
     pub progressed: bool,
@@ -164,9 +165,8 @@ pub(crate) struct Ctl {
     /// (high 32 bits): a thread late from an earlier cycle cannot claim in this one.
     shares: Vec<Vec<u32>>,
     cursors: Vec<Cursor>,
-    /// Per owner, the chunks that may send it flits or credits and their outbox for it,
-    /// in chunk order.
-    pub senders: Vec<Vec<(u32, u16)>>,
+    /// Per owner, the chunks that may send it flits or credits, in chunk order.
+    pub senders: Vec<Vec<u32>>,
     finished: AtomicUsize,
     failed: AtomicBool,
 }
@@ -267,29 +267,21 @@ impl Par {
         run: RunChunk,
     ) -> Par {
         let t = shares.len();
-        let chunks = outboxes.len() as u32;
-        // per owner, (sender, its outbox number for the owner)
+        // per owner, the chunks that send to it
         let mut senders = vec![Vec::new(); owners as usize];
-        let mut logs: Vec<ChunkLog> = (0..chunks).map(|_| ChunkLog::default()).collect();
-        for (s, (to, log)) in outboxes.iter().zip(&mut logs).enumerate() {
-            log.route = vec![u16::MAX; owners as usize];
-            for (i, &k) in to.iter().enumerate() {
-                let i = u16::try_from(i).expect("a chunk sends to at most 65535 chunks");
-                log.route[k as usize] = i;
-                senders[k as usize].push((s as u32, i));
+        let log_of = |to: &Vec<u32>| ChunkLog {
+            targets: to.clone(),
+            fbox: vec![Outbox::default(); owners as usize],
+            cbox: vec![Outbox::default(); owners as usize],
+            ..Default::default()
+        };
+        for (s, to) in outboxes.iter().enumerate() {
+            for &k in to {
+                senders[k as usize].push(s as u32);
             }
-            log.fbox = vec![Outbox::default(); to.len()];
-            log.cbox = vec![Outbox::default(); to.len()];
         }
-        let logs2 = logs
-            .iter()
-            .map(|l| ChunkLog {
-                route: l.route.clone(),
-                fbox: vec![Outbox::default(); l.fbox.len()],
-                cbox: vec![Outbox::default(); l.cbox.len()],
-                ..Default::default()
-            })
-            .collect();
+        let logs: Vec<ChunkLog> = outboxes.iter().map(log_of).collect();
+        let logs2 = outboxes.iter().map(log_of).collect();
         let ctl = Arc::new(Ctl {
             epoch: AtomicU64::new(0),
             net: AtomicUsize::new(0),
