@@ -5,7 +5,9 @@
 //!   without that bound fails);
 //! - a closed-loop workload (a message sent when the last one arrived) is never ticked
 //!   ahead: ticked before its deliveries it would send a cycle late, and a mutant that
-//!   ignores `open_loop` fails here.
+//!   ignores `open_loop` fails here;
+//! - a tick that panics panics where one thread's would: in the step of its cycle, the
+//!   cycles before it whole.
 
 use pft_sim::net::Workload;
 use pft_sim::net::{
@@ -102,4 +104,46 @@ fn a_closed_loop_workload_is_not_ticked_ahead() {
     let one = run(1);
     assert!(one.0.len() > 1_000, "{} deliveries", one.0.len());
     assert_eq!(run(2), one, "two threads");
+}
+
+/// An open-loop source whose tick panics at cycle `at`.
+struct Panics {
+    inner: BernoulliSource,
+    at: u64,
+    delivered: u64,
+}
+
+impl Workload for Panics {
+    fn open_loop(&self) -> bool {
+        true
+    }
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        assert!(now != self.at, "tick {now}");
+        self.inner.tick(now, out);
+    }
+    fn delivered(&mut self, _now: u64, _d: &Delivery) {
+        self.delivered += 1;
+    }
+}
+
+#[test]
+fn a_tick_that_panics_does_so_in_its_own_cycles_step() {
+    let run = |threads: u32| {
+        let mut net = net(threads);
+        let inner = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.4, 700, 64, 5);
+        let mut w = Panics {
+            inner,
+            at: 1_500,
+            delivered: 0,
+        };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            net.run(&mut w, 3_000).map_err(|e| e.to_string())
+        }));
+        let msg = r.unwrap_err().downcast::<String>().unwrap();
+        (*msg, net.now(), w.delivered, net.total_stats())
+    };
+    let one = run(1);
+    assert_eq!((one.0.as_str(), one.1), ("tick 1500", 1_500));
+    assert!(one.2 > 100);
+    assert_eq!(format!("{:?}", run(2)), format!("{one:?}"), "two threads");
 }

@@ -5,14 +5,17 @@
 //! - the lanes a packet may take leave room for every hop still to go (no empty range) and
 //!   the (channel, lane) dependency graph over every lane any packet may take is acyclic,
 //!   on a ring, a torus, a dragonfly and random graphs. A mutant of
-//!   `lanes::rising_candidates` that lets the next hop stay on the packet's lane
-//!   (`first - 1`, run by hand) closes a cycle on the ring and fails here;
+//!   `lanes::rising_candidates` (`first - 1`) or of `lanes::rising_next` (which the router
+//!   calls too; `taken` for `taken + 1`) lets the next hop stay on the packet's lane,
+//!   closes a cycle on the ring and fails here (both run by hand);
+//! - with ACKs in a class of their own (`ack_vcs`), each class needs the diameter's lanes:
+//!   fewer are refused, enough run lossless;
 //! - both run lossless under the checker, the same deliveries at one and two threads, and
 //!   want vcs >= the diameter (refused naming `vcs` and the count);
 //! - on the k = 4 dragonfly written as a file, some shortest paths take two global hops
 //!   where the built-in `min` takes one (the counts docs/network.md quotes).
 
-use pft_sim::net::lanes::rising_candidates;
+use pft_sim::net::lanes::{rising_candidates, rising_next};
 use pft_sim::net::{NetConfig, NodeId, Peer, Routing, Topology, TopologyConfig};
 use std::collections::{HashMap, HashSet};
 
@@ -96,7 +99,7 @@ fn lane_cdg(
                     if let Some(h) = held {
                         g.entry(h).or_default().push(next);
                     }
-                    work.push((Some(next), m, l + 1));
+                    work.push((Some(next), m, rising_next(l)));
                 }
             }
             if adaptive {
@@ -234,4 +237,29 @@ fn a_dragonflys_shortest_paths_may_take_two_global_hops_where_min_takes_one() {
     // the same pairs stay in their group; no path is longer
     assert_eq!(bg[0], fg[0]);
     assert!(fh <= bh);
+}
+
+#[test]
+fn with_an_ack_class_each_class_needs_the_diameter() {
+    let text = ring(6); // diameter 3
+    for routing in [
+        Routing::Shortest,
+        Routing::ShortestRising,
+        Routing::ShortestAdaptive,
+    ] {
+        let file = file_cfg(&text, &format!("ack-{}", routing.name()));
+        let cfg = |vcs: u32, ack: u32| NetConfig {
+            ack_bytes: Some(64),
+            ack_vcs: Some(ack),
+            ..net(file.clone(), routing, vcs)
+        };
+        // a class of one lane, and a total too small for two classes of three
+        let e = cfg(6, 1).validate().unwrap_err().to_string();
+        assert!(e.contains("`ack_vcs` = 1") && e.contains("3..=3"), "{e}");
+        let e = cfg(4, 1).validate().unwrap_err().to_string();
+        assert!(e.contains("`vcs` = 4") && e.contains("at least 6"), "{e}");
+        let ok = cfg(6, 3);
+        ok.validate().unwrap_or_else(|e| panic!("{e}"));
+        run(&ok, 0.5, 2_000);
+    }
 }

@@ -139,9 +139,8 @@ pub struct Args {
     #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "vcs")]
     vc_buf: Option<u32>,
     /// Routing: dor, dor_no_dateline, duato (tori and meshes), updown (trees), min,
-    /// valiant, ugal or par (dragonflies), updown, shortest, shortest_rising or shortest_adaptive (file
-    /// topologies); default the
-    /// topology's (`[network] routing`).
+    /// valiant, ugal or par (dragonflies), updown, shortest, shortest_rising or
+    /// shortest_adaptive (file topologies); default the topology's (`[network] routing`).
     #[arg(long, value_name = "R", value_parser = parse_routing)]
     routing: Option<Routing>,
     /// wormhole or vct (`[network] switching`; default wormhole with --vcs).

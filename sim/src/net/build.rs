@@ -443,6 +443,7 @@ impl<S: Scheme> Network<S> {
             msg_buf: Vec::new(),
             ahead: Vec::new(),
             ahead_at: u64::MAX,
+            ahead_panic: None,
             run_end: 0,
             deliveries: Vec::new(),
             seed,

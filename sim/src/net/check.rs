@@ -24,7 +24,7 @@ impl<S: Scheme> Network<S> {
         let nl = self.links.len();
         let mut flits = vec![0u32; nl];
         let mut credits = vec![0u32; nl];
-        let (fo, co) = self.in_outboxes();
+        let (fo, co) = self.in_outboxes().map_err(inv)?;
         for ev in self.fwheel.iter().chain(&fo) {
             flits[self.link_to(ev.rx).index()] += 1;
         }

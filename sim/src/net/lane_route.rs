@@ -163,6 +163,14 @@ pub fn rising_candidates(
     }
 }
 
+/// Under `shortest_rising` and `shortest_adaptive`, the `first` of the next hop of a packet
+/// that took lane `taken` (of its class) on a hop between routers: the lane above it, so
+/// that lanes strictly rise along a path (the router keeps it in the packet's `route`).
+#[inline]
+pub fn rising_next(taken: u32) -> u32 {
+    taken + 1
+}
+
 /// The adaptive candidates: every minimal direction from router `r` to `dst`, on lanes
 /// `first..end`.
 fn adaptive(

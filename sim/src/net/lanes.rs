@@ -13,7 +13,7 @@ use super::disha::disha_errors;
 use crate::error::FieldError;
 use serde::{Deserialize, Serialize};
 
-pub use super::lane_route::{candidates, rising_candidates, shortest_hop};
+pub use super::lane_route::{candidates, rising_candidates, rising_next, shortest_hop};
 
 /// Most lanes per port.
 pub const MAX_VCS: u32 = 16;
@@ -469,7 +469,21 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         errs.push(bad("vcs", v, format!("must be in 1..={MAX_VCS}")));
         return;
     }
+    // the file routings need a lane per hop of the diameter in each class (checked above
+    // for `vcs`; here for the classes of `ack_vcs`)
+    let file_need = match topo {
+        TopologyConfig::File { graph: Some(g), .. }
+            if matches!(
+                routing,
+                Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive
+            ) =>
+        {
+            Some(g.diameter().max(1))
+        }
+        _ => None,
+    };
     let need = match routing {
+        _ if file_need.is_some() => file_need.unwrap_or(1),
         r if r.dragonfly() => r.dragonfly_lanes(),
         Routing::Dor if torus => 2,
         Routing::Duato if torus && cfg.escape_lanes == Some(1) => 2,
@@ -477,7 +491,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         Routing::Duato => 2,
         _ => 1,
     };
-    if v < need && !df {
+    if v < need && !df && file_need.is_none() {
         errs.push(bad(
             "vcs",
             v,

@@ -165,6 +165,8 @@ pub struct Network<S> {
     /// evaluated (`new_messages`); `run_end`: the cycle `run` stops at (0 outside `run`).
     pub(crate) ahead: Vec<Message>,
     pub(crate) ahead_at: u64,
+    /// The panic of a tick made ahead, raised where one thread would tick.
+    pub(crate) ahead_panic: Option<Box<dyn std::any::Any + Send>>,
     pub(crate) run_end: u64,
     pub(crate) deliveries: Vec<Delivery>,
     pub(crate) seed: u64,

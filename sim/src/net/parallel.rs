@@ -190,12 +190,15 @@ impl<S: Scheme> Network<S> {
         let next = self.now + 1;
         let ahead = next < self.run_end && workload.open_loop();
         let mut msgs = std::mem::take(&mut self.ahead);
+        msgs.clear();
         let mut tick = || workload.tick(next, &mut msgs);
         let extra: Option<&mut dyn FnMut()> = if ahead { Some(&mut tick) } else { None };
-        par.run(self as *mut Self as usize, run_chunk::<S>, extra);
+        let ticked = par.run(self as *mut Self as usize, run_chunk::<S>, extra);
         self.ahead = msgs;
         if ahead {
             self.ahead_at = next;
+            // a panic of the tick waits for the next cycle's step, where one thread ticks
+            self.ahead_panic = ticked.err();
         }
         self.par_on = false;
         let r = self.apply_logs(&mut par);
@@ -297,11 +300,26 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// Flits and credits sent under threads and not yet taken in by their chunk.
-    pub(crate) fn in_outboxes(&self) -> (Vec<FlitEv>, Vec<CreditEv>) {
+    /// Flits and credits sent under threads and not yet taken in by their chunk; an error
+    /// names a chunk that sent to an owner outside its outboxes (no chunk takes those in).
+    pub(crate) fn in_outboxes(&self) -> Result<(Vec<FlitEv>, Vec<CreditEv>), String> {
         let mut f = Vec::new();
         let mut c = Vec::new();
         if let Some(par) = &self.par {
+            for logs in &par.logs {
+                for (s, l) in logs.iter().enumerate() {
+                    let stray = (0..l.fbox.len() as u32).find(|o| {
+                        let sent = !l.fbox[*o as usize].events().is_empty()
+                            || !l.cbox[*o as usize].events().is_empty();
+                        sent && !l.targets.contains(o)
+                    });
+                    if let Some(o) = stray {
+                        return Err(format!(
+                            "chunk {s} sent to owner {o}, not one of its outboxes"
+                        ));
+                    }
+                }
+            }
             // the last cycle's outboxes (those of the cycle before were taken in: only
             // their senders empty them, in the next cycle)
             for l in &par.logs[1 - par.parity] {
@@ -309,7 +327,7 @@ impl<S: Scheme> Network<S> {
                 c.extend(l.cbox.iter().flat_map(|b| b.events()));
             }
         }
-        (f, c)
+        Ok((f, c))
     }
 
     /// Apply this cycle's logs in chunk order; the first chunk's error, if any.
@@ -397,11 +415,17 @@ impl<S: Scheme> Network<S> {
     #[inline]
     pub(crate) fn new_messages(&mut self, now: u64, w: &mut dyn Workload, buf: &mut Vec<Message>) {
         if self.ahead_at == now {
+            if let Some(p) = self.ahead_panic.take() {
+                std::panic::resume_unwind(p);
+            }
             std::mem::swap(buf, &mut self.ahead);
-            self.ahead_at = u64::MAX;
         } else {
+            // (messages ticked ahead for another cycle, after an error, are not this one's)
+            self.ahead.clear();
+            self.ahead_panic = None;
             w.tick(now, buf);
         }
+        self.ahead_at = u64::MAX;
     }
 
     /// A NIC or switch sends a flit into a channel, to owner `o` (`owner_of(ev.rx)`): the

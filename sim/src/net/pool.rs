@@ -327,7 +327,14 @@ impl Par {
 
     /// One cycle's phase 2 of the network at `net`: every chunk, on every thread, writing
     /// `logs[parity]`. Panics if a chunk panicked (a bug: the network is not usable).
-    pub fn run(&mut self, net: usize, run: RunChunk, extra: Option<&mut dyn FnMut()>) {
+    /// (A panic of `extra` is returned once every chunk is done, for the caller to finish
+    /// its cycle first.)
+    pub fn run(
+        &mut self,
+        net: usize,
+        run: RunChunk,
+        extra: Option<&mut dyn FnMut()>,
+    ) -> std::thread::Result<()> {
         let p = self.parity;
         let c = &self.ctl;
         let chunks = self.logs[p].len();
@@ -345,7 +352,7 @@ impl Par {
         // Release: a helper that sees the epoch sees the setup above and phase 1's writes.
         c.epoch.store(e, Ordering::Release);
         // the caller's own work first (the others meanwhile take its chunks); a panic in
-        // it waits for the chunks, which use `net`, before it goes on
+        // it waits for the chunks, which use `net`
         let extra = extra.map(|f| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
         if self.pinned {
             if std::panic::catch_unwind(|| run_one(c, 0, run)).is_err() {
@@ -368,9 +375,7 @@ impl Par {
             !c.failed.load(Ordering::Acquire),
             "a phase-2 chunk panicked"
         );
-        if let Some(Err(p)) = extra {
-            std::panic::resume_unwind(p);
-        }
+        extra.unwrap_or(Ok(()))
     }
 }
 

@@ -383,9 +383,9 @@ impl<S: Scheme> Network<S> {
                     Peer::Nic(_)
                 )
             {
-                // the lane taken: the next hop takes one above it
+                // the lane taken (of its class): the next hop takes one above it
                 let (_, base) = rt.class(self.packets[en.pkt].flags & CONTROL != 0);
-                self.packets[en.pkt].route = o % v - base + 1;
+                self.packets[en.pkt].route = lanes::rising_next(o % v - base);
             }
             if rt.routing == Routing::Shortest
                 && !matches!(
