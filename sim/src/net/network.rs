@@ -300,7 +300,7 @@ impl<S: Scheme> Network<S> {
     /// `step` `cycles` times.
     pub fn run(&mut self, workload: &mut dyn Workload, cycles: u64) -> Result<(), NetError> {
         // (under threads an open-loop workload ticks a cycle ahead, up to the last cycle)
-        self.run_end = self.now + cycles;
+        self.run_end = self.now.saturating_add(cycles);
         let r = (0..cycles).try_for_each(|_| self.step(workload));
         self.run_end = 0;
         r
