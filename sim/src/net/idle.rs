@@ -103,9 +103,11 @@ impl<S: Scheme> Network<S> {
     }
 
     /// `eval_switches` for switches `lo..hi` alone. (Only a read sets a busy bit, so a
-    /// word's bits can be taken once.)
+    /// word's bits can be taken once. Under threads a chunk's switches' bits are set and
+    /// cleared by that chunk alone, but a word may hold other chunks' bits: both by atomic
+    /// read-modify-write then.)
     #[inline(always)]
-    fn eval_switches_in(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
+    pub(crate) fn eval_switches_in(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
         if lo >= hi {
             return Ok(());
         }
@@ -124,10 +126,14 @@ impl<S: Scheme> Network<S> {
                 Switch::evaluate(self, SwitchId(s))?;
                 if self.sw.sw[SwitchId(s)].resident == 0 {
                     let b = &self.sw.busy[k];
-                    b.store(
-                        b.load(Ordering::Relaxed) & !(1 << (s % 64)),
-                        Ordering::Relaxed,
-                    );
+                    if self.par_on {
+                        b.fetch_and(!(1 << (s % 64)), Ordering::Relaxed);
+                    } else {
+                        b.store(
+                            b.load(Ordering::Relaxed) & !(1 << (s % 64)),
+                            Ordering::Relaxed,
+                        );
+                    }
                 }
             }
         }

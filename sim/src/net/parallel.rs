@@ -29,10 +29,10 @@
 //! (`Scheme::nic_parallel`), per-packet ACKs and run-time faults.
 
 use super::error::NetError;
-use super::network::{Clocked, Network, Switch};
+use super::network::Network;
 use super::pool::{log, slot, ChunkLog, ClassOp, Ctl, Outbox, Par, PktOp};
 use super::scheme::Scheme;
-use super::store::{CreditEv, Endpoint, EntryId, FlitEv, MsgId, Packet, PktId, SwitchId};
+use super::store::{CreditEv, Endpoint, EntryId, FlitEv, MsgId, Packet, PktId};
 use super::types::{Message, Workload};
 use std::sync::atomic::Ordering;
 
@@ -98,12 +98,9 @@ fn run_chunk<S: Scheme>(ctl: &Ctl, c: u32) {
                 let n = o * net.nic_chunk;
                 net.eval_nics(n, (n + net.nic_chunk).min(net.nodes))
             } else {
+                // the chunk's switches holding a flit (as on one thread)
                 let lo = (o - net.nic_owners) * net.sw_chunk;
-                let hi = (lo + net.sw_chunk).min(net.sw.sw.len() as u32);
-                for s in lo..hi {
-                    Switch::evaluate(net, SwitchId(s))?;
-                }
-                Ok(())
+                net.eval_switches_in(lo, (lo + net.sw_chunk).min(net.sw.sw.len() as u32))
             }
         });
         if let Err(e) = r {
