@@ -377,24 +377,21 @@ impl<S: Scheme> Network<S> {
                     self.cc.queued(&to);
                 }
             }
-            if rt.routing.rising()
+            if (rt.routing == Routing::Shortest || rt.routing.rising())
                 && !matches!(
                     self.topo.switches()[si.index()].ports[(o / v) as usize],
                     Peer::Nic(_)
                 )
             {
-                // the lane taken (of its class): the next hop takes one above it
-                let (_, base) = rt.class(self.packets[en.pkt].flags & CONTROL != 0);
-                self.packets[en.pkt].route = lanes::rising_next(o % v - base);
-            }
-            if rt.routing == Routing::Shortest
-                && !matches!(
-                    self.topo.switches()[si.index()].ports[(o / v) as usize],
-                    Peer::Nic(_)
-                )
-            {
-                // one more router-to-router hop: the next lane up
-                self.packets[en.pkt].route += 1;
+                let pk = &mut self.packets[en.pkt];
+                pk.route = if rt.routing == Routing::Shortest {
+                    // one more router-to-router hop: the next lane up
+                    pk.route + 1
+                } else {
+                    // the lane taken (of its class): the next hop takes one above it
+                    let (_, base) = rt.class(pk.flags & CONTROL != 0);
+                    lanes::rising_next(o % v - base)
+                };
             }
             if let Some(df) = rt.df {
                 // the hop is taken: the dragonfly route state moves on

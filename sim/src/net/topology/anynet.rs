@@ -414,8 +414,9 @@ impl Graph {
 }
 
 /// Build the topology with its up*/down* table, or (`shortest`: how they take lanes)
-/// shortest paths.
-pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>) -> Topology {
+/// shortest paths; `hops`: with shortest paths, also `Topology::hops` (the distance from
+/// every router to every NIC's router).
+pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -> Topology {
     let lanes = shortest;
     let shortest = lanes.is_some();
     let routers = g.routers();
@@ -445,6 +446,11 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>) -> Topology {
     let mut order: Vec<u32> = (0..routers).collect();
     order.sort_by_key(|&r| key(r));
     let mut route = vec![u8::MAX; routers as usize * nodes as usize];
+    let mut hop_table = if shortest && hops {
+        vec![0u8; routers as usize * nodes as usize]
+    } else {
+        Vec::new()
+    };
     let inf = u32::MAX;
     let mut down = vec![inf; routers as usize];
     let mut cost = vec![inf; routers as usize];
@@ -514,6 +520,10 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>) -> Topology {
                 );
             }
             for &d in &g.nics[t as usize] {
+                if let Some(h) = hop_table.get_mut(r as usize * nodes as usize + d as usize) {
+                    // (the routings that read it need at most `MAX_VCS`)
+                    *h = dist[r as usize].min(255) as u8;
+                }
                 let port = if r == t {
                     g.nics[t as usize].iter().position(|&x| x == d).unwrap_or(0) as u32
                 } else {
@@ -535,7 +545,7 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>) -> Topology {
     let links: usize = g.links.iter().map(Vec::len).sum::<usize>() / 2;
     Topology {
         nodes,
-        hops: Vec::new(),
+        hops: hop_table,
         description: format!(
             "from {path}: {routers} routers, {nodes} NICs, {links} links, {}",
             if let Some(lanes) = lanes {
@@ -549,24 +559,6 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>) -> Topology {
         attach,
         route,
     }
-}
-
-/// `Topology::hops` of graph `g` (`nodes` NICs): the distance from every router to every
-/// NIC's router, saturating at 255 (the routings that read it need at most `MAX_VCS`).
-pub(super) fn hops(g: &Graph, nodes: u32) -> Vec<u8> {
-    let mut out = vec![0u8; g.routers() as usize * nodes as usize];
-    for t in 0..g.routers() {
-        if g.nics[t as usize].is_empty() {
-            continue;
-        }
-        let dist = g.distances(t);
-        for (r, &h) in dist.iter().enumerate() {
-            for &d in &g.nics[t as usize] {
-                out[r * nodes as usize + d as usize] = h.min(255) as u8;
-            }
-        }
-    }
-    out
 }
 
 /// Writes `t` as a new file at `path` (an existing file, link or directory is refused);

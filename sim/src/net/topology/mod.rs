@@ -23,6 +23,7 @@ mod ntree;
 
 pub use self::dragonfly::Shape as DragonflyShape;
 use super::config::TopologyConfig;
+use super::lanes::Routing;
 use super::types::NodeId;
 
 /// What is on the far side of a switch port.
@@ -71,7 +72,7 @@ pub struct Topology {
     route: Vec<u8>,
     /// `hops[s * nodes + d]`: router-to-router hops from switch s to NIC d's switch, for the
     /// routings that choose lanes by them (`shortest_rising`, `shortest_adaptive`); empty
-    /// otherwise (`hops_to` then follows the table).
+    /// otherwise.
     hops: Vec<u8>,
     description: String,
 }
@@ -101,6 +102,7 @@ impl Topology {
                 graph.as_ref().expect("a file topology resolved and valid"),
                 path,
                 None,
+                false,
             ),
         }
     }
@@ -112,29 +114,20 @@ impl Topology {
             TopologyConfig::File {
                 path,
                 graph: Some(g),
-            } if cfg.routing == Some(crate::net::Routing::Shortest) => {
-                anynet::build(g, path, Some("a lane per hop"))
-            }
-            TopologyConfig::File {
-                path,
-                graph: Some(g),
             } if matches!(
                 cfg.routing,
-                Some(crate::net::Routing::ShortestRising | crate::net::Routing::ShortestAdaptive)
+                Some(Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive)
             ) =>
             {
-                let adaptive = cfg.routing == Some(crate::net::Routing::ShortestAdaptive);
-                let mut t = anynet::build(
-                    g,
-                    path,
-                    Some(if adaptive {
-                        "any shortest path by free credits, lanes rising hop by hop"
-                    } else {
-                        "lanes rising hop by hop"
-                    }),
-                );
-                t.hops = anynet::hops(g, t.nodes);
-                t
+                let (lanes, hops) = match cfg.routing {
+                    Some(Routing::Shortest) => ("a lane per hop", false),
+                    Some(Routing::ShortestAdaptive) => (
+                        "any shortest path by free credits, lanes rising hop by hop",
+                        true,
+                    ),
+                    _ => ("lanes rising hop by hop", true),
+                };
+                anynet::build(g, path, Some(lanes), hops)
             }
             t => Self::build(t),
         }
@@ -252,21 +245,11 @@ impl Topology {
         self.route[s as usize * self.nodes as usize + d.index()] as u32
     }
 
-    /// Router-to-router hops from switch `s` to NIC `d`'s switch along the table (which
-    /// must reach it: a shortest-path table does).
+    /// Router-to-router hops from switch `s` to NIC `d`'s switch (`hops`: built for
+    /// `shortest_rising` and `shortest_adaptive` only).
     #[inline]
-    pub fn hops_to(&self, mut s: u32, d: NodeId) -> u32 {
-        if let Some(&h) = self.hops.get(s as usize * self.nodes as usize + d.index()) {
-            return h as u32;
-        }
-        let mut hops = 0;
-        while let Peer::Switch { switch, .. } =
-            self.switches[s as usize].ports[self.route(s, d) as usize]
-        {
-            s = switch;
-            hops += 1;
-        }
-        hops
+    pub fn hops_to(&self, s: u32, d: NodeId) -> u32 {
+        self.hops[s as usize * self.nodes as usize + d.index()] as u32
     }
 
     /// One line describing the topology.
