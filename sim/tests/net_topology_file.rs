@@ -506,16 +506,17 @@ fn routings_a_file_cannot_take_name_the_ones_it_can() {
         e.contains("`routing` = shortest")
             && e.contains("vcs >= 39")
             && e.contains("above the most lanes, 16")
+            && e.contains("`shortest_updown`")
             && e.contains("`updown`"),
         "{e}"
     );
-    // every refusal lists the same four, whichever routing was asked for
+    // every refusal lists the same five, whichever routing was asked for
     for r in [pft_sim::net::Routing::Dor, pft_sim::net::Routing::Min] {
         cfg.routing = Some(r);
         let e = cfg.validate().unwrap_err().to_string();
         assert!(
             e.contains(
-                "a file routes by `updown`, `shortest`, `shortest_rising` or `shortest_adaptive`"
+                "a file routes by `updown`, `shortest`, `shortest_rising`, `shortest_adaptive` or `shortest_updown`"
             ),
             "{e}"
         );

@@ -4,8 +4,9 @@
 #
 #   bash tb/anynet/compare.sh OUT.csv [LOADS...]     (default loads 0.1 0.3 0.5 0.8)
 #
-# The file versions route up*/down* and (with lanes) `shortest`, `shortest_rising` and
-# `shortest_adaptive` (docs/network.md, "Topologies from a file"); the built-in ones their
+# The file versions route up*/down* and (with lanes) `shortest`, `shortest_rising`,
+# `shortest_adaptive` and `shortest_updown` (docs/network.md, "Topologies from a file");
+# the built-in ones their
 # own routing: d-mod-k up/down (fat tree, k-ary n-tree), dimension order with dateline
 # lanes (torus), Duato's adaptive routing (torus8x8-duato), minimal (dragonfly). Same lanes,
 # buffers, packets and latencies on both sides; 10,000 cycles of warm-up, 20,000
@@ -28,9 +29,9 @@ trap 'rm -rf "$tmp"' EXIT
 cases=(
     "ft128|ft128|updown|--packet-flits 8|"
     "tree4x3|tree:4,3|updown|--packet-flits 8|"
-    "torus8x8|torus:8,2|updown shortest shortest_rising shortest_adaptive|--vcs 8 --vc-buf 16 --packet-flits 8|"
-    "torus8x8-duato|torus:8,2|shortest_adaptive|--vcs 8 --vc-buf 16 --packet-flits 8|--routing duato"
-    "dragonfly4|dragonfly:4,8,4|updown shortest shortest_rising shortest_adaptive|--vcs 3 --vc-buf 256 --packet-flits 8 --lane-reuse tail|"
+    "torus8x8|torus:8,2|updown shortest shortest_rising shortest_adaptive shortest_updown|--vcs 8 --vc-buf 16 --packet-flits 8|"
+    "torus8x8-duato|torus:8,2|shortest_adaptive shortest_updown|--vcs 8 --vc-buf 16 --packet-flits 8|--routing duato"
+    "dragonfly4|dragonfly:4,8,4|updown shortest shortest_rising shortest_adaptive shortest_updown|--vcs 3 --vc-buf 256 --packet-flits 8 --lane-reuse tail|"
 )
 run() {
     # shellcheck disable=SC2086

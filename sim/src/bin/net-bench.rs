@@ -6,7 +6,7 @@
 //!     torus:K,N|mesh:K,N|tree:K,N|fly:K,N|dragonfly:P,A,H[,G]] [--load 0.5] [--cycles 100000]
 //!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
 //!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--vcs V] [--vc-buf F]
-//!     [--routing dor|dor_no_dateline|duato|updown|min|valiant|ugal|par|shortest|shortest_rising|shortest_adaptive]
+//!     [--routing dor|dor_no_dateline|duato|updown|min|valiant|ugal|par|shortest|shortest_rising|shortest_adaptive|shortest_updown]
 //!     [--switching wormhole|vct] [--lane-reuse empty|tail] [--ugal-threshold T]
 //!     [--link-latency 10] [--credit-latency 10] [--local-latency C] [--global-latency C]
 //!     [--switch-latency 2] [--warmup 0]
@@ -139,8 +139,9 @@ pub struct Args {
     #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "vcs")]
     vc_buf: Option<u32>,
     /// Routing: dor, dor_no_dateline, duato (tori and meshes), updown (trees), min,
-    /// valiant, ugal or par (dragonflies), updown, shortest, shortest_rising or
-    /// shortest_adaptive (file topologies); default the topology's (`[network] routing`).
+    /// valiant, ugal or par (dragonflies), updown, shortest, shortest_rising,
+    /// shortest_adaptive or shortest_updown (file topologies); default the topology's
+    /// (`[network] routing`).
     #[arg(long, value_name = "R", value_parser = parse_routing)]
     routing: Option<Routing>,
     /// wormhole or vct (`[network] switching`; default wormhole with --vcs).
@@ -384,8 +385,9 @@ fn parse_routing(s: &str) -> Result<Routing, String> {
         "shortest" => Ok(Routing::Shortest),
         "shortest_rising" => Ok(Routing::ShortestRising),
         "shortest_adaptive" => Ok(Routing::ShortestAdaptive),
+        "shortest_updown" => Ok(Routing::ShortestUpdown),
         _ => Err(
-            "must be dor, dor_no_dateline, duato, updown, min, valiant, ugal, par, shortest, shortest_rising or shortest_adaptive"
+            "must be dor, dor_no_dateline, duato, updown, min, valiant, ugal, par, shortest, shortest_rising, shortest_adaptive or shortest_updown"
                 .to_string(),
         ),
     }

@@ -338,6 +338,23 @@ impl<S: super::scheme::Scheme> Network<S> {
                         ));
                     }
                 }
+                if let Some(rt) = self.sw.router.filter(|r| r.sticky_escape()) {
+                    // a packet that came on the escape lane from a router keeps it (or
+                    // ejects): else an escape lane could wait for an adaptive one
+                    let v = rt.vcs;
+                    let control = self.packets[en.pkt].flags & super::store::CONTROL != 0;
+                    let (_, base) = rt.class(control);
+                    let router_port = |l: u32| st.used_mask >> (l - l % v + 1) & 1 != 0;
+                    if i % v == base && router_port(i) && router_port(o) && o % v != base {
+                        return Err(format!(
+                            "{} (lane {}) is held by {}, which came on the escape lane {} and must keep it",
+                            self.out_port_name(go),
+                            o % v,
+                            self.packet_name(en.pkt),
+                            self.in_port_name(Endpoint::port(op.from))
+                        ));
+                    }
+                }
                 if in_mask >> i & 1 != 0 {
                     return Err(format!(
                         "{} holds two output lanes (one is {})",

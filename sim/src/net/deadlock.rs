@@ -337,6 +337,18 @@ impl<S: Scheme> Network<S> {
                     );
                     cand.clear();
                     cand.push(super::lanes::shortest_hop(en.out as u32, pk.route, nic));
+                } else if crt.routing == super::lanes::Routing::ShortestUpdown {
+                    let v = rt.vcs;
+                    let escaped = i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0;
+                    super::lanes::updown_candidates(
+                        &self.topo,
+                        si as u32,
+                        en.out as u32,
+                        super::types::NodeId(pk.dst),
+                        escaped,
+                        crt.vcs,
+                        &mut cand,
+                    );
                 } else if crt.routing.rising() {
                     super::lanes::rising_candidates(
                         &self.topo,

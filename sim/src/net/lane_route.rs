@@ -27,8 +27,13 @@ pub fn candidates(
     let v = rt.vcs;
     match rt.routing {
         Routing::Updown | Routing::DorNoDateline => out.push((table, 0, v, false)),
-        Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive => {
-            unreachable!("file routings route by `shortest_hop` or `rising_candidates`")
+        Routing::Shortest
+        | Routing::ShortestRising
+        | Routing::ShortestAdaptive
+        | Routing::ShortestUpdown => {
+            unreachable!(
+                "file routings route by `shortest_hop`, `rising_candidates` or `updown_candidates`"
+            )
         }
         Routing::Min | Routing::Valiant | Routing::Ugal | Routing::Par => {
             unreachable!("dragonfly routings route by `dragonfly_hop`")
@@ -161,6 +166,42 @@ pub fn rising_candidates(
             }
         }
     }
+}
+
+/// `shortest_updown`'s candidates at switch `s` for a head to NIC `dst` whose `updown`
+/// table port is `table`: unless `escaped` (it came on the escape lane from another
+/// router), lanes 1.. of every port on a shortest path (adaptive); then lane 0 of the
+/// table's port, the escape. At the destination's router, lane 0 of the NIC's port. A
+/// packet on the escape lane is offered the escape lane alone, so escape lanes wait only
+/// for escape lanes, along up*/down* paths: no cycle (Duato's condition, with no indirect
+/// dependency since nothing leaves the escape lane). Public for the tests that build the
+/// channel-dependency graph.
+pub fn updown_candidates(
+    topo: &Topology,
+    s: u32,
+    table: u32,
+    dst: NodeId,
+    escaped: bool,
+    vcs: u32,
+    out: &mut Vec<(u32, u32, u32, bool)>,
+) {
+    out.clear();
+    let ports = &topo.switches()[s as usize].ports;
+    if let Peer::Nic(_) = ports[table as usize] {
+        out.push((table, 0, 1, false));
+        return;
+    }
+    if !escaped {
+        let here = topo.hops_to(s, dst);
+        for (p, peer) in ports.iter().enumerate() {
+            if let Peer::Switch { switch: m, .. } = *peer {
+                if topo.hops_to(m, dst) + 1 == here {
+                    out.push((p as u32, 1, vcs, true));
+                }
+            }
+        }
+    }
+    out.push((table, 0, 1, false));
 }
 
 /// Under `shortest_rising` and `shortest_adaptive`, the `first` of the next hop of a packet

@@ -13,7 +13,9 @@ use super::disha::disha_errors;
 use crate::error::FieldError;
 use serde::{Deserialize, Serialize};
 
-pub use super::lane_route::{candidates, rising_candidates, rising_next, shortest_hop};
+pub use super::lane_route::{
+    candidates, rising_candidates, rising_next, shortest_hop, updown_candidates,
+};
 
 /// Most lanes per port.
 pub const MAX_VCS: u32 = 16;
@@ -78,6 +80,14 @@ pub enum Routing {
     /// lanes rising as under `shortest_rising`, which keeps it deadlock-free whatever port
     /// is taken. Packets may arrive out of order. Needs vcs >= the diameter.
     ShortestAdaptive,
+    /// A file topology, Duato's protocol on any graph: lanes 1.. take any port on a shortest
+    /// path (the one with the most free credits over its lanes, as `shortest_adaptive`),
+    /// lane 0 is the escape network under up*/down* (the `updown` table). A head is offered
+    /// a free adaptive lane first, else the escape lane; once on the escape lane a packet
+    /// keeps it, so no escape lane ever waits for an adaptive one and the escape network,
+    /// acyclic, drains on its own. Needs the lane router with vcs >= 2 whatever the
+    /// diameter. Packets may arrive out of order.
+    ShortestUpdown,
     /// Dragonfly, progressive adaptive routing: UGAL at the source router, and a packet
     /// sent minimally may divert once at the next router of its group. The lane is the
     /// global hops taken plus one after the first hop. Needs vcs >= 4.
@@ -144,6 +154,13 @@ impl Router {
         })
     }
 
+    /// A routing whose packets keep the escape lane (lane 0 of their class) once they
+    /// arrived on it from another router: `shortest_updown`, and `duato` with one escape
+    /// lane. The checker holds them to it.
+    pub fn sticky_escape(&self) -> bool {
+        self.one_escape || self.routing == Routing::ShortestUpdown
+    }
+
     /// The lanes a packet may use on a switch-to-switch port: the routing over a class of
     /// lanes, and the class's first lane. With `ack_vcs` = C, control packets (ACKs) use the
     /// top C lanes, data the others; without, every packet all of them.
@@ -179,7 +196,7 @@ impl Routing {
             TopologyConfig::Mesh { .. } => "`dor`, `duato` or `disha`",
             TopologyConfig::Dragonfly { .. } => "`min`, `valiant`, `ugal` or `par`",
             TopologyConfig::File { .. } => {
-                "`updown`, `shortest`, `shortest_rising` or `shortest_adaptive`"
+                "`updown`, `shortest`, `shortest_rising`, `shortest_adaptive` or `shortest_updown`"
             }
             _ => "`updown`",
         }
@@ -199,6 +216,7 @@ impl Routing {
             Routing::Shortest => "shortest",
             Routing::ShortestRising => "shortest_rising",
             Routing::ShortestAdaptive => "shortest_adaptive",
+            Routing::ShortestUpdown => "shortest_updown",
             Routing::Disha => "disha",
         }
     }
@@ -206,6 +224,23 @@ impl Routing {
     /// A file routing whose lanes rise hop by hop (`shortest_rising`, `shortest_adaptive`)?
     pub fn rising(self) -> bool {
         matches!(self, Routing::ShortestRising | Routing::ShortestAdaptive)
+    }
+
+    /// A routing for file topologies only?
+    pub fn file_only(self) -> bool {
+        matches!(
+            self,
+            Routing::Shortest
+                | Routing::ShortestRising
+                | Routing::ShortestAdaptive
+                | Routing::ShortestUpdown
+        )
+    }
+
+    /// A file routing that needs a lane per hop of the diameter (`shortest`,
+    /// `shortest_rising`, `shortest_adaptive`)?
+    pub fn lane_per_hop(self) -> bool {
+        self.file_only() && self != Routing::ShortestUpdown
     }
 
     /// A dragonfly routing?
@@ -310,20 +345,26 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         }
     }
     let file = matches!(topo, TopologyConfig::File { .. });
-    if matches!(
-        routing,
-        Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive
-    ) {
+    if routing.file_only() {
         let name = routing.name();
         if let TopologyConfig::File { graph: Some(g), .. } = topo {
-            let need = g.diameter().max(1);
-            let why = "one lane per router-to-router hop of the longest shortest path";
-            match cfg.vcs {
+            if routing == Routing::ShortestUpdown {
+                if cfg.vcs.is_none() {
+                    errs.push(bad(
+                        "vcs",
+                        "not set (one lane)",
+                        format!("routing `{name}` needs the lane router with vcs >= 2 (an escape lane and an adaptive lane)"),
+                    ));
+                }
+            } else {
+                let need = g.diameter().max(1);
+                let why = "one lane per router-to-router hop of the longest shortest path";
+                match cfg.vcs {
                 // no lane count is enough: the routing, not `vcs`, is what to change
                 _ if need > MAX_VCS => errs.push(bad(
                     "routing",
                     name,
-                    format!("needs vcs >= {need} on this file ({why}), above the most lanes, {MAX_VCS}: route it by `updown`"),
+                    format!("needs vcs >= {need} on this file ({why}), above the most lanes, {MAX_VCS}: route it by `shortest_updown` (two lanes, any diameter) or `updown`"),
                 )),
                 None => errs.push(bad(
                     "vcs",
@@ -336,6 +377,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                     format!("routing `{name}` on this file needs vcs >= {need} ({why})"),
                 )),
                 _ => {}
+            }
             }
         } else if !file {
             errs.push(bad(
@@ -472,12 +514,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     // the file routings need a lane per hop of the diameter in each class (checked above
     // for `vcs`; here for the classes of `ack_vcs`)
     let file_need = match topo {
-        TopologyConfig::File { graph: Some(g), .. }
-            if matches!(
-                routing,
-                Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive
-            ) =>
-        {
+        TopologyConfig::File { graph: Some(g), .. } if routing.lane_per_hop() => {
             Some(g.diameter().max(1))
         }
         _ => None,
@@ -488,7 +525,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
         Routing::Dor if torus => 2,
         Routing::Duato if torus && cfg.escape_lanes == Some(1) => 2,
         Routing::Duato if torus => 3,
-        Routing::Duato => 2,
+        Routing::Duato | Routing::ShortestUpdown => 2,
         _ => 1,
     };
     if v < need && !df && file_need.is_none() {

@@ -255,6 +255,18 @@ impl<S: Scheme> Network<S> {
                 );
                 cand.clear();
                 cand.push(lanes::shortest_hop(en.out as u32, pk.route, nic));
+            } else if crt.routing == Routing::ShortestUpdown {
+                // on the escape lane from another router (a NIC's port has lane 0 only)
+                let escaped = i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0;
+                lanes::updown_candidates(
+                    &self.topo,
+                    si.0,
+                    en.out as u32,
+                    super::types::NodeId(pk.dst),
+                    escaped,
+                    crt.vcs,
+                    &mut cand,
+                );
             } else if crt.routing.rising() {
                 lanes::rising_candidates(
                     &self.topo,

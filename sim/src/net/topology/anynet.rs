@@ -414,8 +414,8 @@ impl Graph {
 }
 
 /// Build the topology with its up*/down* table, or (`shortest`: how they take lanes)
-/// shortest paths; `hops`: with shortest paths, also `Topology::hops` (the distance from
-/// every router to every NIC's router).
+/// shortest paths; `hops`: also `Topology::hops` (the shortest distance from every router
+/// to every NIC's router), with either table.
 pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -> Topology {
     let lanes = shortest;
     let shortest = lanes.is_some();
@@ -446,7 +446,7 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -
     let mut order: Vec<u32> = (0..routers).collect();
     order.sort_by_key(|&r| key(r));
     let mut route = vec![u8::MAX; routers as usize * nodes as usize];
-    let mut hop_table = if shortest && hops {
+    let mut hop_table = if hops {
         vec![0u8; routers as usize * nodes as usize]
     } else {
         Vec::new()
@@ -487,7 +487,11 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -
                     .unwrap_or(inf)
             };
         }
-        let dist = if shortest { g.distances(t) } else { Vec::new() };
+        let dist = if shortest || hops {
+            g.distances(t)
+        } else {
+            Vec::new()
+        };
         for r in 0..routers {
             let links = &g.links[r as usize];
             choices.clear();
@@ -521,7 +525,9 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -
             }
             for &d in &g.nics[t as usize] {
                 if let Some(h) = hop_table.get_mut(r as usize * nodes as usize + d as usize) {
-                    // (the routings that read it need at most `MAX_VCS`)
+                    // (`shortest_rising` and `shortest_adaptive` need at most `MAX_VCS`;
+                    // under `shortest_updown` a router more than 255 hops away is offered
+                    // the escape lane alone)
                     *h = dist[r as usize].min(255) as u8;
                 }
                 let port = if r == t {
@@ -550,6 +556,8 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -
             "from {path}: {routers} routers, {nodes} NICs, {links} links, {}",
             if let Some(lanes) = lanes {
                 format!("shortest paths, {lanes}")
+            } else if hops {
+                format!("any shortest path on lanes 1.., up*/down* from router {root} on the escape lane 0")
             } else {
                 format!("up*/down* routing from router {root}")
             }

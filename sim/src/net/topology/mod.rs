@@ -70,9 +70,9 @@ pub struct Topology {
     eject: Vec<(u32, u32)>,
     /// `route[s * nodes + d]`: the output port of switch s towards NIC d (u8::MAX: none).
     route: Vec<u8>,
-    /// `hops[s * nodes + d]`: router-to-router hops from switch s to NIC d's switch, for the
-    /// routings that choose lanes by them (`shortest_rising`, `shortest_adaptive`); empty
-    /// otherwise.
+    /// `hops[s * nodes + d]`: router-to-router hops from switch s to NIC d's switch on a
+    /// shortest path, for the routings that choose lanes or ports by them
+    /// (`shortest_rising`, `shortest_adaptive`, `shortest_updown`); empty otherwise.
     hops: Vec<u8>,
     description: String,
 }
@@ -108,9 +108,14 @@ impl Topology {
     }
 
     /// The network's topology: `build`, with a file's shortest-path table under routing
-    /// `shortest`, `shortest_rising` or `shortest_adaptive`.
+    /// `shortest`, `shortest_rising` or `shortest_adaptive`, and its up*/down* table with
+    /// the shortest distances under `shortest_updown`.
     pub fn for_net(cfg: &crate::net::NetConfig) -> Topology {
         match &cfg.topology {
+            TopologyConfig::File {
+                path,
+                graph: Some(g),
+            } if cfg.routing == Some(Routing::ShortestUpdown) => anynet::build(g, path, None, true),
             TopologyConfig::File {
                 path,
                 graph: Some(g),
@@ -245,8 +250,9 @@ impl Topology {
         self.route[s as usize * self.nodes as usize + d.index()] as u32
     }
 
-    /// Router-to-router hops from switch `s` to NIC `d`'s switch (`hops`: built for
-    /// `shortest_rising` and `shortest_adaptive` only).
+    /// Router-to-router hops from switch `s` to NIC `d`'s switch on a shortest path
+    /// (`hops`: built for `shortest_rising`, `shortest_adaptive` and `shortest_updown`
+    /// only).
     #[inline]
     pub fn hops_to(&self, s: u32, d: NodeId) -> u32 {
         self.hops[s as usize * self.nodes as usize + d.index()] as u32
