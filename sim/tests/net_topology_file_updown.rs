@@ -237,3 +237,58 @@ fn fewer_than_two_lanes_a_class_are_refused() {
         "{e}"
     );
 }
+
+/// The lane counters (`cc_counters`): flits sent router to router on the escape lane and on
+/// the adaptive ones add up to the minimal hops of every delivered flit when no flit took
+/// the escape lane, and to more when some did (up*/down* paths may be longer); under a
+/// saturating load both kinds carry flits.
+#[test]
+fn escape_and_adaptive_hops_add_up() {
+    use pft_sim::net::{BernoulliSource, Pattern};
+    use pft_sim::{CcConfig, EngineKind, Network};
+    let mut escaped_somewhere = false;
+    for (name, text) in test_graphs() {
+        let g = graph(&text);
+        let dist = distances(&g);
+        for load in [0.02, 0.9] {
+            let cfg = net(file_cfg(&text, &format!("hops-{name}")), 3);
+            let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 5).unwrap();
+            let nodes = net.nodes();
+            let mut w = BernoulliSource::new(nodes, Pattern::Uniform, load, 8 * 64, 64, 9)
+                .logged()
+                .until(3_000);
+            net.run(&mut w, 3_000).unwrap();
+            assert!(net.run_until_idle(&mut w, 200_000).unwrap(), "drains");
+            let minimal: u64 = (w.log.as_ref().unwrap().iter())
+                .map(|d| {
+                    let (a, b) = (
+                        g.nic_router[d.msg.src.index()],
+                        g.nic_router[d.msg.dst.index()],
+                    );
+                    u64::from(dist[a as usize][b as usize]) * u64::from(d.msg.bytes.div_ceil(64))
+                })
+                .sum();
+            let c = net.lane_counters();
+            assert_eq!(
+                (c[0].0, c[1].0, c.len()),
+                ("escape_hop_flits", "adaptive_hop_flits", 2),
+                "{c:?}"
+            );
+            let (escape, adaptive) = (c[0].1, c[1].1);
+            assert!(adaptive > 0, "{name} at {load}: {c:?}");
+            if escape == 0 {
+                assert_eq!(adaptive, minimal, "{name} at {load}");
+            } else {
+                assert!(
+                    escape + adaptive >= minimal,
+                    "{name} at {load}: {c:?} {minimal}"
+                );
+                escaped_somewhere |= load > 0.5;
+            }
+        }
+    }
+    assert!(
+        escaped_somewhere,
+        "a saturated graph sends flits on the escape lane"
+    );
+}

@@ -313,7 +313,11 @@ impl<S: Scheme> Network<S> {
             sw.moved_at = vec![0; sw.inp.len()];
             if matches!(
                 cfg.routing,
-                Some(super::lanes::Routing::Duato | super::lanes::Routing::Disha)
+                Some(
+                    super::lanes::Routing::Duato
+                        | super::lanes::Routing::Disha
+                        | super::lanes::Routing::ShortestUpdown
+                )
             ) {
                 sw.hop_flits = vec![0; v as usize];
             }

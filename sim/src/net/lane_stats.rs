@@ -1,5 +1,5 @@
-//! What the lanes of a torus or mesh router hold and carry, by class: Duato's escape lanes
-//! against its adaptive ones, Disha's deadlock buffers against the adaptive lanes, and
+//! What the lanes of a router hold and carry, by class: Duato's escape lanes (on a torus
+//! or mesh, and `shortest_updown`'s on a file topology) against its adaptive ones, Disha's deadlock buffers against the adaptive lanes, and
 //! Disha's token. Issue 41 asks why seed 003's router loses throughput past saturation;
 //! these are the numbers that say where the flits are.
 //!
@@ -10,8 +10,8 @@
 //!   round a ring (a detour: each adds two hops to the packet's minimal path). Their sum
 //!   over the data flits delivered is the router-to-router hops per flit.
 //!
-//! Only `duato` and `disha` on a torus or mesh have them; every other network's outputs
-//! are unchanged.
+//! Only `duato` and `disha` on a torus or mesh and `shortest_updown` on a file topology
+//! have them; every other network's outputs are unchanged.
 
 use super::config::Routing;
 use super::network::Network;
@@ -30,8 +30,8 @@ pub const LANE_PROBES: [&str; 5] = [
 ];
 
 impl<S: Scheme> Network<S> {
-    /// Duato's escape lanes per port (lanes `0..n`), Disha's deadlock buffer (`None`
-    /// when neither routes this network).
+    /// Duato's escape lanes per port (lanes `0..n` of each class; `shortest_updown`'s lane
+    /// 0), Disha's deadlock buffer (`None` when none of them routes this network).
     fn lane_classes(&self) -> Option<LaneClasses> {
         let rt = self.sw.router?;
         match rt.routing {
@@ -40,6 +40,7 @@ impl<S: Scheme> Network<S> {
             } else {
                 2
             })),
+            Routing::ShortestUpdown => Some(LaneClasses::Escape(1)),
             Routing::Disha => Some(LaneClasses::Disha),
             _ => None,
         }
@@ -49,7 +50,16 @@ impl<S: Scheme> Network<S> {
     /// (Disha).
     fn special_lane(&self, classes: LaneClasses, c: u32) -> bool {
         match classes {
-            LaneClasses::Escape(n) => c < n,
+            LaneClasses::Escape(n) => {
+                // with `ack_vcs`, the ACKs' class has escape lanes of its own
+                let ack = self.sw.router.map_or(0, |r| r.ack_vcs);
+                let data = self.sw.vcs - ack;
+                if ack > 0 && c >= data {
+                    c - data < n
+                } else {
+                    c < n
+                }
+            }
             LaneClasses::Disha => c == self.sw.vcs - 1,
         }
     }
@@ -98,8 +108,8 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// The `series.csv` columns of the lanes now (empty unless `duato` or `disha` on a
-    /// torus or mesh): flits held in switch-to-switch input lanes, by class.
+    /// The `series.csv` columns of the lanes now (empty unless `duato`, `disha` or
+    /// `shortest_updown`): flits held in switch-to-switch input lanes, by class.
     pub fn lane_probes(&self) -> Vec<(&'static str, f64)> {
         let Some(classes) = self.lane_classes() else {
             return Vec::new();
@@ -143,9 +153,9 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// The `cc_counters` of the lanes over the whole run (empty unless `duato` or `disha`
-    /// on a torus or mesh): flits sent switch to switch on escape lanes (Duato) or deadlock
-    /// buffers (Disha), and on adaptive lanes.
+    /// The `cc_counters` of the lanes over the whole run (empty unless `duato`, `disha` or
+    /// `shortest_updown`): flits sent switch to switch on escape lanes (Duato,
+    /// `shortest_updown`) or deadlock buffers (Disha), and on adaptive lanes.
     pub fn lane_counters(&self) -> Vec<(&'static str, u64)> {
         let Some(classes) = self.lane_classes() else {
             return Vec::new();
