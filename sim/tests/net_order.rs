@@ -220,3 +220,81 @@ fn two_errors_in_a_cycle_report_the_same_at_any_thread_count() {
     assert_eq!(errors[1], errors[0], "two threads");
     assert_eq!(errors[2], errors[0], "three threads");
 }
+
+/// A credit gate that, in cycle 100, sends a flit it was not offered at NIC `bad` (an error
+/// with the checker on) and panics at NIC `panics`; its NIC state is per NIC, so NICs run
+/// on several threads.
+struct ErrOrPanic {
+    gate: CreditGate,
+    bad: u32,
+    panics: u32,
+}
+
+impl Scheme for ErrOrPanic {
+    fn nic_parallel(&self) -> bool {
+        true
+    }
+    fn gate(&mut self, n: u32, now: u64, i: &GateIn) -> GateOut {
+        if now == 100 && n == self.panics {
+            panic!("the gate of NIC {n} panics");
+        }
+        let mut o = self.gate.step(n, i);
+        if now == 100 && n == self.bad {
+            o.send = true;
+        }
+        o
+    }
+    fn used_credits(&self, n: u32) -> u16 {
+        self.gate.used(n)
+    }
+}
+
+struct Quiet;
+impl Workload for Quiet {
+    fn tick(&mut self, _now: u64, _out: &mut Vec<Message>) {}
+    fn delivered(&mut self, _now: u64, _d: &Delivery) {}
+}
+
+/// An error in one NIC and a panic in another in the same cycle: whichever comes first in
+/// NIC order is what the run reports (the error, or the panic with its own message), at 1,
+/// 2 and 3 threads, whose NIC chunks split the 120 NICs differently. Fails if threads
+/// report a chunk's panic over an earlier chunk's error, or lose the panic's message.
+#[test]
+#[allow(clippy::result_large_err)] // (the build closure returns `NetError`, as the library)
+fn an_error_and_a_panic_in_a_cycle_report_the_first_at_any_thread_count() {
+    for (bad, panics, want) in [
+        (3, 100, "send without flit_valid"),
+        (100, 3, "the gate of NIC 3 panics"),
+    ] {
+        let outcome = |threads: u32| {
+            let cfg = NetConfig {
+                check: true,
+                threads,
+                ..NetConfig::default() // a fat tree of 120 NICs
+            };
+            let mut net = pft_sim::net::Network::build(&cfg, 1, |ctx| {
+                Ok(ErrOrPanic {
+                    gate: CreditGate::new(ctx.nodes, 16),
+                    bad,
+                    panics,
+                })
+            })
+            .unwrap();
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                net.run(&mut Quiet, 200).map_err(|e| e.to_string())
+            }));
+            match r {
+                Ok(Err(e)) => format!("error: {e}"),
+                Ok(Ok(())) => "ok".to_string(),
+                Err(p) => format!(
+                    "panic: {}",
+                    p.downcast_ref::<String>().cloned().unwrap_or_default()
+                ),
+            }
+        };
+        let one = outcome(1);
+        assert!(one.contains(want), "{one}");
+        assert_eq!(outcome(2), one, "two threads");
+        assert_eq!(outcome(3), one, "three threads");
+    }
+}

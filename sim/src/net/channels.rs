@@ -31,7 +31,15 @@ impl<S: Scheme> Network<S> {
 
     /// `read_owner`; on an error, the components of the pools before the failing one are
     /// evaluated first when `eval` (as they would have been before its reads).
+    #[inline]
     pub(crate) fn read_owner_then(&mut self, o: u32, eval: bool) -> Result<(), Box<NetError>> {
+        self.read_owner_pool(o, eval).map_err(|(e, _)| e)
+    }
+
+    /// `read_owner_then`, an error with its entry pool. (The one function with the reads'
+    /// loops: a second caller of them would cost them their inlining there.)
+    #[inline(never)]
+    fn read_owner_pool(&mut self, o: u32, eval: bool) -> Result<(), (Box<NetError>, u32)> {
         let now = self.now;
         let ob = o as usize;
         let flits = self.fwheel.take_from(now, ob);
@@ -101,12 +109,13 @@ impl<S: Scheme> Network<S> {
 
     /// The error of owner `o`'s cycle whose first read error `e` in arrival order is in
     /// entry pool `k`, `flits` and `credits` the inputs of earlier pools not read yet: the
-    /// first error in pool order, as if each pool read its inputs, then (`eval`) evaluated
-    /// its components, before the next. So those inputs are read (by `read_owner_then`
-    /// itself, so that its loop keeps the only calls of the reads: a second caller costs
-    /// them their inlining there), an error among them replacing `e` and `k`; then the
-    /// components of the pools before `k` are evaluated (switches report no error in
-    /// evaluation). Without `owner_p1`, `e` (the first in arrival order).
+    /// first error in pool order, and its pool, as if each pool read its inputs, then
+    /// (`eval`) evaluated its components, before the next. So those inputs are read (by
+    /// `read_owner_pool` itself, so that its loop keeps the only calls of the reads), an
+    /// error among them replacing `e` and `k`; then the components of the pools before `k`
+    /// are evaluated (switches report no error in evaluation). Without `owner_p1`, `e` (the
+    /// first in arrival order). The pool goes back by value, not through the network: two
+    /// owners on two threads may meet errors in one cycle.
     #[cold]
     #[inline(never)]
     fn first_error(
@@ -117,29 +126,25 @@ impl<S: Scheme> Network<S> {
         flits: Vec<FlitEv>,
         credits: Vec<CreditEv>,
         eval: bool,
-    ) -> Box<NetError> {
+    ) -> (Box<NetError>, u32) {
         if !self.owner_p1 {
-            return e;
+            return (e, k);
         }
         let (now, ob) = (self.now, o as usize);
         self.fwheel.append_to(now, ob, &flits);
         self.cwheel.append_to(now, ob, &credits);
-        let (e, k) = match self.read_owner_then(o, false) {
+        let (e, k) = match self.read_owner_pool(o, false) {
             Ok(()) => (e, k),
-            Err(earlier) => {
-                let k = self.read_err_pool;
-                (earlier, k)
-            }
+            Err(earlier) => earlier,
         };
-        self.read_err_pool = k;
         if eval && o < self.nic_owners {
             let lo = o * self.nic_chunk;
             let hi = (k << self.pool_nic_shift).min(self.nodes);
             if let Err(first) = self.eval_nics(lo, hi.max(lo)) {
-                return first;
+                return (first, k);
             }
         }
-        e
+        (e, k)
     }
 
     /// The entry pool of the component at `e` (`Network::pool_nic_shift`).

@@ -95,8 +95,8 @@ impl<S: Scheme> Network<S> {
     /// Phase 2 of the switches on one thread, in order: those with a flit resident (their
     /// bit in `Switches::busy`). An empty switch's cycle does nothing in every switch
     /// model (`eval_switch`, `eval_router` and `eval_cioq` return at once), so it is not
-    /// visited. (Under threads every switch of a chunk is visited, and the bits are only
-    /// set.)
+    /// visited. (Under threads a chunk does the same for its own switches:
+    /// `eval_switches_in`.)
     #[inline(always)]
     pub(crate) fn eval_switches(&mut self) -> Result<(), Box<NetError>> {
         self.eval_switches_in(0, self.sw.sw.len() as u32)

@@ -161,6 +161,26 @@ impl Router {
         self.one_escape || self.routing == Routing::ShortestUpdown
     }
 
+    /// Lanes (bit c: lane c of a port) that, under `lane_reuse = "tail"`, take the next
+    /// packet only with room for all of it: `shortest_updown`'s adaptive lanes. A head
+    /// granted a lane without room waits on that lane alone; on an adaptive lane that
+    /// breaks Duato's condition (a waiting head may always take the escape lane), and
+    /// adaptive lanes so held by one another can close a cycle (measured: deadlocks on a
+    /// dragonfly, a torus and a random graph written as files). With room for the whole
+    /// packet it never waits for a credit there, as under cut-through; the packet ahead of
+    /// it in that lane may always take the escape lane. The escape lanes, an acyclic
+    /// network, take the next packet at the tail.
+    pub fn whole_lanes(&self) -> u32 {
+        if self.routing != Routing::ShortestUpdown {
+            return 0;
+        }
+        let mut m = ((1u32 << self.vcs) - 1) & !1;
+        if self.ack_vcs > 0 {
+            m &= !(1 << (self.vcs - self.ack_vcs));
+        }
+        m
+    }
+
     /// The lanes a packet may use on a switch-to-switch port: the routing over a class of
     /// lanes, and the class's first lane. With `ack_vcs` = C, control packets (ACKs) use the
     /// top C lanes, data the others; without, every packet all of them.

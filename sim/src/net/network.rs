@@ -126,8 +126,6 @@ pub struct Network<S> {
     pub(crate) pool_nic_shift: u32,
     pub(crate) pool_sw_shift: u32,
     pub(crate) pool_nic_owners: u32,
-    /// The entry pool of the read error `read_owner` last reported (`first_error`).
-    pub(crate) read_err_pool: u32,
     pub(crate) packets: Slab<Packet, PktId>,
     pub(crate) entries: Entries,
     pub(crate) msgs: Slab<MsgState, MsgId>,
@@ -301,9 +299,12 @@ impl<S: Scheme> Network<S> {
     pub fn run(&mut self, workload: &mut dyn Workload, cycles: u64) -> Result<(), NetError> {
         // (under threads an open-loop workload ticks a cycle ahead, up to the last cycle)
         self.run_end = self.now.saturating_add(cycles);
-        let r = (0..cycles).try_for_each(|_| self.step(workload));
+        // (ended on a panic too: a caller that catches it and steps on is outside `run`)
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            (0..cycles).try_for_each(|_| self.step(workload))
+        }));
         self.run_end = 0;
-        r
+        r.unwrap_or_else(|p| std::panic::resume_unwind(p))
     }
 
     /// Step until nothing is queued or in flight (true) or `max_cycles` have passed (false).

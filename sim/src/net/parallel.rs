@@ -190,18 +190,24 @@ impl<S: Scheme> Network<S> {
         msgs.clear();
         let mut tick = || workload.tick(next, &mut msgs);
         let extra: Option<&mut dyn FnMut()> = if ahead { Some(&mut tick) } else { None };
-        let ticked = par.run(self as *mut Self as usize, run_chunk::<S>, extra);
+        let ran = par.run(self as *mut Self as usize, run_chunk::<S>, extra);
         self.ahead = msgs;
         if ahead {
             self.ahead_at = next;
             // a panic of the tick waits for the next cycle's step, where one thread ticks
-            self.ahead_panic = ticked.err();
+            self.ahead_panic = ran.extra.err();
         }
         self.par_on = false;
         let r = self.apply_logs(&mut par);
         par.parity ^= 1;
         self.par = Some(par);
-        r
+        if let Some((c, p)) = ran.panicked {
+            // one thread stops at the first error or panic in chunk order
+            if r.as_ref().err().is_none_or(|(e, _)| *e > c) {
+                std::panic::resume_unwind(p);
+            }
+        }
+        r.map_err(|(_, e)| e)
     }
 
     /// The threads' shares of the chunks: thread k takes the k-th of `t` runs of the NIC
@@ -327,12 +333,13 @@ impl<S: Scheme> Network<S> {
         Ok((f, c))
     }
 
-    /// Apply this cycle's logs in chunk order; the first chunk's error, if any.
-    fn apply_logs(&mut self, par: &mut Par) -> Result<(), Box<NetError>> {
+    /// Apply this cycle's logs in chunk order; the first chunk's error, if any, with the
+    /// chunk.
+    fn apply_logs(&mut self, par: &mut Par) -> Result<(), (u32, Box<NetError>)> {
         let now = self.now;
         let mut err = None;
         let p = par.parity;
-        for log in &mut par.logs[p] {
+        for (c, log) in par.logs[p].iter_mut().enumerate() {
             for op in log.pkts.drain(..) {
                 match op {
                     PktOp::Free(p) => self.packets.free(p),
@@ -371,7 +378,7 @@ impl<S: Scheme> Network<S> {
                 self.last_progress = now;
             }
             if err.is_none() {
-                err = log.err.take();
+                err = log.err.take().map(|e| (c as u32, e));
             }
             log.err = None;
         }
@@ -412,7 +419,11 @@ impl<S: Scheme> Network<S> {
     #[inline]
     pub(crate) fn new_messages(&mut self, now: u64, w: &mut dyn Workload, buf: &mut Vec<Message>) {
         if self.ahead_at == now {
+            self.ahead_at = u64::MAX;
             if let Some(p) = self.ahead_panic.take() {
+                // (a caller that catches it and steps on ticks this cycle again, as on one
+                // thread)
+                self.ahead.clear();
                 std::panic::resume_unwind(p);
             }
             std::mem::swap(buf, &mut self.ahead);

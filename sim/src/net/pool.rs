@@ -14,8 +14,8 @@ use super::error::NetError;
 use super::store::{CreditEv, FlitEv, MsgId, Packet, PktId};
 use super::types::Delivery;
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// Spins of a waiting thread before it yields, then yields before it sleeps.
@@ -168,7 +168,27 @@ pub(crate) struct Ctl {
     /// Per owner, the chunks that may send it flits or credits, in chunk order.
     pub senders: Vec<Vec<u32>>,
     finished: AtomicUsize,
-    failed: AtomicBool,
+    /// The first chunk (in chunk order) that panicked this cycle, and its panic.
+    panicked: Mutex<Option<Panicked>>,
+}
+
+/// A chunk's panic: the chunk and what it panicked with.
+pub(crate) type Panicked = (u32, Box<dyn std::any::Any + Send>);
+
+/// Keep chunk `c`'s panic `p` if no earlier chunk (in chunk order) panicked.
+fn record_panic(ctl: &Ctl, c: u32, p: Box<dyn std::any::Any + Send>) {
+    LOG.with(|l| l.set(std::ptr::null_mut()));
+    let mut first = ctl.panicked.lock().unwrap_or_else(|e| e.into_inner());
+    if first.as_ref().is_none_or(|(k, _)| c < *k) {
+        *first = Some((c, p));
+    }
+}
+
+/// What one cycle's `Par::run` ended with: the caller's own work (`extra`), and the first
+/// chunk's panic, if any chunk panicked.
+pub(crate) struct Ran {
+    pub extra: std::thread::Result<()>,
+    pub panicked: Option<Panicked>,
 }
 
 /// Evaluates chunk `c` of the cycle's network.
@@ -232,10 +252,8 @@ fn take_chunks(ctl: &Ctl, k: usize, e: u64, run: RunChunk) {
     let mut done = 0;
     for j in (0..t).map(|d| (k + d) % t) {
         while let Some(c) = claim(ctl, j, e) {
-            let ok = std::panic::catch_unwind(|| run_one(ctl, c, run));
-            if ok.is_err() {
-                LOG.with(|l| l.set(std::ptr::null_mut()));
-                ctl.failed.store(true, Ordering::Release);
+            if let Err(p) = std::panic::catch_unwind(|| run_one(ctl, c, run)) {
+                record_panic(ctl, c, p);
             }
             done += 1;
         }
@@ -292,7 +310,7 @@ impl Par {
             cursors: (0..t).map(|_| Cursor::default()).collect(),
             senders,
             finished: AtomicUsize::new(0),
-            failed: AtomicBool::new(false),
+            panicked: Mutex::new(None),
         });
         // More threads than cores: a waiting thread yields at once, or it would spin
         // against the very thread it waits for.
@@ -326,15 +344,11 @@ impl Par {
     }
 
     /// One cycle's phase 2 of the network at `net`: every chunk, on every thread, writing
-    /// `logs[parity]`. Panics if a chunk panicked (a bug: the network is not usable).
-    /// (A panic of `extra` is returned once every chunk is done, for the caller to finish
-    /// its cycle first.)
-    pub fn run(
-        &mut self,
-        net: usize,
-        run: RunChunk,
-        extra: Option<&mut dyn FnMut()>,
-    ) -> std::thread::Result<()> {
+    /// `logs[parity]`. A panic of `extra`, and the first chunk's panic (a bug: the network
+    /// is not usable after it), are returned once every chunk is done, for the caller to
+    /// finish its cycle first and to tell whether one thread would have met an error of an
+    /// earlier chunk first.
+    pub fn run(&mut self, net: usize, run: RunChunk, extra: Option<&mut dyn FnMut()>) -> Ran {
         let p = self.parity;
         let c = &self.ctl;
         let chunks = self.logs[p].len();
@@ -355,9 +369,8 @@ impl Par {
         // it waits for the chunks, which use `net`
         let extra = extra.map(|f| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
         if self.pinned {
-            if std::panic::catch_unwind(|| run_one(c, 0, run)).is_err() {
-                LOG.with(|l| l.set(std::ptr::null_mut()));
-                c.failed.store(true, Ordering::Release);
+            if let Err(p) = std::panic::catch_unwind(|| run_one(c, 0, run)) {
+                record_panic(c, 0, p);
             }
             c.finished.fetch_add(1, Ordering::AcqRel);
         }
@@ -371,11 +384,11 @@ impl Par {
                 std::thread::yield_now();
             }
         }
-        assert!(
-            !c.failed.load(Ordering::Acquire),
-            "a phase-2 chunk panicked"
-        );
-        extra.unwrap_or(Ok(()))
+        let panicked = c.panicked.lock().unwrap_or_else(|e| e.into_inner()).take();
+        Ran {
+            extra: extra.unwrap_or(Ok(())),
+            panicked,
+        }
     }
 }
 

@@ -165,7 +165,9 @@ impl<S: Scheme> Network<S> {
             End::Nic(_) => op.limit - op.used >= len as u32,
             // `lane_reuse = "tail"`: the previous tail has left (under `vct` the lane
             // must still take the whole packet)
-            End::Port(_) if self.sw.reuse_tail => !self.sw.vct || op.limit - op.used >= len as u32,
+            End::Port(_) if self.sw.reuse_tail => {
+                !(self.sw.vct || self.whole_only(o)) || op.limit - op.used >= len as u32
+            }
             End::Port(_) => op.used == 0,
         }
     }
@@ -202,12 +204,22 @@ impl<S: Scheme> Network<S> {
         let op = &self.sw.out[g];
         let may = match op.rx.end() {
             End::Nic(_) => true,
-            End::Port(_) if self.sw.reuse_tail => self.sw.vct,
+            End::Port(_) if self.sw.reuse_tail => {
+                self.sw.vct || self.whole_only(self.sw.sw[op.sw].local(g))
+            }
             End::Port(_) => op.used == 0,
         };
         if may {
             self.lane_freed(g);
         }
+    }
+
+    /// Does output lane `o` (local) take the next packet only with room for all of it
+    /// under `lane_reuse = "tail"` (`Switches::whole_lanes`)?
+    #[inline]
+    fn whole_only(&self, o: u32) -> bool {
+        let m = self.sw.whole_lanes;
+        m != 0 && m >> (o - self.sw.lane_port.of(o) * self.sw.vcs) & 1 != 0
     }
 
     /// Output lane `g` (global) may have become free: wake the heads blocked on it.

@@ -202,6 +202,10 @@ pub(crate) struct Switches {
     pub lat_out: Vec<u32>,
     /// Lane router: `lane_reuse = "tail"`, and `switching = "vct"`.
     pub reuse_tail: bool,
+    /// Bit c: under `lane_reuse = "tail"`, lane c of a router-to-router port takes the next
+    /// packet only with room for all of it (`shortest_updown`'s adaptive lanes:
+    /// `Router::whole_lanes`).
+    pub whole_lanes: u32,
     pub vct: bool,
     pub lat_cred: Vec<u32>,
     /// The switch model: 0 today's switch (`switch.rs`), 1 the lane router (`router.rs`),

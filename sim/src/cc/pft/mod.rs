@@ -76,8 +76,11 @@ pub struct PftState {
     clk_q16: u32,
     clk_acc: u32,
     clk_steps: u32,
-    /// The first disagreement a block's output showed with its own counter (checker on).
-    fault: Option<(u32, String)>,
+    /// Per NIC, the first disagreement its block's output showed with its own counter
+    /// (checker on). Per NIC, not one for the network: NICs on several threads
+    /// (`nic_parallel`) may each find one in the same cycle, and the checker reports the
+    /// lowest, as one thread does.
+    fault: Vec<Option<String>>,
 }
 
 impl PftState {
@@ -104,7 +107,7 @@ impl PftState {
             clk_q16: cfg.clock_q16(),
             clk_acc: 0,
             clk_steps: 1,
-            fault: None,
+            fault: vec![None; ctx.nodes as usize],
         })
     }
 
@@ -151,13 +154,10 @@ impl PftState {
         for _ in 0..self.clk_steps {
             let c_before = if CHECK { engine.used_credits() } else { 0 };
             let o = engine.step(&inputs);
-            if CHECK && o.used_credits != c_before && self.fault.is_none() {
-                self.fault = Some((
-                    n,
-                    format!(
-                        "output used_credits = {} but the counter held {c_before}",
-                        o.used_credits
-                    ),
+            if CHECK && o.used_credits != c_before && self.fault[n as usize].is_none() {
+                self.fault[n as usize] = Some(format!(
+                    "output used_credits = {} but the counter held {c_before}",
+                    o.used_credits
                 ));
             }
             // The block's counter moves only between its cycles; it sends a flit at most
@@ -184,7 +184,7 @@ impl PftState {
 impl Scheme for PftState {
     /// The reference model keeps one block per NIC (the RTL and Verilator engines are not
     /// claimed: their simulators' state is not known to be per block). `fault` is written
-    /// only when a block disagrees with itself, which the checked tests rule out.
+    /// only when a block disagrees with itself, each NIC's in a slot of its own.
     fn nic_parallel(&self) -> bool {
         self.kind == EngineKind::Model
     }
@@ -225,10 +225,8 @@ impl Scheme for PftState {
     }
 
     fn gate_error(&self, n: u32) -> Option<String> {
-        if let Some((m, e)) = &self.fault {
-            if *m == n {
-                return Some(e.clone());
-            }
+        if let Some(e) = &self.fault[n as usize] {
+            return Some(e.clone());
         }
         let p = self.engine[n as usize].probe();
         (p.err_underflow || p.err_overflow).then(|| {
