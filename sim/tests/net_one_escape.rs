@@ -349,3 +349,33 @@ fn the_keys_are_refused_with_name_and_range_where_they_do_not_apply() {
         assert!(e.contains(key) && e.contains(text), "{key}, {text}: {e}");
     }
 }
+
+/// `duato` with `lane_reuse = "tail"` under wormhole can deadlock (docs/network.md,
+/// "Lanes"): `check` and `run` warn; not with `empty`, under `vct` (a lane takes a packet
+/// only with room for all of it), or under `dor`.
+#[test]
+fn duato_with_tail_reuse_under_wormhole_is_warned() {
+    use pft_sim::net::{LaneReuse, Switching};
+    let warned = |routing, reuse, switching| {
+        let cfg = NetConfig {
+            routing: Some(routing),
+            lane_reuse: Some(reuse),
+            switching,
+            ..cfg(4, 3, 8)
+        };
+        cfg.warnings().iter().any(|w| w.contains("can deadlock"))
+    };
+    assert!(warned(Routing::Duato, LaneReuse::Tail, None));
+    assert!(warned(
+        Routing::Duato,
+        LaneReuse::Tail,
+        Some(Switching::Wormhole)
+    ));
+    assert!(!warned(Routing::Duato, LaneReuse::Empty, None));
+    assert!(!warned(
+        Routing::Duato,
+        LaneReuse::Tail,
+        Some(Switching::Vct)
+    ));
+    assert!(!warned(Routing::Dor, LaneReuse::Tail, None));
+}
