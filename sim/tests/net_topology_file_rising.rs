@@ -21,35 +21,13 @@ use std::collections::{HashMap, HashSet};
 
 mod anynet_util;
 mod cdg;
-use anynet_util::{distances, file_cfg, graph, random_graph, ring, run, torus_and_dragonfly};
+use anynet_util::{
+    distances, file_cfg, graph, lane_net as net, ring, run, shortest_ports, test_graphs,
+};
 use cdg::acyclic;
 
 /// A lane of a channel: `((switch, out_port), lane)`.
 type LaneChan = ((u32, u32), u32);
-
-fn net(topology: TopologyConfig, routing: Routing, vcs: u32) -> NetConfig {
-    NetConfig {
-        topology,
-        vcs: Some(vcs),
-        vc_buf_flits: Some(8),
-        routing: Some(routing),
-        check: true,
-        mtu_bytes: 8 * 64,
-        deadlock_cycles: 5_000,
-        ..NetConfig::default()
-    }
-}
-
-fn test_graphs() -> Vec<(&'static str, String)> {
-    let [torus, dragonfly] = torus_and_dragonfly();
-    vec![
-        ("ring", ring(6)),
-        ("torus", torus),
-        ("dragonfly", dragonfly),
-        ("random1", random_graph(14, 28, 8, 3)),
-        ("random2", random_graph(20, 30, 12, 4)),
-    ]
-}
 
 /// Every lane any packet may take under `routing`, as a (channel, lane) dependency graph,
 /// checking each candidate on the way: on a shortest path, a nonempty lane range within
@@ -104,16 +82,7 @@ fn lane_cdg(
             }
             if adaptive {
                 // every port on a shortest path is offered
-                let all = sw[s as usize]
-                    .ports
-                    .iter()
-                    .filter(|q| match q {
-                        Peer::Switch { switch: m, .. } => {
-                            dist[*m as usize][rd] + 1 == dist[s as usize][rd]
-                        }
-                        _ => false,
-                    })
-                    .count();
+                let all = shortest_ports(t, dist, s, rd);
                 assert_eq!(ports, all, "switch {s} towards NIC {d}");
             } else {
                 assert!(cand.len() == 1 && cand[0].0 == table, "the table's port");

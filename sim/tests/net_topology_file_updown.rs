@@ -22,35 +22,14 @@ use std::collections::{HashMap, HashSet};
 
 mod anynet_util;
 mod cdg;
-use anynet_util::{distances, file_cfg, graph, random_graph, ring, run, torus_and_dragonfly};
+use anynet_util::{distances, file_cfg, graph, lane_net, ring, run, shortest_ports, test_graphs};
 use cdg::acyclic;
 
 /// An escape lane: `(switch, out_port)` (its lane is 0).
 type Chan = (u32, u32);
 
 fn net(topology: TopologyConfig, vcs: u32) -> NetConfig {
-    NetConfig {
-        topology,
-        vcs: Some(vcs),
-        vc_buf_flits: Some(8),
-        routing: Some(Routing::ShortestUpdown),
-        check: true,
-        mtu_bytes: 8 * 64,
-        deadlock_cycles: 5_000,
-        ..NetConfig::default()
-    }
-}
-
-fn test_graphs() -> Vec<(&'static str, String)> {
-    let [torus, dragonfly] = torus_and_dragonfly();
-    vec![
-        ("ring", ring(6)),
-        ("torus", torus),
-        ("dragonfly", dragonfly),
-        ("random1", random_graph(14, 28, 8, 3)),
-        ("random2", random_graph(20, 30, 12, 4)),
-        ("random3", random_graph(24, 24, 20, 7)),
-    ]
+    lane_net(topology, Routing::ShortestUpdown, vcs)
 }
 
 /// Duato's extended channel-dependency graph of the escape lanes, checking every
@@ -93,16 +72,7 @@ fn extended_escape_cdg(
                 );
                 offered += 1;
             }
-            let on_shortest = sw[s as usize]
-                .ports
-                .iter()
-                .filter(|q| match q {
-                    Peer::Switch { switch: m, .. } => {
-                        dist[*m as usize][rd] + 1 == dist[s as usize][rd]
-                    }
-                    _ => false,
-                })
-                .count();
+            let on_shortest = shortest_ports(t, dist, s, rd);
             assert_eq!(offered, on_shortest, "switch {s} towards NIC {d}");
             // on the escape lane: the escape alone
             updown_candidates(t, s, table, NodeId(d), true, vcs, &mut cand);

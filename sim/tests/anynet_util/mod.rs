@@ -4,7 +4,9 @@
 
 use pft_sim::net::topology::anynet;
 use pft_sim::net::topology::anynet::Graph;
-use pft_sim::net::{BernoulliSource, Delivery, NetConfig, Pattern, Topology, TopologyConfig};
+use pft_sim::net::{
+    BernoulliSource, Delivery, NetConfig, Pattern, Peer, Routing, Topology, TopologyConfig,
+};
 use pft_sim::{CcConfig, EngineKind, Network};
 
 /// `text` written as file `name` in this process's temporary directory, resolved.
@@ -109,4 +111,46 @@ pub fn torus_and_dragonfly() -> [String; 2] {
         g: None,
     });
     [anynet::write(&torus), anynet::write(&dragonfly)]
+}
+
+/// A file network under `routing` on `vcs` lanes of 8 flits, 8-flit packets, the checker on
+/// and a deadlock limit of 5,000 cycles (the file-routing tests).
+pub fn lane_net(topology: TopologyConfig, routing: Routing, vcs: u32) -> NetConfig {
+    NetConfig {
+        topology,
+        vcs: Some(vcs),
+        vc_buf_flits: Some(8),
+        routing: Some(routing),
+        check: true,
+        mtu_bytes: 8 * 64,
+        deadlock_cycles: 5_000,
+        ..NetConfig::default()
+    }
+}
+
+/// The graphs the file-routing tests run on: a ring, a 4-ary 2-cube, a dragonfly and three
+/// random graphs.
+pub fn test_graphs() -> Vec<(&'static str, String)> {
+    let [torus, dragonfly] = torus_and_dragonfly();
+    vec![
+        ("ring", ring(6)),
+        ("torus", torus),
+        ("dragonfly", dragonfly),
+        ("random1", random_graph(14, 28, 8, 3)),
+        ("random2", random_graph(20, 30, 12, 4)),
+        ("random3", random_graph(24, 24, 20, 7)),
+    ]
+}
+
+/// Ports of switch `s` of `t` that lead to a router one hop nearer router `rd` (`dist`:
+/// `distances`), counted from the graph's own distances.
+pub fn shortest_ports(t: &Topology, dist: &[Vec<u32>], s: u32, rd: usize) -> usize {
+    t.switches()[s as usize]
+        .ports
+        .iter()
+        .filter(|q| match q {
+            Peer::Switch { switch: m, .. } => dist[*m as usize][rd] + 1 == dist[s as usize][rd],
+            _ => false,
+        })
+        .count()
 }
