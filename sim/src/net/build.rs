@@ -61,6 +61,7 @@ impl<S: Scheme> Network<S> {
         // (`disha` adds the deadlock buffer's lane to every port: `lane_records`)
         let v = cfg.lane_records().unwrap_or(1);
         let vc_buf = cfg.vc_buf_flits.unwrap_or(super::lanes::DEFAULT_VC_BUF);
+        let router = super::lanes::Router::of(cfg);
         let mut sw = Switches {
             qpp,
             vcs: cfg.lane_records().unwrap_or(0),
@@ -72,10 +73,10 @@ impl<S: Scheme> Network<S> {
                 0
             },
             speedup: cfg.speedup.unwrap_or(0),
-            router: super::lanes::Router::of(cfg),
+            router,
             lane_port: cfg.lane_records().map(LanePorts::new).unwrap_or_default(),
             reuse_tail: cfg.lane_reuse == Some(super::lanes::LaneReuse::Tail),
-            whole_lanes: super::lanes::Router::of(cfg).map_or(0, |rt| rt.whole_lanes()),
+            whole_lanes: router.map_or(0, |rt| rt.whole_lanes()),
             vct: cfg.switching == Some(super::lanes::Switching::Vct),
             reqs: vec![0; 64],
             waits: vec![0; 64],

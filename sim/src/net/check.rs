@@ -344,8 +344,7 @@ impl<S: super::scheme::Scheme> Network<S> {
                     let v = rt.vcs;
                     let control = self.packets[en.pkt].flags & super::store::CONTROL != 0;
                     let (_, base) = rt.class(control);
-                    let router_port = |l: u32| st.used_mask >> (l - l % v + 1) & 1 != 0;
-                    if i % v == base && router_port(i) && router_port(o) && o % v != base {
+                    if st.on_escape(i, v, base) && st.router_lane(o, v) && o % v != base {
                         return Err(format!(
                             "{} (lane {}) is held by {}, which came on the escape lane {} and must keep it",
                             self.out_port_name(go),

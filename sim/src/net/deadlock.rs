@@ -339,7 +339,7 @@ impl<S: Scheme> Network<S> {
                     cand.push(super::lanes::shortest_hop(en.out as u32, pk.route, nic));
                 } else if crt.routing == super::lanes::Routing::ShortestUpdown {
                     let v = rt.vcs;
-                    let escaped = i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0;
+                    let escaped = st.on_escape(i, v, base);
                     super::lanes::updown_candidates(
                         &self.topo,
                         si as u32,
@@ -362,8 +362,7 @@ impl<S: Scheme> Network<S> {
                     );
                 } else {
                     let v = rt.vcs;
-                    let escaped =
-                        crt.one_escape && i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0;
+                    let escaped = crt.one_escape && st.on_escape(i, v, base);
                     super::lanes::candidates(
                         &crt,
                         si as u32,

@@ -1,7 +1,8 @@
 //! What the lanes of a router hold and carry, by class: Duato's escape lanes (on a torus
-//! or mesh, and `shortest_updown`'s on a file topology) against its adaptive ones, Disha's deadlock buffers against the adaptive lanes, and
-//! Disha's token. Issue 41 asks why seed 003's router loses throughput past saturation;
-//! these are the numbers that say where the flits are.
+//! or mesh, and `shortest_updown`'s on a file topology) against its adaptive ones,
+//! Disha's deadlock buffers against the adaptive lanes, and Disha's token. Issue 41 asks
+//! why seed 003's router loses throughput past saturation; these are the numbers that say
+//! where the flits are.
 //!
 //! - `series.csv` columns (`lane_probes`, sampled at each bin's last cycle): flits held in
 //!   switch-to-switch input lanes by class and, for Disha, the token's state.

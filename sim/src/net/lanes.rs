@@ -380,24 +380,24 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                 let need = g.diameter().max(1);
                 let why = "one lane per router-to-router hop of the longest shortest path";
                 match cfg.vcs {
-                // no lane count is enough: the routing, not `vcs`, is what to change
-                _ if need > MAX_VCS => errs.push(bad(
-                    "routing",
-                    name,
-                    format!("needs vcs >= {need} on this file ({why}), above the most lanes, {MAX_VCS}: route it by `shortest_updown` (two lanes, any diameter) or `updown`"),
-                )),
-                None => errs.push(bad(
-                    "vcs",
-                    "not set (one lane)",
-                    format!("routing `{name}` needs the lane router with vcs >= {need} ({why})"),
-                )),
-                Some(v) if v < need => errs.push(bad(
-                    "vcs",
-                    v,
-                    format!("routing `{name}` on this file needs vcs >= {need} ({why})"),
-                )),
-                _ => {}
-            }
+                    // no lane count is enough: the routing, not `vcs`, is what to change
+                    _ if need > MAX_VCS => errs.push(bad(
+                        "routing",
+                        name,
+                        format!("needs vcs >= {need} on this file ({why}), above the most lanes, {MAX_VCS}: route it by `shortest_updown` (two lanes, any diameter) or `updown`"),
+                    )),
+                    None => errs.push(bad(
+                        "vcs",
+                        "not set (one lane)",
+                        format!("routing `{name}` needs the lane router with vcs >= {need} ({why})"),
+                    )),
+                    Some(v) if v < need => errs.push(bad(
+                        "vcs",
+                        v,
+                        format!("routing `{name}` on this file needs vcs >= {need} ({why})"),
+                    )),
+                    _ => {}
+                }
             }
         } else if !file {
             errs.push(bad(

@@ -418,8 +418,7 @@ impl<S: Scheme> Network<S> {
     /// cycle was evaluated, or its `tick` now.
     #[inline]
     pub(crate) fn new_messages(&mut self, now: u64, w: &mut dyn Workload, buf: &mut Vec<Message>) {
-        if self.ahead_at == now {
-            self.ahead_at = u64::MAX;
+        if std::mem::replace(&mut self.ahead_at, u64::MAX) == now {
             if let Some(p) = self.ahead_panic.take() {
                 // (a caller that catches it and steps on ticks this cycle again, as on one
                 // thread)
@@ -433,7 +432,6 @@ impl<S: Scheme> Network<S> {
             self.ahead_panic = None;
             w.tick(now, buf);
         }
-        self.ahead_at = u64::MAX;
     }
 
     /// A NIC or switch sends a flit into a channel, to owner `o` (`owner_of(ev.rx)`): the

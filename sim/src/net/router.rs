@@ -269,7 +269,7 @@ impl<S: Scheme> Network<S> {
                 cand.push(lanes::shortest_hop(en.out as u32, pk.route, nic));
             } else if crt.routing == Routing::ShortestUpdown {
                 // on the escape lane from another router (a NIC's port has lane 0 only)
-                let escaped = i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0;
+                let escaped = st.on_escape(i, v, base);
                 lanes::updown_candidates(
                     &self.topo,
                     si.0,
@@ -296,7 +296,7 @@ impl<S: Scheme> Network<S> {
                 let escaped = if crt.disha {
                     pk.flags & RECOVERY != 0
                 } else {
-                    crt.one_escape && i % v == base && st.used_mask >> (i - i % v + 1) & 1 != 0
+                    crt.one_escape && st.on_escape(i, v, base)
                 };
                 lanes::candidates(
                     &crt,

@@ -61,6 +61,18 @@ impl SwState {
     pub fn local(&self, g: PortId) -> u32 {
         g.0 - self.base.0
     }
+    /// Lane router of `v` >= 2 lanes a port: is lane `l` (local) on a router-to-router
+    /// port? (A NIC's port has lane 0 only, so its lane 1 is unused.)
+    #[inline]
+    pub fn router_lane(&self, l: u32, v: u32) -> bool {
+        self.used_mask >> (l - l % v + 1) & 1 != 0
+    }
+    /// Did the packet in input lane `i` come on the escape lane (`base`, its class's lane
+    /// 0) from another router? (`v` lanes a port.)
+    #[inline]
+    pub fn on_escape(&self, i: u32, v: u32, base: u32) -> bool {
+        i % v == base && self.router_lane(i, v)
+    }
 }
 
 /// A switch input port and its buffer.
