@@ -12,8 +12,8 @@
 //!   same deliveries at one and two threads, and with ACKs in a class of their own; on a ring of 40 routers (diameter 20, above
 //!   the most lanes) where the lane-per-hop routings are refused.
 //! - Fewer than two lanes (or than two a class with `ack_vcs`) are refused, naming `vcs`.
-//! - Under `lane_reuse = "tail"` the adaptive lanes take the next packet only with room
-//!   for all of it: without that, saturated runs deadlock.
+//! - Under `lane_reuse = "tail"` a lane takes the next packet only when the lane behind
+//!   it is empty or has room for all of it: without that, saturated runs deadlock.
 //! - Its lane counters add up.
 
 use pft_sim::net::lanes::updown_candidates;
@@ -278,13 +278,15 @@ fn escape_and_adaptive_hops_add_up() {
     );
 }
 
-/// Under `lane_reuse = "tail"` the escape lanes take the next packet at the tail, the
-/// adaptive ones only with room for all of it (`Router::whole_lanes`): a head granted an
-/// adaptive lane without room would wait on it alone, and such heads can close a cycle. Saturated runs of the dragonfly, the torus and a random graph under several
-/// seeds drain losslessly, the same with the lane wait lists off; with every lane reused
-/// at the tail (`whole_lanes` returning 0, run by hand) the dragonfly deadlocks at seed 1.
+/// Under `lane_reuse = "tail"` a lane takes the next packet once the last tail left only
+/// when the lane behind it is empty or has room for all of it (`Router::whole_at_tail`): a
+/// head granted an adaptive lane without room would wait on it alone, and such heads can
+/// close a cycle. Saturated runs of the dragonfly, the torus and a random graph under
+/// several seeds drain losslessly, the same with the lane wait lists off; with every lane
+/// reused at the tail whatever the room (`whole_at_tail` false, run by hand) the dragonfly
+/// deadlocks at seed 1.
 #[test]
-fn with_tail_reuse_an_adaptive_lane_needs_room_for_the_packet() {
+fn with_tail_reuse_a_lane_needs_room_for_the_packet() {
     use pft_sim::net::{BernoulliSource, LaneReuse, Pattern};
     use pft_sim::{CcConfig, EngineKind, Network};
     let graphs = test_graphs();

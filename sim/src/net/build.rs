@@ -76,8 +76,8 @@ impl<S: Scheme> Network<S> {
             router,
             lane_port: cfg.lane_records().map(LanePorts::new).unwrap_or_default(),
             reuse_tail: cfg.lane_reuse == Some(super::lanes::LaneReuse::Tail),
-            whole_lanes: router.map_or(0, |rt| rt.whole_lanes()),
-            vct: cfg.switching == Some(super::lanes::Switching::Vct),
+            whole: cfg.switching == Some(super::lanes::Switching::Vct)
+                || router.is_some_and(|rt| rt.whole_at_tail()),
             reqs: vec![0; 64],
             waits: vec![0; 64],
             keep_turn: cfg.arbitration != Arbitration::Bypass,

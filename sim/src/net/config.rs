@@ -396,13 +396,6 @@ impl NetConfig {
                 ));
             }
         }
-        let wormhole = self.switching.unwrap_or(Switching::Wormhole) == Switching::Wormhole;
-        if self.routing == Some(Routing::Duato)
-            && self.lane_reuse == Some(LaneReuse::Tail)
-            && wormhole
-        {
-            out.push("routing `duato` with lane_reuse = \"tail\" under wormhole can deadlock: a head granted an adaptive lane without room for its packet waits on that lane alone, where Duato's protocol lets a waiting head take the escape lane (docs/network.md, \"Lanes\"); the deadlock detector stops such a run; lane_reuse = \"empty\" or switching = \"vct\" avoid it".to_string());
-        }
         out
     }
 

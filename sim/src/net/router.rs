@@ -163,10 +163,10 @@ impl<S: Scheme> Network<S> {
         let op = &self.sw.out[st.port(o)];
         match op.rx.end() {
             End::Nic(_) => op.limit - op.used >= len as u32,
-            // `lane_reuse = "tail"`: the previous tail has left (under `vct` the lane
-            // must still take the whole packet)
+            // `lane_reuse = "tail"`: the previous tail has left (under `vct` and Duato's
+            // routings the lane behind must also be empty or take the whole packet)
             End::Port(_) if self.sw.reuse_tail => {
-                !(self.sw.vct || self.whole_only(o)) || op.limit - op.used >= len as u32
+                !self.sw.whole || op.used == 0 || op.limit - op.used >= len as u32
             }
             End::Port(_) => op.used == 0,
         }
@@ -204,22 +204,12 @@ impl<S: Scheme> Network<S> {
         let op = &self.sw.out[g];
         let may = match op.rx.end() {
             End::Nic(_) => true,
-            End::Port(_) if self.sw.reuse_tail => {
-                self.sw.vct || self.whole_only(self.sw.sw[op.sw].local(g))
-            }
+            End::Port(_) if self.sw.reuse_tail => self.sw.whole,
             End::Port(_) => op.used == 0,
         };
         if may {
             self.lane_freed(g);
         }
-    }
-
-    /// Does output lane `o` (local) take the next packet only with room for all of it
-    /// under `lane_reuse = "tail"` (`Switches::whole_lanes`)?
-    #[inline]
-    fn whole_only(&self, o: u32) -> bool {
-        let m = self.sw.whole_lanes;
-        m != 0 && m >> (o - self.sw.lane_port.of(o) * self.sw.vcs) & 1 != 0
     }
 
     /// Output lane `g` (global) may have become free: wake the heads blocked on it.

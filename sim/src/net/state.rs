@@ -214,11 +214,10 @@ pub(crate) struct Switches {
     pub lat_out: Vec<u32>,
     /// Lane router: `lane_reuse = "tail"`, and `switching = "vct"`.
     pub reuse_tail: bool,
-    /// Bit c: under `lane_reuse = "tail"`, lane c of a router-to-router port takes the next
-    /// packet only with room for all of it (`shortest_updown`'s adaptive lanes:
-    /// `Router::whole_lanes`).
-    pub whole_lanes: u32,
-    pub vct: bool,
+    /// Under `lane_reuse = "tail"`, an output lane to a router takes the next packet only
+    /// when the lane behind it is empty or has room for all of it: under `switching =
+    /// "vct"`, and under Duato's routings (`Router::whole_at_tail`).
+    pub whole: bool,
     pub lat_cred: Vec<u32>,
     /// The switch model: 0 today's switch (`switch.rs`), 1 the lane router (`router.rs`),
     /// 2 the CIOQ switch (`cioq.rs`).
