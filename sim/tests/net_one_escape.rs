@@ -353,11 +353,16 @@ fn the_keys_are_refused_with_name_and_range_where_they_do_not_apply() {
 /// `duato` with `lane_reuse = "tail"` under wormhole (docs/network.md, "Lanes"): a lane
 /// takes the next packet once the last tail left only if the lane behind it is empty or
 /// has room for the whole packet. Without that rule (each lane at its tail, whatever the
-/// room: `Router::whole_at_tail` false) these saturated runs deadlocked in 2, 3 and 7 of
-/// their 40 (a head granted an adaptive lane behind a packet that waits for a credit
-/// waits on that lane alone, and such heads close cycles). With it every run drains, under
-/// the checker, and no warning is drawn; heads waiting for a lane (woken by a credit that
-/// may make room) deliver as if they asked every cycle.
+/// room: `Router::whole_at_tail` false) the saturated runs on 8-flit lanes deadlocked in 2,
+/// 3 and 7 of their 40 (a head granted an adaptive lane behind a packet that waits for a
+/// credit waits on that lane alone, and such heads close cycles). With it every run
+/// drains under the checker, no warning is drawn, and:
+/// - on lanes of 20 flits (room for two 8-flit packets and a part) a lane does take a
+///   packet behind another: the deliveries differ from `lane_reuse = "empty"`; heads
+///   waiting for a lane (woken by a credit that may make room) deliver as if they asked
+///   every cycle;
+/// - on lanes of 4 flits (shorter than a packet) a lane takes a packet when the lane
+///   behind it is empty.
 #[test]
 fn duato_with_tail_reuse_drains_saturated() {
     use pft_sim::net::LaneReuse;
@@ -376,52 +381,61 @@ fn duato_with_tail_reuse_drains_saturated() {
         ),
         ("4-ary 2-mesh", TopologyConfig::Mesh { k: 4, n: 2 }, None, 2),
     ] {
-        let cfg = NetConfig {
-            topology,
+        let cfg = |buf: u32, reuse| NetConfig {
+            topology: topology.clone(),
             vcs: Some(vcs),
-            vc_buf_flits: Some(8),
+            vc_buf_flits: Some(buf),
             routing: Some(Routing::Duato),
             escape_lanes: escape,
-            lane_reuse: Some(LaneReuse::Tail),
+            lane_reuse: Some(reuse),
             check: true,
             mtu_bytes: 8 * 64,
             deadlock_cycles: 5_000,
             ..NetConfig::default()
         };
-        assert!(cfg.warnings().is_empty(), "{name}: {:?}", cfg.warnings());
-        let logs = [true, false].map(|on| {
-            let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 3).unwrap();
-            net.set_lane_wait_lists(on);
+        let log = |cfg: &NetConfig, wait_lists: bool| {
+            let mut net = Network::with_cc(cfg, &CcConfig::none(), EngineKind::Model, 3).unwrap();
+            net.set_lane_wait_lists(wait_lists);
             let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 1.0, 8 * 64, 64, 4)
                 .logged()
                 .until(3_000);
             net.run(&mut w, 3_000).unwrap();
             assert!(net.run_until_idle(&mut w, 200_000).unwrap(), "{name}");
             w.log.unwrap()
-        });
-        assert!(logs[0] == logs[1], "{name}: the same without wait lists");
-        for seed in 0..20u64 {
-            for load in [0.6, 1.0] {
-                let mut net =
-                    Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, seed).unwrap();
-                let mut w = BernoulliSource::new(
-                    net.nodes(),
-                    Pattern::Uniform,
-                    load,
-                    8 * 64,
-                    64,
-                    seed + 100,
-                )
-                .until(3_000);
-                let r = net
-                    .run(&mut w, 3_000)
-                    .and_then(|_| net.run_until_idle(&mut w, 200_000));
-                assert!(
-                    matches!(r, Ok(true)),
-                    "{name}, seed {seed}, load {load}: {:?}",
-                    r.err()
-                );
-                assert_eq!(w.delivered, w.created, "{name}, seed {seed}, load {load}");
+        };
+        let room = cfg(20, LaneReuse::Tail);
+        assert!(room.warnings().is_empty(), "{name}: {:?}", room.warnings());
+        let tail = log(&room, true);
+        assert!(
+            tail == log(&room, false),
+            "{name}: the same without wait lists"
+        );
+        assert!(
+            tail != log(&cfg(20, LaneReuse::Empty), true),
+            "{name}: a lane with room takes a packet behind another"
+        );
+        for (buf, seeds) in [(8, 20), (20, 4), (4, 4)] {
+            let cfg = cfg(buf, LaneReuse::Tail);
+            for seed in 0..seeds {
+                for load in [0.6, 1.0] {
+                    let at = format!("{name}, {buf}-flit lanes, seed {seed}, load {load}");
+                    let mut net =
+                        Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, seed).unwrap();
+                    let mut w = BernoulliSource::new(
+                        net.nodes(),
+                        Pattern::Uniform,
+                        load,
+                        8 * 64,
+                        64,
+                        seed + 100,
+                    )
+                    .until(3_000);
+                    let r = net
+                        .run(&mut w, 3_000)
+                        .and_then(|_| net.run_until_idle(&mut w, 200_000));
+                    assert!(matches!(r, Ok(true)), "{at}: {:?}", r.err());
+                    assert_eq!(w.delivered, w.created, "{at}");
+                }
             }
         }
     }

@@ -169,7 +169,9 @@ impl Router {
     /// held by one another close cycles (measured: deadlocks on a 4-ary 2-cube with either
     /// `escape_lanes`, a 4-ary 2-mesh, and a dragonfly, a torus and a random graph written
     /// as files). With room, a packet never waits for a credit there, as under cut-through,
-    /// and the packet ahead of it may always take the escape lane. The escape lanes, an
+    /// and the packet ahead of it may always take the escape lane; granted an empty lane
+    /// (a packet longer than the lane), it is the only packet in it, Duato's own wormhole
+    /// case, so its head reaches the front downstream. The escape lanes, an
     /// acyclic network, would be safe at the tail alone, but they keep the same rule: a
     /// lane that frees sooner than the adaptive ones draws the packets onto the escape
     /// network, where under an incast they starve (measured: a study point's victim
