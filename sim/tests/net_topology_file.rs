@@ -522,3 +522,39 @@ fn routings_a_file_cannot_take_name_the_ones_it_can() {
         );
     }
 }
+
+/// Least delay, as BookSim's `min_anynet` (Dijkstra on the file's latencies): on a
+/// triangle whose direct link from router 0 to router 1 takes 20 cycles and whose way
+/// round through router 2 takes 1 + 1, `shortest` routes NIC 0's packets to NIC 1 through
+/// router 2, and so needs two lanes where the graph's diameter is one hop; with every
+/// latency equal, the direct link and one lane. A table that counted hops would take the
+/// direct link and pass with one lane.
+#[test]
+fn shortest_paths_follow_the_least_delay_as_booksim() {
+    let slow = "router 0 node 0 router 1 20 router 2\nrouter 1 node 1 router 0 20 router 2\n\
+        router 2 node 2\n";
+    let even = "router 0 node 0 router 1 router 2\nrouter 1 node 1 router 2\nrouter 2 node 2\n";
+    for (text, name, via, lanes) in [(slow, "slow.net", 2u32, 2u32), (even, "even.net", 1, 1)] {
+        let cfg = NetConfig {
+            link_latency_cycles: 1,
+            credit_latency_cycles: 1,
+            ..shortest_net(file_cfg(text, name), lanes)
+        };
+        let t = Topology::for_net(&cfg);
+        let port = t.route(0, NodeId(1));
+        assert!(
+            matches!(t.switches()[0].ports[port as usize], Peer::Switch { switch, .. } if switch == via),
+            "{name}: router 0 to NIC 1 through router {via}"
+        );
+        assert!(cfg.validate().is_ok(), "{name}: {lanes} lanes");
+        let fewer = NetConfig {
+            vcs: Some(lanes - 1),
+            ..cfg.clone()
+        };
+        if lanes > 1 {
+            let e = fewer.validate().unwrap_err().to_string();
+            assert!(e.contains(&format!("needs vcs >= {lanes}")), "{name}: {e}");
+        }
+        run(&cfg, 0.3, 3_000);
+    }
+}

@@ -64,10 +64,11 @@ pub enum Routing {
     /// (q: used credits of the output port); the packet then goes through the node's group.
     /// Lanes as `valiant`. Needs vcs >= 3.
     Ugal,
-    /// A file topology, shortest paths (BookSim's `min_anynet`, which alone can deadlock):
-    /// the lane is the number of router-to-router hops taken before this one, so a packet
-    /// only ever waits for a higher lane and no cycle of waits can close. Needs the lane
-    /// router with vcs >= the longest path's router-to-router hops (the graph's diameter).
+    /// A file topology, paths of least delay (BookSim's `min_anynet`, which alone can
+    /// deadlock; `Graph::delays_to`): the lane is the number of router-to-router hops taken
+    /// before this one, so a packet only ever waits for a higher lane and no cycle of waits
+    /// can close. Needs the lane router with vcs >= the longest path's router-to-router hops
+    /// (`Graph::lanes_needed`; the graph's diameter when every link has one latency).
     Shortest,
     /// A file topology, the same shortest paths as `shortest`, the lanes rising: a hop may
     /// take any lane above the one the packet came on (any lane from a NIC) that leaves one
@@ -376,8 +377,8 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                     ));
                 }
             } else {
-                let need = g.diameter().max(1);
-                let why = "one lane per router-to-router hop of the longest shortest path";
+                let need = g.lanes_needed(routing, cfg.link_latency_cycles);
+                let why = "one lane per router-to-router hop of the longest path it routes";
                 match cfg.vcs {
                     // no lane count is enough: the routing, not `vcs`, is what to change
                     _ if need > MAX_VCS => errs.push(bad(
@@ -534,7 +535,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     // for `vcs`; here for the classes of `ack_vcs`)
     let file_need = match topo {
         TopologyConfig::File { graph: Some(g), .. } if routing.lane_per_hop() => {
-            Some(g.diameter().max(1))
+            Some(g.lanes_needed(routing, cfg.link_latency_cycles))
         }
         _ => None,
     };

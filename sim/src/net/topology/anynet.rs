@@ -26,7 +26,8 @@
 
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// A parsed file: routers, their NICs and links.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -357,6 +358,58 @@ impl Graph {
         d
     }
 
+    /// Does every channel have latency `default` (none given, or each one given equal to
+    /// it)? Then least delay is fewest hops.
+    pub fn one_latency(&self, default: u32) -> bool {
+        self.links
+            .iter()
+            .flatten()
+            .all(|&(_, l)| l.unwrap_or(default) == default)
+    }
+
+    /// Least-delay distances to router `t` from every router, as (cycles, hops) compared in
+    /// that order: the fewest hops among the paths of least delay. BookSim's `min_anynet`
+    /// is Dijkstra on the file's latencies; a channel without one takes `default` here (the
+    /// network's `link_latency_cycles`: the delay simulated). With one latency everywhere
+    /// the hops are a breadth-first search's.
+    pub fn delays_to(&self, t: u32, default: u32) -> Vec<(u64, u32)> {
+        let mut d = vec![(u64::MAX, u32::MAX); self.links.len()];
+        d[t as usize] = (0, 0);
+        let mut heap = BinaryHeap::from([Reverse(((0u64, 0u32), t))]);
+        while let Some(Reverse((dm, m))) = heap.pop() {
+            if dm > d[m as usize] {
+                continue;
+            }
+            for &(r, _) in &self.links[m as usize] {
+                // the channel r -> m
+                let c = (dm.0 + self.latency(r, m, default) as u64, dm.1 + 1);
+                if c < d[r as usize] {
+                    d[r as usize] = c;
+                    heap.push(Reverse((c, r)));
+                }
+            }
+        }
+        d
+    }
+
+    /// The latency of the channel from router `r` to its neighbour `m`.
+    fn latency(&self, r: u32, m: u32, default: u32) -> u32 {
+        let l = &self.links[r as usize];
+        l[l.partition_point(|&(x, _)| x < m)].1.unwrap_or(default)
+    }
+
+    /// The lanes a lane-per-hop routing needs on this graph (at least 1): the most
+    /// router-to-router hops of a path it takes. `shortest` and `shortest_rising` take
+    /// least-delay paths (`delays_to`), `shortest_adaptive` paths of fewest hops: the
+    /// diameter, as for all three when every channel has one latency.
+    pub fn lanes_needed(&self, routing: crate::net::lanes::Routing, default: u32) -> u32 {
+        if routing == crate::net::lanes::Routing::ShortestAdaptive || self.one_latency(default) {
+            return self.diameter().max(1);
+        }
+        let hops = (0..self.routers()).flat_map(|t| self.delays_to(t, default));
+        hops.map(|d| d.1).max().unwrap_or(0).max(1)
+    }
+
     /// Each router's height: hops to the nearest router with NICs.
     fn heights(&self) -> Vec<u32> {
         let mut h = vec![u32::MAX; self.links.len()];
@@ -414,9 +467,18 @@ impl Graph {
 }
 
 /// Build the topology with its up*/down* table, or (`shortest`: how they take lanes)
-/// shortest paths; `hops`: also `Topology::hops` (the shortest distance from every router
-/// to every NIC's router), with either table.
-pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -> Topology {
+/// shortest paths: of least delay with `latency` (`Graph::delays_to`, a channel without a
+/// latency taking it), of fewest hops without; `hops`: also `Topology::hops` (the hops of
+/// those paths from every router to every NIC's router), with either table.
+pub(super) fn build(
+    g: &Graph,
+    path: &str,
+    shortest: Option<&str>,
+    hops: bool,
+    latency: Option<u32>,
+) -> Topology {
+    let uniform = latency.is_none_or(|l| g.one_latency(l));
+    let latency = latency.unwrap_or(1);
     let lanes = shortest;
     let shortest = lanes.is_some();
     let routers = g.routers();
@@ -487,10 +549,20 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -
                     .unwrap_or(inf)
             };
         }
-        let dist = if shortest || hops {
-            g.distances(t)
-        } else {
+        // (cycles, hops) to t; with one latency everywhere, (hops, hops)
+        let dist: Vec<(u64, u32)> = if !(shortest || hops) {
             Vec::new()
+        } else if uniform {
+            g.distances(t).into_iter().map(|h| (h as u64, h)).collect()
+        } else {
+            g.delays_to(t, latency)
+        };
+        let delay = |l: Option<u32>| {
+            if uniform {
+                1
+            } else {
+                l.unwrap_or(latency) as u64
+            }
         };
         for r in 0..routers {
             let links = &g.links[r as usize];
@@ -500,7 +572,10 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -
                 choices.extend(
                     links
                         .iter()
-                        .filter(|&&(m, _)| dist[m as usize] + 1 == dist[r as usize])
+                        .filter(|&&(m, l)| {
+                            let (c, h) = dist[m as usize];
+                            (c + delay(l), h + 1) == dist[r as usize]
+                        })
                         .map(|&(m, _)| m),
                 );
             } else if down[r as usize] != inf {
@@ -528,7 +603,7 @@ pub(super) fn build(g: &Graph, path: &str, shortest: Option<&str>, hops: bool) -
                     // (`shortest_rising` and `shortest_adaptive` need at most `MAX_VCS`;
                     // under `shortest_updown` a router more than 255 hops away is offered
                     // the escape lane alone)
-                    *h = dist[r as usize].min(255) as u8;
+                    *h = dist[r as usize].1.min(255) as u8;
                 }
                 let port = if r == t {
                     g.nics[t as usize].iter().position(|&x| x == d).unwrap_or(0) as u32

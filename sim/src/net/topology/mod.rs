@@ -103,6 +103,7 @@ impl Topology {
                 path,
                 None,
                 false,
+                None,
             ),
         }
     }
@@ -115,7 +116,9 @@ impl Topology {
             TopologyConfig::File {
                 path,
                 graph: Some(g),
-            } if cfg.routing == Some(Routing::ShortestUpdown) => anynet::build(g, path, None, true),
+            } if cfg.routing == Some(Routing::ShortestUpdown) => {
+                anynet::build(g, path, None, true, None)
+            }
             TopologyConfig::File {
                 path,
                 graph: Some(g),
@@ -124,6 +127,10 @@ impl Topology {
                 Some(Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive)
             ) =>
             {
+                // the table routings follow least delay (BookSim's `min_anynet`); the
+                // adaptive one any port on a path of fewest hops
+                let delay = Some(cfg.link_latency_cycles)
+                    .filter(|_| cfg.routing != Some(Routing::ShortestAdaptive));
                 let (lanes, hops) = match cfg.routing {
                     Some(Routing::Shortest) => ("a lane per hop", false),
                     Some(Routing::ShortestAdaptive) => (
@@ -132,7 +139,7 @@ impl Topology {
                     ),
                     _ => ("lanes rising hop by hop", true),
                 };
-                anynet::build(g, path, Some(lanes), hops)
+                anynet::build(g, path, Some(lanes), hops, delay)
             }
             t => Self::build(t),
         }
