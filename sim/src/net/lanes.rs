@@ -175,8 +175,9 @@ impl Router {
     /// case, so its head reaches the front downstream. The escape lanes, an
     /// acyclic network, would be safe at the tail alone, but they keep the same rule: a
     /// lane that frees sooner than the adaptive ones draws the packets onto the escape
-    /// network, where under an incast they starve (measured: a study point's victim
-    /// packet waited over 10^6 cycles behind the escape lanes to the root).
+    /// network, where under an incast they can starve (thin evidence, docs/network.md,
+    /// "Lanes": one traced study point, a victim packet over 10^6 cycles behind the
+    /// escape lanes to the root).
     pub fn whole_at_tail(&self) -> bool {
         matches!(self.routing, Routing::Duato | Routing::ShortestUpdown)
     }

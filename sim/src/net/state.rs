@@ -212,7 +212,7 @@ pub(crate) struct Switches {
     /// (global), the cycles from a flit leaving it to its arrival (link + switch pipeline),
     /// and from a credit sent back to it to its arrival (empty otherwise: one latency).
     pub lat_out: Vec<u32>,
-    /// Lane router: `lane_reuse = "tail"`, and `switching = "vct"`.
+    /// Lane router: `lane_reuse = "tail"`.
     pub reuse_tail: bool,
     /// Under `lane_reuse = "tail"`, an output lane to a router takes the next packet only
     /// when the lane behind it is empty or has room for all of it: under `switching =

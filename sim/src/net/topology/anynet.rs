@@ -479,6 +479,14 @@ pub(super) fn build(
 ) -> Topology {
     let uniform = latency.is_none_or(|l| g.one_latency(l));
     let latency = latency.unwrap_or(1);
+    // a channel's weight in `dist` below: 1 a hop where every channel has one latency
+    let delay = |l: Option<u32>| {
+        if uniform {
+            1
+        } else {
+            l.unwrap_or(latency) as u64
+        }
+    };
     let lanes = shortest;
     let shortest = lanes.is_some();
     let routers = g.routers();
@@ -556,13 +564,6 @@ pub(super) fn build(
             g.distances(t).into_iter().map(|h| (h as u64, h)).collect()
         } else {
             g.delays_to(t, latency)
-        };
-        let delay = |l: Option<u32>| {
-            if uniform {
-                1
-            } else {
-                l.unwrap_or(latency) as u64
-            }
         };
         for r in 0..routers {
             let links = &g.links[r as usize];
