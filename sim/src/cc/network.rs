@@ -242,6 +242,13 @@ impl Network {
         each_net!(self, n => n.set_eval_order(order))
     }
 
+    /// The lane router scans on `u128` lane masks at every switch (results do not depend
+    /// on it).
+    #[doc(hidden)]
+    pub fn set_wide_lane_masks(&mut self, wide: bool) {
+        each_net!(self, n => n.set_wide_lane_masks(wide))
+    }
+
     /// The lane router's wait lists on (the default) or off (results do not depend on it).
     #[doc(hidden)]
     pub fn set_lane_wait_lists(&mut self, on: bool) {

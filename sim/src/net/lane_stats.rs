@@ -69,7 +69,7 @@ impl<S: Scheme> Network<S> {
     /// lane when it goes to another switch (a NIC's port uses lane 0 only), and as a detour
     /// when the hop takes it farther from its destination on the torus (Duato's one escape
     /// lane goes the long way round where the short way crosses a wrap link).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count_hop(&mut self, si: SwitchId, bo: PortId, pkt: PktId) {
         if self.sw.hop_flits.is_empty() {
             return;

@@ -48,52 +48,64 @@ use super::config::Fault;
 use super::lanes::{self, Routing};
 use super::network::Network;
 use super::scheme::{OutputAt, Scheme};
+use super::state::LaneMask;
 use super::store::{
     CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PktId, PortId, SwitchId, CONTROL, RECOVERY,
 };
 use super::topology::Peer;
 
 impl<S: Scheme> Network<S> {
-    /// Phase 2 for lane router `si` (not inlined: today's switch keeps its code).
+    /// Phase 2 for lane router `si` (not inlined: today's switch keeps its code), on lane
+    /// masks as wide as its lanes need (`LaneMask`: the same grants either way).
     #[inline(never)]
     pub(crate) fn eval_router(&mut self, si: SwitchId) {
+        if self.sw.sw[si].radix <= 64 && !self.sw.wide_masks {
+            self.eval_router_on::<u64>(si);
+        } else {
+            self.eval_router_on::<u128>(si);
+        }
+    }
+
+    /// `eval_router` with lane masks of type `M`.
+    #[inline(always)]
+    fn eval_router_on<M: LaneMask>(&mut self, si: SwitchId) {
         let st = self.sw.sw[si];
         if st.resident == 0 {
             return;
         }
-        let mut waiting = st.queued & !st.locked_in;
-        if waiting != 0 && self.lat_head != 0 {
+        let mut waiting = M::of(st.queued & !st.locked_in);
+        if waiting != M::ZERO && self.lat_head != 0 {
             // heads still in route and lane allocation (`head_latency_cycles`)
             let mut m = waiting;
-            while m != 0 {
-                let i = m.trailing_zeros();
-                m &= m - 1;
+            while m != M::ZERO {
+                let i = m.tz();
+                m &= m - M::ONE;
                 if self.sw.va_at[st.port(i).index()] > self.now {
-                    waiting &= !(1 << i);
+                    waiting &= !(M::ONE << i);
                 }
             }
         }
         // Disha: the token holder's head goes first (its capture here included)
-        let prio = if waiting != 0 && self.disha.is_some() {
-            self.disha_heads(si, waiting)
+        let prio = if waiting != M::ZERO && self.disha.is_some() {
+            M::of(self.disha_heads(si, waiting.wide()))
         } else {
-            0
+            M::ZERO
         };
-        if prio != 0 && !self.sw.central.is_empty() {
-            waiting = 1 << prio.trailing_zeros();
-        } else if waiting != 0 && !self.sw.central.is_empty() {
+        if prio != M::ZERO && !self.sw.central.is_empty() {
+            waiting = M::ONE << prio.tz();
+        } else if waiting != M::ZERO && !self.sw.central.is_empty() {
             // the central arbiter: one head per cycle, the first waiting input lane from
             // its pointer on
             let at = &mut self.sw.central[si.0 as usize];
             let start = *at as u32;
-            let i = (waiting.rotate_right(start).trailing_zeros() + start) & 127;
+            let i = (waiting.wide().rotate_right(start).trailing_zeros() + start) & 127;
             *at = ((i + 1) % st.radix) as u8;
-            waiting = 1 << i;
+            waiting = M::ONE << i;
         }
-        if waiting != 0 {
+        if waiting != M::ZERO {
             self.allocate_lanes(si, waiting, prio);
         }
-        self.traverse(si);
+        self.traverse::<M>(si);
         if S::MARKS && self.seams.marks {
             let v = self.sw.vcs;
             let m = self.marked_lanes();
@@ -172,6 +184,14 @@ impl<S: Scheme> Network<S> {
         }
     }
 
+    /// The lane router's scans on `u128` lane masks at every switch (`wide`) or, the
+    /// default, on `u64` ones where a switch has at most 64 lanes. For tests, which show
+    /// that the grants do not depend on it.
+    #[doc(hidden)]
+    pub fn set_wide_lane_masks(&mut self, wide: bool) {
+        self.sw.wide_masks = wide;
+    }
+
     /// The lane router's wait lists on (the default, not under Disha) or off (every waiting
     /// head asks for a lane every cycle). Call before the first step; for tests, which show
     /// that results do not depend on it.
@@ -224,7 +244,7 @@ impl<S: Scheme> Network<S> {
 
     /// Lane allocation for the waiting heads `waiting` (input lanes, local) of switch `si`;
     /// the heads in `prio` (Disha's token holder) win any lane they ask for.
-    fn allocate_lanes(&mut self, si: SwitchId, mut waiting: u128, prio: u128) {
+    fn allocate_lanes<M: LaneMask>(&mut self, si: SwitchId, mut waiting: M, prio: M) {
         let st = self.sw.sw[si];
         let rt = self.sw.router.expect("a lane router has its routing");
         let v = rt.vcs;
@@ -233,12 +253,12 @@ impl<S: Scheme> Network<S> {
         // per output lane, the head that won it so far (input lane, distance from the
         // lane's pointer)
         let mut best = [(u8::MAX, u8::MAX); 128];
-        let mut asked = 0u128;
-        let mut blocked = st.blocked;
-        while waiting != 0 {
-            let i = waiting.trailing_zeros();
-            waiting &= waiting - 1;
-            if blocked >> i & 1 != 0 {
+        let mut asked = M::ZERO;
+        let mut blocked = M::of(st.blocked);
+        while waiting != M::ZERO {
+            let i = waiting.tz();
+            waiting &= waiting - M::ONE;
+            if blocked >> i & M::ONE != M::ZERO {
                 // none of its lanes has freed since it last asked
                 continue;
             }
@@ -300,7 +320,7 @@ impl<S: Scheme> Network<S> {
             }
             let mut pick = None;
             let mut pick_free = 0u32;
-            let mut tried: u128 = 0;
+            let mut tried = M::ZERO;
             for &(p, lo, hi, adaptive) in cand.iter() {
                 // a NIC's port has lane 0 only (whatever the class)
                 let b = if base == 0 || st.used_mask >> (p * v + 1) & 1 == 0 {
@@ -310,7 +330,7 @@ impl<S: Scheme> Network<S> {
                 };
                 let free_lane = (lo..hi).find(|&c| self.lane_free(si, p * v + b + c, en.len));
                 let Some(c) = free_lane else {
-                    tried |= (lo..hi).fold(0, |m, c| m | 1 << (p * v + b + c));
+                    tried |= (lo..hi).fold(M::ZERO, |m, c| m | M::ONE << (p * v + b + c));
                     continue;
                 };
                 let c = b + c;
@@ -333,16 +353,16 @@ impl<S: Scheme> Network<S> {
             }
             if pick.is_none() && !self.sw.waiters.is_empty() {
                 // blocked until one of the lanes it tried frees (`lane_freed`)
-                blocked |= 1 << i;
-                while tried != 0 {
-                    let o = tried.trailing_zeros();
-                    tried &= tried - 1;
+                blocked |= M::ONE << i;
+                while tried != M::ZERO {
+                    let o = tried.tz();
+                    tried &= tried - M::ONE;
                     self.sw.waiters[st.port(o).index()] |= 1 << i;
                 }
             }
             if let Some(o) = pick {
                 let rr = self.sw.out[st.port(o)].rr as u32;
-                let dist = if prio >> i & 1 != 0 {
+                let dist = if prio >> i & M::ONE != M::ZERO {
                     0
                 } else {
                     1 + ((i + lanes - rr) % lanes) as u8
@@ -351,14 +371,14 @@ impl<S: Scheme> Network<S> {
                 if b.0 == u8::MAX || dist < b.1 {
                     *b = (i as u8, dist);
                 }
-                asked |= 1 << o;
+                asked |= M::ONE << o;
             }
         }
         self.put_cand(cand);
         let (mut locked_out, mut locked_in, mut queued) = (st.locked_out, st.locked_in, st.queued);
-        while asked != 0 {
-            let o = asked.trailing_zeros();
-            asked &= asked - 1;
+        while asked != M::ZERO {
+            let o = asked.tz();
+            asked &= asked - M::ONE;
             let i = best[o as usize].0 as u32;
             let g = st.port(i);
             let q = &mut self.sw.q[g.index()];
@@ -414,7 +434,7 @@ impl<S: Scheme> Network<S> {
                     *r = super::dragonfly_route::after(&df, *r, o / v);
                 }
             }
-            if prio >> i & 1 != 0 {
+            if prio >> i & M::ONE != M::ZERO {
                 self.disha_granted(si, i);
             }
             let op = &mut self.sw.out[st.port(o)];
@@ -448,27 +468,27 @@ impl<S: Scheme> Network<S> {
         st.locked_out = locked_out;
         st.locked_in = locked_in;
         st.queued = queued;
-        st.blocked = blocked;
+        st.blocked = blocked.wide();
     }
 
     /// Switch allocation and traversal of switch `si`: at most one flit per input port and
     /// per output port.
-    fn traverse(&mut self, si: SwitchId) {
+    fn traverse<M: LaneMask>(&mut self, si: SwitchId) {
         let st = self.sw.sw[si];
         let v = self.sw.vcs;
         let lanes = st.radix;
         let ports = lanes / v;
         let pbase = st.base.index() / v as usize;
         // input lanes that can move a flit now, and the output lane each holds
-        let mut ready = 0u128;
+        let mut ready = M::ZERO;
         let mut out_of = [0u8; 128];
         // Disha: the token holder's flit goes first
         let holder = self.disha.as_deref().map_or(PktId::NONE, |d| d.holder);
         let mut first = u32::MAX;
-        let mut held = st.locked_out & !st.paused_out;
-        while held != 0 {
-            let o = held.trailing_zeros();
-            held &= held - 1;
+        let mut held = M::of(st.locked_out & !st.paused_out);
+        while held != M::ZERO {
+            let o = held.tz();
+            held &= held - M::ONE;
             let op = &self.sw.out[st.port(o)];
             let ip = &self.sw.inp[op.from];
             let arrived = if ip.arriving == op.entry {
@@ -478,14 +498,14 @@ impl<S: Scheme> Network<S> {
             };
             if arrived > op.sent && op.used < op.limit {
                 let i = st.local(op.from);
-                ready |= 1 << i;
+                ready |= M::ONE << i;
                 out_of[i as usize] = o as u8;
                 if op.pkt == holder {
                     first = i;
                 }
             }
         }
-        if ready == 0 {
+        if ready == M::ZERO {
             return;
         }
         // input ports pick a lane; output ports keep the closest input port to their pointer
@@ -495,10 +515,10 @@ impl<S: Scheme> Network<S> {
         // the ports with a ready lane, lowest first
         let mut rest = ready;
         // (divisions by v and ports by table and compare: p, rr < ports, c < v)
-        while rest != 0 {
-            let p = self.sw.lane_port.of(rest.trailing_zeros());
-            rest &= !(u128::from(lane_mask) << (p * v));
-            let m = (ready >> (p * v)) as u64 & lane_mask;
+        while rest != M::ZERO {
+            let p = self.sw.lane_port.of(rest.tz());
+            rest &= !(M::from_u64(lane_mask) << (p * v));
+            let m = (ready >> (p * v)).low() & lane_mask;
             let start = self.sw.sa_in[pbase + p as usize] as u32;
             let c = if first != u32::MAX && self.sw.lane_port.of(first) == p {
                 first - p * v
@@ -538,7 +558,8 @@ impl<S: Scheme> Network<S> {
     /// Move the next flit through output lane `bo` (it is here and has a credit): the
     /// credit goes upstream, the flit onto the link; the tail frees both lanes. (Today's
     /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
-    /// was.)
+    /// was.) Inlined in both widths of `traverse` (a call per flit costs more).
+    #[inline(always)]
     fn move_flit(&mut self, si: SwitchId, bo: PortId) {
         let op = &mut self.sw.out[bo];
         let g = op.from;
