@@ -9,8 +9,9 @@
 # the built-in ones their
 # own routing: d-mod-k up/down (fat tree, k-ary n-tree), dimension order with dateline
 # lanes (torus), Duato's adaptive routing (torus8x8-duato), minimal (dragonfly). Same lanes,
-# buffers, packets and latencies on both sides; 10,000 cycles of warm-up, 20,000
-# measured, seed 1.
+# buffers, packets and latencies on both sides (dragonfly4-lat: the links inside and
+# between groups 10 and 100 cycles, written into its file); 10,000 cycles of warm-up,
+# 20,000 measured, seed 1. ONLY="name ..." runs those cases alone.
 set -euo pipefail
 out=${1:?usage: compare.sh OUT.csv [LOADS...]}
 shift
@@ -25,13 +26,15 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bench="$root/target/release/net-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# name|built-in topology|file routings|options (both sides)|built-in's own options
+# name|built-in topology|file routings|options (both sides)|built-in's own options|
+# topology options (the built-in side and the file's writing)
 cases=(
     "ft128|ft128|updown|--packet-flits 8|"
     "tree4x3|tree:4,3|updown|--packet-flits 8|"
     "torus8x8|torus:8,2|updown shortest shortest_rising shortest_adaptive shortest_updown|--vcs 8 --vc-buf 16 --packet-flits 8|"
     "torus8x8-duato|torus:8,2|shortest_adaptive shortest_updown|--vcs 8 --vc-buf 16 --packet-flits 8|--routing duato"
     "dragonfly4|dragonfly:4,8,4|updown shortest shortest_rising shortest_adaptive shortest_updown|--vcs 3 --vc-buf 256 --packet-flits 8 --lane-reuse tail|"
+    "dragonfly4-lat|dragonfly:4,8,4|updown shortest shortest_rising shortest_adaptive shortest_updown|--vcs 3 --vc-buf 256 --packet-flits 8 --lane-reuse tail||--local-latency 10 --global-latency 100"
 )
 run() {
     # shellcheck disable=SC2086
@@ -41,11 +44,15 @@ run() {
 }
 echo "topology,offered,file_routing,builtin_accepted,builtin_latency,file_accepted,file_latency" > "$out.part"
 for c in "${cases[@]}"; do
-    IFS='|' read -r name topo routings opts own <<< "$c"
-    "$bench" --topo "$topo" --write-anynet "$tmp/$name.net"
+    IFS='|' read -r name topo routings opts own tops <<< "$c"
+    if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then
+        continue
+    fi
+    # shellcheck disable=SC2086
+    "$bench" --topo "$topo" $tops --write-anynet "$tmp/$name.net"
     for load in "${loads[@]}"; do
         # shellcheck disable=SC2086
-        b=$(run "$topo" $opts $own --load "$load")
+        b=$(run "$topo" $opts $own $tops --load "$load")
         for r in $routings; do
             # shellcheck disable=SC2086
             f=$(run "file:$tmp/$name.net" $opts --routing "$r" --load "$load")

@@ -22,8 +22,8 @@ use clap::Parser;
 use pft_sim::cc::pft::{EngineKind, PftConfig};
 use pft_sim::cc::{CcConfig, Network, KINDS};
 use pft_sim::net::{
-    BernoulliSource, Delivery, Message, NetConfig, Pattern, Routing, Switching, Topology,
-    TopologyConfig, Workload,
+    BernoulliSource, Delivery, Message, NetConfig, Pattern, Routing, Switching, TopologyConfig,
+    Workload,
 };
 use pft_sim::workload::config::MAX_MSG_BYTES;
 use std::process::ExitCode;
@@ -204,8 +204,8 @@ pub struct Args {
     pattern: PatternArg,
     /// Write the topology (--topo) as a file in BookSim's anynet format to PATH (a new
     /// file: an existing one is refused) and exit; run it with `--topo file:PATH`. Not for
-    /// a butterfly (one-way links) or with --local-latency/--global-latency (no latencies
-    /// are written)
+    /// a butterfly (one-way links). A dragonfly's --local-latency and --global-latency are
+    /// written as the latencies of its links
     #[arg(long, value_name = "PATH")]
     write_anynet: Option<std::path::PathBuf>,
     /// Run seed (any u64).
@@ -529,8 +529,10 @@ fn main() -> ExitCode {
         // what the file cannot say is refused, not dropped
         let refused = if matches!(a.topo.cfg, TopologyConfig::KaryNfly { .. }) {
             Some("a butterfly's links go one way (NICs inject at stage 0, eject at the last): an anynet link goes both ways")
-        } else if a.local_latency.is_some() || a.global_latency.is_some() {
-            Some("the file is written without latencies: leave out --local-latency and --global-latency (a latency after `router M` in the file sets one)")
+        } else if (a.local_latency.is_some() || a.global_latency.is_some())
+            && a.topo.cfg.dragonfly().is_none()
+        {
+            Some("--local-latency and --global-latency apply to dragonflies (links inside and between groups)")
         } else {
             None
         };
@@ -538,8 +540,12 @@ fn main() -> ExitCode {
             pft_sim::eprintln_safe!("error: --write-anynet: {why}");
             return ExitCode::from(2);
         }
-        let topo = Topology::build(&a.topo.cfg);
-        return match pft_sim::net::topology::anynet::write_new_file(path, &topo) {
+        let text = pft_sim::net::topology::anynet_write::write_config(
+            &a.topo.cfg,
+            a.local_latency,
+            a.global_latency,
+        );
+        return match pft_sim::net::topology::anynet::write_new_file(path, &text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(what) => {
                 pft_sim::eprintln_safe!(

@@ -24,6 +24,7 @@
 //! shortest path in the graph (BookSim's `min_anynet` takes the shortest one, which can
 //! deadlock): the cost of deadlock freedom on one lane.
 
+pub use super::anynet_write::{write, write_new_file, write_with};
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
 use std::cmp::Reverse;
@@ -643,49 +644,4 @@ pub(super) fn build(
         attach,
         route,
     }
-}
-
-/// Writes `t` as a new file at `path` (an existing file, link or directory is refused);
-/// a file it could not finish (a full disk) is removed. The error says why.
-pub fn write_new_file(path: &std::path::Path, t: &Topology) -> Result<(), String> {
-    let text = write(t);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| {
-            if path.is_dir() {
-                "is a directory".to_string()
-            } else {
-                e.to_string()
-            }
-        })?;
-    std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| {
-        let _ = std::fs::remove_file(path);
-        e.to_string()
-    })
-}
-
-/// `t` in the `anynet` format: a line per router with its NICs and its links to routers of
-/// higher number (so each link once), no latencies. `Graph::parse` of it gives `t`'s
-/// routers, NICs and ports back (port order: NICs, then routers by number, as BookSim's),
-/// for topologies whose ports are in that order (fat trees and k-ary n-trees are; others
-/// keep their links, not their port numbers).
-pub fn write(t: &Topology) -> String {
-    let mut out = String::new();
-    for (r, sw) in t.switches().iter().enumerate() {
-        let mut line = format!("router {r}");
-        for p in &sw.ports {
-            match *p {
-                Peer::Nic(n) => line.push_str(&format!(" node {}", n.0)),
-                Peer::Switch { switch, .. } if switch as usize > r => {
-                    line.push_str(&format!(" router {switch}"))
-                }
-                _ => {}
-            }
-        }
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
 }

@@ -16,6 +16,7 @@
 //! spine sends d down to leaf d / h. Paths are up*/down*: leaf, spine, leaf (or one leaf).
 
 pub mod anynet;
+pub mod anynet_write;
 pub mod cube;
 pub mod dragonfly;
 mod fly;

@@ -1,0 +1,72 @@
+//! Any built-in topology (but the butterfly, whose links go one way) written in BookSim's
+//! `anynet` format (`net-bench --write-anynet`), with the latencies of a dragonfly's links
+//! when they have their own.
+
+use super::{Peer, Topology};
+use crate::net::TopologyConfig;
+
+/// Writes `text` (`write`, `write_with`) as a new file at `path` (an existing file, link
+/// or directory is refused); a file it could not finish (a full disk) is removed. The
+/// error says why.
+pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| {
+            if path.is_dir() {
+                "is a directory".to_string()
+            } else {
+                e.to_string()
+            }
+        })?;
+    std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| {
+        let _ = std::fs::remove_file(path);
+        e.to_string()
+    })
+}
+
+/// `t` in the `anynet` format, no latencies: a line per router with its NICs and its links
+/// to routers of higher number (so each link once). `Graph::parse` of it gives `t`'s
+/// routers, NICs and ports back (port order: NICs, then routers by number, as BookSim's),
+/// for topologies whose ports are in that order (fat trees and k-ary n-trees are; others
+/// keep their links, not their port numbers).
+pub fn write(t: &Topology) -> String {
+    write_with(t, &|_, _| None)
+}
+
+/// `write`, and `latency(router, port)` is the latency of the
+/// channel out of a router port to another router, if it has one of its own: it is
+/// written after `router M` on the line of each end, since a latency in the file sets the
+/// channel from the line's router only (a link's two channels may differ: each end writes
+/// its own, and a link is written from its lower end too when only the higher one gives a
+/// latency); `Graph::parse` gives those latencies back.
+pub fn write_with(t: &Topology, latency: &dyn Fn(u32, u32) -> Option<u32>) -> String {
+    let mut out = String::new();
+    for (r, sw) in t.switches().iter().enumerate() {
+        let mut line = format!("router {r}");
+        for (p, peer) in sw.ports.iter().enumerate() {
+            match *peer {
+                Peer::Nic(n) => line.push_str(&format!(" node {}", n.0)),
+                Peer::Switch { switch, .. } => match latency(r as u32, p as u32) {
+                    Some(l) => line.push_str(&format!(" router {switch} {l}")),
+                    None if switch as usize > r => line.push_str(&format!(" router {switch}")),
+                    None => {}
+                },
+                _ => {}
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Topology `cfg` built and written (`write_with`), a dragonfly's links inside its groups
+/// with latency `local` and between groups `global` where given (its
+/// `local_latency_cycles` and `global_latency_cycles`; other topologies have none).
+pub fn write_config(cfg: &TopologyConfig, local: Option<u32>, global: Option<u32>) -> String {
+    let shape = cfg.dragonfly();
+    let latency = |_r: u32, p: u32| shape.and_then(|d| if d.is_global(p) { global } else { local });
+    write_with(&Topology::build(cfg), &latency)
+}
