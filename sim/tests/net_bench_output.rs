@@ -63,8 +63,9 @@ fn a_one_cycle_run_prints_numbers_or_n_a() {
     }
 }
 
-/// `--write-anynet` refuses what the file cannot say (a butterfly's one-way links, the
-/// dragonfly's latencies) and writes nothing.
+/// `--write-anynet` refuses what the file cannot say (a butterfly's one-way links, link
+/// latencies of a topology that has none of its own) and writes nothing; a dragonfly's
+/// latencies are written after `router M`.
 #[test]
 fn write_anynet_refuses_what_a_file_cannot_hold() {
     let dir = std::env::temp_dir().join(format!("net-bench-anynet-{}", std::process::id()));
@@ -74,15 +75,8 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
     for (args, says) in [
         (vec!["--topo", "fly:2,3"], "one way"),
         (
-            vec![
-                "--topo",
-                "dragonfly:2,4,2",
-                "--vcs",
-                "2",
-                "--global-latency",
-                "100",
-            ],
-            "without latencies",
+            vec!["--topo", "torus:4,2", "--local-latency", "10"],
+            "apply to dragonflies",
         ),
     ] {
         let o = Command::new(NET_BENCH)
@@ -95,6 +89,29 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!path.exists(), "{args:?}: nothing is written");
     }
+    // a dragonfly's global links with their latency (both ends' lines), local ones bare
+    line(&[
+        "--topo",
+        "dragonfly:2,4,2",
+        "--global-latency",
+        "100",
+        "--write-anynet",
+        p,
+    ]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with(
+            "router 0 node 0 node 1 router 1 router 2 router 3 router 4 100 router 8 100\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\nrouter 4 node 8 node 9 router 5 router 6 router 7 router 0 100 router 8 100\n"
+        ),
+        "{text}"
+    );
+    std::fs::remove_file(&path).unwrap();
     // a tree is written, and runs from the file
     line(&["--topo", "tree:2,3", "--write-anynet", p]);
     assert!(line(&["--topo", &format!("file:{p}"), "--cycles", "50"]).contains("nodes=8"));

@@ -1,9 +1,11 @@
 //! The lane router scans its lanes on `u64` masks where a router has at most 64 lanes and
 //! on `u128` ones above (`LaneMask`, for speed). The width is an implementation detail:
 //! forced wide at every router (`set_wide_lane_masks`), every lane configuration below
-//! delivers the same messages in the same cycles, saturated, with the checker on. Fails
-//! if the narrow path scans, shifts or grants differently (a lane's bit at the wrong
-//! place, a lost lane, another round-robin winner).
+//! delivers the same messages in the same cycles, saturated, with the checker on, on
+//! routers of 10 to 64 lanes (lanes up to 63 used by links between routers, and by Disha
+//! and the central allocator) and one of 80 (wide either way). Fails if the narrow path
+//! scans, shifts or grants differently (measured: its masks cut to 32 bits; the narrow
+//! path taken up to 128 lanes). It cannot tell whether `set_wide_lane_masks` took effect.
 
 use pft_sim::net::{
     Allocator, BernoulliSource, LaneReuse, NetConfig, Pattern, Routing, Switching, TopologyConfig,
@@ -87,6 +89,47 @@ fn cases() -> Vec<(&'static str, NetConfig)> {
             ),
         ),
     ];
+    // the high half of the narrow masks, up to lane 63: a 64-lane switch (8 ports x 8
+    // lanes), a 64-lane dragonfly router (its global ports on lanes 48-63), Disha (12 lane
+    // records a port) and the central allocator on 60
+    cases.push((
+        "4-ary 2-tree, 8 lanes a port (64 lanes)",
+        lanes(
+            TopologyConfig::KaryNtree {
+                k: 4,
+                n: 2,
+                hosts: None,
+            },
+            8,
+            4,
+            None,
+        ),
+    ));
+    cases.push((
+        "dragonfly p 2, a 5, h 2, ugal, 8 lanes a port (64 lanes)",
+        lanes(
+            TopologyConfig::Dragonfly {
+                p: 2,
+                a: 5,
+                h: 2,
+                g: None,
+            },
+            8,
+            8,
+            Some(Routing::Ugal),
+        ),
+    ));
+    cases.push((
+        "torus disha, 11 lanes and the deadlock buffer a port (60 lanes)",
+        lanes(torus.clone(), 11, 4, Some(Routing::Disha)),
+    ));
+    cases.push((
+        "torus central allocator, 12 lanes a port (60 lanes)",
+        NetConfig {
+            allocator: Some(Allocator::Central),
+            ..lanes(torus.clone(), 12, 4, None)
+        },
+    ));
     for routing in [Routing::Ugal, Routing::Par, Routing::Min] {
         cases.push((
             "dragonfly",

@@ -42,6 +42,12 @@ run() {
         tr ' ' '\n' | sed -n 's/^accepted_flits_per_node_cycle=//p; s/^latency_mean_cycles=//p' |
         paste -sd,
 }
+for o in ${ONLY:-}; do
+    if ! printf '%s\n' "${cases[@]}" | grep -q "^$o|"; then
+        echo "error: ONLY: no case named $o" >&2
+        exit 1
+    fi
+done
 echo "topology,offered,file_routing,builtin_accepted,builtin_latency,file_accepted,file_latency" > "$out.part"
 for c in "${cases[@]}"; do
     IFS='|' read -r name topo routings opts own tops <<< "$c"

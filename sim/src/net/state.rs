@@ -25,8 +25,9 @@ const _: () = assert!(Mask::BITS >= super::config::MAX_LANES);
 
 /// A working copy of a switch's `Mask`, as wide as its records need: `u64` for up to 64
 /// (a torus's 5 ports x 4 lanes), `u128` above. The lane router's scans run on it: a
-/// `u128` shift by a run-time amount or scan costs several instructions where a `u64`'s
-/// costs one (the switch allocator on the 16-ary 2-cube: -10 % of the run's instructions).
+/// `u128` shift by a run-time amount or scan takes several instructions where a `u64`'s
+/// takes one (the 16-ary 2-cube with 4 lanes: 14 % fewer instructions in all on `u64`,
+/// docs/performance.md).
 pub(crate) trait LaneMask:
     Copy
     + PartialEq
@@ -43,11 +44,13 @@ pub(crate) trait LaneMask:
     const ONE: Self;
     /// The low bits of a record mask (every bit of a switch with at most `Self`'s width).
     fn of(m: Mask) -> Self;
+    /// `m` zero-extended (or as it is).
     fn from_u64(m: u64) -> Self;
     /// The low 64 bits.
     fn low(self) -> u64;
     /// As a record mask.
     fn wide(self) -> Mask;
+    /// The lowest set bit's index (the width when none is set).
     fn tz(self) -> u32;
 }
 

@@ -24,7 +24,7 @@
 //! shortest path in the graph (BookSim's `min_anynet` takes the shortest one, which can
 //! deadlock): the cost of deadlock freedom on one lane.
 
-pub use super::anynet_write::{write, write_new_file, write_with};
+pub use super::anynet_write::{write, write_new_file};
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
 use std::cmp::Reverse;

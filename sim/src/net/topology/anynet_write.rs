@@ -4,6 +4,7 @@
 
 use super::{Peer, Topology};
 use crate::net::TopologyConfig;
+use std::collections::HashMap;
 
 /// Writes `text` (`write`, `write_with`) as a new file at `path` (an existing file, link
 /// or directory is refused); a file it could not finish (a full disk) is removed. The
@@ -35,12 +36,11 @@ pub fn write(t: &Topology) -> String {
     write_with(t, &|_, _| None)
 }
 
-/// `write`, and `latency(router, port)` is the latency of the
-/// channel out of a router port to another router, if it has one of its own: it is
-/// written after `router M` on the line of each end, since a latency in the file sets the
-/// channel from the line's router only (a link's two channels may differ: each end writes
-/// its own, and a link is written from its lower end too when only the higher one gives a
-/// latency); `Graph::parse` gives those latencies back.
+/// `write`, and `latency(router, port)` is the latency of the channel out of a router port
+/// to another router, if it has one of its own. A latency in the file sets the channel from
+/// the line's router only, so each end writes its own channel's latency after `router M`
+/// on its line (a link is then named on both lines; without latencies, on the lower end's
+/// alone). `Graph::parse` gives those latencies back.
 pub fn write_with(t: &Topology, latency: &dyn Fn(u32, u32) -> Option<u32>) -> String {
     let mut out = String::new();
     for (r, sw) in t.switches().iter().enumerate() {
@@ -62,11 +62,24 @@ pub fn write_with(t: &Topology, latency: &dyn Fn(u32, u32) -> Option<u32>) -> St
     out
 }
 
-/// Topology `cfg` built and written (`write_with`), a dragonfly's links inside its groups
-/// with latency `local` and between groups `global` where given (its
-/// `local_latency_cycles` and `global_latency_cycles`; other topologies have none).
+/// Topology `cfg` built and written (`write_with`) with its links' own latencies: a
+/// dragonfly's inside its groups `local` and between groups `global` where given (its
+/// `local_latency_cycles` and `global_latency_cycles`); a file's those the file gave; other
+/// topologies have none.
 pub fn write_config(cfg: &TopologyConfig, local: Option<u32>, global: Option<u32>) -> String {
     let shape = cfg.dragonfly();
-    let latency = |_r: u32, p: u32| shape.and_then(|d| if d.is_global(p) { global } else { local });
+    let file: HashMap<(u32, u32), u32> = match cfg {
+        TopologyConfig::File { graph: Some(g), .. } => g
+            .latencies()
+            .into_iter()
+            .map(|(r, p, l)| ((r, p), l))
+            .collect(),
+        _ => HashMap::new(),
+    };
+    let latency = |r: u32, p: u32| match shape {
+        Some(d) if d.is_global(p) => global,
+        Some(_) => local,
+        None => file.get(&(r, p)).copied(),
+    };
     write_with(&Topology::build(cfg), &latency)
 }
