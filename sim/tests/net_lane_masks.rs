@@ -32,6 +32,11 @@ fn lanes(topology: TopologyConfig, vcs: u32, buf: u32, routing: Option<Routing>)
 
 fn cases() -> Vec<(&'static str, NetConfig)> {
     let torus = TopologyConfig::Torus { k: 4, n: 2 };
+    let tree = TopologyConfig::KaryNtree {
+        k: 4,
+        n: 2,
+        hosts: None,
+    };
     let dragonfly = TopologyConfig::Dragonfly {
         p: 2,
         a: 4,
@@ -75,35 +80,14 @@ fn cases() -> Vec<(&'static str, NetConfig)> {
                 Some(Routing::Duato),
             ),
         ),
-        (
-            "4-ary 2-tree",
-            lanes(
-                TopologyConfig::KaryNtree {
-                    k: 4,
-                    n: 2,
-                    hosts: None,
-                },
-                2,
-                4,
-                None,
-            ),
-        ),
+        ("4-ary 2-tree", lanes(tree.clone(), 2, 4, None)),
     ];
     // the high half of the narrow masks, up to lane 63: a 64-lane switch (8 ports x 8
     // lanes), a 64-lane dragonfly router (its global ports on lanes 48-63), Disha (12 lane
     // records a port) and the central allocator on 60
     cases.push((
         "4-ary 2-tree, 8 lanes a port (64 lanes)",
-        lanes(
-            TopologyConfig::KaryNtree {
-                k: 4,
-                n: 2,
-                hosts: None,
-            },
-            8,
-            4,
-            None,
-        ),
+        lanes(tree, 8, 4, None),
     ));
     cases.push((
         "dragonfly p 2, a 5, h 2, ugal, 8 lanes a port (64 lanes)",
