@@ -25,15 +25,19 @@ pub fn with_digit(r: u32, k: u32, d: u32, v: u32) -> u32 {
     r - digit(r, k, d) * k.pow(d) + v * k.pow(d)
 }
 
-/// The output port of router `r` towards router `dst` under DOR (`2n`: eject).
+/// The output port of router `r` towards router `dst` under DOR (`2n`: eject). (Digit by
+/// digit with one division each, no powers: a head's route at every router.)
 pub fn dor_port(r: u32, dst: u32, k: u32, n: u32, wrap: bool) -> u32 {
+    let (mut a, mut b) = (r, dst);
     for d in 0..n {
-        let (x, y) = (digit(r, k, d), digit(dst, k, d));
+        let (x, y) = (a % k, b % k);
+        (a, b) = (a / k, b / k);
         if x == y {
             continue;
         }
         let plus = if wrap {
-            2 * ((y + k - x) % k) <= k
+            // (y - x) mod k, from 1 to k - 1 here
+            2 * (if y > x { y - x } else { y + k - x }) <= k
         } else {
             y > x
         };
@@ -97,5 +101,52 @@ pub(super) fn build(k: u32, n: u32, wrap: bool) -> Topology {
         description: format!(
             "{k}-ary {n}-cube {kind}: {nodes} routers of {radix} ports, one NIC each, dimension-order routing"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `dor_port` is the rule as first written (digits by powers, the ring distance by
+    /// remainder), for every pair of routers of small tori and meshes.
+    #[test]
+    fn dor_port_is_the_rule_by_digits() {
+        let rule = |r: u32, dst: u32, k: u32, n: u32, wrap: bool| {
+            for d in 0..n {
+                let (x, y) = (digit(r, k, d), digit(dst, k, d));
+                if x == y {
+                    continue;
+                }
+                let plus = if wrap {
+                    2 * ((y + k - x) % k) <= k
+                } else {
+                    y > x
+                };
+                return if plus { 2 * d } else { 2 * d + 1 };
+            }
+            2 * n
+        };
+        for (k, n) in [
+            (2u32, 1u32),
+            (3, 2),
+            (4, 2),
+            (5, 3),
+            (8, 2),
+            (16, 2),
+            (4, 4),
+        ] {
+            for wrap in [true, false] {
+                for r in 0..k.pow(n) {
+                    for dst in 0..k.pow(n) {
+                        assert_eq!(
+                            dor_port(r, dst, k, n, wrap),
+                            rule(r, dst, k, n, wrap),
+                            "{k}-ary {n}-cube, wrap {wrap}: {r} -> {dst}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
