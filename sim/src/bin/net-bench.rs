@@ -204,8 +204,8 @@ pub struct Args {
     pattern: PatternArg,
     /// Write the topology (--topo) as a file in BookSim's anynet format to PATH (a new
     /// file: an existing one is refused) and exit; run it with `--topo file:PATH`. Not for
-    /// a butterfly (one-way links). A dragonfly's --local-latency and --global-latency are
-    /// written as the latencies of its links
+    /// a butterfly (one-way links). A dragonfly's --local-latency and --global-latency, and
+    /// a file topology's own latencies, are written as the latencies of its links
     #[arg(long, value_name = "PATH")]
     write_anynet: Option<std::path::PathBuf>,
     /// Run seed (any u64).

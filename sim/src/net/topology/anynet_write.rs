@@ -1,6 +1,6 @@
-//! Any built-in topology (but the butterfly, whose links go one way) written in BookSim's
-//! `anynet` format (`net-bench --write-anynet`), with the latencies of a dragonfly's links
-//! when they have their own.
+//! Any built-in topology (but the butterfly, whose links go one way) or file topology
+//! written in BookSim's `anynet` format (`net-bench --write-anynet`), with its links'
+//! latencies where they have their own (a dragonfly's local and global latencies, a file's).
 
 use super::{Peer, Topology};
 use crate::net::TopologyConfig;
