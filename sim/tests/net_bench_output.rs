@@ -111,6 +111,23 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
         ),
         "{text}"
     );
+    // written again from the file: the same latencies (each channel's on its line)
+    let again = dir.join("again.net");
+    let a = again.to_str().unwrap();
+    line(&["--topo", &format!("file:{p}"), "--write-anynet", a]);
+    let text2 = std::fs::read_to_string(&again).unwrap();
+    assert_eq!(
+        text2.matches(" 100").count(),
+        text.matches(" 100").count(),
+        "{text2}"
+    );
+    assert!(
+        text2.starts_with(
+            "router 0 node 0 node 1 router 1 router 2 router 3 router 4 100 router 8 100\n"
+        ),
+        "{text2}"
+    );
+    std::fs::remove_file(&again).unwrap();
     std::fs::remove_file(&path).unwrap();
     // a tree is written, and runs from the file
     line(&["--topo", "tree:2,3", "--write-anynet", p]);
