@@ -15,24 +15,21 @@ use pft_sim::net::{
 };
 use pft_sim::{CcConfig, EngineKind, Network};
 
+mod lane_config;
+use lane_config::lanes;
+
 /// A small torus with short lanes and packets longer than a lane (wormhole), so fully
 /// adaptive routing deadlocks quickly at full load.
 fn cfg(k: u32, vcs: u32) -> NetConfig {
     NetConfig {
-        topology: TopologyConfig::Torus { k, n: 2 },
-        vcs: Some(vcs),
-        vc_buf_flits: Some(4),
-        routing: Some(Routing::Disha),
-        buffer_flits: 64,
-        eject_buffer_flits: 64,
-        mtu_bytes: 16 * 64,
-        link_latency_cycles: 1,
-        credit_latency_cycles: 1,
-        switch_latency_cycles: 1,
         head_latency_cycles: Some(1),
-        check: true,
         deadlock_cycles: 20_000,
-        ..NetConfig::default()
+        ..lanes(
+            TopologyConfig::Torus { k, n: 2 },
+            vcs,
+            4,
+            Some(Routing::Disha),
+        )
     }
 }
 

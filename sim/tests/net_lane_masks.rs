@@ -12,23 +12,8 @@ use pft_sim::net::{
 };
 use pft_sim::{CcConfig, EngineKind, Network, PftConfig};
 
-fn lanes(topology: TopologyConfig, vcs: u32, buf: u32, routing: Option<Routing>) -> NetConfig {
-    NetConfig {
-        topology,
-        vcs: Some(vcs),
-        vc_buf_flits: Some(buf),
-        routing,
-        buffer_flits: 64,
-        eject_buffer_flits: 64,
-        mtu_bytes: 16 * 64,
-        link_latency_cycles: 1,
-        credit_latency_cycles: 1,
-        switch_latency_cycles: 1,
-        check: true,
-        deadlock_cycles: 2_000,
-        ..NetConfig::default()
-    }
-}
+mod lane_config;
+use lane_config::lanes;
 
 fn cases() -> Vec<(&'static str, NetConfig)> {
     let torus = TopologyConfig::Torus { k: 4, n: 2 };

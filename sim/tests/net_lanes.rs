@@ -26,27 +26,11 @@ use std::collections::HashMap;
 
 mod cdg;
 use cdg::acyclic;
+mod lane_config;
+use lane_config::lanes;
 
 /// A channel-dependency graph: (router, output port, lane) to the lanes that follow it.
 type Graph = HashMap<(u32, u32, u32), Vec<(u32, u32, u32)>>;
-
-fn lanes(topology: TopologyConfig, vcs: u32, buf: u32, routing: Option<Routing>) -> NetConfig {
-    NetConfig {
-        topology,
-        vcs: Some(vcs),
-        vc_buf_flits: Some(buf),
-        routing,
-        buffer_flits: 64,
-        eject_buffer_flits: 64,
-        mtu_bytes: 16 * 64,
-        link_latency_cycles: 1,
-        credit_latency_cycles: 1,
-        switch_latency_cycles: 1,
-        check: true,
-        deadlock_cycles: 2_000,
-        ..NetConfig::default()
-    }
-}
 
 fn run(
     cfg: &NetConfig,

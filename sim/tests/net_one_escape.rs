@@ -23,6 +23,9 @@ use std::collections::{HashMap, HashSet};
 mod cdg;
 use cdg::acyclic;
 
+mod lane_config;
+use lane_config::lanes;
+
 /// (router, output port, lane) to the escape lanes a packet holding it may wait for next.
 type Graph = HashMap<(u32, u32, u32), Vec<(u32, u32, u32)>>;
 
@@ -146,21 +149,14 @@ fn one_escape_lane_is_deadlock_free_by_duatos_extended_graph_and_only_if_kept() 
 
 fn cfg(k: u32, vcs: u32, buf: u32) -> NetConfig {
     NetConfig {
-        topology: TopologyConfig::Torus { k, n: 2 },
-        vcs: Some(vcs),
-        vc_buf_flits: Some(buf),
-        routing: Some(Routing::Duato),
         escape_lanes: Some(1),
-        buffer_flits: 64,
-        eject_buffer_flits: 64,
-        mtu_bytes: 16 * 64,
-        link_latency_cycles: 1,
-        credit_latency_cycles: 1,
-        switch_latency_cycles: 1,
         head_latency_cycles: Some(1),
-        check: true,
-        deadlock_cycles: 2_000,
-        ..NetConfig::default()
+        ..lanes(
+            TopologyConfig::Torus { k, n: 2 },
+            vcs,
+            buf,
+            Some(Routing::Duato),
+        )
     }
 }
 
