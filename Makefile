@@ -258,7 +258,8 @@ study:
 ## same-results: every shipped scenario at git revision REV and now, compared file by file
 ##               (proves a refactor kept results bit-identical; 1-2 hours: measured 2026-11-29,
 ##               3,320 + 3,542 s of compare on a shared 2-core machine; not in CI). REV's default:
-##               the last revision compared in full (858 files, 0 differences; commit fcf1afa)
+##               c9563ac, the base of the last full comparison (858 files, 0 differences,
+##               recorded in commit fcf1afa)
 REV ?= c9563ac
 same-results:
 	bash tb/examples/same_results.sh $(REV) $(OUT)/same-results-$(REV)

@@ -78,6 +78,11 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
             vec!["--topo", "torus:4,2", "--local-latency", "10"],
             "apply to dragonflies",
         ),
+        // a ring of two: two links between the same routers, which a file would merge
+        (
+            vec!["--topo", "torus:2,2"],
+            "routers 0 and 1 are joined by two links",
+        ),
     ] {
         let o = Command::new(NET_BENCH)
             .args(&args)

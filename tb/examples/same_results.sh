@@ -21,6 +21,14 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
     echo "error: $out exists and is not empty; give a new directory" >&2
     exit 1
 fi
+# REV and the scenarios named are checked before anything is written
+git -C "$root" rev-parse --verify -q "$rev^{commit}" >/dev/null ||
+    { echo "error: $rev is not a revision of this repository" >&2; exit 2; }
+for s in "$@"; do
+    # both versions run REV's file: a scenario REV does not have cannot be compared
+    git -C "$root" cat-file -e "$rev:scenarios/$s.toml" 2>/dev/null ||
+        { echo "error: scenarios/$s.toml does not exist at $rev" >&2; exit 2; }
+done
 mkdir -p "$out/old" "$out/new"
 out=$(cd "$out" && pwd)
 wt=$(mktemp -d)
@@ -36,10 +44,6 @@ if [ ${#scenarios[@]} -eq 0 ]; then
         [ -f "$root/scenarios/$s.toml" ] && scenarios+=("$s")
     done
 fi
-for s in "${scenarios[@]}"; do
-    # both versions run REV's file: a scenario REV does not have cannot be compared
-    [ -f "$wt/scenarios/$s.toml" ] || { echo "error: scenarios/$s.toml does not exist at $rev" >&2; exit 2; }
-done
 (cd "$wt" && CARGO_TARGET_DIR="$root/target/same-results" cargo build --release -q --bin pftsim)
 cp "$root/target/same-results/release/pftsim" "$out/pftsim-old"
 (cd "$root" && cargo build --release -q --bin pftsim)

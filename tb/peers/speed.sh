@@ -82,13 +82,19 @@ summary() {
     column -s, -t < "$1/summary.csv"
 }
 
+usage() { echo "usage: bash tb/peers/speed.sh OUT_DIR [ROUNDS] | --summary OUT_DIR" >&2; exit 2; }
 if [ "${1:-}" = --summary ]; then
-    summary "${2:?usage: speed.sh --summary OUT_DIR}"
+    [ -n "${2:-}" ] || usage
+    summary "$2"
     exit 0
 fi
 
-out=${1:?usage: speed.sh OUT_DIR [ROUNDS]}
+[ -n "${1:-}" ] || usage
+out=$1
 rounds=${2:-3}
+for v in "ROUNDS=$rounds" "WARMUP=${WARMUP:-2000}" "MEASURED=${MEASURED:-8000}"; do
+    [[ ${v#*=} =~ ^[1-9][0-9]*$ ]] || { echo "error: ${v%%=*} = ${v#*=}: must be a positive whole number" >&2; exit 2; }
+done
 [ -e "$out" ] && { echo "error: $out exists: give a new directory (results are never overwritten)" >&2; exit 1; }
 out=$(realpath -m "$out")
 warmup=${WARMUP:-2000}

@@ -16,7 +16,8 @@
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
 //! both, accepted load, mean message latency and peak RSS (VmHWM from /proc/self/status). A bad argument is a
-//! usage error (exit status 2) naming the flag and its range; a refused network, exit 1.
+//! usage error (exit status 2) naming the flag and its range, as is a flag value the network
+//! refuses; a network that fails to build or run, exit 1.
 
 use clap::Parser;
 use pft_sim::cc::pft::{EngineKind, PftConfig};
@@ -528,13 +529,13 @@ fn main() -> ExitCode {
     if let Some(path) = &a.write_anynet {
         // what the file cannot say is refused, not dropped
         let refused = if matches!(a.topo.cfg, TopologyConfig::KaryNfly { .. }) {
-            Some("a butterfly's links go one way (NICs inject at stage 0, eject at the last): an anynet link goes both ways")
+            Some("a butterfly's links go one way (NICs inject at stage 0, eject at the last): an anynet link goes both ways".to_string())
         } else if (a.local_latency.is_some() || a.global_latency.is_some())
             && a.topo.cfg.dragonfly().is_none()
         {
-            Some("--local-latency and --global-latency apply to dragonflies (links inside and between groups)")
+            Some("--local-latency and --global-latency apply to dragonflies (links inside and between groups)".to_string())
         } else {
-            None
+            pft_sim::net::topology::anynet_write::parallel_link(&a.topo.cfg).map(|(r, m)| format!("routers {r} and {m} are joined by two links (a 2-ary torus's two ways round its rings): an anynet file names a link once, and a reader merges a link named twice"))
         };
         if let Some(why) = refused {
             pft_sim::eprintln_safe!("error: --write-anynet: {why}");

@@ -341,29 +341,13 @@ impl<S: Scheme> Network<S> {
             && cfg.routing != Some(super::lanes::Routing::Disha)
             && cfg.fault.is_none();
         let switches = sw.sw.len() as u32;
-        // entries a lane or port can hold: its flits, and one whose flits all left (a lane
-        // fed by a NIC holds `buffer_flits`, as the NIC's credits say)
-        let rec_most = if cfg.vcs.is_some() {
-            vc_buf.max(cfg.buffer_flits)
-        } else {
-            cfg.buffer_flits
-        } as u64
-            + 1;
-        let oq_most =
-            cfg.speedup
-                .map_or(0, |_| cfg.out_buffer_flits.unwrap_or(cfg.buffer_flits)) as u64;
-        let per_switch = max_radix as u64 * (v as u64 * rec_most + oq_most);
-        let per_nic = cfg.eject_buffer_flits as u64 + 1;
-        let buckets = (max_lat as u64 + 1).next_power_of_two();
+        debug_assert_eq!(
+            max_lat,
+            max_latency(cfg, &topo),
+            "the wheels' and the check's"
+        );
         let (pool_nic, pool_sw, entries) =
-            chunking(nodes, switches, per_switch, per_nic, buckets)
-            .ok_or_else(|| {
-                NetError::Config(FieldError::new(
-                    "buffer_flits",
-                    cfg.buffer_flits,
-                    format!("{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names: lower buffer_flits, eject_buffer_flits or vc_buf_flits"),
-                ))
-            })?;
+            entry_pools(cfg, &topo, max_lat).map_err(NetError::Config)?;
         // receivers with channels of their own: the NIC chunks, then the switch chunks
         let threads = cfg.threads.max(1);
         let (nic_chunk, sw_chunk) = (
@@ -462,6 +446,75 @@ impl<S: Scheme> Network<S> {
 /// the 16,512-NIC dragonfly, 258 NIC and 516 switch chunks made one thread 28 % slower
 /// than one set of channels, measured 2026-11-30).
 const MAX_CHUNKS: u32 = 128;
+
+/// The longest channel latency of the network `cfg` describes, built as `topo` (flits:
+/// link and switch; credits, with the credit faults' extra; a dragonfly's and a file's own
+/// link latencies), which sizes the timing wheels. `check` sizes them the same way.
+pub(crate) fn max_latency(cfg: &NetConfig, topo: &Topology) -> u32 {
+    let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
+    let mut most = (cfg.link_latency_cycles + cfg.switch_latency_cycles)
+        .max(cfg.credit_latency_cycles + credit_extra);
+    if let Some(shape) = cfg.topology.dragonfly() {
+        for spec in topo.switches() {
+            for (p, peer) in spec.ports.iter().enumerate() {
+                let l = if shape.is_global(p as u32) {
+                    cfg.global_latency_cycles
+                } else {
+                    cfg.local_latency_cycles
+                };
+                if let (Peer::Switch { .. }, Some(l)) = (peer, l) {
+                    most = most.max(l + cfg.switch_latency_cycles);
+                }
+            }
+        }
+    }
+    if let TopologyConfig::File { graph: Some(g), .. } = &cfg.topology {
+        for (_, _, l) in g.latencies() {
+            most = most.max(l + cfg.switch_latency_cycles);
+        }
+    }
+    most
+}
+
+/// The entry pools of the network `cfg` describes, built as `topo`, with channels of up
+/// to `max_lat` cycles (`chunking`), or the error `check` and `build` both give when its
+/// buffers could hold more entries than a 32-bit id names. The error names the buffer
+/// that weighs most: the NICs' `eject_buffer_flits`, else the lanes' `vc_buf_flits` where
+/// it is above `buffer_flits`, else `buffer_flits`.
+pub(crate) fn entry_pools(
+    cfg: &NetConfig,
+    topo: &Topology,
+    max_lat: u32,
+) -> Result<(u32, u32, Entries), FieldError> {
+    let (nodes, switches) = (topo.nodes(), topo.switches().len() as u32);
+    let max_radix = topo.switches().iter().map(|s| s.radix).max().unwrap_or(1);
+    let v = cfg.lane_records().unwrap_or(1);
+    let vc_buf = cfg.vc_buf_flits.unwrap_or(super::lanes::DEFAULT_VC_BUF);
+    // entries a lane or port can hold: its flits, and one whose flits all left (a lane
+    // fed by a NIC holds `buffer_flits`, as the NIC's credits say)
+    let lanes = cfg.vcs.is_some() && vc_buf > cfg.buffer_flits;
+    let rec_most = if lanes { vc_buf } else { cfg.buffer_flits } as u64 + 1;
+    let oq_most = cfg
+        .speedup
+        .map_or(0, |_| cfg.out_buffer_flits.unwrap_or(cfg.buffer_flits)) as u64;
+    let per_switch = max_radix as u64 * (v as u64 * rec_most + oq_most);
+    let per_nic = cfg.eject_buffer_flits as u64 + 1;
+    let buckets = (max_lat as u64 + 1).next_power_of_two();
+    chunking(nodes, switches, per_switch, per_nic, buckets).ok_or_else(|| {
+        let (field, value) = if per_nic * CHUNK_NICS as u64 > per_switch * 4 {
+            ("eject_buffer_flits", cfg.eject_buffer_flits)
+        } else if lanes {
+            ("vc_buf_flits", vc_buf)
+        } else {
+            ("buffer_flits", cfg.buffer_flits)
+        };
+        FieldError::new(
+            field,
+            value,
+            format!("{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names: lower buffer_flits, eject_buffer_flits or vc_buf_flits"),
+        )
+    })
+}
 
 /// The chunks of the entry pools: NICs per pool (64, or a larger power of two, so that
 /// there are at most `MAX_CHUNKS`), switches per pool (at least 4, a power of two with at

@@ -588,6 +588,14 @@ impl NetConfig {
                 ),
             ));
         }
+        // The buffers' entries against their 32-bit ids, as building the network judges
+        // them (with every other value valid: they size the buffers).
+        if let (Some(t), true) = (&topo, errs.is_empty()) {
+            let lat = super::build::max_latency(self, t);
+            if let Err(e) = super::build::entry_pools(self, t, lat) {
+                errs.push(e);
+            }
+        }
         // References to NICs, switches and ports: checked against the topology here, so
         // that `pftsim check` refuses what building the network would.
         if let Some(topo) = topo {

@@ -350,8 +350,13 @@ impl TopologyConfig {
                             "topology.hosts",
                             h,
                             format!(
-                                "must be one of {} (m x k^(n-1) = m x {step} with m in 2..={k} dividing k; n = 1: k): NICs 0..hosts of the {k}-ary {n}-tree, each top switch merging k / m of the full tree's",
-                                list.join(", ")
+                                "must be one of {} ({}): NICs 0..hosts of the {k}-ary {n}-tree, each top switch merging k / m of the full tree's",
+                                list.join(", "),
+                                if n == 1 {
+                                    format!("k = {k} at n = 1")
+                                } else {
+                                    format!("m x k^(n-1) = m x {step} with m in 2..={k} dividing k")
+                                }
                             ),
                         ));
                     }
@@ -403,24 +408,34 @@ impl TopologyConfig {
                 }
                 let radix = p + a - 1 + h;
                 if radix > MAX_RADIX {
-                    // blame h while it has room; when p and a alone fill the router, p
-                    let room = (MAX_RADIX + 1).saturating_sub(p + a);
-                    errs.push(if room >= 1 {
+                    // blame h while it has room, then p, then a (when p = h = 1 leaves it
+                    // room), else p with the bound on a and h together
+                    let room = |x: u32, y: u32| (MAX_RADIX + 1).saturating_sub(x + y);
+                    let ports =
+                        format!("p + (a - 1) + h (a router's ports) must be at most {MAX_RADIX}");
+                    errs.push(if room(p, a) >= 1 {
                         bad(
                             "topology.h",
                             h,
-                            format!(
-                                "p + (a - 1) + h (a router's ports) must be at most {MAX_RADIX}: with p = {p}, a = {a}, h <= {room}"
-                            ),
+                            format!("{ports}: with p = {p}, a = {a}, h <= {}", room(p, a)),
+                        )
+                    } else if room(a, h) >= 1 {
+                        bad(
+                            "topology.p",
+                            p,
+                            format!("{ports}: with a = {a}, h = {h}, p <= {}", room(a, h)),
+                        )
+                    } else if room(p, h) >= 1 {
+                        bad(
+                            "topology.a",
+                            a,
+                            format!("{ports}: with p = {p}, h = {h}, a <= {}", room(p, h)),
                         )
                     } else {
                         bad(
                             "topology.p",
                             p,
-                            format!(
-                                "p + (a - 1) + h (a router's ports) must be at most {MAX_RADIX}: with a = {a}, h = {h}, p <= {}",
-                                (MAX_RADIX + 1).saturating_sub(a + h).max(1)
-                            ),
+                            format!("{ports}: with a = {a} and h = {h} no p fits (a + h must be at most {MAX_RADIX})"),
                         )
                     });
                     return errs;
@@ -438,6 +453,14 @@ impl TopologyConfig {
                     }
                 }
                 let nodes = groups as u64 * a as u64 * p as u64;
+                if nodes < 2 {
+                    // g = 1 set (the default a*h + 1 is at least 2), a = p = 1
+                    errs.push(bad(
+                        "topology.g",
+                        groups,
+                        "g*a*p (NICs) must be at least 2: here 1 group x 1 router x 1 NIC",
+                    ));
+                }
                 if nodes > MAX_NODES as u64 {
                     errs.push(bad(
                         if g.is_some() { "topology.g" } else { "topology.h" },

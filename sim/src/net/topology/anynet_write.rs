@@ -83,3 +83,22 @@ pub fn write_config(cfg: &TopologyConfig, local: Option<u32>, global: Option<u32
     };
     write_with(&Topology::build(cfg), &latency)
 }
+
+/// Two routers of topology `cfg` joined by more than one link (a 2-ary torus's + and -
+/// ways round a ring of two), the first such pair: an `anynet` file names a link once, and
+/// a reader (BookSim's, ours) merges a link named twice, so such a topology cannot be
+/// written.
+pub fn parallel_link(cfg: &TopologyConfig) -> Option<(u32, u32)> {
+    let t = Topology::build(cfg);
+    for (r, sw) in t.switches().iter().enumerate() {
+        let mut seen = std::collections::HashSet::new();
+        for peer in &sw.ports {
+            if let Peer::Switch { switch, .. } = *peer {
+                if !seen.insert(switch) {
+                    return Some((r as u32, switch));
+                }
+            }
+        }
+    }
+    None
+}
