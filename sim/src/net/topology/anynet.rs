@@ -585,7 +585,8 @@ pub(super) fn build(
                     links
                         .iter()
                         .filter(|&&(m, _)| {
-                            key(m) > key(r) && down[m as usize] + 1 == down[r as usize]
+                            key(m) > key(r)
+                                && down[m as usize].saturating_add(1) == down[r as usize]
                         })
                         .map(|&(m, _)| m),
                 );
