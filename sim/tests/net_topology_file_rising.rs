@@ -15,23 +15,20 @@
 //! - on the k = 4 dragonfly written as a file, some shortest paths take two global hops
 //!   where the built-in `min` takes one (the counts docs/network.md quotes).
 
-use pft_sim::net::lanes::{rising_candidates, rising_next};
 use pft_sim::net::{NetConfig, NodeId, Peer, Routing, Topology, TopologyConfig};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 mod anynet_util;
 mod cdg;
 use anynet_util::{
     distances, file_cfg, graph, lane_net as net, ring, run, shortest_ports, test_graphs,
 };
-use cdg::acyclic;
+use cdg::{acyclic, rising_cdg, LaneChan};
 
-/// A lane of a channel: `((switch, out_port), lane)`.
-type LaneChan = ((u32, u32), u32);
-
-/// Every lane any packet may take under `routing`, as a (channel, lane) dependency graph,
-/// checking each candidate on the way: on a shortest path, a nonempty lane range within
-/// `vcs`. Returns the graph and whether some head had more than one port to choose from.
+/// Every lane any packet may take under `routing`, as a (channel, lane) dependency graph
+/// (`cdg::rising_cdg`), checking each candidate on the way: on a shortest path, a nonempty
+/// lane range within `vcs`. Returns the graph and whether some head had more than one port
+/// to choose from.
 fn lane_cdg(
     t: &Topology,
     dist: &[Vec<u32>],
@@ -40,56 +37,40 @@ fn lane_cdg(
     adaptive: bool,
 ) -> (HashMap<LaneChan, Vec<LaneChan>>, bool) {
     let sw = t.switches();
-    let mut g: HashMap<LaneChan, Vec<LaneChan>> = HashMap::new();
     let mut choice = false;
-    let mut cand = Vec::new();
-    for d in 0..t.nodes() {
-        let rd = nic_router[d as usize] as usize;
-        // (the lane held, or none from a NIC; the switch; the lowest lane allowed)
-        let mut work: Vec<(Option<LaneChan>, u32, u32)> = (0..t.nodes())
+    let dests: Vec<u32> = (0..t.nodes()).collect();
+    let sources = |d: u32| -> Vec<u32> {
+        (0..t.nodes())
             .filter(|&s| s != d)
-            .map(|s| (None, t.attach(NodeId(s)).0, 0))
-            .collect();
-        let mut seen: HashSet<(Option<LaneChan>, u32)> = HashSet::new();
-        while let Some((held, s, first)) = work.pop() {
-            if !seen.insert((held, s)) {
+            .map(|s| t.attach(NodeId(s)).0)
+            .collect()
+    };
+    let g = rising_cdg(t, &dests, sources, vcs, adaptive, |s, d, table, cand| {
+        let rd = nic_router[d as usize] as usize;
+        assert!(!cand.is_empty());
+        let mut ports = 0;
+        for &(p, lo, hi, _) in cand {
+            let Peer::Switch { switch: m, .. } = sw[s as usize].ports[p as usize] else {
+                assert_eq!((p, lo, hi), (table, 0, 1), "a NIC's port: lane 0");
                 continue;
-            }
-            let table = t.route(s, NodeId(d));
-            rising_candidates(t, s, table, NodeId(d), first, vcs, adaptive, &mut cand);
-            assert!(!cand.is_empty());
-            let mut ports = 0;
-            for &(p, lo, hi, _) in &cand {
-                let Peer::Switch { switch: m, .. } = sw[s as usize].ports[p as usize] else {
-                    assert_eq!((p, lo, hi), (table, 0, 1), "a NIC's port: lane 0");
-                    continue;
-                };
-                ports += 1;
-                assert_eq!(
-                    dist[m as usize][rd] + 1,
-                    dist[s as usize][rd],
-                    "switch {s} port {p} towards NIC {d} is not on a shortest path"
-                );
-                assert!(lo < hi && hi <= vcs, "lanes {lo}..{hi} of {vcs}");
-                for l in lo..hi {
-                    let next = ((s, p), l);
-                    g.entry(next).or_default();
-                    if let Some(h) = held {
-                        g.entry(h).or_default().push(next);
-                    }
-                    work.push((Some(next), m, rising_next(l)));
-                }
-            }
-            if adaptive {
-                // every port on a shortest path is offered
-                let all = shortest_ports(t, dist, s, rd);
-                assert_eq!(ports, all, "switch {s} towards NIC {d}");
-            } else {
-                assert!(cand.len() == 1 && cand[0].0 == table, "the table's port");
-            }
-            choice |= ports > 1;
+            };
+            ports += 1;
+            assert_eq!(
+                dist[m as usize][rd] + 1,
+                dist[s as usize][rd],
+                "switch {s} port {p} towards NIC {d} is not on a shortest path"
+            );
+            assert!(lo < hi && hi <= vcs, "lanes {lo}..{hi} of {vcs}");
         }
-    }
+        if adaptive {
+            // every port on a shortest path is offered
+            let all = shortest_ports(t, dist, s, rd);
+            assert_eq!(ports, all, "switch {s} towards NIC {d}");
+        } else {
+            assert!(cand.len() == 1 && cand[0].0 == table, "the table's port");
+        }
+        choice |= ports > 1;
+    });
     (g, choice)
 }
 

@@ -130,12 +130,14 @@ pub fn shortest_hop(table: u32, hops: u32, nic: bool) -> (u32, u32, u32, bool) {
 }
 
 /// `shortest_rising`'s and `shortest_adaptive`'s candidates at switch `s` for a head to NIC
-/// `dst` whose table port is `table`: the table's port or (`adaptive`) every port on a
-/// shortest path, each on the lanes from `first` (one above the lane the packet came on, 0
+/// `dst` whose table port is `table`: the table's port or (`adaptive`) every port on a path
+/// of least (delay, hops) (`Topology::least_delay`; of fewest hops when every channel has
+/// one latency), each on the lanes from `first` (one above the lane the packet came on, 0
 /// from a NIC) to the highest that leaves one lane for each router-to-router hop after it;
-/// a NIC's port on lane 0. A packet so only ever waits for a higher lane than its own, and
-/// `first` + the hops after < `vcs` holds on every path when `vcs` >= the diameter. Public
-/// for the tests that build the channel-dependency graph.
+/// a NIC's port on lane 0. A packet so only ever waits for a higher lane than its own (the
+/// hops after fall by one at each hop: a subpath of a least path is least too), and
+/// `first` + the hops after < `vcs` holds on every path when `vcs` >= the hops of the
+/// longest least-delay path. Public for the tests that build the channel-dependency graph.
 #[allow(clippy::too_many_arguments)]
 pub fn rising_candidates(
     topo: &Topology,
@@ -161,7 +163,7 @@ pub fn rising_candidates(
     for (p, peer) in ports.iter().enumerate() {
         if let Peer::Switch { switch: m, .. } = *peer {
             let after = topo.hops_to(m, dst);
-            if after + 1 == here {
+            if after + 1 == here && topo.least_delay(s, p as u32, m, dst) {
                 out.push((p as u32, first, vcs - after, true));
             }
         }
@@ -170,7 +172,8 @@ pub fn rising_candidates(
 
 /// `shortest_updown`'s candidates at switch `s` for a head to NIC `dst` whose `updown`
 /// table port is `table`: unless `escaped` (it came on the escape lane from another
-/// router), lanes 1.. of every port on a shortest path (adaptive); then lane 0 of the
+/// router), lanes 1.. of every port on a path of least (delay, hops) (adaptive, as
+/// `rising_candidates`); then lane 0 of the
 /// table's port, the escape. At the destination's router, lane 0 of the NIC's port. A
 /// packet on the escape lane is offered the escape lane alone, so escape lanes wait only
 /// for escape lanes, along up*/down* paths: no cycle (Duato's condition, with no indirect
@@ -195,7 +198,7 @@ pub fn updown_candidates(
         let here = topo.hops_to(s, dst);
         for (p, peer) in ports.iter().enumerate() {
             if let Peer::Switch { switch: m, .. } = *peer {
-                if topo.hops_to(m, dst) + 1 == here {
+                if topo.hops_to(m, dst) + 1 == here && topo.least_delay(s, p as u32, m, dst) {
                     out.push((p as u32, 1, vcs, true));
                 }
             }

@@ -76,13 +76,15 @@ pub enum Routing {
     /// and a path shorter than the diameter has lanes to spare. The lowest free one is
     /// taken, keeping the higher ones for later hops. Needs vcs >= the diameter.
     ShortestRising,
-    /// A file topology, every shortest path: at each router the port on a shortest path
-    /// with the most free credits over its lanes (as `duato`'s adaptive lanes choose), the
-    /// lanes rising as under `shortest_rising`, which keeps it deadlock-free whatever port
-    /// is taken. Packets may arrive out of order. Needs vcs >= the diameter.
+    /// A file topology, every path of least delay (then fewest hops, as `shortest`): at
+    /// each router the port on such a path with the most free credits over its lanes (as
+    /// `duato`'s adaptive lanes choose), the lanes rising as under `shortest_rising`, which
+    /// keeps it deadlock-free whatever port is taken. Packets may arrive out of order.
+    /// Needs vcs as `shortest`.
     ShortestAdaptive,
-    /// A file topology, Duato's protocol on any graph: lanes 1.. take any port on a shortest
-    /// path (the one with the most free credits over its lanes, as `shortest_adaptive`),
+    /// A file topology, Duato's protocol on any graph: lanes 1.. take any port on a path of
+    /// least delay (the one with the most free credits over its lanes, as
+    /// `shortest_adaptive`),
     /// lane 0 is the escape network under up*/down* (the `updown` table). A head is offered
     /// a free adaptive lane first, else the escape lane; once on the escape lane a packet
     /// keeps it, so no escape lane ever waits for an adaptive one and the escape network,
@@ -369,6 +371,10 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     if routing.file_only() {
         let name = routing.name();
         if let TopologyConfig::File { graph: Some(g), .. } = topo {
+            let lat = cfg.link_latency_cycles;
+            if let Some(why) = super::topology::least_delay::refusal(g, routing, lat) {
+                errs.push(bad("routing", name, why));
+            }
             if routing == Routing::ShortestUpdown {
                 if cfg.vcs.is_none() {
                     errs.push(bad(
@@ -378,7 +384,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                     ));
                 }
             } else {
-                let need = g.lanes_needed(routing, cfg.link_latency_cycles);
+                let need = g.lanes_needed(cfg.link_latency_cycles);
                 let why = "one lane per router-to-router hop of the longest path it routes";
                 match cfg.vcs {
                     // no lane count is enough: the routing, not `vcs`, is what to change
@@ -536,7 +542,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     // for `vcs`; here for the classes of `ack_vcs`)
     let file_need = match topo {
         TopologyConfig::File { graph: Some(g), .. } if routing.lane_per_hop() => {
-            Some(g.lanes_needed(routing, cfg.link_latency_cycles))
+            Some(g.lanes_needed(cfg.link_latency_cycles))
         }
         _ => None,
     };

@@ -400,11 +400,11 @@ impl Graph {
     }
 
     /// The lanes a lane-per-hop routing needs on this graph (at least 1): the most
-    /// router-to-router hops of a path it takes. `shortest` and `shortest_rising` take
-    /// least-delay paths (`delays_to`), `shortest_adaptive` paths of fewest hops: the
-    /// diameter, as for all three when every channel has one latency.
-    pub fn lanes_needed(&self, routing: crate::net::lanes::Routing, default: u32) -> u32 {
-        if routing == crate::net::lanes::Routing::ShortestAdaptive || self.one_latency(default) {
+    /// router-to-router hops of a path it takes. `shortest`, `shortest_rising` and
+    /// `shortest_adaptive` take least-delay paths (`delays_to`): the diameter when every
+    /// channel has one latency.
+    pub fn lanes_needed(&self, default: u32) -> u32 {
+        if self.one_latency(default) {
             return self.diameter().max(1);
         }
         let hops = (0..self.routers()).flat_map(|t| self.delays_to(t, default));
@@ -470,12 +470,15 @@ impl Graph {
 /// Build the topology with its up*/down* table, or (`shortest`: how they take lanes)
 /// shortest paths: of least delay with `latency` (`Graph::delays_to`, a channel without a
 /// latency taking it), of fewest hops without; `hops`: also `Topology::hops` (the hops of
-/// those paths from every router to every NIC's router), with either table.
+/// those paths from every router to every NIC's router), with either table; `ports`
+/// (with `hops`): also the least delays an adaptive routing chooses ports by
+/// (`least_delay`), when the channels have more than one latency.
 pub(super) fn build(
     g: &Graph,
     path: &str,
     shortest: Option<&str>,
     hops: bool,
+    ports: bool,
     latency: Option<u32>,
 ) -> Topology {
     let uniform = latency.is_none_or(|l| g.one_latency(l));
@@ -534,6 +537,8 @@ pub(super) fn build(
         ((d as u64 / base) % count as u64) as usize
     };
     let mut choices: Vec<u32> = Vec::new();
+    let mut delays =
+        (hops && ports && !uniform).then(|| super::least_delay::Delays::new(g, latency));
     for t in 0..routers {
         // down[r]: hops from r to t going only down (a down link goes to a later router).
         down.iter_mut().for_each(|d| *d = inf);
@@ -566,6 +571,9 @@ pub(super) fn build(
         } else {
             g.delays_to(t, latency)
         };
+        if let Some(x) = delays.as_mut() {
+            x.set(g, t, &dist);
+        }
         for r in 0..routers {
             let links = &g.links[r as usize];
             choices.clear();
@@ -630,6 +638,7 @@ pub(super) fn build(
     Topology {
         nodes,
         hops: hop_table,
+        delays,
         description: format!(
             "from {path}: {routers} routers, {nodes} NICs, {links} links, {}",
             if let Some(lanes) = lanes {

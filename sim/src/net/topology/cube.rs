@@ -98,6 +98,7 @@ pub(super) fn build(k: u32, n: u32, wrap: bool) -> Topology {
         eject: (0..nodes).map(|r| (r, 2 * n)).collect(),
         route,
         hops: Vec::new(),
+        delays: None,
         description: format!(
             "{k}-ary {n}-cube {kind}: {nodes} routers of {radix} ports, one NIC each, dimension-order routing"
         ),

@@ -154,6 +154,7 @@ pub(super) fn build(s: Shape) -> Topology {
         eject: (0..nodes).map(|n| (n / s.p, n % s.p)).collect(),
         route,
         hops: Vec::new(),
+        delays: None,
         description: format!(
             "dragonfly: {} groups of {} routers, {} NICs, {} global links per router ({} ports each), {routers} routers, {nodes} nodes, minimal routing",
             s.g, s.a, s.p, s.h, radix

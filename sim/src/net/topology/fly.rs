@@ -76,6 +76,7 @@ pub(super) fn build(k: u32, n: u32, hosts: u32) -> Topology {
         attach: (0..hosts).map(|s| (s / k, s % k)).collect(),
         eject: (0..hosts).map(|d| (last + d / k, d % k)).collect(),
         hops: Vec::new(),
+        delays: None,
         description: format!(
             "{k}-ary {n}-fly{full}: {hosts} NICs, {n} stages of {per} switches of {k} x {k} ports ({} switches), destination-tag routing, NICs inject at stage 0 and eject at stage {}",
             n * per,

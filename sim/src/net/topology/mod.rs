@@ -20,6 +20,7 @@ pub mod anynet_write;
 pub mod cube;
 pub mod dragonfly;
 mod fly;
+pub mod least_delay;
 mod ntree;
 
 pub use self::dragonfly::Shape as DragonflyShape;
@@ -72,9 +73,13 @@ pub struct Topology {
     /// `route[s * nodes + d]`: the output port of switch s towards NIC d (u8::MAX: none).
     route: Vec<u8>,
     /// `hops[s * nodes + d]`: router-to-router hops from switch s to NIC d's switch on a
-    /// shortest path, for the routings that choose lanes or ports by them
+    /// path of least delay (the fewest hops among them; of fewest hops when every channel
+    /// has one latency), for the routings that choose lanes or ports by them
     /// (`shortest_rising`, `shortest_adaptive`, `shortest_updown`); empty otherwise.
     hops: Vec<u8>,
+    /// The least delays `shortest_adaptive` and `shortest_updown` choose ports by on a file
+    /// with more than one channel latency; None otherwise (the hops decide).
+    delays: Option<least_delay::Delays>,
     description: String,
 }
 
@@ -104,6 +109,7 @@ impl Topology {
                 path,
                 None,
                 false,
+                false,
                 None,
             ),
         }
@@ -111,14 +117,17 @@ impl Topology {
 
     /// The network's topology: `build`, with a file's shortest-path table under routing
     /// `shortest`, `shortest_rising` or `shortest_adaptive`, and its up*/down* table with
-    /// the shortest distances under `shortest_updown`.
+    /// the hops of least-delay paths under `shortest_updown`. All four follow least delay
+    /// (BookSim's `min_anynet`), then fewest hops; the adaptive two keep the least delays
+    /// too (`least_delay`) when the channels have more than one latency.
     pub fn for_net(cfg: &crate::net::NetConfig) -> Topology {
+        let delay = Some(cfg.link_latency_cycles);
         match &cfg.topology {
             TopologyConfig::File {
                 path,
                 graph: Some(g),
             } if cfg.routing == Some(Routing::ShortestUpdown) => {
-                anynet::build(g, path, None, true, None)
+                anynet::build(g, path, None, true, true, delay)
             }
             TopologyConfig::File {
                 path,
@@ -128,10 +137,6 @@ impl Topology {
                 Some(Routing::Shortest | Routing::ShortestRising | Routing::ShortestAdaptive)
             ) =>
             {
-                // the table routings follow least delay (BookSim's `min_anynet`); the
-                // adaptive one any port on a path of fewest hops
-                let delay = Some(cfg.link_latency_cycles)
-                    .filter(|_| cfg.routing != Some(Routing::ShortestAdaptive));
                 let (lanes, hops) = match cfg.routing {
                     Some(Routing::Shortest) => ("a lane per hop", false),
                     Some(Routing::ShortestAdaptive) => (
@@ -140,7 +145,8 @@ impl Topology {
                     ),
                     _ => ("lanes rising hop by hop", true),
                 };
-                anynet::build(g, path, Some(lanes), hops, delay)
+                let ports = cfg.routing == Some(Routing::ShortestAdaptive);
+                anynet::build(g, path, Some(lanes), hops, ports, delay)
             }
             t => Self::build(t),
         }
@@ -160,6 +166,7 @@ impl Topology {
             eject: (0..nodes).map(|n| (0, n)).collect(),
             route: (0..nodes).map(|d| d as u8).collect(),
             hops: Vec::new(),
+            delays: None,
             description: format!("single switch, {nodes} ports"),
         }
     }
@@ -221,6 +228,7 @@ impl Topology {
             attach: (0..nodes).map(|d| (d / h, d % h)).collect(),
             eject: (0..nodes).map(|d| (d / h, d % h)).collect(),
             hops: Vec::new(),
+            delays: None,
             description: format!(
                 "two-level fat tree of radix-{radix} switches: {leaves} leaves x {h} nodes, {h} spines ({leaves} of {radix} ports used), {} switches, {nodes} nodes",
                 leaves + h
@@ -258,12 +266,20 @@ impl Topology {
         self.route[s as usize * self.nodes as usize + d.index()] as u32
     }
 
-    /// Router-to-router hops from switch `s` to NIC `d`'s switch on a shortest path
+    /// Router-to-router hops from switch `s` to NIC `d`'s switch on a path of least delay
     /// (`hops`: built for `shortest_rising`, `shortest_adaptive` and `shortest_updown`
     /// only).
     #[inline]
     pub fn hops_to(&self, s: u32, d: NodeId) -> u32 {
         self.hops[s as usize * self.nodes as usize + d.index()] as u32
+    }
+
+    /// Is port `p` of switch `s`, to switch `m` one hop nearer NIC `d`'s switch by
+    /// `hops_to`, on a path of least delay to it? Always where every channel has one
+    /// latency (`least_delay`).
+    #[inline]
+    pub fn least_delay(&self, s: u32, p: u32, m: u32, d: NodeId) -> bool {
+        self.delays.as_ref().is_none_or(|x| x.on_path(s, p, m, d))
     }
 
     /// One line describing the topology.

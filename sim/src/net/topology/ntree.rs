@@ -110,6 +110,7 @@ pub(super) fn build(k: u32, n: u32, hosts: u32) -> Topology {
         attach: (0..nodes).map(|d| (d / k, d % k)).collect(),
         eject: (0..nodes).map(|d| (d / k, d % k)).collect(),
         hops: Vec::new(),
+        delays: None,
         description: format!(
             "{k}-ary {n}-tree{part}: {nodes} NICs, {n} levels of {per} switches ({} ports; {k} at the top), destination-mod-k up*/down* routing",
             2 * k
