@@ -234,16 +234,15 @@ impl<S: Scheme> Network<S> {
             awake: super::idle::all_awake(n as u32),
         };
         let lat_sw = cfg.link_latency_cycles + cfg.switch_latency_cycles;
-        // At most MAX_CREDIT_EXTRA_CYCLES (validated).
-        let credit_extra: u32 = cfg.faults.iter().map(|f| f.max_credit_extra()).sum();
-        let max_lat = lat_sw.max(cfg.credit_latency_cycles + credit_extra);
+        // the wheels' size, as `check` judges it (credit faults' extra: at most
+        // MAX_CREDIT_EXTRA_CYCLES, validated)
+        let max_lat = max_latency(cfg, &topo);
         // Dragonfly: links inside and between groups have their own latencies (flit and
         // credit alike), NIC links the network's.
         let df_lat = cfg
             .topology
             .dragonfly()
             .filter(|_| cfg.local_latency_cycles.is_some() || cfg.global_latency_cycles.is_some());
-        let mut max_lat = max_lat;
         if let Some(shape) = df_lat {
             let local = cfg.local_latency_cycles;
             let global = cfg.global_latency_cycles;
@@ -264,7 +263,6 @@ impl<S: Scheme> Network<S> {
                         if let Some(l) = l {
                             sw.lat_out[g] = l + cfg.switch_latency_cycles;
                             sw.lat_cred[g] = l;
-                            max_lat = max_lat.max(l + cfg.switch_latency_cycles);
                         } else {
                             sw.lat_cred[g] = cfg.credit_latency_cycles;
                         }
@@ -284,7 +282,6 @@ impl<S: Scheme> Network<S> {
                     let g = sw.sw[SwitchId(s)].port(p * v + c).0 as usize;
                     sw.lat_out[g] = l + cfg.switch_latency_cycles;
                     sw.lat_cred[g] = l;
-                    max_lat = max_lat.max(l + cfg.switch_latency_cycles);
                 }
             }
         }
@@ -341,11 +338,6 @@ impl<S: Scheme> Network<S> {
             && cfg.routing != Some(super::lanes::Routing::Disha)
             && cfg.fault.is_none();
         let switches = sw.sw.len() as u32;
-        debug_assert_eq!(
-            max_lat,
-            max_latency(cfg, &topo),
-            "the wheels' and the check's"
-        );
         let (pool_nic, pool_sw, entries) =
             entry_pools(cfg, &topo, max_lat).map_err(NetError::Config)?;
         // receivers with channels of their own: the NIC chunks, then the switch chunks
