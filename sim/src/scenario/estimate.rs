@@ -210,13 +210,10 @@ fn timed_run(sc: &Scenario, spec: &RunSpec, cycles: u64) -> anyhow::Result<Trial
     probe.cycles.warmup = Some(0);
     let (t, cpu) = (Instant::now(), thread_cpu_seconds());
     let out = run::run(&probe, spec, &Progress::quiet())?;
-    let secs = match (cpu, thread_cpu_seconds()) {
-        (Some(a), Some(b)) => b - a,
-        _ => t.elapsed().as_secs_f64(),
-    };
+    let secs = trial_seconds(cpu.zip(thread_cpu_seconds()), t.elapsed().as_secs_f64());
     Ok(Trial {
         cycles: out.cycles_run.max(1),
-        secs: secs.max(1e-9),
+        secs,
         finished: stops_when_finished(sc) && out.finished,
         work: out.work_done,
         samples: out
@@ -227,6 +224,18 @@ fn timed_run(sc: &Scenario, spec: &RunSpec, cycles: u64) -> anyhow::Result<Trial
             .sum(),
         spans: out.canary_spans,
     })
+}
+
+/// A trial's time from the thread's time on a core before and after it, or `wall` where
+/// that cannot be read or did not move: the kernel adds a running thread's time at ticks
+/// and switches, so a trial shorter than that reads 0 on a core, which made a tiny
+/// scenario's speed look like 10^12 node-cycles/s.
+pub fn trial_seconds(cpu: Option<(f64, f64)>, wall: f64) -> f64 {
+    match cpu {
+        Some((a, b)) if b > a => b - a,
+        _ => wall,
+    }
+    .max(1e-9)
 }
 
 /// The time this thread has spent on a core, seconds (`/proc/thread-self/schedstat`, in
