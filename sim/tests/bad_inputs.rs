@@ -989,6 +989,19 @@ fn net_bench_cases() -> Vec<Case> {
             n,
             &["--topo", "tree:32,3", "--vcs", "2", "--vc-buf", "65535"],
         ),
+        case(
+            "NB-23",
+            n,
+            &[
+                "--topo",
+                "torus:4,2",
+                "--vcs",
+                "2",
+                "--voq",
+                "--cycles",
+                "10",
+            ],
+        ),
         case("NB-09", n, &["--topo", "single:1"]).also(&["--topo", "torus:1,2"]),
         case("NB-10", n, &["--topo", "tree:8,5"]),
         case("NB-11", n, &["--packet-flits", "0"]).also(&[

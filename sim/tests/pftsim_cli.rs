@@ -394,6 +394,7 @@ fn blocking_levels_are_warned_about() {
     std::fs::write(
         &f,
         "[workload]\nkind = \"uniform\"\n[[pft]]\nname = \"blocky\"\nthr_mode = \"ri\"\nm = 26\n\
+         [[cc]]\nname = \"ccblocky\"\nkind = \"pft\"\nthr_mode = \"ri\"\nm = 26\n\
          [[network.faults]]\nkind = \"pft_rewrite\"\nat = 10\npft = { thr_mode = \"fi\", m = 16 }\n",
     )
     .unwrap();
@@ -402,6 +403,13 @@ fn blocking_levels_are_warned_about() {
     assert!(o.status.success(), "{err}");
     assert!(
         err.contains("warning:") && err.contains("[[pft]] `blocky`") && err.contains("c >= 64"),
+        "{err}"
+    );
+    // a `[[cc]]` entry of kind "pft" is warned about as a `[[pft]]` one
+    assert!(
+        err.contains(
+            "[[cc]] `ccblocky`: the throttle passes no flit at all once Congested with c >= 64"
+        ),
         "{err}"
     );
     assert!(

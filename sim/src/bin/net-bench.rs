@@ -34,8 +34,9 @@ use std::time::Instant;
 pft_hdl::standard_fds_guard!();
 
 /// The flag that sets a network key (`NetConfig`'s field), where one does.
-const FLAG_OF_KEY: [(&str, &str); 18] = [
+const FLAG_OF_KEY: [(&str, &str); 19] = [
     ("topology", "--topo"),
+    ("voq", "--voq"),
     ("vcs", "--vcs"),
     ("vc_buf_flits", "--vc-buf"),
     ("routing", "--routing"),

@@ -353,13 +353,15 @@ fn main() -> ExitCode {
     let res = match &cli.cmd {
         Cmd::Check { scenario, sets } => load(scenario, sets)
             .and_then(|s| {
+                // a `[[cc]]` entry of kind "pft" is a PFT configuration
+                let pft_kind = s.cc.iter().filter(|c| c.scheme.kind() == "pft").count();
                 say(format_args!(
                     "{}: ok: scenario `{}` ({} NICs, {} PFT and {} other congestion-control configuration(s))\n",
                     scenario.display(),
                     s.name(),
                     s.nodes(),
-                    s.pft.len(),
-                    s.cc.len()
+                    s.pft.len() + pft_kind,
+                    s.cc.len() - pft_kind
                 ))?;
                 // what `compare` would cost here, measured by a short calibration run
                 let specs = scenario::compare_specs(&s)?;

@@ -370,6 +370,12 @@ impl Scenario {
             .iter()
             .map(|p| (format!("[[pft]] `{}`", p.name), p.config()))
             .collect();
+        // a `[[cc]]` entry of kind "pft" is a `[[pft]]` entry by another name
+        for c in &self.cc {
+            if let CcConfig::Pft(p) = &c.scheme {
+                pfts.push((format!("[[cc]] `{}`", c.name), *p));
+            }
+        }
         for (i, f) in self.network.faults.iter().enumerate() {
             if let crate::net::FaultSpec::RegRewrite { regs, .. } = f {
                 if let Ok(p) = PftConfig::from_table(regs) {
