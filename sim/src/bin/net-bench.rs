@@ -600,15 +600,16 @@ fn main() -> ExitCode {
         CcConfig::Pft(_) => CcConfig::Pft(pft),
         other => other,
     };
-    for w in cfg.warnings() {
-        pft_sim::eprintln_safe!("warning: {w}");
-    }
     let t0 = Instant::now();
     let mut net = match Network::with_cc(&cfg, &cc, engine, seed) {
         Ok(n) => n,
         Err(e) => return refused(&e),
     };
     let build_s = t0.elapsed().as_secs_f64();
+    // after the refusals: a network refused gets its error alone
+    for w in cfg.warnings() {
+        pft_sim::eprintln_safe!("warning: {w}");
+    }
     if let (true, Some(why)) = (a.threads > 1, net.single_thread_reason()) {
         pft_sim::eprintln_safe!("note: --threads {}: {why}", a.threads);
     }

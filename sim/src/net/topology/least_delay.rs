@@ -51,7 +51,7 @@ pub fn refusal(g: &Graph, routing: Routing, default: u32) -> Option<String> {
         return None;
     }
     Some(format!(
-        "`{}` on a file with more than one channel latency keeps the least delay from every router to every router with NICs (4 bytes each): routers x routers with NICs must be in 1..={}, here {r} x {t} = {}; route it by `shortest` or `shortest_rising` (no such table), or give every channel one latency",
+        "`{}` on a file with more than one channel latency keeps the least delay from every router to every router with NICs (4 bytes each): routers x routers with NICs must be in 1..={}, here {r} x {t} = {}; route it by `shortest` or `shortest_rising` (no such table, but a lane per hop of the longest path: at most 16 hops) or by `updown`, or give every channel one latency",
         routing.name(),
         MAX_BYTES / 4,
         r * t
