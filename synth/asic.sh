@@ -8,7 +8,7 @@
 #   PFT_TOP=pft_injector_pipelined bash synth/asic.sh synth/out/pft_injector_pipelined.v
 # Reports: synth/reports/asic_osu018_stat.txt, asic_osu018_sta.txt, asic_osu018_summary.txt
 # (for another top than pft_injector: synth/reports/<top>/asic_osu018_*.txt, or the directory
-# ASIC_REPORTS names, relative to the repository root; synth/selftuned.sh sets it)
+# ASIC_REPORTS names, relative to the repository root; synth/flow.sh sets it)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"

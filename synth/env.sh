@@ -30,7 +30,7 @@
 # Gowin GW1NR-9 (QN88) through YoWASP's nextpnr-himbaechel-gowin: placed inside
 # synth/wrap/pft_wrap.v (the block's ports on a shift register: the package has 88 pins).
 # The wrapper has PftInjector's ports: SYNTH_GOWIN=0 skips the Gowin step for other tops
-# (synth/selftuned.sh does).
+# (synth/flow.sh does for the self-tuned node).
 : "${SYNTH_GOWIN:=1}"
 : "${GOWIN_DEVICE:=GW1NR-LV9QN88PC6/I5}"
 : "${GOWIN_FAMILY:=GW1N-9C}"

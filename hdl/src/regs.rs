@@ -485,7 +485,7 @@ pub fn markdown() -> String {
          the FuseSoC testbench the Verilog defines, the cocotb testbench the Python module; \
          `make peakrdl` compiles the SystemRDL with systemrdl-compiler, runs PeakRDL's C-header \
          and HTML exporters on it and checks PeakRDL's header against `pft_regs.h`. The RTL's \
-         decode (`hdl/src/csr.rs`) keeps literal addresses and bit positions, which rust-hdl \
+         decode (`hdl/src/pft/csr.rs`) keeps literal addresses and bit positions, which rust-hdl \
          needs; a compile-time check ties each one to this table.\n\n\
          | addr | name | access | mask | reset | description |\n|---|---|---|---|---|---|\n",
     );

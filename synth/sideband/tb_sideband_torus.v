@@ -2,7 +2,7 @@
 // for 40 gathers; at every gather's start each node's snapshot must be the exact global sum
 // of the values sampled one gather earlier (full buffers at the sample, flits delivered in
 // the g cycles before it, modulo 2^13), the same at all 256 nodes, and snap_valid must be
-// set there and only there. Prints "PASS ..." or "FAIL ..." (synth/selftuned.sh runs it:
+// set there and only there. Prints "PASS ..." or "FAIL ..." (synth/sideband/run.sh runs it:
 // iverilog -g2005, vvp).
 `timescale 1ns / 1ps
 module tb_sideband_torus;

@@ -1,4 +1,4 @@
-// Place-and-route wrapper of pft_axis: its ports (285 at 64-bit data, about 1,250 at 512)
+// Place-and-route wrapper of pft_axis: its ports (285 bits at 64-bit data, 1,293 at 512)
 // are more than an HX8K ct256 or an LFE5U-25F CABGA256 has pins, so the wrapper feeds every
 // input from a shift register on one pin and registers every output, folded by XOR into one
 // pin (every output stays observable, so no logic is pruned). Both sides are registered:

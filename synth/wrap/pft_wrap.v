@@ -2,8 +2,8 @@
 `define PFT_DUT pft_injector
 `endif
 // Place-and-route wrapper for families whose nextpnr wants every IO on a pin: the block's
-// 71 input bits come from a shift register fed by one pin, its 83 output bits are
-// XOR-reduced into a register driving one pin. Every block path starts and ends at a
+// 48 input bits (the clock aside) come from a 71-bit shift register fed by one pin, its 51
+// output bits and the register's other 23 are XOR-reduced into a register driving one pin. Every block path starts and ends at a
 // flip-flop, as in a NIC.
 module pft_wrap(input wire clk, input wire sin, output reg sout);
     reg [70:0] sh;
