@@ -406,6 +406,10 @@ fn cases() -> Vec<Case> {
                 "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null && PFTSIM_ARRAY_MAX=0 bash o/submit.sh",
             ],
         )
+        .also(&[
+            "-c",
+            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null && PFTSIM_ARRAY_MAX=1000001 bash o/submit.sh",
+        ])
         .env("PFTSIM", PFTSIM)
         .file("s.toml", S)
         .file("g.toml", G)

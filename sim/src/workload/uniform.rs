@@ -290,13 +290,17 @@ impl UniformConfig {
             );
         }
         for (i, p) in self.phases.iter().enumerate() {
-            for (key, v) in [
-                ("cycles", p.cycles),
-                ("interval_cycles", p.interval_cycles as u64),
+            for (key, v, most) in [
+                ("cycles", p.cycles, None),
+                ("interval_cycles", p.interval_cycles as u64, Some(u32::MAX)),
             ] {
                 if v == 0 {
                     let field = format!("phases[{i}].{key}");
-                    errs.push(&field, v, format!("allowed {field} >= 1"));
+                    let rule = match most {
+                        Some(m) => format!("must be in 1..={m}"),
+                        None => format!("allowed {field} >= 1"),
+                    };
+                    errs.push(&field, v, rule);
                 }
             }
             check_pattern(&p.pattern, nodes, &format!("phases[{i}].pattern"), errs);

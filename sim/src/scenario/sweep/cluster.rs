@@ -190,7 +190,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)
 {pftsim}n={n}
 max=${{PFTSIM_ARRAY_MAX:-{max}}}
-if ! [[ $max =~ ^[1-9][0-9]{{0,6}}$ ]]; then
+if ! [[ $max =~ ^[1-9][0-9]{{0,6}}$ ]] || ((max > 1000000)); then
     echo "error: PFTSIM_ARRAY_MAX = $max: must be an integer in 1..=1000000" >&2
     exit 2
 fi

@@ -87,17 +87,18 @@ pub fn seeds(grid: &Grid, default: u64) -> Result<Vec<u64>, Vec<String>> {
             vals.len()
         ));
     }
-    let mut out: Vec<u64> = Vec::new();
+    // each valid seed with its index in the list (an invalid one before it keeps its place)
+    let mut out: Vec<(usize, u64)> = Vec::new();
     for (i, v) in vals.iter().enumerate() {
         match v.as_integer() {
             Some(s) if s >= 0 => {
                 let s = s as u64;
-                if let Some(j) = out.iter().position(|&x| x == s) {
+                if let Some(&(j, _)) = out.iter().find(|&&(_, x)| x == s) {
                     errs.push(format!(
                         "grid: `seeds[{i}]` = {s}: is listed twice (also seeds[{j}]); list each seed once"
                     ));
                 }
-                out.push(s);
+                out.push((i, s));
             }
             _ => errs.push(format!(
                 "grid: `seeds[{i}]` = {}: must be an integer in 0..={} (a scenario's `seed`)",
@@ -107,7 +108,7 @@ pub fn seeds(grid: &Grid, default: u64) -> Result<Vec<u64>, Vec<String>> {
         }
     }
     if errs.is_empty() {
-        Ok(out)
+        Ok(out.into_iter().map(|(_, s)| s).collect())
     } else {
         Err(errs)
     }
@@ -313,6 +314,15 @@ labels = ["a\u001b[2J"]
         );
         assert!(
             s.contains("`seeds[2]` = 1: is listed twice (also seeds[0])"),
+            "{s}"
+        );
+        // an invalid seed before the first copy keeps its place in the list
+        let late: Grid =
+            toml::from_str("seeds = [-1, 1, 1]\n[[axis]]\nkey = \"pft.m\"\nvalues = [18]\n")
+                .unwrap();
+        let s = seeds(&late, 7).unwrap_err().join("\n");
+        assert!(
+            s.contains("`seeds[2]` = 1: is listed twice (also seeds[1])"),
             "{s}"
         );
         let e = check_axes(&g, "pft").join("\n");

@@ -410,12 +410,10 @@ pub fn plan(
         if n > MAX_INVALID_SHOWN {
             msg += &format!("\n... and {} more", n - MAX_INVALID_SHOWN);
         }
-        if n > 1 {
-            msg += &format!(
-                "\n{n} of {} point scenarios (points x seeds) are invalid",
-                n_points * seeds.len()
-            );
-        }
+        msg += &format!(
+            "\n{n} of {} point scenarios (points x seeds) are invalid",
+            n_points * seeds.len()
+        );
         bail!("{msg}");
     }
     for (g, by_seed) in group_file.iter().enumerate() {
