@@ -157,3 +157,43 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A network net-bench refuses gets its error alone: the warnings of a network that runs
+/// (here `ugal`'s threshold above what a port can hold) come after the refusals.
+#[test]
+fn a_refused_network_prints_no_warning_first() {
+    let ugal = [
+        "--topo",
+        "dragonfly:2,4,2",
+        "--routing",
+        "ugal",
+        "--vc-buf",
+        "4",
+        "--ugal-threshold",
+        "100",
+        "--cycles",
+        "10",
+        "--vcs",
+    ];
+    // runs: the warning is printed
+    let o = Command::new(NET_BENCH)
+        .args(ugal)
+        .arg("3")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("warning: routing `ugal`"), "{err}");
+    // too few lanes for `ugal`: refused, and only the refusal is printed
+    let o = Command::new(NET_BENCH)
+        .args(ugal)
+        .arg("2")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("needs vcs >= 3") && !err.contains("warning"),
+        "{err}"
+    );
+}

@@ -405,7 +405,12 @@ fn blocking_levels_are_warned_about() {
         err.contains("warning:") && err.contains("[[pft]] `blocky`") && err.contains("c >= 64"),
         "{err}"
     );
-    // a `[[cc]]` entry of kind "pft" is warned about as a `[[pft]]` one
+    // a `[[cc]]` entry of kind "pft" is warned about, and counted, as a `[[pft]]` one
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("2 PFT and 0 other congestion-control configuration(s)"),
+        "{out}"
+    );
     assert!(
         err.contains(
             "[[cc]] `ccblocky`: the throttle passes no flit at all once Congested with c >= 64"

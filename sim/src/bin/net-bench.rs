@@ -606,7 +606,7 @@ fn main() -> ExitCode {
         Err(e) => return refused(&e),
     };
     let build_s = t0.elapsed().as_secs_f64();
-    // after the refusals: a network refused gets its error alone
+    // after the network's refusals: a network refused gets its error alone
     for w in cfg.warnings() {
         pft_sim::eprintln_safe!("warning: {w}");
     }

@@ -226,13 +226,16 @@ fn timed_run(sc: &Scenario, spec: &RunSpec, cycles: u64) -> anyhow::Result<Trial
     })
 }
 
+/// Below this wall time a trial's time on a core is not read: the kernel adds a running
+/// thread's time at scheduler ticks and switches (a few ms apart), so such a trial reads 0
+/// or a whole tick; 0 made a tiny scenario's speed look like 10^12 node-cycles/s.
+pub const SHORT_TRIAL_SECONDS: f64 = 0.05;
+
 /// A trial's time from the thread's time on a core before and after it, or `wall` where
-/// that cannot be read or did not move: the kernel adds a running thread's time at ticks
-/// and switches, so a trial shorter than that reads 0 on a core, which made a tiny
-/// scenario's speed look like 10^12 node-cycles/s.
+/// that cannot be read, did not move, or the trial is shorter than `SHORT_TRIAL_SECONDS`.
 pub fn trial_seconds(cpu: Option<(f64, f64)>, wall: f64) -> f64 {
     match cpu {
-        Some((a, b)) if b > a => b - a,
+        Some((a, b)) if b > a && wall >= SHORT_TRIAL_SECONDS => b - a,
         _ => wall,
     }
     .max(1e-9)

@@ -307,9 +307,13 @@ fn a_motif_run_is_predicted_from_its_iterations() {
 fn a_trial_too_short_for_the_cores_clock_takes_the_wall_time() {
     // the thread's time moved: it is the trial's
     assert_eq!(trial_seconds(Some((1.0, 1.25)), 0.5), 0.25);
-    // it did not move (a trial shorter than the kernel's accounting step), or cannot be
-    // read: the wall time, never 0 (a tiny scenario's speed read 6.4e12 node-cycles/s)
-    assert_eq!(trial_seconds(Some((1.0, 1.0)), 0.003), 0.003);
+    // it did not move, or cannot be read: the wall time, never 0 (a tiny scenario's
+    // speed read 6.4e12 node-cycles/s)
+    assert_eq!(trial_seconds(Some((1.0, 1.0)), 0.5), 0.5);
     assert_eq!(trial_seconds(None, 0.003), 0.003);
     assert_eq!(trial_seconds(Some((1.0, 1.0)), 0.0), 1e-9);
+    // a trial shorter than the kernel's accounting step reads 0 or a whole tick: the
+    // wall time
+    assert_eq!(trial_seconds(Some((1.0, 1.004)), 0.001), 0.001);
+    assert_eq!(trial_seconds(Some((1.0, 1.0)), 0.003), 0.003);
 }
