@@ -34,7 +34,9 @@ fn tool_cases() -> Vec<Case> {
         case("HX-07", v, &["/dev/null"]),
         case("HX-08", v, &["-"]),
         case("HX-09", r, &[]).stdout_closed(),
-        case("HX-12", r, &["--format", "vhdl"]).also(&["--format"]),
+        case("HX-12", r, &["--format", "vhdl"])
+            .also(&["--format"])
+            .also(&["--format=vhdl"]),
         case("HX-13", v, &["--flows", "4", "--mvcm", "--flows", "16"]).also(&[
             "--design",
             "mvcm_flow",
@@ -47,7 +49,11 @@ fn tool_cases() -> Vec<Case> {
             .dir("fam/pft_injector_pipelined.v")
             .also(&["--family", "pft", "--out-dir", "afile"])
             .file("afile", "keep me\n"),
-        case("HX-15", r, &["--format", "md", "--format", "h"]),
+        case("HX-15", r, &["--format", "md", "--format", "h"]).also(&[
+            "--format=md",
+            "--format",
+            "h",
+        ]),
         case("HX-16", v, &["l.v"]).symlink("l.v", "missing/deep/y.v"),
         // an output that is a symbolic link to a file: written through, the link stays
         case("HX-11", v, &["link.v"])

@@ -155,3 +155,22 @@ fn set_field_writes_one_field() {
     // the prelude of docs/trace.md: CREDIT_LIMIT .. SEED, then CTRL
     assert_eq!(regs::CONFIG_ORDER, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0]);
 }
+
+/// `pft-regs --format=F` prints what `--format F` does (the clap tools' `--flag=value`).
+#[test]
+fn format_with_an_equals_sign() {
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_pft-regs"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}");
+        o.stdout
+    };
+    let joined = run(&["--format=h"]);
+    assert_eq!(joined, run(&["--format", "h"]));
+    assert_eq!(
+        String::from_utf8(joined).unwrap(),
+        pft_hdl::regs_gen::render("h").unwrap()
+    );
+}

@@ -426,6 +426,33 @@ fn cases() -> Vec<Case> {
         .file("s.toml", S)
         .file("g.toml", G)
         .left(|d| assert!(!d.join("o").exists(), "the directory was taken before the refusal")),
+        // a finished sweep's run directory takes only its own job line
+        case(
+            "SW-30",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && \"$PFTSIM\" run other.toml --out o/runs/p0001-s3 --quiet",
+            ],
+        )
+        .also(&[
+            "-c",
+            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && \"$PFTSIM\" run o/points/p0000-s3.toml --pft p --out o/runs/p0001-s3 --quiet",
+        ])
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("other.toml", S.replace("name = \"tiny\"", "name = \"other\""))
+        .file("g.toml", G)
+        .left(|d| {
+            let run = d.join("o/runs/p0001-s3");
+            let m = std::fs::read_to_string(run.join("manifest.json")).unwrap();
+            assert!(m.contains("p0001-s3.toml"), "the sweep's run was replaced: {m}");
+            let moved = std::fs::read_dir(&run)
+                .unwrap()
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with(".previous-"));
+            assert!(!moved, "the sweep's run was moved aside");
+        }),
     ]
 }
 

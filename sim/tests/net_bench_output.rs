@@ -197,3 +197,52 @@ fn a_refused_network_prints_no_warning_first() {
         "{err}"
     );
 }
+
+/// `--routing disha` runs Disha with its default time-out (every routing a torus or mesh
+/// refusal names is one `--routing` takes), and needs `--vcs` like the other lane routings.
+#[test]
+fn disha_is_a_routing_net_bench_takes() {
+    let l = line(&[
+        "--topo",
+        "torus:4,2",
+        "--routing",
+        "disha",
+        "--vcs",
+        "2",
+        "--cycles",
+        "2000",
+        "--load",
+        "0.3",
+    ]);
+    let delivered: u64 = l
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix("delivered_messages="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(delivered > 0, "{l}");
+    let o = Command::new(NET_BENCH)
+        .args(["--topo", "mesh:4,2", "--routing", "ugal", "--cycles", "10"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("`disha`"), "{err}");
+    let o = Command::new(NET_BENCH)
+        .args([
+            "--topo",
+            "torus:4,2",
+            "--routing",
+            "disha",
+            "--cycles",
+            "10",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("'--vcs'") && !err.contains("panicked"),
+        "{err}"
+    );
+}

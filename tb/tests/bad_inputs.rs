@@ -235,7 +235,9 @@ fn trace_cli_cases() -> Vec<Case> {
             "2000000",
             "--drain",
             "1",
-        ]),
+        ])
+        .also(&["--cycles", "10", "--link-latency", "abc", "--drain", "1"])
+        .also(&["--cycles", "10", "--link-latency", "1e3", "--drain", "1"]),
         case(
             "TX-05",
             t,

@@ -35,9 +35,14 @@ pub extern "C" fn main(
 
 /// Exit status 1 or 2 as `Err`.
 fn run() -> Result<(), i32> {
+    // `--format=F` is `--format F`, as for the clap tools
     let args: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
+        .flat_map(|a| match a.strip_prefix("--format=") {
+            Some(v) => vec!["--format".to_string(), v.to_string()],
+            None => vec![a],
+        })
         .collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
         return match writeln!(std::io::stdout(), "{USAGE}") {

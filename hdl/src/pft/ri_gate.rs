@@ -4,8 +4,8 @@ use crate::regs::RESET_SEED;
 use rust_hdl::prelude::*;
 
 /// Random-interval gate. `r` is a 32-bit xorshift (13, 17, 5) generator: a linear
-/// shift-xor register (an LFSR in the GF(2) sense) of period 2^32 - 1 that changes all 32
-/// bits each cycle, so successive outputs are not shifted copies of each other (a plain
+/// shift-xor register (an LFSR in the GF(2) sense) of period 2^32 - 1 whose every next bit
+/// is the XOR of 3 to 7 bits, so successive outputs are not shifted copies of each other (a plain
 /// one-bit-per-cycle shift register would make successive send decisions strongly
 /// correlated). The RI gate is open when `(r & mask) >= f(c)` (compared in
 /// `ThrottleCompare`), `mask` the low `r_width` bits (SHAPE): P(send) =

@@ -6,18 +6,17 @@
 //!     torus:K,N|mesh:K,N|tree:K,N|fly:K,N|dragonfly:P,A,H[,G]] [--load 0.5] [--cycles 100000]
 //!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
 //!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--vcs V] [--vc-buf F]
-//!     [--routing dor|dor_no_dateline|duato|updown|min|valiant|ugal|par|shortest|shortest_rising|shortest_adaptive|shortest_updown]
-//!     [--switching wormhole|vct] [--lane-reuse empty|tail] [--ugal-threshold T]
-//!     [--link-latency 10] [--credit-latency 10] [--local-latency C] [--global-latency C]
-//!     [--switch-latency 2] [--warmup 0]
+//!     [--routing dor|dor_no_dateline|duato|disha|updown|min|valiant|ugal|par|shortest|shortest_rising|shortest_adaptive|shortest_updown]
+//!     [--switching wormhole|vct] [--lane-reuse empty|tail] [--ugal-threshold T] [--warmup 0]
+//!     [--link-latency 10] [--credit-latency 10] [--local-latency C] [--global-latency C] [--switch-latency 2]
 //!     [--pattern uniform|transpose|complement|bitrev|tornado|shift:B|hotspot:D,P|
 //!     permutation|group_shift] [--seed 1]
 //! ```
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
-//! both, accepted load, mean message latency and peak RSS (VmHWM from /proc/self/status). A bad argument is a
-//! usage error (exit status 2) naming the flag and its range, as is a flag value the network
-//! refuses; a network that fails to build or run, exit 1.
+//! both, accepted load, mean message latency and peak RSS (VmHWM from /proc/self/status).
+//! A bad argument or a flag value the network refuses is a usage error (exit status 2)
+//! naming the flag and its range; a network that fails to build or run, exit 1.
 
 use clap::Parser;
 use pft_sim::cc::pft::{EngineKind, PftConfig};
@@ -140,10 +139,10 @@ pub struct Args {
     /// Flits per lane, 1..=65535 (`[network] vc_buf_flits`; default 8). Needs --vcs.
     #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "vcs")]
     vc_buf: Option<u32>,
-    /// Routing: dor, dor_no_dateline, duato (tori and meshes), updown (trees), min,
-    /// valiant, ugal or par (dragonflies), updown, shortest, shortest_rising,
-    /// shortest_adaptive or shortest_updown (file topologies); default the topology's
-    /// (`[network] routing`).
+    /// Routing: dor, dor_no_dateline, duato, disha (tori and meshes; disha's time-out 8
+    /// cycles), updown (trees), min, valiant, ugal or par (dragonflies), updown, shortest,
+    /// shortest_rising, shortest_adaptive or shortest_updown (file topologies); default
+    /// the topology's (`[network] routing`).
     #[arg(long, value_name = "R", value_parser = parse_routing)]
     routing: Option<Routing>,
     /// wormhole or vct (`[network] switching`; default wormhole with --vcs).
@@ -379,6 +378,7 @@ fn parse_routing(s: &str) -> Result<Routing, String> {
         "dor" => Ok(Routing::Dor),
         "dor_no_dateline" => Ok(Routing::DorNoDateline),
         "duato" => Ok(Routing::Duato),
+        "disha" => Ok(Routing::Disha),
         "updown" => Ok(Routing::Updown),
         "min" => Ok(Routing::Min),
         "valiant" => Ok(Routing::Valiant),
@@ -389,7 +389,7 @@ fn parse_routing(s: &str) -> Result<Routing, String> {
         "shortest_adaptive" => Ok(Routing::ShortestAdaptive),
         "shortest_updown" => Ok(Routing::ShortestUpdown),
         _ => Err(
-            "must be dor, dor_no_dateline, duato, updown, min, valiant, ugal, par, shortest, shortest_rising, shortest_adaptive or shortest_updown"
+            "must be dor, dor_no_dateline, duato, disha, updown, min, valiant, ugal, par, shortest, shortest_rising, shortest_adaptive or shortest_updown"
                 .to_string(),
         ),
     }

@@ -252,7 +252,7 @@ impl ResultDir {
             }
         }
         let abs = absolute(dir)?;
-        registry::check_ancestors(dir, &abs)?;
+        registry::check_ancestors(dir, &abs, &manifest)?;
         // before anything is moved: the lock and the manifest are plain files or absent
         registry::check_own_files(dir)?;
         // entries read from disk (the manifest `reopen` continues, an earlier command's) are

@@ -45,7 +45,7 @@ pub struct Args {
 
     /// Closed loop: one-way latency of the flit and credit channels, cycles.
     #[arg(long, value_name = "L", requires = "cycles",
-          value_parser = clap::value_parser!(u32).range(1..=MAX_LINK_LATENCY_CYCLES as i64))]
+          value_parser = parse_link_latency)]
     link_latency: Option<u32>,
 
     /// Closed loop: probability in 0..=1 that the switch buffer's head leaves in a cycle.
@@ -61,7 +61,7 @@ pub struct Args {
     /// Closed loop: flits per packet of the source (1..=65535; 1: every flit starts a
     /// packet) [default: 1]. The trace then has a `flit_head` column and signal.
     #[arg(long, value_name = "N", requires = "cycles",
-          value_parser = clap::value_parser!(u32).range(1..=65535))]
+          value_parser = parse_packet_flits)]
     packet_flits: Option<u32>,
 
     /// Closed loop: seed of the switch's drain draws [default: 1].
@@ -100,6 +100,15 @@ fn parse_int(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
         Ok(n) if (lo as i128..=hi as i128).contains(&n) => Ok(n as u64),
         _ => Err(format!("must be an integer in {lo}..={hi}")),
     }
+}
+
+// every integer flag names its range, whatever was wrong with the value ("abc", "1e3", 2^70)
+fn parse_link_latency(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, MAX_LINK_LATENCY_CYCLES as u64).map(|n| n as u32)
+}
+
+fn parse_packet_flits(s: &str) -> Result<u32, String> {
+    parse_int(s, 1, 65535).map(|n| n as u32)
 }
 
 fn parse_cycles(s: &str) -> Result<u64, String> {

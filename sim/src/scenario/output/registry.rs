@@ -311,8 +311,9 @@ pub fn lock(dir: &Path) -> anyhow::Result<File> {
 
 /// Refuses `dir` (absolute `abs`) inside a directory that another process is writing, or
 /// inside another command's files (a run directory of a `compare`). A sweep's run
-/// directories (its manifest's `dirs`) are open to the `pftsim run` lines of its job list.
-pub fn check_ancestors(dir: &Path, abs: &Path) -> anyhow::Result<()> {
+/// directories (its manifest's `dirs`) are open to the `pftsim run` lines of its job list
+/// (`new`, the command's manifest, is that line's run: `collect::check_unit_dir`).
+pub fn check_ancestors(dir: &Path, abs: &Path, new: &Manifest) -> anyhow::Result<()> {
     let mut up = abs.parent();
     while let Some(a) = up {
         up = a.parent();
@@ -333,6 +334,9 @@ pub fn check_ancestors(dir: &Path, abs: &Path) -> anyhow::Result<()> {
         let Some(m) = read_manifest(a) else { continue };
         let rel = abs.strip_prefix(a).unwrap_or(abs);
         if m.dirs.iter().any(|d| rel.starts_with(d)) {
+            if m.command == "sweep" {
+                crate::scenario::sweep::collect::check_unit_dir(dir, a, rel, new)?;
+            }
             continue;
         }
         if let Some(f) = m

@@ -65,6 +65,61 @@ pub fn missing(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Missing>> {
     Ok(out)
 }
 
+/// Refuses a command into the run directory `rel` of the sweep in `sweep_dir` unless it is
+/// that directory's line of `jobs.txt` (`new`, its manifest: a `run` of the line's point
+/// scenario and entry), the rule `--collect` applies afterwards (`missing`), so that a
+/// finished sweep's runs and its `sweep.csv` cannot be silently replaced by another run.
+pub(crate) fn check_unit_dir(
+    dir: &Path,
+    sweep_dir: &Path,
+    rel: &Path,
+    new: &output::Manifest,
+) -> anyhow::Result<()> {
+    let shown = |p: &Path| sanitize(&p.display().to_string());
+    let plan: Option<Plan> = std::fs::read_to_string(sweep_dir.join(super::PLAN))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let Some(plan) = plan else {
+        anyhow::bail!(
+            "{} is inside the sweep in {}, which has no readable {}; give another --out",
+            shown(dir),
+            shown(sweep_dir),
+            super::PLAN
+        );
+    };
+    let Some((task, u)) = plan
+        .units
+        .iter()
+        .enumerate()
+        .find(|(_, u)| Path::new(&u.dir) == rel)
+    else {
+        anyhow::bail!(
+            "{} is inside the sweep in {} but is not one of its run directories; give another --out",
+            shown(dir),
+            shown(sweep_dir)
+        );
+    };
+    let want = plan
+        .files
+        .get(&u.scenario)
+        .and_then(|text| Scenario::parse(text).ok())
+        .map(|sc| output::scenario_sha256(&sc));
+    let ok = new.command == "run"
+        && new.runs.first() == Some(&u.run)
+        && want.as_deref() == Some(new.scenario_sha256.as_str());
+    anyhow::ensure!(
+        ok,
+        "{} is run {task} of the sweep in {} (line {} of its {}: `pftsim run {} --pft {}`): only that line writes there; run it, or give another --out",
+        shown(dir),
+        shown(sweep_dir),
+        task + 1,
+        cluster::JOBS,
+        shell_quote(&u.scenario),
+        shell_quote(&u.run)
+    );
+    Ok(())
+}
+
 /// The refusal of `--collect` when runs are missing: every one, with its task, and the
 /// commands that run only those.
 pub fn missing_message(plan: &Plan, dir: &Path, miss: &[Missing]) -> String {

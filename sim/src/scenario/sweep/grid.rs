@@ -161,8 +161,13 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
             }
             let top = k.split('.').next().unwrap_or("");
             if k == "pft" || k == "cc" {
+                let use_key = if kind.is_empty() {
+                    "`pft.KEY` or `cc.KEY`".to_string()
+                } else {
+                    format!("`{kind}.KEY` (the swept entry is a [[{kind}]] entry)")
+                };
                 errs.push(format!(
-                    "{kat} = {k:?}: names the whole list of entries; use `{kind}.KEY` for a key of the swept entry, or key = \"entry\" to sweep over entries"
+                    "{kat} = {k:?}: names the whole list of [[{k}]] entries; use {use_key} for a key of the swept entry, or key = \"entry\" to sweep over entries"
                 ));
                 continue;
             }
@@ -329,13 +334,22 @@ labels = ["a\u001b[2J"]
         for want in [
             "`axis[0]`.values[2] = 18: is listed twice (also values[0])",
             "`axis[1]`.keys[1] = \"pft.m\": `axis[0]` already sets \"pft.m\"",
-            "`axis[2]`.key = \"pft\": names the whole list of entries",
+            "`axis[2]`.key = \"pft\": names the whole list of [[pft]] entries; use `pft.KEY`",
             "`axis[4]`.key = \"network.buffer_flits\": `axis[3]` already sets \"network\"",
             "`axis[4]`.labels[0] = \"a\\u{1b}[2J\": must be 1 to 64 printable characters",
         ] {
             assert!(e.contains(want), "missing {want:?} in:\n{e}");
         }
         assert!(!e.contains('\u{1b}'), "a raw escape reached the message");
+        // `cc` while a [[pft]] entry is swept: the message says which entry `KEY` belongs to
+        let cc: Grid = toml::from_str("[[axis]]\nkey = \"cc\"\nvalues = [1]\n").unwrap();
+        let e = check_axes(&cc, "pft").join("\n");
+        assert!(
+            e.contains("[[cc]] entries; use `pft.KEY` (the swept entry is a [[pft]] entry)"),
+            "{e}"
+        );
+        let e = check_axes(&cc, "").join("\n");
+        assert!(e.contains("use `pft.KEY` or `cc.KEY`"), "{e}");
     }
 
     #[test]
