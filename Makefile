@@ -5,8 +5,9 @@ OUT     := out
 
 .PHONY: setup run trace test cargo-test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results estimate-accuracy booksim peers docs fmt lint clean
 
-## setup: install yosys, verilator, iverilog, nextpnr-ice40, z3, GNU parallel (apt; uses sudo when
-##        not root), and YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
+## setup: install yosys, verilator, iverilog, nextpnr-ice40, icestorm, z3, GNU parallel, OpenSTA,
+##        the OSU 0.18 um cells and ccache (apt, .ci/install-deps; uses sudo when not root), and
+##        YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
 setup:
 	.ci/install-deps
 	bash synth/setup-venv.sh
@@ -127,7 +128,8 @@ synth: verilog verilog-pipelined
 ##               reports in synth/reports/FAMILY/. synth-selftuned: the self-tuned throttle's
 ##               node (seed 003) and the side-band node; synth-mvcm: MVCM's per-flow source
 ##               state (seed 004; 1, 4, 16, 64 flows); synth-ibcc: IB CC's per-flow state with
-##               the port's CCT and CCTI timer (seed 002, Table I; also with a random CCT).
+##               the port's CCT and CCTI timer (seed 002, Table I; also with a random CCT);
+##               synth-dcqcn: DCQCN's reaction point per flow (1, 4, 16, 64 flows).
 ##               (A pattern rule: the family names are not .PHONY, or make would skip it.)
 synth-%:
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --family $* --out-dir synth/out
