@@ -274,6 +274,13 @@ fn scenario_cases() -> Vec<Case> {
              [workload]\nkind = \"uniform\"\nload = 0.3\n[[workload.phases]]\ncycles = 100\n\
              interval_cycles = 10\n",
         ),
+        // a field of the inline topology table (it used to name only `network.topology`)
+        sc(
+            "SC-134",
+            BASE.replace("nodes = 4 }", "nodes = 4.0 }"),
+        ),
+        // no [workload] in a file that starts with a table (it was `cycles.workload`)
+        sc("SC-135", "[cycles]\nmax = 1000\n"),
         // errors in a later entry (they used to be blamed on `cc[0]`, often its `name`)
         sc(
             "SC-121",

@@ -97,14 +97,19 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
     };
     // (an unknown key or kind names itself: the entry that writes it is found below)
     let named_itself = what.starts_with("unknown variant ") || what.starts_with("unknown field ");
+    // an inline table (`topology = { kind = "torus", k = 4.5, n = 2 }`): serde reports the
+    // whole table, as under a header
+    let inline = text[at..].starts_with('{');
     let probed = || {
-        let table = key_at(text, at).filter(|_| on_header && !named_itself)?;
+        let table = key_at(text, at).filter(|_| (on_header || inline) && !named_itself)?;
         culprit(text, &table, true).map(|(path, _)| (table, path))
     };
     let key = if let Some(field) = backticked_after(&what, "missing field ").map(str::to_string) {
-        // The span is the table that lacks the field (or the whole document).
+        // The span is the table that lacks the field (or the whole document). `workload` is
+        // the document's only required field, and no table has one: the document lacks it
+        // even where the span starts on a table's header (`[cycles]` on line 1).
         let whole = span.start == 0 && span.end >= text.trim_end().len();
-        let table = if whole && !on_header {
+        let table = if (whole && !on_header) || field == "workload" {
             None
         } else {
             key_at(text, at)
@@ -145,7 +150,12 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
     } else if let Some((table, path)) = probed() {
         // serde lost the position inside the table (an internally tagged enum such as
         // [workload]): the entry whose absence changes the error is the one it is about
-        if let Some(entry_at) = entry_of(text, at, &path) {
+        let entry_at = if inline {
+            inline_entry(&text[at..span_end], &path).map(|i| at + i)
+        } else {
+            entry_of(text, at, &path)
+        };
+        if let Some(entry_at) = entry_at {
             (line, col) = line_col(text, entry_at);
             shown_at = entry_at;
         }
@@ -412,6 +422,28 @@ fn culprit(text: &str, table: &str, required: bool) -> Option<(String, toml::Val
         found = Some(pick.1);
     }
     found.map(|v| (path.join("."), v))
+}
+
+/// Where the entry `path` (its first part) starts inside the inline table `table` (its text
+/// from `{`): the key followed by `=`, outside strings.
+fn inline_entry(table: &str, path: &str) -> Option<usize> {
+    let key = path.split(['.', '[']).next()?;
+    let mut in_string = false;
+    for (i, c) in table.char_indices() {
+        match c {
+            '"' | '\'' => in_string = !in_string,
+            _ if in_string => {}
+            _ if table[i..].starts_with(key) => {
+                let before = table[..i].chars().next_back();
+                let after = table[i + key.len()..].trim_start();
+                if matches!(before, Some('{' | ',' | ' ' | '\t')) && after.starts_with('=') {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The line of the entry `path` (its first part) of the table whose header is at `at`: a

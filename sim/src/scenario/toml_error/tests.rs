@@ -19,6 +19,20 @@ fn the_wordings_this_module_reads_are_the_parsers() {
     let cases: &[(&str, &str, &str)] = &[
         // (scenario text, toml's exact message start, our message start)
         ("name = \"x\"\n", "missing field `workload`", "`workload` (line 1, column 1): missing field `workload`"),
+        // the document lacks it, not the table after the root keys or on line 1
+        ("name = \"x\"\n[cycles]\nmax = 9\n", "missing field `workload`", "`workload` (line 1, column 1): missing field `workload`"),
+        ("[cycles]\nmax = 9\n", "missing field `workload`", "`workload` (line 1, column 1): missing field `workload`"),
+        // a field of an inline topology table: named, with its range, pointed at
+        (
+            "[network]\ntopology = { kind = \"torus\", k = 4.5, n = 2 }\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: floating point `4.5`, expected u32",
+            "`network.topology.k` (line 2, column 30): invalid type: floating point `4.5`, expected an integer in the field's range: must be in 2..=16384",
+        ),
+        (
+            "[network]\ntopology = { kind = \"single_switch\", nodes = -4 }\n[workload]\nkind = \"uniform\"\n",
+            "invalid value: integer `-4`, expected u32",
+            "`network.topology.nodes` (line 2, column 38): invalid value: integer `-4`, expected an integer in the field's range: must be in 2..=64",
+        ),
         (
             "[cycles]\nmaxx = 1\n[workload]\nkind = \"uniform\"\n",
             "unknown field `maxx`, expected one of `max`",
