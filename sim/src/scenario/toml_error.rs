@@ -424,28 +424,6 @@ fn culprit(text: &str, table: &str, required: bool) -> Option<(String, toml::Val
     found.map(|v| (path.join("."), v))
 }
 
-/// Where the entry `path` (its first part) starts inside the inline table `table` (its text
-/// from `{`): the key followed by `=`, outside strings.
-fn inline_entry(table: &str, path: &str) -> Option<usize> {
-    let key = path.split(['.', '[']).next()?;
-    let mut in_string = false;
-    for (i, c) in table.char_indices() {
-        match c {
-            '"' | '\'' => in_string = !in_string,
-            _ if in_string => {}
-            _ if table[i..].starts_with(key) => {
-                let before = table[..i].chars().next_back();
-                let after = table[i + key.len()..].trim_start();
-                if matches!(before, Some('{' | ',' | ' ' | '\t')) && after.starts_with('=') {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// The line of the entry `path` (its first part) of the table whose header is at `at`: a
 /// `key =` line or a sub-table's header.
 fn entry_of(text: &str, at: usize, path: &str) -> Option<usize> {

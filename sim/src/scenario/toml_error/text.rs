@@ -354,3 +354,25 @@ pub(super) fn key_at(text: &str, at: usize) -> Option<String> {
         None => k,
     })
 }
+
+/// Where the entry `path` (its first part) starts inside the inline table `table` (its text
+/// from `{`): the key followed by `=`, outside strings.
+pub(super) fn inline_entry(table: &str, path: &str) -> Option<usize> {
+    let key = path.split(['.', '[']).next()?;
+    let mut in_string = false;
+    for (i, c) in table.char_indices() {
+        match c {
+            '"' | '\'' => in_string = !in_string,
+            _ if in_string => {}
+            _ if table[i..].starts_with(key) => {
+                let before = table[..i].chars().next_back();
+                let after = table[i + key.len()..].trim_start();
+                if matches!(before, Some('{' | ',' | ' ' | '\t')) && after.starts_with('=') {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
