@@ -86,18 +86,26 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
     let mut header = HEADER;
     // Line numbers come from byte offsets. The reader's own line count is one short after a
     // CRLF line end, and a record's position is where the reader started, before the line
-    // ends (and blank lines) it skipped: skip them here too.
-    let line_at = |byte: u64| {
+    // ends (and blank lines) it skipped: skip them here too. The line ends are counted on
+    // from the last position asked for (positions only grow), so a file is read once, not
+    // once per row.
+    let (mut counted_to, mut ends) = (0usize, 0u64);
+    let mut line_at = |byte: u64| {
         let mut end = (byte as usize).min(bytes.len());
         while end < bytes.len() && (bytes[end] == b'\r' || bytes[end] == b'\n') {
             end += 1;
         }
+        if end < counted_to {
+            (counted_to, ends) = (0, 0);
+        }
         // a line ends with LF, CRLF or a lone CR (the reader accepts all three)
-        let b = &bytes[..end];
-        let lone_cr = (0..end)
-            .filter(|&i| b[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
-            .count();
-        (b.iter().filter(|&&c| c == b'\n').count() + lone_cr) as u64 + 1
+        ends += (counted_to..end)
+            .filter(|&i| {
+                bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+            })
+            .count() as u64;
+        counted_to = end;
+        ends + 1
     };
     loop {
         let line = line_at(rd.position().byte());
@@ -291,5 +299,23 @@ mod tests {
             .to_string();
         assert!(e.contains("expected 3 fields"), "{e}");
         assert!(parse(b"", "t").is_err());
+    }
+
+    /// Line numbers counted on across rows (the counter resumes where the last row left
+    /// it): LF, CRLF, lone CR and blank lines mixed over many rows, the error's line exact.
+    #[test]
+    fn line_numbers_over_many_mixed_rows() {
+        let ends = ["\n", "\r\n", "\r", "\n\n", "\r\n\r\n"];
+        let mut text = String::from("flit_valid,credit_return\n");
+        let mut line = 1;
+        for i in 0..10_000 {
+            let end = ends[i % ends.len()];
+            text += "1,1";
+            text += end;
+            line += 1 + (end == "\n\n" || end == "\r\n\r\n") as usize;
+        }
+        text += "1,x\n";
+        let e = parse(text.as_bytes(), "t").unwrap_err().to_string();
+        assert!(e.contains(&format!("line {},", line + 1)), "{e}");
     }
 }
