@@ -281,6 +281,14 @@ fn scenario_cases() -> Vec<Case> {
         ),
         // no [workload] in a file that starts with a table (it was `cycles.workload`)
         sc("SC-135", "[cycles]\nmax = 1000\n"),
+        // an error in the second fault entry (it was blamed on the first's first key)
+        sc(
+            "SC-136",
+            format!(
+                "{BASE}{FAULT}kind = \"credit_jitter\"\nmax_cycles = 40\n\
+                 {FAULT}kind = \"credit_delay\"\ncycles = 300\nscope = 0\n"
+            ),
+        ),
         // errors in a later entry (they used to be blamed on `cc[0]`, often its `name`)
         sc(
             "SC-121",

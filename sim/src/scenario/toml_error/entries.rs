@@ -16,19 +16,22 @@ pub(super) fn tag_not_text(text: &str, table: &str) -> bool {
 }
 
 /// The header of the entry that fails to deserialize, when the error at `at` is on the
-/// first header of a top-level array of tables (`[[cc]]`) and a later entry is the one that
-/// fails: each entry is read alone, in order, as serde reads them.
+/// first header of an array of tables (`[[cc]]`, `[[network.faults]]`) and a later entry is
+/// the one that fails: each entry is read alone, in order, as serde reads them.
 pub(super) fn failing_entry(text: &str, at: usize) -> Option<usize> {
     let first = key_at(text, at)?;
     let name = first.strip_suffix("[0]")?;
-    if name.contains(['.', '[']) {
+    if name.contains('[') {
         return None;
     }
-    let doc: toml::Table = toml::from_str(text).ok()?;
-    let entries = doc.get(name)?.as_array()?;
+    let mut doc: toml::Table = toml::from_str(text).ok()?;
+    let entries = value_at(&mut doc, name)?.as_array()?.clone();
     let fails = |e: &toml::Value| {
         let mut d = doc.clone();
-        d.insert(name.to_string(), toml::Value::Array(vec![e.clone()]));
+        let Some(v) = value_at(&mut d, name) else {
+            return false;
+        };
+        *v = toml::Value::Array(vec![e.clone()]);
         toml::to_string(&d).is_ok_and(|t| toml::from_str::<Scenario>(&t).is_err())
     };
     let i = entries.iter().position(fails).filter(|&i| i > 0)?;

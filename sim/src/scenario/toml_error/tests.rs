@@ -22,6 +22,17 @@ fn the_wordings_this_module_reads_are_the_parsers() {
         // the document lacks it, not the table after the root keys or on line 1
         ("name = \"x\"\n[cycles]\nmax = 9\n", "missing field `workload`", "`workload` (line 1, column 1): missing field `workload`"),
         ("[cycles]\nmax = 9\n", "missing field `workload`", "`workload` (line 1, column 1): missing field `workload`"),
+        // an error in a later entry of a nested array of tables: that entry, not the first
+        (
+            "[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n[[network.faults]]\nkind = \"credit_jitter\"\nmax_cycles = 40\n[[network.faults]]\nkind = \"credit_delay\"\ncycles = 300\nscope = 0\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: integer `0`, expected string or map",
+            "`network.faults[1].scope` (line 9, column 1): invalid type: integer `0`, expected a string: `all` or `nics`",
+        ),
+        (
+            "[cycles]\nmax = 2000\n[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n[[network.faults]]\nkind = \"credit_jitter\"\nmax_cycles = 40\n[[network.faults]]\nkind = \"credit_delay\"\ncycles = 300\nstart = -1\n[workload]\nkind = \"uniform\"\n",
+            "invalid value: integer `-1`, expected u64",
+            "`network.faults[1].start` (line 11, column 1): invalid value: integer `-1`, expected an integer in the field's range: must be below cycles.max = 2000",
+        ),
         // a field of an inline topology table: named, with its range, pointed at
         (
             "[network]\ntopology = { kind = \"torus\", k = 4.5, n = 2 }\n[workload]\nkind = \"uniform\"\n",
