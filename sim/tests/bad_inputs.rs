@@ -1017,6 +1017,26 @@ fn net_bench_cases() -> Vec<Case> {
                 "10",
             ],
         ),
+        case(
+            "NB-24",
+            n,
+            &[
+                "--topo",
+                "single:4",
+                "--pattern",
+                "shift:4",
+                "--cycles",
+                "10",
+            ],
+        )
+        .also(&[
+            "--topo",
+            "single:4",
+            "--pattern",
+            "shift:0",
+            "--cycles",
+            "10",
+        ]),
         case("NB-09", n, &["--topo", "single:1"]).also(&["--topo", "torus:1,2"]),
         case("NB-10", n, &["--topo", "tree:8,5"]),
         case("NB-11", n, &["--packet-flits", "0"]).also(&[

@@ -155,6 +155,15 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
         );
     }
     assert_eq!(std::fs::read(&path).unwrap(), before);
+    // `-` is stdout (a file named `-` used to be written), the same text as the file
+    let o = Command::new(NET_BENCH)
+        .args(["--topo", "tree:2,3", "--write-anynet", "-"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.stdout, before);
+    assert!(!dir.join("-").exists(), "a file named - was written");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

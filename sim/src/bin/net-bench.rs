@@ -204,7 +204,7 @@ pub struct Args {
     #[arg(long, value_name = "PATTERN", default_value = "uniform", value_parser = parse_pattern)]
     pattern: PatternArg,
     /// Write the topology (--topo) as a file in BookSim's anynet format to PATH (a new
-    /// file: an existing one is refused) and exit; run it with `--topo file:PATH`. Not for
+    /// file: an existing one is refused; `-`: stdout) and exit; run it with `--topo file:PATH`. Not for
     /// a butterfly (one-way links). A dragonfly's --local-latency and --global-latency, and
     /// a file topology's own latencies, are written as the latencies of its links
     #[arg(long, value_name = "PATH")]
@@ -550,10 +550,7 @@ fn main() -> ExitCode {
         return match pft_sim::net::topology::anynet::write_new_file(path, &text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(what) => {
-                pft_sim::eprintln_safe!(
-                    "error: --write-anynet {}: {what} (give a new file)",
-                    path.display()
-                );
+                pft_sim::eprintln_safe!("error: --write-anynet {}: {what}", path.display());
                 ExitCode::FAILURE
             }
         };
@@ -635,7 +632,7 @@ fn main() -> ExitCode {
             }
         }
     };
-    if let Err(e) = pattern.check(nodes) {
+    if let Err(e) = pattern.check_sends(nodes) {
         pft_sim::eprintln_safe!("error: --pattern: {e}");
         return ExitCode::from(2);
     }

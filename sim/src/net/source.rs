@@ -91,6 +91,32 @@ impl Pattern {
         (d != s).then_some(d)
     }
 
+    /// A fixed permutation that maps every one of `nodes` NICs to itself (`shift` by a
+    /// multiple of the NIC count, `tornado` with k = 2, ...): it would send nothing at all.
+    pub fn sends_nothing(self, nodes: u32) -> bool {
+        let fixed = matches!(
+            self,
+            Pattern::Shift { .. }
+                | Pattern::Transpose
+                | Pattern::Complement
+                | Pattern::BitReversal
+                | Pattern::Shuffle
+                | Pattern::Tornado { .. }
+        );
+        fixed && (0..nodes).all(|s| self.permute(s, nodes).is_none())
+    }
+
+    /// `check`, and a pattern that sends nothing there refused too (`sends_nothing`).
+    pub fn check_sends(self, nodes: u32) -> Result<(), String> {
+        self.check(nodes)?;
+        match self.sends_nothing(nodes) {
+            true => Err(format!(
+                "maps every one of the {nodes} NICs to itself: no NIC would send"
+            )),
+            false => Ok(()),
+        }
+    }
+
     /// Whether the pattern can run on `nodes` NICs (the bit permutations need a power of
     /// two, transpose an even number of bits; tornado k^n NICs); the reason if not.
     pub fn check(self, nodes: u32) -> Result<(), String> {

@@ -147,16 +147,7 @@ fn check_pattern(p: &DestPattern, nodes: u32, key: &str, errs: &mut ConfigErrors
             _ => errs.push(key, p.kind(), e),
         },
         Ok(q) => {
-            let fixed = matches!(
-                q,
-                Pattern::Shift { .. }
-                    | Pattern::Transpose
-                    | Pattern::Complement
-                    | Pattern::BitReversal
-                    | Pattern::Shuffle
-                    | Pattern::Tornado { .. }
-            );
-            if fixed && (0..nodes).all(|s| q.permute(s, nodes).is_none()) {
+            if q.sends_nothing(nodes) {
                 errs.push(
                     key,
                     p.kind(),

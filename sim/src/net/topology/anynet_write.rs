@@ -7,23 +7,29 @@ use crate::net::TopologyConfig;
 use std::collections::HashMap;
 
 /// Writes `text` (`write`, `write_with`) as a new file at `path` (an existing file, link
-/// or directory is refused); a file it could not finish (a full disk) is removed. The
-/// error says why.
+/// or directory is refused), or to stdout where `path` is `-`; a file it could not finish
+/// (a full disk) is removed. The error says why.
 pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    if path.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        return std::io::Write::write_all(&mut out, text.as_bytes())
+            .and_then(|()| std::io::Write::flush(&mut out))
+            .map_err(|e| format!("cannot write to stdout: {e}"));
+    }
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(path)
         .map_err(|e| {
             if path.is_dir() {
-                "is a directory".to_string()
+                "is a directory (give a new file)".to_string()
             } else {
-                e.to_string()
+                format!("{e} (give a new file)")
             }
         })?;
     std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| {
         let _ = std::fs::remove_file(path);
-        e.to_string()
+        format!("{e} (give a new file)")
     })
 }
 
