@@ -55,6 +55,12 @@ fn tool_cases() -> Vec<Case> {
             "h",
         ]),
         case("HX-16", v, &["l.v"]).symlink("l.v", "missing/deep/y.v"),
+        case("HX-17", v, &["--family", "pft", "--out-dir", ""]).left(|d| {
+            assert!(
+                !d.join("pft_injector.v").exists(),
+                "written into the case's directory"
+            )
+        }),
         // an output that is a symbolic link to a file: written through, the link stays
         case("HX-11", v, &["link.v"])
             .file("real.v", "old\n")

@@ -94,6 +94,7 @@ fn config_cases() -> Vec<Case> {
         tc("TC-17", format!("m = \"{}\u{1b}[2J\"\n", "z".repeat(2000))),
         tc("TC-18", format!("{}\u{1b} = 1\n", "k".repeat(2000))),
         tc("TC-19", "r_width = 33\n"),
+        tc("TC-20", "credit_limit = 18446744073709551615\n"),
     ]
 }
 

@@ -261,6 +261,9 @@ fn run() -> Result<(), i32> {
         if opts.len() > 1 + opts.contains_key("--out-dir") as usize || out.is_some() {
             return usage_error("--family takes only --out-dir DIR");
         }
+        if opts.get("--out-dir").is_some_and(|d| d.is_empty()) {
+            return usage_error("--out-dir is empty: give a directory (`.` for this one)");
+        }
         let designs: Vec<&Design> = DESIGNS.iter().filter(|d| d.family == f).collect();
         if designs.is_empty() {
             let mut fams: Vec<&str> = DESIGNS.iter().map(|d| d.family).collect();

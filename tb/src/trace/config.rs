@@ -52,6 +52,25 @@ pub enum ConfigError {
     },
 }
 
+/// An integer beyond TOML's (above 2^63 - 1) is a syntax error to the parser; a key's
+/// value that large is refused as out of the key's range, the key named.
+fn too_large(text: &str, e: &toml::de::Error, origin: &str) -> Option<ConfigError> {
+    if !e.message().contains("number too large") {
+        return None;
+    }
+    let at = e.span()?.start.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next()?;
+    let (key, value) = line.split_once('=')?;
+    let f = regs::rw_fields().find(|f| f.name == key.trim())?;
+    Some(ConfigError::Invalid {
+        path: origin.to_string(),
+        key: f.name.to_string(),
+        expected: expected(f),
+        found: excerpt(value.split('#').next().unwrap_or("").trim()),
+    })
+}
+
 /// Every key (the RW fields, in address order) and what it takes, as messages say it.
 pub fn keys() -> Vec<(&'static str, String)> {
     regs::rw_fields().map(|f| (f.name, expected(f))).collect()
@@ -96,9 +115,11 @@ impl TraceConfig {
 
     /// Parse and check config text; `origin` names it in messages.
     pub fn parse(text: &str, origin: &str) -> Result<Self, ConfigError> {
-        let table: toml::Table = toml::from_str(text).map_err(|e| ConfigError::Toml {
-            path: origin.to_string(),
-            message: pft_sim::scenario::toml_error::syntax_message(text, &e),
+        let table: toml::Table = toml::from_str(text).map_err(|e| {
+            too_large(text, &e, origin).unwrap_or_else(|| ConfigError::Toml {
+                path: origin.to_string(),
+                message: pft_sim::scenario::toml_error::syntax_message(text, &e),
+            })
         })?;
         let mut cfg = TraceConfig::default();
         for (key, value) in &table {

@@ -114,14 +114,16 @@ impl Graph {
             let Some(head) = words.next() else { continue };
             let id = |w: Option<&str>, what: &str| -> Result<u32, ParseError> {
                 let w = w.ok_or_else(|| err(line, format!("`{what}` needs a number")))?;
+                // the range of the number itself: routers and NICs have limits of their own
+                let max = if what == "router" {
+                    MAX_ROUTERS - 1
+                } else {
+                    max_nodes.saturating_sub(1)
+                };
                 w.parse::<u32>().map_err(|_| {
                     err(
                         line,
-                        format!(
-                            "`{what} {}`: a whole number 0..={} expected",
-                            quoted(w),
-                            u32::MAX
-                        ),
+                        format!("`{what} {}`: a whole number 0..={max} expected", quoted(w)),
                     )
                 })
             };
