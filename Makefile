@@ -7,7 +7,8 @@ OUT     := out
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, icestorm, z3, GNU parallel, OpenSTA,
 ##        the OSU 0.18 um cells and ccache (apt, .ci/install-deps; uses sudo when not root), and
-##        YoWASP's Yosys and nextpnr-ecp5 into .venv/ (pip, for make synth's ECP5)
+##        into .venv/ (pip, synth/setup-venv.sh) YoWASP's Yosys and nextpnr-ecp5 for make synth's
+##        ECP5, Yices for make formal, cocotb, FuseSoC and PeakRDL
 setup:
 	.ci/install-deps
 	bash synth/setup-venv.sh

@@ -453,6 +453,22 @@ fn cases() -> Vec<Case> {
                 .any(|e| e.file_name().to_string_lossy().starts_with(".previous-"));
             assert!(!moved, "the sweep's run was moved aside");
         }),
+        // a plan that is not a plain file is never opened (a FIFO would block the run)
+        case(
+            "SW-31",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && rm o/sweep.json && mkfifo o/sweep.json && timeout 120 \"$PFTSIM\" run o/points/p0001-s3.toml --pft p --out o/runs/p0001-s3 --quiet; rc=$?; rm o/sweep.json; exit $rc",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            let m = std::fs::read_to_string(d.join("o/runs/p0001-s3/manifest.json")).unwrap();
+            assert!(m.contains("\"finished\": true"), "the sweep's run was touched: {m}");
+        }),
     ]
 }
 

@@ -164,6 +164,15 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(o.stdout, before);
     assert!(!dir.join("-").exists(), "a file named - was written");
+    // a closed stdout is an error, not a silent success
+    let o = Command::new("bash")
+        .args(["-c", "\"$NB\" --topo tree:2,3 --write-anynet - >&-"])
+        .env("NB", NET_BENCH)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write to stdout"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -15,7 +15,7 @@ use std::path::Path;
 /// Which implementation of the block runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EngineKind {
-    /// The rust-hdl RTL, stepped by hand (slow, about 50-100k cycles/s).
+    /// The rust-hdl RTL, stepped by hand (slow: tens of thousands of cycles/s).
     Rtl,
     /// The plain-Rust reference model (fast).
     Model,

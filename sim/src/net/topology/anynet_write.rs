@@ -12,7 +12,8 @@ use std::collections::HashMap;
 pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> {
     if path.as_os_str() == "-" {
         let mut out = std::io::stdout().lock();
-        return std::io::Write::write_all(&mut out, text.as_bytes())
+        return pft_hdl::outfile::stdout_is_open()
+            .and_then(|()| std::io::Write::write_all(&mut out, text.as_bytes()))
             .and_then(|()| std::io::Write::flush(&mut out))
             .map_err(|e| format!("cannot write to stdout: {e}"));
     }
@@ -29,7 +30,7 @@ pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> 
         })?;
     std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| {
         let _ = std::fs::remove_file(path);
-        format!("{e} (give a new file)")
+        e.to_string()
     })
 }
 

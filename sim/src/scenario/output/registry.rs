@@ -335,7 +335,7 @@ pub fn check_ancestors(dir: &Path, abs: &Path, new: &Manifest) -> anyhow::Result
         let rel = abs.strip_prefix(a).unwrap_or(abs);
         if m.dirs.iter().any(|d| rel.starts_with(d)) {
             if m.command == "sweep" {
-                crate::scenario::sweep::collect::check_unit_dir(dir, a, rel, new)?;
+                crate::scenario::sweep::collect::check_unit_dir(dir, a, &shown(a), rel, new)?;
             }
             continue;
         }

@@ -72,18 +72,22 @@ pub fn missing(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Missing>> {
 pub(crate) fn check_unit_dir(
     dir: &Path,
     sweep_dir: &Path,
+    shown_sweep: &str,
     rel: &Path,
     new: &output::Manifest,
 ) -> anyhow::Result<()> {
-    let shown = |p: &Path| sanitize(&p.display().to_string());
-    let plan: Option<Plan> = std::fs::read_to_string(sweep_dir.join(super::PLAN))
-        .ok()
+    let shown_dir = sanitize(&dir.display().to_string());
+    // a plain file of a plan's size only (a FIFO or a device is never opened, as for
+    // `read_plan` and the manifests)
+    let at = sweep_dir.join(super::PLAN);
+    let plain = std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_file() && m.len() <= 1 << 30);
+    let plan: Option<Plan> = plain
+        .then(|| std::fs::read_to_string(&at).ok())
+        .flatten()
         .and_then(|t| serde_json::from_str(&t).ok());
     let Some(plan) = plan else {
         anyhow::bail!(
-            "{} is inside the sweep in {}, which has no readable {}; give another --out",
-            shown(dir),
-            shown(sweep_dir),
+            "{shown_dir} is inside the sweep in {shown_sweep}, which has no readable {} (a plain file); give another --out",
             super::PLAN
         );
     };
@@ -94,9 +98,7 @@ pub(crate) fn check_unit_dir(
         .find(|(_, u)| Path::new(&u.dir) == rel)
     else {
         anyhow::bail!(
-            "{} is inside the sweep in {} but is not one of its run directories; give another --out",
-            shown(dir),
-            shown(sweep_dir)
+            "{shown_dir} is inside the sweep in {shown_sweep} but is not one of its run directories; give another --out"
         );
     };
     let want = plan
@@ -109,9 +111,7 @@ pub(crate) fn check_unit_dir(
         && want.as_deref() == Some(new.scenario_sha256.as_str());
     anyhow::ensure!(
         ok,
-        "{} is run {task} of the sweep in {} (line {} of its {}: `pftsim run {} --pft {}`): only that line writes there; run it, or give another --out",
-        shown(dir),
-        shown(sweep_dir),
+        "{shown_dir} is run {task} of the sweep in {shown_sweep} (line {} of its {}: `pftsim run {} --pft {}`): only that line writes there; run it, or give another --out",
         task + 1,
         cluster::JOBS,
         shell_quote(&u.scenario),

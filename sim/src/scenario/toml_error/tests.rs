@@ -376,3 +376,32 @@ fn key_paths_with_indices_are_found() {
         "network.faults[].kind"
     );
 }
+
+/// The entry of an inline table is found at the table's own level, outside strings of
+/// either quote (an apostrophe in a basic string, an escaped quote) and nested tables.
+#[test]
+fn inline_entries_are_found_outside_strings_and_nested_tables() {
+    fn at<'a>(t: &'a str, k: &str) -> Option<&'a str> {
+        inline_entry(t, k).map(|i| &t[i..])
+    }
+    assert_eq!(at("{ kind = \"torus\", k = 4.5 }", "k"), Some("k = 4.5 }"));
+    assert_eq!(
+        at("{ p = \"it's\", w = -1 }", "w"),
+        Some("w = -1 }"),
+        "an apostrophe in a basic string"
+    );
+    assert_eq!(
+        at("{ p = \"a\\\", w = 1\", w = -1 }", "w"),
+        Some("w = -1 }"),
+        "an escaped quote"
+    );
+    assert_eq!(
+        at(
+            "{ ph = [ { pattern = { kind = \"u\" } } ], pattern = \"bad\" }",
+            "pattern"
+        ),
+        Some("pattern = \"bad\" }"),
+        "a nested table's key of the same name"
+    );
+    assert_eq!(at("{ kind = \"x\" }", "k"), None, "a key's prefix");
+}

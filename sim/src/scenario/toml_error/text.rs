@@ -356,15 +356,27 @@ pub(super) fn key_at(text: &str, at: usize) -> Option<String> {
 }
 
 /// Where the entry `path` (its first part) starts inside the inline table `table` (its text
-/// from `{`): the key followed by `=`, outside strings.
+/// from `{`): the key followed by `=` at the table's own level, outside strings (either
+/// quote, a basic string's `\"` escapes) and nested tables or arrays.
 pub(super) fn inline_entry(table: &str, path: &str) -> Option<usize> {
     let key = path.split(['.', '[']).next()?;
-    let mut in_string = false;
+    let (mut quote, mut escaped, mut depth) = (None, false, 0i32);
     for (i, c) in table.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' && q == '"' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
         match c {
-            '"' | '\'' => in_string = !in_string,
-            _ if in_string => {}
-            _ if table[i..].starts_with(key) => {
+            '"' | '\'' => quote = Some(c),
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            _ if depth == 1 && table[i..].starts_with(key) => {
                 let before = table[..i].chars().next_back();
                 let after = table[i + key.len()..].trim_start();
                 if matches!(before, Some('{' | ',' | ' ' | '\t')) && after.starts_with('=') {
