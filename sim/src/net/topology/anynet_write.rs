@@ -11,11 +11,7 @@ use std::collections::HashMap;
 /// (a full disk) is removed. The error says why.
 pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> {
     if path.as_os_str() == "-" {
-        let mut out = std::io::stdout().lock();
-        return pft_hdl::outfile::stdout_is_open()
-            .and_then(|()| std::io::Write::write_all(&mut out, text.as_bytes()))
-            .and_then(|()| std::io::Write::flush(&mut out))
-            .map_err(|e| format!("cannot write to stdout: {e}"));
+        return crate::cli::write_stdout(text).map_err(|e| format!("cannot write to stdout: {e}"));
     }
     let mut f = std::fs::OpenOptions::new()
         .write(true)
