@@ -20,12 +20,7 @@ pub fn parse<T: Parser>() -> T {
     match T::try_parse() {
         Ok(args) => args,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            let text = e.render().to_string();
-            let mut out = std::io::stdout().lock();
-            let written = pft_hdl::outfile::stdout_is_open()
-                .and_then(|_| out.write_all(text.as_bytes()))
-                .and_then(|_| out.flush());
-            match written {
+            match write_stdout(&e.render().to_string()) {
                 Ok(()) => std::process::exit(0),
                 Err(err) => {
                     crate::eprintln_safe!("error: cannot write to stdout: {err}");
