@@ -37,6 +37,7 @@ fn tool_cases() -> Vec<Case> {
         case("HX-12", r, &["--format", "vhdl"])
             .also(&["--format"])
             .also(&["--format=vhdl"]),
+        case("HX-18", r, &["--format="]).also(&["--format", ""]),
         case("HX-13", v, &["--flows", "4", "--mvcm", "--flows", "16"]).also(&[
             "--design",
             "mvcm_flow",

@@ -279,6 +279,11 @@ fn scenario_cases() -> Vec<Case> {
             "SC-134",
             BASE.replace("nodes = 4 }", "nodes = 4.0 }"),
         ),
+        // an unknown field of the inline topology table (it was named `network.topology`)
+        sc(
+            "SC-137",
+            BASE.replace("nodes = 4 }", "nodes = 4, radix = 8 }"),
+        ),
         // no [workload] in a file that starts with a table (it was `cycles.workload`)
         sc("SC-135", "[cycles]\nmax = 1000\n"),
         // an error in the second fault entry (it was blamed on the first's first key)

@@ -95,6 +95,7 @@ fn config_cases() -> Vec<Case> {
         tc("TC-18", format!("{}\u{1b} = 1\n", "k".repeat(2000))),
         tc("TC-19", "r_width = 33\n"),
         tc("TC-20", "credit_limit = 18446744073709551615\n"),
+        tc("TC-21", "k = -9223372036854775809\n"),
     ]
 }
 

@@ -52,8 +52,8 @@ fn run() -> Result<(), i32> {
     }
     let format = match args.as_slice() {
         [] => "md",
-        [f, v] if f == "--format" => v.as_str(),
-        [f] if f == "--format" => {
+        [f, v] if f == "--format" && !v.is_empty() => v.as_str(),
+        [f] | [f, _] if f == "--format" => {
             pft_hdl::eprintln_safe!(
                 "error: --format needs a value: it must be md, rdl, sv, vh, h or py\n{USAGE}"
             );

@@ -198,6 +198,10 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         }
     } else if broken_header(text, at) {
         None // a syntax error in a table header names no key
+    } else if let Some((k, entry_at)) = inline_unknown(text, at, span_end, &what) {
+        (line, col) = line_col(text, entry_at);
+        shown_at = entry_at;
+        Some(k)
     } else {
         key_at(text, at)
     };

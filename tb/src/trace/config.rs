@@ -52,10 +52,11 @@ pub enum ConfigError {
     },
 }
 
-/// An integer beyond TOML's (above 2^63 - 1) is a syntax error to the parser; a key's
-/// value that large is refused as out of the key's range, the key named.
+/// An integer beyond TOML's (above 2^63 - 1 or below -2^63) is a syntax error to the
+/// parser; a key's value that large is refused as out of the key's range, the key named.
 fn too_large(text: &str, e: &toml::de::Error, origin: &str) -> Option<ConfigError> {
-    if !e.message().contains("number too large") {
+    let m = e.message();
+    if !m.contains("number too large") && !m.contains("number too small") {
         return None;
     }
     let at = e.span()?.start.min(text.len());

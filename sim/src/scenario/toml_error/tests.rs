@@ -44,6 +44,12 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "invalid value: integer `-4`, expected u32",
             "`network.topology.nodes` (line 2, column 38): invalid value: integer `-4`, expected an integer in the field's range: must be in 2..=64",
         ),
+        // an unknown field of an inline table: the field named and pointed at
+        (
+            "[network]\ntopology = { kind = \"fat_tree\", radix = 8, leafs = 4 }\n[workload]\nkind = \"uniform\"\n",
+            "unknown field `leafs`, expected `radix` or `leaves`",
+            "`network.topology.leafs` (line 2, column 44): unknown field `leafs`",
+        ),
         (
             "[cycles]\nmaxx = 1\n[workload]\nkind = \"uniform\"\n",
             "unknown field `maxx`, expected one of `max`",

@@ -355,6 +355,21 @@ pub(super) fn key_at(text: &str, at: usize) -> Option<String> {
     })
 }
 
+/// An unknown field of an inline table (`topology = { kind = "fat_tree", leafs = 4 }`,
+/// which serde reports at the whole table): its key, `table.field`, and where it starts.
+pub(super) fn inline_unknown(
+    text: &str,
+    at: usize,
+    end: usize,
+    what: &str,
+) -> Option<(String, usize)> {
+    let field = backticked_after(what, "unknown field ")?;
+    let body = text.get(at..end).filter(|t| t.starts_with('{'))?;
+    let table = key_at(text, at)?;
+    let i = inline_entry(body, field)?;
+    Some((format!("{table}.{field}"), at + i))
+}
+
 /// Where the entry `path` (its first part) starts inside the inline table `table` (its text
 /// from `{`): the key followed by `=` at the table's own level, outside strings (either
 /// quote, a basic string's `\"` escapes) and nested tables or arrays.
