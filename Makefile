@@ -131,6 +131,7 @@ synth: verilog verilog-pipelined
 ##               state (seed 004; 1, 4, 16, 64 flows); synth-ibcc: IB CC's per-flow state with
 ##               the port's CCT and CCTI timer (seed 002, Table I; also with a random CCT);
 ##               synth-dcqcn: DCQCN's reaction point per flow (1, 4, 16, 64 flows).
+##               `pft` and `axis` are refused here (exit 2): `make synth` synthesizes them.
 ##               (A pattern rule: the family names are not .PHONY, or make would skip it.)
 synth-%:
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --family $* --out-dir synth/out

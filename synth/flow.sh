@@ -10,7 +10,8 @@
 #
 # The family's designs, in the list's order: the first without sizes is its main design;
 # the others without sizes are variants; a design with sizes (flow counts N) gets the
-# cost per flow. PFT's own family is `make synth` (synth/run.sh), not this script.
+# cost per flow. PFT's own family is `make synth` (synth/run.sh), not this script; so is
+# the axis family (pft_axis, synth/axis/synth.sh).
 #
 # Steps (every tool's exit status is checked; logs under synth/out/work-<family>*/ and
 # synth/out/asic/):
@@ -42,6 +43,11 @@ if [[ -z "$family" || $# -ne 1 ]]; then
 fi
 if [[ "$family" == pft ]]; then
     echo "error: PFT's designs are synthesized by make synth (synth/run.sh)" >&2
+    exit 2
+fi
+if [[ "$family" == axis ]]; then
+    # pft_axis wraps PFT's block: its own flow, with its waivers and a wrapper for placing
+    echo "error: pft_axis is synthesized by make synth (synth/axis/synth.sh)" >&2
     exit 2
 fi
 # The family's designs from the registry, as shell variables.

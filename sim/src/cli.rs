@@ -3,6 +3,7 @@
 
 use clap::error::ErrorKind;
 use clap::Parser;
+use std::ffi::OsString;
 use std::io::Write;
 
 /// Writes `text` to stdout, a closed stdout (`>&-`) an error like a full one.
@@ -17,7 +18,7 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
 /// (`--help > /dev/full`, a closed stdout) ends the process with exit status 1 and a
 /// message, where clap would exit 0.
 pub fn parse<T: Parser>() -> T {
-    match T::try_parse() {
+    match T::try_parse_from(joined_values(std::env::args_os())) {
         Ok(args) => args,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             match write_stdout(&e.render().to_string()) {
@@ -29,5 +30,56 @@ pub fn parse<T: Parser>() -> T {
             }
         }
         Err(e) => e.exit(),
+    }
+}
+
+/// The arguments with a non-finite negative value (`-inf`, `-infinity`, `-nan`, any case)
+/// joined to the long option before it (`--load -inf` is `--load=-inf`): clap reads such a
+/// value as short flags (`-i`), where a number is read as a value, and the option's own
+/// check should refuse it with the option's range.
+fn joined_values(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut out: Vec<OsString> = Vec::new();
+    for a in args {
+        let non_finite = a.to_str().is_some_and(|s| {
+            let v = s.to_ascii_lowercase();
+            ["-inf", "-infinity", "-nan"].contains(&v.as_str())
+        });
+        match out.last_mut() {
+            Some(prev)
+                if non_finite
+                    && prev.to_str().is_some_and(|p| {
+                        p.len() > 2 && p.starts_with("--") && !p.contains('=')
+                    }) =>
+            {
+                prev.push("=");
+                prev.push(&a);
+            }
+            _ => out.push(a),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_finite_values_join_their_option() {
+        let j = |a: &[&str]| {
+            joined_values(a.iter().map(OsString::from))
+                .into_iter()
+                .map(|s| s.into_string().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            j(&["nb", "--load", "-inf", "-x"]),
+            ["nb", "--load=-inf", "-x"]
+        );
+        assert_eq!(j(&["nb", "--drain", "-NaN"]), ["nb", "--drain=-NaN"]);
+        // a number, a value already joined, a first argument, the `--` separator: as given
+        assert_eq!(j(&["nb", "--load", "-0.5"]), ["nb", "--load", "-0.5"]);
+        assert_eq!(j(&["nb", "--load=1", "-inf"]), ["nb", "--load=1", "-inf"]);
+        assert_eq!(j(&["-inf", "--", "-inf"]), ["-inf", "--", "-inf"]);
     }
 }

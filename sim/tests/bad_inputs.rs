@@ -978,7 +978,8 @@ fn net_bench_cases() -> Vec<Case> {
             n,
             &["--topo", "single:4", "--cycles", "10", "--load", "2"],
         )
-        .also(&["--load", "-0.5"]),
+        .also(&["--load", "-0.5"])
+        .also(&["--load", "-inf"]),
         case("NB-02", n, &["--load", "nan"]),
         case(
             "NB-03",

@@ -122,6 +122,41 @@ fn cases() -> Vec<Case> {
             resealed(|v| v["units"][0]["dir"] = "../escaped".into()),
         )
         .left(no_run),
+        // a plan whose run directory is the sweep's points/ (or runs/ itself, or hides a
+        // `.`): the resume used to write a run among the point files
+        case(
+            "SP-11",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .file("plan.json", resealed(|v| v["units"][0]["dir"] = "points".into()))
+        .also(&["-c", concat!(
+            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+            "cp plan2.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+        )])
+        .file("plan2.json", resealed(|v| v["units"][0]["dir"] = "runs".into()))
+        .left(no_run),
+        case(
+            "SP-12",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .file("plan.json", resealed(|v| v["units"][0]["dir"] = "runs/./p0000-s3".into()))
+        .left(no_run),
         // a hand-edited plan (digest not updated): refused, saying how to re-plan
         case(
             "SP-03",

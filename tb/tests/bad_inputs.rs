@@ -245,7 +245,9 @@ fn trace_cli_cases() -> Vec<Case> {
             t,
             &["--cycles", "10", "--link-latency", "2", "--drain", "1.5"],
         )
-        .also(&["--cycles", "10", "--link-latency", "2", "--drain", "-0.1"]),
+        .also(&["--cycles", "10", "--link-latency", "2", "--drain", "-0.1"])
+        .also(&["--cycles", "10", "--link-latency", "2", "--drain", "-inf"])
+        .also(&["--cycles", "10", "--link-latency", "2", "--drain", "-NaN"]),
         case(
             "TX-06",
             t,

@@ -452,14 +452,25 @@ pub fn compare_table(rep: &CompareReport) -> String {
         rep.scenario, rep.nodes, rep.credit_limit, rep.seed, rep.engine
     ));
     s.push_str(&format!("victims: {}\n", rep.victims));
+    // the first two columns as wide as their longest entry (an IB CC label is longer)
+    let wc = rep
+        .rows
+        .iter()
+        .map(|r| r.config.chars().count())
+        .fold(10, usize::max);
+    let wp = rep
+        .rows
+        .iter()
+        .map(|r| r.pft.chars().count())
+        .fold(31, usize::max);
     s.push_str(&format!(
-        "{:<10} {:<31} {:>9} {:>6} {:>8} {:>9} {:>9} {:>8} {:>8} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6} {:>6}\n",
+        "{:<wc$} {:<wp$} {:>9} {:>6} {:>8} {:>9} {:>9} {:>8} {:>8} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6} {:>6}\n",
         "config", "pft", "cycles", "done", "accepted", "lat_mean", "lat_p99", "bw_mean", "bw_p99",
         "F_C", "F_C99", "CIFlat", "CIFlat99", "CIFbw", "CIFbw99", "cong%", "thr%"
     ));
     for r in &rep.rows {
         s.push_str(&format!(
-            "{:<10} {:<31} {:>9} {:>6} {} {} {} {} {} {} {} {} {} {} {} {:>6.1} {:>6.1}\n",
+            "{:<wc$} {:<wp$} {:>9} {:>6} {} {} {} {} {} {} {} {} {} {} {} {:>6.1} {:>6.1}\n",
             r.config,
             r.pft,
             r.cycles_run,
@@ -485,12 +496,12 @@ pub fn compare_table(rep: &CompareReport) -> String {
     ));
     if rep.rows.iter().any(|r| r.rx_total.is_some()) {
         s.push_str(&format!(
-            "receive rates (Gb/s): {:<10} {:>9} {:>10} {:>10}\n",
+            "receive rates (Gb/s): {:<wc$} {:>9} {:>10} {:>10}\n",
             "config", "rx_hot", "rx_nonhot", "rx_total"
         ));
         for r in &rep.rows {
             s.push_str(&format!(
-                "                      {:<10} {} {} {}\n",
+                "                      {:<wc$} {} {} {}\n",
                 r.config,
                 num(r.rx_hot, 9),
                 num(r.rx_nonhot, 10),
@@ -500,13 +511,13 @@ pub fn compare_table(rep: &CompareReport) -> String {
     }
     if matches!(rep.config.workload, WorkloadConfig::Hotspot(_)) {
         s.push_str(&format!(
-            "cold/hot (seed 004): {:<10} {:>13} {:>13} {:>12} {:>11}\n",
+            "cold/hot (seed 004): {:<wc$} {:>13} {:>13} {:>12} {:>11}\n",
             "config", "cold_lat_peak", "hot_link_util", "marked_cold%", "marked_hot%"
         ));
         for r in &rep.rows {
             let pct = |v: Option<f64>| v.map(|x| 100.0 * x);
             s.push_str(&format!(
-                "                     {:<10} {} {} {} {}\n",
+                "                     {:<wc$} {} {} {} {}\n",
                 r.config,
                 num(r.cold_lat_peak, 13),
                 num(r.hot_link_util, 13),

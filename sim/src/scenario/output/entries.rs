@@ -4,10 +4,12 @@
 #[allow(unused_imports)]
 use super::*;
 
-/// A relative path without `..`, `.` or a root.
+/// A relative path without `..`, `.`, a root or an empty part (`a//b`, a trailing `/`).
+/// The text's own parts are checked: `components()` drops an inner `.` and a trailing `/`.
 pub(super) fn is_plain_relative(f: &str) -> bool {
     let p = Path::new(f);
-    !f.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_)))
+    f.split('/').all(|s| !s.is_empty() && s != "." && s != "..")
+        && p.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
 /// Checks a path read from a file that pftsim wrote earlier (a sweep plan, a manifest),

@@ -157,6 +157,14 @@ pub fn read_plan(dir: &Path, need: Digest) -> anyhow::Result<Plan> {
     }
     for (i, u) in plan.units.iter().enumerate() {
         output::check_entry(dir, &u.dir, &format!("{shown}: units[{i}].dir"))?;
+        // a run's own directory, one level below runs/ (not runs/ itself, nor points/)
+        anyhow::ensure!(
+            u.dir
+                .strip_prefix("runs/")
+                .is_some_and(|r| !r.is_empty() && !r.contains('/')),
+            "{shown}: units[{i}].dir = {:?}: not a run directory (runs/NAME)",
+            super::sanitize(&u.dir)
+        );
         output::check_entry(dir, &u.scenario, &format!("{shown}: units[{i}].scenario"))?;
         anyhow::ensure!(
             plan.files.contains_key(&u.scenario),
