@@ -39,7 +39,13 @@ pub fn parse<T: Parser>() -> T {
 /// check should refuse it with the option's range.
 fn joined_values(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let mut out: Vec<OsString> = Vec::new();
-    for a in args {
+    let mut args = args.into_iter();
+    for a in args.by_ref() {
+        if a == "--" {
+            // after the separator every argument is a positional one, as given
+            out.push(a);
+            break;
+        }
         let non_finite = a.to_str().is_some_and(|s| {
             let v = s.to_ascii_lowercase();
             ["-inf", "-infinity", "-nan"].contains(&v.as_str())
@@ -57,6 +63,7 @@ fn joined_values(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
             _ => out.push(a),
         }
     }
+    out.extend(args);
     out
 }
 
@@ -81,5 +88,6 @@ mod tests {
         assert_eq!(j(&["nb", "--load", "-0.5"]), ["nb", "--load", "-0.5"]);
         assert_eq!(j(&["nb", "--load=1", "-inf"]), ["nb", "--load=1", "-inf"]);
         assert_eq!(j(&["-inf", "--", "-inf"]), ["-inf", "--", "-inf"]);
+        assert_eq!(j(&["x", "--", "--a", "-inf"]), ["x", "--", "--a", "-inf"]);
     }
 }

@@ -157,6 +157,51 @@ fn cases() -> Vec<Case> {
         .file("victim.txt", VICTIM)
         .file("plan.json", resealed(|v| v["units"][0]["dir"] = "runs/./p0000-s3".into()))
         .left(no_run),
+        // a plan whose point file is the sweep's job list: the resume used to write the
+        // point's text over it
+        case(
+            "SP-13",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "cp o/jobs.txt jobs.before && cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet; ",
+                "r=$?; cmp -s o/jobs.txt jobs.before || echo 'jobs.txt changed'; exit $r"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .file(
+            "plan.json",
+            resealed(|v| {
+                let text = v["files"]["points/p0000-s3.toml"].clone();
+                v["files"]["jobs.txt"] = text;
+                v["units"][0]["scenario"] = "jobs.txt".into();
+            }),
+        )
+        .left(no_run),
+        // two runs of a plan in one directory: the second used to move the first aside
+        case(
+            "SP-14",
+            "bash",
+            &["-c", concat!(
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+            )],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .file(
+            "plan.json",
+            resealed(|v| {
+                let first = v["units"][0]["dir"].clone();
+                v["units"][1]["dir"] = first;
+            }),
+        )
+        .left(no_run),
         // a hand-edited plan (digest not updated): refused, saying how to re-plan
         case(
             "SP-03",

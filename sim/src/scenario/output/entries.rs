@@ -22,7 +22,7 @@ pub fn check_entry(dir: &Path, entry: &str, what: &str) -> anyhow::Result<()> {
     let shown = super::super::sanitize(entry);
     anyhow::ensure!(
         is_plain_relative(entry),
-        "{what} = {shown:?}: not a plain relative path below {} (no root, `..` or `.`); pftsim never writes outside its result directory",
+        "{what} = {shown:?}: not a plain relative path below {} (no root, `..`, `.` or empty part); pftsim never writes outside its result directory",
         dir.display()
     );
     let mut cur = dir.to_path_buf();

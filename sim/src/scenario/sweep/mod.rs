@@ -152,17 +152,32 @@ pub fn read_plan(dir: &Path, need: Digest) -> anyhow::Result<Plan> {
             );
         }
     }
+    // one level below its own folder: a point file in points/, a run in runs/ (a plan
+    // that names the sweep's other files, or runs/ itself, is refused)
+    let one_below = |p: &str, folder: &str| {
+        p.strip_prefix(folder)
+            .is_some_and(|r| !r.is_empty() && !r.contains('/'))
+    };
     for f in plan.files.keys() {
-        output::check_entry(dir, f, &format!("{shown}: files[{:?}]", super::sanitize(f)))?;
+        let what = format!("{shown}: files[{:?}]", super::sanitize(f));
+        output::check_entry(dir, f, &what)?;
+        anyhow::ensure!(
+            one_below(f, "points/") && f.ends_with(".toml"),
+            "{what}: not a point file (points/NAME.toml)"
+        );
     }
+    let mut seen = std::collections::HashSet::new();
     for (i, u) in plan.units.iter().enumerate() {
         output::check_entry(dir, &u.dir, &format!("{shown}: units[{i}].dir"))?;
         // a run's own directory, one level below runs/ (not runs/ itself, nor points/)
         anyhow::ensure!(
-            u.dir
-                .strip_prefix("runs/")
-                .is_some_and(|r| !r.is_empty() && !r.contains('/')),
+            one_below(&u.dir, "runs/"),
             "{shown}: units[{i}].dir = {:?}: not a run directory (runs/NAME)",
+            super::sanitize(&u.dir)
+        );
+        anyhow::ensure!(
+            seen.insert(u.dir.as_str()),
+            "{shown}: units[{i}].dir = {:?}: an earlier unit's run directory too",
             super::sanitize(&u.dir)
         );
         output::check_entry(dir, &u.scenario, &format!("{shown}: units[{i}].scenario"))?;

@@ -1,8 +1,8 @@
 //! Finding which entry a buffered error is about: the failing element of an array of
 //! tables, a tag that is no string, the names a key of named values takes.
 
-use super::text::header;
-use super::{key_at, value_at};
+use super::text::{backticked_after, header, inline_entry};
+use super::{entry_of, key_at, value_at};
 use crate::scenario::config::Scenario;
 
 /// True when the table at `table` has a `kind` that is not a string (`kind = 5`).
@@ -93,4 +93,34 @@ pub(super) fn scenario_without_others(t: &mut toml::Table, key: &str) -> Option<
         };
     }
     None
+}
+
+/// An unknown key of a tagged inline table under the header at `at`, which serde reports
+/// at the header (`pattern = { kind = "transpose", load = 1 }` in `[workload]`: "unknown
+/// field `load`: kind `transpose` takes no other key"), where a key of the same name in
+/// the table itself would be blamed: its key (`workload.pattern.load`) and where it starts.
+/// None unless exactly one entry of the table is such an inline table.
+pub(super) fn tagged_unknown(text: &str, at: usize, what: &str) -> Option<(String, usize)> {
+    let field = backticked_after(what, "unknown field ")?;
+    let rest = &what[what.find("`:")? + 2..];
+    let (tag, kind) = ["kind", "type"]
+        .into_iter()
+        .find_map(|t| backticked_after(rest, &format!(" {t} ")).map(|k| (t, k)))?;
+    let table = key_at(text, at)?;
+    let mut doc: toml::Table = toml::from_str(text).ok()?;
+    let t = value_at(&mut doc, &table)?.as_table()?;
+    let mut hits = t.iter().filter(|(_, v)| {
+        v.as_table().is_some_and(|v| {
+            v.get(tag).and_then(|k| k.as_str()) == Some(kind) && v.contains_key(field)
+        })
+    });
+    let (entry, _) = hits.next()?;
+    if hits.next().is_some() {
+        return None;
+    }
+    let from = entry_of(text, at, entry)?;
+    let line_end = text[from..].find('\n').map_or(text.len(), |i| from + i);
+    let open = from + text[from..line_end].find('{')?;
+    let i = inline_entry(&text[open..line_end], field)?;
+    Some((format!("{table}.{entry}.{field}"), open + i))
 }

@@ -44,6 +44,12 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "invalid value: integer `-4`, expected u32",
             "`network.topology.nodes` (line 2, column 38): invalid value: integer `-4`, expected an integer in the field's range: must be in 2..=64",
         ),
+        // a key of a tagged inline table under a header, named like a key of the table
+        (
+            "[workload]\nkind = \"uniform\"\nload = 0.5\npattern = { kind = \"transpose\", load = 1 }\n",
+            "unknown field `load`: kind `transpose` takes no other key",
+            "`workload.pattern.load` (line 4, column 33): unknown field `load`",
+        ),
         // an unknown field of an inline table: the field named and pointed at
         (
             "[network]\ntopology = { kind = \"fat_tree\", radix = 8, leafs = 4 }\n[workload]\nkind = \"uniform\"\n",

@@ -355,7 +355,7 @@ pub(super) fn key_at(text: &str, at: usize) -> Option<String> {
     })
 }
 
-/// An unknown field of an inline table (`topology = { kind = "fat_tree", leafs = 4 }`,
+/// An unknown field of a flat inline table (`topology = { kind = "fat_tree", leafs = 4 }`,
 /// which serde reports at the whole table): its key, `table.field`, and where it starts.
 pub(super) fn inline_unknown(
     text: &str,
@@ -364,7 +364,11 @@ pub(super) fn inline_unknown(
     what: &str,
 ) -> Option<(String, usize)> {
     let field = backticked_after(what, "unknown field ")?;
-    let body = text.get(at..end).filter(|t| t.starts_with('{'))?;
+    // a flat table only: serde names a nested table's field at the outer table, where a
+    // key of the same name may be a valid one
+    let body = text
+        .get(at..end)
+        .filter(|t| t.starts_with('{') && !t[1..].contains('{'))?;
     let table = key_at(text, at)?;
     let i = inline_entry(body, field)?;
     Some((format!("{table}.{field}"), at + i))
