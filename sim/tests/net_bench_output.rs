@@ -264,3 +264,40 @@ fn disha_is_a_routing_net_bench_takes() {
         "{err}"
     );
 }
+
+/// The scenario files' pattern names are net-bench's too: the same run, field for field
+/// (the time and memory fields aside).
+#[test]
+fn scenario_pattern_spellings_are_taken() {
+    let run = |p: &str| {
+        line(&[
+            "--topo",
+            "ft128",
+            "--cycles",
+            "1500",
+            "--load",
+            "0.3",
+            "--pattern",
+            p,
+        ])
+        .split_whitespace()
+        .filter(|kv| {
+            ![
+                "build_s=",
+                "wall_s=",
+                "cpu_s=",
+                "node_cycles_per",
+                "cycles_per_s=",
+                "peak_rss",
+            ]
+            .iter()
+            .any(|t| kv.starts_with(t))
+        })
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(run("bit_reversal"), run("bitrev"));
+    let hot = run("hot_spot:3,50");
+    assert_eq!(hot, run("hotspot:3,50"));
+    assert_ne!(hot, run("bitrev"), "the patterns differ");
+}

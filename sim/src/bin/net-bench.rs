@@ -336,7 +336,7 @@ fn parse_pattern(s: &str) -> Result<PatternArg, String> {
         "uniform" => Pattern::Uniform,
         "transpose" => Pattern::Transpose,
         "complement" => Pattern::Complement,
-        "bitrev" => Pattern::BitReversal,
+        "bitrev" | "bit_reversal" => Pattern::BitReversal,
         "shuffle" => Pattern::Shuffle,
         "tornado" => return Ok(PatternArg::Tornado),
         "permutation" => return Ok(PatternArg::Permutation),
@@ -345,7 +345,7 @@ fn parse_pattern(s: &str) -> Result<PatternArg, String> {
             Some(("shift", b)) => Pattern::Shift {
                 by: b.trim().parse().map_err(|_| usage)?,
             },
-            Some(("hotspot", a)) => {
+            Some(("hotspot" | "hot_spot", a)) => {
                 let (d, p) = a.split_once(',').ok_or(usage)?;
                 let percent: u8 = p.trim().parse().map_err(|_| usage)?;
                 if percent > 100 {
