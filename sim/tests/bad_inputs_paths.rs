@@ -79,129 +79,82 @@ fn no_run(d: &Path) {
 /// A stand-in `sbatch` that logs its arguments (one call per line) and prints them.
 const SBATCH: &str = "#!/bin/bash\necho \"sbatch $*\" | tee -a \"$SBATCH_LOG\"\n";
 
+/// Plans a sweep into `o` (`--emit slurm`), puts `plan.json` in place of its plan, and
+/// resumes it.
+const RESUME: &str = concat!(
+    "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+    "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+);
+
+/// `RESUME` with `plan2.json`.
+const RESUME_2: &str = concat!(
+    "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
+    "cp plan2.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
+);
+
+/// A `RESUME` case whose plan is `plan` (`resealed`): no run may start.
+fn resume_with(id: &'static str, plan: String) -> Case {
+    case(id, "bash", &["-c", RESUME])
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("victim.txt", VICTIM)
+        .file("plan.json", plan)
+        .left(no_run)
+}
+
 fn cases() -> Vec<Case> {
     vec![
         // a plan naming a point file outside the sweep directory (digest made to match):
         // the resume used to overwrite it
-        case(
+        resume_with(
             "SP-01",
-            "bash",
-            &["-c", concat!(
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
-                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
-            )],
-        )
-        .env("PFTSIM", PFTSIM)
-        .file("s.toml", S)
-        .file("g.toml", G)
-        .file("victim.txt", VICTIM)
-        .file(
-            "plan.json",
             resealed(|v| {
                 let text = v["files"]["points/p0000-s3.toml"].clone();
                 v["files"]["../victim.txt"] = text;
             }),
-        )
-        .left(no_run),
+        ),
         // a plan naming a run directory outside the sweep directory: the resume used to
         // create a whole run there
-        case(
+        resume_with(
             "SP-02",
-            "bash",
-            &["-c", concat!(
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
-                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
-            )],
-        )
-        .env("PFTSIM", PFTSIM)
-        .file("s.toml", S)
-        .file("g.toml", G)
-        .file("victim.txt", VICTIM)
-        .file(
-            "plan.json",
             resealed(|v| v["units"][0]["dir"] = "../escaped".into()),
-        )
-        .left(no_run),
+        ),
         // a plan whose run directory is the sweep's points/ (or runs/ itself, or hides a
         // `.`): the resume used to write a run among the point files
-        case(
+        resume_with(
             "SP-11",
-            "bash",
-            &["-c", concat!(
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
-                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
-            )],
+            resealed(|v| v["units"][0]["dir"] = "points".into()),
         )
-        .env("PFTSIM", PFTSIM)
-        .file("s.toml", S)
-        .file("g.toml", G)
-        .file("victim.txt", VICTIM)
-        .file("plan.json", resealed(|v| v["units"][0]["dir"] = "points".into()))
-        .also(&["-c", concat!(
-            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
-            "cp plan2.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
-        )])
-        .file("plan2.json", resealed(|v| v["units"][0]["dir"] = "runs".into()))
-        .left(no_run),
-        case(
+        .also(&["-c", RESUME_2])
+        .file("plan2.json", resealed(|v| v["units"][0]["dir"] = "runs".into())),
+        resume_with(
             "SP-12",
-            "bash",
-            &["-c", concat!(
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
-                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
-            )],
-        )
-        .env("PFTSIM", PFTSIM)
-        .file("s.toml", S)
-        .file("g.toml", G)
-        .file("victim.txt", VICTIM)
-        .file("plan.json", resealed(|v| v["units"][0]["dir"] = "runs/./p0000-s3".into()))
-        .left(no_run),
+            resealed(|v| v["units"][0]["dir"] = "runs/./p0000-s3".into()),
+        ),
         // a plan whose point file is the sweep's job list: the resume used to write the
         // point's text over it
-        case(
+        resume_with(
             "SP-13",
-            "bash",
-            &["-c", concat!(
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
-                "cp o/jobs.txt jobs.before && cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet; ",
-                "r=$?; cmp -s o/jobs.txt jobs.before || echo 'jobs.txt changed'; exit $r"
-            )],
-        )
-        .env("PFTSIM", PFTSIM)
-        .file("s.toml", S)
-        .file("g.toml", G)
-        .file("victim.txt", VICTIM)
-        .file(
-            "plan.json",
             resealed(|v| {
                 let text = v["files"]["points/p0000-s3.toml"].clone();
                 v["files"]["jobs.txt"] = text;
                 v["units"][0]["scenario"] = "jobs.txt".into();
             }),
         )
-        .left(no_run),
+        .left(|d: &Path| {
+            no_run(d);
+            let jobs = std::fs::read_to_string(d.join("o/jobs.txt")).unwrap();
+            assert!(jobs.contains("pftsim"), "jobs.txt was overwritten: {jobs}");
+        }),
         // two runs of a plan in one directory: the second used to move the first aside
-        case(
+        resume_with(
             "SP-14",
-            "bash",
-            &["-c", concat!(
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --emit slurm --quiet >/dev/null || exit 90; ",
-                "cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet"
-            )],
-        )
-        .env("PFTSIM", PFTSIM)
-        .file("s.toml", S)
-        .file("g.toml", G)
-        .file("victim.txt", VICTIM)
-        .file(
-            "plan.json",
             resealed(|v| {
                 let first = v["units"][0]["dir"].clone();
                 v["units"][1]["dir"] = first;
             }),
-        )
-        .left(no_run),
+        ),
         // a hand-edited plan (digest not updated): refused, saying how to re-plan
         case(
             "SP-03",
