@@ -12,6 +12,9 @@ use crate::metrics::timeseries::MAX_SAMPLES;
 use crate::workload::WorkloadConfig;
 use std::time::Instant;
 
+mod ends;
+pub use ends::*;
+
 /// Above this estimated wall time a run needs `--yes`: 2 hours.
 pub const LIMIT_SECONDS: f64 = 2.0 * 3600.0;
 /// Above this fraction of `MemAvailable` a run needs `--yes`.
@@ -24,10 +27,6 @@ pub const GROWTH_NOISE_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
 /// The calibration runs until a trial has taken this long on a core (or the scenario's
 /// whole budget).
 const CALIBRATION_SECONDS: f64 = 0.25;
-/// A run that stops when its GPCNeT canaries (or its motif's iterations) finish is calibrated
-/// until its (GPCNeT: shortened) copy finishes, or until one trial has taken this long.
-const FINISH_SECONDS: f64 = 2.0;
-
 /// What a command is estimated to cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
@@ -44,7 +43,7 @@ pub struct Estimate {
     /// Measured time to build one run (network and workload) before its first cycle.
     pub build_seconds: f64,
     /// The cycles a run is expected to last over its `cycles.max`: 1 but for a GPCNeT run
-    /// that stops when its canaries finish.
+    /// that stops when its canaries finish (or a motif's); with `ends`, their mean.
     pub finish_fraction: f64,
     /// Wall time at that speed with `parallel` runs at once (at most: on 2 cores two runs
     /// share the machine with the OS).
@@ -59,6 +58,10 @@ pub struct Estimate {
     /// the cycles the run is expected to last (a phased workload weighs its phases' by
     /// their shares of the cycles).
     pub sample_bytes: f64,
+    /// Runs that stop when they finish, each with its own expected end (`with_ends`): each
+    /// run's label, its share of `cycles.max` and its cost per cycle against the calibrated
+    /// run's. Empty: every run lasts `finish_fraction` at `node_cycles_per_s`.
+    pub ends: Vec<RunEnd>,
 }
 
 impl Estimate {
@@ -85,7 +88,15 @@ impl Estimate {
             "{} run(s), {:.2e} node-cycles in all{}; about {} at {:.2e} node-cycles/s (measured here), {} at once; memory about {}{}",
             self.runs,
             self.node_cycles,
-            if self.finish_fraction < 1.0 {
+            if !self.ends.is_empty() {
+                let each: Vec<String> = (self.ends.iter())
+                    .map(|r| format!("{} {}", r.label, percent(r.share)))
+                    .collect();
+                format!(
+                    " (expected to end at {} of `cycles.max`, when their canaries or iterations finish)",
+                    each.join(", ")
+                )
+            } else if self.finish_fraction < 1.0 {
                 format!(
                     " (expected to end at {:.0}% of `cycles.max`, when its canaries or iterations finish)",
                     100.0 * self.finish_fraction
@@ -254,7 +265,7 @@ fn thread_cpu_seconds() -> Option<f64> {
 
 /// True for a run that ends when its GPCNeT canaries finish, or its motif's (trace's,
 /// victim job's) iterations, usually long before `cycles.max`.
-fn stops_when_finished(sc: &Scenario) -> bool {
+pub fn stops_when_finished(sc: &Scenario) -> bool {
     sc.cycles.stop_when_finished && (sc.gpcnet().is_some() || closed_loop_job(sc))
 }
 
@@ -517,17 +528,17 @@ fn estimate_one(
         peaks.push((t.cycles, peak_above(rss0)));
         trials.push(t.clone());
         // A run that ends with its canaries is calibrated to that end (`expected_end`),
-        // or until one trial has taken `FINISH_SECONDS`.
-        let long_enough = t.secs
-            >= if ends {
-                FINISH_SECONDS
-            } else {
-                CALIBRATION_SECONDS
-            };
-        if long_enough || t.finished || cycles >= sc.cycles.max {
-            break t;
+        // or up to `FINISH_NODE_CYCLES`; any other until a trial takes a quarter second.
+        let next = if ends {
+            next_finish_trial(&t, sc.nodes(), sc.cycles.max)
+        } else {
+            (t.secs < CALIBRATION_SECONDS && cycles < sc.cycles.max)
+                .then(|| cycles.saturating_mul(4))
+        };
+        match next {
+            Some(c) => cycles = c,
+            None => break t,
         }
-        cycles = cycles.saturating_mul(4);
     };
     let peak_first = peak_above(rss0);
     // Only an open-loop workload can grow without end: GPCNeT's processes wait for every
@@ -592,6 +603,7 @@ fn estimate_one(
         memory_bytes: parallel as f64 * (peak + series) + rss0,
         available_bytes: available(),
         sample_bytes,
+        ends: Vec::new(),
     };
     e.seconds = rounds * e.run_seconds(node_cycles(sc, 1));
     Ok(e)

@@ -441,12 +441,56 @@ pub fn estimate_specs(
         .or_else(|| specs.iter().find(|s| s.congestors))
         .or(specs.first())
         .context("no runs")?;
-    estimate::estimate(sc, first, specs.len(), jobs).with_context(|| {
+    let failed = |label: &str| {
         format!(
-            "the estimate's calibration (the first cycles of run `{}`) failed: the scenario is valid, but its runs would stop the same way",
-            first.label
+            "the estimate's calibration (the first cycles of run `{label}`) failed: the scenario is valid, but its runs would stop the same way"
         )
-    })
+    };
+    let e =
+        estimate::estimate(sc, first, specs.len(), jobs).with_context(|| failed(&first.label))?;
+    if specs.len() < 2 || !estimate::stops_when_finished(sc) {
+        return Ok(e);
+    }
+    // Runs that stop when they finish end where their own congestion control lets them
+    // (gpcnet-dragonfly.toml: `off` at `cycles.max`, DCQCN's at 2 %), and cost what their
+    // scheme and engine cost per cycle: one trial of each run, the calibrated one's too,
+    // `jobs` at once (a trial's time is its thread's own).
+    let next = AtomicUsize::new(0);
+    type Share = anyhow::Result<(f64, f64)>;
+    let trials: Mutex<Vec<Option<Share>>> = Mutex::new((0..specs.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, specs.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(s) = specs.get(i) else { break };
+                let t = estimate::finish_share(sc, s);
+                trials.lock().expect("no panics while held")[i] = Some(t);
+            });
+        }
+    });
+    let mut done = Vec::with_capacity(specs.len());
+    for (s, t) in specs
+        .iter()
+        .zip(trials.into_inner().expect("no panics while held"))
+    {
+        done.push(
+            t.expect("every run's trial")
+                .with_context(|| failed(&s.label))?,
+        );
+    }
+    let base = specs
+        .iter()
+        .position(|s| std::ptr::eq(s, first))
+        .map_or(0.0, |i| done[i].1);
+    let ends = specs
+        .iter()
+        .zip(done)
+        .map(|(s, (share, per_cycle))| estimate::RunEnd {
+            label: s.label.clone(),
+            share,
+            cost: if base > 0.0 { per_cycle / base } else { 1.0 },
+        });
+    Ok(e.with_ends(ends.collect(), estimate::node_cycles(sc, 1)))
 }
 
 /// With `[network] threads` above 1: one line per run of `specs` saying what of its phase 2

@@ -317,3 +317,103 @@ fn a_trial_too_short_for_the_cores_clock_takes_the_wall_time() {
     assert_eq!(trial_seconds(Some((1.0, 1.004)), 0.001), 0.001);
     assert_eq!(trial_seconds(Some((1.0, 1.0)), 0.003), 0.003);
 }
+
+/// The trials of a run that stops when it finishes, with each trial's time from `speed`
+/// (node-cycles per second) and a 0.1 s build: the cycles of each, in order.
+fn finish_trials(nodes: u32, max: u64, finished_at: Option<u64>, speed: f64) -> Vec<u64> {
+    let mut cycles = 1000;
+    let mut seen = Vec::new();
+    loop {
+        let mut t = trial(cycles, 0.1 + cycles as f64 * nodes as f64 / speed);
+        if let Some(end) = finished_at.filter(|&e| e <= cycles) {
+            (t.cycles, t.finished) = (end, true);
+        }
+        seen.push(t.cycles);
+        match next_finish_trial(&t, nodes, max) {
+            Some(c) => cycles = c,
+            None => return seen,
+        }
+    }
+}
+
+/// The trials that predict where a GPCNeT or motif run ends stop on work, not time: the same
+/// trials (so the same predicted end) at 1e7 to 1e9 node-cycles per second (a slow machine
+/// under load, another thread count), where they used to stop after 2 s on a core
+/// (`gpcnet-dragonfly.toml` was predicted to end at 89 % of `cycles.max` at one thread and
+/// 24 % at two). Only far slower runs meet the time backstop.
+#[test]
+fn the_trials_of_a_finishing_run_do_not_depend_on_the_speed() {
+    let base = finish_trials(110, 20_000_000, None, 2e7);
+    assert_eq!(base, [1000, 4000, 16_000, 64_000, 256_000, 1_024_000]);
+    for speed in [1e7, 2e7, 5e7, 1e8, 1e9] {
+        assert_eq!(
+            finish_trials(110, 20_000_000, None, speed),
+            base,
+            "at {speed}"
+        );
+        // a copy that finishes stops there, at any speed
+        let f = finish_trials(120, 20_000_000, Some(353_611), speed);
+        assert_eq!(
+            f,
+            [1000, 4000, 16_000, 64_000, 256_000, 353_611],
+            "at {speed}"
+        );
+    }
+    // larger networks run shorter trials: NICs x cycles stays within the bound
+    let big = finish_trials(16_512, 20_000_000, None, 2e7);
+    assert_eq!(big, [1000, 4000]);
+    const { assert!(4.0 * 4000.0 * 16_512.0 > FINISH_NODE_CYCLES) };
+    // `cycles.max` ends them
+    assert_eq!(
+        finish_trials(110, 50_000, None, 2e7),
+        [1000, 4000, 16_000, 64_000]
+    );
+    // the backstop: at 1e5 node-cycles/s the 16,000-cycle trial takes 17.7 s
+    assert_eq!(
+        finish_trials(110, 20_000_000, None, 1e5),
+        [1000, 4000, 16_000]
+    );
+}
+
+/// Runs that stop when they finish, each at its own end, handed out in order to the
+/// workers as `scenario::run_each` does: the node-cycles are their sum and the time the
+/// last worker's finish, not every run at the calibrated run's end.
+#[test]
+fn runs_with_their_own_ends_are_scheduled_like_compare() {
+    let e = Estimate {
+        runs: 5,
+        parallel: 2,
+        node_cycles: 0.0,
+        node_cycles_per_s: 1e6,
+        build_seconds: 0.0,
+        finish_fraction: 0.89,
+        seconds: 0.0,
+        memory_bytes: 0.0,
+        available_bytes: None,
+        sample_bytes: 0.0,
+        ends: Vec::new(),
+    };
+    let ends: Vec<RunEnd> = [("isolated", 0.01, 1.0), ("off", 1.0, 1.0)]
+        .into_iter()
+        .chain([
+            ("paper", 1.0, 1.0),
+            ("ibcc", 0.05, 2.0),
+            ("dcqcn", 0.05, 1.0),
+        ])
+        .map(|(l, share, cost)| RunEnd {
+            label: l.to_string(),
+            share,
+            cost,
+        })
+        .collect();
+    // 1e8 node-cycles at cycles.max: a run at share f takes 100 f seconds, times its cost
+    let e = e.with_ends(ends, 1e8);
+    // worker 0: isolated 0-1, paper 1-101, dcqcn 101-106; worker 1: off 0-100, ibcc 100-110
+    assert!((e.seconds - 110.0).abs() < 1e-9, "{}", e.seconds);
+    assert!((e.node_cycles - 2.11e8).abs() < 1.0, "{}", e.node_cycles);
+    let line = e.describe();
+    assert!(
+        line.contains("isolated 1.0%, off 100%, paper 100%, ibcc 5.0%, dcqcn 5.0% of `cycles.max`"),
+        "{line}"
+    );
+}
