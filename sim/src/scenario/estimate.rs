@@ -1,7 +1,8 @@
 //! Estimates of a command's cost before it starts: node-cycles, wall time at the speed this
 //! machine reaches on this scenario (measured by a short calibration run of its first
-//! configuration, on a copy with fewer processes per NIC for a large GPCNeT workload), and
-//! memory. `pftsim check` prints them; `run` and `compare` refuse a
+//! configuration, on a copy with fewer processes per NIC for a large GPCNeT workload; where
+//! the runs stop when they finish, each run's end and cost from a trial of its own: `ends`),
+//! and memory. `pftsim check` prints them; `run` and `compare` refuse a
 //! command estimated above `LIMIT_SECONDS` or above `LIMIT_MEMORY_FRACTION` of the memory
 //! available unless given `--yes` (docs/scenarios.md).
 
