@@ -58,28 +58,39 @@ pub fn run_each(
     jobs: usize,
     progress: &Progress,
 ) -> anyhow::Result<Vec<RunOutput>> {
+    each_job(runs.len(), jobs, |i| {
+        run::run(runs[i].0, runs[i].1, progress)
+    })
+}
+
+/// `job(0)`, ..., `job(n - 1)` on up to `jobs` threads, each thread taking the next index
+/// when free; results in index order. After a job fails no other starts, and the first
+/// failure in index order is returned (every index before it was handed out, so ran).
+fn each_job<T: Send>(
+    n: usize,
+    jobs: usize,
+    job: impl Fn(usize) -> anyhow::Result<T> + Sync,
+) -> anyhow::Result<Vec<T>> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<anyhow::Result<RunOutput>>>> =
-        Mutex::new((0..runs.len()).map(|_| None).collect());
-    let workers = jobs.clamp(1, runs.len().max(1));
+    let results: Mutex<Vec<Option<anyhow::Result<T>>>> = Mutex::new((0..n).map(|_| None).collect());
     std::thread::scope(|s| {
-        for _ in 0..workers {
+        for _ in 0..jobs.clamp(1, n.max(1)) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= runs.len() {
+                if i >= n {
                     break;
                 }
-                let r = run::run(runs[i].0, runs[i].1, progress);
+                let r = job(i);
                 let failed = r.is_err();
                 results.lock().expect("no panics while held")[i] = Some(r);
                 if failed {
                     // stop handing out work; the error is reported below
-                    next.store(runs.len(), Ordering::Relaxed);
+                    next.store(n, Ordering::Relaxed);
                 }
             });
         }
     });
-    let mut out = Vec::with_capacity(runs.len());
+    let mut out = Vec::with_capacity(n);
     for r in results.into_inner().expect("no panics while held") {
         match r {
             Some(r) => out.push(r?),
@@ -455,29 +466,9 @@ pub fn estimate_specs(
     // (gpcnet-dragonfly.toml: `off` at `cycles.max`, DCQCN's at 2 %), and cost what their
     // scheme and engine cost per cycle: one trial of each run, the calibrated one's too,
     // `jobs` at once (a trial's time is its thread's own).
-    let next = AtomicUsize::new(0);
-    type Share = anyhow::Result<(f64, f64)>;
-    let trials: Mutex<Vec<Option<Share>>> = Mutex::new((0..specs.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, specs.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(s) = specs.get(i) else { break };
-                let t = estimate::finish_share(sc, s);
-                trials.lock().expect("no panics while held")[i] = Some(t);
-            });
-        }
-    });
-    let mut done = Vec::with_capacity(specs.len());
-    for (s, t) in specs
-        .iter()
-        .zip(trials.into_inner().expect("no panics while held"))
-    {
-        done.push(
-            t.expect("every run's trial")
-                .with_context(|| failed(&s.label))?,
-        );
-    }
+    let done = each_job(specs.len(), jobs, |i| {
+        estimate::finish_share(sc, &specs[i]).with_context(|| failed(&specs[i].label))
+    })?;
     let base = specs
         .iter()
         .position(|s| std::ptr::eq(s, first))
