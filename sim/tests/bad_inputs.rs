@@ -37,6 +37,13 @@ msg_bytes = 1024
 name = "p"
 "#;
 
+/// BASE with its `[[pft]]` entry replaced by the top-level entry `line` (an inline array
+/// of tables), which must come before the first table.
+fn inline_entries(line: &str) -> String {
+    let body = BASE.replace("[[pft]]\nname = \"p\"\n", "");
+    body.replacen("[cycles]", &format!("{line}\n[cycles]"), 1)
+}
+
 fn with(from: &str, to: &str) -> String {
     assert!(BASE.contains(from), "`{from}` is not in BASE");
     BASE.replacen(from, to, 1)
@@ -283,6 +290,17 @@ fn scenario_cases() -> Vec<Case> {
         sc(
             "SC-137",
             BASE.replace("nodes = 4 }", "nodes = 4, radix = 8 }"),
+        ),
+        // an inline array of tables (it named the array, `pft` or `cc`, not the element)
+        sc(
+            "SC-138",
+            inline_entries("pft = [{ name = \"a\" }, { name = \"b\", th_entr = 3 }]"),
+        ),
+        sc(
+            "SC-139",
+            inline_entries(
+                "cc = [{ name = \"x\", kind = \"ibcc\" }, { name = \"y\", kind = \"dcqcn\", pmax = \"x\" }]",
+            ),
         ),
         // no [workload] in a file that starts with a table (it was `cycles.workload`)
         sc("SC-135", "[cycles]\nmax = 1000\n"),

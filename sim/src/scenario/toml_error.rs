@@ -16,8 +16,10 @@ use super::config::Scenario;
 use crate::error::excerpt;
 use crate::net::TopologyConfig;
 
+mod arrays;
 mod entries;
 mod text;
+use arrays::*;
 use entries::*;
 use text::*;
 
@@ -214,6 +216,19 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         span_end
     } else {
         shown_at + 1
+    };
+    // an inline array of tables (`cc = [{ ... }, { ... }]`): serde names the array, or
+    // nothing but the element's span; name the element, and the unknown key it writes
+    let inline_el = key
+        .as_deref()
+        .and_then(|k| inline_element(text, k, at, e.message().trim_end()));
+    let key = match inline_el {
+        Some((k, from, to)) => {
+            (line, col) = line_col(text, from);
+            (shown_at, shown_end) = (from, to);
+            Some(k)
+        }
+        None => key,
     };
     // serde names the array, not the element it refused (`nics = [0, -1]`): add the
     // element's index, and point at it where serde lost the position.
@@ -576,96 +591,6 @@ fn rule_of(text: &str, key: &str, max: u64, parsed: &mut bool) -> Option<String>
                 {
                     return Some(r.to_string());
                 }
-            }
-        }
-    }
-    None
-}
-
-/// The index of the element of the array at `key` that `msg` refuses: the first whose
-/// value the message quotes ("integer `-1`", "string \"x\"", "unknown variant `x`", ...;
-/// serde stops at the first element it refuses, so an earlier equal one cannot exist).
-/// None when `key` is no array or no element matches.
-fn element_index(text: &str, key: &str, msg: &str) -> Option<usize> {
-    let mut table: toml::Table = toml::from_str(text).ok()?;
-    let items = value_at(&mut table, key)?.as_array()?;
-    let float = msg
-        .find("floating point `")
-        .and_then(|i| msg[i + "floating point ".len()..].split('`').nth(1))
-        .and_then(|v| v.parse::<f64>().ok());
-    items.iter().position(|v| match v {
-        toml::Value::Integer(i) => msg.contains(&format!("integer `{i}`")),
-        toml::Value::Float(f) => float == Some(*f),
-        toml::Value::Boolean(b) => msg.contains(&format!("boolean `{b}`")),
-        toml::Value::String(s) => {
-            msg.contains(&format!("string {s:?}")) || msg.contains(&format!("variant `{s}`"))
-        }
-        toml::Value::Array(_) => msg.contains("invalid type: sequence"),
-        toml::Value::Table(_) => msg.contains("invalid type: map"),
-        toml::Value::Datetime(_) => false,
-    })
-}
-
-/// The byte range of element `index` of the array whose `key = [` entry starts at
-/// `entry_at`.
-fn element_span(text: &str, entry_at: usize, index: usize) -> Option<(usize, usize)> {
-    array_elements(text, entry_at)?.get(index).copied()
-}
-
-/// The byte ranges of the elements of the array whose `key = [` entry starts at `entry_at`
-/// (it may span lines; strings, nested arrays and tables, and comments are skipped). None
-/// when the value is no array or does not end.
-fn array_elements(text: &str, entry_at: usize) -> Option<Vec<(usize, usize)>> {
-    let eq = entry_at + text[entry_at..].find('=')? + 1;
-    let open = eq + text[eq..].find(|c: char| !c.is_whitespace())?;
-    if !text[open..].starts_with('[') {
-        return None;
-    }
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut start: Option<usize> = None;
-    let mut last = open; // end of the last character of the element
-    let mut quote: Option<char> = None;
-    let mut comment = false;
-    let mut chars = text[open..].char_indices();
-    while let Some((j, c)) = chars.next() {
-        let at = open + j;
-        if comment {
-            comment = c != '\n';
-            continue;
-        }
-        if let Some(q) = quote {
-            if c == '\\' && q == '"' {
-                chars.next();
-            } else if c == q {
-                quote = None;
-            }
-            last = at + c.len_utf8();
-            continue;
-        }
-        match c {
-            '#' => comment = true,
-            ',' if depth == 1 => out.extend(start.take().map(|s| (s, last))),
-            ']' | '}' if depth == 1 => {
-                out.extend(start.map(|s| (s, last)));
-                return Some(out);
-            }
-            c if c.is_whitespace() => {}
-            c => {
-                if depth == 0 {
-                    depth = 1; // the opening bracket
-                    continue;
-                }
-                if depth == 1 && start.is_none() {
-                    start = Some(at);
-                }
-                match c {
-                    '[' | '{' => depth += 1,
-                    ']' | '}' => depth -= 1,
-                    '"' | '\'' => quote = Some(c),
-                    _ => {}
-                }
-                last = at + c.len_utf8();
             }
         }
     }
