@@ -63,6 +63,9 @@ pub struct Estimate {
     /// run's label, its share of `cycles.max` and its cost per cycle against the calibrated
     /// run's. Empty: every run lasts `finish_fraction` at `node_cycles_per_s`.
     pub ends: Vec<RunEnd>,
+    /// The cycles of the calibrated run's last trial: the per-run trials of a command whose
+    /// runs stop when they finish run as many (`finish_share`).
+    pub trial_cycles: u64,
 }
 
 impl Estimate {
@@ -605,6 +608,7 @@ fn estimate_one(
         available_bytes: available(),
         sample_bytes,
         ends: Vec::new(),
+        trial_cycles: last.cycles,
     };
     e.seconds = rounds * e.run_seconds(node_cycles(sc, 1));
     Ok(e)

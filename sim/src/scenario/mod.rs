@@ -476,7 +476,8 @@ pub fn estimate_specs(
     // scheme and engine cost per cycle: one trial of each run, the calibrated one's too,
     // `jobs` at once (a trial's time is its thread's own).
     let done = each_job(specs.len(), jobs, |i| {
-        estimate::finish_share(sc, &specs[i]).with_context(|| failed(&specs[i].label))
+        estimate::finish_share(sc, &specs[i], e.trial_cycles)
+            .with_context(|| failed(&specs[i].label))
     })?;
     let base = specs
         .iter()

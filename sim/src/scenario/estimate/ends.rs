@@ -73,40 +73,25 @@ pub fn next_finish_trial(t: &Trial, nodes: u32, max: u64) -> Option<u64> {
 }
 
 /// The share of `cycles.max` a run of `spec` that stops when it finishes
-/// (`stops_when_finished`) is expected to last: `expected_end` of one trial of the copy
+/// (`stops_when_finished`) is expected to last: `expected_end` of one trial of `cycles`
+/// cycles (the calibrated run's last trial, `Estimate::trial_cycles`) of the copy
 /// `estimate` calibrates on (GPCNeT: shortened, and with fewer processes for a large
-/// workload), as long as the last of `estimate`'s trials at most (`last_finish_trial`).
-/// Every trial is a fresh, deterministic run that stops where it finishes, so this one
-/// ends where that last trial would, without the shorter ones before it.
+/// workload). Every trial is a fresh, deterministic run that stops where it finishes, so
+/// this one ends where that last trial would, without the shorter ones before it; and it
+/// is no longer than the calibrated run's, which `FINISH_CAP_SECONDS` may have cut short
+/// on a large network (a 16,512-NIC dragonfly).
 ///
 /// Also the trial's time on a core per cycle: runs of one scenario differ in cost per cycle
 /// by their congestion control and engine (`pipelined.toml`'s pipelined-engine runs), which
 /// the ratio of two such trials measures.
-pub fn finish_share(sc: &Scenario, spec: &RunSpec) -> anyhow::Result<(f64, f64)> {
+pub fn finish_share(sc: &Scenario, spec: &RunSpec, cycles: u64) -> anyhow::Result<(f64, f64)> {
     let (cal, scale) = calibration_copy(&shortened(sc));
     let ppn_cal = ppn(&cal).unwrap_or(1);
     let copy = match scale > 1.0 && ppn_cal >= 4 {
         true => with_ppn(&cal, ppn_cal / 4),
         false => cal,
     };
-    let t = timed_run(&copy, spec, last_finish_trial(sc.nodes(), sc.cycles.max))?;
+    let t = timed_run(&copy, spec, cycles)?;
     let share = expected_end(sc, &t) / sc.cycles.max.max(1) as f64;
     Ok((share, t.secs / t.cycles.max(1) as f64))
-}
-
-/// The cycles of the last trial `next_finish_trial` allows on `nodes` NICs up to `max`
-/// (below its time backstop).
-pub fn last_finish_trial(nodes: u32, max: u64) -> u64 {
-    let mut t = Trial {
-        cycles: 1000,
-        secs: 0.0,
-        finished: false,
-        work: None,
-        spans: Vec::new(),
-        samples: 0,
-    };
-    while let Some(c) = next_finish_trial(&t, nodes, max) {
-        t.cycles = c;
-    }
-    t.cycles
 }

@@ -392,6 +392,7 @@ fn runs_with_their_own_ends_are_scheduled_like_compare() {
         available_bytes: None,
         sample_bytes: 0.0,
         ends: Vec::new(),
+        trial_cycles: 0,
     };
     let ends: Vec<RunEnd> = [("isolated", 0.01, 1.0), ("off", 1.0, 1.0)]
         .into_iter()
