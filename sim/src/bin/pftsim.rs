@@ -199,10 +199,10 @@ fn parse_jobs(s: &str) -> Result<u32, String> {
 }
 
 impl Opts {
-    /// `--jobs`, else as many runs as the cores hold at `threads` threads each.
-    fn jobs(&self, threads: u32) -> usize {
+    fn jobs(&self) -> usize {
         self.jobs
-            .map_or_else(|| scenario::default_jobs(threads), |j| j as usize)
+            .map(|j| j as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
     /// The scenario with `--engine` and `--threads` applied.
@@ -365,7 +365,7 @@ fn main() -> ExitCode {
                 ))?;
                 // what `compare` would cost here, measured by a short calibration run
                 let specs = scenario::compare_specs(&s)?;
-                let jobs = scenario::default_jobs(s.network.threads);
+                let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
                 let e = scenario::estimate_specs(&s, &specs, jobs)?;
                 say(format_args!(
                     "estimate for `compare`: {}{}\n",
@@ -398,7 +398,7 @@ fn main() -> ExitCode {
                         scenario::sanitize(&out.display().to_string())
                     ));
                 }
-                let s = scenario::run_command(&sc, &[scenario.as_path()], pft.as_deref(), out, opts.jobs(sc.network.threads), opts.yes, &opts.progress())?;
+                let s = scenario::run_command(&sc, &[scenario.as_path()], pft.as_deref(), out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{} run `{}` ({}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
                      victim latency mean {} p99 {}; bandwidth mean {} p99 {}; congested {:.1}% of NIC-cycles\n",
@@ -425,7 +425,7 @@ fn main() -> ExitCode {
         } => load(scenario, sets)
             .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
-                let rep = scenario::compare_command(&sc, &[scenario.as_path()], out, opts.jobs(sc.network.threads), opts.yes, &opts.progress())?;
+                let rep = scenario::compare_command(&sc, &[scenario.as_path()], out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{}{:.1} s wall; wrote {}\n",
                     report::compare_table(&rep),
@@ -475,7 +475,7 @@ fn main() -> ExitCode {
                 out: out.clone(),
                 emit: *emit,
                 engine: opts.engine,
-                jobs: opts.jobs(opts.threads.unwrap_or(1)),
+                jobs: opts.jobs(),
                 threads: opts.threads,
                 quiet: opts.quiet,
                 yes: opts.yes,

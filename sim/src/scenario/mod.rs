@@ -40,15 +40,6 @@ pub const OFF: &str = "off";
 /// Label of the isolated baseline (congestors off, PFT off).
 pub const ISOLATED: &str = "isolated";
 
-/// Runs at once when `--jobs` is not given: the cores, divided by the threads each run
-/// steps its network on (`network.threads`), at least 1, so that runs of several threads
-/// do not share cores (two runs of two threads on two cores ran slower than two runs of
-/// one, docs/scenarios.md).
-pub fn default_jobs(threads: u32) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (cores / threads.max(1) as usize).max(1)
-}
-
 /// Runs `specs` on up to `jobs` threads; results in the order of `specs`.
 pub fn run_all(
     sc: &Scenario,
@@ -653,21 +644,4 @@ pub fn sanitize(s: &str) -> String {
             }
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::default_jobs;
-
-    #[test]
-    fn runs_of_several_threads_do_not_share_cores() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(default_jobs(1), cores);
-        assert_eq!(default_jobs(0), cores, "0 threads is read as 1");
-        assert_eq!(default_jobs(2), (cores / 2).max(1));
-        assert_eq!(default_jobs(256), 1, "at least one run");
-        for t in 1..=8u32 {
-            assert!(default_jobs(t) * t as usize <= cores.max(t as usize));
-        }
-    }
 }
