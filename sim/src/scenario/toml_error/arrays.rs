@@ -173,6 +173,7 @@ pub(super) fn inline_element(
         None => Some((element, from, to)),
     }
 }
+
 /// The start of the last line before `at` (or at's own) whose entry is `name = ...`.
 fn entry_line_before(text: &str, at: usize, name: &str) -> Option<usize> {
     let mut found = None;
