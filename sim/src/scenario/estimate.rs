@@ -63,8 +63,9 @@ pub struct Estimate {
     /// run's label, its share of `cycles.max` and its cost per cycle against the calibrated
     /// run's. Empty: every run lasts `finish_fraction` at `node_cycles_per_s`.
     pub ends: Vec<RunEnd>,
-    /// The cycles of the calibrated run's last trial: the per-run trials of a command whose
-    /// runs stop when they finish run as many (`finish_share`).
+    /// The cycles the per-run trials of a command whose runs stop when they finish may run
+    /// (`finish_share`): the work bound, or where the time backstop stopped the calibrated
+    /// run's trials (`finish_trial_cap`).
     pub trial_cycles: u64,
 }
 
@@ -608,7 +609,11 @@ fn estimate_one(
         available_bytes: available(),
         sample_bytes,
         ends: Vec::new(),
-        trial_cycles: last.cycles,
+        trial_cycles: if ends {
+            finish_trial_cap(&last, cycles, sc.nodes(), sc.cycles.max)
+        } else {
+            last.cycles
+        },
     };
     e.seconds = rounds * e.run_seconds(node_cycles(sc, 1));
     Ok(e)

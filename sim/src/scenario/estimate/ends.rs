@@ -72,14 +72,31 @@ pub fn next_finish_trial(t: &Trial, nodes: u32, max: u64) -> Option<u64> {
     (!done).then_some(next)
 }
 
+/// The cycles the trials of the other runs of a command may run, after the calibrated run's
+/// last trial `t` of `requested` cycles on `nodes` NICs (`Estimate::trial_cycles`). Where
+/// that run finished, another may end later (`off` against PFT): the work bound of
+/// `next_finish_trial`, which does not depend on the machine. Where it did not, its trials
+/// stopped at the work bound, at `cycles.max`, or at the time backstop (a 16,512-NIC GPCNeT
+/// copy: 1,000 cycles): `requested`, so the backstop holds the other runs' trials too.
+pub fn finish_trial_cap(t: &Trial, requested: u64, nodes: u32, max: u64) -> u64 {
+    if !t.finished {
+        return requested;
+    }
+    let mut c = requested;
+    while c < max && c.saturating_mul(4) as f64 * nodes.max(1) as f64 <= FINISH_NODE_CYCLES {
+        c = c.saturating_mul(4);
+    }
+    c
+}
+
 /// The share of `cycles.max` a run of `spec` that stops when it finishes
-/// (`stops_when_finished`) is expected to last: `expected_end` of one trial of `cycles`
-/// cycles (the calibrated run's last trial, `Estimate::trial_cycles`) of the copy
+/// (`stops_when_finished`) is expected to last: `expected_end` of one trial of at most
+/// `cycles` cycles (`Estimate::trial_cycles`, `finish_trial_cap`) of the copy
 /// `estimate` calibrates on (GPCNeT: shortened, and with fewer processes for a large
 /// workload). Every trial is a fresh, deterministic run that stops where it finishes, so
-/// this one ends where that last trial would, without the shorter ones before it; and it
-/// is no longer than the calibrated run's, which `FINISH_CAP_SECONDS` may have cut short
-/// on a large network (a 16,512-NIC dragonfly).
+/// this one ends where the last of such trials would, without the shorter ones before it;
+/// and where `FINISH_CAP_SECONDS` cut the calibrated run's trials short (a large network:
+/// a 16,512-NIC dragonfly) it is cut as short.
 ///
 /// Also the trial's time on a core per cycle: runs of one scenario differ in cost per cycle
 /// by their congestion control and engine (`pipelined.toml`'s pipelined-engine runs), which

@@ -375,6 +375,34 @@ fn the_trials_of_a_finishing_run_do_not_depend_on_the_speed() {
     );
 }
 
+/// The other runs' trials: not cut where the calibrated run finished (another run may end
+/// later), at any speed; cut where the time backstop stopped the calibrated run's.
+#[test]
+fn the_other_runs_trials_go_to_the_work_bound_or_the_backstop() {
+    for secs in [0.5, 5.0, 50.0] {
+        // the calibrated run finished at 353,611 cycles of its 1,024,000-cycle trial
+        let mut t = trial(353_611, secs);
+        t.finished = true;
+        assert_eq!(finish_trial_cap(&t, 1_024_000, 120, 20_000_000), 1_024_000);
+        // ... or at 200,000 of its 256,000-cycle trial: the work bound all the same
+        let mut t = trial(200_000, secs);
+        t.finished = true;
+        assert_eq!(finish_trial_cap(&t, 256_000, 120, 20_000_000), 1_024_000);
+        // ... or before `cycles.max`, 50,000, in its 64,000-cycle trial
+        let mut t = trial(30_000, secs);
+        t.finished = true;
+        assert_eq!(finish_trial_cap(&t, 64_000, 120, 50_000), 64_000);
+    }
+    // a 16,512-NIC copy whose 1,000-cycle trial took 6 s: the backstop held it there
+    let t = trial(1000, 6.0);
+    assert_eq!(next_finish_trial(&t, 16_512, 20_000_000), None);
+    assert_eq!(finish_trial_cap(&t, 1000, 16_512, 20_000_000), 1000);
+    // at 1 s it went on to the work bound, 4,000 cycles, and stopped there
+    let t = trial(4000, 4.0);
+    assert_eq!(next_finish_trial(&t, 16_512, 20_000_000), None);
+    assert_eq!(finish_trial_cap(&t, 4000, 16_512, 20_000_000), 4000);
+}
+
 /// Runs that stop when they finish, each at its own end, handed out in order to the
 /// workers as `scenario::run_each` does: the node-cycles are their sum and the time the
 /// last worker's finish, not every run at the calibrated run's end.
