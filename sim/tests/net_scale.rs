@@ -244,8 +244,9 @@ fn check_refuses_what_is_above_the_limits() {
 }
 
 /// The schemes with per-flow state were refused above 4,096 NICs before issue 43; a
-/// 16,512-NIC DCQCN scenario is now accepted. (A uniform load: `check` calibrates each run
-/// of a GPCNeT scenario on this network, about 10 s apiece on this project's machine.)
+/// 16,512-NIC DCQCN scenario is now accepted. (A uniform load: `check` runs a trial of
+/// each run of a GPCNeT scenario; the smoke scenario's `off` and `dcqcn` on this network
+/// took 50 s, in a slow spell of this project's machine.)
 #[test]
 fn check_accepts_dcqcn_above_4096_nics() {
     let text = "name = \"dcqcn-16512\"\n[cycles]\nmax = 20000\n[network]\n\
