@@ -405,6 +405,17 @@ fn blocking_levels_are_warned_about() {
         err.contains("warning:") && err.contains("[[pft]] `blocky`") && err.contains("c >= 64"),
         "{err}"
     );
+    // `--no-estimate` warns the same and prints no estimate
+    let quick = pftsim(&["check", f.to_str().unwrap(), "--no-estimate"]);
+    assert!(quick.status.success());
+    assert_eq!(quick.stderr, o.stderr);
+    let (full, quick) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&quick.stdout),
+    );
+    assert!(full.contains("estimate for `compare`"), "{full}");
+    assert!(!quick.contains("estimate"), "{quick}");
+    assert_eq!(quick.lines().next(), full.lines().next());
     // a `[[cc]]` entry of kind "pft" is warned about, and counted, as a `[[pft]]` one
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -427,7 +438,9 @@ fn blocking_levels_are_warned_about() {
         if p.extension().is_none_or(|x| x != "toml") {
             continue; // scenarios/grids/: sweep grids, not scenarios
         }
-        let o = pftsim(&["check", p.to_str().unwrap()]);
+        // warnings come from validation; without the calibration runs (every shipped
+        // scenario's runs are run for 2,500 cycles by net_threads' compare)
+        let o = pftsim(&["check", p.to_str().unwrap(), "--no-estimate"]);
         assert!(o.status.success());
         assert!(
             o.stderr.is_empty(),

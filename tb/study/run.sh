@@ -60,7 +60,8 @@ for f in $fabrics; do
 print(", ".join("\"%s\"" % e["name"] for e in tomllib.load(open(sys.argv[1], "rb"))["cc"]))' "$sc")
     { cat "$motifs"; printf '\n[[axis]]\nkey = "entry"\nvalues = [%s]\n' "$entries"; } \
         > "$out/grids/$f.toml"
-    "$PFTSIM" check "$sc"
+    # validate only: the sweep prints the study's own estimate (check's is of `compare`)
+    "$PFTSIM" check "$sc" --no-estimate
     if [ -n "${EMIT:-}" ]; then
         "$PFTSIM" sweep "$sc" --grid "$out/grids/$f.toml" --out "$out/$f" --emit "$EMIT"
     else

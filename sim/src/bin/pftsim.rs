@@ -5,7 +5,7 @@
 //! ```text
 //! pftsim run SCENARIO.toml --out DIR [--pft NAME | --cc NAME] [--jobs N] [--quiet]
 //! pftsim compare SCENARIO.toml --out DIR [--jobs N] [--quiet]
-//! pftsim check SCENARIO.toml
+//! pftsim check SCENARIO.toml [--no-estimate] [--set KEY=VALUE]
 //! pftsim sweep SCENARIO.toml --grid GRID.toml --out DIR [--emit parallel|slurm] [--jobs N] [--yes]
 //!              [--array-max N] [--time T] [--mem M]
 //! pftsim sweep --collect --out DIR
@@ -13,8 +13,9 @@
 //! ```
 //! `run --pft isolated` runs the isolated baseline alone; `sweep` is in docs/sweeps.md.
 //! `check` also prints what `compare` would cost on this machine (node-cycles, wall time at
-//! the speed a short calibration run measures, memory); `run` and `compare` refuse a command
-//! estimated above 2 hours or 80% of the available memory unless given `--yes`.
+//! the speed a short calibration run measures, memory; not with `--no-estimate`); `run`
+//! and `compare` refuse a command estimated above 2 hours or 80% of the available memory
+//! unless given `--yes`.
 //! Errors (bad scenario, failed run) go to stderr with exit status 1; nothing in DIR then
 //! looks complete (`summary.json` / `compare.json` are written last).
 
@@ -87,7 +88,7 @@ pub enum Cmd {
         #[command(flatten)]
         opts: Opts,
     },
-    /// Only load and validate a scenario.
+    /// Load and validate a scenario, and estimate what `compare` would cost here.
     Check {
         /// Scenario file (TOML).
         scenario: PathBuf,
@@ -96,6 +97,10 @@ pub enum Cmd {
         /// network.mtu_bytes=64` (docs/scenarios.md, "Commands").
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
         sets: Vec<(String, toml::Value)>,
+        /// Validate and warn only: no calibration runs, no estimate of `compare` (a check
+        /// of a large scenario's runs takes seconds to a minute).
+        #[arg(long)]
+        no_estimate: bool,
     },
     /// Run a scenario over a grid of values (docs/sweeps.md) on the local cores, or write
     /// the runs as a job list for GNU parallel and Slurm job arrays (`--emit`); `--collect`
@@ -351,7 +356,11 @@ fn main() -> ExitCode {
     scenario::output::LastWords::reserve();
     let cli: Cli = pft_sim::cli::parse();
     let res = match &cli.cmd {
-        Cmd::Check { scenario, sets } => load(scenario, sets)
+        Cmd::Check {
+            scenario,
+            sets,
+            no_estimate,
+        } => load(scenario, sets)
             .and_then(|s| {
                 // a `[[cc]]` entry of kind "pft" is a PFT configuration
                 let pft_kind = s.cc.iter().filter(|c| c.scheme.kind() == "pft").count();
@@ -365,17 +374,19 @@ fn main() -> ExitCode {
                 ))?;
                 // what `compare` would cost here, measured by a short calibration run
                 let specs = scenario::compare_specs(&s)?;
-                let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-                let e = scenario::estimate_specs(&s, &specs, jobs)?;
-                say(format_args!(
-                    "estimate for `compare`: {}{}\n",
-                    e.describe(),
-                    if e.needs_confirmation() {
-                        " (above the limits: `run` and `compare` need --yes)"
-                    } else {
-                        ""
-                    }
-                ))?;
+                if !no_estimate {
+                    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    let e = scenario::estimate_specs(&s, &specs, jobs)?;
+                    say(format_args!(
+                        "estimate for `compare`: {}{}\n",
+                        e.describe(),
+                        if e.needs_confirmation() {
+                            " (above the limits: `run` and `compare` need --yes)"
+                        } else {
+                            ""
+                        }
+                    ))?;
+                }
                 for line in scenario::threads_notes(&s, &specs)? {
                     say(format_args!("{line}\n"))?;
                 }
