@@ -453,6 +453,33 @@ fn cases() -> Vec<Case> {
                 .any(|e| e.file_name().to_string_lossy().starts_with(".previous-"));
             assert!(!moved, "the sweep's run was moved aside");
         }),
+        // the same through a symbolic link to the run directory, or to a directory above it
+        case(
+            "SW-32",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && ln -s o/runs/p0001-s3 l && \"$PFTSIM\" run other.toml --out l --quiet",
+            ],
+        )
+        .also(&[
+            "-c",
+            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && ln -s o/runs r && \"$PFTSIM\" run other.toml --out r/p0001-s3 --quiet",
+        ])
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("other.toml", S.replace("name = \"tiny\"", "name = \"other\""))
+        .file("g.toml", G)
+        .left(|d| {
+            let run = d.join("o/runs/p0001-s3");
+            let m = std::fs::read_to_string(run.join("manifest.json")).unwrap();
+            assert!(m.contains("p0001-s3.toml"), "the sweep's run was replaced: {m}");
+            let moved = std::fs::read_dir(&run)
+                .unwrap()
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with(".previous-"));
+            assert!(!moved, "the sweep's run was moved aside");
+        }),
         // a plan that is not a plain file is never opened (a FIFO would block the run)
         case(
             "SW-31",

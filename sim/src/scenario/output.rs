@@ -67,6 +67,26 @@ pub fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
     Ok(out)
 }
 
+/// Absolute `abs` with its links resolved: the longest part of it that exists made
+/// canonical, the rest appended (as `absolute` left it). `abs` itself when nothing of it
+/// resolves.
+fn resolved(abs: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut at = abs;
+    loop {
+        if let Ok(c) = std::fs::canonicalize(at) {
+            return rest.iter().rev().fold(c, |p, name| p.join(name));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(up), Some(name)) => {
+                rest.push(name);
+                at = up;
+            }
+            _ => return abs.to_path_buf(),
+        }
+    }
+}
+
 /// Refuses `path` when a directory between `root` (exclusive) and it, or `path` itself, is
 /// a symbolic link, or when `path` exists and is not a regular file.
 fn check_no_links(root: Option<&Path>, path: &Path) -> anyhow::Result<()> {
@@ -253,6 +273,12 @@ impl ResultDir {
         }
         let abs = absolute(dir)?;
         registry::check_ancestors(dir, &abs, &manifest)?;
+        // and where the system puts it: a link on the way may lead into another command's
+        // directory (a sweep's run directory, a `compare`'s)
+        let real = resolved(&abs);
+        if real != abs {
+            registry::check_ancestors(dir, &real, &manifest)?;
+        }
         // before anything is moved: the lock and the manifest are plain files or absent
         registry::check_own_files(dir)?;
         // entries read from disk (the manifest `reopen` continues, an earlier command's) are
