@@ -480,6 +480,23 @@ fn cases() -> Vec<Case> {
                 .any(|e| e.file_name().to_string_lossy().starts_with(".previous-"));
             assert!(!moved, "the sweep's run was moved aside");
         }),
+        // a local sweep whose --out goes through a link: its own runs are its own
+        case(
+            "SW-33",
+            "bash",
+            &[
+                "-c",
+                "mkdir real && ln -s real lnk && \"$PFTSIM\" sweep s.toml --grid g.toml --out lnk/o --quiet --jobs 2",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            let m = manifest(&d.join("real/o/manifest.json"));
+            assert_eq!(m["finished"], true, "{m}");
+            assert!(d.join("real/o/sweep.csv").is_file());
+        }),
         // a plan that is not a plain file is never opened (a FIFO would block the run)
         case(
             "SW-31",

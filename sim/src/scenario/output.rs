@@ -319,7 +319,7 @@ impl ResultDir {
         manifest.status = Status::Running;
         manifest.error = None;
         manifest.pid = std::process::id();
-        registry::insert(abs.clone(), manifest, lock);
+        registry::insert(abs.clone(), real, manifest, lock);
         let rd = ResultDir {
             dir: abs,
             done: false,

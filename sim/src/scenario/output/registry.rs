@@ -91,6 +91,9 @@ pub struct Manifest {
 
 struct Open {
     dir: PathBuf,
+    /// `dir` with its links resolved (`output::resolved`), as the ancestor check of a
+    /// directory below it may see it
+    real: PathBuf,
     manifest: super::Manifest,
     _lock: File,
 }
@@ -102,14 +105,16 @@ fn open_list() -> std::sync::MutexGuard<'static, Vec<Open>> {
     OPEN.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Adds `dir` (absolute) to the directories this process holds.
-pub fn insert(dir: PathBuf, manifest: Manifest, lock: File) {
+/// Adds `dir` (absolute; `real`, with its links resolved) to the directories this process
+/// holds.
+pub fn insert(dir: PathBuf, real: PathBuf, manifest: Manifest, lock: File) {
     HANDLER.call_once(|| {
         // Best effort: a process that already has a handler keeps it.
         let _ = ctrlc::set_handler(on_signal);
     });
     open_list().push(Open {
         dir,
+        real,
         manifest,
         _lock: lock,
     });
@@ -269,9 +274,9 @@ fn shown(a: &Path) -> String {
     }
 }
 
-/// True when this process holds `dir`.
+/// True when this process holds `dir` (as it named it, or resolved).
 fn held_here(dir: &Path) -> bool {
-    open_list().iter().any(|o| o.dir == dir)
+    open_list().iter().any(|o| o.dir == dir || o.real == dir)
 }
 
 /// True when another process holds the lock in `dir` (tried and released at once).
