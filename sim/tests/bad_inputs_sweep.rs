@@ -145,6 +145,36 @@ fn earlier_sweep_moved_aside(d: &Path) {
     assert!(m.contains("\"finished\": true"), "{m}");
 }
 
+/// SW-30/32: two shell commands that finish a sweep in `o` (of `s.toml` and `g.toml`) and
+/// then aim another run (of `other.toml`, or of another point) at its run `o/runs/p0001-s3`.
+fn into_sweep_run(id: &'static str, first: &'static str, second: &'static str) -> Case {
+    case(id, "bash", &["-c", first])
+        .also(&["-c", second])
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file(
+            "other.toml",
+            S.replace("name = \"tiny\"", "name = \"other\""),
+        )
+        .file("g.toml", G)
+        .left(sweep_run_untouched)
+}
+
+/// The sweep's run `o/runs/p0001-s3` is still its own, and nothing was moved aside.
+fn sweep_run_untouched(d: &Path) {
+    let run = d.join("o/runs/p0001-s3");
+    let m = std::fs::read_to_string(run.join("manifest.json")).unwrap();
+    assert!(
+        m.contains("p0001-s3.toml"),
+        "the sweep's run was replaced: {m}"
+    );
+    let moved = std::fs::read_dir(&run)
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with(".previous-"));
+    assert!(!moved, "the sweep's run was moved aside");
+}
+
 fn manifest(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
@@ -427,59 +457,17 @@ fn cases() -> Vec<Case> {
         .file("g.toml", G)
         .left(|d| assert!(!d.join("o").exists(), "the directory was taken before the refusal")),
         // a finished sweep's run directory takes only its own job line
-        case(
+        into_sweep_run(
             "SW-30",
-            "bash",
-            &[
-                "-c",
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && \"$PFTSIM\" run other.toml --out o/runs/p0001-s3 --quiet",
-            ],
-        )
-        .also(&[
-            "-c",
+            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && \"$PFTSIM\" run other.toml --out o/runs/p0001-s3 --quiet",
             "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && \"$PFTSIM\" run o/points/p0000-s3.toml --pft p --out o/runs/p0001-s3 --quiet",
-        ])
-        .env("PFTSIM", PFTSIM)
-        .file("s.toml", S)
-        .file("other.toml", S.replace("name = \"tiny\"", "name = \"other\""))
-        .file("g.toml", G)
-        .left(|d| {
-            let run = d.join("o/runs/p0001-s3");
-            let m = std::fs::read_to_string(run.join("manifest.json")).unwrap();
-            assert!(m.contains("p0001-s3.toml"), "the sweep's run was replaced: {m}");
-            let moved = std::fs::read_dir(&run)
-                .unwrap()
-                .flatten()
-                .any(|e| e.file_name().to_string_lossy().starts_with(".previous-"));
-            assert!(!moved, "the sweep's run was moved aside");
-        }),
+        ),
         // the same through a symbolic link to the run directory, or to a directory above it
-        case(
+        into_sweep_run(
             "SW-32",
-            "bash",
-            &[
-                "-c",
-                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && ln -s o/runs/p0001-s3 l && \"$PFTSIM\" run other.toml --out l --quiet",
-            ],
-        )
-        .also(&[
-            "-c",
+            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && ln -s o/runs/p0001-s3 l && \"$PFTSIM\" run other.toml --out l --quiet",
             "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && ln -s o/runs r && \"$PFTSIM\" run other.toml --out r/p0001-s3 --quiet",
-        ])
-        .env("PFTSIM", PFTSIM)
-        .file("s.toml", S)
-        .file("other.toml", S.replace("name = \"tiny\"", "name = \"other\""))
-        .file("g.toml", G)
-        .left(|d| {
-            let run = d.join("o/runs/p0001-s3");
-            let m = std::fs::read_to_string(run.join("manifest.json")).unwrap();
-            assert!(m.contains("p0001-s3.toml"), "the sweep's run was replaced: {m}");
-            let moved = std::fs::read_dir(&run)
-                .unwrap()
-                .flatten()
-                .any(|e| e.file_name().to_string_lossy().starts_with(".previous-"));
-            assert!(!moved, "the sweep's run was moved aside");
-        }),
+        ),
         // a local sweep whose --out goes through a link: its own runs are its own
         case(
             "SW-33",
