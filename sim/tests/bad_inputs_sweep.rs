@@ -145,7 +145,7 @@ fn earlier_sweep_moved_aside(d: &Path) {
     assert!(m.contains("\"finished\": true"), "{m}");
 }
 
-/// SW-30/32: two shell commands that finish a sweep in `o` (of `s.toml` and `g.toml`) and
+/// SW-30/32/34: two shell commands that finish a sweep in `o` (of `s.toml` and `g.toml`) and
 /// then aim another run (of `other.toml`, or of another point) at its run `o/runs/p0001-s3`.
 fn into_sweep_run(id: &'static str, first: &'static str, second: &'static str) -> Case {
     case(id, "bash", &["-c", first])
@@ -467,6 +467,12 @@ fn cases() -> Vec<Case> {
             "SW-32",
             "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && ln -s o/runs/p0001-s3 l && \"$PFTSIM\" run other.toml --out l --quiet",
             "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && ln -s o/runs r && \"$PFTSIM\" run other.toml --out r/p0001-s3 --quiet",
+        ),
+        // `..` after a link: the system goes up from where the link leads
+        into_sweep_run(
+            "SW-34",
+            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && ln -s o/runs/g000-s3-off l && \"$PFTSIM\" run other.toml --out l/../p0001-s3 --quiet",
+            "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && mkdir d && ln -s ../o/runs/p0000-s3 d/l && \"$PFTSIM\" run other.toml --out d/l/../p0001-s3 --quiet",
         ),
         // a local sweep whose --out goes through a link: its own runs are its own
         case(

@@ -451,6 +451,27 @@ fn blocking_levels_are_warned_about() {
     }
 }
 
+/// `check --no-estimate` runs no calibration: a scenario whose runs deadlock in their first
+/// cycles (NICs that barely drain) fails `check`'s calibration and passes validation.
+#[test]
+fn no_estimate_runs_no_calibration() {
+    let d = tmp("no_estimate");
+    let f = write(
+        &d,
+        "stuck.toml",
+        &pft_test_support::scenario::TINY_HOTSPOT.replace(
+            "mtu_bytes = 1024",
+            "mtu_bytes = 1024\neject_rate = 0.00001\ndeadlock_cycles = 20",
+        ),
+    );
+    let o = pftsim(&["check", f.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("the estimate's calibration"), "{err}");
+    let out = ok(&["check", f.to_str().unwrap(), "--no-estimate"]);
+    assert!(out.contains(": ok: scenario"), "{out}");
+}
+
 /// `compare` puts off, PFT and IB CC in one table with the IB study's receive rates, and
 /// `run --cc NAME` runs a `[[cc]]` entry.
 #[test]

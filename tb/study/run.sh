@@ -16,8 +16,9 @@
 # (default "fat_tree torus butterfly dragonfly"), JOBS (runs at once; default all cores),
 # MOTIFS (the grid of victims and aggressor; default scenarios/study/motifs.toml, the incast;
 # scenarios/study/motifs-alltoall.toml has an all-to-all aggressor instead).
-# `pftsim check` prints each fabric's cost before its sweep (an upper bound: a jobs run
-# stops when the victim's iterations end, far below `cycles.max`).
+# Run here, `pftsim check` prints each fabric's cost (of one `compare`) before its sweep (an
+# upper bound: a jobs run stops when the victim's iterations end, far below `cycles.max`);
+# with EMIT, `pftsim sweep --emit` prints the estimate of the fabric's sweep instead.
 set -euo pipefail
 collect=0
 if [ "${1:-}" = "--collect" ]; then
@@ -60,8 +61,13 @@ for f in $fabrics; do
 print(", ".join("\"%s\"" % e["name"] for e in tomllib.load(open(sys.argv[1], "rb"))["cc"]))' "$sc")
     { cat "$motifs"; printf '\n[[axis]]\nkey = "entry"\nvalues = [%s]\n' "$entries"; } \
         > "$out/grids/$f.toml"
-    # validate only: the sweep prints the study's own estimate (check's is of `compare`)
-    "$PFTSIM" check "$sc" --no-estimate
+    # with EMIT, validate only: the sweep prints the study's own estimate; a local study
+    # shows check's estimate of one `compare` (its sweeps run --quiet)
+    if [ -n "${EMIT:-}" ]; then
+        "$PFTSIM" check "$sc" --no-estimate
+    else
+        "$PFTSIM" check "$sc"
+    fi
     if [ -n "${EMIT:-}" ]; then
         "$PFTSIM" sweep "$sc" --grid "$out/grids/$f.toml" --out "$out/$f" --emit "$EMIT"
     else

@@ -372,9 +372,9 @@ fn main() -> ExitCode {
                     s.pft.len() + pft_kind,
                     s.cc.len() - pft_kind
                 ))?;
-                // what `compare` would cost here, measured by a short calibration run
                 let specs = scenario::compare_specs(&s)?;
                 if !no_estimate {
+                    // what `compare` would cost here, measured by a short calibration run
                     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
                     let e = scenario::estimate_specs(&s, &specs, jobs)?;
                     say(format_args!(

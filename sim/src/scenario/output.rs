@@ -12,10 +12,13 @@ use std::sync::Mutex;
 
 mod entries;
 mod oom;
+mod paths;
 mod registry;
 use entries::check_manifest_entries;
 pub use entries::{check_entry, check_outputs};
 pub use oom::LastWords;
+pub use paths::absolute;
+use paths::{physical, resolved};
 pub use registry::{read_manifest, Manifest, Status, LOCK, MANIFEST};
 
 /// Writes `bytes` to `path` through a temporary file and a rename, without following links:
@@ -42,49 +45,6 @@ pub fn write_csv<R: Serialize>(path: &Path, rows: &[R]) -> anyhow::Result<()> {
     let s = crate::metrics::csv_table::rows_to_string(rows)
         .with_context(|| format!("formatting {}", path.display()))?;
     write_atomic(path, s.as_bytes())
-}
-
-/// `p` made absolute against the current directory (lexically: links are not resolved, so
-/// that a link inside a result directory is seen as one).
-pub fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
-    let p = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .context("cannot read the current directory")?
-            .join(p)
-    };
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    Ok(out)
-}
-
-/// Absolute `abs` with its links resolved: the longest part of it that exists made
-/// canonical, the rest appended (as `absolute` left it). `abs` itself when nothing of it
-/// resolves.
-fn resolved(abs: &Path) -> PathBuf {
-    let mut rest = Vec::new();
-    let mut at = abs;
-    loop {
-        if let Ok(c) = std::fs::canonicalize(at) {
-            return rest.iter().rev().fold(c, |p, name| p.join(name));
-        }
-        match (at.parent(), at.file_name()) {
-            (Some(up), Some(name)) => {
-                rest.push(name);
-                at = up;
-            }
-            _ => return abs.to_path_buf(),
-        }
-    }
 }
 
 /// Refuses `path` when a directory between `root` (exclusive) and it, or `path` itself, is
@@ -279,6 +239,16 @@ impl ResultDir {
         if real != abs {
             registry::check_ancestors(dir, &real, &manifest)?;
         }
+        // `..` after a link: the system goes up from the link's target, `absolute` (which
+        // the writes use) from the link; the two would split one command between places
+        let typed = physical(dir)?;
+        anyhow::ensure!(
+            typed == real,
+            "--out {}: `..` after a symbolic link: the system reads it as {}, where this tool reads {}; write the path without `..`",
+            dir.display(),
+            typed.display(),
+            real.display()
+        );
         // before anything is moved: the lock and the manifest are plain files or absent
         registry::check_own_files(dir)?;
         // entries read from disk (the manifest `reopen` continues, an earlier command's) are
@@ -300,7 +270,14 @@ impl ResultDir {
         outfile::check_dir(dir)
             .map_err(|e| anyhow::anyhow!("output directory {}: {}", dir.display(), e.why))?;
         let lock = registry::lock(dir)?;
-        if let Err(e) = registry::check_descendants(dir) {
+        // a directory on the way replaced by a link since the checks above
+        let moved = (resolved(&abs) != real).then(|| {
+            anyhow::anyhow!(
+                "--out {}: a directory on its path changed while it was checked; try again",
+                dir.display()
+            )
+        });
+        if let Some(e) = moved.map_or_else(|| registry::check_descendants(dir).err(), Some) {
             // refused: the lock file and the directory this command made go again
             drop(lock);
             if !had.1 {
