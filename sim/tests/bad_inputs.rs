@@ -741,15 +741,6 @@ fn huge() -> String {
         .replace("nodes = 6 }", "nodes = 64 }")
 }
 
-/// TINY with NICs that drain far slower than they inject and a short deadlock watchdog:
-/// the network stops in the middle of the run.
-fn deadlocking() -> String {
-    TINY.replace(
-        "mtu_bytes = 1024",
-        "mtu_bytes = 1024\neject_rate = 0.00001\ndeadlock_cycles = 20",
-    )
-}
-
 fn cli_cases() -> Vec<Case> {
     let p = PFTSIM;
     vec![
@@ -787,7 +778,7 @@ fn cli_cases() -> Vec<Case> {
         .file("afile", "keep me\n"),
         // a run that fails in its middle, over the complete output of an earlier command
         case("SX-12", p, &["run", "s.toml", "--out", "o", "--quiet"])
-            .file("s.toml", deadlocking())
+            .file("s.toml", pft_test_support::scenario::deadlocking(TINY))
             .dir("o/isolated")
             .file("o/summary.json", "{}\n")
             .file("o/isolated/summary.json", "{}\n")

@@ -48,14 +48,6 @@ fn huge() -> String {
         .replace("nodes = 6 }", "nodes = 64 }")
 }
 
-/// S with NICs that drain far slower than they inject and a short deadlock watchdog.
-fn deadlocking() -> String {
-    S.replace(
-        "mtu_bytes = 1024",
-        "mtu_bytes = 1024\neject_rate = 0.00001\ndeadlock_cycles = 20",
-    )
-}
-
 /// The manifest of an earlier, finished sweep with its CSV, a heat map and a run.
 const EARLIER_SWEEP: &str = r#"{
   "tool": "pftsim 0.1.0",
@@ -272,7 +264,7 @@ fn cases() -> Vec<Case> {
             assert_ne!(m["status"], "finished", "{m}");
         }),
         case("SW-12", p, &sweep("o"))
-            .file("s.toml", deadlocking())
+            .file("s.toml", pft_test_support::scenario::deadlocking(S))
             .file("g.toml", G)
             .left(|d| {
                 let m = manifest(&d.join("o/manifest.json"));

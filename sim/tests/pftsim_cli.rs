@@ -459,10 +459,7 @@ fn no_estimate_runs_no_calibration() {
     let f = write(
         &d,
         "stuck.toml",
-        &pft_test_support::scenario::TINY_HOTSPOT.replace(
-            "mtu_bytes = 1024",
-            "mtu_bytes = 1024\neject_rate = 0.00001\ndeadlock_cycles = 20",
-        ),
+        &pft_test_support::scenario::deadlocking(pft_test_support::scenario::TINY_HOTSPOT),
     );
     let o = pftsim(&["check", f.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);

@@ -1,4 +1,4 @@
-//! Small scenarios and grids that more than one bad-input file of `sim` runs.
+//! Small scenarios and grids that more than one test file of `sim` runs.
 
 /// A 6-NIC hot-spot scenario of 2000 cycles (milliseconds per run), one `[[pft]]` entry
 /// named `p`, seed 3 (`bad_inputs_sweep.rs` and `bad_inputs_paths.rs`).
@@ -24,3 +24,12 @@ name = "p"
 
 /// A grid of one axis of two values, `pft.m` = 18 and 22: two points.
 pub const GRID_M_18_22: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n";
+
+/// Scenario `s` (with `mtu_bytes = 1024` in its `[network]`) with NICs that drain far slower
+/// than they inject and a 20-cycle deadlock watchdog: its runs stop in their first cycles.
+pub fn deadlocking(s: &str) -> String {
+    s.replace(
+        "mtu_bytes = 1024",
+        "mtu_bytes = 1024\neject_rate = 0.00001\ndeadlock_cycles = 20",
+    )
+}

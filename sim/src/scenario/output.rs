@@ -270,14 +270,17 @@ impl ResultDir {
         outfile::check_dir(dir)
             .map_err(|e| anyhow::anyhow!("output directory {}: {}", dir.display(), e.why))?;
         let lock = registry::lock(dir)?;
-        // a directory on the way replaced by a link since the checks above
-        let moved = (resolved(&abs) != real).then(|| {
-            anyhow::anyhow!(
+        // a directory on the way replaced by a link since the checks above, or one below
+        // being written by another process
+        let refused = if resolved(&abs) != real {
+            Some(anyhow::anyhow!(
                 "--out {}: a directory on its path changed while it was checked; try again",
                 dir.display()
-            )
-        });
-        if let Some(e) = moved.map_or_else(|| registry::check_descendants(dir).err(), Some) {
+            ))
+        } else {
+            registry::check_descendants(dir).err()
+        };
+        if let Some(e) = refused {
             // refused: the lock file and the directory this command made go again
             drop(lock);
             if !had.1 {
