@@ -8,21 +8,12 @@
 
 mod mix;
 
-use mix::{at_ri, ft_fi, Mix};
-use pft_sim::net::{BernoulliSource, FaultSpec, NetConfig, NodeId, Pattern, TopologyConfig};
+use mix::{at_ri, ft_fi, incast_over_uniform, lockstep, tree4x2};
+use pft_sim::net::{FaultSpec, NetConfig};
 use pft_sim::{CcConfig, EngineKind, Network, PftConfig};
 
 fn tree(check: bool) -> NetConfig {
-    NetConfig {
-        topology: TopologyConfig::KaryNtree {
-            k: 4,
-            n: 2,
-            hosts: None,
-        },
-        buffer_flits: 64,
-        check,
-        ..Default::default()
-    }
+    NetConfig { check, ..tree4x2() }
 }
 
 /// AT-RI with short windows and packet gating (the head flag decides).
@@ -30,58 +21,22 @@ fn at_ri_packets() -> PftConfig {
     at_ri().with("gating", 1)
 }
 
-/// A hot spot for the first third (blocks go Congested and throttle) over uniform traffic
-/// throughout; every delivery logged.
-fn traffic(nodes: u32, cycles: u64) -> Mix {
-    Mix(
-        BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.3, 512, 64, 3)
-            .until(cycles / 3),
-        BernoulliSource::new(nodes, Pattern::Uniform, 0.3, 256, 64, 4),
-        Vec::new(),
-    )
-}
-
 /// Runs `cfg` unchecked (the short slot) and checked, side by side, comparing every NIC
 /// every cycle. Returns the Congested and throttled NIC-cycles seen.
 fn checked_and_not(name: &str, cfg: NetConfig, cc: &CcConfig, skip: bool) -> (u64, u64) {
     let cycles = 4_000;
-    let mut nets: Vec<Network> = [false, true]
-        .iter()
-        .map(|&check| {
-            let c = NetConfig {
-                check,
-                ..cfg.clone()
-            };
-            let mut n = Network::with_cc(&c, cc, EngineKind::Model, 23).unwrap();
-            n.set_idle_skip(skip);
-            n
-        })
-        .collect();
+    let mut nets = [false, true].map(|check| {
+        let c = NetConfig {
+            check,
+            ..cfg.clone()
+        };
+        let mut n = Network::with_cc(&c, cc, EngineKind::Model, 23).unwrap();
+        n.set_idle_skip(skip);
+        n
+    });
     let nodes = nets[0].nodes();
-    let mut ws: Vec<Mix> = (0..2).map(|_| traffic(nodes, cycles)).collect();
-    let (mut congested, mut throttled) = (0u64, 0u64);
-    for t in 0..cycles {
-        for (net, w) in nets.iter_mut().zip(ws.iter_mut()) {
-            net.step(w).unwrap();
-        }
-        let (a, b) = (&nets[0], &nets[1]);
-        for i in 0..nodes {
-            let n = NodeId(i);
-            let out = a.gate_outputs(n);
-            assert_eq!(out, b.gate_outputs(n), "{name}: cycle {t}, NIC {i}: gate");
-            assert_eq!(a.pft_probe(n), b.pft_probe(n), "{name}: cycle {t}, NIC {i}");
-            assert_eq!(a.nic_stats(n), b.nic_stats(n), "{name}: cycle {t}, NIC {i}");
-            congested += out.congested as u64;
-            throttled += out.throttled as u64;
-        }
-    }
-    assert!(ws[0].2 == ws[1].2, "{name}: deliveries differ");
-    assert!(
-        ws[0].2.len() > 1_000,
-        "{name}: {} deliveries",
-        ws[0].2.len()
-    );
-    (congested, throttled)
+    let mut ws = [(); 2].map(|_| incast_over_uniform(nodes, cycles, 0.3));
+    lockstep(name, &mut nets, &mut ws, cycles)
 }
 
 #[test]

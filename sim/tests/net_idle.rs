@@ -13,19 +13,13 @@ use pft_sim::net::{
 use pft_sim::net::{NodeId, Workload};
 mod mix;
 
-use mix::{at_ri, ft_fi};
+use mix::{at_ri, ft_fi, tree4x2};
 use pft_sim::{CcConfig, EngineKind, Network, PftConfig};
 
 fn tree() -> NetConfig {
     NetConfig {
-        topology: TopologyConfig::KaryNtree {
-            k: 4,
-            n: 2,
-            hosts: None,
-        },
-        buffer_flits: 64,
         check: true,
-        ..Default::default()
+        ..tree4x2()
     }
 }
 

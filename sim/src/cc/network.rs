@@ -266,6 +266,13 @@ impl Network {
         each_net!(self, n => n.set_idle_skip(on))
     }
 
+    /// `net::Network::set_plain`: the plain copies of the NIC's and switch's cycle may
+    /// run (default) or not.
+    #[doc(hidden)]
+    pub fn set_plain(&mut self, on: bool) {
+        each_net!(self, n => n.set_plain(on))
+    }
+
     /// Heads of the lane router now waiting for a lane to free.
     #[doc(hidden)]
     pub fn lane_heads_waiting(&self) -> u32 {

@@ -5,7 +5,7 @@
 //! sets its bit (`Nics::poke`). docs/performance.md, "Idle NICs".
 
 use super::error::NetError;
-use super::network::{Clocked, Network, Nic, Switch, ONE};
+use super::network::{Network, ONE};
 use super::scheme::Scheme;
 use super::state::{Nics, AWAKE};
 use super::store::PktId;
@@ -73,9 +73,19 @@ impl<S: Scheme> Network<S> {
     /// would only find it quiet again.
     #[inline(always)]
     pub(crate) fn eval_nics(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
+        self.eval_nics_in::<false>(lo, hi)
+    }
+
+    /// `eval_nics`; `PLAIN`: the cycle is plain (`Network::plain`).
+    #[inline(always)]
+    pub(crate) fn eval_nics_in<const PLAIN: bool>(
+        &mut self,
+        lo: u32,
+        hi: u32,
+    ) -> Result<(), Box<NetError>> {
         if !self.nic.skip_idle {
             for n in lo..hi {
-                Nic::evaluate(self, n)?;
+                self.eval_nic_in::<PLAIN>(n)?;
             }
             return Ok(());
         }
@@ -86,7 +96,7 @@ impl<S: Scheme> Network<S> {
             while w != 0 {
                 let n = k * 64 + w.trailing_zeros();
                 w &= w - 1;
-                Nic::evaluate(self, n)?;
+                self.eval_nic_in::<PLAIN>(n)?;
             }
         }
         Ok(())
@@ -98,8 +108,13 @@ impl<S: Scheme> Network<S> {
     /// visited. (Under threads a chunk does the same for its own switches:
     /// `eval_switches_in`.)
     #[inline(always)]
-    pub(crate) fn eval_switches(&mut self) -> Result<(), Box<NetError>> {
-        self.eval_switches_in(0, self.sw.sw.len() as u32)
+    pub(crate) fn eval_switches(&mut self, plain: bool) -> Result<(), Box<NetError>> {
+        let n = self.sw.sw.len() as u32;
+        if plain {
+            self.eval_switches_in::<true>(0, n)
+        } else {
+            self.eval_switches_in::<false>(0, n)
+        }
     }
 
     /// `eval_switches` for switches `lo..hi` alone. (Only a read sets a busy bit, so a
@@ -107,7 +122,11 @@ impl<S: Scheme> Network<S> {
     /// cleared by that chunk alone, but a word may hold other chunks' bits: both by atomic
     /// read-modify-write then.)
     #[inline(always)]
-    pub(crate) fn eval_switches_in(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
+    pub(crate) fn eval_switches_in<const PLAIN: bool>(
+        &mut self,
+        lo: u32,
+        hi: u32,
+    ) -> Result<(), Box<NetError>> {
         if lo >= hi {
             return Ok(());
         }
@@ -123,10 +142,10 @@ impl<S: Scheme> Network<S> {
             while w != 0 {
                 let s = base + w.trailing_zeros();
                 w &= w - 1;
-                Switch::evaluate(self, SwitchId(s))?;
+                self.eval_switch_model::<PLAIN>(SwitchId(s));
                 if self.sw.sw[SwitchId(s)].resident == 0 {
                     let b = &self.sw.busy[k];
-                    if self.par_on {
+                    if !PLAIN && self.par_on {
                         b.fetch_and(!(1 << (s % 64)), Ordering::Relaxed);
                     } else {
                         b.store(
@@ -141,24 +160,38 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Phase 2 of NIC chunks `lo..hi` by owner (`owner_p1`): each reads its inputs, then
-    /// its NICs are evaluated (`eval_nics`).
-    pub(crate) fn eval_nic_chunks(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
+    /// its NICs are evaluated (`eval_nics`; their plain copy when `plain`).
+    pub(crate) fn eval_nic_chunks(
+        &mut self,
+        lo: u32,
+        hi: u32,
+        plain: bool,
+    ) -> Result<(), Box<NetError>> {
         for j in lo..hi {
             self.read_owner(j)?;
             let n = j * self.nic_chunk;
-            self.eval_nics(n, (n + self.nic_chunk).min(self.nodes))?;
+            let hi = (n + self.nic_chunk).min(self.nodes);
+            if plain {
+                self.eval_nics_in::<true>(n, hi)?;
+            } else {
+                self.eval_nics(n, hi)?;
+            }
         }
         Ok(())
     }
 
     /// `eval_switches` by owner (`owner_p1`): each chunk of switches reads its inputs, then
     /// its switches with a flit resident are evaluated, in order.
-    pub(crate) fn eval_switch_chunks(&mut self) -> Result<(), Box<NetError>> {
+    pub(crate) fn eval_switch_chunks(&mut self, plain: bool) -> Result<(), Box<NetError>> {
         let n = self.sw.sw.len() as u32;
         for c in 0..self.sw_chunks {
             self.read_owner(self.nic_owners + c)?;
-            let lo = c * self.sw_chunk;
-            self.eval_switches_in(lo, (lo + self.sw_chunk).min(n))?;
+            let (lo, hi) = (c * self.sw_chunk, ((c + 1) * self.sw_chunk).min(n));
+            if plain {
+                self.eval_switches_in::<true>(lo, hi)?;
+            } else {
+                self.eval_switches_in::<false>(lo, hi)?;
+            }
         }
         Ok(())
     }

@@ -53,6 +53,7 @@ pub mod lanes;
 mod network;
 mod nic;
 mod parallel;
+mod plain;
 mod pool;
 mod router;
 pub mod scheme;

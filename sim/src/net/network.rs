@@ -94,6 +94,8 @@ pub struct Network<S> {
     pub(crate) par: Option<Box<super::pool::Par>>,
     /// True while phase 2 runs under threads: switches log their shared effects.
     pub(crate) par_on: bool,
+    /// The plain copies may run (`plain.rs`; off for tests only).
+    pub(crate) plain_on: bool,
     /// NIC chunks under threads (0: the NICs stay on the calling thread).
     pub(crate) par_nic_chunks: u32,
     pub(crate) cfg: NetConfig,
@@ -215,12 +217,18 @@ impl<S: Scheme> Network<S> {
             }
             None => {
                 self.leave_parallel();
+                let plain = self.plain();
                 if self.owner_p1 {
-                    self.eval_nic_chunks(0, self.nic_owners).map_err(|e| *e)?;
-                    self.eval_switch_chunks().map_err(|e| *e)?;
+                    self.eval_nic_chunks(0, self.nic_owners, plain)
+                        .map_err(|e| *e)?;
+                    self.eval_switch_chunks(plain).map_err(|e| *e)?;
                 } else {
-                    self.eval_nics(0, self.nodes).map_err(|e| *e)?;
-                    self.eval_switches().map_err(|e| *e)?;
+                    if plain {
+                        self.eval_nics_in::<true>(0, self.nodes).map_err(|e| *e)?;
+                    } else {
+                        self.eval_nics(0, self.nodes).map_err(|e| *e)?;
+                    }
+                    self.eval_switches(plain).map_err(|e| *e)?;
                 }
             }
             Some(order) => {

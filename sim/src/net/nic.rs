@@ -36,22 +36,30 @@ impl Clocked for Nic {
     /// An idle NIC's cycle is the sleep check alone, inlined where the NICs are stepped.
     #[inline(always)]
     fn evaluate<S: Scheme>(net: &mut Network<S>, n: u32) -> Result<(), Box<NetError>> {
-        if net.nic.skip_idle && net.nic_sleeps(n, net.now) {
-            return Ok(());
-        }
-        net.eval_nic(n)
+        net.eval_nic_in::<false>(n)
     }
 }
 
 impl<S: Scheme> Network<S> {
-    /// Phase 2 for NIC `n` (awake).
-    #[inline(never)]
-    fn eval_nic(&mut self, n: u32) -> Result<(), Box<NetError>> {
+    /// Phase 2 for NIC `n`: its cycle, or the sleep check alone when it is idle.
+    /// `PLAIN`: the cycle is plain (`Network::plain`).
+    #[inline(always)]
+    pub(crate) fn eval_nic_in<const PLAIN: bool>(&mut self, n: u32) -> Result<(), Box<NetError>> {
+        if self.nic.skip_idle && self.nic_sleeps(n, self.now) {
+            return Ok(());
+        }
+        self.eval_nic::<PLAIN>(n)
+    }
+
+    /// Phase 2 for NIC `n` (awake). The plain copy (`PLAIN`) has no branches for what a
+    /// plain cycle lacks.
+    #[inline(always)]
+    fn eval_nic<const PLAIN: bool>(&mut self, n: u32) -> Result<(), Box<NetError>> {
         let now = self.now;
         let check = self.cfg.check;
         let i = n as usize;
         // Injection: the scheme's flow control, then one slot of its gate.
-        let flows = self.seams.flows;
+        let flows = !PLAIN && self.seams.flows;
         if flows {
             self.cc.nic_tick(n, now);
         }
@@ -60,7 +68,7 @@ impl<S: Scheme> Network<S> {
         ns.credit_in -= credit_return as u32;
         // a packet in progress, or an ACK waiting (it goes before data)
         let (ready, held) = if ns.cur_pkt != PktId::NONE
-            || self.acks.as_ref().is_some_and(|a| !a.queue[i].is_empty())
+            || !PLAIN && self.acks.as_ref().is_some_and(|a| !a.queue[i].is_empty())
         {
             (true, false)
         } else if !flows {
@@ -79,7 +87,7 @@ impl<S: Scheme> Network<S> {
             check,
             csr: None,
         };
-        if self.faults.csr_pending > 0 {
+        if !PLAIN && self.faults.csr_pending > 0 {
             // A register rewrite in progress (fault): one CSR write per cycle.
             if let Some(w) = self.faults.csr_q[i].pop_front() {
                 self.faults.csr_pending -= 1;
@@ -121,7 +129,8 @@ impl<S: Scheme> Network<S> {
                 ns.cur_pkt = PktId::NONE;
             }
             let ctl = ns.cur_ctl;
-            self.send_flit_counted(now + self.lat_inj, self.owner_of(ev.rx), ev, 1);
+            let o = self.owner_of(ev.rx);
+            self.push_flit::<PLAIN>(now + self.lat_inj, o, ev, 1);
             if !ctl {
                 let st = &mut self.nic.stats[i];
                 st.flits_injected += 1;
@@ -148,7 +157,7 @@ impl<S: Scheme> Network<S> {
             let mut acc = ns.acc + ns.rate;
             if ns.rx_occ > 0 && acc >= ONE {
                 acc -= ONE;
-                self.drain_one(i);
+                self.drain_one::<PLAIN>(i);
             }
             let ns = &mut self.nic.st[i];
             if ns.rx_occ == 0 {
@@ -301,8 +310,8 @@ impl<S: Scheme> Network<S> {
 
     /// Drain the receive buffer's oldest flit: its credit goes back to the switch; the
     /// message is delivered with its last flit.
-    #[inline]
-    fn drain_one(&mut self, i: usize) {
+    #[inline(always)]
+    fn drain_one<const PLAIN: bool>(&mut self, i: usize) {
         let now = self.now;
         let ns = &mut self.nic.st[i];
         debug_assert!(
@@ -317,11 +326,12 @@ impl<S: Scheme> Network<S> {
         ns.rx_occ -= 1;
         let tx = Endpoint::port(ns.ej_tx);
         let ctl = ns.rx_head_msg == MsgId::NONE;
-        self.send_credit(self.credit_at(tx), self.owner_of(tx), CreditEv { tx });
+        let (at, o) = (self.credit_at_in::<PLAIN>(tx), self.owner_of(tx));
+        self.push_credit::<PLAIN>(at, o, CreditEv { tx });
         if !ctl {
             self.nic.stats[i].flits_ejected += 1;
         }
-        self.flit_ejected(!ctl);
+        self.flit_ejected::<PLAIN>(!ctl);
         let ns = &mut self.nic.st[i];
         if ns.rx_sent < ns.rx_head_len {
             return;

@@ -100,7 +100,7 @@ fn run_chunk<S: Scheme>(ctl: &Ctl, c: u32) {
             } else {
                 // the chunk's switches holding a flit (as on one thread)
                 let lo = (o - net.nic_owners) * net.sw_chunk;
-                net.eval_switches_in(lo, (lo + net.sw_chunk).min(net.sw.sw.len() as u32))
+                net.eval_switches_in::<false>(lo, (lo + net.sw_chunk).min(net.sw.sw.len() as u32))
             }
         });
         if let Err(e) = r {
@@ -445,7 +445,14 @@ impl<S: Scheme> Network<S> {
     /// look-up of the chunk's log under threads.
     #[inline(always)]
     pub(crate) fn send_flit_counted(&mut self, at: u64, o: u32, ev: FlitEv, d: i64) {
-        if self.par_on {
+        self.push_flit::<false>(at, o, ev, d);
+    }
+
+    /// `send_flit_counted`; `PLAIN`: the caller runs a plain cycle (`Network::plain`),
+    /// on one thread.
+    #[inline(always)]
+    pub(crate) fn push_flit<const PLAIN: bool>(&mut self, at: u64, o: u32, ev: FlitEv, d: i64) {
+        if !PLAIN && self.par_on {
             let l = log();
             l.fbox[o as usize].push(at, ev);
             l.progressed = true;
@@ -460,7 +467,13 @@ impl<S: Scheme> Network<S> {
     /// A NIC or switch sends a credit back, to owner `o` (`owner_of(ev.tx)`).
     #[inline(always)]
     pub(crate) fn send_credit(&mut self, at: u64, o: u32, ev: CreditEv) {
-        if self.par_on {
+        self.push_credit::<false>(at, o, ev);
+    }
+
+    /// `send_credit`; `PLAIN` as for `push_flit`.
+    #[inline(always)]
+    pub(crate) fn push_credit<const PLAIN: bool>(&mut self, at: u64, o: u32, ev: CreditEv) {
+        if !PLAIN && self.par_on {
             let l = log();
             l.cbox[o as usize].push(at, ev);
         } else {
@@ -529,8 +542,8 @@ impl<S: Scheme> Network<S> {
     /// A NIC ejected a flit (a data flit, `data`, counts as delivered): it left the
     /// network and moved.
     #[inline]
-    pub(crate) fn flit_ejected(&mut self, data: bool) {
-        if self.par_on {
+    pub(crate) fn flit_ejected<const PLAIN: bool>(&mut self, data: bool) {
+        if !PLAIN && self.par_on {
             let l = log();
             l.delivered += u64::from(data);
             l.in_network -= 1;

@@ -35,18 +35,25 @@ impl Clocked for Switch {
     }
     #[inline]
     fn evaluate<S: Scheme>(net: &mut Network<S>, s: SwitchId) -> Result<(), Box<NetError>> {
-        if net.sw.model == 0 {
-            net.eval_switch(s);
-        } else if net.sw.model == 1 {
-            net.eval_router(s);
-        } else {
-            net.eval_cioq(s);
-        }
+        net.eval_switch_model::<false>(s);
         Ok(())
     }
 }
 
 impl<S: Scheme> Network<S> {
+    /// Phase 2 for switch `s`, by its model. `PLAIN`: the cycle is plain
+    /// (`Network::plain`).
+    #[inline(always)]
+    pub(crate) fn eval_switch_model<const PLAIN: bool>(&mut self, s: SwitchId) {
+        if self.sw.model == 0 {
+            self.eval_switch::<PLAIN>(s);
+        } else if self.sw.model == 1 {
+            self.eval_router(s);
+        } else {
+            self.eval_cioq(s);
+        }
+    }
+
     /// The scheme's view of output `o` (local) of switch `s`.
     #[inline]
     fn output_at(&self, s: SwitchId, o: u32) -> OutputAt {
@@ -238,12 +245,12 @@ impl<S: Scheme> Network<S> {
 
     /// Phase 2 for switch `s`: allocate, then move one flit per locked output.
     #[inline]
-    fn eval_switch(&mut self, si: SwitchId) {
+    fn eval_switch<const PLAIN: bool>(&mut self, si: SwitchId) {
         let st = self.sw.sw[si];
         if st.resident == 0 {
             return;
         }
-        if let Some(Fault::FreezeSwitch { switch, cycle }) = self.faults.test {
+        if let (false, Some(Fault::FreezeSwitch { switch, cycle })) = (PLAIN, self.faults.test) {
             if switch == si.0 && self.now >= cycle {
                 return;
             }
@@ -258,7 +265,7 @@ impl<S: Scheme> Network<S> {
         while busy != 0 {
             let o = busy.trailing_zeros();
             busy &= busy - 1;
-            self.transmit(si, st.port(o));
+            self.transmit::<PLAIN>(si, st.port(o));
         }
         if S::MARKS && self.seams.marks {
             let out = &self.sw.out.items[st.base.index()..];
@@ -442,7 +449,7 @@ impl<S: Scheme> Network<S> {
     /// Move one flit through locked output `bo` (global id) of switch `si`, if it has
     /// arrived.
     #[inline]
-    fn transmit(&mut self, si: SwitchId, bo: PortId) {
+    fn transmit<const PLAIN: bool>(&mut self, si: SwitchId, bo: PortId) {
         let op = &mut self.sw.out[bo];
         let g = op.from;
         let ip = &mut self.sw.inp[g];
@@ -490,7 +497,7 @@ impl<S: Scheme> Network<S> {
             now + self.sw.lat_out[bo.index()] as u64
         };
         let mut drop_credit = false;
-        if let Some(f) = self.faults.test {
+        if let (false, Some(f)) = (PLAIN, self.faults.test) {
             if !self.faults.test_fired {
                 match f {
                     Fault::DropCredit { cycle } if now >= cycle => {
@@ -506,9 +513,9 @@ impl<S: Scheme> Network<S> {
             }
         }
         if !drop_credit {
-            self.send_credit(self.credit_at(credit.tx), back, credit);
+            self.push_credit::<PLAIN>(self.credit_at_in::<PLAIN>(credit.tx), back, credit);
         }
-        self.send_flit(flit_at, to, flit);
+        self.push_flit::<PLAIN>(flit_at, to, flit, 0);
         if tail {
             let st = &mut self.sw.sw[si];
             let o = st.local(bo);

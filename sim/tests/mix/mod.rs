@@ -3,8 +3,10 @@
 //! with message ids unique across both, logging every delivery; and the small networks and
 //! PFT configurations those tests share.
 
-use pft_sim::net::{BernoulliSource, Delivery, Message, NetConfig, TopologyConfig, Workload};
-use pft_sim::{DetMode, PftConfig, ThrMode};
+use pft_sim::net::{
+    BernoulliSource, Delivery, Message, NetConfig, NodeId, Pattern, TopologyConfig, Workload,
+};
+use pft_sim::{DetMode, Network, PftConfig, ThrMode};
 
 /// FT-FI entering Congested above 24 used credits (of a 64-flit buffer), for tests that
 /// need blocks to throttle.
@@ -53,6 +55,33 @@ pub fn small_fat_tree() -> NetConfig {
     }
 }
 
+/// A 4-ary 2-tree (16 NICs) with 64-flit buffers, the checker off.
+#[allow(dead_code)]
+pub fn tree4x2() -> NetConfig {
+    NetConfig {
+        topology: TopologyConfig::KaryNtree {
+            k: 4,
+            n: 2,
+            hosts: None,
+        },
+        buffer_flits: 64,
+        check: false,
+        ..Default::default()
+    }
+}
+
+/// An incast to NIC 0 for the first third of `cycles` (blocks go Congested and throttle)
+/// over uniform traffic at `load` throughout; every delivery logged.
+#[allow(dead_code)]
+pub fn incast_over_uniform(nodes: u32, cycles: u64, load: f64) -> Mix {
+    Mix(
+        BernoulliSource::new(nodes, Pattern::Incast { dst: NodeId(0) }, 0.3, 512, 64, 3)
+            .until(cycles / 3),
+        BernoulliSource::new(nodes, Pattern::Uniform, load, 256, 64, 4),
+        Vec::new(),
+    )
+}
+
 #[allow(dead_code)]
 pub struct Mix(pub BernoulliSource, pub BernoulliSource, pub Vec<Delivery>);
 
@@ -68,4 +97,36 @@ impl Workload for Mix {
     fn delivered(&mut self, _now: u64, d: &Delivery) {
         self.2.push(*d);
     }
+}
+
+/// Steps two networks side by side for `cycles` cycles, each with its own workload, and
+/// requires the same gate outputs, block state and NIC counters at every NIC in every
+/// cycle and the same deliveries (over 1,000). Returns the Congested and throttled
+/// NIC-cycles seen.
+#[allow(dead_code)]
+pub fn lockstep(name: &str, nets: &mut [Network; 2], ws: &mut [Mix; 2], cycles: u64) -> (u64, u64) {
+    let nodes = nets[0].nodes();
+    let (mut congested, mut throttled) = (0u64, 0u64);
+    for t in 0..cycles {
+        for (net, w) in nets.iter_mut().zip(ws.iter_mut()) {
+            net.step(w).unwrap();
+        }
+        let (a, b) = (&nets[0], &nets[1]);
+        for i in 0..nodes {
+            let n = NodeId(i);
+            let out = a.gate_outputs(n);
+            assert_eq!(out, b.gate_outputs(n), "{name}: cycle {t}, NIC {i}: gate");
+            assert_eq!(a.pft_probe(n), b.pft_probe(n), "{name}: cycle {t}, NIC {i}");
+            assert_eq!(a.nic_stats(n), b.nic_stats(n), "{name}: cycle {t}, NIC {i}");
+            congested += out.congested as u64;
+            throttled += out.throttled as u64;
+        }
+    }
+    assert!(ws[0].2 == ws[1].2, "{name}: deliveries differ");
+    assert!(
+        ws[0].2.len() > 1_000,
+        "{name}: {} deliveries",
+        ws[0].2.len()
+    );
+    (congested, throttled)
 }
