@@ -273,6 +273,12 @@ impl Network {
         each_net!(self, n => n.set_plain(on))
     }
 
+    /// `net::Network::plain_cycles`: cycles that took the plain copies.
+    #[doc(hidden)]
+    pub fn plain_cycles(&self) -> u64 {
+        each_net!(self, n => n.plain_cycles())
+    }
+
     /// Heads of the lane router now waiting for a lane to free.
     #[doc(hidden)]
     pub fn lane_heads_waiting(&self) -> u32 {

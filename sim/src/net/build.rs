@@ -381,7 +381,7 @@ impl<S: Scheme> Network<S> {
         Ok(Network {
             par: None,
             par_on: false,
-            plain_on: true,
+            plain: Default::default(),
             par_nic_chunks: 0,
             mtu_flits: cfg.mtu_flits(),
             rate_fp,

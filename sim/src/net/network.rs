@@ -94,8 +94,8 @@ pub struct Network<S> {
     pub(crate) par: Option<Box<super::pool::Par>>,
     /// True while phase 2 runs under threads: switches log their shared effects.
     pub(crate) par_on: bool,
-    /// The plain copies may run (`plain.rs`; off for tests only).
-    pub(crate) plain_on: bool,
+    /// The plain copies: allowed, and used (`plain.rs`).
+    pub(crate) plain: super::plain::Plain,
     /// NIC chunks under threads (0: the NICs stay on the calling thread).
     pub(crate) par_nic_chunks: u32,
     pub(crate) cfg: NetConfig,

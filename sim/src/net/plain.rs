@@ -1,33 +1,61 @@
-//! Plain cycles: the common case compiled on its own. Most runs step one thread with
-//! no credit-delay fault, no NIC flow control, no ACKs and no CSR
-//! write waiting; each NIC cycle still asked about every one of those (about 40 of a busy
-//! NIC-cycle's 330 instructions on ft128 at load 0.5, docs/performance.md). The NIC's
-//! cycle and the sends it calls take a `const PLAIN: bool`: the copy with `PLAIN` true
-//! leaves out those branches, and a cycle takes it only when all of them are known
-//! false (`Network::plain`). Both copies are the same code, so they give the same results;
-//! `sim/tests/net_plain.rs` holds them to it cycle by cycle.
+//! Plain cycles: the common case compiled on its own. Most runs step phase 2 on one thread
+//! with no NIC flow control, no ACKs, no CSR write waiting, no credit-delay or
+//! credit-jitter fault and no test fault, yet a busy NIC's cycle asked about every one of
+//! those, and the VCT switch (switch model 0) about threads and test faults at every flit
+//! it moved. The NIC's cycle, the VCT switch's and the sends they call take a
+//! `const PLAIN: bool`: the copy with `PLAIN` true leaves out those branches, and a cycle
+//! takes it only when all of them are known false (`Network::plain`). Both copies are one
+//! source, so they give the same results; `sim/tests/net_plain.rs` holds them to it cycle
+//! by cycle (docs/performance.md, "Plain cycles").
 
 use super::network::Network;
 use super::scheme::Scheme;
 
+/// Whether the plain copies may run, and how many cycles took them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plain {
+    /// The plain copies may run (off for tests only: `set_plain`).
+    pub on: bool,
+    /// Cycles whose NICs and switches took the plain copies.
+    pub cycles: u64,
+}
+
+impl Default for Plain {
+    fn default() -> Self {
+        Plain {
+            on: true,
+            cycles: 0,
+        }
+    }
+}
+
 impl<S: Scheme> Network<S> {
-    /// This cycle's NICs may run their plain copy: one thread (asked where phase 2 runs
-    /// on one), and none of the features the copy leaves out.
+    /// This cycle's NICs and switches may run their plain copies (asked where phase 2
+    /// runs on one thread, before it): none of the features the copies leave out is on.
+    /// Those features do not change during phase 2 (faults start and end before it).
     #[inline]
-    pub(crate) fn plain(&self) -> bool {
-        self.plain_on
+    pub(crate) fn plain(&mut self) -> bool {
+        let p = self.plain.on
             && !self.par_on
             && !self.seams.flows
             && self.acks.is_none()
             && self.faults.csr_pending == 0
             && !self.faults.credit.on
-            && self.faults.test.is_none()
+            && self.faults.test.is_none();
+        self.plain.cycles += p as u64;
+        p
     }
 
     /// Let the plain copies run (the default) or not. For tests, which show that results
     /// do not depend on it.
     #[doc(hidden)]
     pub fn set_plain(&mut self, on: bool) {
-        self.plain_on = on;
+        self.plain.on = on;
+    }
+
+    /// Cycles so far whose NICs and switches took the plain copies (for tests).
+    #[doc(hidden)]
+    pub fn plain_cycles(&self) -> u64 {
+        self.plain.cycles
     }
 }

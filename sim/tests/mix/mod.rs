@@ -1,7 +1,8 @@
 //! A test workload shared by the network tests: two `BernoulliSource`s at once (typically a
 //! uniform background plus an incast, so that queues, credits and throttling all matter),
-//! with message ids unique across both, logging every delivery; and the small networks and
-//! PFT configurations those tests share.
+//! with message ids unique across both, logging every delivery; the small networks and
+//! PFT configurations those tests share; and `lockstep`, which runs two networks side by
+//! side and requires them to agree at every NIC in every cycle.
 
 use pft_sim::net::{
     BernoulliSource, Delivery, Message, NetConfig, NodeId, Pattern, TopologyConfig, Workload,
