@@ -6,6 +6,8 @@
 //! and the central allocator) and one of 80 (wide either way). Fails if the narrow path
 //! scans, shifts or grants differently (measured: its masks cut to 32 bits; the narrow
 //! path taken up to 128 lanes). It cannot tell whether `set_wide_lane_masks` took effect.
+//! The same cases hold the switch allocator's shortcut for a lone ready lane to its search
+//! (`set_lane_sa_search`).
 
 use pft_sim::net::{
     Allocator, BernoulliSource, LaneReuse, NetConfig, Pattern, Routing, Switching, TopologyConfig,
@@ -111,14 +113,15 @@ fn cases() -> Vec<(&'static str, NetConfig)> {
     cases
 }
 
-#[test]
-fn narrow_and_wide_lane_masks_deliver_the_same() {
+/// Every case, with and without PFT, run saturated and drained with `tweak` applied or
+/// not: the same messages delivered in the same cycles.
+fn same_deliveries(what: &str, tweak: impl Fn(&mut Network, bool)) {
     let pft = PftConfig::default().with_all(&[("th_enter", 8), ("th_escape", 12)]);
     for (name, cfg) in cases() {
         for cc in [CcConfig::none(), CcConfig::Pft(pft)] {
-            let logs = [false, true].map(|wide| {
+            let logs = [false, true].map(|on| {
                 let mut net = Network::with_cc(&cfg, &cc, EngineKind::Model, 5).unwrap();
-                net.set_wide_lane_masks(wide);
+                tweak(&mut net, on);
                 let mut w =
                     BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.9, 16 * 64, 64, 9)
                         .logged()
@@ -132,10 +135,24 @@ fn narrow_and_wide_lane_masks_deliver_the_same() {
                 assert!(w.delivered > 50, "{name}: {} delivered", w.delivered);
                 w.log.unwrap()
             });
-            assert!(
-                logs[0] == logs[1],
-                "{name}: deliveries differ with wide lane masks"
-            );
+            assert!(logs[0] == logs[1], "{name}: deliveries differ {what}");
         }
     }
+}
+
+#[test]
+fn narrow_and_wide_lane_masks_deliver_the_same() {
+    same_deliveries("with wide lane masks", |net, wide| {
+        net.set_wide_lane_masks(wide)
+    });
+}
+
+/// A lone ready lane wins its ports without the switch allocator's search: the same grant
+/// and the same round-robin pointers as the search. Fails if the shortcut leaves a pointer
+/// where it was (measured: without its pointer moves).
+#[test]
+fn a_lone_ready_lane_is_granted_as_the_search_grants_it() {
+    same_deliveries("with the search for a lone ready lane", |net, search| {
+        net.set_lane_sa_search(search)
+    });
 }

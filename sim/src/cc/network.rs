@@ -249,6 +249,13 @@ impl Network {
         each_net!(self, n => n.set_wide_lane_masks(wide))
     }
 
+    /// The lane router's switch allocator grants a lone ready lane through its search
+    /// (results do not depend on it).
+    #[doc(hidden)]
+    pub fn set_lane_sa_search(&mut self, search: bool) {
+        each_net!(self, n => n.set_lane_sa_search(search))
+    }
+
     /// The lane router's wait lists on (the default) or off (results do not depend on it).
     #[doc(hidden)]
     pub fn set_lane_wait_lists(&mut self, on: bool) {

@@ -141,6 +141,7 @@ impl<S: Scheme> Network<S> {
             });
         }
         sw.q = vec![(EntryId::NONE, EntryId::NONE); sw.inp.len() * qpp as usize];
+        sw.narrow = sw.sw.items.iter().all(|st| st.radix <= 64);
 
         // Links: NIC injection and ejection, then every switch-to-switch direction.
         let mut links: Table<LinkId, Link> = Table::default();
@@ -300,7 +301,7 @@ impl<S: Scheme> Network<S> {
                 "the congestion control marks packets at switch inputs, which the lane router does not support: remove `vcs`",
             )));
         }
-        sw.sa_in = vec![0; sw.inp.len() / v as usize];
+        sw.sa_in = vec![0; sw.inp.len()];
         if cfg.speedup.is_some() {
             let limit = cfg.out_buffer_flits.unwrap_or(cfg.buffer_flits);
             sw.oq = vec![super::cioq::OutQueue::new(limit); sw.out.len()];
@@ -328,7 +329,7 @@ impl<S: Scheme> Network<S> {
                 sw.va_at = vec![0; sw.inp.len()];
             }
         }
-        sw.sa_out = vec![0; sw.inp.len() / v as usize];
+        sw.sa_out = vec![0; sw.inp.len()];
         sw.busy = (0..sw.sw.len().div_ceil(64))
             .map(|_| std::sync::atomic::AtomicU64::new(0))
             .collect();

@@ -127,8 +127,25 @@ impl<S: Scheme> Network<S> {
         lo: u32,
         hi: u32,
     ) -> Result<(), Box<NetError>> {
+        if self.sw.model == 1 {
+            self.eval_routers_in::<PLAIN>(lo, hi);
+        } else {
+            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_switch_model::<PLAIN>(s));
+        }
+        Ok(())
+    }
+
+    /// Evaluate (`eval`) each of switches `lo..hi` that holds a flit, and clear the busy
+    /// bit of each left empty.
+    #[inline(always)]
+    pub(crate) fn visit_busy<const PLAIN: bool>(
+        &mut self,
+        lo: u32,
+        hi: u32,
+        mut eval: impl FnMut(&mut Self, SwitchId),
+    ) {
         if lo >= hi {
-            return Ok(());
+            return;
         }
         for k in (lo / 64) as usize..=((hi - 1) / 64) as usize {
             let base = k as u32 * 64;
@@ -142,7 +159,7 @@ impl<S: Scheme> Network<S> {
             while w != 0 {
                 let s = base + w.trailing_zeros();
                 w &= w - 1;
-                self.eval_switch_model::<PLAIN>(SwitchId(s));
+                eval(self, SwitchId(s));
                 if self.sw.sw[SwitchId(s)].resident == 0 {
                     let b = &self.sw.busy[k];
                     if !PLAIN && self.par_on {
@@ -156,7 +173,6 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
-        Ok(())
     }
 
     /// Phase 2 of NIC chunks `lo..hi` by owner (`owner_p1`): each reads its inputs, then

@@ -53,16 +53,30 @@ use super::store::{
     CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PktId, PortId, SwitchId, CONTROL, RECOVERY,
 };
 use super::topology::Peer;
+use std::mem::MaybeUninit;
 
 impl<S: Scheme> Network<S> {
     /// Phase 2 for lane router `si` (not inlined: today's switch keeps its code), on lane
-    /// masks as wide as its lanes need (`LaneMask`: the same grants either way).
+    /// masks as wide as the network's widest router needs (`LaneMask`: the same grants
+    /// either way).
     #[inline(never)]
     pub(crate) fn eval_router(&mut self, si: SwitchId) {
-        if self.sw.sw[si].radix <= 64 && !self.sw.wide_masks {
+        if self.sw.narrow && !self.sw.wide_masks {
             self.eval_router_on::<u64>(si);
         } else {
             self.eval_router_on::<u128>(si);
+        }
+    }
+
+    /// Phase 2 for the lane routers `lo..hi` that hold a flit (`eval_switches_in`): one
+    /// call for them all, each router's cycle inlined in the loop over them (a call per
+    /// router cost about 30 instructions of its cycle's 600 on the 16-ary 2-cube).
+    #[inline(never)]
+    pub(crate) fn eval_routers_in<const PLAIN: bool>(&mut self, lo: u32, hi: u32) {
+        if self.sw.narrow && !self.sw.wide_masks {
+            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_router_on::<u64>(s));
+        } else {
+            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_router_on::<u128>(s));
         }
     }
 
@@ -192,6 +206,14 @@ impl<S: Scheme> Network<S> {
         self.sw.wide_masks = wide;
     }
 
+    /// The lane router's switch allocator grants a lone ready lane without its search (the
+    /// default) or through it (`search`). For tests, which show that the grants do not
+    /// depend on it.
+    #[doc(hidden)]
+    pub fn set_lane_sa_search(&mut self, search: bool) {
+        self.sw.sa_search = search;
+    }
+
     /// The lane router's wait lists on (the default, not under Disha) or off (every waiting
     /// head asks for a lane every cycle). Call before the first step; for tests, which show
     /// that results do not depend on it.
@@ -244,6 +266,7 @@ impl<S: Scheme> Network<S> {
 
     /// Lane allocation for the waiting heads `waiting` (input lanes, local) of switch `si`;
     /// the heads in `prio` (Disha's token holder) win any lane they ask for.
+    #[inline(always)]
     fn allocate_lanes<M: LaneMask>(&mut self, si: SwitchId, mut waiting: M, prio: M) {
         let st = self.sw.sw[si];
         let rt = self.sw.router.expect("a lane router has its routing");
@@ -472,24 +495,32 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Switch allocation and traversal of switch `si`: at most one flit per input port and
-    /// per output port.
+    /// per output port. (Inlined in the loop over routers, `eval_routers_in`: a call per
+    /// router costs more.)
+    #[inline(always)]
     fn traverse<M: LaneMask>(&mut self, si: SwitchId) {
-        let st = self.sw.sw[si];
+        // the fields used, not the whole record (its masks are 16 bytes each)
+        let (base, lanes, held) = {
+            let st = &self.sw.sw[si];
+            (st.base, st.radix, st.locked_out & !st.paused_out)
+        };
         let v = self.sw.vcs;
-        let lanes = st.radix;
-        let ports = lanes / v;
-        let pbase = st.base.index() / v as usize;
-        // input lanes that can move a flit now, and the output lane each holds
+        // (no division by `v`, known only at run time: the port table, and the pointers
+        // kept at each port's lane 0)
+        let ports = self.sw.lane_port.of(lanes - 1) + 1;
+        let lbase = base.index();
+        // input lanes that can move a flit now, and the output lane each holds (set for
+        // the lanes in `ready` only, and read only for them: not cleared per call)
         let mut ready = M::ZERO;
-        let mut out_of = [0u8; 128];
+        let mut out_of = [MaybeUninit::<u8>::uninit(); 128];
         // Disha: the token holder's flit goes first
         let holder = self.disha.as_deref().map_or(PktId::NONE, |d| d.holder);
         let mut first = u32::MAX;
-        let mut held = M::of(st.locked_out & !st.paused_out);
+        let mut held = M::of(held);
         while held != M::ZERO {
             let o = held.tz();
             held &= held - M::ONE;
-            let op = &self.sw.out[st.port(o)];
+            let op = &self.sw.out[PortId(base.0 + o)];
             let ip = &self.sw.inp[op.from];
             let arrived = if ip.arriving == op.entry {
                 ip.arr_count
@@ -497,9 +528,9 @@ impl<S: Scheme> Network<S> {
                 op.len
             };
             if arrived > op.sent && op.used < op.limit {
-                let i = st.local(op.from);
+                let i = op.from.0 - base.0;
                 ready |= M::ONE << i;
-                out_of[i as usize] = o as u8;
+                out_of[i as usize] = MaybeUninit::new(o as u8);
                 if op.pkt == holder {
                     first = i;
                 }
@@ -508,9 +539,20 @@ impl<S: Scheme> Network<S> {
         if ready == M::ZERO {
             return;
         }
+        if ready & (ready - M::ONE) == M::ZERO && !self.sw.sa_search {
+            // one lane ready: it wins its input port and its output port (what the
+            // allocator below grants it, without the search)
+            let i = ready.tz();
+            // SAFETY: lane `i` is in `ready`: the held-lane scan set `out_of[i]`
+            let o = unsafe { out_of[i as usize].assume_init() } as u32;
+            self.sa_grant(lbase, v, ports, i, o);
+            self.move_flit(si, PortId(base.0 + o));
+            return;
+        }
         // input ports pick a lane; output ports keep the closest input port to their pointer
         let lane_mask = if v >= 64 { u64::MAX } else { (1u64 << v) - 1 };
-        let mut best = [(u8::MAX, u8::MAX); 64]; // per output port: (input lane, distance)
+        // per output port in `wanted`: (input lane, distance); read only for those ports
+        let mut best = [MaybeUninit::<(u8, u8)>::uninit(); 64];
         let mut wanted = 0u64;
         // the ports with a ready lane, lowest first
         let mut rest = ready;
@@ -519,15 +561,18 @@ impl<S: Scheme> Network<S> {
             let p = self.sw.lane_port.of(rest.tz());
             rest &= !(M::from_u64(lane_mask) << (p * v));
             let m = (ready >> (p * v)).low() & lane_mask;
-            let start = self.sw.sa_in[pbase + p as usize] as u32;
+            let start = self.sw.sa_in[lbase + (p * v) as usize] as u32;
             let c = if first != u32::MAX && self.sw.lane_port.of(first) == p {
                 first - p * v
             } else {
                 (m.rotate_right(start).trailing_zeros() + start) & 63
             };
             let i = p * v + c;
-            let q = self.sw.lane_port.of(out_of[i as usize] as u32);
-            let rr = self.sw.sa_out[pbase + q as usize] as u32;
+            // SAFETY: lane `i` is in `ready` (`m` is `ready`'s lanes of port `p`, `first`
+            // a ready lane), so the held-lane scan set `out_of[i]`
+            let o = unsafe { out_of[i as usize].assume_init() };
+            let q = self.sw.lane_port.of(o as u32);
+            let rr = self.sw.sa_out[lbase + (q * v) as usize] as u32;
             debug_assert!(p < ports && rr < ports && c < v, "pointers wrap by compare");
             let dist = if i == first {
                 0
@@ -537,22 +582,35 @@ impl<S: Scheme> Network<S> {
                 1 + (if d >= ports { d - ports } else { d }) as u8
             };
             let b = &mut best[q as usize];
-            if b.0 == u8::MAX || dist < b.1 {
-                *b = (i as u8, dist);
+            // SAFETY: read only once port `q` is in `wanted`, which is set below after
+            // the first write
+            if wanted >> q & 1 == 0 || dist < unsafe { b.assume_init() }.1 {
+                *b = MaybeUninit::new((i as u8, dist));
             }
             wanted |= 1 << q;
         }
         while wanted != 0 {
             let q = wanted.trailing_zeros();
             wanted &= wanted - 1;
-            let i = best[q as usize].0 as u32;
-            let p = self.sw.lane_port.of(i);
-            let c = i - p * v;
-            self.sw.sa_in[pbase + p as usize] = if c + 1 == v { 0 } else { c + 1 } as u8;
-            self.sw.sa_out[pbase + q as usize] = if p + 1 == ports { 0 } else { p + 1 } as u8;
-            let o = out_of[i as usize] as u32;
-            self.move_flit(si, st.port(o));
+            // SAFETY: port `q` is in `wanted`: its `best` was written
+            let i = unsafe { best[q as usize].assume_init() }.0 as u32;
+            // SAFETY: lane `i` won its output port, so it was in `ready`
+            let o = unsafe { out_of[i as usize].assume_init() } as u32;
+            self.sa_grant(lbase, v, ports, i, o);
+            self.move_flit(si, PortId(base.0 + o));
         }
+    }
+
+    /// The switch allocator grants input lane `i` (local) its output lane `o`: the
+    /// round-robin pointers move past it (the input port's to its next lane, the output
+    /// port's to the next input port). `lbase`: the switch's first lane's global id.
+    #[inline(always)]
+    fn sa_grant(&mut self, lbase: usize, v: u32, ports: u32, i: u32, o: u32) {
+        let p = self.sw.lane_port.of(i);
+        let q = self.sw.lane_port.of(o);
+        let c = i - p * v;
+        self.sw.sa_in[lbase + (p * v) as usize] = if c + 1 == v { 0 } else { c + 1 } as u8;
+        self.sw.sa_out[lbase + (q * v) as usize] = if p + 1 == ports { 0 } else { p + 1 } as u8;
     }
 
     /// Move the next flit through output lane `bo` (it is here and has a credit): the

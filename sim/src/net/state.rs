@@ -240,8 +240,9 @@ pub(crate) struct Switches {
     pub vcs: u32,
     /// The lane router's routing (None without lanes).
     pub router: Option<super::lanes::Router>,
-    /// Lane router: per physical port (global lane id / vcs), the switch allocator's
-    /// round-robin pointers: the input's over its lanes, the output's over input ports.
+    /// Lane router: per physical port, at its lane 0's global id (one entry a lane, so
+    /// that no division by `vcs` finds a port's), the switch allocator's round-robin
+    /// pointers: the input's over its lanes, the output's over input ports.
     pub sa_in: Vec<u8>,
     pub sa_out: Vec<u8>,
     /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
@@ -277,6 +278,12 @@ pub(crate) struct Switches {
     /// Lane router: scan lanes on `u128` masks even when `u64` would do (for the test that
     /// the two widths grant the same: `Network::set_wide_lane_masks`).
     pub wide_masks: bool,
+    /// Lane router: every switch has at most 64 lane records, so every one's masks fit a
+    /// `u64` (`router.rs`, `eval_routers_in`).
+    pub narrow: bool,
+    /// Lane router: grant even a lone ready lane through the switch allocator's search
+    /// (`Network::set_lane_sa_search`, for the test that the shortcut grants the same).
+    pub sa_search: bool,
     /// Lane router: `lane_reuse = "tail"`.
     pub reuse_tail: bool,
     /// Under `lane_reuse = "tail"`, an output lane to a router takes the next packet only
