@@ -1,5 +1,5 @@
-//! The lane router scans its lanes on `u64` masks where a router has at most 64 lanes and
-//! on `u128` ones above (`LaneMask`, for speed). The width is an implementation detail:
+//! The lane router scans its lanes on `u64` masks when every router has at most 64 lanes
+//! and on `u128` ones otherwise (`LaneMask`, for speed). The width is an implementation detail:
 //! forced wide at every router (`set_wide_lane_masks`), every lane configuration below
 //! delivers the same messages in the same cycles, saturated, with the checker on, on
 //! routers of 10 to 64 lanes (lanes up to 63 used by links between routers, and by Disha

@@ -199,8 +199,8 @@ impl<S: Scheme> Network<S> {
     }
 
     /// The lane router's scans on `u128` lane masks at every switch (`wide`) or, the
-    /// default, on `u64` ones where a switch has at most 64 lanes. For tests, which show
-    /// that the grants do not depend on it.
+    /// default, on `u64` ones when every switch has at most 64 lanes. For tests, which
+    /// show that the grants do not depend on it.
     #[doc(hidden)]
     pub fn set_wide_lane_masks(&mut self, wide: bool) {
         self.sw.wide_masks = wide;

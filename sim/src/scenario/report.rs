@@ -114,7 +114,8 @@ pub struct RunSummary {
     /// Messages the NICs' full send queues refused over the whole run (`send_queue_msgs`;
     /// the sum of `nodes.csv`'s `messages_refused`). A refused message was never created.
     pub messages_refused: u64,
-    /// F_C against the PFT-off run (`compare`, PFT-on runs only).
+    /// F_C against the run with congestion control off (`compare`, every PFT-on and
+    /// `[[cc]]` run).
     pub control: Option<Versus>,
     /// CIF against the isolated run (GPCNeT, when the scenario has `isolated = true`).
     pub cif: Option<CongestionImpact>,
