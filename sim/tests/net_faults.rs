@@ -4,15 +4,10 @@ use pft_sim::net::NodeId;
 use pft_sim::net::{BernoulliSource, Fault, NetConfig, NetError, Pattern, TopologyConfig};
 use pft_sim::{EngineKind, Network, PftConfig};
 
+mod mix;
+
 fn run_with(fault: Fault, check: bool) -> NetError {
-    let cfg = NetConfig {
-        topology: TopologyConfig::SingleSwitch { nodes: 6 },
-        buffer_flits: 128,
-        check,
-        deadlock_cycles: 500,
-        fault: Some(fault),
-        ..Default::default()
-    };
+    let cfg = mix::faulted_switch(fault, check);
     let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
     let mut w = BernoulliSource::new(6, Pattern::Uniform, 0.5, 4096, 64, 2);
     let e = net.run(&mut w, 20_000).unwrap_err();

@@ -187,14 +187,7 @@ fn test_faults_never_take_the_plain_copies() {
         Fault::DuplicateFlit { cycle: 300 },
     ] {
         for check in [true, false] {
-            let cfg = NetConfig {
-                topology: TopologyConfig::SingleSwitch { nodes: 6 },
-                buffer_flits: 128,
-                check,
-                deadlock_cycles: 500,
-                fault: Some(fault),
-                ..Default::default()
-            };
+            let cfg = mix::faulted_switch(fault, check);
             let [a, b] = [true, false].map(|plain| {
                 let pft = PftConfig::default();
                 let mut net = Network::new(&cfg, &pft, EngineKind::Model, 1).unwrap();

@@ -503,7 +503,7 @@ impl<S: Scheme> Network<S> {
     }
 
     /// `credit_at`; `PLAIN`: the caller runs a plain cycle (`Network::plain`), with no
-    /// credit-delay fault on.
+    /// credit-delay or credit-jitter fault on.
     #[inline(always)]
     pub(crate) fn credit_at_in<const PLAIN: bool>(&self, tx: Endpoint) -> u64 {
         let at = match tx.end() {

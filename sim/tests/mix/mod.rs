@@ -5,9 +5,23 @@
 //! side and requires them to agree at every NIC in every cycle.
 
 use pft_sim::net::{
-    BernoulliSource, Delivery, Message, NetConfig, NodeId, Pattern, TopologyConfig, Workload,
+    BernoulliSource, Delivery, Fault, Message, NetConfig, NodeId, Pattern, TopologyConfig, Workload,
 };
 use pft_sim::{DetMode, Network, PftConfig, ThrMode};
+
+/// Six NICs on one switch with test fault `fault` armed, the checker on or off, and a
+/// 500-cycle deadlock limit: the network of the fault tests.
+#[allow(dead_code)]
+pub fn faulted_switch(fault: Fault, check: bool) -> NetConfig {
+    NetConfig {
+        topology: TopologyConfig::SingleSwitch { nodes: 6 },
+        buffer_flits: 128,
+        check,
+        deadlock_cycles: 500,
+        fault: Some(fault),
+        ..Default::default()
+    }
+}
 
 /// FT-FI entering Congested above 24 used credits (of a 64-flit buffer), for tests that
 /// need blocks to throttle.
