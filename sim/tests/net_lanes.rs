@@ -18,8 +18,8 @@ mod one_message;
 use one_message::One;
 use pft_sim::net::lanes::{candidates, Router};
 use pft_sim::net::{
-    BernoulliSource, Delivery, EvalOrder, LaneReuse, Message, NetConfig, NetError, NodeId, Pattern,
-    Routing, Switching, TopologyConfig, Workload,
+    Allocator, BernoulliSource, Delivery, EvalOrder, LaneReuse, Message, NetConfig, NetError,
+    NodeId, Pattern, Routing, Switching, TopologyConfig, Workload,
 };
 use pft_sim::{CcConfig, EngineKind, Network};
 use std::collections::HashMap;
@@ -71,6 +71,19 @@ fn heads_waiting_for_a_lane_deliver_as_if_they_asked_every_cycle() {
             NetConfig {
                 lane_reuse: Some(LaneReuse::Tail),
                 ..lanes(topology, 4, 8, Some(routing))
+            },
+        ));
+    }
+    // the central arbiter picks among every waiting head, those on a wait list too (then
+    // skipped): with a head latency, which filters the same heads
+    let torus = TopologyConfig::Torus { k: 4, n: 2 };
+    for head in [0, 2] {
+        cases.push((
+            "torus central allocator",
+            NetConfig {
+                allocator: Some(Allocator::Central),
+                head_latency_cycles: Some(head),
+                ..lanes(torus.clone(), 2, 4, None)
             },
         ));
     }

@@ -49,6 +49,7 @@ pub mod flows;
 mod idle;
 mod lane_route;
 mod lane_stats;
+mod lane_wait;
 pub mod lanes;
 mod network;
 mod nic;

@@ -62,9 +62,9 @@ impl<S: Scheme> Network<S> {
     #[inline(never)]
     pub(crate) fn eval_router(&mut self, si: SwitchId) {
         if self.sw.narrow && !self.sw.wide_masks {
-            self.eval_router_on::<u64>(si);
+            self.eval_router_on::<u64, false>(si);
         } else {
-            self.eval_router_on::<u128>(si);
+            self.eval_router_on::<u128, false>(si);
         }
     }
 
@@ -74,27 +74,38 @@ impl<S: Scheme> Network<S> {
     #[inline(never)]
     pub(crate) fn eval_routers_in<const PLAIN: bool>(&mut self, lo: u32, hi: u32) {
         if self.sw.narrow && !self.sw.wide_masks {
-            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_router_on::<u64>(s));
+            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_router_on::<u64, PLAIN>(s));
         } else {
-            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_router_on::<u128>(s));
+            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_router_on::<u128, PLAIN>(s));
         }
     }
 
-    /// `eval_router` with lane masks of type `M`.
+    /// `eval_router` with lane masks of type `M`; `PLAIN`: the cycle is plain
+    /// (`Network::plain`: one thread, no test or credit fault).
     #[inline(always)]
-    fn eval_router_on<M: LaneMask>(&mut self, si: SwitchId) {
-        let st = self.sw.sw[si];
-        if st.resident == 0 {
-            return;
+    fn eval_router_on<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
+        // the fields used, not the whole record (as in `traverse`)
+        let (base, radix, waiting, blocked) = {
+            let st = &self.sw.sw[si];
+            if st.resident == 0 {
+                return;
+            }
+            (st.base, st.radix, st.queued & !st.locked_in, st.blocked)
+        };
+        // heads on a wait list (none of their lanes has freed) would ask in vain: left out,
+        // but after the central arbiter, which picks among all waiting heads
+        let skip = M::of(blocked);
+        let mut waiting = M::of(waiting);
+        if self.sw.central.is_empty() {
+            waiting &= !skip;
         }
-        let mut waiting = M::of(st.queued & !st.locked_in);
         if waiting != M::ZERO && self.lat_head != 0 {
             // heads still in route and lane allocation (`head_latency_cycles`)
             let mut m = waiting;
             while m != M::ZERO {
                 let i = m.tz();
                 m &= m - M::ONE;
-                if self.sw.va_at[st.port(i).index()] > self.now {
+                if self.sw.va_at[(base.0 + i) as usize] > self.now {
                     waiting &= !(M::ONE << i);
                 }
             }
@@ -113,17 +124,18 @@ impl<S: Scheme> Network<S> {
             let at = &mut self.sw.central[si.0 as usize];
             let start = *at as u32;
             let i = (waiting.wide().rotate_right(start).trailing_zeros() + start) & 127;
-            *at = ((i + 1) % st.radix) as u8;
+            *at = ((i + 1) % radix) as u8;
             waiting = M::ONE << i;
         }
+        waiting &= !skip;
         if waiting != M::ZERO {
             self.allocate_lanes(si, waiting, prio);
         }
-        self.traverse::<M>(si);
+        self.traverse::<M, PLAIN>(si);
         if S::MARKS && self.seams.marks {
             let v = self.sw.vcs;
             let m = self.marked_lanes();
-            let out = &self.sw.out.items[st.base.index()..];
+            let out = &self.sw.out.items[base.index()..];
             self.cc.switch_done(si.0, |p| {
                 (p * v..p * v + m)
                     .map(|l| out[l as usize].limit - out[l as usize].used)
@@ -214,58 +226,9 @@ impl<S: Scheme> Network<S> {
         self.sw.sa_search = search;
     }
 
-    /// The lane router's wait lists on (the default, not under Disha) or off (every waiting
-    /// head asks for a lane every cycle). Call before the first step; for tests, which show
-    /// that results do not depend on it.
-    #[doc(hidden)]
-    pub fn set_lane_wait_lists(&mut self, on: bool) {
-        let off = !on || self.sw.vcs == 0 || self.cfg.routing == Some(Routing::Disha);
-        self.sw.waiters = if off {
-            Vec::new()
-        } else {
-            vec![0; self.sw.out.len()]
-        };
-        self.sw.sw.items.iter_mut().for_each(|st| st.blocked = 0);
-    }
-
-    /// Heads now waiting for one of the lanes they tried to free (all lane routers).
-    #[doc(hidden)]
-    pub fn lane_heads_waiting(&self) -> u32 {
-        self.sw
-            .sw
-            .items
-            .iter()
-            .map(|st| st.blocked.count_ones())
-            .sum()
-    }
-
-    /// A credit came back to output lane `g` (global) of a lane router: if it may have made
-    /// the lane free (`lane_free`), the heads blocked on it ask again.
-    #[inline]
-    pub(crate) fn lane_credit(&mut self, g: PortId) {
-        let op = &self.sw.out[g];
-        let may = match op.rx.end() {
-            End::Nic(_) => true,
-            End::Port(_) if self.sw.reuse_tail => self.sw.whole,
-            End::Port(_) => op.used == 0,
-        };
-        if may {
-            self.lane_freed(g);
-        }
-    }
-
-    /// Output lane `g` (global) may have become free: wake the heads blocked on it.
-    #[inline]
-    fn lane_freed(&mut self, g: PortId) {
-        let w = std::mem::take(&mut self.sw.waiters[g.index()]);
-        if w != 0 {
-            let si = self.sw.out[g].sw;
-            self.sw.sw[si].blocked &= !w;
-        }
-    }
-
-    /// Lane allocation for the waiting heads `waiting` (input lanes, local) of switch `si`;
-    /// the heads in `prio` (Disha's token holder) win any lane they ask for.
+    /// Lane allocation for the waiting heads `waiting` (input lanes, local, none on a wait
+    /// list) of switch `si`; the heads in `prio` (Disha's token holder) win any lane they
+    /// ask for.
     #[inline(always)]
     fn allocate_lanes<M: LaneMask>(&mut self, si: SwitchId, mut waiting: M, prio: M) {
         let st = self.sw.sw[si];
@@ -281,10 +244,6 @@ impl<S: Scheme> Network<S> {
         while waiting != M::ZERO {
             let i = waiting.tz();
             waiting &= waiting - M::ONE;
-            if blocked >> i & M::ONE != M::ZERO {
-                // none of its lanes has freed since it last asked
-                continue;
-            }
             let e = self.sw.q[st.port(i).index()].0;
             let en = self.entries[e];
             let pk = self.packets[en.pkt];
@@ -498,7 +457,7 @@ impl<S: Scheme> Network<S> {
     /// per output port. (Inlined in the loop over routers, `eval_routers_in`: a call per
     /// router costs more.)
     #[inline(always)]
-    fn traverse<M: LaneMask>(&mut self, si: SwitchId) {
+    fn traverse<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
         // the fields used, not the whole record (its masks are 16 bytes each)
         let (base, lanes, held) = {
             let st = &self.sw.sw[si];
@@ -546,7 +505,7 @@ impl<S: Scheme> Network<S> {
             // SAFETY: lane `i` is in `ready`: the held-lane scan set `out_of[i]`
             let o = unsafe { out_of[i as usize].assume_init() } as u32;
             self.sa_grant(lbase, v, ports, i, o);
-            self.move_flit(si, PortId(base.0 + o));
+            self.move_flit::<PLAIN>(si, PortId(base.0 + o));
             return;
         }
         // input ports pick a lane; output ports keep the closest input port to their pointer
@@ -597,7 +556,7 @@ impl<S: Scheme> Network<S> {
             // SAFETY: lane `i` won its output port, so it was in `ready`
             let o = unsafe { out_of[i as usize].assume_init() } as u32;
             self.sa_grant(lbase, v, ports, i, o);
-            self.move_flit(si, PortId(base.0 + o));
+            self.move_flit::<PLAIN>(si, PortId(base.0 + o));
         }
     }
 
@@ -618,7 +577,7 @@ impl<S: Scheme> Network<S> {
     /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
     /// was.) Inlined in both widths of `traverse` (a call per flit costs more).
     #[inline(always)]
-    fn move_flit(&mut self, si: SwitchId, bo: PortId) {
+    fn move_flit<const PLAIN: bool>(&mut self, si: SwitchId, bo: PortId) {
         let op = &mut self.sw.out[bo];
         let g = op.from;
         let ip = &mut self.sw.inp[g];
@@ -657,7 +616,7 @@ impl<S: Scheme> Network<S> {
             now + self.sw.lat_out[bo.index()] as u64
         };
         let mut drop_credit = false;
-        if let Some(f) = self.faults.test {
+        if let (false, Some(f)) = (PLAIN, self.faults.test) {
             if !self.faults.test_fired {
                 match f {
                     Fault::DropCredit { cycle } if now >= cycle => {
@@ -666,16 +625,16 @@ impl<S: Scheme> Network<S> {
                     }
                     Fault::DuplicateFlit { cycle } if now >= cycle => {
                         self.faults.test_fired = true;
-                        self.send_flit(flit_at, rx_o, flit);
+                        self.push_flit::<PLAIN>(flit_at, rx_o, flit, 0);
                     }
                     _ => {}
                 }
             }
         }
         if !drop_credit {
-            self.send_credit(self.credit_at(credit.tx), back, credit);
+            self.push_credit::<PLAIN>(self.credit_at_in::<PLAIN>(credit.tx), back, credit);
         }
-        self.send_flit(flit_at, rx_o, flit);
+        self.push_flit::<PLAIN>(flit_at, rx_o, flit, 0);
         if tail {
             let st = &mut self.sw.sw[si];
             let (o, i) = (st.local(bo), st.local(g));

@@ -1,0 +1,62 @@
+//! The lane router's wait lists: a head that found none of its candidate output lanes free
+//! waits (`SwState::blocked`, one mask of input lanes per output lane in
+//! `Switches::waiters`) until one of the lanes it tried may have freed (its tail left, or
+//! a credit came back), instead of asking again every cycle: the retry would fail with no
+//! side effect (docs/performance.md, "The lane router: heads that wait for a lane").
+
+use super::lanes::Routing;
+use super::network::Network;
+use super::scheme::Scheme;
+use super::store::{End, Id, PortId};
+
+impl<S: Scheme> Network<S> {
+    /// The lane router's wait lists on (the default, not under Disha) or off (every waiting
+    /// head asks for a lane every cycle). Call before the first step; for tests, which show
+    /// that results do not depend on it.
+    #[doc(hidden)]
+    pub fn set_lane_wait_lists(&mut self, on: bool) {
+        let off = !on || self.sw.vcs == 0 || self.cfg.routing == Some(Routing::Disha);
+        self.sw.waiters = if off {
+            Vec::new()
+        } else {
+            vec![0; self.sw.out.len()]
+        };
+        self.sw.sw.items.iter_mut().for_each(|st| st.blocked = 0);
+    }
+
+    /// Heads now waiting for one of the lanes they tried to free (all lane routers).
+    #[doc(hidden)]
+    pub fn lane_heads_waiting(&self) -> u32 {
+        self.sw
+            .sw
+            .items
+            .iter()
+            .map(|st| st.blocked.count_ones())
+            .sum()
+    }
+
+    /// A credit came back to output lane `g` (global) of a lane router: if it may have made
+    /// the lane free (`lane_free`), the heads blocked on it ask again.
+    #[inline]
+    pub(crate) fn lane_credit(&mut self, g: PortId) {
+        let op = &self.sw.out[g];
+        let may = match op.rx.end() {
+            End::Nic(_) => true,
+            End::Port(_) if self.sw.reuse_tail => self.sw.whole,
+            End::Port(_) => op.used == 0,
+        };
+        if may {
+            self.lane_freed(g);
+        }
+    }
+
+    /// Output lane `g` (global) may have become free: wake the heads blocked on it.
+    #[inline]
+    pub(crate) fn lane_freed(&mut self, g: PortId) {
+        let w = std::mem::take(&mut self.sw.waiters[g.index()]);
+        if w != 0 {
+            let si = self.sw.out[g].sw;
+            self.sw.sw[si].blocked &= !w;
+        }
+    }
+}
