@@ -1,7 +1,7 @@
 //! The lane router's wait lists: a head that found none of its candidate output lanes free
-//! waits (`SwState::blocked`, one mask of input lanes per output lane in
-//! `Switches::waiters`) until one of the lanes it tried may have freed (its tail left, or
-//! a credit came back), instead of asking again every cycle: the retry would fail with no
+//! waits (its input lane's bit in `SwState::blocked`, and in `Switches::waiters` of each
+//! output lane it tried) until one of those lanes may have freed (its tail left, or a
+//! credit came back), instead of asking again every cycle: the retry would fail with no
 //! side effect (docs/performance.md, "The lane router: heads that wait for a lane").
 
 use super::lanes::Routing;

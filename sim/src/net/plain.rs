@@ -4,10 +4,10 @@
 //! those, and the VCT switch (switch model 0) about threads and test faults at every flit
 //! it moved. The NIC's cycle, the VCT switch's, the lane router's flit move and the sends
 //! they call take a `const PLAIN: bool`: the copy with `PLAIN` true leaves out those
-//! branches, and a cycle takes it only when all of them are known false
-//! (`Network::plain`). Both copies are one source, so they give the same results;
-//! `sim/tests/net_plain.rs` holds them to it cycle by cycle (docs/performance.md, "Plain
-//! cycles").
+//! branches (but the lane router's per-lane hop count, which still asks about threads),
+//! and a cycle takes it only when all of them are known false (`Network::plain`). Both
+//! copies are one source, so they give the same results; `sim/tests/net_plain.rs` holds
+//! them to it cycle by cycle (docs/performance.md, "Plain cycles").
 
 use super::network::Network;
 use super::scheme::Scheme;

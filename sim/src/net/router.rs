@@ -625,7 +625,7 @@ impl<S: Scheme> Network<S> {
                     }
                     Fault::DuplicateFlit { cycle } if now >= cycle => {
                         self.faults.test_fired = true;
-                        self.push_flit::<PLAIN>(flit_at, rx_o, flit, 0);
+                        self.send_flit(flit_at, rx_o, flit);
                     }
                     _ => {}
                 }
