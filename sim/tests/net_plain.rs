@@ -1,9 +1,9 @@
 //! The plain copies of the NIC's and the VCT switch's cycle and of the lane router's flit
 //! move (`sim/src/net/plain.rs`: compiled without the branches for threads, NIC flow
 //! control, ACKs, CSR writes, credit-delay and credit-jitter faults and test faults, and
-//! taken in a cycle where none of those is on) run as the general copies do: a network with them allowed and one
-//! without (`set_plain(false)`) give the same gate outputs, block state and NIC counters at
-//! every NIC in every cycle, and the same deliveries. Some cases switch between the copies
+//! taken in a cycle where none of those is on) run as the general copies do: a network
+//! with them allowed and one without (`set_plain(false)`) give the same gate outputs,
+//! block state and NIC counters at every NIC in every cycle, and the same deliveries. Some cases switch between the copies
 //! mid-run (credit-fault windows, a register rewrite), so a cycle of either copy follows
 //! one of the other; in others (ACKs, NIC flow control) the plain copies must never run.
 //! Each case checks how many cycles took them.
