@@ -3,10 +3,11 @@
 //! control, ACKs, CSR writes, credit-delay and credit-jitter faults and test faults, and
 //! taken in a cycle where none of those is on) run as the general copies do: a network
 //! with them allowed and one without (`set_plain(false)`) give the same gate outputs,
-//! block state and NIC counters at every NIC in every cycle, and the same deliveries. Some cases switch between the copies
-//! mid-run (credit-fault windows, a register rewrite), so a cycle of either copy follows
-//! one of the other; in others (ACKs, NIC flow control) the plain copies must never run.
-//! Each case checks how many cycles took them.
+//! block state and NIC counters at every NIC in every cycle, and the same deliveries.
+//! Some cases switch between the copies mid-run (credit-fault windows, a register
+//! rewrite), so a cycle of either copy follows one of the other; in others (ACKs, NIC
+//! flow control) the plain copies must never run. Each case checks how many cycles took
+//! them. The test faults run on one VCT switch and on lane routers.
 
 mod mix;
 
