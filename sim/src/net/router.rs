@@ -105,7 +105,7 @@ impl<S: Scheme> Network<S> {
             while m != M::ZERO {
                 let i = m.tz();
                 m &= m - M::ONE;
-                if self.sw.va_at[(base.0 + i) as usize] > self.now {
+                if self.sw.va_at[PortId(base.0 + i).index()] > self.now {
                     waiting &= !(M::ONE << i);
                 }
             }
