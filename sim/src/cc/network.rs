@@ -256,6 +256,13 @@ impl Network {
         each_net!(self, n => n.set_lane_sa_search(search))
     }
 
+    /// Prefetching of switch records forced on or off (by default on only for networks
+    /// whose switch records outgrow 4 MiB; results do not depend on it).
+    #[doc(hidden)]
+    pub fn set_prefetch(&mut self, on: bool) {
+        each_net!(self, n => n.set_prefetch(on))
+    }
+
     /// The lane router's wait lists on (the default) or off (results do not depend on it).
     #[doc(hidden)]
     pub fn set_lane_wait_lists(&mut self, on: bool) {

@@ -8,6 +8,7 @@ use super::faults::{self, FaultState};
 use super::network::{InPort, Link, NicState, NicStats, Nics, OutPort, SwState, Switches};
 use super::network::{Network, ONE};
 use super::parallel::CHUNK_NICS;
+use super::prefetch::PREFETCH_BYTES;
 use super::scheme::Scheme;
 use super::state::LanePorts;
 use super::store::{
@@ -142,6 +143,10 @@ impl<S: Scheme> Network<S> {
         }
         sw.q = vec![(EntryId::NONE, EntryId::NONE); sw.inp.len() * qpp as usize];
         sw.narrow = sw.sw.items.iter().all(|st| st.radix <= 64);
+        let records = sw.inp.len() * std::mem::size_of::<InPort>()
+            + sw.out.len() * std::mem::size_of::<OutPort>()
+            + sw.sw.len() * std::mem::size_of::<SwState>();
+        sw.prefetch = records > PREFETCH_BYTES;
 
         // Links: NIC injection and ejection, then every switch-to-switch direction.
         let mut links: Table<LinkId, Link> = Table::default();

@@ -33,22 +33,35 @@ impl<S: Scheme> Network<S> {
     /// evaluated first when `eval` (as they would have been before its reads).
     #[inline]
     pub(crate) fn read_owner_then(&mut self, o: u32, eval: bool) -> Result<(), Box<NetError>> {
-        self.read_owner_pool(o, eval).map_err(|(e, _)| e)
+        if self.sw.prefetch {
+            self.read_owner_pool::<true>(o, eval).map_err(|(e, _)| e)
+        } else {
+            self.read_owner_pool::<false>(o, eval).map_err(|(e, _)| e)
+        }
     }
 
-    /// `read_owner_then`, an error with its entry pool. (The one function with the reads'
-    /// loops: a second caller of them would cost them their inlining there.)
+    /// `read_owner_then`, an error with its entry pool; `PF`: each read first asks the cache
+    /// for the record of the read `AHEAD` events later (`Switches::prefetch`, `prefetch.rs`).
+    /// (One copy of the reads' loops each way, each with its own copy of the reads,
+    /// `Clocked::read`: a read with two callers would lose its inlining.)
     #[inline(never)]
-    fn read_owner_pool(&mut self, o: u32, eval: bool) -> Result<(), (Box<NetError>, u32)> {
+    fn read_owner_pool<const PF: bool>(
+        &mut self,
+        o: u32,
+        eval: bool,
+    ) -> Result<(), (Box<NetError>, u32)> {
         let now = self.now;
         let ob = o as usize;
         let flits = self.fwheel.take_from(now, ob);
         let mut r = Ok(());
         let mut bad: &FlitEv = &FlitEv::default();
         for ev in &flits {
+            if PF {
+                self.prefetch_rx(&flits, ev);
+            }
             r = match ev.rx.end() {
-                End::Nic(n) => Nic::read(self, n, ev),
-                End::Port(g) => Switch::read(self, g, ev),
+                End::Nic(n) => Nic::read::<S, PF>(self, n, ev),
+                End::Port(g) => Switch::read::<S, PF>(self, g, ev),
             };
             if r.is_err() {
                 bad = ev;
@@ -79,6 +92,9 @@ impl<S: Scheme> Network<S> {
         let credits = self.cwheel.take_from(now, ob);
         let mut bad: &CreditEv = &CreditEv::default();
         for ev in &credits {
+            if PF {
+                self.prefetch_tx(&credits, ev);
+            }
             match ev.tx.end() {
                 End::Nic(n) => {
                     self.nic.st[n as usize].credit_in += 1;
@@ -133,7 +149,7 @@ impl<S: Scheme> Network<S> {
         let (now, ob) = (self.now, o as usize);
         self.fwheel.append_to(now, ob, &flits);
         self.cwheel.append_to(now, ob, &credits);
-        let (e, k) = match self.read_owner_pool(o, false) {
+        let (e, k) = match self.read_owner_pool::<false>(o, false) {
             Ok(()) => (e, k),
             Err(earlier) => earlier,
         };

@@ -130,19 +130,27 @@ impl<S: Scheme> Network<S> {
         if self.sw.model == 1 {
             self.eval_routers_in::<PLAIN>(lo, hi);
         } else {
-            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_switch_model::<PLAIN>(s));
+            self.visit_busy::<PLAIN>(
+                lo,
+                hi,
+                |net, s| net.eval_switch_model::<PLAIN>(s),
+                None::<fn(&Self, SwitchId, Option<SwitchId>)>,
+            );
         }
         Ok(())
     }
 
     /// Evaluate (`eval`) each of switches `lo..hi` that holds a flit, and clear the busy
-    /// bit of each left empty.
+    /// bit of each left empty. Before each, `ahead` (if given) is shown the next busy switch
+    /// in the same word and the one after it (if any), to ask the cache for their records:
+    /// it can change nothing (`&Self`).
     #[inline(always)]
     pub(crate) fn visit_busy<const PLAIN: bool>(
         &mut self,
         lo: u32,
         hi: u32,
         mut eval: impl FnMut(&mut Self, SwitchId),
+        mut ahead: Option<impl FnMut(&Self, SwitchId, Option<SwitchId>)>,
     ) {
         if lo >= hi {
             return;
@@ -159,6 +167,12 @@ impl<S: Scheme> Network<S> {
             while w != 0 {
                 let s = base + w.trailing_zeros();
                 w &= w - 1;
+                if let Some(ahead) = ahead.as_mut().filter(|_| w != 0) {
+                    let next = base + w.trailing_zeros();
+                    let rest = w & (w - 1);
+                    let after = (rest != 0).then(|| SwitchId(base + rest.trailing_zeros()));
+                    ahead(self, SwitchId(next), after);
+                }
                 eval(self, SwitchId(s));
                 if self.sw.sw[SwitchId(s)].resident == 0 {
                     let b = &self.sw.busy[k];

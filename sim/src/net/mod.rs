@@ -56,6 +56,7 @@ mod nic;
 mod parallel;
 mod plain;
 mod pool;
+mod prefetch;
 mod router;
 pub mod scheme;
 pub mod source;

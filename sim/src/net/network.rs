@@ -57,8 +57,9 @@ pub(crate) trait Clocked {
     type Input: Copy;
     /// The component.
     type Id: Copy;
-    /// Phase 1: take a flit that arrives this cycle at `at`.
-    fn read<S: Scheme>(
+    /// Phase 1: take a flit that arrives this cycle at `at`. `COPY`: which copy of phase 1
+    /// calls (`read_owner_pool`'s `PF`), so that each has a copy of its own to inline.
+    fn read<S: Scheme, const COPY: bool>(
         net: &mut Network<S>,
         at: Self::Input,
         ev: &FlitEv,

@@ -29,9 +29,13 @@ use super::types::Delivery;
 impl Clocked for Nic {
     type Input = u32;
     type Id = u32;
-    #[inline]
-    fn read<S: Scheme>(net: &mut Network<S>, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
-        net.nic_receive(n, ev)
+    #[inline(always)]
+    fn read<S: Scheme, const COPY: bool>(
+        net: &mut Network<S>,
+        n: u32,
+        ev: &FlitEv,
+    ) -> Result<(), Box<NetError>> {
+        net.nic_receive::<COPY>(n, ev)
     }
     /// An idle NIC's cycle is the sleep check alone, inlined where the NICs are stepped.
     #[inline(always)]
@@ -387,9 +391,9 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// Phase 1: a flit arrives at NIC `n`'s receive buffer.
+    /// Phase 1: a flit arrives at NIC `n`'s receive buffer. (`COPY`: `Clocked::read`'s.)
     #[inline]
-    fn nic_receive(&mut self, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
+    fn nic_receive<const COPY: bool>(&mut self, n: u32, ev: &FlitEv) -> Result<(), Box<NetError>> {
         let i = n as usize;
         let now = self.now;
         let ns = &mut self.nic.st[i];

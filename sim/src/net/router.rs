@@ -73,17 +73,21 @@ impl<S: Scheme> Network<S> {
     /// router cost about 30 instructions of its cycle's 600 on the 16-ary 2-cube).
     #[inline(never)]
     pub(crate) fn eval_routers_in<const PLAIN: bool>(&mut self, lo: u32, hi: u32) {
+        if self.sw.prefetch {
+            return self.eval_routers_prefetching::<PLAIN>(lo, hi);
+        }
+        let none = None::<fn(&Self, SwitchId, Option<SwitchId>)>;
         if self.sw.narrow && !self.sw.wide_masks {
-            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_router_on::<u64, PLAIN>(s));
+            self.visit_busy::<PLAIN>(lo, hi, |n, s| n.eval_router_on::<u64, PLAIN>(s), none);
         } else {
-            self.visit_busy::<PLAIN>(lo, hi, |net, s| net.eval_router_on::<u128, PLAIN>(s));
+            self.visit_busy::<PLAIN>(lo, hi, |n, s| n.eval_router_on::<u128, PLAIN>(s), none);
         }
     }
 
     /// `eval_router` with lane masks of type `M`; `PLAIN`: the cycle is plain
     /// (`Network::plain`: one thread, no test or credit fault).
     #[inline(always)]
-    fn eval_router_on<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
+    pub(super) fn eval_router_on<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
         // the fields used, not the whole record (as in `traverse`)
         let (base, radix, waiting, blocked) = {
             let st = &self.sw.sw[si];
@@ -216,6 +220,14 @@ impl<S: Scheme> Network<S> {
     #[doc(hidden)]
     pub fn set_wide_lane_masks(&mut self, wide: bool) {
         self.sw.wide_masks = wide;
+    }
+
+    /// Prefetch the records phase 1 and the lane router will read (`on`), or not, whatever
+    /// the network's size (by default on only above `PREFETCH_BYTES` of switch records).
+    /// For tests, which show that the results do not depend on it.
+    #[doc(hidden)]
+    pub fn set_prefetch(&mut self, on: bool) {
+        self.sw.prefetch = on;
     }
 
     /// The lane router's switch allocator grants a lone ready lane without its search (the

@@ -30,7 +30,11 @@ impl Clocked for Switch {
     type Input = PortId;
     type Id = SwitchId;
     #[inline(always)]
-    fn read<S: Scheme>(net: &mut Network<S>, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
+    fn read<S: Scheme, const COPY: bool>(
+        net: &mut Network<S>,
+        gp: PortId,
+        ev: &FlitEv,
+    ) -> Result<(), Box<NetError>> {
         net.switch_receive(gp, ev)
     }
     #[inline]
