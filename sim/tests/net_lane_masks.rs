@@ -159,12 +159,14 @@ fn a_lone_ready_lane_is_granted_as_the_search_grants_it() {
 
 /// Prefetching (`Switches::prefetch`, on by default only above 4 MiB of switch records)
 /// asks the cache ahead for records and changes nothing else: forced on, every case
-/// delivers the same, and so does today's switch on a fat tree (phase 1's prefetch). Fails
-/// if the prefetching copies of phase 1 or of the router loop read or grant differently.
+/// delivers the same; so do today's switch on a fat tree (phase 1's prefetch) and, at two
+/// threads, that tree and a torus of lane routers. Fails if the prefetching copies of
+/// phase 1 or of the router loop read or grant differently (measured: the prefetching
+/// loop on 64-bit masks at routers of more than 64 lanes, the 80-lane mesh).
 #[test]
 fn prefetching_changes_no_delivery() {
     same_deliveries("with prefetching", |net, on| net.set_prefetch(on));
-    let cfg = NetConfig {
+    let tree = NetConfig {
         topology: TopologyConfig::KaryNtree {
             k: 4,
             n: 3,
@@ -173,19 +175,74 @@ fn prefetching_changes_no_delivery() {
         check: true,
         ..NetConfig::default()
     };
-    let logs = [false, true].map(|on| {
-        let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 5).unwrap();
-        net.set_prefetch(on);
-        let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.9, 16 * 64, 64, 9)
-            .logged()
-            .until(3_000);
-        net.run(&mut w, 3_000).unwrap();
-        assert!(net.run_until_idle(&mut w, 400_000).unwrap(), "drains");
-        assert!(w.delivered > 500, "{} delivered", w.delivered);
-        w.log.unwrap()
-    });
-    assert!(
-        logs[0] == logs[1],
-        "today's switch: deliveries differ with prefetching"
-    );
+    let torus = NetConfig {
+        check: false,
+        ..lanes(TopologyConfig::Torus { k: 4, n: 2 }, 2, 4, None)
+    };
+    for (name, cfg, threads) in [
+        ("today's switch", &tree, 1),
+        (
+            "today's switch, two threads",
+            &NetConfig {
+                check: false,
+                ..tree.clone()
+            },
+            2,
+        ),
+        ("torus of lane routers, two threads", &torus, 2),
+    ] {
+        let logs = [false, true].map(|on| {
+            let cfg = NetConfig {
+                threads: if on { threads } else { 1 },
+                ..cfg.clone()
+            };
+            let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 5).unwrap();
+            net.set_prefetch(on);
+            assert_eq!(net.prefetches(), on, "{name}: set_prefetch took effect");
+            let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.9, 16 * 64, 64, 9)
+                .logged()
+                .until(3_000);
+            net.run(&mut w, 3_000).unwrap();
+            assert!(
+                net.run_until_idle(&mut w, 400_000).unwrap(),
+                "{name}: drains"
+            );
+            assert!(w.delivered > 500, "{name}: {} delivered", w.delivered);
+            w.log.unwrap()
+        });
+        assert!(
+            logs[0] == logs[1],
+            "{name}: deliveries differ with prefetching"
+        );
+    }
+}
+
+/// Prefetching is on by default where the switch records outgrow 4 MiB (the 16,512-NIC
+/// dragonfly of `make bench`: about 19 MB) and off where they do not (a 128-NIC fat tree,
+/// the k = 4 dragonfly with three lanes). Fails if the threshold or the size it counts moves.
+#[test]
+fn prefetching_is_on_for_large_networks_only() {
+    let dragonfly = |p, a, h| NetConfig {
+        topology: TopologyConfig::Dragonfly { p, a, h, g: None },
+        vcs: Some(3),
+        vc_buf_flits: Some(64),
+        routing: Some(Routing::Ugal),
+        ..NetConfig::default()
+    };
+    let tree = NetConfig {
+        topology: TopologyConfig::KaryNtree {
+            k: 4,
+            n: 3,
+            hosts: None,
+        },
+        ..NetConfig::default()
+    };
+    for (name, cfg, on) in [
+        ("dragonfly 8, 16, 8", dragonfly(8, 16, 8), true),
+        ("dragonfly 4, 8, 4", dragonfly(4, 8, 4), false),
+        ("4-ary 3-tree", tree, false),
+    ] {
+        let net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 5).unwrap();
+        assert_eq!(net.prefetches(), on, "{name}");
+    }
 }

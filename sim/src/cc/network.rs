@@ -263,6 +263,12 @@ impl Network {
         each_net!(self, n => n.set_prefetch(on))
     }
 
+    /// Whether the run prefetches switch records (`set_prefetch`).
+    #[doc(hidden)]
+    pub fn prefetches(&self) -> bool {
+        each_net!(self, n => n.prefetches())
+    }
+
     /// The lane router's wait lists on (the default) or off (results do not depend on it).
     #[doc(hidden)]
     pub fn set_lane_wait_lists(&mut self, on: bool) {

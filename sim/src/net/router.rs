@@ -230,6 +230,12 @@ impl<S: Scheme> Network<S> {
         self.sw.prefetch = on;
     }
 
+    /// Whether the run prefetches (`set_prefetch`).
+    #[doc(hidden)]
+    pub fn prefetches(&self) -> bool {
+        self.sw.prefetch
+    }
+
     /// The lane router's switch allocator grants a lone ready lane without its search (the
     /// default) or through it (`search`). For tests, which show that the grants do not
     /// depend on it.
