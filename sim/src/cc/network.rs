@@ -263,6 +263,12 @@ impl Network {
         each_net!(self, n => n.set_prefetch(on))
     }
 
+    /// Cycles `run` has evaluated in blocks so far (`net::Network::blocked_cycles`).
+    #[doc(hidden)]
+    pub fn blocked_cycles(&self) -> u64 {
+        each_net!(self, n => n.blocked_cycles())
+    }
+
     /// Whether the run prefetches switch records (`set_prefetch`).
     #[doc(hidden)]
     pub fn prefetches(&self) -> bool {

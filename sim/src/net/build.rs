@@ -343,6 +343,10 @@ impl<S: Scheme> Network<S> {
         let owner_p1 = !cc.seams().marks
             && cfg.routing != Some(super::lanes::Routing::Disha)
             && cfg.fault.is_none();
+        let block = match owner_p1 {
+            true => super::block::block_cycles::<S>(cfg, cc.seams().flows),
+            false => 1,
+        };
         let switches = sw.sw.len() as u32;
         let (pool_nic, pool_sw, entries) =
             entry_pools(cfg, &topo, max_lat).map_err(NetError::Config)?;
@@ -399,8 +403,9 @@ impl<S: Scheme> Network<S> {
             nodes,
             now: 0,
             links,
-            fwheel: Wheel::with_chunks(max_lat, receivers),
-            cwheel: Wheel::with_chunks(max_lat, receivers),
+            // (a block's sends go up to `block - 1` cycles past the reads left)
+            fwheel: Wheel::with_chunks(max_lat + block as u32 - 1, receivers),
+            cwheel: Wheel::with_chunks(max_lat + block as u32 - 1, receivers),
             owner_p1,
             nic_chunk,
             sw_chunk,
@@ -420,6 +425,8 @@ impl<S: Scheme> Network<S> {
             messages_pending: 0,
             classes: Vec::new(),
             last_progress: 0,
+            block,
+            blocked: 0,
             faults: FaultState::new(cfg, n),
             seams: cc.seams(),
             acks: cfg
@@ -473,6 +480,27 @@ pub(crate) fn max_latency(cfg: &NetConfig, topo: &Topology) -> u32 {
         }
     }
     most
+}
+
+/// The shortest channel latency of the network `cfg` describes: nothing sent in cycle t
+/// arrives before t + this (flits and credits; a dragonfly's and a file's own link
+/// latencies). Credit faults can only add to it.
+pub(crate) fn min_latency(cfg: &NetConfig) -> u32 {
+    let mut least = cfg.link_latency_cycles.min(cfg.credit_latency_cycles);
+    if cfg.topology.dragonfly().is_some() {
+        for l in [cfg.local_latency_cycles, cfg.global_latency_cycles]
+            .into_iter()
+            .flatten()
+        {
+            least = least.min(l);
+        }
+    }
+    if let TopologyConfig::File { graph: Some(g), .. } = &cfg.topology {
+        for (_, _, l) in g.latencies() {
+            least = least.min(l);
+        }
+    }
+    least
 }
 
 /// The entry pools of the network `cfg` describes, built as `topo`, with channels of up

@@ -35,6 +35,7 @@
 //!   component evaluation order (results do not depend on it).
 
 mod acks;
+mod block;
 mod build;
 mod channels;
 mod check;

@@ -13,7 +13,7 @@
 use super::config::NetConfig;
 use super::error::NetError;
 use super::faults::FaultState;
-use super::scheme::{GateOut, Global, Scheme, Seams};
+use super::scheme::{GateOut, Scheme, Seams};
 pub use super::state::NicStats;
 pub(crate) use super::state::{
     InPort, Link, NicState, Nics, OutPort, StreamShare, SwState, Switches,
@@ -31,7 +31,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Cycles between two looks of the class-stall watchdog.
-const STALL_LOOK_EVERY: u64 = 1024;
+pub(crate) const STALL_LOOK_EVERY: u64 = 1024;
 
 /// Progress of one traffic class (all messages with one tag) in the fabric.
 #[derive(Clone, Copy, Debug)]
@@ -150,6 +150,9 @@ pub struct Network<S> {
     /// Progress per traffic class (message tag): the class-stall watchdog.
     pub(crate) classes: Vec<ClassWatch>,
     pub(crate) last_progress: u64,
+    /// Most cycles `run` evaluates as one block, and the cycles run in blocks (`block.rs`).
+    pub(crate) block: u64,
+    pub(crate) blocked: u64,
     /// The test hook's fault and the run-time faults, with their state.
     pub(crate) faults: FaultState,
     /// The congestion-control scheme: its state at every NIC and switch, and the seam
@@ -179,38 +182,7 @@ impl<S: Scheme> Network<S> {
     /// the workload (sorted by message id). After an error the network must not be used.
     pub fn step(&mut self, workload: &mut dyn Workload) -> Result<(), NetError> {
         let now = self.now;
-        self.deliveries.clear();
-        if !self.faults.specs.is_empty() {
-            self.apply_faults();
-        }
-        // The scheme's global hook, before any component.
-        let g = Global {
-            flits_in_network: self.flits_in_network,
-            full_inputs: if S::WANTS_GLOBAL {
-                self.full_switch_inputs()
-            } else {
-                0
-            },
-            flits_delivered: self.flits_delivered,
-            messages_pending: self.messages_pending,
-        };
-        self.cc.cycle(now, &g);
-        if S::WANTS_LANES {
-            for (s, st) in self.sw.sw.items.iter().enumerate() {
-                self.cc.lanes(s as u32, st.locked_out, st.used_mask);
-            }
-        }
-        // Phase 1: read the channel heads of this cycle (by owner, `owner_p1`: none here,
-        // each chunk's just before the chunk is evaluated in phase 2).
-        self.read_inputs().map_err(|e| *e)?;
-        let mut buf = std::mem::take(&mut self.msg_buf);
-        self.new_messages(now, workload, &mut buf);
-        for m in buf.drain(..) {
-            if !self.accept(m)? {
-                workload.refused(now, &m);
-            }
-        }
-        self.msg_buf = buf;
+        self.begin_cycle(workload)?;
         // Phase 2: evaluate and commit.
         match self.order.take() {
             None if self.cfg.threads > 1 && self.parallel_blocker().is_none() => {
@@ -296,10 +268,7 @@ impl<S: Scheme> Network<S> {
                 return Err(self.class_stalled(*c, workload.tag_name(c.tag)));
             }
         }
-        self.deliveries.sort_unstable_by_key(|d| d.msg.id);
-        for d in &self.deliveries {
-            workload.delivered(now, d);
-        }
+        self.end_cycle(workload);
         self.now += 1;
         Ok(())
     }
@@ -310,7 +279,7 @@ impl<S: Scheme> Network<S> {
         self.run_end = self.now.saturating_add(cycles);
         // (ended on a panic too: a caller that catches it and steps on is outside `run`)
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            (0..cycles).try_for_each(|_| self.step(workload))
+            self.run_blocks(workload, cycles)
         }));
         self.run_end = 0;
         r.unwrap_or_else(|p| std::panic::resume_unwind(p))
@@ -335,7 +304,7 @@ impl<S: Scheme> Network<S> {
     /// destination.
     /// Take message `m` from the workload into its source NIC's send queue; false when the
     /// queue is full (`send_queue_msgs`) and the message is refused.
-    fn accept(&mut self, m: Message) -> Result<bool, NetError> {
+    pub(crate) fn accept(&mut self, m: Message) -> Result<bool, NetError> {
         let refuse = |reason: String| NetError::BadMessage {
             cycle: self.now,
             id: m.id,

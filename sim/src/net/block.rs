@@ -1,0 +1,191 @@
+//! Blocks of cycles: `run` evaluates the NICs for up to `Network::block` cycles, then each
+//! chunk of switches for those cycles in a row, so that a chunk's records stay in cache
+//! across the block instead of being fetched again every cycle.
+//!
+//! Why the results cannot change: nothing a component sends arrives sooner than the
+//! shortest latency of the network's channels (flits and credits alike), and a block is at
+//! most that long. So in cycle t + j of a block starting at t every channel head a NIC or
+//! a switch reads was sent before t, or by a component the block has already run through
+//! t + j - 1 (the NICs, for the switches); and what a block sends arrives after it. The
+//! NICs run cycle by cycle, each cycle whole (the workload's messages, the deliveries
+//! reported); the switches share nothing but the deadlock watchdog's last progress (kept
+//! as a maximum here) and their counters, which are sums. The order of evaluation within a
+//! cycle does not matter (`EvalOrder`, `net_order`). No watchdog may look inside a block:
+//! a block ends before the cycle the deadlock watchdog could first fire and before a
+//! stall watchdog's look, and those cycles are stepped one at a time as before.
+//!
+//! Blocks run where phase 1 is by owner and the NICs keep their state per NIC
+//! (`parallel_blocker`, `nics_blocker`), on one thread, without the checker, under a scheme
+//! with no global or lane-state hook and no NIC flow control. docs/performance.md, "Scale".
+
+use super::build::min_latency;
+use super::config::NetConfig;
+use super::error::NetError;
+use super::network::{Network, STALL_LOOK_EVERY};
+use super::scheme::{Global, Scheme};
+use super::types::Workload;
+
+/// Longest block, cycles.
+const MOST: u64 = 16;
+
+/// Most cycles a block of the network `cfg` describes may take: its shortest channel
+/// latency (at most `MOST`), or 1 (no blocks) where the network or the scheme rules blocks
+/// out whatever happens in the run (the rest is asked before each block,
+/// `Network::block_len`).
+pub(crate) fn block_cycles<S: Scheme>(cfg: &NetConfig, flows: bool) -> u64 {
+    if cfg.threads > 1 || cfg.check || S::WANTS_GLOBAL || S::WANTS_LANES || flows {
+        return 1;
+    }
+    (min_latency(cfg) as u64).clamp(1, MOST)
+}
+
+impl<S: Scheme> Network<S> {
+    /// A cycle's start: the faults' windows, the scheme's global hook, phase 1 without
+    /// `owner_p1`, and the workload's new messages taken in.
+    pub(crate) fn begin_cycle(&mut self, workload: &mut dyn Workload) -> Result<(), NetError> {
+        let now = self.now;
+        self.deliveries.clear();
+        if !self.faults.specs.is_empty() {
+            self.apply_faults();
+        }
+        // The scheme's global hook, before any component.
+        let g = Global {
+            flits_in_network: self.flits_in_network,
+            full_inputs: if S::WANTS_GLOBAL {
+                self.full_switch_inputs()
+            } else {
+                0
+            },
+            flits_delivered: self.flits_delivered,
+            messages_pending: self.messages_pending,
+        };
+        self.cc.cycle(now, &g);
+        if S::WANTS_LANES {
+            for (s, st) in self.sw.sw.items.iter().enumerate() {
+                self.cc.lanes(s as u32, st.locked_out, st.used_mask);
+            }
+        }
+        // Phase 1: read the channel heads of this cycle (by owner, `owner_p1`: none here,
+        // each chunk's just before the chunk is evaluated in phase 2).
+        self.read_inputs().map_err(|e| *e)?;
+        let mut buf = std::mem::take(&mut self.msg_buf);
+        self.new_messages(now, workload, &mut buf);
+        for m in buf.drain(..) {
+            if !self.accept(m)? {
+                workload.refused(now, &m);
+            }
+        }
+        self.msg_buf = buf;
+        Ok(())
+    }
+
+    /// A cycle's end: its deliveries reported to the workload (sorted by message id).
+    pub(crate) fn end_cycle(&mut self, workload: &mut dyn Workload) {
+        self.deliveries.sort_unstable_by_key(|d| d.msg.id);
+        for d in &self.deliveries {
+            workload.delivered(self.now, d);
+        }
+    }
+
+    /// `cycles` cycles, in blocks where they may be.
+    pub(crate) fn run_blocks(&mut self, w: &mut dyn Workload, cycles: u64) -> Result<(), NetError> {
+        let mut left = cycles;
+        while left > 0 {
+            let b = self.block_len(left);
+            if b > 1 {
+                self.step_block(w, b)?;
+            } else {
+                self.step(w)?;
+            }
+            left -= b.max(1);
+        }
+        Ok(())
+    }
+
+    /// Cycles run in blocks so far (for tests, which show that results do not depend on
+    /// them: `run` against `step`).
+    #[doc(hidden)]
+    pub fn blocked_cycles(&self) -> u64 {
+        self.blocked
+    }
+
+    /// Cycles the next block may take, at most `left`; 1: step one cycle.
+    fn block_len(&self, left: u64) -> u64 {
+        let t = self.now;
+        let mut b = self.block.min(left);
+        if b < 2
+            || self.cfg.check
+            || self.cfg.threads > 1
+            || self.parallel_blocker().is_some()
+            || self.nics_blocker().is_some()
+        {
+            return 1;
+        }
+        if self.cfg.deadlock_cycles > 0 {
+            // (it fires at the end of cycle u once u - last_progress reaches its cycles)
+            let fire = self.last_progress + self.cfg.deadlock_cycles;
+            b = b.min(fire.saturating_sub(t));
+        }
+        if (self.sw.vcs != 0 && self.cfg.deadlock_cycles > 0) || self.cfg.stall_cycles > 0 {
+            b = b.min(t.next_multiple_of(STALL_LOOK_EVERY) - t);
+        }
+        b.max(1)
+    }
+
+    /// Cycles `now..now + b` (b at most the block's, `block_len`): every NIC cycle by cycle,
+    /// then each switch chunk through the `b` cycles. An error in a NIC's cycle u leaves the
+    /// switches at the end of cycle u - 1, as `step` would; an error of a switch leaves the
+    /// NICs up to `b - 1` cycles ahead of it.
+    fn step_block(&mut self, w: &mut dyn Workload, b: u64) -> Result<(), NetError> {
+        let t = self.now;
+        let mut plain = 0u64;
+        for j in 0..b {
+            if let Err(e) = self.nic_cycle(w, j, &mut plain) {
+                self.switch_cycles(t, j, plain)?;
+                self.now = t + j;
+                return Err(e);
+            }
+        }
+        self.switch_cycles(t, b, plain)?;
+        self.now = t + b;
+        self.blocked += b;
+        Ok(())
+    }
+
+    /// Cycle `now` of the NICs (the `j`-th of its block), with the cycle's start and end;
+    /// bit `j` of `plain` set when it takes the plain copies.
+    fn nic_cycle(&mut self, w: &mut dyn Workload, j: u64, plain: &mut u64) -> Result<(), NetError> {
+        self.begin_cycle(w)?;
+        let p = self.plain();
+        *plain |= (p as u64) << j;
+        self.eval_nic_chunks(0, self.nic_owners, p)
+            .map_err(|e| *e)?;
+        self.end_cycle(w);
+        self.now += 1;
+        Ok(())
+    }
+
+    /// Cycles `t..t + b` of every switch chunk, one chunk at a time (bit j of `plain`: cycle
+    /// t + j takes the plain copies).
+    fn switch_cycles(&mut self, t: u64, b: u64, plain: u64) -> Result<(), NetError> {
+        let n = self.sw.sw.len() as u32;
+        // each chunk moves its own last progress forward; the network's is the latest
+        let mut progress = self.last_progress;
+        for c in 0..self.sw_chunks {
+            let (lo, hi) = (c * self.sw_chunk, ((c + 1) * self.sw_chunk).min(n));
+            for j in 0..b {
+                self.now = t + j;
+                self.read_owner(self.nic_owners + c).map_err(|e| *e)?;
+                if plain >> j & 1 != 0 {
+                    self.eval_switches_in::<true>(lo, hi)
+                } else {
+                    self.eval_switches_in::<false>(lo, hi)
+                }
+                .map_err(|e| *e)?;
+            }
+            progress = progress.max(self.last_progress);
+        }
+        self.last_progress = progress;
+        Ok(())
+    }
+}

@@ -1,0 +1,245 @@
+//! Blocks of cycles (`sim/src/net/block.rs`): `run` evaluates the NICs for up to the
+//! shortest channel latency of cycles, then each chunk of switches through them. Against
+//! the same network stepped one cycle at a time (`step`, which never blocks): the same
+//! deliveries in the same cycles, the same NIC counters and gate outputs, and the same
+//! watchdog errors at the same cycles; and blocks were run.
+
+#![allow(clippy::result_large_err)]
+
+use pft_sim::net::{
+    BernoulliSource, Delivery, LaneReuse, Message, NetConfig, NetError, NodeId, Pattern, Routing,
+    TopologyConfig, Workload,
+};
+use pft_sim::{CcConfig, EngineKind, Network, PftConfig};
+
+mod lane_config;
+use lane_config::lanes;
+
+/// What a run ends with: its deliveries, the NICs' counters and last gate outputs, and the
+/// cycles it ran in blocks.
+#[derive(Debug, PartialEq)]
+struct End {
+    deliveries: Vec<Delivery>,
+    nics: Vec<String>,
+}
+
+/// `cycles` of uniform traffic at `load` (with `run` in uneven pieces when `blocks`, with
+/// `step` otherwise), then drained the same way.
+fn go(cfg: &NetConfig, cc: &CcConfig, load: f64, cycles: u64, blocks: bool) -> (End, u64) {
+    let mut net = Network::with_cc(cfg, cc, EngineKind::Model, 3).unwrap();
+    let n = net.nodes();
+    let mut w = BernoulliSource::new(n, Pattern::Uniform, load, 16 * 64, 64, 7)
+        .logged()
+        .until(cycles);
+    if blocks {
+        let mut left = cycles;
+        for piece in [1, 37, 5, 1000].iter().cycle() {
+            let p = left.min(*piece);
+            net.run(&mut w, p).unwrap();
+            left -= p;
+            if left == 0 {
+                break;
+            }
+        }
+        assert!(net.run_until_idle(&mut w, 200_000).unwrap(), "drains");
+    } else {
+        for _ in 0..cycles {
+            net.step(&mut w).unwrap();
+        }
+        while !net.is_idle() {
+            net.step(&mut w).unwrap();
+        }
+    }
+    assert_eq!(w.created, w.delivered, "lossless");
+    assert!(w.delivered > 100, "{} delivered", w.delivered);
+    let nics = (0..n)
+        .map(|i| {
+            let o = net.pft_outputs(NodeId(i));
+            format!(
+                "{:?} {:?}",
+                net.nic_stats(NodeId(i)),
+                (o.send, o.throttled, o.used_credits)
+            )
+        })
+        .collect();
+    let blocked = net.blocked_cycles();
+    let end = End {
+        deliveries: w.log.unwrap(),
+        nics,
+    };
+    (end, blocked)
+}
+
+/// Networks whose shortest latency allows blocks of 2 to 16 cycles.
+fn configs() -> Vec<(&'static str, NetConfig)> {
+    let tree = NetConfig {
+        topology: TopologyConfig::FatTree {
+            radix: 8,
+            leaves: 5,
+        },
+        buffer_flits: 128,
+        eject_buffer_flits: 64,
+        mtu_bytes: 1024,
+        link_latency_cycles: 3,
+        credit_latency_cycles: 2,
+        switch_latency_cycles: 1,
+        eject_rate: 0.8,
+        ..Default::default()
+    };
+    let unchecked = |mut c: NetConfig, link: u32, credit: u32| {
+        c.check = false;
+        c.link_latency_cycles = link;
+        c.credit_latency_cycles = credit;
+        c
+    };
+    let torus = lanes(
+        TopologyConfig::Torus { k: 4, n: 2 },
+        3,
+        8,
+        Some(Routing::Duato),
+    );
+    let mut df = lanes(
+        TopologyConfig::Dragonfly {
+            p: 2,
+            a: 4,
+            h: 2,
+            g: None,
+        },
+        3,
+        32,
+        Some(Routing::Ugal),
+    );
+    df.local_latency_cycles = Some(6);
+    df.global_latency_cycles = Some(25);
+    df.lane_reuse = Some(LaneReuse::Tail);
+    let mut tree_big = tree.clone();
+    tree_big.link_latency_cycles = 20;
+    tree_big.credit_latency_cycles = 17;
+    vec![
+        ("fat tree, blocks of 2", tree),
+        ("fat tree, blocks of 16", tree_big),
+        ("4-ary 2-cube, duato, blocks of 4", unchecked(torus, 5, 4)),
+        ("dragonfly, ugal, blocks of 4", unchecked(df, 4, 9)),
+    ]
+}
+
+#[test]
+fn blocks_of_cycles_change_no_result() {
+    let pft = CcConfig::Pft(PftConfig::default().with_all(&[
+        ("th_enter", 6),
+        ("th_escape", 10),
+        ("at_win_e", 16),
+        ("at_cnt_e", 8),
+        ("at_win_s", 16),
+        ("at_cnt_s", 8),
+        ("m", 20),
+    ]));
+    for (name, cfg) in configs() {
+        for (cc, load) in [(CcConfig::none(), 0.3), (pft.clone(), 0.6)] {
+            let (a, stepped) = go(&cfg, &cc, load, 3_000, false);
+            let (b, blocked) = go(&cfg, &cc, load, 3_000, true);
+            assert_eq!(stepped, 0, "{name}: step never blocks");
+            assert!(
+                blocked > 2_000,
+                "{name}, {}: {blocked} cycles in blocks",
+                cc.kind()
+            );
+            assert!(a == b, "{name}, {}: results differ", cc.kind());
+        }
+    }
+}
+
+/// The checker, a second thread and NIC flow control rule blocks out.
+#[test]
+fn blocks_are_not_run_where_they_are_ruled_out() {
+    let (_, cfg) = configs().swap_remove(1);
+    let mut checked = cfg.clone();
+    checked.check = true;
+    let mut threads = cfg.clone();
+    threads.threads = 2;
+    for (why, c, cc) in [
+        ("the checker", checked, CcConfig::none()),
+        ("two threads", threads, CcConfig::none()),
+        (
+            "IB CC's flow control",
+            cfg,
+            CcConfig::Ibcc(Default::default()),
+        ),
+    ] {
+        let (_, blocked) = go(&c, &cc, 0.3, 500, true);
+        assert_eq!(blocked, 0, "{why}");
+    }
+}
+
+/// On a 4-ary 2-cube with one lane and no dateline: NICs 0-3 each send `count` messages
+/// two routers on at cycle 0 (row 0's ring deadlocks); the others send to their row's
+/// next NIC every 40 cycles until `until`.
+struct RowBurst {
+    until: u64,
+    next: u64,
+}
+
+impl Workload for RowBurst {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        let mut send = |src: u32, dst: u32| {
+            out.push(Message {
+                id: self.next,
+                src: NodeId(src),
+                dst: NodeId(dst),
+                bytes: 16 * 64,
+                tag: 0,
+                created: now,
+            });
+            self.next += 1;
+        };
+        if now == 0 {
+            for _ in 0..50 {
+                for x in 0..4 {
+                    send(x, (x + 2) % 4);
+                }
+            }
+        }
+        if now < self.until && now.is_multiple_of(40) {
+            for y in 1..4 {
+                for x in 0..4 {
+                    send(4 * y + x, 4 * y + (x + 1) % 4);
+                }
+            }
+        }
+    }
+    fn delivered(&mut self, _now: u64, _d: &Delivery) {}
+}
+
+fn deadlock(until: u64, blocks: bool) -> (NetError, u64) {
+    let mut cfg = lanes(
+        TopologyConfig::Torus { k: 4, n: 2 },
+        1,
+        4,
+        Some(Routing::DorNoDateline),
+    );
+    cfg.check = false;
+    cfg.link_latency_cycles = 7;
+    cfg.credit_latency_cycles = 7;
+    let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).unwrap();
+    let mut w = RowBurst { until, next: 0 };
+    let e = if blocks {
+        net.run(&mut w, 20_000)
+    } else {
+        (0..20_000).try_for_each(|_| net.step(&mut w))
+    };
+    (e.expect_err("row 0 deadlocks"), net.blocked_cycles())
+}
+
+/// The watchdogs speak at the same cycle with the same words: the per-lane one (row 0
+/// stuck while the others move) and the global one (nothing moves).
+#[test]
+fn watchdogs_fire_in_the_same_cycle_with_blocks() {
+    for until in [20_000, 300] {
+        let (a, _) = deadlock(until, false);
+        let (b, blocked) = deadlock(until, true);
+        assert!(blocked > 1_000, "{until}: {blocked} cycles in blocks");
+        assert_eq!(a.to_string(), b.to_string(), "{until}");
+        let global = matches!(a, NetError::Deadlock { .. });
+        assert_eq!(global, until == 300, "{until}: {a}");
+    }
+}
