@@ -90,7 +90,9 @@ impl Network {
         each_net!(self, n => n.step(workload))
     }
 
-    /// `step` `cycles` times.
+    /// `step` `cycles` times, with the same results; where the network allows it, in blocks of
+    /// cycles (the NICs through a block, then the switches), so the network is
+    /// whole only at the end of the call.
     pub fn run(&mut self, workload: &mut dyn Workload, cycles: u64) -> Result<(), NetError> {
         each_net!(self, n => n.run(workload, cycles))
     }

@@ -273,7 +273,9 @@ impl<S: Scheme> Network<S> {
         Ok(())
     }
 
-    /// `step` `cycles` times.
+    /// `step` `cycles` times, with the same results; where the network allows it, in blocks of
+    /// cycles (`block.rs`: the NICs through a block, then the switches), so the network is
+    /// whole only at the end of the call.
     pub fn run(&mut self, workload: &mut dyn Workload, cycles: u64) -> Result<(), NetError> {
         // (under threads an open-loop workload ticks a cycle ahead, up to the last cycle)
         self.run_end = self.now.saturating_add(cycles);
