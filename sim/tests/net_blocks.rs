@@ -149,6 +149,29 @@ fn blocks_of_cycles_change_no_result() {
     }
 }
 
+/// A network whose switch records outgrow the caches (a 6-ary 5-tree: 7,776 NICs, 6,480
+/// switches, 7.8 MB) runs its blocks chunk by chunk, a few dozen switches each: the same
+/// results as stepped.
+#[test]
+fn blocks_by_switch_chunk_change_no_result() {
+    let cfg = NetConfig {
+        topology: TopologyConfig::KaryNtree {
+            k: 6,
+            n: 5,
+            hosts: None,
+        },
+        ..NetConfig::default()
+    };
+    for cc in [CcConfig::none(), CcConfig::Pft(PftConfig::default())] {
+        let (a, _) = go(&cfg, &cc, 0.4, 400, false);
+        let (b, blocked) = go(&cfg, &cc, 0.4, 400, true);
+        assert!(blocked > 300, "{}: {blocked} cycles in blocks", cc.kind());
+        assert!(a == b, "{}: results differ", cc.kind());
+    }
+    let net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 3).unwrap();
+    assert!(net.prefetches(), "records beyond 4 MiB (the chunked case)");
+}
+
 /// The checker, a second thread and NIC flow control rule blocks out.
 #[test]
 fn blocks_are_not_run_where_they_are_ruled_out() {

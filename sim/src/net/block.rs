@@ -28,6 +28,25 @@ use super::types::Workload;
 /// Longest block, cycles.
 const MOST: u64 = 16;
 
+/// Most bytes of switch records a chunk should hold when blocks run on a network whose
+/// records outgrow the caches (a quarter of this machine's 1 MiB L2 a core).
+const CHUNK_BYTES: usize = 1 << 18;
+
+/// Switches per chunk (`Network::sw_chunk`) of `switches` switches holding `records`
+/// bytes of records, whose pool chunk is `pool`, when blocks run: whole pool chunks, a
+/// power of two, as many as keep a chunk's records under `CHUNK_BYTES` (at least one
+/// pool). Measured on the 16,512-NIC dragonfly (2,000 cycles, one at a time): chunks of
+/// 32, 64 and 128 routers 4.3-5.4 CPU-seconds, one chunk of all 2,064 8.6-10.2
+/// (docs/performance.md, "Blocks of cycles").
+pub(crate) fn switch_chunk(pool: u32, switches: u32, records: usize) -> u32 {
+    let per = records / switches.max(1) as usize;
+    let mut c = pool;
+    while c < switches && 2 * c as usize * per <= CHUNK_BYTES {
+        c *= 2;
+    }
+    c
+}
+
 /// Most cycles a block of the network `cfg` describes may take: its shortest channel
 /// latency (at most `MOST`), or 1 (no blocks) where the network or the scheme rules blocks
 /// out whatever happens in the run (the rest is asked before each block,

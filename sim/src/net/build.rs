@@ -352,10 +352,13 @@ impl<S: Scheme> Network<S> {
             entry_pools(cfg, &topo, max_lat).map_err(NetError::Config)?;
         // receivers with channels of their own: the NIC chunks, then the switch chunks
         let threads = cfg.threads.max(1);
-        let (nic_chunk, sw_chunk) = (
-            owners(nodes, pool_nic, threads),
-            owners(switches, pool_sw, threads),
-        );
+        // (with blocks on a network whose switch records outgrow the caches, chunks small
+        // enough that a chunk's records stay in cache through a block: `block.rs`)
+        let sw_chunk = match block > 1 && sw.prefetch {
+            true => super::block::switch_chunk(pool_sw, switches, records),
+            false => owners(switches, pool_sw, threads),
+        };
+        let nic_chunk = owners(nodes, pool_nic, threads);
         let nic_owners = nodes.div_ceil(nic_chunk);
         let sw_chunks = switches.div_ceil(sw_chunk);
         let port_owner: Vec<u32> = if owner_p1 {
