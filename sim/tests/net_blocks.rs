@@ -7,13 +7,16 @@
 #![allow(clippy::result_large_err)]
 
 use pft_sim::net::{
-    BernoulliSource, Delivery, LaneReuse, Message, NetConfig, NetError, NodeId, Pattern, Routing,
-    TopologyConfig, Workload,
+    BernoulliSource, Delivery, LaneReuse, NetConfig, NetError, NodeId, Pattern, Routing,
+    TopologyConfig,
 };
 use pft_sim::{CcConfig, EngineKind, Network, PftConfig};
 
 mod lane_config;
 use lane_config::lanes;
+mod mix;
+mod row_burst;
+use row_burst::RowBurst;
 
 /// What a run ends with: its deliveries, the NICs' counters and last gate outputs, and the
 /// cycles it ran in blocks.
@@ -73,18 +76,11 @@ fn go(cfg: &NetConfig, cc: &CcConfig, load: f64, cycles: u64, blocks: bool) -> (
 /// Networks whose shortest latency allows blocks of 2 to 16 cycles.
 fn configs() -> Vec<(&'static str, NetConfig)> {
     let tree = NetConfig {
-        topology: TopologyConfig::FatTree {
-            radix: 8,
-            leaves: 5,
-        },
-        buffer_flits: 128,
-        eject_buffer_flits: 64,
-        mtu_bytes: 1024,
+        check: false,
         link_latency_cycles: 3,
         credit_latency_cycles: 2,
         switch_latency_cycles: 1,
-        eject_rate: 0.8,
-        ..Default::default()
+        ..mix::small_fat_tree()
     };
     let unchecked = |mut c: NetConfig, link: u32, credit: u32| {
         c.check = false;
@@ -125,15 +121,7 @@ fn configs() -> Vec<(&'static str, NetConfig)> {
 
 #[test]
 fn blocks_of_cycles_change_no_result() {
-    let pft = CcConfig::Pft(PftConfig::default().with_all(&[
-        ("th_enter", 6),
-        ("th_escape", 10),
-        ("at_win_e", 16),
-        ("at_cnt_e", 8),
-        ("at_win_s", 16),
-        ("at_cnt_s", 8),
-        ("m", 20),
-    ]));
+    let pft = CcConfig::Pft(mix::at_ri());
     for (name, cfg) in configs() {
         for (cc, load) in [(CcConfig::none(), 0.3), (pft.clone(), 0.6)] {
             let (a, stepped) = go(&cfg, &cc, load, 3_000, false);
@@ -194,45 +182,6 @@ fn blocks_are_not_run_where_they_are_ruled_out() {
     }
 }
 
-/// On a 4-ary 2-cube with one lane and no dateline: NICs 0-3 each send `count` messages
-/// two routers on at cycle 0 (row 0's ring deadlocks); the others send to their row's
-/// next NIC every 40 cycles until `until`.
-struct RowBurst {
-    until: u64,
-    next: u64,
-}
-
-impl Workload for RowBurst {
-    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
-        let mut send = |src: u32, dst: u32| {
-            out.push(Message {
-                id: self.next,
-                src: NodeId(src),
-                dst: NodeId(dst),
-                bytes: 16 * 64,
-                tag: 0,
-                created: now,
-            });
-            self.next += 1;
-        };
-        if now == 0 {
-            for _ in 0..50 {
-                for x in 0..4 {
-                    send(x, (x + 2) % 4);
-                }
-            }
-        }
-        if now < self.until && now.is_multiple_of(40) {
-            for y in 1..4 {
-                for x in 0..4 {
-                    send(4 * y + x, 4 * y + (x + 1) % 4);
-                }
-            }
-        }
-    }
-    fn delivered(&mut self, _now: u64, _d: &Delivery) {}
-}
-
 fn deadlock(until: u64, blocks: bool) -> (NetError, u64) {
     let mut cfg = lanes(
         TopologyConfig::Torus { k: 4, n: 2 },
@@ -244,7 +193,12 @@ fn deadlock(until: u64, blocks: bool) -> (NetError, u64) {
     cfg.link_latency_cycles = 7;
     cfg.credit_latency_cycles = 7;
     let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).unwrap();
-    let mut w = RowBurst { until, next: 0 };
+    let mut w = RowBurst {
+        count: 50,
+        until,
+        next: 0,
+        delivered: 0,
+    };
     let e = if blocks {
         net.run(&mut w, 20_000)
     } else {

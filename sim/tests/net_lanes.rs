@@ -28,6 +28,8 @@ mod cdg;
 use cdg::acyclic;
 mod lane_config;
 use lane_config::lanes;
+mod row_burst;
+use row_burst::RowBurst;
 
 /// A channel-dependency graph: (router, output port, lane) to the lanes that follow it.
 type Graph = HashMap<(u32, u32, u32), Vec<(u32, u32, u32)>>;
@@ -334,49 +336,6 @@ fn one_class_of_lanes_on_a_ring_deadlocks_and_the_error_names_the_lanes() {
         let d = ring_burst(2, buf, None)
             .unwrap_or_else(|e| panic!("dateline classes, lanes of {buf}: {e}"));
         assert_eq!(d, 200);
-    }
-}
-
-/// On a 4-ary 2-cube: NICs 0-3 (row 0) each send `count` 16-flit messages two routers on
-/// in their row at cycle 0; NICs of rows 1-3 keep sending one message every 40 cycles to
-/// the next NIC in their own row, until `until`. Rows never share a link under DOR.
-struct RowBurst {
-    count: u64,
-    until: u64,
-    next: u64,
-    delivered: u64,
-}
-
-impl Workload for RowBurst {
-    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
-        let mut send = |src: u32, dst: u32| {
-            out.push(Message {
-                id: self.next,
-                src: NodeId(src),
-                dst: NodeId(dst),
-                bytes: 16 * 64,
-                tag: 0,
-                created: now,
-            });
-            self.next += 1;
-        };
-        if now == 0 {
-            for _ in 0..self.count {
-                for x in 0..4 {
-                    send(x, (x + 2) % 4);
-                }
-            }
-        }
-        if now < self.until && now.is_multiple_of(40) {
-            for y in 1..4 {
-                for x in 0..4 {
-                    send(4 * y + x, 4 * y + (x + 1) % 4);
-                }
-            }
-        }
-    }
-    fn delivered(&mut self, _now: u64, _d: &Delivery) {
-        self.delivered += 1;
     }
 }
 
