@@ -138,7 +138,7 @@ fn blocks_of_cycles_change_no_result() {
 }
 
 /// A network whose switch records outgrow the caches (a 6-ary 5-tree: 7,776 NICs, 6,480
-/// switches, 7.8 MB) runs its blocks chunk by chunk, a few dozen switches each: the same
+/// switches, 7.8 MB) runs its blocks chunk by chunk, 128 switches each: the same
 /// results as stepped.
 #[test]
 fn blocks_by_switch_chunk_change_no_result() {

@@ -176,13 +176,15 @@ impl Workload for PanicsOnce {
 
 /// A run resumed after a caught panic of a ticked-ahead tick, then stepped outside `run`,
 /// gives the same cycle, messages and deliveries at 1, 2 and 3 threads (on 120 NICs, so
-/// that there are NIC chunks on several threads). Fails if the panicked tick's messages
-/// are taken for its cycle, or if a step after `run` ticks ahead.
+/// that there are NIC chunks on several threads), and on one thread without the checker,
+/// where `run` evaluates blocks of cycles (the panic inside a block). Fails if the
+/// panicked tick's messages are taken for its cycle, if a step after `run` ticks ahead, or
+/// if a block left by a panic does not bring its switches up to the panicked cycle.
 #[test]
 fn a_run_resumed_after_a_caught_tick_panic_is_the_same() {
-    let run = |threads: u32| {
+    let run = |threads: u32, check: bool| {
         let cfg = NetConfig {
-            check: true,
+            check,
             threads,
             ..NetConfig::default()
         };
@@ -204,10 +206,14 @@ fn a_run_resumed_after_a_caught_tick_panic_is_the_same() {
             net.step(&mut w).unwrap();
         }
         let created = w.inner.created;
-        (at, created, w.log)
+        ((at, created, w.log), net.blocked_cycles())
     };
-    let one = run(1);
+    let (one, blocked) = run(1, true);
     assert_eq!(one.0, 500);
-    assert_eq!(run(2), one, "two threads");
-    assert_eq!(run(3), one, "three threads");
+    assert_eq!(blocked, 0, "no blocks with the checker");
+    assert_eq!(run(2, true).0, one, "two threads");
+    assert_eq!(run(3, true).0, one, "three threads");
+    let (unchecked, blocked) = run(1, false);
+    assert!(blocked > 1_000, "{blocked} cycles in blocks");
+    assert_eq!(unchecked, one, "blocks");
 }

@@ -141,9 +141,14 @@ impl<S: Scheme> Network<S> {
             return 1;
         }
         if self.cfg.deadlock_cycles > 0 {
-            // (it fires at the end of cycle u once u - last_progress reaches its cycles)
-            let fire = self.last_progress + self.cfg.deadlock_cycles;
-            b = b.min(fire.saturating_sub(t));
+            // (it fires at the end of cycle u once u - last_progress reaches its cycles, with
+            // a flit in the network; in an empty one, a flit injected in the block is
+            // progress from then)
+            let since = match self.flits_in_network {
+                0 => t,
+                _ => self.last_progress,
+            };
+            b = b.min((since + self.cfg.deadlock_cycles).saturating_sub(t));
         }
         if (self.sw.vcs != 0 && self.cfg.deadlock_cycles > 0) || self.cfg.stall_cycles > 0 {
             b = b.min(t.next_multiple_of(STALL_LOOK_EVERY) - t);
@@ -152,18 +157,30 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Cycles `now..now + b` (b at most the block's, `block_len`): every NIC cycle by cycle,
-    /// then each switch chunk through the `b` cycles. An error in a NIC's cycle u leaves the
-    /// switches at the end of cycle u - 1, as `step` would; an error of a switch leaves the
-    /// NICs up to `b - 1` cycles ahead of it.
+    /// then each switch chunk through the `b` cycles. An error or a panic (of the workload or
+    /// a gate) in a NIC's cycle u leaves the switches at the end of cycle u - 1, as `step`
+    /// would, so that a caller that catches the panic can go on. An error of a switch
+    /// leaves the NICs up to `b - 1` cycles ahead of it; with several switch chunks, the
+    /// error reported is the first chunk's, not the earliest cycle's (switches report
+    /// only broken invariants).
     fn step_block(&mut self, w: &mut dyn Workload, b: u64) -> Result<(), NetError> {
         let t = self.now;
         let mut plain = 0u64;
         for j in 0..b {
-            if let Err(e) = self.nic_cycle(w, j, &mut plain) {
-                self.switch_cycles(t, j, plain)?;
-                self.now = t + j;
-                return Err(e);
-            }
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.nic_cycle(w, j, &mut plain)
+            }));
+            let stopped = match r {
+                Ok(Ok(())) => continue,
+                Ok(Err(e)) => Ok(e),
+                Err(p) => Err(p),
+            };
+            self.switch_cycles(t, j, plain)?;
+            self.now = t + j;
+            return match stopped {
+                Ok(e) => Err(e),
+                Err(p) => std::panic::resume_unwind(p),
+            };
         }
         self.switch_cycles(t, b, plain)?;
         self.now = t + b;
