@@ -137,9 +137,9 @@ fn blocks_of_cycles_change_no_result() {
     }
 }
 
-/// A network whose switch records outgrow the caches (a 6-ary 5-tree: 7,776 NICs, 6,480
-/// switches, 7.8 MB) runs its blocks chunk by chunk, 128 switches each: the same
-/// results as stepped.
+/// Networks whose switch records outgrow the caches (a 6-ary 5-tree: 7,776 NICs, 6,480
+/// switches, 7.8 MB, chunks of 128 switches; a 4-ary 6-tree of lane routers) run their
+/// blocks chunk by chunk: the same results as stepped.
 #[test]
 fn blocks_by_switch_chunk_change_no_result() {
     let cfg = NetConfig {
@@ -150,14 +150,33 @@ fn blocks_by_switch_chunk_change_no_result() {
         },
         ..NetConfig::default()
     };
-    for cc in [CcConfig::none(), CcConfig::Pft(PftConfig::default())] {
-        let (a, _) = go(&cfg, &cc, 0.4, 400, false);
-        let (b, blocked) = go(&cfg, &cc, 0.4, 400, true);
+    // and a 4-ary 6-tree of lane routers (4,096 NICs, two lanes, 9.8 MB; links of 6 and
+    // credits of 5 cycles: blocks of 5)
+    let mut lane_tree = lanes(
+        TopologyConfig::KaryNtree {
+            k: 4,
+            n: 6,
+            hosts: None,
+        },
+        2,
+        8,
+        None,
+    );
+    lane_tree.check = false;
+    lane_tree.link_latency_cycles = 6;
+    lane_tree.credit_latency_cycles = 5;
+    for (cfg, cc, load) in [
+        (&cfg, CcConfig::none(), 0.4),
+        (&cfg, CcConfig::Pft(PftConfig::default()), 0.4),
+        (&lane_tree, CcConfig::none(), 0.1),
+    ] {
+        let (a, _) = go(cfg, &cc, load, 400, false);
+        let (b, blocked) = go(cfg, &cc, load, 400, true);
         assert!(blocked > 300, "{}: {blocked} cycles in blocks", cc.kind());
         assert!(a == b, "{}: results differ", cc.kind());
+        let net = Network::with_cc(cfg, &CcConfig::none(), EngineKind::Model, 3).unwrap();
+        assert!(net.prefetches(), "records beyond 4 MiB (the chunked case)");
     }
-    let net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 3).unwrap();
-    assert!(net.prefetches(), "records beyond 4 MiB (the chunked case)");
 }
 
 /// The checker, a second thread and NIC flow control rule blocks out.
