@@ -132,12 +132,8 @@ impl<S: Scheme> Network<S> {
     fn block_len(&self, left: u64) -> u64 {
         let t = self.now;
         let mut b = self.block.min(left);
-        if b < 2
-            || self.cfg.check
-            || self.cfg.threads > 1
-            || self.parallel_blocker().is_some()
-            || self.nics_blocker().is_some()
-        {
+        // (the checker, threads and the schemes' hooks are ruled out at build, `block_cycles`)
+        if b < 2 || self.parallel_blocker().is_some() || self.nics_blocker().is_some() {
             return 1;
         }
         if self.cfg.deadlock_cycles > 0 {
@@ -204,20 +200,13 @@ impl<S: Scheme> Network<S> {
     /// Cycles `t..t + b` of every switch chunk, one chunk at a time (bit j of `plain`: cycle
     /// t + j takes the plain copies).
     fn switch_cycles(&mut self, t: u64, b: u64, plain: u64) -> Result<(), NetError> {
-        let n = self.sw.sw.len() as u32;
         // each chunk moves its own last progress forward; the network's is the latest
         let mut progress = self.last_progress;
         for c in 0..self.sw_chunks {
-            let (lo, hi) = (c * self.sw_chunk, ((c + 1) * self.sw_chunk).min(n));
             for j in 0..b {
                 self.now = t + j;
-                self.read_owner(self.nic_owners + c).map_err(|e| *e)?;
-                if plain >> j & 1 != 0 {
-                    self.eval_switches_in::<true>(lo, hi)
-                } else {
-                    self.eval_switches_in::<false>(lo, hi)
-                }
-                .map_err(|e| *e)?;
+                self.eval_switch_chunk(c, plain >> j & 1 != 0)
+                    .map_err(|e| *e)?;
             }
             progress = progress.max(self.last_progress);
         }

@@ -213,17 +213,24 @@ impl<S: Scheme> Network<S> {
     /// `eval_switches` by owner (`owner_p1`): each chunk of switches reads its inputs, then
     /// its switches with a flit resident are evaluated, in order.
     pub(crate) fn eval_switch_chunks(&mut self, plain: bool) -> Result<(), Box<NetError>> {
-        let n = self.sw.sw.len() as u32;
         for c in 0..self.sw_chunks {
-            self.read_owner(self.nic_owners + c)?;
-            let (lo, hi) = (c * self.sw_chunk, ((c + 1) * self.sw_chunk).min(n));
-            if plain {
-                self.eval_switches_in::<true>(lo, hi)?;
-            } else {
-                self.eval_switches_in::<false>(lo, hi)?;
-            }
+            self.eval_switch_chunk(c, plain)?;
         }
         Ok(())
+    }
+
+    /// Switch chunk `c` reads its inputs, then its switches with a flit resident are
+    /// evaluated (their plain copy when `plain`).
+    #[inline]
+    pub(crate) fn eval_switch_chunk(&mut self, c: u32, plain: bool) -> Result<(), Box<NetError>> {
+        self.read_owner(self.nic_owners + c)?;
+        let n = self.sw.sw.len() as u32;
+        let (lo, hi) = (c * self.sw_chunk, ((c + 1) * self.sw_chunk).min(n));
+        if plain {
+            self.eval_switches_in::<true>(lo, hi)
+        } else {
+            self.eval_switches_in::<false>(lo, hi)
+        }
     }
 
     /// A flit arrived at switch `s`: it is visited from now on (`eval_switches`).
