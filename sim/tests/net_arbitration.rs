@@ -6,6 +6,8 @@
 //! class starves, and the class-stall watchdog names it. `fair_bypass` and `reserve` serve
 //! both within a bounded wait; `fair_bypass` lets small packets use the gaps.
 
+#![allow(clippy::result_large_err)]
+
 use pft_sim::net::{
     Arbitration, Delivery, Message, NetConfig, NetError, NodeId, TopologyConfig, Workload,
 };
@@ -155,4 +157,34 @@ fn arbitration_key_reads_and_refuses() {
     let e = toml::from_str::<NetConfig>("arbitration = \"oldest\"").unwrap_err();
     let m = e.to_string();
     assert!(m.contains("fair_bypass") && m.contains("bypass"), "{m}");
+}
+
+/// With the checker off, `run` evaluates this network in blocks of cycles (its links'
+/// two cycles); each class-stall look (every 1,024 cycles) is still a cycle of its own, so
+/// the watchdog speaks in the same cycle with the same words as when stepped.
+#[test]
+fn the_class_watchdog_speaks_in_the_same_cycle_through_blocks() {
+    let mut c = cfg(Arbitration::Bypass, 20_000);
+    c.check = false;
+    let off = PftConfig::default().with("enable", 0);
+    let go = |blocks: bool| {
+        let mut net = Network::new(&c, &off, EngineKind::Model, 1).unwrap();
+        let mut w = TwoSizes {
+            id: 0,
+            open: [0; 2],
+            depth: 8,
+            delivered: [0; 2],
+        };
+        let r = match blocks {
+            true => net.run(&mut w, 100_000),
+            false => (0..100_000).try_for_each(|_| net.step(&mut w)),
+        };
+        let e = r.expect_err("the watchdog stops the run");
+        assert!(matches!(e, NetError::Stalled { .. }), "{e}");
+        (e.to_string(), net.blocked_cycles())
+    };
+    let (a, _) = go(false);
+    let (b, blocked) = go(true);
+    assert!(blocked > 10_000, "{blocked} cycles in blocks");
+    assert_eq!(a, b);
 }

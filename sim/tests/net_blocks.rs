@@ -7,8 +7,8 @@
 #![allow(clippy::result_large_err)]
 
 use pft_sim::net::{
-    BernoulliSource, Delivery, LaneReuse, NetConfig, NetError, NodeId, Pattern, Routing,
-    TopologyConfig,
+    force_switch_chunk, BernoulliSource, Delivery, LaneReuse, Message, NetConfig, NetError, NodeId,
+    Pattern, Routing, TopologyConfig, Workload,
 };
 use pft_sim::{CcConfig, EngineKind, Network, PftConfig};
 
@@ -179,6 +179,31 @@ fn blocks_by_switch_chunk_change_no_result() {
     }
 }
 
+/// Small networks forced into chunks of four switches (the 4-ary 2-cube in 4, the
+/// dragonfly in 9, the fat tree in 2): each block runs every chunk through its cycles in
+/// turn, with flits and credits crossing from later chunks to earlier ones. The same
+/// results as stepped, with chunks and without.
+#[test]
+fn blocks_across_several_switch_chunks_change_no_result() {
+    let pft = CcConfig::Pft(mix::at_ri());
+    for (name, cfg) in configs() {
+        for (cc, load) in [(CcConfig::none(), 0.3), (pft.clone(), 0.6)] {
+            let (a, _) = go(&cfg, &cc, load, 2_000, false);
+            force_switch_chunk(Some(4));
+            let chunks = Network::with_cc(&cfg, &cc, EngineKind::Model, 3)
+                .unwrap()
+                .switch_chunks();
+            let (b, _) = go(&cfg, &cc, load, 2_000, false);
+            let (c, blocked) = go(&cfg, &cc, load, 2_000, true);
+            force_switch_chunk(None);
+            assert!(chunks >= 2, "{name}: {chunks} switch chunks");
+            assert!(blocked > 1_000, "{name}: {blocked} cycles in blocks");
+            assert!(a == b, "{name}, {}: stepped in chunks differs", cc.kind());
+            assert!(a == c, "{name}, {}: blocks in chunks differ", cc.kind());
+        }
+    }
+}
+
 /// The checker, a second thread and NIC flow control rule blocks out.
 #[test]
 fn blocks_are_not_run_where_they_are_ruled_out() {
@@ -227,15 +252,101 @@ fn deadlock(until: u64, blocks: bool) -> (NetError, u64) {
 }
 
 /// The watchdogs speak at the same cycle with the same words: the per-lane one (row 0
-/// stuck while the others move) and the global one (nothing moves).
+/// stuck while the others move) and the global one (nothing moves); with one chunk of
+/// switches and with four (the last progress is the latest any chunk made).
 #[test]
 fn watchdogs_fire_in_the_same_cycle_with_blocks() {
     for until in [20_000, 300] {
         let (a, _) = deadlock(until, false);
         let (b, blocked) = deadlock(until, true);
+        force_switch_chunk(Some(4));
+        let (c, chunked) = deadlock(until, true);
+        force_switch_chunk(None);
         assert!(blocked > 1_000, "{until}: {blocked} cycles in blocks");
+        assert!(
+            chunked > 1_000,
+            "{until}: {chunked} cycles in chunked blocks"
+        );
         assert_eq!(a.to_string(), b.to_string(), "{until}");
+        assert_eq!(a.to_string(), c.to_string(), "{until}, four chunks");
         let global = matches!(a, NetError::Deadlock { .. });
         assert_eq!(global, until == 300, "{until}: {a}");
+    }
+}
+
+/// On the 4-ary 2-cube, NICs 0, 4, 8 and 12 (column 0, one router in each chunk of four)
+/// each send `count` 16-flit messages two routers down their column, NIC 4y at cycle
+/// (3 - y) * `stagger`: the column's ring deadlocks without a dateline, its last flits
+/// moving in the last chunk before the first.
+struct ColumnBurst {
+    count: u64,
+    stagger: u64,
+    next: u64,
+}
+
+impl Workload for ColumnBurst {
+    fn tick(&mut self, now: u64, out: &mut Vec<Message>) {
+        for y in 0..4 {
+            if now != (3 - y) * self.stagger {
+                continue;
+            }
+            for _ in 0..self.count {
+                out.push(Message {
+                    id: self.next,
+                    src: NodeId(4 * y as u32),
+                    dst: NodeId(4 * ((y as u32 + 2) % 4)),
+                    bytes: 16 * 64,
+                    tag: 0,
+                    created: now,
+                });
+                self.next += 1;
+            }
+        }
+    }
+    fn delivered(&mut self, _now: u64, _d: &Delivery) {}
+}
+
+/// The global watchdog's cycle (`deadlock_cycles` after the last flit moved) is the same
+/// through blocks with the switches in chunks of four and eight as stepped: the last
+/// progress is the latest any chunk made in a block, not the last chunk's.
+#[test]
+fn the_last_progress_is_the_latest_of_any_chunk() {
+    let mut cfg = lanes(
+        TopologyConfig::Torus { k: 4, n: 2 },
+        1,
+        4,
+        Some(Routing::DorNoDateline),
+    );
+    cfg.check = false;
+    cfg.link_latency_cycles = 7;
+    cfg.credit_latency_cycles = 7;
+    cfg.deadlock_cycles = 500;
+    let run = |count: u64, stagger: u64, per: Option<u32>| {
+        force_switch_chunk(per);
+        let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).unwrap();
+        force_switch_chunk(None);
+        let mut w = ColumnBurst {
+            count,
+            stagger,
+            next: 0,
+        };
+        let e = match per {
+            Some(_) => net.run(&mut w, 20_000),
+            None => (0..20_000).try_for_each(|_| net.step(&mut w)),
+        };
+        let e = e.expect_err("column 0 deadlocks");
+        assert!(matches!(e, NetError::Deadlock { .. }), "{count}: {e}");
+        (e.to_string(), net.blocked_cycles())
+    };
+    for (count, stagger) in (1..=4).flat_map(|c| (1..=2).map(move |s| (c, s))) {
+        let (a, _) = run(count, stagger, None);
+        for per in [4, 8] {
+            let (b, blocked) = run(count, stagger, Some(per));
+            assert!(
+                blocked > 100,
+                "{count}, chunks of {per}: {blocked} in blocks"
+            );
+            assert_eq!(a, b, "{count} messages, {stagger} apart, chunks of {per}");
+        }
     }
 }

@@ -271,6 +271,12 @@ impl Network {
         each_net!(self, n => n.blocked_cycles())
     }
 
+    /// The chunks of switches (`net::Network::switch_chunks`).
+    #[doc(hidden)]
+    pub fn switch_chunks(&self) -> u32 {
+        each_net!(self, n => n.switch_chunks())
+    }
+
     /// Whether the run prefetches switch records (`set_prefetch`).
     #[doc(hidden)]
     pub fn prefetches(&self) -> bool {

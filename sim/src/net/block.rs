@@ -39,12 +39,34 @@ const CHUNK_BYTES: usize = 1 << 18;
 /// 32, 64 and 128 routers 4.3-5.4 CPU-seconds, one chunk of all 2,064 8.6-10.2
 /// (docs/performance.md, "Blocks of cycles").
 pub(crate) fn switch_chunk(pool: u32, switches: u32, records: usize) -> u32 {
+    if let Some(c) = FORCED_CHUNK.get() {
+        return c.max(1).next_power_of_two().max(pool);
+    }
     let per = records / switches.max(1) as usize;
     let mut c = pool;
     while c < switches && 2 * c as usize * per <= CHUNK_BYTES {
         c *= 2;
     }
     c
+}
+
+thread_local! {
+    /// Switches per chunk forced on networks built on this thread (`force_switch_chunk`).
+    static FORCED_CHUNK: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+}
+
+/// Networks built from now on by this thread, where blocks run, cut their switches into
+/// chunks of `per` (rounded up to whole pool chunks, a power of two) whatever their size,
+/// or (`None`) as `switch_chunk` says. For tests: small networks then run several chunks
+/// through each block, with flits crossing between chunks (`net_blocks`).
+#[doc(hidden)]
+pub fn force_switch_chunk(per: Option<u32>) {
+    FORCED_CHUNK.set(per);
+}
+
+/// Whether this thread forces switch chunks (`force_switch_chunk`).
+pub(crate) fn chunk_forced() -> bool {
+    FORCED_CHUNK.get().is_some()
 }
 
 /// Most cycles a block of the network `cfg` describes may take: its shortest channel
@@ -126,6 +148,12 @@ impl<S: Scheme> Network<S> {
     #[doc(hidden)]
     pub fn blocked_cycles(&self) -> u64 {
         self.blocked
+    }
+
+    /// The chunks of switches phase 1 and the blocks go through (`force_switch_chunk`).
+    #[doc(hidden)]
+    pub fn switch_chunks(&self) -> u32 {
+        self.sw_chunks
     }
 
     /// Cycles the next block may take, at most `left`; 1: step one cycle.

@@ -354,7 +354,7 @@ impl<S: Scheme> Network<S> {
         let threads = cfg.threads.max(1);
         // (with blocks on a network whose switch records outgrow the caches, chunks small
         // enough that a chunk's records stay in cache through a block: `block.rs`)
-        let sw_chunk = match block > 1 && sw.prefetch {
+        let sw_chunk = match block > 1 && (sw.prefetch || super::block::chunk_forced()) {
             true => super::block::switch_chunk(pool_sw, switches, records),
             false => owners(switches, pool_sw, threads),
         };

@@ -36,6 +36,7 @@
 
 mod acks;
 mod block;
+pub use block::force_switch_chunk;
 mod build;
 mod channels;
 mod check;
