@@ -226,7 +226,9 @@ fn blocks_are_not_run_where_they_are_ruled_out() {
     }
 }
 
-fn deadlock(until: u64, blocks: bool) -> (NetError, u64) {
+/// A 4-ary 2-cube of one lane without a dateline (its rings can deadlock), unchecked,
+/// with links of 7 cycles (blocks of 7).
+fn ring_torus() -> NetConfig {
     let mut cfg = lanes(
         TopologyConfig::Torus { k: 4, n: 2 },
         1,
@@ -236,6 +238,11 @@ fn deadlock(until: u64, blocks: bool) -> (NetError, u64) {
     cfg.check = false;
     cfg.link_latency_cycles = 7;
     cfg.credit_latency_cycles = 7;
+    cfg
+}
+
+fn deadlock(until: u64, blocks: bool) -> (NetError, u64) {
+    let cfg = ring_torus();
     let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).unwrap();
     let mut w = RowBurst {
         count: 50,
@@ -311,16 +318,10 @@ impl Workload for ColumnBurst {
 /// progress is the latest any chunk made in a block, not the last chunk's.
 #[test]
 fn the_last_progress_is_the_latest_of_any_chunk() {
-    let mut cfg = lanes(
-        TopologyConfig::Torus { k: 4, n: 2 },
-        1,
-        4,
-        Some(Routing::DorNoDateline),
-    );
-    cfg.check = false;
-    cfg.link_latency_cycles = 7;
-    cfg.credit_latency_cycles = 7;
-    cfg.deadlock_cycles = 500;
+    let cfg = NetConfig {
+        deadlock_cycles: 500,
+        ..ring_torus()
+    };
     let run = |count: u64, stagger: u64, per: Option<u32>| {
         force_switch_chunk(per);
         let mut net = Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).unwrap();
