@@ -15,6 +15,17 @@ use std::path::Path;
 
 const PFTSIM: &str = env!("CARGO_BIN_EXE_pftsim");
 
+/// Two routers of three NICs each, as a BookSim `anynet` file.
+const TOPO: &str = "router 0 node 0 node 1 node 2 router 1\nrouter 1 node 3 node 4 node 5\n";
+
+/// `S` on the topology file at `path` (relative to the scenario's directory).
+fn with_topology_file(path: &str) -> String {
+    S.replace(
+        r#"topology = { kind = "single_switch", nodes = 6 }"#,
+        &format!(r#"topology = {{ kind = "file", path = "{path}" }}"#),
+    )
+}
+
 /// A file outside the sweep directory that a plan or manifest names.
 const VICTIM: &str = "a user's own file\n";
 
@@ -311,6 +322,34 @@ fn cases() -> Vec<Case> {
             .unwrap();
             assert_eq!(m["status"], "finished", "the refusal changed the manifest: {m}");
         }),
+        // `trace-write --out` onto the scenario's own topology file: it used to write the
+        // trace over it (only the scenario file itself was an input)
+        case(
+            "SP-15",
+            PFTSIM,
+            &["trace-write", "s.toml", "--out", "topo.net"],
+        )
+        .also(&["trace-write", "s.toml", "--out", "./topo.net"])
+        .file("s.toml", with_topology_file("topo.net"))
+        .file("topo.net", TOPO),
+        // `run`, `compare` and `sweep` into a directory whose planned output is the
+        // topology file the scenario reads: `run` and `compare` used to move it aside and
+        // write theirs in its place
+        case(
+            "SP-16",
+            PFTSIM,
+            &["run", "r.toml", "--pft", "p", "--out", "o", "--quiet"],
+        )
+        .also(&["compare", "c.toml", "--out", "o", "--quiet"])
+        .also(&["sweep", "w.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--quiet"])
+        .file("r.toml", with_topology_file("o/summary.json"))
+        .file("c.toml", with_topology_file("o/compare.json"))
+        .file("w.toml", with_topology_file("o/sweep.json"))
+        .file("g.toml", G)
+        .dir("o")
+        .file("o/summary.json", TOPO)
+        .file("o/compare.json", TOPO)
+        .file("o/sweep.json", TOPO),
     ]
 }
 

@@ -409,7 +409,8 @@ fn main() -> ExitCode {
                         scenario::sanitize(&out.display().to_string())
                     ));
                 }
-                let s = scenario::run_command(&sc, &[scenario.as_path()], pft.as_deref(), out, opts.jobs(), opts.yes, &opts.progress())?;
+                let inputs = [vec![scenario.as_path()], sc.files_read()].concat();
+                let s = scenario::run_command(&sc, &inputs, pft.as_deref(), out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{} run `{}` ({}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
                      victim latency mean {} p99 {}; bandwidth mean {} p99 {}; congested {:.1}% of NIC-cycles\n",
@@ -436,7 +437,8 @@ fn main() -> ExitCode {
         } => load(scenario, sets)
             .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
-                let rep = scenario::compare_command(&sc, &[scenario.as_path()], out, opts.jobs(), opts.yes, &opts.progress())?;
+                let inputs = [vec![scenario.as_path()], sc.files_read()].concat();
+                let rep = scenario::compare_command(&sc, &inputs, out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{}{:.1} s wall; wrote {}\n",
                     report::compare_table(&rep),
@@ -451,8 +453,10 @@ fn main() -> ExitCode {
         } => load(scenario, sets).and_then(|sc| {
             // one file named on the command line, as pft-verilog's and pft-trace's: checked
             // before any work (not the scenario, not a directory or device, a link to a
-            // file written through), then written under a temporary name
-            pft_hdl::outfile::check(out, &[scenario.as_path()])?;
+            // file written through, not a file the scenario reads), then written under a
+            // temporary name
+            let inputs = [vec![scenario.as_path()], sc.files_read()].concat();
+            pft_hdl::outfile::check(out, &inputs)?;
             let text = scenario::motif_out::trace_text(&sc)?;
             pft_hdl::outfile::write_atomic(out, text.as_bytes())
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;

@@ -553,15 +553,7 @@ pub fn scenario_sha256(sc: &super::Scenario) -> String {
     let canon = toml::to_string(sc).unwrap_or_default();
     let mut h = sha2::Sha256::new();
     h.update(canon.as_bytes());
-    let topology = match &sc.network.topology {
-        crate::net::TopologyConfig::File { path, .. } => Some(path),
-        _ => None,
-    };
-    let trace = match &sc.workload {
-        crate::workload::WorkloadConfig::Trace(t) => Some(&t.path),
-        _ => None,
-    };
-    for path in topology.into_iter().chain(trace) {
+    for path in sc.files_read() {
         // unreadable: the run was refused, and nothing is skipped on its account
         h.update(crate::input::read(path).unwrap_or_default());
     }

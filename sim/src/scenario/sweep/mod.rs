@@ -232,11 +232,15 @@ fn the_plan(a: &SweepArgs) -> anyhow::Result<Plan> {
 /// threads and collects it. Returns the plan and, after a local run, the collection.
 pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)> {
     let plan = the_plan(a)?;
+    // the scenario, the grid, and the files the scenario reads (a `file` topology, a
+    // trace): no run overwrites them and no result directory moves them aside
+    let base = a.scenario.as_deref().map(Scenario::load).transpose()?;
     let inputs: Vec<&Path> = a
         .scenario
         .iter()
         .chain(&a.grid)
         .map(PathBuf::as_path)
+        .chain(base.iter().flat_map(Scenario::files_read))
         .collect();
     if a.emit.is_none() {
         // every point's engine can run here, before anything is written
@@ -292,10 +296,10 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
         rd
     } else {
         let sc_path = a.scenario.as_deref().expect("a fresh sweep has a scenario");
-        let sc = Scenario::load(sc_path)?;
+        let sc = base.as_ref().expect("a fresh sweep has a scenario");
         let mut manifest = Manifest::new(
             "sweep",
-            &sc,
+            sc,
             Some(sc_path),
             plan.units.iter().map(|u| u.dir.clone()).collect(),
             plan_files(&plan, a.emit),
