@@ -1052,6 +1052,20 @@ fn net_bench_cases() -> Vec<Case> {
             "--cycles",
             "10",
         ]),
+        case(
+            "NB-25",
+            n,
+            &[
+                "--topo",
+                "tree:32,3",
+                "--speedup",
+                "2",
+                "--out-buf",
+                "30000",
+                "--cycles",
+                "10",
+            ],
+        ),
         case("NB-09", n, &["--topo", "single:1"]).also(&["--topo", "torus:1,2"]),
         case("NB-10", n, &["--topo", "tree:8,5"]),
         case("NB-11", n, &["--packet-flits", "0"]).also(&[

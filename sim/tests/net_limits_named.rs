@@ -86,7 +86,22 @@ fn buffers_beyond_the_entry_ids_are_refused_by_check_as_by_build() {
         vc_buf_flits: Some(65_535),
         ..NetConfig::default()
     };
-    for (c, key) in [(ports, "buffer_flits"), (lanes, "vc_buf_flits")] {
+    // CIOQ output queues larger than the inputs: they are what to lower
+    let queues = NetConfig {
+        topology: TopologyConfig::KaryNtree {
+            k: 32,
+            n: 3,
+            hosts: None,
+        },
+        speedup: Some(2),
+        out_buffer_flits: Some(30_000),
+        ..NetConfig::default()
+    };
+    for (c, key) in [
+        (ports, "buffer_flits"),
+        (lanes, "vc_buf_flits"),
+        (queues, "out_buffer_flits"),
+    ] {
         refused(&c, key, "more buffer entries than a 32-bit id names");
         let built = Network::with_cc(&c, &CcConfig::none(), EngineKind::Model, 1);
         match built {

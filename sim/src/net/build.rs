@@ -509,8 +509,9 @@ pub(crate) fn min_latency(cfg: &NetConfig) -> u32 {
 /// The entry pools of the network `cfg` describes, built as `topo`, with channels of up
 /// to `max_lat` cycles (`chunking`), or the error `check` and `build` both give when its
 /// buffers could hold more entries than a 32-bit id names. The error names the buffer
-/// that weighs most: the NICs' `eject_buffer_flits`, else the lanes' `vc_buf_flits` where
-/// it is above `buffer_flits`, else `buffer_flits`.
+/// that weighs most: the NICs' `eject_buffer_flits`, else the CIOQ switch's
+/// `out_buffer_flits` where its output queues hold more than its inputs, else the lanes'
+/// `vc_buf_flits` where it is above `buffer_flits`, else `buffer_flits`.
 pub(crate) fn entry_pools(
     cfg: &NetConfig,
     topo: &Topology,
@@ -533,6 +534,8 @@ pub(crate) fn entry_pools(
     chunking(nodes, switches, per_switch, per_nic, buckets).ok_or_else(|| {
         let (field, value) = if per_nic * CHUNK_NICS as u64 > per_switch * 4 {
             ("eject_buffer_flits", cfg.eject_buffer_flits)
+        } else if oq_most > v as u64 * rec_most {
+            ("out_buffer_flits", oq_most as u32)
         } else if lanes {
             ("vc_buf_flits", vc_buf)
         } else {
@@ -541,7 +544,7 @@ pub(crate) fn entry_pools(
         FieldError::new(
             field,
             value,
-            format!("{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names: lower buffer_flits, eject_buffer_flits or vc_buf_flits"),
+            format!("{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names: lower buffer_flits, eject_buffer_flits, vc_buf_flits or out_buffer_flits"),
         )
     })
 }
