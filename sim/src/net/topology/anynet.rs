@@ -435,18 +435,14 @@ impl Graph {
     }
 
     /// The root of up*/down*: the router of least eccentricity, the lowest number on ties.
+    /// (Found by bounding eccentricities: `eccentricity.rs`.)
     pub fn root(&self) -> u32 {
-        (0..self.routers())
-            .min_by_key(|&r| (self.distances(r).into_iter().max().unwrap_or(0), r))
-            .unwrap_or(0)
+        super::eccentricity::center(self.links.len(), |r| self.distances(r))
     }
 
     /// The longest shortest path, in router-to-router hops.
     pub fn diameter(&self) -> u32 {
-        (0..self.routers())
-            .map(|r| self.distances(r).into_iter().max().unwrap_or(0))
-            .max()
-            .unwrap_or(0)
+        super::eccentricity::diameter(self.links.len(), |r| self.distances(r))
     }
 
     /// Port of router `r` towards neighbour router `m` (NICs come first).
@@ -542,6 +538,11 @@ pub(super) fn build(
     let mut delays =
         (hops && ports && !uniform).then(|| super::least_delay::Delays::new(g, latency));
     for t in 0..routers {
+        if g.nics[t as usize].is_empty() {
+            // no NIC to route to (the tables' columns are NICs): a router of a chain or a
+            // spine costs nothing here
+            continue;
+        }
         // down[r]: hops from r to t going only down (a down link goes to a later router).
         down.iter_mut().for_each(|d| *d = inf);
         down[t as usize] = 0;

@@ -19,6 +19,7 @@ pub mod anynet;
 pub mod anynet_write;
 pub mod cube;
 pub mod dragonfly;
+mod eccentricity;
 mod fly;
 pub mod least_delay;
 mod ntree;
