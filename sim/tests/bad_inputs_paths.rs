@@ -350,6 +350,22 @@ fn cases() -> Vec<Case> {
         .file("o/summary.json", TOPO)
         .file("o/compare.json", TOPO)
         .file("o/sweep.json", TOPO),
+        // a sweep whose grid gives one point a topology file the sweep writes: only the
+        // base scenario's files were inputs, so it moved the file aside as an earlier
+        // output and that point's runs failed
+        case(
+            "SP-17",
+            PFTSIM,
+            &["sweep", "s.toml", "--grid", "v.toml", "--out", "o", "--quiet", "--jobs", "1"],
+        )
+        .file("s.toml", with_topology_file("topo.net"))
+        .file("topo.net", TOPO)
+        .file(
+            "v.toml",
+            "[[axis]]\nkey = \"network.topology.path\"\nvalues = [\"topo.net\", \"o/sweep.csv\"]\n",
+        )
+        .dir("o")
+        .file("o/sweep.csv", TOPO),
     ]
 }
 

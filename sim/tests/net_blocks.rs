@@ -180,7 +180,7 @@ fn blocks_by_switch_chunk_change_no_result() {
 }
 
 /// Small networks forced into chunks of four switches (the 4-ary 2-cube in 4, the
-/// dragonfly in 9, the fat tree in 2): each block runs every chunk through its cycles in
+/// dragonfly in 9, the fat trees in 3): each block runs every chunk through its cycles in
 /// turn, with flits and credits crossing from later chunks to earlier ones. The same
 /// results as stepped, with chunks and without.
 #[test]

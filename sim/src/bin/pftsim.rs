@@ -273,6 +273,12 @@ fn sweep_cmd(a: sweep::SweepArgs, collect: bool) -> anyhow::Result<()> {
             (Some(s), Some(g)) => Some(sweep::load_plan(s, g, a.engine)?),
             _ => None,
         };
+        // (and the files its points read)
+        let read = want.as_ref().map(sweep::files_read).unwrap_or_default();
+        let inputs: Vec<&std::path::Path> = inputs
+            .into_iter()
+            .chain(read.iter().map(PathBuf::as_path))
+            .collect();
         let c = sweep::collect_command(&out, want.as_ref(), &inputs)?;
         return print_sweep(&out, &c);
     }

@@ -2,10 +2,11 @@
 //!
 //! A search from router v gives its eccentricity e(v) and, for every router w at distance
 //! d from it, bounds on w's: max(d, e(v) - d) <= e(w) <= e(v) + d (the triangle
-//! inequality). Searches stop once the bounds decide the answer; on a chain or a tree that
-//! is a handful of searches where one from every router took minutes at 65,536 routers. On
-//! a graph whose routers all look alike (a torus) the bounds decide nothing early and it
-//! searches from every router, as before: no worse.
+//! inequality); and no path is longer than 2 e(v). Searches stop once the bounds decide
+//! the answer: on a chain a handful, where one from every router took minutes at 65,536
+//! routers. Where many routers have the least eccentricity or the greatest (a torus: all
+//! of them) the bounds decide late, and it may search from up to every router, as before:
+//! never more.
 
 /// Bounds on every router's eccentricity, refined one search at a time.
 struct Bounds<F> {
@@ -68,8 +69,13 @@ pub(super) fn center(n: usize, bfs: impl Fn(u32) -> Vec<u32>) -> u32 {
 /// a router `bfs` gives (0 for no router).
 pub(super) fn diameter(n: usize, bfs: impl Fn(u32) -> Vec<u32>) -> u32 {
     let mut b = Bounds::new(n, bfs);
-    let mut most = 0;
+    // the longest eccentricity searched, and the shortest: no path is longer than twice
+    // any router's eccentricity (through that router)
+    let (mut most, mut least) = (0, u32::MAX);
     for k in 0..=n {
+        if most >= least.saturating_mul(2) {
+            return most;
+        }
         // routers that could still be further from someone than the longest path seen
         let open = (0..n).filter(|&w| !b.exact[w] && b.hi[w] > most);
         // in turn the one of highest upper bound (the far ends) and of least lower bound
@@ -80,7 +86,10 @@ pub(super) fn diameter(n: usize, bfs: impl Fn(u32) -> Vec<u32>) -> u32 {
         };
         match next {
             None => return most,
-            Some(w) => most = most.max(b.search(w as u32)),
+            Some(w) => {
+                let e = b.search(w as u32);
+                (most, least) = (most.max(e), least.min(e));
+            }
         }
     }
     most
@@ -169,6 +178,33 @@ mod tests {
         assert!(searches.get() <= 4, "{} searches", searches.get());
         searches.set(0);
         assert_eq!(diameter(n, counted), n as u32 - 1);
+        assert!(searches.get() <= 4, "{} searches", searches.get());
+    }
+
+    /// A star of stars (a two-level tree, 4,161 routers): its diameter, 4, is twice the
+    /// root's eccentricity, which settles it at once.
+    #[test]
+    fn a_tree_s_diameter_takes_few_searches() {
+        let (k, n) = (64u32, 1 + 64 + 64 * 64);
+        let mut adj = vec![Vec::new(); n as usize];
+        for c in 1..=k {
+            adj[0].push(c);
+            adj[c as usize].push(0);
+            for l in 0..k {
+                let leaf = 1 + k + (c - 1) * k + l;
+                adj[c as usize].push(leaf);
+                adj[leaf as usize].push(c);
+            }
+        }
+        let searches = std::cell::Cell::new(0);
+        let counted = |r| {
+            searches.set(searches.get() + 1);
+            bfs(&adj, r)
+        };
+        assert_eq!(diameter(n as usize, counted), 4);
+        assert!(searches.get() <= 4, "{} searches", searches.get());
+        searches.set(0);
+        assert_eq!(center(n as usize, counted), 0);
         assert!(searches.get() <= 4, "{} searches", searches.get());
     }
 }

@@ -159,10 +159,10 @@ pub fn check_run_outputs(plan: &Plan, dir: &Path, todo: &[usize]) -> anyhow::Res
             files.extend(names.iter().map(|f| format!("{ISOLATED}/{f}")));
         }
         let run_dir = dir.join(&u.dir);
+        let point = dir.join(&u.scenario);
+        let inputs = [vec![point.as_path()], sc.files_read()].concat();
         output::check_outputs(dir, &[], std::slice::from_ref(&u.dir), &[])
-            .and_then(|()| {
-                output::check_outputs(&run_dir, &files, &[], &[dir.join(&u.scenario).as_path()])
-            })
+            .and_then(|()| output::check_outputs(&run_dir, &files, &[], &inputs))
             .with_context(|| format!("run {} (task {i}) could not write its files", u.dir))?;
     }
     Ok(())
@@ -207,7 +207,7 @@ pub fn run_units(
                     }
                     run_command(
                         &sc,
-                        &[f.as_path()],
+                        &[vec![f.as_path()], sc.files_read()].concat(),
                         Some(&u.run),
                         &dir.join(&u.dir),
                         1,

@@ -228,19 +228,34 @@ fn the_plan(a: &SweepArgs) -> anyhow::Result<Plan> {
     Ok(held)
 }
 
+/// The files the points of `plan` read (their `file` topologies and traces, made absolute
+/// when the plan was made), each once: inputs of the sweep, as the scenario and the grid.
+pub fn files_read(plan: &Plan) -> Vec<PathBuf> {
+    let mut read = std::collections::BTreeSet::new();
+    for text in plan.files.values() {
+        // a point that does not parse is refused where it is run, naming it
+        if let Ok(p) = Scenario::parse(text) {
+            read.extend(p.files_read().into_iter().map(Path::to_path_buf));
+        }
+    }
+    read.into_iter().collect()
+}
+
 /// `pftsim sweep`: writes the plan into `out` and, without `emit`, runs it on `jobs`
 /// threads and collects it. Returns the plan and, after a local run, the collection.
 pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)> {
     let plan = the_plan(a)?;
-    // the scenario, the grid, and the files the scenario reads (a `file` topology, a
-    // trace): no run overwrites them and no result directory moves them aside
+    // the scenario, the grid, and the files the scenario and its points read (a `file`
+    // topology, a trace): no run overwrites them and no result directory moves them aside
     let base = a.scenario.as_deref().map(Scenario::load).transpose()?;
+    let read = files_read(&plan);
     let inputs: Vec<&Path> = a
         .scenario
         .iter()
         .chain(&a.grid)
         .map(PathBuf::as_path)
         .chain(base.iter().flat_map(Scenario::files_read))
+        .chain(read.iter().map(PathBuf::as_path))
         .collect();
     if a.emit.is_none() {
         // every point's engine can run here, before anything is written
