@@ -429,22 +429,6 @@ impl Scenario {
         }
     }
 
-    /// The files the scenario reads besides itself, as resolved (absolute once loaded from
-    /// a file): a `file` topology and a motif trace. Inputs of every command that runs it
-    /// (no output overwrites them, no result directory moves them aside) and part of its
-    /// hash (`output::scenario_sha256`).
-    pub fn files_read(&self) -> Vec<&Path> {
-        let topology = match &self.network.topology {
-            crate::net::TopologyConfig::File { path, .. } => Some(Path::new(path.as_str())),
-            _ => None,
-        };
-        let trace = match &self.workload {
-            WorkloadConfig::Trace(t) => Some(Path::new(t.path.as_str())),
-            _ => None,
-        };
-        topology.into_iter().chain(trace).collect()
-    }
-
     /// Start of the measurement window (see `CyclesConfig::warmup`).
     pub fn warmup(&self) -> u64 {
         self.cycles.warmup.unwrap_or_else(|| {

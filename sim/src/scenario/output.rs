@@ -545,6 +545,24 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+impl super::Scenario {
+    /// The files the scenario reads besides itself, as resolved (absolute once loaded from
+    /// a file): a `file` topology and a motif trace. Inputs of every command that runs it
+    /// (no output overwrites them, no result directory moves them aside) and part of its
+    /// hash (`output::scenario_sha256`).
+    pub fn files_read(&self) -> Vec<&Path> {
+        let topology = match &self.network.topology {
+            crate::net::TopologyConfig::File { path, .. } => Some(Path::new(path.as_str())),
+            _ => None,
+        };
+        let trace = match &self.workload {
+            crate::workload::WorkloadConfig::Trace(t) => Some(Path::new(t.path.as_str())),
+            _ => None,
+        };
+        topology.into_iter().chain(trace).collect()
+    }
+}
+
 /// SHA-256 (hex) of a scenario as run: its canonical TOML, comments and layout aside, and
 /// then the bytes of the files it reads (a `file` topology, a trace), so that a changed file
 /// is a changed scenario (`run --skip-finished`, `sweep --resume`).
