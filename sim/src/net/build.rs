@@ -544,7 +544,15 @@ pub(crate) fn entry_pools(
         FieldError::new(
             field,
             value,
-            format!("{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names: lower buffer_flits, eject_buffer_flits, vc_buf_flits or out_buffer_flits"),
+            format!(
+                "{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names: lower {}",
+                // (the lanes' buffers, or the CIOQ switch's output queues, where it has them)
+                match (cfg.vcs.is_some(), cfg.speedup.is_some()) {
+                    (true, _) => "buffer_flits, eject_buffer_flits or vc_buf_flits",
+                    (_, true) => "buffer_flits, eject_buffer_flits or out_buffer_flits",
+                    _ => "buffer_flits or eject_buffer_flits",
+                }
+            ),
         )
     })
 }
