@@ -415,7 +415,7 @@ fn main() -> ExitCode {
                         scenario::sanitize(&out.display().to_string())
                     ));
                 }
-                let inputs = [vec![scenario.as_path()], sc.files_read()].concat();
+                let inputs = sc.inputs(scenario);
                 let s = scenario::run_command(&sc, &inputs, pft.as_deref(), out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{} run `{}` ({}): {} cycles{}, {:.1} s; accepted {:.4} flits/NIC/cycle; \
@@ -443,7 +443,7 @@ fn main() -> ExitCode {
         } => load(scenario, sets)
             .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
-                let inputs = [vec![scenario.as_path()], sc.files_read()].concat();
+                let inputs = sc.inputs(scenario);
                 let rep = scenario::compare_command(&sc, &inputs, out, opts.jobs(), opts.yes, &opts.progress())?;
                 say(format_args!(
                     "{}{:.1} s wall; wrote {}\n",
@@ -461,7 +461,7 @@ fn main() -> ExitCode {
             // before any work (not the scenario, not a directory or device, a link to a
             // file written through, not a file the scenario reads), then written under a
             // temporary name
-            let inputs = [vec![scenario.as_path()], sc.files_read()].concat();
+            let inputs = sc.inputs(scenario);
             pft_hdl::outfile::check(out, &inputs)?;
             let text = scenario::motif_out::trace_text(&sc)?;
             pft_hdl::outfile::write_atomic(out, text.as_bytes())

@@ -561,6 +561,12 @@ impl super::Scenario {
         };
         topology.into_iter().chain(trace).collect()
     }
+
+    /// A command's inputs when it runs this scenario read from `file`: that file, then the
+    /// files the scenario reads (`files_read`).
+    pub fn inputs<'a>(&'a self, file: &'a Path) -> Vec<&'a Path> {
+        std::iter::once(file).chain(self.files_read()).collect()
+    }
 }
 
 /// SHA-256 (hex) of a scenario as run: its canonical TOML, comments and layout aside, and

@@ -160,7 +160,7 @@ pub fn check_run_outputs(plan: &Plan, dir: &Path, todo: &[usize]) -> anyhow::Res
         }
         let run_dir = dir.join(&u.dir);
         let point = dir.join(&u.scenario);
-        let inputs = [vec![point.as_path()], sc.files_read()].concat();
+        let inputs = sc.inputs(&point);
         output::check_outputs(dir, &[], std::slice::from_ref(&u.dir), &[])
             .and_then(|()| output::check_outputs(&run_dir, &files, &[], &inputs))
             .with_context(|| format!("run {} (task {i}) could not write its files", u.dir))?;
@@ -207,7 +207,7 @@ pub fn run_units(
                     }
                     run_command(
                         &sc,
-                        &[vec![f.as_path()], sc.files_read()].concat(),
+                        &sc.inputs(&f),
                         Some(&u.run),
                         &dir.join(&u.dir),
                         1,
