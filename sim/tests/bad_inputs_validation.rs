@@ -128,6 +128,34 @@ fn cases() -> Vec<Case> {
         // a `kind = "pft"` entry reports every register at its full key (this said `cc[0]`
         // and stopped at the first)
         sv("SV-11", entry(BASE, "pft", "m = 40\nk = 70000\n")),
+        // a topology file's link latency against the deadlock watchdog (`check` said ok;
+        // the run created `o` and stopped with a deadlock in a network only waiting)
+        sv(
+            "SV-12",
+            with(
+                BASE,
+                "{ kind = \"single_switch\", nodes = 4 }",
+                "{ kind = \"file\", path = \"t.net\" }\ndeadlock_cycles = 1000",
+            ),
+        )
+        .file("t.net", "router 0 node 0 node 1 router 1 5000\nrouter 1 node 2 node 3\n"),
+        // a dragonfly's own link latency is named (this named link_latency_cycles and
+        // credit_latency_cycles, with values the user did not write)
+        sv(
+            "SV-13",
+            with(
+                BASE,
+                "{ kind = \"single_switch\", nodes = 4 }",
+                "{ kind = \"dragonfly\", p = 1, a = 2, h = 1 }\nvcs = 2\n\
+                 local_latency_cycles = 5000\ndeadlock_cycles = 1000",
+            ),
+        ),
+        // a class watchdog shorter than any delivery (`check` said ok; the run created `o`
+        // and stopped on a class that was only on its way)
+        sv(
+            "SV-14",
+            with(BASE, "mtu_bytes = 1024", "mtu_bytes = 1024\nstall_cycles = 1"),
+        ),
     ]
 }
 

@@ -657,3 +657,37 @@ fn messages_refused_per_nic_and_in_all() {
     assert!(total > 0, "nothing refused: {per:?}");
     assert_eq!(json(&out.join("summary.json"))["messages_refused"], total);
 }
+
+/// `series.csv` names the scheme's probe columns even when the run is shorter than one
+/// `timeseries.period` (no row): the header does not depend on the run's length.
+#[test]
+fn a_run_shorter_than_one_period_keeps_the_probe_columns() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let sc = root.join("scenarios/mvcm-hotspot.toml");
+    let head = |period: &str, name: &str| {
+        let out = tmp(name);
+        ok(&[
+            "run",
+            sc.to_str().unwrap(),
+            "--cc",
+            "mvcm",
+            "--quiet",
+            "--set",
+            "cycles.max=1000",
+            "--set",
+            "cycles.warmup=0",
+            "--set",
+            &format!("timeseries.period={period}"),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let csv = std::fs::read_to_string(out.join("series.csv")).unwrap();
+        (header(&out.join("series.csv")), csv.lines().count())
+    };
+    let (short, rows_short) = head("2000", "series_short");
+    let (long, rows_long) = head("200", "series_long");
+    assert_eq!(rows_short, 1, "a header and no row");
+    assert!(rows_long > 1);
+    assert!(short.contains("reduced_flows"), "{short}");
+    assert_eq!(short, long);
+}

@@ -83,6 +83,15 @@ impl NetSeries {
         }
     }
 
+    /// Name the probe columns from `probes` if no bin has named them (a run shorter than
+    /// one `period`): `series.csv` then has the scheme's header with no rows, not a
+    /// narrower header.
+    pub fn name_probes(&mut self, probes: &[(&str, f64)]) {
+        if self.rows.is_empty() && self.probes.is_empty() {
+            self.probes = probes.iter().map(|(n, _)| n.to_string()).collect();
+        }
+    }
+
     /// Pairs of bins into one: rates averaged, the later bin's state kept.
     fn merge(&mut self) {
         let rows = std::mem::take(&mut self.rows);
@@ -160,6 +169,14 @@ mod tests {
         let csv = s.to_csv().unwrap();
         assert!(csv.starts_with("cycle,accepted,injected,in_network,threshold\n"));
         assert!(csv.contains("10,1,0,3,60"), "{csv}");
+        let mut short = NetSeries::new(10, 4);
+        short.name_probes(&[("threshold", 30.0)]);
+        assert_eq!(
+            short.to_csv().unwrap(),
+            "cycle,accepted,injected,in_network,threshold\n"
+        );
+        s.name_probes(&[("other", 1.0)]);
+        assert_eq!(s.probes, vec!["threshold".to_string()]);
         s.merge();
         assert_eq!(s.period, 20);
         assert_eq!(s.rows.len(), 1);

@@ -542,6 +542,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
         })
         .collect();
     let classes = class_rows(&rows);
+    series.name_probes(&[net.scheme_probes(), net.lane_probes()].concat());
     let nf = n.max(1) as f64;
     let pft_stats = PftStats {
         frac_congested: rows.iter().map(|r| r.frac_congested).sum::<f64>() / nf,
