@@ -302,6 +302,13 @@ fn scenario_cases() -> Vec<Case> {
                 "cc = [{ name = \"x\", kind = \"ibcc\" }, { name = \"y\", kind = \"dcqcn\", pmax = \"x\" }]",
             ),
         ),
+        // a `kind` in a job (it was blamed on `workload.kind`, the jobs workload's own tag)
+        sc(
+            "SC-140",
+            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"single_switch\", nodes = 8 }\n\
+             [workload]\nkind = \"jobs\"\n[[workload.jobs]]\nkind = \"motif\"\nmotif = \"alltoall\"\n\
+             nics = 4\n",
+        ),
         // no [workload] in a file that starts with a table (it was `cycles.workload`)
         sc("SC-135", "[cycles]\nmax = 1000\n"),
         // an error in the second fault entry (it was blamed on the first's first key)

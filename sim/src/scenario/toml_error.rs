@@ -167,6 +167,11 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         (line, col) = line_col(text, entry_at);
         shown_at = entry_at;
         Some(k)
+    } else if let Some((k, entry_at)) = on_header.then(|| nested_unknown(text, at, &what)).flatten()
+    {
+        (line, col) = line_col(text, entry_at);
+        shown_at = entry_at;
+        Some(k)
     } else if on_header {
         // serde lost the position inside the table (an internally tagged enum such as
         // [workload]): look for the entry the message quotes.

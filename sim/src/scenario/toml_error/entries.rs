@@ -124,3 +124,51 @@ pub(super) fn tagged_unknown(text: &str, at: usize, what: &str) -> Option<(Strin
     let i = inline_entry(&text[open..line_end], field)?;
     Some((format!("{table}.{entry}.{field}"), open + i))
 }
+
+/// An unknown key `F` that serde reports at the header at `at` of a tagged table, whose
+/// own `F` would be blamed (`[workload]`'s tag `kind` when a `[[workload.jobs]]` entry
+/// writes a `kind`: serde buffers a tagged table and loses the position inside it): the
+/// entry of an array of tables under that table that writes `F`, the first without whose
+/// `F` the error changes. Its key (`workload.jobs[0].kind`) and where it starts.
+pub(super) fn nested_unknown(text: &str, at: usize, what: &str) -> Option<(String, usize)> {
+    let field = backticked_after(what, "unknown field ")?;
+    let table = key_at(text, at)?;
+    let mut doc: toml::Table = toml::from_str(text).ok()?;
+    let base = toml::from_str::<Scenario>(text)
+        .err()?
+        .message()
+        .to_string();
+    let t = value_at(&mut doc, &table)?.as_table()?.clone();
+    for (name, v) in t.iter().filter(|(_, v)| is_table_array(v)) {
+        for (i, e) in v.as_array()?.iter().enumerate() {
+            if !e.as_table().is_some_and(|e| e.contains_key(field)) {
+                continue;
+            }
+            let path = format!("{table}.{name}[{i}]");
+            let mut d = doc.clone();
+            value_at(&mut d, &path)?.as_table_mut()?.remove(field);
+            let changed = toml::to_string(&d).ok().is_some_and(|s| {
+                toml::from_str::<Scenario>(&s).map_err(|e| e.message().to_string())
+                    != Err(base.clone())
+            });
+            if !changed {
+                continue;
+            }
+            // the element's header, then its `F =` line
+            let mut arrays = Vec::new();
+            let mut offset = 0;
+            for l in text.split('\n') {
+                let t = l.trim_start();
+                if header(t, &mut arrays).as_deref() == Some(path.as_str()) {
+                    let h = offset + l.len() - t.len();
+                    let from =
+                        super::text::entry_in_table(text, h, &format!("unknown field `{field}`"))?;
+                    return Some((format!("{path}.{field}"), from));
+                }
+                offset += l.len() + 1;
+            }
+            return None;
+        }
+    }
+    None
+}

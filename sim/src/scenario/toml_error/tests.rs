@@ -417,3 +417,29 @@ fn inline_entries_are_found_outside_strings_and_nested_tables() {
     );
     assert_eq!(at("{ kind = \"x\" }", "k"), None, "a key's prefix");
 }
+
+/// A key that only the table's tag has, written in an entry of an array of tables under a
+/// tagged table: serde reports it at the table's header, and the tag itself (`workload.kind`)
+/// was blamed.
+#[test]
+fn an_unknown_key_in_a_nested_entry_is_not_blamed_on_the_tag() {
+    let jobs = "[workload]\nkind = \"jobs\"\n[[workload.jobs]]\nmotif = \"alltoall\"\nnics = 4\n\
+                [[workload.jobs]]\nkind = \"motif\"\nmotif = \"alltoall\"\nnics = 4\n";
+    let m = both(jobs).1;
+    assert!(
+        m.starts_with("`workload.jobs[1].kind` (line 7, column 1)"),
+        "{m}"
+    );
+    let phases = "[workload]\nkind = \"uniform\"\nload = 0.1\nmsg_bytes = 64\n\
+                  [[workload.phases]]\ncycles = 10\ninterval_cycles = 5\nkind = \"x\"\n";
+    let m = both(phases).1;
+    assert!(
+        m.starts_with("`workload.phases[0].kind` (line 8, column 1)"),
+        "{m}"
+    );
+    // the table's own unknown key is still its own
+    let own =
+        "[workload]\nkind = \"jobs\"\nfoo = 1\n[[workload.jobs]]\nmotif = \"alltoall\"\nnics = 4\n";
+    let m = both(own).1;
+    assert!(m.starts_with("`workload.foo` (line 3, column 1)"), "{m}");
+}
