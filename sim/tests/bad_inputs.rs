@@ -962,6 +962,8 @@ fn cli_cases() -> Vec<Case> {
             p,
             &["run", "s.toml", "--out", "o", "--engine", "verilator"],
         )
+        // `check` refuses it as `run` does (it said ok)
+        .also(&["check", "s.toml", "--set", "engine=\"verilator\""])
         .file("s.toml", TINY)
         .env("PFT_VERILOG", "missing.v"),
         case(

@@ -368,6 +368,9 @@ fn main() -> ExitCode {
             no_estimate,
         } => load(scenario, sets)
             .and_then(|s| {
+                // what `run` and `compare` refuse before any output, refused here too
+                let specs = scenario::compare_specs(&s)?;
+                scenario::check_engine(&s, &specs)?;
                 // a `[[cc]]` entry of kind "pft" is a PFT configuration
                 let pft_kind = s.cc.iter().filter(|c| c.scheme.kind() == "pft").count();
                 say(format_args!(
@@ -378,7 +381,6 @@ fn main() -> ExitCode {
                     s.pft.len() + pft_kind,
                     s.cc.len() - pft_kind
                 ))?;
-                let specs = scenario::compare_specs(&s)?;
                 if !no_estimate {
                     // what `compare` would cost here, measured by a short calibration run
                     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
