@@ -167,6 +167,22 @@ fn sweep_run_untouched(d: &Path) {
     assert!(!moved, "the sweep's run was moved aside");
 }
 
+/// A finished local sweep in `o`, then `damage` (a shell command), then `--collect`: refused,
+/// and the sweep's manifest still says finished (no `sweep.csv` rewritten from it).
+fn collect_damaged(id: &'static str, damage: &'static str) -> Case {
+    let script = format!(
+        "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && {damage} && \"$PFTSIM\" sweep --collect --out o --quiet"
+    );
+    case(id, "bash", &["-c", Box::leak(script.into_boxed_str())])
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            let m = manifest(&d.join("o/manifest.json"));
+            assert_eq!(m["finished"], true, "{m}");
+        })
+}
+
 fn manifest(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
@@ -483,6 +499,18 @@ fn cases() -> Vec<Case> {
             assert_eq!(m["finished"], true, "{m}");
             assert!(d.join("real/o/sweep.csv").is_file());
         }),
+        // --collect on a damaged sweep: a point file gone (this said "internal error" after
+        // marking the sweep failed), a summary that is a link or of the wrong shape (read
+        // through the link; taken for an unfinished run)
+        collect_damaged("SW-35", "rm o/points/p0000-s3.toml"),
+        collect_damaged(
+            "SW-36",
+            "rm o/runs/p0000-s3/summary.json && ln -s ../g000-s3-off/summary.json o/runs/p0000-s3/summary.json",
+        ),
+        collect_damaged(
+            "SW-37",
+            "sed -i 's/\"finished\": true/\"finished\": \"yes\"/' o/runs/p0000-s3/summary.json",
+        ),
         // a plan that is not a plain file is never opened (a FIFO would block the run)
         case(
             "SW-31",

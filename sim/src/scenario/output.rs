@@ -366,7 +366,7 @@ impl ResultDir {
         for f in &m.files {
             anyhow::ensure!(
                 self.dir.join(f).is_file(),
-                "internal error: {} was planned but not written",
+                "{} was planned but is not there (written and then removed while the command ran?)",
                 self.dir.join(f).display()
             );
         }

@@ -169,24 +169,42 @@ struct Brief {
 }
 
 fn read_brief(path: &Path) -> anyhow::Result<Brief> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let v: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a run summary", path.display()))?;
-    let f = |p: &str| v.pointer(p).and_then(|x| x.as_f64());
+    let shown = path.display();
+    // a run's own file: never read through a link, nor a directory, a device or a FIFO
+    anyhow::ensure!(
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 30),
+        "{shown} is not a plain file (a link, a directory or a device?): a sweep reads only its runs' own summaries"
+    );
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {shown}"))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{shown} is not a run summary"))?;
+    let not = |what: &str| anyhow::anyhow!("{shown} is not a run summary: {what}");
+    // the fields a row reads, each of its type (null: a measure the run does not have)
+    let num = |p: &str| match v.pointer(p) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(x) => x
+            .as_f64()
+            .map(Some)
+            .ok_or_else(|| not(&format!("`{}` is not a number", &p[1..].replace('/', ".")))),
+    };
+    for t in ["/victims", "/pft_stats"] {
+        if !v.pointer(t).is_some_and(|x| x.is_object()) {
+            return Err(not(&format!("no `{}` object", &t[1..])));
+        }
+    }
     Ok(Brief {
-        lat: f("/victims/latency_mean"),
-        bw: f("/victims/bandwidth_mean"),
-        cong: f("/pft_stats/frac_congested").unwrap_or(0.0),
-        thr: f("/pft_stats/frac_throttled").unwrap_or(0.0),
+        lat: num("/victims/latency_mean")?,
+        bw: num("/victims/bandwidth_mean")?,
+        cong: num("/pft_stats/frac_congested")?.unwrap_or(0.0),
+        thr: num("/pft_stats/frac_throttled")?.unwrap_or(0.0),
         finished: v
             .pointer("/finished")
             .and_then(|x| x.as_bool())
-            .unwrap_or(false),
+            .ok_or_else(|| not("`finished` is not true or false"))?,
         cycles: v
             .pointer("/cycles_run")
             .and_then(|x| x.as_u64())
-            .unwrap_or(0),
+            .ok_or_else(|| not("`cycles_run` is not a count of cycles"))?,
     })
 }
 

@@ -411,10 +411,23 @@ pub fn collect_command(
         }
     }
     // checked before the directory is taken: an early --collect changes nothing
+    for f in plan.files.keys() {
+        let at = dir.join(f);
+        if !std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_file()) {
+            bail!(
+                "{} (a point scenario of this sweep) is missing or not a plain file: `pftsim sweep --resume --out {}` writes it again from {}",
+                at.display(),
+                dir.display(),
+                PLAN
+            );
+        }
+    }
     let miss = collect::missing(&plan, dir)?;
     if !miss.is_empty() {
         bail!("{}", collect::missing_message(&plan, dir, &miss));
     }
+    // every summary a row reads, read once before (a damaged one changes nothing)
+    collect::rows(&plan, dir)?;
     let rd = ResultDir::reopen(dir, "sweep", inputs)?;
     rd.update(|m| m.argv = std::env::args().collect());
     rd.run(|rd| collect_into(rd, &plan))
