@@ -266,8 +266,10 @@ impl Scenario {
         let mut out = self.network.warnings();
         out.extend(self.blocking_warnings());
         out.extend(self.class_warnings());
-        if let WorkloadConfig::Hotspot(h) = &self.workload {
-            out.extend(h.warnings());
+        match &self.workload {
+            WorkloadConfig::Hotspot(h) => out.extend(h.warnings()),
+            WorkloadConfig::Gpcnet(g) => out.extend(g.warnings()),
+            _ => {}
         }
         out
     }

@@ -379,7 +379,7 @@ pub fn run(sc: &Scenario, spec: &RunSpec, progress: &Progress) -> anyhow::Result
     let net_cfg: &NetConfig = &sc.network;
     let mut wl_cfg = sc.workload.clone();
     match &mut wl_cfg {
-        WorkloadConfig::Gpcnet(g) => g.congestors = spec.congestors,
+        WorkloadConfig::Gpcnet(g) => g.congestors &= spec.congestors,
         WorkloadConfig::Hotspot(h) => h.hot_traffic &= spec.congestors,
         WorkloadConfig::Jobs(j) => j.aggressors = spec.congestors,
         _ => {}

@@ -109,11 +109,28 @@ impl Default for HotspotConfig {
 
 impl HotspotConfig {
     /// Keys that are valid but change nothing here: a B node's `p_hot` and
-    /// `stream_service` with `frac_b = 0` (no B node). Warned, not refused: a sweep may
-    /// vary `frac_b` through 0 with them set.
+    /// `stream_service` with `frac_b = 0` (no B node), the hot streams' keys with
+    /// `hot_traffic = false`. Warned, not refused: a sweep may vary `frac_b` through 0 with
+    /// them set.
     pub fn warnings(&self) -> Vec<String> {
         let d = HotspotConfig::default();
         let mut out = Vec::new();
+        if !self.hot_traffic {
+            for (k, set) in [
+                ("hot_messages", self.hot_messages.is_some()),
+                (
+                    "hot_start_after_delivered",
+                    self.hot_start_after_delivered.is_some(),
+                ),
+                ("move_period_cycles", self.move_period_cycles.is_some()),
+            ] {
+                if set {
+                    out.push(format!(
+                        "workload.{k} is set but changes no traffic: hot_traffic = false sends no hot-spot stream"
+                    ));
+                }
+            }
+        }
         if self.frac_b == 0.0 {
             for (k, set) in [
                 ("p_hot", self.p_hot != d.p_hot),

@@ -250,6 +250,114 @@ impl GpcnetConfig {
         c
     }
 
+    /// Keys that are valid but change no traffic here, set to other than their defaults:
+    /// the congestors' keys with `congestors = false`, the eager incast's with the
+    /// rendezvous protocol or without an incast group, the control messages without a put
+    /// or get group, a canary test's keys when `canary_tests` leaves the test out. Warned,
+    /// not refused: a sweep may vary the switch with them set.
+    pub fn warnings(&self) -> Vec<String> {
+        let d = GpcnetConfig::default();
+        let mut out = Vec::new();
+        let mut moot = |keys: &[(&str, bool)], why: &str| {
+            for (k, set) in keys {
+                if *set {
+                    out.push(format!("workload.{k} is set but changes nothing: {why}"));
+                }
+            }
+        };
+        let has = |k: CongestorKind| self.congestor_kinds.contains(&k);
+        if !self.congestors {
+            moot(
+                &[
+                    ("congestor_kinds", self.congestor_kinds != d.congestor_kinds),
+                    (
+                        "congestor_msg_bytes",
+                        self.congestor_msg_bytes != d.congestor_msg_bytes,
+                    ),
+                    (
+                        "congestor_window",
+                        self.congestor_window != d.congestor_window,
+                    ),
+                    ("incast_protocol", self.incast_protocol != d.incast_protocol),
+                    ("eager_window", self.eager_window != d.eager_window),
+                    (
+                        "control_msg_bytes",
+                        self.control_msg_bytes != d.control_msg_bytes,
+                    ),
+                ],
+                "congestors = false runs no congestor",
+            );
+        } else {
+            if !has(CongestorKind::Incast) {
+                moot(
+                    &[
+                        ("incast_protocol", self.incast_protocol != d.incast_protocol),
+                        ("eager_window", self.eager_window != d.eager_window),
+                    ],
+                    "it applies to the two-sided incast, which congestor_kinds leaves out",
+                );
+            } else if self.incast_protocol == SendProtocol::Rendezvous {
+                moot(
+                    &[("eager_window", self.eager_window != d.eager_window)],
+                    "it bounds eager sends, and incast_protocol = \"rendezvous\"",
+                );
+            }
+            if !has(CongestorKind::PutIncast) && !has(CongestorKind::GetBcast) {
+                moot(
+                    &[("control_msg_bytes", self.control_msg_bytes != d.control_msg_bytes)],
+                    "it sizes the put acks and get requests, and congestor_kinds has neither put_incast nor get_bcast",
+                );
+            }
+        }
+        let tests = [
+            (
+                CanaryTest::Latency,
+                "latency",
+                vec![
+                    ("lat_msg_bytes", self.lat_msg_bytes != d.lat_msg_bytes),
+                    (
+                        "lat_warmup_iters",
+                        self.lat_warmup_iters != d.lat_warmup_iters,
+                    ),
+                    ("lat_iters", self.lat_iters != d.lat_iters),
+                    ("lat_rings", self.lat_rings != d.lat_rings),
+                ],
+            ),
+            (
+                CanaryTest::Bandwidth,
+                "bandwidth",
+                vec![
+                    ("bw_msg_bytes", self.bw_msg_bytes != d.bw_msg_bytes),
+                    ("bw_outstanding", self.bw_outstanding != d.bw_outstanding),
+                    ("bw_warmup_iters", self.bw_warmup_iters != d.bw_warmup_iters),
+                    ("bw_iters", self.bw_iters != d.bw_iters),
+                    ("bw_rings", self.bw_rings != d.bw_rings),
+                ],
+            ),
+            (
+                CanaryTest::Allreduce,
+                "allreduce",
+                vec![
+                    (
+                        "allreduce_msg_bytes",
+                        self.allreduce_msg_bytes != d.allreduce_msg_bytes,
+                    ),
+                    (
+                        "allreduce_warmup_iters",
+                        self.allreduce_warmup_iters != d.allreduce_warmup_iters,
+                    ),
+                    ("allreduce_iters", self.allreduce_iters != d.allreduce_iters),
+                ],
+            ),
+        ];
+        for (t, name, keys) in tests {
+            if !self.canary_tests.contains(&t) {
+                moot(&keys, &format!("canary_tests leaves out the {name} test"));
+            }
+        }
+        out
+    }
+
     /// NICs running congestors for `nodes` NICs: `floor(congestor_frac * nodes)`.
     pub fn congestor_nodes(&self, nodes: u32) -> u32 {
         ((self.congestor_frac * nodes as f64) + 1e-9)
