@@ -923,6 +923,13 @@ fn cli_cases() -> Vec<Case> {
         case("SX-15", p, &["check", "s.toml"])
             .file("s.toml", TINY)
             .stdout_full(),
+        // a motif trace over the operation limit: the key with its prefix and its most
+        // (it named `iterations` and the limit in operations only)
+        case("SX-34", p, &["trace-write", "s.toml", "--out", "t.txt"]).file(
+            "s.toml",
+            "[cycles]\nmax = 2000000\n[network]\ntopology = { kind = \"single_switch\", nodes = 64 }\n\
+             [workload]\nkind = \"motif\"\nmotif = \"alltoall\"\niterations = 100000\n",
+        ),
         case("SX-33", p, &["--help"])
             .stdout_full()
             .also(&["run", "--help"]),

@@ -266,6 +266,9 @@ fn parse_topo(s: &str) -> Result<Topo, String> {
                         _ => return Err(usage.to_string()),
                     }
                 }
+                "file" if arg.is_empty() => {
+                    return Err(format!("{usage}: `file:` needs the topology file's path"));
+                }
                 "file" => {
                     let mut c = TopologyConfig::File {
                         path: arg.to_string(),

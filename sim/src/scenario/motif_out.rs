@@ -99,8 +99,11 @@ pub fn trace_text(sc: &Scenario) -> anyhow::Result<String> {
             "trace-write: the scenario's workload is not a motif (`[workload] kind = \"motif\"`); only motifs write traces"
         );
     };
-    let t = crate::workload::motif::Trace::of_motif(m, sc.nodes(), sc.seed)
-        .map_err(|e| anyhow::anyhow!("trace-write: {e}"))?;
+    let t = crate::workload::motif::Trace::of_motif(m, sc.nodes(), sc.seed).map_err(|e| {
+        let mut w = crate::error::ConfigErrors::default();
+        w.extend_prefixed("workload", e);
+        anyhow::anyhow!("trace-write: {w}")
+    })?;
     let header = format!(
         "pftsim trace (docs/workloads.md, \"Traces\") of motif {} from scenario {} (seed {})\n\
          {} ranks, {} iterations; one operation per line: RANK send PEER BYTES | RANK recv PEER BYTES | RANK wait | RANK compute CYCLES | RANK iter",

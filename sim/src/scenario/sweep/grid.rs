@@ -130,6 +130,19 @@ fn control_string(v: &toml::Value) -> Option<String> {
     }
 }
 
+/// Equal as values a key takes: `2` and `2.0` too (a float key reads both as 2), element
+/// by element in lists.
+fn same_value(a: &toml::Value, b: &toml::Value) -> bool {
+    use toml::Value::{Array, Float, Integer};
+    match (a, b) {
+        (Integer(i), Float(f)) | (Float(f), Integer(i)) => *i as f64 == *f,
+        (Array(x), Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        _ => a == b,
+    }
+}
+
 /// Every problem of `grid`'s axes and heat map, for a swept entry of kind `kind` (`pft` or
 /// `cc`; empty when the entries themselves are wrong: the checks that need the kind are
 /// skipped).
@@ -141,8 +154,15 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
         let at = format!("grid: `axis[{i}]`");
         let keys = a.key_list();
         if a.key.is_some() == a.keys.is_some() || keys.is_empty() {
+            let what = if a.key.is_some() && a.keys.is_some() {
+                "not both"
+            } else if a.keys.is_some() {
+                "`keys` is empty"
+            } else {
+                "it has neither"
+            };
             errs.push(format!(
-                "{at}: give `key` (one key) or `keys` (a list of keys), not both"
+                "{at}: give `key` (one key) or `keys` (a list of keys): {what}"
             ));
             continue;
         }
@@ -209,7 +229,7 @@ pub fn check_axes(grid: &Grid, kind: &str) -> Vec<String> {
                     sanitize(&s)
                 ));
             }
-            if let Some(k) = a.values[..j].iter().position(|w| w == v) {
+            if let Some(k) = a.values[..j].iter().position(|w| same_value(w, v)) {
                 errs.push(format!(
                     "{at}.values[{j}] = {}: is listed twice (also values[{k}]); list each value once",
                     sanitize(&v.to_string())
@@ -350,6 +370,20 @@ labels = ["a\u001b[2J"]
         );
         let e = check_axes(&cc, "").join("\n");
         assert!(e.contains("use `pft.KEY` or `cc.KEY`"), "{e}");
+        // 2 and 2.0 are one value of a float key; an axis with no key says so
+        let g = grid("[[axis]]\nkey = \"pft.clock_ratio\"\nvalues = [2, 2.0]\n[[axis]]\nvalues = [1]\n[[axis]]\nkeys = []\nvalues = [[]]\n");
+        let e = check_axes(&g, "pft").join("\n");
+        for want in [
+            "`axis[0]`.values[1] = 2.0: is listed twice (also values[0])",
+            "`axis[1]`: give `key` (one key) or `keys` (a list of keys): it has neither",
+            "`axis[2]`: give `key` (one key) or `keys` (a list of keys): `keys` is empty",
+        ] {
+            assert!(e.contains(want), "missing {want:?} in:\n{e}");
+        }
+        assert!(!same_value(
+            &toml::Value::Integer(2),
+            &toml::Value::Float(2.5)
+        ));
     }
 
     #[test]

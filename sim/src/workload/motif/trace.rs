@@ -299,11 +299,16 @@ impl Trace {
                 total += cuts[r][k as usize + 1] - cuts[r][k as usize];
             }
             if total > MAX_TRACE_OPS {
+                // the operations an iteration so far (on average)
+                let per = (total / (k as usize + 1)).max(1);
                 let mut e = ConfigErrors::default();
                 e.push(
                     "iterations",
                     cfg.iterations,
-                    format!("the trace would hold more than {MAX_TRACE_OPS} operations"),
+                    format!(
+                        "must be at most about {} here: the trace would hold more than {MAX_TRACE_OPS} operations ({per} an iteration on {ranks} ranks)",
+                        (MAX_TRACE_OPS / per).max(1)
+                    ),
                 );
                 return Err(e);
             }
