@@ -102,7 +102,7 @@ pub fn trace_text(sc: &Scenario) -> anyhow::Result<String> {
     let t = crate::workload::motif::Trace::of_motif(m, sc.nodes(), sc.seed).map_err(|e| {
         let mut w = crate::error::ConfigErrors::default();
         w.extend_prefixed("workload", e);
-        anyhow::anyhow!("trace-write: {w}")
+        anyhow::anyhow!("trace-write: {}", w.to_string().trim_start())
     })?;
     let header = format!(
         "pftsim trace (docs/workloads.md, \"Traces\") of motif {} from scenario {} (seed {})\n\

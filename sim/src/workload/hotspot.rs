@@ -109,8 +109,9 @@ impl Default for HotspotConfig {
 
 impl HotspotConfig {
     /// Keys that are valid but change nothing here: a B node's `p_hot` and
-    /// `stream_service` with `frac_b = 0` (no B node), the hot streams' keys with
-    /// `hot_traffic = false`. Warned, not refused: a sweep may vary `frac_b` through 0 with
+    /// `stream_service` with `frac_b = 0` (no B node), `hot_messages` and
+    /// `hot_start_after_delivered` with `hot_traffic = false` (not `move_period_cycles`:
+    /// the hot spots still move, and the hot-spot rates and `coldhot.csv` follow them). Warned, not refused: a sweep may vary `frac_b` through 0 with
     /// them set.
     pub fn warnings(&self) -> Vec<String> {
         let d = HotspotConfig::default();
@@ -122,11 +123,10 @@ impl HotspotConfig {
                     "hot_start_after_delivered",
                     self.hot_start_after_delivered.is_some(),
                 ),
-                ("move_period_cycles", self.move_period_cycles.is_some()),
             ] {
                 if set {
                     out.push(format!(
-                        "workload.{k} is set but changes no traffic: hot_traffic = false sends no hot-spot stream"
+                        "workload.{k} is set but changes nothing: hot_traffic = false sends no hot-spot stream"
                     ));
                 }
             }

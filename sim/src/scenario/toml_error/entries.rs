@@ -128,47 +128,51 @@ pub(super) fn tagged_unknown(text: &str, at: usize, what: &str) -> Option<(Strin
 /// An unknown key `F` that serde reports at the header at `at` of a tagged table, whose
 /// own `F` would be blamed (`[workload]`'s tag `kind` when a `[[workload.jobs]]` entry
 /// writes a `kind`: serde buffers a tagged table and loses the position inside it): the
-/// entry of an array of tables under that table that writes `F`, the first without whose
-/// `F` the error changes. Its key (`workload.jobs[0].kind`) and where it starts.
+/// first entry of an array of tables under that table that writes `F` and is the struct
+/// the message lists the fields of (its other keys are all among them), when the table
+/// itself is not. Its key (`workload.jobs[0].kind`) and where it starts.
 pub(super) fn nested_unknown(text: &str, at: usize, what: &str) -> Option<(String, usize)> {
     let field = backticked_after(what, "unknown field ")?;
+    // the fields of the struct serde was reading: "expected one of `a`, `b`", "`a` or `b`"
+    let listed = &what[what.find(", expected ")?..];
+    let expected: Vec<&str> = listed.split('`').skip(1).step_by(2).collect();
     let table = key_at(text, at)?;
     let mut doc: toml::Table = toml::from_str(text).ok()?;
-    let base = toml::from_str::<Scenario>(text)
-        .err()?
-        .message()
-        .to_string();
     let t = value_at(&mut doc, &table)?.as_table()?.clone();
-    for (name, v) in t.iter().filter(|(_, v)| is_table_array(v)) {
-        for (i, e) in v.as_array()?.iter().enumerate() {
-            if !e.as_table().is_some_and(|e| e.contains_key(field)) {
-                continue;
-            }
-            let path = format!("{table}.{name}[{i}]");
-            let mut d = doc.clone();
-            value_at(&mut d, &path)?.as_table_mut()?.remove(field);
-            let changed = toml::to_string(&d).ok().is_some_and(|s| {
-                toml::from_str::<Scenario>(&s).map_err(|e| e.message().to_string())
-                    != Err(base.clone())
-            });
-            if !changed {
-                continue;
-            }
-            // the element's header, then its `F =` line
-            let mut arrays = Vec::new();
-            let mut offset = 0;
-            for l in text.split('\n') {
-                let t = l.trim_start();
-                if header(t, &mut arrays).as_deref() == Some(path.as_str()) {
-                    let h = offset + l.len() - t.len();
-                    let from =
-                        super::text::entry_in_table(text, h, &format!("unknown field `{field}`"))?;
-                    return Some((format!("{path}.{field}"), from));
-                }
-                offset += l.len() + 1;
-            }
-            return None;
+    let is_struct = |e: &toml::Table, skip: &[&str]| {
+        e.keys()
+            .filter(|k| k.as_str() != field && !skip.contains(&k.as_str()))
+            .all(|k| expected.contains(&k.as_str()))
+    };
+    if is_struct(&t, &["kind", "type"]) {
+        return None; // the table's own key
+    }
+    let path = t
+        .iter()
+        .filter(|(_, v)| is_table_array(v))
+        .flat_map(|(name, v)| {
+            v.as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(move |(i, e)| (name, i, e))
+        })
+        .find(|(_, _, e)| {
+            e.as_table()
+                .is_some_and(|e| e.contains_key(field) && is_struct(e, &[]))
+        })
+        .map(|(name, i, _)| format!("{table}.{name}[{i}]"))?;
+    // the element's header, then its `F =` line
+    let mut arrays = Vec::new();
+    let mut offset = 0;
+    for l in text.split('\n') {
+        let t = l.trim_start();
+        if header(t, &mut arrays).as_deref() == Some(path.as_str()) {
+            let h = offset + l.len() - t.len();
+            let from = super::text::entry_in_table(text, h, &format!("unknown field `{field}`"))?;
+            return Some((format!("{path}.{field}"), from));
         }
+        offset += l.len() + 1;
     }
     None
 }

@@ -437,6 +437,20 @@ fn an_unknown_key_in_a_nested_entry_is_not_blamed_on_the_tag() {
         m.starts_with("`workload.phases[0].kind` (line 8, column 1)"),
         "{m}"
     );
+    // two entries write it: the first is named
+    let both_jobs = jobs.replace(
+        "[[workload.jobs]]\nmotif",
+        "[[workload.jobs]]\nkind = \"x\"\nmotif",
+    );
+    let m = both(&both_jobs).1;
+    assert!(
+        m.starts_with("`workload.jobs[0].kind` (line 4, column 1)"),
+        "{m}"
+    );
+    // a key the table does not take, which an entry takes, is the table's
+    let own_valid = "[workload]\nkind = \"jobs\"\nmotif = \"alltoall\"\n[[workload.jobs]]\nmotif = \"alltoall\"\nnics = 4\n";
+    let m = both(own_valid).1;
+    assert!(m.starts_with("`workload.motif` (line 3, column 1)"), "{m}");
     // the table's own unknown key is still its own
     let own =
         "[workload]\nkind = \"jobs\"\nfoo = 1\n[[workload.jobs]]\nmotif = \"alltoall\"\nnics = 4\n";

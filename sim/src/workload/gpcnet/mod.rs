@@ -250,8 +250,10 @@ impl GpcnetConfig {
         c
     }
 
-    /// Keys that are valid but change no traffic here, set to other than their defaults:
-    /// the congestors' keys with `congestors = false`, the eager incast's with the
+    /// Keys that are valid but change nothing here (no output but the config's echo), set
+    /// to other than their defaults: the congestors' sizes, windows and protocol with
+    /// `congestors = false` (not `congestor_kinds`, which still labels the NICs' classes and
+    /// bounds `congestor_frac`), the eager incast's with the
     /// rendezvous protocol or without an incast group, the control messages without a put
     /// or get group, a canary test's keys when `canary_tests` leaves the test out. Warned,
     /// not refused: a sweep may vary the switch with them set.
@@ -269,7 +271,6 @@ impl GpcnetConfig {
         if !self.congestors {
             moot(
                 &[
-                    ("congestor_kinds", self.congestor_kinds != d.congestor_kinds),
                     (
                         "congestor_msg_bytes",
                         self.congestor_msg_bytes != d.congestor_msg_bytes,
