@@ -128,6 +128,9 @@ impl Pattern {
             Pattern::Complement | Pattern::BitReversal | Pattern::Shuffle if !pow2 => Err(format!(
                 "the bit permutations need a power of two NICs, not {nodes}"
             )),
+            Pattern::Tornado { k, n } if k < 2 || n < 1 => Err(format!(
+                "tornado needs k >= 2 and n >= 1 (a k-ary n-cube of k^n = {nodes} NICs), not k = {k}, n = {n}"
+            )),
             Pattern::Tornado { k, n } if k.checked_pow(n) != Some(nodes) => Err(format!(
                 "tornado on a {k}-ary {n}-cube needs {k}^{n} NICs, not {nodes}"
             )),

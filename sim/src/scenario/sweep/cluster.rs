@@ -310,11 +310,27 @@ pub fn parse_time(s: &str) -> Result<String, String> {
     let parts: Vec<&str> = rest.split(':').collect();
     let ok =
         days.is_none_or(nums) && parts.iter().all(|p| nums(p)) && (1..=3).contains(&parts.len());
-    if ok {
-        Ok(s.to_string())
-    } else {
-        Err("must be a Slurm time: MM, MM:SS, HH:MM:SS or D-HH:MM:SS".to_string())
+    if !ok {
+        return Err("must be a Slurm time: MM, MM:SS, HH:MM:SS or D-HH:MM:SS".to_string());
     }
+    // Slurm keeps a time limit as 32-bit minutes
+    let n = |t: &str| t.parse::<u128>().unwrap_or(u128::MAX / 1_000_000);
+    let v: Vec<u128> = parts.iter().map(|p| n(p)).collect();
+    let minutes = match (days.is_some(), v.as_slice()) {
+        (false, [m]) => *m,
+        (false, [m, s]) => m + s / 60,
+        (true, [h]) => h * 60,
+        (true, [h, m]) => h * 60 + m,
+        (_, [h, m, s]) => h * 60 + m + s / 60,
+        _ => unreachable!("one to three parts"),
+    } + days.map_or(0, |d| n(d) * 24 * 60);
+    if minutes > u32::MAX as u128 {
+        return Err(format!(
+            "must be at most {} minutes (Slurm keeps a time limit as 32-bit minutes)",
+            u32::MAX
+        ));
+    }
+    Ok(s.to_string())
 }
 
 /// Checks a `--mem` value: an integer with an optional unit K, M, G or T.
@@ -365,6 +381,9 @@ mod tests {
         assert_eq!(slurm_mem(3.0 * 1024.0 * 1024.0 * 1024.0), "3072M");
         assert!(parse_time("2-12:00:00").is_ok() && parse_time("30").is_ok());
         assert!(parse_time("1:2:3:4").is_err() && parse_time("x").is_err());
+        assert!(parse_time("99999999999:00:00").is_err() && parse_time("4294967295").is_ok());
+        assert!(parse_time("4294967296").is_err() && parse_time("2982617-00:00:00").is_err());
+        assert!(parse_time("2982616-00:00:00").is_ok());
         assert!(parse_mem("2G").is_ok() && parse_mem("512").is_ok());
         assert!(parse_mem("0").is_err() && parse_mem("2GB").is_err() && parse_mem("G").is_err());
         assert!(parse_array_max("0").is_err() && parse_array_max("1000").is_ok());
