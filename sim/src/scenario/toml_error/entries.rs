@@ -147,7 +147,7 @@ pub(super) fn nested_unknown(text: &str, at: usize, what: &str) -> Option<(Strin
     if is_struct(&t, &["kind", "type"]) {
         return None; // the table's own key
     }
-    let path = t
+    let entry = t
         .iter()
         .filter(|(_, v)| is_table_array(v))
         .flat_map(|(name, v)| {
@@ -161,18 +161,8 @@ pub(super) fn nested_unknown(text: &str, at: usize, what: &str) -> Option<(Strin
             e.as_table()
                 .is_some_and(|e| e.contains_key(field) && is_struct(e, &[]))
         })
-        .map(|(name, i, _)| format!("{table}.{name}[{i}]"))?;
+        .map(|(name, i, _)| format!("{name}[{i}]"))?;
     // the element's header, then its `F =` line
-    let mut arrays = Vec::new();
-    let mut offset = 0;
-    for l in text.split('\n') {
-        let t = l.trim_start();
-        if header(t, &mut arrays).as_deref() == Some(path.as_str()) {
-            let h = offset + l.len() - t.len();
-            let from = super::text::entry_in_table(text, h, &format!("unknown field `{field}`"))?;
-            return Some((format!("{path}.{field}"), from));
-        }
-        offset += l.len() + 1;
-    }
-    None
+    let from = entry_of(text, at, &format!("{entry}.{field}"))?;
+    Some((format!("{table}.{entry}.{field}"), from))
 }
