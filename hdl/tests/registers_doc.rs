@@ -174,3 +174,33 @@ fn format_with_an_equals_sign() {
         pft_hdl::regs_gen::render("h").unwrap()
     );
 }
+
+/// `pft-regs --version` and `pft-verilog --design=NAME --flows=N` are read as the clap
+/// tools read them (`--flag=value`; `--version` prints the name and version).
+#[test]
+fn clap_style_flags() {
+    let run = |bin: &str, args: &[&str]| {
+        let o = std::process::Command::new(bin).args(args).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{bin} {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let regs = env!("CARGO_BIN_EXE_pft-regs");
+    let verilog = env!("CARGO_BIN_EXE_pft-verilog");
+    let want = concat!(" ", env!("CARGO_PKG_VERSION"), "\n");
+    assert_eq!(run(regs, &["--version"]), format!("pft-regs{want}"));
+    assert_eq!(run(verilog, &["--version"]), format!("pft-verilog{want}"));
+    let joined = run(verilog, &["--design=ibcc_flows", "--flows=4", "-"]);
+    assert!(
+        joined.contains("module ibcc_flows4"),
+        "{}",
+        &joined[..200.min(joined.len())]
+    );
+    assert_eq!(
+        joined,
+        run(verilog, &["--design", "ibcc_flows", "--flows", "4", "-"])
+    );
+}

@@ -398,6 +398,22 @@ fn trace_cli_cases() -> Vec<Case> {
             .file("ok.csv", OK_STIM)
             .symlink("dl.csv", "nowhere/x.csv"),
         case("TX-27", t, &["--help"]).stdout_full(),
+        // a schedule entry past the run: traced, with a warning
+        case(
+            "TX-28",
+            t,
+            &[
+                "--cycles",
+                "10",
+                "--link-latency",
+                "2",
+                "--drain-schedule",
+                "0:1,10:0.5",
+                "--summary",
+                "o.json",
+            ],
+        )
+        .left(|d| assert!(d.join("o.json").exists(), "no summary")),
         case("TX-17", t, &["--stimulus", "ok.csv", "--summary", "o.json"])
             .file("ok.csv", OK_STIM)
             .stdout_full()

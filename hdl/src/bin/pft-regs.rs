@@ -3,7 +3,8 @@
 //! Python module (`make docs` writes those to hdl/generated/; a test fails when a
 //! checked-in copy is stale).
 //!
-//! Usage: pft-regs [--format md|rdl|sv|vh|h|py] > FILE (`-h`/`--help` prints the usage);
+//! Usage: pft-regs [--format md|rdl|sv|vh|h|py] > FILE (`-h`/`--help` prints the usage,
+//! `-V`/`--version` the version);
 //! any other argument is a usage error (exit status 2), and a failed write to stdout is an
 //! error (exit status 1), never a panic.
 
@@ -15,7 +16,7 @@ use std::io::Write;
 pft_hdl::standard_fds_guard!();
 
 const USAGE: &str =
-    "usage: pft-regs [--format md|rdl|sv|vh|h|py] > FILE   (prints the register map: \
+    "usage: pft-regs [--format md|rdl|sv|vh|h|py] > FILE | --help | --version   (prints the register map: \
 Markdown (default), SystemRDL, SystemVerilog package, Verilog defines, C header, Python module)";
 
 /// The C entry point, so that Rust's runtime does not run first: it would reopen a closed
@@ -49,6 +50,11 @@ fn run() -> Result<(), i32> {
             Ok(()) => Ok(()),
             Err(_) => Err(1),
         };
+    }
+    if args.iter().any(|a| a == "-V" || a == "--version") {
+        // as the clap tools print theirs
+        let v = concat!("pft-regs ", env!("CARGO_PKG_VERSION"));
+        return writeln!(std::io::stdout(), "{v}").map_err(|_| 1);
     }
     let format = match args.as_slice() {
         [] => "md",

@@ -214,6 +214,11 @@ fn run() -> Result<(), i32> {
             continue;
         }
         if !dashdash && s.starts_with('-') && s.len() > 1 {
+            // `--opt=VALUE` is `--opt VALUE`, as for the clap tools
+            let (s, inline) = match s.split_once('=') {
+                Some((k, v)) if k.starts_with("--") => (k.to_string().into(), Some(v.to_string())),
+                _ => (s, None),
+            };
             let takes_value = match s.as_ref() {
                 "--design" | "--family" | "--out-dir" | WIDTH | USER_WIDTH => true,
                 "--list" => false,
@@ -229,7 +234,12 @@ fn run() -> Result<(), i32> {
             if opts.contains_key(s.as_ref()) {
                 return usage_error(&format!("{s} given twice: give it once"));
             }
-            let v = if takes_value {
+            let v = if let Some(v) = inline {
+                if !takes_value {
+                    return usage_error(&format!("{s} takes no value"));
+                }
+                v.into()
+            } else if takes_value {
                 match it.next() {
                     Some(v) => v.clone(),
                     None => return usage_error(&format!("{s} needs a value")),

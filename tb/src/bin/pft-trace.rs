@@ -212,6 +212,14 @@ fn run(a: Args) -> Result<Report> {
             (None, Some(s)) => s,
             _ => anyhow::bail!("closed loop needs exactly one of --drain and --drain-schedule"),
         };
+        if let Some(k) = drain.steps().iter().position(|&(c, _)| c >= cycles) {
+            let (c, p) = drain.steps()[k];
+            warnings.push(format!(
+                "--drain-schedule: entry {} `{c}:{p}` starts at cycle {c}, after the last traced cycle ({}): it and the entries after it change nothing",
+                k + 1,
+                cycles - 1
+            ));
+        }
         let link = LinkConfig {
             latency_cycles: a.link_latency.context("--link-latency is required")?,
             capacity_flits: cfg.regs.credit_limit as u32,
