@@ -669,3 +669,32 @@ fn a_sweeps_points_find_the_scenarios_topology_file() {
     assert!(!run(&net).contains("nothing to do"));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `--array-max`, `--time` and `--mem` with `--emit parallel` change nothing there: the sweep
+/// says so (and not with `--emit slurm`, which uses them).
+#[test]
+fn slurm_flags_with_emit_parallel_are_noted() {
+    let root = tmp("slurm-flags-noted");
+    std::fs::write(root.join("grid.toml"), GRID).unwrap();
+    let note = "--array-max, --time and --mem are for the Slurm script";
+    for (emit, out, noted) in [("parallel", "p", true), ("slurm", "s", false)] {
+        let o = Command::new(PFTSIM)
+            .args([
+                "sweep",
+                SMOKE,
+                "--grid",
+                "grid.toml",
+                "--out",
+                out,
+                "--quiet",
+            ])
+            .args(["--emit", emit, "--array-max", "3", "--mem", "1G"])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "--emit {emit}: {err}");
+        assert_eq!(err.contains(note), noted, "--emit {emit}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -127,9 +127,10 @@ pub enum Cmd {
         /// collect (with the scenario and grid given, they must be that sweep's).
         #[arg(long)]
         resume: bool,
-        /// Slurm: tasks per job array, at most (submit.sh submits several arrays).
-        #[arg(long, value_name = "N", default_value_t = sweep::ARRAY_MAX, value_parser = sweep::cluster::parse_array_max, allow_negative_numbers = true, requires = "emit")]
-        array_max: usize,
+        /// Slurm: tasks per job array, at most (submit.sh submits several arrays)
+        /// [default: 1000].
+        #[arg(long, value_name = "N", value_parser = sweep::cluster::parse_array_max, allow_negative_numbers = true, requires = "emit")]
+        array_max: Option<usize>,
         /// Slurm: `--time` per task (default: from the cost estimate).
         #[arg(long, value_name = "TIME", value_parser = sweep::cluster::parse_time, requires = "emit")]
         time: Option<String>,
@@ -491,6 +492,13 @@ fn main() -> ExitCode {
                     "note: --emit: --jobs and --threads do not apply to the job list (its lines run at --jobs 1 and at the point files' network.threads)"
                 );
             }
+            if *emit == Some(sweep::Emit::Parallel)
+                && (array_max.is_some() || time.is_some() || mem.is_some())
+            {
+                pft_sim::eprintln_safe!(
+                    "note: --emit parallel: --array-max, --time and --mem are for the Slurm script (--emit slurm); parallel.sh does not use them"
+                );
+            }
             sweep_cmd(
             sweep::SweepArgs {
                 scenario: scenario.clone(),
@@ -503,7 +511,7 @@ fn main() -> ExitCode {
                 quiet: opts.quiet,
                 yes: opts.yes,
                 resume: *resume,
-                array_max: *array_max,
+                array_max: array_max.unwrap_or(sweep::ARRAY_MAX),
                 time: time.clone(),
                 mem: mem.clone(),
             },
