@@ -29,7 +29,7 @@ impl FieldError {
     pub fn new(field: &str, got: impl fmt::Display, allowed: impl Into<String>) -> FieldError {
         FieldError {
             field: field.to_string(),
-            got: excerpt(&got.to_string()),
+            got: excerpt(&short_number(got.to_string())),
             allowed: allowed.into(),
         }
     }
@@ -107,6 +107,18 @@ impl fmt::Display for ConfigErrors {
 
 impl std::error::Error for ConfigErrors {}
 
+/// A float that `Display` wrote as a long decimal (`1e-300` as 300 digits) in exponent
+/// form (`1e-300`); any other text as it is. (An integer key's value has at most 20 digits.)
+fn short_number(s: String) -> String {
+    let plain = s
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-');
+    match s.parse::<f64>() {
+        Ok(v) if plain && s.len() > 24 => format!("{v:e}"),
+        _ => s,
+    }
+}
+
 /// `s` as a message may quote it: control characters (terminal escapes, NUL, newlines)
 /// escaped as `\u{..}`/`\n`, and cut after `MAX_EXCERPT_CHARS` characters.
 pub fn excerpt(s: &str) -> String {
@@ -135,6 +147,15 @@ mod tests {
         let long = "x".repeat(1000);
         let e = excerpt(&long);
         assert!(e.ends_with("… (1000 bytes in all)"), "{e}");
+        // a tiny or huge float in exponent form, short numbers as they are
+        assert_eq!(FieldError::new("k", 1e-300, "x").got, "1e-300");
+        assert_eq!(FieldError::new("k", 5e-324, "x").got, "5e-324");
+        assert_eq!(FieldError::new("k", 1.5e300, "x").got, "1.5e300");
+        assert_eq!(FieldError::new("k", 0.25, "x").got, "0.25");
+        assert_eq!(
+            FieldError::new("k", u64::MAX, "x").got,
+            u64::MAX.to_string()
+        );
         assert_eq!(e.chars().filter(|&c| c == 'x').count(), MAX_EXCERPT_CHARS);
         assert_eq!(excerpt("plain text"), "plain text");
     }

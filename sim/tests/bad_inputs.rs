@@ -184,6 +184,7 @@ fn scenario_cases() -> Vec<Case> {
         sc("SC-34", with("name = \"p\"", "name = \"off\"")),
         sc("SC-35", format!("{BASE}[[pft]]\nname = \"p\"\n")),
         sc("SC-36", with("name = \"p\"", "name = \"../p\"")),
+        sc("SC-141", with("name = \"p\"", "th_enter = 40")),
         sc("SC-37", with("name = \"bad\"", "name = \"my run\"")),
         sc(
             "SC-38",
@@ -598,6 +599,13 @@ fn scenario_cases() -> Vec<Case> {
         sc(
             "SC-110",
             format!("{BASE}{CC}kind = \"dcqcn\"\nmin_rate_mbps = 200000.0\n"),
+        ),
+        // rates too small to mean anything (the floor became a rate of 0; the link's range
+        // was printed with hundreds of digits)
+        sc(
+            "SC-142",
+            format!("{BASE}{CC}kind = \"dcqcn\"\nmin_rate_mbps = 5e-324\n")
+                .replace("[network]\n", "[network]\nlink_gbps = 1e-300\n"),
         ),
         sc(
             "SC-111",

@@ -63,7 +63,8 @@ pub struct NetConfig {
     pub flit_bytes: u32,
     /// Link rate, Gb/s: sets the length of a cycle (`flit_bytes * 8 / link_gbps` ns), which
     /// converts time-based parameters (IB CC's CCTI timer) and reports rates in Gb/s. It
-    /// changes no cycle-level behaviour. (0, 100000], default 100 (64 B = 5.12 ns).
+    /// changes no cycle-level behaviour. 0.001..=100000 (1 Mb/s to 100 Tb/s), default 100 (64 B =
+    /// 5.12 ns).
     pub link_gbps: f64,
     /// Largest packet payload, bytes (messages are cut into packets of at most this). A
     /// multiple of `flit_bytes`, at most 65535 flits and at most both buffer sizes. Default
@@ -479,11 +480,13 @@ impl NetConfig {
         }
         let flit_ok = in_range(&mut errs, "flit_bytes", self.flit_bytes, 1, 65536);
         in_range(&mut errs, "threads", self.threads, 1, MAX_THREADS);
-        if !(self.link_gbps > 0.0 && self.link_gbps <= 100_000.0) {
+        // (from 1 Mb/s: a cycle then stays below a second for any flit, and the rates and
+        // times derived from it stay ordinary numbers)
+        if !(self.link_gbps >= 0.001 && self.link_gbps <= 100_000.0) {
             errs.push(bad(
                 "link_gbps",
                 self.link_gbps,
-                "must be in (0, 100000] Gb/s",
+                "must be in 0.001..=100000 Gb/s (1 Mb/s to 100 Tb/s)",
             ));
         }
         let mtu = self.mtu_flits();

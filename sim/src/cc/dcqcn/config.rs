@@ -13,6 +13,8 @@ pub const MAX_BYTES: u64 = 1 << 40;
 pub const MAX_US: f64 = 1_000_000.0;
 /// Largest rate key, Mb/s (the largest `network.link_gbps`).
 pub const MAX_MBPS: f64 = 100_000_000.0;
+/// The least `min_rate_mbps`: 1 b/s.
+pub const MIN_RATE_MBPS: f64 = 1e-6;
 
 /// Keys of a `dcqcn` entry. Integer keys are read wide and range-checked, so an error names
 /// the key and its range.
@@ -169,11 +171,12 @@ impl DcqcnConfig {
                 errs.push(bad(&key(k), v, format!("must be in 0..={MAX_MBPS} (Mb/s)")));
             }
         }
-        if !(self.min_rate_mbps > 0.0 && self.min_rate_mbps <= MAX_MBPS) {
+        // (from 1 b/s: a smaller floor is a rate of 0 in all but name)
+        if !(self.min_rate_mbps >= MIN_RATE_MBPS && self.min_rate_mbps <= MAX_MBPS) {
             errs.push(bad(
                 &key("min_rate_mbps"),
                 self.min_rate_mbps,
-                "must be above 0 and at most network.link_gbps in Mb/s (the line rate)",
+                "must be at least 0.000001 (1 b/s) and at most network.link_gbps in Mb/s (the line rate)",
             ));
         }
         errs
@@ -213,7 +216,7 @@ impl DcqcnConfig {
             errs.push(bad(
                 &format!("{prefix}.min_rate_mbps"),
                 self.min_rate_mbps,
-                format!("must be above 0 and at most {line_mbps} (network.link_gbps in Mb/s)"),
+                format!("must be at least 0.000001 (1 b/s) and at most {line_mbps} (network.link_gbps in Mb/s)"),
             ));
         }
         if !errs.is_empty() {

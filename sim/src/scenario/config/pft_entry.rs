@@ -259,7 +259,14 @@ pub(super) fn check_run_name(name: &str, at: &str, errs: &mut ConfigErrors) {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if !name_ok {
+    if name.is_empty() {
+        // (serde's default: the key is missing, or given as "")
+        errs.push(
+            &format!("{at}.name"),
+            "missing or empty".to_string(),
+            "required: 1-32 characters of A-Z a-z 0-9 _ - (it names an output directory)",
+        );
+    } else if !name_ok {
         errs.push(
             &format!("{at}.name"),
             format!("{name:?}"),
