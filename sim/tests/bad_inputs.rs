@@ -184,6 +184,21 @@ fn scenario_cases() -> Vec<Case> {
         sc("SC-34", with("name = \"p\"", "name = \"off\"")),
         sc("SC-35", format!("{BASE}[[pft]]\nname = \"p\"\n")),
         sc("SC-36", with("name = \"p\"", "name = \"../p\"")),
+        // a PFT rewrite where no run has a PFT block: run as asked, with a warning
+        case("SC-143", PFTSIM, &["check", "s.toml"])
+            .also(&["run", "s.toml", "--out", "o", "--quiet"])
+            .file(
+                "s.toml",
+                BASE.replace("[[pft]]\nname = \"p\"\n", "")
+                    + CC
+                    + "kind = \"ibcc\"\n"
+                    + FAULT
+                    + "kind = \"pft_rewrite\"\nat = 10\npft = { th_enter = 40 }\n",
+            )
+            .left(|d| {
+                let o = d.join("o");
+                assert!(!o.exists() || o.join("summary.json").exists(), "no summary");
+            }),
         sc("SC-141", with("name = \"p\"", "th_enter = 40")),
         sc("SC-37", with("name = \"bad\"", "name = \"my run\"")),
         sc(

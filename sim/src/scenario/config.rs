@@ -271,6 +271,13 @@ impl Scenario {
             WorkloadConfig::Gpcnet(g) => out.extend(g.warnings()),
             _ => {}
         }
+        let pft_runs =
+            !self.pft.is_empty() || self.cc.iter().any(|c| matches!(c.scheme, CcConfig::Pft(_)));
+        for (i, f) in self.network.faults.iter().enumerate() {
+            if !pft_runs && matches!(f, crate::net::FaultSpec::RegRewrite { .. }) {
+                out.push(format!("network.faults[{i}]: a `pft_rewrite` fault rewrites PFT blocks, and this scenario runs none (no [[pft]] entry, no [[cc]] of kind \"pft\"): it changes nothing"));
+            }
+        }
         out
     }
 
