@@ -1,8 +1,9 @@
 //! Keys that are valid but change nothing in the scenario they are in (a GPCNeT
 //! congestor's message size or window with `congestors = false`, the eager window under
-//! the rendezvous protocol, a left-out canary test's keys, a hot stream's `hot_messages`
-//! with `hot_traffic = false`) are warned about by name, and the run with them is the run
-//! without them: four such keys here, every NIC's traffic and `summary.json` but for the
+//! the rendezvous protocol, the congestors' window with only a2a and the eager incast, a
+//! left-out canary test's keys, a hot stream's `hot_messages` with `hot_traffic = false`)
+//! are warned about by name, and the run with them is the run without them: five such keys
+//! here, every NIC's traffic and `summary.json` but for the
 //! config's echo. A workload's own `congestors = false` is kept by every run (it was
 //! overridden: `off` ran the congestors). The shipped scenarios get no such warning.
 
@@ -103,6 +104,15 @@ fn keys_that_change_nothing_are_warned_about_and_change_nothing() {
         &["workload.canary_tests=[\"bandwidth\", \"allreduce\"]"],
         "workload.lat_msg_bytes=64",
         "canary",
+    );
+    moot(
+        smoke,
+        &[
+            "workload.congestor_kinds=[\"a2a\", \"incast\"]",
+            "workload.incast_protocol=\"eager\"",
+        ],
+        "workload.congestor_window=4",
+        "window",
     );
     moot(
         "scenarios/hotspot.toml",

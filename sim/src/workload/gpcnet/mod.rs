@@ -303,6 +303,17 @@ impl GpcnetConfig {
                     "it bounds eager sends, and incast_protocol = \"rendezvous\"",
                 );
             }
+            let windowed = self.congestor_kinds.iter().any(|&k| match k {
+                CongestorKind::A2a => false,
+                CongestorKind::Incast => self.incast_protocol == SendProtocol::Rendezvous,
+                CongestorKind::PutIncast | CongestorKind::GetBcast => true,
+            });
+            if !windowed {
+                moot(
+                    &[("congestor_window", self.congestor_window != d.congestor_window)],
+                    "it sets the operations in flight of the rendezvous incast, put_incast and get_bcast, and congestor_kinds has none of them (a2a exchanges in pairs; the eager incast uses eager_window)",
+                );
+            }
             if !has(CongestorKind::PutIncast) && !has(CongestorKind::GetBcast) {
                 moot(
                     &[("control_msg_bytes", self.control_msg_bytes != d.control_msg_bytes)],
