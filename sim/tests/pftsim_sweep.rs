@@ -698,3 +698,20 @@ fn slurm_flags_with_emit_parallel_are_noted() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `sweep --help` states `--array-max`'s default as the code has it (the flag is an
+/// Option, so clap does not print the default itself).
+#[test]
+fn array_max_help_names_the_default() {
+    let o = Command::new(PFTSIM)
+        .args(["sweep", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    let want = format!("[default: {}]", pft_sim::scenario::sweep::ARRAY_MAX);
+    let at = help.find("--array-max").expect("--array-max in the help");
+    let next = help[at + 2..]
+        .find("\n  -")
+        .map_or(help.len(), |i| at + 2 + i);
+    assert!(help[at..next].contains(&want), "{}", &help[at..next]);
+}

@@ -187,6 +187,21 @@ fn to_file(out: &Path, text: impl FnOnce() -> String) -> Result<(), i32> {
     Ok(())
 }
 
+/// `--opt=VALUE` as (`--opt`, VALUE): split at the first `=` of an argument that starts
+/// with `--` and has a name before it; the value keeps its bytes.
+fn split_value(a: &std::ffi::OsStr) -> Option<(String, std::ffi::OsString)> {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let b = a.as_bytes();
+    let eq = b.iter().position(|&c| c == b'=')?;
+    let key = std::str::from_utf8(&b[..eq]).ok()?;
+    (key.starts_with("--") && key.len() > 2).then(|| {
+        (
+            key.to_string(),
+            std::ffi::OsString::from_vec(b[eq + 1..].to_vec()),
+        )
+    })
+}
+
 /// Exit status 1 or 2 as `Err`.
 fn run() -> Result<(), i32> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
@@ -214,19 +229,21 @@ fn run() -> Result<(), i32> {
             continue;
         }
         if !dashdash && s.starts_with('-') && s.len() > 1 {
-            // `--opt=VALUE` is `--opt VALUE`, as for the clap tools
-            let (s, inline) = match s.split_once('=') {
-                Some((k, v)) if k.starts_with("--") => (k.to_string().into(), Some(v.to_string())),
-                _ => (s, None),
+            let whole = s.clone();
+            // `--opt=VALUE` is `--opt VALUE`, as for the clap tools (the value's bytes kept
+            // as given, UTF-8 or not)
+            let (s, inline) = match split_value(a) {
+                Some((k, v)) => (k.into(), Some(v)),
+                None => (s, None),
             };
             let takes_value = match s.as_ref() {
                 "--design" | "--family" | "--out-dir" | WIDTH | USER_WIDTH => true,
-                "--list" => false,
+                "--list" | "--help" | "--version" => false,
                 f => match aliases.get(f) {
                     Some(v) => *v,
                     None => {
                         return usage_error(&format!(
-                            "unknown option `{s}` (write `-- {s}` for a file of that name)"
+                            "unknown option `{whole}` (write `-- {whole}` for a file of that name)"
                         ))
                     }
                 },
@@ -238,7 +255,10 @@ fn run() -> Result<(), i32> {
                 if !takes_value {
                     return usage_error(&format!("{s} takes no value"));
                 }
-                v.into()
+                if v.is_empty() {
+                    return usage_error(&format!("{s} needs a value"));
+                }
+                v
             } else if takes_value {
                 match it.next() {
                     Some(v) => v.clone(),

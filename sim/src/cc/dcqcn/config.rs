@@ -176,7 +176,7 @@ impl DcqcnConfig {
             errs.push(bad(
                 &key("min_rate_mbps"),
                 self.min_rate_mbps,
-                "must be at least 0.000001 (1 b/s) and at most network.link_gbps in Mb/s (the line rate)",
+                format!("must be at least {MIN_RATE_MBPS:.6} (1 b/s) and at most network.link_gbps in Mb/s (the line rate)"),
             ));
         }
         errs
@@ -216,7 +216,7 @@ impl DcqcnConfig {
             errs.push(bad(
                 &format!("{prefix}.min_rate_mbps"),
                 self.min_rate_mbps,
-                format!("must be at least 0.000001 (1 b/s) and at most {line_mbps} (network.link_gbps in Mb/s)"),
+                format!("must be at least {MIN_RATE_MBPS:.6} (1 b/s) and at most {line_mbps} (network.link_gbps in Mb/s)"),
             ));
         }
         if !errs.is_empty() {

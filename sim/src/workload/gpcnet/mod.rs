@@ -254,8 +254,9 @@ impl GpcnetConfig {
     /// to other than their defaults: the congestors' sizes, windows and protocol with
     /// `congestors = false` (not `congestor_kinds`, which still labels the NICs' classes and
     /// bounds `congestor_frac`), the eager incast's with the
-    /// rendezvous protocol or without an incast group, the control messages without a put
-    /// or get group, a canary test's keys when `canary_tests` leaves the test out. Warned,
+    /// rendezvous protocol or without an incast group, the congestors' window when no
+    /// congestor keeps one (only a2a and the eager incast), the control messages without a
+    /// put or get group, a canary test's keys when `canary_tests` leaves the test out. Warned,
     /// not refused: a sweep may vary the switch with them set.
     pub fn warnings(&self) -> Vec<String> {
         let d = GpcnetConfig::default();
