@@ -500,6 +500,12 @@ fn scenario_cases() -> Vec<Case> {
         set_case("SC-89", "network.mtu_bytes"),
         set_case("SC-90", "cycles.max.x=1"),
         set_case("SC-91", "network.mtu_bytes=65"),
+        // the text with the --set values applied is written out again: its lines are not
+        // the file's, so an error is named by its --set, or quoted from the file itself
+        set_case("SC-144", "network.buffer_flits=-1"),
+        case("SC-145", PFTSIM, &["check", "s.toml", "--set", "seed=3"])
+            .also(&["run", "s.toml", "--out", "o", "--quiet", "--set", "seed=3"])
+            .file("s.toml", with("buffer_flits = 64", "buffer_flits = -5")),
         // one pass reports the network, its faults and the [[cc]] entries together
         sc(
             "SC-92",

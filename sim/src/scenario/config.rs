@@ -220,10 +220,11 @@ impl Scenario {
         sets: &[(String, toml::Value)],
     ) -> Result<Scenario, ScenarioError> {
         let shown = path.display().to_string();
-        let mut text = crate::input::read_to_string(path).map_err(|source| ScenarioError::Io {
+        let file = crate::input::read_to_string(path).map_err(|source| ScenarioError::Io {
             path: shown.clone(),
             source,
         })?;
+        let mut text = file.clone();
         if !sets.is_empty() {
             let sets = super::overrides::paths_from_cwd(sets);
             text =
@@ -236,12 +237,8 @@ impl Scenario {
         let mut s = Scenario::check_text_in(&text, dir).map_err(|r| match r {
             Refused::Parse(message) => ScenarioError::Parse {
                 path: shown.clone(),
-                // the lines quoted are then those of the file as changed
-                message: if sets.is_empty() {
-                    message
-                } else {
-                    format!("with the --set values applied: {message}")
-                },
+                // (the lines of the text as changed are not the file's)
+                message: super::overrides::explain(&file, sets, message),
             },
             Refused::Invalid(problems) => ScenarioError::Invalid {
                 path: shown.clone(),

@@ -96,6 +96,39 @@ pub fn apply(text: &str, sets: &[(String, toml::Value)]) -> Result<String, Strin
     toml::to_string(&t).map_err(|e| e.to_string())
 }
 
+/// The parse error `message` of scenario text `file` with `sets` applied (whose lines are
+/// not the file's: `apply` writes the table out again), made true of what the user wrote.
+/// An error at a key a `--set` gave names that `--set`; one that the file has alone is the
+/// file's own, with its lines; any other is said to be about the changed text.
+pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> String {
+    if sets.is_empty() {
+        return message;
+    }
+    let key = message
+        .strip_prefix('`')
+        .and_then(|m| m.split_once('`'))
+        .map(|(k, rest)| (k.to_string(), rest.lines().next().unwrap_or("").to_string()));
+    if let Some((key, rest)) = &key {
+        let under = |k: &str| {
+            key == k || key.starts_with(&format!("{k}.")) || key.starts_with(&format!("{k}["))
+        };
+        if let Some((k, v)) = sets.iter().rev().find(|(k, _)| under(k)) {
+            let reason = match rest.strip_prefix(" (line ") {
+                Some(r) => r.split_once("): ").map_or(r, |(_, why)| why),
+                None => rest.strip_prefix(": ").unwrap_or(rest),
+            };
+            return format!("`{key}` (set by --set {k}={v}): {reason}");
+        }
+        if let Err(e) = toml::from_str::<super::Scenario>(file) {
+            let own = super::toml_error::message(file, &e);
+            if own.starts_with(&format!("`{key}` ")) || own.starts_with(&format!("`{key}`:")) {
+                return own;
+            }
+        }
+    }
+    format!("with the --set values applied: {message}")
+}
+
 /// The keys that name a file, taken from the scenario file's directory when relative.
 const PATH_KEYS: [&str; 2] = ["network.topology.path", "workload.path"];
 
