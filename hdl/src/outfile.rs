@@ -110,6 +110,28 @@ pub fn resolve(path: &Path) -> PathBuf {
     p
 }
 
+/// The first path on `path`'s chain of symbolic links that lies in a directory of `/proc`
+/// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, or a link to one): a process's open
+/// descriptor, whose file (a pipe, a terminal, a file opened with `>>`) renaming a new file
+/// over it would replace.
+fn through_descriptor(path: &Path) -> Option<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+        let dir = fs::canonicalize(dir.unwrap_or(Path::new("."))).ok();
+        if dir.is_some_and(|d| d.starts_with("/proc")) {
+            return Some(p);
+        }
+        let t = fs::read_link(&p).ok()?;
+        p = if t.is_absolute() {
+            t
+        } else {
+            p.parent().unwrap_or(Path::new("")).join(t)
+        };
+    }
+    None
+}
+
 /// The file `path` names in the end, as one absolute path: a symbolic link's target (links
 /// to links followed), with `.` and `..` taken out and the links among the directories that
 /// exist resolved (`Path::canonicalize` on the nearest existing ancestor, the missing rest
@@ -216,6 +238,15 @@ pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
     }
     if path.as_os_str() == "-" {
         return Err(refuse(path, "`-` is not standard output here: name a file"));
+    }
+    if let Some(fd) = through_descriptor(path) {
+        return Err(refuse(
+            path,
+            format!(
+                "it is an open descriptor of this process ({}): the output is written to a new file renamed into place, which would replace whatever the descriptor points to; name that file, or redirect the command's output",
+                fd.display()
+            ),
+        ));
     }
     let target = resolve(path);
     // a link to nothing: writing through it would create its target's directories,
@@ -502,6 +533,11 @@ mod tests {
         assert!(check(&link, &[&input]).is_err());
         let e = check(&d, &[]).unwrap_err().to_string();
         assert!(e.contains("a directory"), "{e}");
+        // a descriptor's file would be replaced by the rename: refused, however named
+        for fd in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/2", "/dev/stdin"] {
+            let e = check(Path::new(fd), &[]).unwrap_err().to_string();
+            assert!(e.contains("open descriptor of this process"), "{fd}: {e}");
+        }
         let e = check(Path::new("/dev/null"), &[]).unwrap_err().to_string();
         assert!(e.contains("a device"), "{e}");
         let e = check(&input.join("x.csv"), &[]).unwrap_err().to_string();

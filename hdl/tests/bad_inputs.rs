@@ -59,6 +59,7 @@ fn tool_cases() -> Vec<Case> {
             .also(&["--pipelined=1", "-"])
             .also(&["--help=1"]),
         case("HX-20", v, &["--design="]).also(&["--design=pft_axis", "--data-width=", "-"]),
+        case("HX-21", v, &["/dev/stdout"]).also(&["/proc/self/fd/1"]),
         case("HX-16", v, &["l.v"]).symlink("l.v", "missing/deep/y.v"),
         case("HX-17", v, &["--family", "pft", "--out-dir", ""]).left(|d| {
             assert!(

@@ -959,6 +959,11 @@ fn cli_cases() -> Vec<Case> {
             "[cycles]\nmax = 2000000\n[network]\ntopology = { kind = \"single_switch\", nodes = 64 }\n\
              [workload]\nkind = \"motif\"\nmotif = \"alltoall\"\niterations = 100000\n",
         ),
+        case("SX-35", p, &["trace-write", "s.toml", "--out", "/dev/stdout"]).file(
+            "s.toml",
+            "[cycles]\nmax = 2000\n[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n\
+             [workload]\nkind = \"motif\"\nmotif = \"alltoall\"\niterations = 1\n",
+        ),
         case("SX-33", p, &["--help"])
             .stdout_full()
             .also(&["run", "--help"]),

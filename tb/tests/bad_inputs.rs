@@ -394,6 +394,16 @@ fn trace_cli_cases() -> Vec<Case> {
             ],
         ),
         case("TX-25", t, &["--stimulus", "ok.csv", "--out", "-"]).file("ok.csv", OK_STIM),
+        // a descriptor's file (here the harness's pipe) would be replaced by the rename
+        case(
+            "TX-29",
+            t,
+            &["--stimulus", "ok.csv", "--out", "/dev/stdout"],
+        )
+        .file("ok.csv", OK_STIM)
+        .also(&["--stimulus", "ok.csv", "--summary", "/dev/fd/2"])
+        .also(&["--stimulus", "ok.csv", "--vcd", "dl.vcd"])
+        .symlink("dl.vcd", "/proc/self/fd/1"),
         case("TX-26", t, &["--stimulus", "ok.csv", "--out", "dl.csv"])
             .file("ok.csv", OK_STIM)
             .symlink("dl.csv", "nowhere/x.csv"),
