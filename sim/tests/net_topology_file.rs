@@ -338,6 +338,16 @@ fn malformed_files_are_refused_naming_the_line_and_the_reason() {
         Graph::parse(twice, 64, 4096).unwrap(),
         Graph::parse(once, 64, 4096).unwrap()
     );
+    // lines ended by CR LF or by a lone CR are the lines ended by LF (a lone CR was taken
+    // for a space: every NIC landed on the first router)
+    let lf = "router 0 node 0 node 1 router 1\nrouter 1 node 2 node 3\n";
+    for other in [lf.replace('\n', "\r\n"), lf.replace('\n', "\r")] {
+        assert_eq!(
+            Graph::parse(&other, 64, 4096).unwrap(),
+            Graph::parse(lf, 64, 4096).unwrap(),
+            "{other:?}"
+        );
+    }
     // radix above the limit
     let star: String = std::iter::once("router 0".to_string())
         .chain((0..5).map(|n| format!(" node {n}")))

@@ -103,8 +103,10 @@ impl Graph {
                 named_at[r as usize] = line;
             }
         };
-        // a byte-order mark (an editor's) is not part of the first line
+        // a byte-order mark (an editor's) is not part of the first line; a lone CR (an old
+        // Mac editor's) ends a line, as CRLF and LF do
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
         // the line that first named each router (for the errors about a router as a whole)
         let mut named_at: Vec<usize> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
