@@ -210,7 +210,7 @@ fn adaptive_cdg(
 fn shortest_adaptive_offers_the_least_delay_ports_on_acyclic_rising_lanes() {
     for (name, text, mixed) in graphs() {
         let g = graph(&text);
-        let vcs = g.lanes_needed(DEFAULT);
+        let vcs = g.lanes_needed(DEFAULT, u32::MAX);
         let c = cfg(name, &text, Routing::ShortestAdaptive, vcs);
         c.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         let t = Topology::for_net(&c);
@@ -256,7 +256,10 @@ fn shortest_adaptive_needs_the_hops_of_the_longest_least_delay_path() {
     // channel 0 -> 1: five hops the other way round (diameter 3)
     for (name, want) in [("triangle", 2), ("slow-ring", 5)] {
         let text = graphs().into_iter().find(|g| g.0 == name).unwrap().1;
-        assert_eq!(graph(&text).lanes_needed(DEFAULT), want, "{name}");
+        assert_eq!(graph(&text).lanes_needed(DEFAULT, u32::MAX), want, "{name}");
+        // above `most` the diameter, a lower bound, without the search from every router
+        let d = graph(&text).diameter();
+        assert_eq!(graph(&text).lanes_needed(DEFAULT, d - 1), d, "{name}");
         let e = cfg(name, &text, Routing::ShortestAdaptive, want - 1)
             .validate()
             .unwrap_err()
@@ -289,7 +292,7 @@ fn both_run_lossless_on_least_delay_paths_at_any_thread_count() {
         anynet_write::write_config(&df2, Some(10), Some(100)),
     ));
     for (name, text) in all {
-        let vcs = graph(&text).lanes_needed(DEFAULT).max(2);
+        let vcs = graph(&text).lanes_needed(DEFAULT, u32::MAX).max(2);
         for routing in [Routing::ShortestAdaptive, Routing::ShortestUpdown] {
             let mut c = cfg(&format!("run-{name}"), &text, routing, vcs);
             c.vc_buf_flits = Some(256);

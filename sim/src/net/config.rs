@@ -529,11 +529,25 @@ impl NetConfig {
             }
         }
         // The topology, built once for the checks that need it (lanes per switch, fault
-        // references).
-        let topo = topo_ok.then(|| super::topology::Topology::for_net(self));
-        if let Some(t) = &topo {
-            let radix = t.switches().iter().map(|s| s.radix).max().unwrap_or(1);
+        // references). A file's radix is read off its graph: a file whose routing the lanes
+        // refuse is not built (its tables take a search from every router, minutes on a
+        // large file); its fault references are checked once the routing is fixed.
+        let mut topo = None;
+        if topo_ok {
+            let radix = match &self.topology {
+                TopologyConfig::File { graph: Some(g), .. } => g.max_radix(),
+                _ => {
+                    let t = super::topology::Topology::for_net(self);
+                    let r = t.switches().iter().map(|s| s.radix).max().unwrap_or(1);
+                    topo = Some(t);
+                    r
+                }
+            };
+            let before = errs.len();
             super::lanes::errors(self, radix, mtu_ok.then_some(mtu), &mut errs);
+            if topo.is_none() && errs.len() == before {
+                topo = Some(super::topology::Topology::for_net(self));
+            }
         }
         if self.vcs.is_some() {
             if self.voq {

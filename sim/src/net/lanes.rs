@@ -384,7 +384,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
                     ));
                 }
             } else {
-                let need = g.lanes_needed(cfg.link_latency_cycles);
+                let need = g.lanes_needed(cfg.link_latency_cycles, MAX_VCS);
                 let why = "one lane per router-to-router hop of the longest path it routes";
                 match cfg.vcs {
                     // no lane count is enough: the routing, not `vcs`, is what to change
@@ -542,7 +542,7 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     // for `vcs`; here for the classes of `ack_vcs`)
     let file_need = match topo {
         TopologyConfig::File { graph: Some(g), .. } if routing.lane_per_hop() => {
-            Some(g.lanes_needed(cfg.link_latency_cycles))
+            Some(g.lanes_needed(cfg.link_latency_cycles, MAX_VCS))
         }
         _ => None,
     };

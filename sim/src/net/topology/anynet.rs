@@ -342,6 +342,16 @@ impl Graph {
         self.links.len() as u32
     }
 
+    /// The most ports of a router (its NICs and its links), as the built topology has them.
+    pub fn max_radix(&self) -> u32 {
+        self.nics
+            .iter()
+            .zip(&self.links)
+            .map(|(n, l)| (n.len() + l.len()) as u32)
+            .max()
+            .unwrap_or(1)
+    }
+
     /// NICs.
     pub fn nodes(&self) -> u32 {
         self.nic_router.len() as u32
@@ -406,10 +416,13 @@ impl Graph {
     /// The lanes a lane-per-hop routing needs on this graph (at least 1): the most
     /// router-to-router hops of a path it takes. `shortest`, `shortest_rising` and
     /// `shortest_adaptive` take least-delay paths (`delays_to`): the diameter when every
-    /// channel has one latency.
-    pub fn lanes_needed(&self, default: u32) -> u32 {
-        if self.one_latency(default) {
-            return self.diameter().max(1);
+    /// channel has one latency. Above `most` (no lane count is enough), the diameter, a
+    /// lower bound, at once: a least-delay path takes at least the fewest hops, and the
+    /// search from every router takes minutes on a large file.
+    pub fn lanes_needed(&self, default: u32, most: u32) -> u32 {
+        let diameter = self.diameter().max(1);
+        if self.one_latency(default) || diameter > most {
+            return diameter;
         }
         let hops = (0..self.routers()).flat_map(|t| self.delays_to(t, default));
         hops.map(|d| d.1).max().unwrap_or(0).max(1)
