@@ -254,6 +254,7 @@ fn scenario_cases() -> Vec<Case> {
             ),
         ),
         // malformed topology files (BookSim's anynet format): the line and the reason
+        sc("SC-146", ON_FILE.replace("t.net", "")),
         sc("SC-129", ON_FILE)
         .file("t.net", "router 0 node 0 node 1\nrouter 1 node 1 router 0\n"),
         sc("SC-130", ON_FILE)

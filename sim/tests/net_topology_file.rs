@@ -297,7 +297,7 @@ fn malformed_files_are_refused_naming_the_line_and_the_reason() {
         (
             "router 0 node 0 node 2 router 1\nrouter 1 node 3\n",
             0,
-            "node 1 is missing",
+            "node 1 is missing: NICs are numbered 0.. without gaps (3 named, the highest 3)",
         ),
         (
             "router 0 node 0 node 1 5 router 1\nrouter 1\n",

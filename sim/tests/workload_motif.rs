@@ -227,6 +227,13 @@ fn bad_traces_are_refused_with_their_line() {
             "unknown operation `sned`",
         ),
         ("ranks 2\n0 send 1\n", 2, "missing the size in bytes"),
+        // a second rank count; a byte-order mark inside the file shown as an escape
+        ("ranks 2\nranks 3\n", 2, "a second `ranks` line"),
+        (
+            "ranks 2\n\u{feff}0 iter\n",
+            2,
+            "the rank `\\u{feff}0` is not",
+        ),
         ("ranks 2\n0 iter\n1 wait\n", 3, "rank 1 has 0 `iter` lines"),
         (
             "ranks 2\n0 iter\n1 iter\n1 wait\n",

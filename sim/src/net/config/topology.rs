@@ -244,6 +244,11 @@ impl TopologyConfig {
     /// `errors`. Other topologies: nothing.
     pub fn resolve(&mut self, base: Option<&std::path::Path>) {
         if let TopologyConfig::File { path, graph } = self {
+            if path.is_empty() {
+                // (not the scenario's directory: `read_file` names the empty path)
+                *graph = None;
+                return;
+            }
             let p = std::path::Path::new(path.as_str());
             let full = match base {
                 Some(b) if p.is_relative() => b.join(p),
@@ -259,6 +264,9 @@ impl TopologyConfig {
     /// Reads and parses an `anynet` file.
     fn read_file(path: &str) -> Result<crate::net::topology::anynet::Graph, String> {
         const MAX_BYTES: u64 = 1 << 28;
+        if path.is_empty() {
+            return Err("the path is empty: name the topology file".into());
+        }
         let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
         if meta.len() > MAX_BYTES {
             return Err(format!(
@@ -394,7 +402,7 @@ impl TopologyConfig {
                     };
                     errs.push(bad(
                         "topology.path",
-                        path,
+                        if path.is_empty() { "\"\"" } else { path.as_str() },
                         format!("a file in BookSim's anynet format (docs/network.md, \"Topologies from a file\"): {why}"),
                     ));
                 }

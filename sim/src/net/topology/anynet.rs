@@ -277,8 +277,9 @@ impl Graph {
             return Err(err(
                 0,
                 format!(
-                    "node {n} is missing: NICs are numbered 0.. without gaps ({} named)",
-                    nic_router.len()
+                    "node {n} is missing: NICs are numbered 0.. without gaps ({} named, the highest {})",
+                    nic_router.iter().filter(|r| r.is_some()).count(),
+                    nic_router.len() - 1
                 ),
             ));
         }

@@ -119,6 +119,12 @@ impl Trace {
                 cuts = vec![vec![0]; n as usize];
                 continue;
             };
+            if first == "ranks" {
+                return err(
+                    ln,
+                    "a second `ranks` line: the rank count is given once, first",
+                );
+            }
             let rank: u32 = num(Some(first), "the rank", &format!("0..={}", n - 1), ln)?;
             if rank >= n {
                 return err(
@@ -420,7 +426,7 @@ impl TraceConfig {
                 if t.ranks > nodes {
                     e.push(
                         "path",
-                        format!("a trace of {} ranks", t.ranks),
+                        format!("{} (a trace of {} ranks)", self.path, t.ranks),
                         format!("allowed at most the NIC count, {nodes}, ranks"),
                     );
                 }
