@@ -255,6 +255,16 @@ fn scenario_cases() -> Vec<Case> {
         ),
         // malformed topology files (BookSim's anynet format): the line and the reason
         sc("SC-146", ON_FILE.replace("t.net", "")),
+        // a lane key off the lane router and a fault on a switch the file lacks: one pass
+        // (the file's topology is built for its fault references unless its lanes fail)
+        sc(
+            "SC-147",
+            ON_FILE.replace(
+                "[workload]",
+                "head_latency_cycles = 2\n[[network.faults]]\nkind = \"link_pause\"\nlink = { switch = 99, port = 0 }\nduration = 10\n[workload]",
+            ),
+        )
+        .file("t.net", "router 0 node 0 router 1\nrouter 1 node 1\n"),
         sc("SC-129", ON_FILE)
         .file("t.net", "router 0 node 0 node 1\nrouter 1 node 1 router 0\n"),
         sc("SC-130", ON_FILE)

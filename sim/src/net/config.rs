@@ -529,8 +529,8 @@ impl NetConfig {
             }
         }
         // The topology, built once for the checks that need it (lanes per switch, fault
-        // references). A file's radix is read off its graph: a file whose routing the lanes
-        // refuse is not built (its tables take a search from every router, minutes on a
+        // references). A file's radix is read off its graph: a file whose routing or lane
+        // count the lanes refuse is not built (its tables take a search from every router, minutes on a
         // large file); its fault references are checked once the routing is fixed.
         let mut topo = None;
         if topo_ok {
@@ -545,7 +545,10 @@ impl NetConfig {
             };
             let before = errs.len();
             super::lanes::errors(self, radix, mtu_ok.then_some(mtu), &mut errs);
-            if topo.is_none() && errs.len() == before {
+            let lanes_refused = errs[before..]
+                .iter()
+                .any(|e| e.field == "routing" || e.field == "vcs");
+            if topo.is_none() && !lanes_refused {
                 topo = Some(super::topology::Topology::for_net(self));
             }
         }

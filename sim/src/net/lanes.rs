@@ -575,6 +575,8 @@ pub(crate) fn errors(cfg: &NetConfig, radix: u32, mtu: Option<u32>, errs: &mut V
     if let Some(c) = cfg.ack_vcs {
         if cfg.ack_bytes.is_none() {
             errs.push(bad("ack_vcs", c, "needs `ack_bytes` (the ACKs it carries)"));
+        } else if need > MAX_VCS {
+            // the routing is refused (no lane count is enough; `need` a lower bound then)
         } else if v < 2 * need {
             // no value of ack_vcs fits: the lanes are too few
             errs.push(bad(

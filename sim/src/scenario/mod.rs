@@ -633,9 +633,10 @@ fn compare_runs(
 /// `s` with control characters shown as escapes (`\u{1b}`), so that a value from a file
 /// never drives the terminal, a CSV or an SVG.
 pub fn sanitize(s: &str) -> String {
-    // bidirectional overrides reorder what a terminal shows, and zero-width characters (a
-    // byte-order mark inside a file) show nothing: escaped like controls
-    let bidi = |c: char| matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}');
+    // bidirectional overrides reorder what a terminal shows, and a zero-width space or
+    // joiner (a byte-order mark inside a file) shows nothing: escaped like controls (not
+    // ZWNJ and ZWJ, which scripts and emoji need)
+    let bidi = |c: char| matches!(c, '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
     s.chars()
         .flat_map(|c| {
             if c.is_control() || bidi(c) {

@@ -119,9 +119,18 @@ pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> S
             };
             return format!("`{key}` (set by --set {k}={v}): {reason}");
         }
+        // the same error (key and reason) in the file alone: the file's, with its lines
+        let why = |m: &str| {
+            let first = m.lines().next().unwrap_or("").to_string();
+            first
+                .split_once("): ")
+                .map_or(first.clone(), |(_, w)| w.to_string())
+        };
         if let Err(e) = toml::from_str::<super::Scenario>(file) {
             let own = super::toml_error::message(file, &e);
-            if own.starts_with(&format!("`{key}` ")) || own.starts_with(&format!("`{key}`:")) {
+            let same_key =
+                own.starts_with(&format!("`{key}` ")) || own.starts_with(&format!("`{key}`:"));
+            if same_key && why(&own) == why(&message) {
                 return own;
             }
         }

@@ -278,7 +278,12 @@ impl TopologyConfig {
         let text = String::from_utf8(bytes).map_err(|e| {
             // the line, as every other refusal of the file names one
             let at = e.utf8_error().valid_up_to();
-            let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            // (a line ends at LF, CRLF or a lone CR, as the parser reads it)
+            let b = &e.as_bytes()[..at];
+            let line = (0..b.len())
+                .filter(|&i| b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')))
+                .count()
+                + 1;
             format!("line {line}: not UTF-8 text (byte {} of the file)", at + 1)
         })?;
         crate::net::topology::anynet::Graph::parse(&text, MAX_RADIX, MAX_NODES)

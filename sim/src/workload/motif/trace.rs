@@ -397,6 +397,11 @@ impl TraceConfig {
     /// Makes a relative `path` absolute from `base` (None: the current directory) and
     /// reads the file; `validate` reports a file that cannot be read or parsed.
     pub fn resolve(&mut self, base: Option<&std::path::Path>) {
+        if self.path.is_empty() {
+            // (not the scenario's directory)
+            self.loaded = Some(Err("the path is empty: name the trace file".into()));
+            return;
+        }
         let p = std::path::Path::new(self.path.as_str());
         let full = match base {
             Some(b) if p.is_relative() => b.join(p),
