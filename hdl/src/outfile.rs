@@ -96,18 +96,23 @@ fn kind_of(m: &fs::Metadata) -> &'static str {
 pub fn resolve(path: &Path) -> PathBuf {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
-        match fs::read_link(&p) {
-            Ok(t) => {
-                p = if t.is_absolute() {
-                    t
-                } else {
-                    p.parent().unwrap_or(Path::new("")).join(t)
-                }
-            }
-            Err(_) => break,
+        match link_target(&p) {
+            Some(t) => p = t,
+            None => break,
         }
     }
     p
+}
+
+/// Where the symbolic link `p` points, as a path (relative targets taken from the link's
+/// directory); None when `p` is not a link.
+fn link_target(p: &Path) -> Option<PathBuf> {
+    let t = fs::read_link(p).ok()?;
+    Some(if t.is_absolute() {
+        t
+    } else {
+        p.parent().unwrap_or(Path::new("")).join(t)
+    })
 }
 
 /// The first path on `path`'s chain of symbolic links that lies in a directory of `/proc`
@@ -122,12 +127,7 @@ fn through_descriptor(path: &Path) -> Option<PathBuf> {
         if dir.is_some_and(|d| d.starts_with("/proc")) {
             return Some(p);
         }
-        let t = fs::read_link(&p).ok()?;
-        p = if t.is_absolute() {
-            t
-        } else {
-            p.parent().unwrap_or(Path::new("")).join(t)
-        };
+        p = link_target(&p)?;
     }
     None
 }

@@ -104,38 +104,34 @@ pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> S
     if sets.is_empty() {
         return message;
     }
-    let key = message
-        .strip_prefix('`')
-        .and_then(|m| m.split_once('`'))
-        .map(|(k, rest)| (k.to_string(), rest.lines().next().unwrap_or("").to_string()));
-    if let Some((key, rest)) = &key {
+    if let Some((key, reason)) = key_and_reason(&message) {
         let under = |k: &str| {
             key == k || key.starts_with(&format!("{k}.")) || key.starts_with(&format!("{k}["))
         };
         if let Some((k, v)) = sets.iter().rev().find(|(k, _)| under(k)) {
-            let reason = match rest.strip_prefix(" (line ") {
-                Some(r) => r.split_once("): ").map_or(r, |(_, why)| why),
-                None => rest.strip_prefix(": ").unwrap_or(rest),
-            };
             return format!("`{key}` (set by --set {k}={v}): {reason}");
         }
         // the same error (key and reason) in the file alone: the file's, with its lines
-        let why = |m: &str| {
-            let first = m.lines().next().unwrap_or("").to_string();
-            first
-                .split_once("): ")
-                .map_or(first.clone(), |(_, w)| w.to_string())
-        };
         if let Err(e) = toml::from_str::<super::Scenario>(file) {
             let own = super::toml_error::message(file, &e);
-            let same_key =
-                own.starts_with(&format!("`{key}` ")) || own.starts_with(&format!("`{key}`:"));
-            if same_key && why(&own) == why(&message) {
+            if key_and_reason(&own) == Some((key, reason)) {
                 return own;
             }
         }
     }
     format!("with the --set values applied: {message}")
+}
+
+/// A parse error's key and reason, from its first line: `` `KEY` (line L, column C): WHY ``
+/// or `` `KEY`: WHY `` (None for a message that names no key first).
+fn key_and_reason(message: &str) -> Option<(&str, &str)> {
+    let (key, rest) = message.strip_prefix('`')?.split_once('`')?;
+    let rest = rest.lines().next().unwrap_or("");
+    let reason = match rest.strip_prefix(" (line ") {
+        Some(r) => r.split_once("): ").map_or(r, |(_, why)| why),
+        None => rest.strip_prefix(": ").unwrap_or(rest),
+    };
+    Some((key, reason))
 }
 
 /// The keys that name a file, taken from the scenario file's directory when relative.
