@@ -517,6 +517,10 @@ fn scenario_cases() -> Vec<Case> {
         case("SC-145", PFTSIM, &["check", "s.toml", "--set", "seed=3"])
             .also(&["run", "s.toml", "--out", "o", "--quiet", "--set", "seed=3"])
             .file("s.toml", with("buffer_flits = 64", "buffer_flits = -5")),
+        // a --set value that starts as an array is one (it was taken for the string "[0,");
+        // a date in the file is named a date-time (serde called it a map)
+        set_case("SC-148", "timeseries.nics=[0,"),
+        sc("SC-149", with("name = \"bad\"", "name = 1979-05-27")),
         // one pass reports the network, its faults and the [[cc]] entries together
         sc(
             "SC-92",

@@ -511,6 +511,25 @@ fn cases() -> Vec<Case> {
             "SW-37",
             "sed -i 's/\"finished\": true/\"finished\": \"yes\"/' o/runs/p0000-s3/summary.json",
         ),
+        // a summary that is not JSON: listed with the runs to run again, and `--resume`
+        // runs it again (it used to be taken for finished, so that `--resume` refused the
+        // same summary and never ran it)
+        collect_damaged("SW-38", "echo garbage > o/runs/p0000-s3/summary.json"),
+        case(
+            "SW-39",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && echo garbage > o/runs/p0000-s3/summary.json && \"$PFTSIM\" sweep s.toml --grid g.toml --out o --resume --quiet >/dev/null && \"$PFTSIM\" sweep --collect --out o",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            let s = std::fs::read_to_string(d.join("o/runs/p0000-s3/summary.json")).unwrap();
+            assert!(s.contains("\"finished\": true"), "not run again: {s}");
+        }),
         // a plan that is not a plain file is never opened (a FIFO would block the run)
         case(
             "SW-31",

@@ -146,7 +146,8 @@ pub fn finished_run_in(sc: &Scenario, name: &str, dir: &Path) -> bool {
             && m.command == "run"
             && m.scenario_sha256 == output::scenario_sha256(sc)
             && m.runs.first().map(String::as_str) == Some(name)
-            && dir.join("summary.json").is_file()
+            // a summary a sweep's row cannot read (truncated, edited) is run again
+            && sweep::collect::read_brief(&dir.join("summary.json")).is_ok()
     })
 }
 

@@ -5,7 +5,9 @@
 //! validated like the file itself, and the run's summary.json records the values used.
 
 /// Parses `KEY=VALUE`. VALUE is a TOML value (`64`, `0.5`, `true`, `[1, 2]`,
-/// `"text"`); a bare word that is not one is taken as a string (`kind=hotspot`).
+/// `"text"`); a bare word that is not one is taken as a string (`kind=hotspot`), and so is
+/// a date (`name=2026-12-03`: no key takes a TOML date-time). A value that starts as an
+/// array, an inline table or a quoted string must parse as one.
 pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
     let (key, value) = s
         .split_once('=')
@@ -40,7 +42,19 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
         ));
     }
     let v = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
+        // no key takes a date-time: `name=2026-12-03` is the word
+        Ok(t) if matches!(t.get("v"), Some(toml::Value::Datetime(_))) && t.len() == 1 => {
+            toml::Value::String(value.to_string())
+        }
         Ok(mut t) if t.len() == 1 => t.remove("v").expect("the key just parsed"),
+        // an array, an inline table or a quoted string that does not parse is no word
+        Err(e) if value.starts_with(['[', '{', '"', '\'']) => {
+            let why: Vec<&str> = e.message().lines().map(str::trim).collect();
+            return Err(format!(
+                "`{key}` = {value}: not a TOML value: {}",
+                why.join("; ")
+            ));
+        }
         // a number TOML cannot hold is no word: say so rather than quote it
         _ if value
             .strip_prefix(['+', '-'])
@@ -204,6 +218,11 @@ mod tests {
             toml::Value::String("hotspot".into())
         );
         assert!(parse_set("cycles.stop_when_finished=false").unwrap().1 == false.into());
+        // a date is the word (no key takes a date-time)
+        assert_eq!(
+            parse_set("name=2026-12-03").unwrap().1,
+            toml::Value::String("2026-12-03".into())
+        );
     }
 
     #[test]
@@ -235,6 +254,11 @@ mod tests {
                 e.starts_with(&format!("`{}`", v.split('=').next().unwrap())),
                 "{e}"
             );
+        }
+        // a broken array, table or string is not taken for a word
+        for v in ["[0,", "{a=1", "\"ab", "'ab"] {
+            let e = parse_set(&format!("timeseries.nics={v}")).unwrap_err();
+            assert!(e.contains("not a TOML value"), "{v}: {e}");
         }
         let e = apply("[cycles]\nmax = 1\n", &[("cycles.max.x".into(), 1.into())]).unwrap_err();
         assert!(

@@ -83,6 +83,13 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
     let Some(span) = e.span() else {
         return quote_safely(&what);
     };
+    // serde sees a TOML date-time as a map: say what the file holds
+    if let Some(rest) = what.strip_prefix("invalid type: map, ") {
+        let value = text.get(span.clone()).unwrap_or("").trim();
+        if value.parse::<toml::value::Datetime>().is_ok() {
+            what = format!("invalid type: date-time {value}, {rest}");
+        }
+    }
     let mut at = floor_boundary(text, span.start);
     let mut span_end = span.end;
     // serde reports an error in any entry of an array of tables at the array's first

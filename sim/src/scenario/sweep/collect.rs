@@ -52,7 +52,10 @@ pub fn missing(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Missing>> {
                 None => format!("{}, not finished", m.status.name()),
             }),
             Some(_) if !d.join("summary.json").is_file() => Some("no summary.json".to_string()),
-            Some(_) => None,
+            // a summary a row cannot read (truncated, edited): `--resume` runs it again
+            Some(_) => read_brief(&d.join("summary.json"))
+                .err()
+                .map(|e| sanitize(&format!("{e:#}"))),
         };
         if let Some(why) = why {
             out.push(Missing {
@@ -159,7 +162,7 @@ pub fn missing_message(plan: &Plan, dir: &Path, miss: &[Missing]) -> String {
 
 /// The numbers of one run's `summary.json` a sweep row needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Brief {
+pub(crate) struct Brief {
     lat: Option<f64>,
     bw: Option<f64>,
     cong: f64,
@@ -168,7 +171,7 @@ struct Brief {
     cycles: u64,
 }
 
-fn read_brief(path: &Path) -> anyhow::Result<Brief> {
+pub(crate) fn read_brief(path: &Path) -> anyhow::Result<Brief> {
     let shown = path.display();
     // a run's own file: never read through a link, nor a directory, a device or a FIFO
     anyhow::ensure!(

@@ -33,6 +33,12 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "invalid value: integer `-1`, expected u64",
             "`network.faults[1].start` (line 11, column 1): invalid value: integer `-1`, expected an integer in the field's range: must be below cycles.max = 2000",
         ),
+        // a date-time where a string goes: serde calls it a map; the message says what it is
+        (
+            "name = 1979-05-27\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: map, expected a string",
+            "`name` (line 1, column 8): invalid type: date-time 1979-05-27, expected a string",
+        ),
         // a field of an inline topology table: named, with its range, pointed at
         (
             "[network]\ntopology = { kind = \"torus\", k = 4.5, n = 2 }\n[workload]\nkind = \"uniform\"\n",
