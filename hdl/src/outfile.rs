@@ -243,7 +243,7 @@ pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
         return Err(refuse(
             path,
             format!(
-                "it is an open descriptor of this process ({}): the output is written to a new file renamed into place, which would replace whatever the descriptor points to; name that file, or redirect the command's output",
+                "it is an open descriptor of a process ({}): the output is written to a new file renamed into place, which would replace whatever the descriptor points to; name that file, or redirect the command's output",
                 fd.display()
             ),
         ));
@@ -536,7 +536,7 @@ mod tests {
         // a descriptor's file would be replaced by the rename: refused, however named
         for fd in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/2", "/dev/stdin"] {
             let e = check(Path::new(fd), &[]).unwrap_err().to_string();
-            assert!(e.contains("open descriptor of this process"), "{fd}: {e}");
+            assert!(e.contains("open descriptor of a process"), "{fd}: {e}");
         }
         let e = check(Path::new("/dev/null"), &[]).unwrap_err().to_string();
         assert!(e.contains("a device"), "{e}");

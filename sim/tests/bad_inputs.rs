@@ -665,6 +665,7 @@ fn scenario_cases() -> Vec<Case> {
         sc("SC-118", with(UNIFORM_WL, "kind = \"motif\"\nmotif = \"incast\"\niterations = 0")),
         sc("SC-119", with(UNIFORM_WL, "kind = \"trace\"\npath = \"t.trace\""))
             .file("t.trace", "# a trace\nranks 4\n0 sned 1 64\n"),
+        sc("SC-150", with(UNIFORM_WL, "kind = \"trace\"\npath = \"\"")),
     ]
 }
 
