@@ -93,6 +93,30 @@ fn booksims_example_file_parses_as_booksim_reads_it() {
     assert!(acyclic(&cdg_of(&t)));
 }
 
+/// The checks (`NetConfig::errors`, `--write-anynet`) read a file's switches, ports and
+/// NICs from `Topology::shape`, which leaves out the routing tables: they must be the
+/// network's own (`Topology::build`, `for_net`).
+#[test]
+fn a_files_shape_is_its_built_topology_without_the_tables() {
+    let [torus, dragonfly] = torus_and_dragonfly();
+    for (name, text) in [
+        ("example", BOOKSIM_EXAMPLE.to_string()),
+        ("ring", ring(6)),
+        ("torus", torus),
+        ("dragonfly", dragonfly),
+        ("random", random_graph(12, 20, 6, 3)),
+    ] {
+        let cfg = file_cfg(&text, name);
+        let (shape, built) = (Topology::shape(&cfg), Topology::build(&cfg));
+        assert_eq!(shape.nodes(), built.nodes(), "{name}");
+        assert_eq!(shape.switches(), built.switches(), "{name}");
+        for n in 0..built.nodes() {
+            assert_eq!(shape.attach(NodeId(n)), built.attach(NodeId(n)), "{name}");
+            assert_eq!(shape.eject(NodeId(n)), built.eject(NodeId(n)), "{name}");
+        }
+    }
+}
+
 #[test]
 fn trees_written_as_files_route_as_the_built_in_ones() {
     for cfg in [

@@ -528,29 +528,15 @@ impl NetConfig {
                 }
             }
         }
-        // The topology, built once for the checks that need it (lanes per switch, fault
-        // references). A file's radix is read off its graph: a file whose routing or lane
-        // count the lanes refuse is not built (its tables take a search from every router, minutes on a
-        // large file); its fault references are checked once the routing is fixed.
+        // The topology's switches, ports and NICs, for the checks that need them (lanes per
+        // switch, fault references): no routing tables (a file's take a search from every
+        // router, seconds on a large file; the network builds them once, `Network::build`).
         let mut topo = None;
         if topo_ok {
-            let radix = match &self.topology {
-                TopologyConfig::File { graph: Some(g), .. } => g.max_radix(),
-                _ => {
-                    let t = super::topology::Topology::for_net(self);
-                    let r = t.switches().iter().map(|s| s.radix).max().unwrap_or(1);
-                    topo = Some(t);
-                    r
-                }
-            };
-            let before = errs.len();
+            let t = super::topology::Topology::shape(&self.topology);
+            let radix = t.switches().iter().map(|s| s.radix).max().unwrap_or(1);
             super::lanes::errors(self, radix, mtu_ok.then_some(mtu), &mut errs);
-            let lanes_refused = errs[before..]
-                .iter()
-                .any(|e| e.field == "routing" || e.field == "vcs");
-            if topo.is_none() && !lanes_refused {
-                topo = Some(super::topology::Topology::for_net(self));
-            }
+            topo = Some(t);
         }
         if self.vcs.is_some() {
             if self.voq {

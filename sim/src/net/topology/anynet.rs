@@ -343,16 +343,6 @@ impl Graph {
         self.links.len() as u32
     }
 
-    /// The most ports of a router (its NICs and its links), as the built topology has them.
-    pub fn max_radix(&self) -> u32 {
-        self.nics
-            .iter()
-            .zip(&self.links)
-            .map(|(n, l)| (n.len() + l.len()) as u32)
-            .max()
-            .unwrap_or(1)
-    }
-
     /// NICs.
     pub fn nodes(&self) -> u32 {
         self.nic_router.len() as u32
@@ -486,7 +476,8 @@ impl Graph {
 /// latency taking it), of fewest hops without; `hops`: also `Topology::hops` (the hops of
 /// those paths from every router to every NIC's router), with either table; `ports`
 /// (with `hops`): also the least delays an adaptive routing chooses ports by
-/// (`least_delay`), when the channels have more than one latency.
+/// (`least_delay`), when the channels have more than one latency. Without `tables`, the
+/// switches, ports and NICs only (`Topology::shape`): no route is asked of it.
 pub(super) fn build(
     g: &Graph,
     path: &str,
@@ -494,6 +485,7 @@ pub(super) fn build(
     hops: bool,
     ports: bool,
     latency: Option<u32>,
+    tables: bool,
 ) -> Topology {
     let uniform = latency.is_none_or(|l| g.one_latency(l));
     let latency = latency.unwrap_or(1);
@@ -533,8 +525,15 @@ pub(super) fn build(
     // Routers in order of (level, number): every up link goes to an earlier one.
     let mut order: Vec<u32> = (0..routers).collect();
     order.sort_by_key(|&r| key(r));
-    let mut route = vec![u8::MAX; routers as usize * nodes as usize];
-    let mut hop_table = if hops {
+    let mut route = vec![
+        u8::MAX;
+        if tables {
+            routers as usize * nodes as usize
+        } else {
+            0
+        }
+    ];
+    let mut hop_table = if hops && tables {
         vec![0u8; routers as usize * nodes as usize]
     } else {
         Vec::new()
@@ -553,7 +552,7 @@ pub(super) fn build(
     let mut choices: Vec<u32> = Vec::new();
     let mut delays =
         (hops && ports && !uniform).then(|| super::least_delay::Delays::new(g, latency));
-    for t in 0..routers {
+    for t in (0..routers).filter(|_| tables) {
         if g.nics[t as usize].is_empty() {
             // no NIC to route to (the tables' columns are NICs): a router of a chain or a
             // spine costs nothing here

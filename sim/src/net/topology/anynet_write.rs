@@ -84,7 +84,7 @@ pub fn write_config(cfg: &TopologyConfig, local: Option<u32>, global: Option<u32
         Some(_) => local,
         None => file.get(&(r, p)).copied(),
     };
-    write_with(&Topology::build(cfg), &latency)
+    write_with(&Topology::shape(cfg), &latency)
 }
 
 /// Two routers of topology `cfg` joined by more than one link (a 2-ary torus's + and -
@@ -92,7 +92,7 @@ pub fn write_config(cfg: &TopologyConfig, local: Option<u32>, global: Option<u32
 /// a reader (BookSim's, ours) merges a link named twice, so such a topology cannot be
 /// written.
 pub fn parallel_link(cfg: &TopologyConfig) -> Option<(u32, u32)> {
-    let t = Topology::build(cfg);
+    let t = Topology::shape(cfg);
     for (r, sw) in t.switches().iter().enumerate() {
         let mut seen = std::collections::HashSet::new();
         for peer in &sw.ports {

@@ -112,7 +112,22 @@ impl Topology {
                 false,
                 false,
                 None,
+                true,
             ),
+        }
+    }
+
+    /// `build`'s switches, ports and NICs, for the checks that need no route: a file's
+    /// routing tables (a search from every router to every router with NICs: seconds on a
+    /// file of thousands of routers) are left out, so `route`, `hops_to`, `least_delay` and
+    /// `path` must not be asked of it. Any other kind is `build` itself.
+    pub fn shape(cfg: &TopologyConfig) -> Topology {
+        match cfg {
+            TopologyConfig::File {
+                path,
+                graph: Some(g),
+            } => anynet::build(g, path, None, false, false, None, false),
+            t => Self::build(t),
         }
     }
 
@@ -128,7 +143,7 @@ impl Topology {
                 path,
                 graph: Some(g),
             } if cfg.routing == Some(Routing::ShortestUpdown) => {
-                anynet::build(g, path, None, true, true, delay)
+                anynet::build(g, path, None, true, true, delay, true)
             }
             TopologyConfig::File {
                 path,
@@ -147,7 +162,7 @@ impl Topology {
                     _ => ("lanes rising hop by hop", true),
                 };
                 let ports = cfg.routing == Some(Routing::ShortestAdaptive);
-                anynet::build(g, path, Some(lanes), hops, ports, delay)
+                anynet::build(g, path, Some(lanes), hops, ports, delay, true)
             }
             t => Self::build(t),
         }
