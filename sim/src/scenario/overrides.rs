@@ -101,20 +101,66 @@ pub(crate) fn set_path(t: &mut toml::Table, key: &str, v: toml::Value) -> Result
     Ok(())
 }
 
-/// The scenario text with `sets` applied, in order (a later one wins).
+/// The scenario text with `sets` applied, in order (a later one wins), edited in place: a
+/// key the file has keeps its line, a new key goes after its table's keys and a new table
+/// at the end, so the file's lines before the first change are the text's.
 pub fn apply(text: &str, sets: &[(String, toml::Value)]) -> Result<String, String> {
-    let mut t: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|_| {
+        // the file's own message, with its line (the same parser)
+        match toml::from_str::<toml::Table>(text) {
+            Err(e) => super::toml_error::message(text, &e),
+            Ok(_) => "not a TOML document".to_string(),
+        }
+    })?;
     for (k, v) in sets {
-        set_path(&mut t, k, v.clone()).map_err(|m| format!("--set {k}: {m}"))?;
+        set_edit(doc.as_table_mut(), k, v).map_err(|m| format!("--set {k}: {m}"))?;
     }
-    toml::to_string(&t).map_err(|e| e.to_string())
+    Ok(doc.to_string())
 }
 
-/// The parse error `message` of scenario text `file` with `sets` applied (whose lines are
-/// not the file's: `apply` writes the table out again), made true of what the user wrote.
-/// An error at a key a `--set` gave names that `--set`; one that the file has alone is the
-/// file's own, with its lines; any other is said to be about the changed text.
-pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> String {
+/// Sets `key` (dotted) in the document's table `t` to `v`, creating tables on the way.
+fn set_edit(t: &mut toml_edit::Table, key: &str, v: &toml::Value) -> Result<(), String> {
+    use toml_edit::{Item, TableLike};
+    let mut value: toml_edit::Value = v
+        .to_string()
+        .parse()
+        .map_err(|e| format!("the value does not write as TOML: {e}"))?;
+    let parts: Vec<&str> = key.split('.').collect();
+    let (last, path) = parts.split_last().expect("split gives one part");
+    let mut cur: &mut dyn TableLike = t;
+    for (i, p) in path.iter().enumerate() {
+        let not_table = || format!("`{}` is not a table in the scenario", parts[..=i].join("."));
+        let item = cur.entry(p).or_insert(Item::Table(toml_edit::Table::new()));
+        cur = match item {
+            Item::Table(t) => t,
+            Item::Value(toml_edit::Value::InlineTable(t)) => t,
+            _ => return Err(not_table()),
+        };
+    }
+    match cur.get_mut(last) {
+        // the key's line kept: its spacing and comment too
+        Some(Item::Value(old)) => {
+            *value.decor_mut() = old.decor().clone();
+            *old = value;
+        }
+        _ => {
+            cur.insert(last, Item::Value(value));
+        }
+    }
+    Ok(())
+}
+
+/// The parse error `message` of scenario text `file` with `sets` applied (`applied`), made
+/// true of what the user wrote. An error at a key a `--set` gave names that `--set`; one
+/// on a line the file has alone, with the lines before it, is the message as it is; one
+/// that the file has alone is the file's own, with its lines; any other is said to be
+/// about the changed text.
+pub fn explain(
+    file: &str,
+    applied: &str,
+    sets: &[(String, toml::Value)],
+    message: String,
+) -> String {
     if sets.is_empty() {
         return message;
     }
@@ -125,6 +171,14 @@ pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> S
         if let Some((k, v)) = sets.iter().rev().find(|(k, _)| under(k)) {
             return format!("`{key}` (set by --set {k}={v}): {reason}");
         }
+        if let Some(line) = line_of(&message) {
+            // the file's lines up to the error's are the text's: its line is the file's
+            if file.lines().take(line).eq(applied.lines().take(line))
+                && file.lines().nth(line - 1).is_some()
+            {
+                return message;
+            }
+        }
         // the same error (key and reason) in the file alone: the file's, with its lines
         if let Err(e) = toml::from_str::<super::Scenario>(file) {
             let own = super::toml_error::message(file, &e);
@@ -134,6 +188,12 @@ pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> S
         }
     }
     format!("with the --set values applied: {message}")
+}
+
+/// The line a message names first (`(line L, column C)`), from 1.
+fn line_of(message: &str) -> Option<usize> {
+    let rest = message.lines().next()?.split_once(" (line ")?.1;
+    rest.split_once(',')?.0.parse().ok().filter(|&l| l > 0)
 }
 
 /// A parse error's key and reason, from its first line: `` `KEY` (line L, column C): WHY ``
@@ -263,6 +323,43 @@ mod tests {
         let e = apply("[cycles]\nmax = 1\n", &[("cycles.max.x".into(), 1.into())]).unwrap_err();
         assert!(
             e.contains("--set cycles.max.x: `cycles.max` is not a table"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn apply_edits_the_file_in_place() {
+        let file =
+            "# runs\nseed = 1 # the seed\n[network]\nmtu_bytes = 4096\n\n[cycles]\nmax = 9\n";
+        let sets = |s: &[&str]| -> Vec<(String, toml::Value)> {
+            s.iter().map(|x| parse_set(x).unwrap()).collect()
+        };
+        // a key the file has keeps its line, spacing and comment
+        let t = apply(file, &sets(&["seed=5", "network.mtu_bytes=64"])).unwrap();
+        assert_eq!(
+            t,
+            "# runs\nseed = 5 # the seed\n[network]\nmtu_bytes = 64\n\n[cycles]\nmax = 9\n"
+        );
+        // a new key after its table's keys, a new table at the end
+        let t = apply(file, &sets(&["network.vcs=2", "timeseries.nics=[1, 2]"])).unwrap();
+        assert_eq!(
+            t,
+            "# runs\nseed = 1 # the seed\n[network]\nmtu_bytes = 4096\nvcs = 2\n\n[cycles]\nmax = 9\n\n[timeseries]\nnics = [1, 2]\n"
+        );
+        // an error on a line before the first change is the file's line: as it is
+        let msg = "`network.mtu_bytes` (line 4, column 13): invalid value".to_string();
+        assert_eq!(
+            explain(file, &t, &sets(&["network.vcs=2"]), msg.clone()),
+            msg
+        );
+        // after it, not (the file alone has no such error)
+        let msg = "`cycles.max` (line 8, column 7): invalid value".to_string();
+        assert!(explain(file, &t, &sets(&["network.vcs=2"]), msg)
+            .starts_with("with the --set values applied: "));
+        // a file that does not parse is quoted with its own line
+        let e = apply("seed = [\n", &sets(&["seed=1"])).unwrap_err();
+        assert!(
+            e.starts_with("`seed` (line 2, column 1): invalid array"),
             "{e}"
         );
     }
