@@ -240,12 +240,25 @@ pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
         return Err(refuse(path, "`-` is not standard output here: name a file"));
     }
     if let Some(fd) = through_descriptor(path) {
+        // `/proc/PID/fd/N` (what `/dev/stdout` and `/dev/fd/N` lead to), or another file of
+        // the kernel's there
+        let is_fd = fd
+            .parent()
+            .and_then(|d| fs::canonicalize(d).ok())
+            .is_some_and(|d| d.file_name().is_some_and(|n| n == "fd"));
         return Err(refuse(
             path,
-            format!(
-                "it is an open descriptor of a process ({}): the output is written to a new file renamed into place, which would replace whatever the descriptor points to; name that file, or redirect the command's output",
-                fd.display()
-            ),
+            if is_fd {
+                format!(
+                    "it is an open descriptor of a process ({}): the output is written to a new file renamed into place, which would replace whatever the descriptor points to; name that file, or redirect the command's output",
+                    fd.display()
+                )
+            } else {
+                format!(
+                    "it is in /proc ({}), the kernel's view of its processes: no output goes there; name a file",
+                    fd.display()
+                )
+            },
         ));
     }
     let target = resolve(path);
@@ -537,6 +550,11 @@ mod tests {
         for fd in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/2", "/dev/stdin"] {
             let e = check(Path::new(fd), &[]).unwrap_err().to_string();
             assert!(e.contains("open descriptor of a process"), "{fd}: {e}");
+        }
+        // another of /proc's files is not called a descriptor
+        for f in ["/proc/version", "/proc/sys/kernel/new.v"] {
+            let e = check(Path::new(f), &[]).unwrap_err().to_string();
+            assert!(e.contains("it is in /proc"), "{f}: {e}");
         }
         let e = check(Path::new("/dev/null"), &[]).unwrap_err().to_string();
         assert!(e.contains("a device"), "{e}");

@@ -238,7 +238,7 @@ impl Scenario {
             Refused::Parse(message) => ScenarioError::Parse {
                 path: shown.clone(),
                 // (the lines of the text as changed are not the file's)
-                message: super::overrides::explain(&file, &text, sets, message),
+                message: super::overrides::explain(&file, sets, message),
             },
             Refused::Invalid(problems) => ScenarioError::Invalid {
                 path: shown.clone(),

@@ -69,6 +69,12 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
                 i64::MAX
             ));
         }
+        // a float TOML does not write so is no word either TOML does not write so (`1e400`, `.5`, `1.`)
+        _ if value.parse::<f64>().is_ok() && value.chars().any(|c| c.is_ascii_digit()) => {
+            return Err(format!(
+                "`{key}` = {value}: not a TOML number (a float has digits on both sides of its point, and is at most about 1.8e308)"
+            ));
+        }
         _ => toml::Value::String(value.to_string()),
     };
     Ok((key.to_string(), v))
@@ -128,12 +134,22 @@ fn set_edit(t: &mut toml_edit::Table, key: &str, v: &toml::Value) -> Result<(), 
     let parts: Vec<&str> = key.split('.').collect();
     let (last, path) = parts.split_last().expect("split gives one part");
     let mut cur: &mut dyn TableLike = t;
+    // inside an inline table a new table is inline too: a header table there is not written
+    // out, so what it held would be lost
+    let mut inline = false;
     for (i, p) in path.iter().enumerate() {
         let not_table = || format!("`{}` is not a table in the scenario", parts[..=i].join("."));
-        let item = cur.entry(p).or_insert(Item::Table(toml_edit::Table::new()));
-        cur = match item {
+        let new = if inline {
+            Item::Value(toml_edit::Value::InlineTable(Default::default()))
+        } else {
+            Item::Table(toml_edit::Table::new())
+        };
+        cur = match cur.entry(p).or_insert(new) {
             Item::Table(t) => t,
-            Item::Value(toml_edit::Value::InlineTable(t)) => t,
+            Item::Value(toml_edit::Value::InlineTable(t)) => {
+                inline = true;
+                t
+            }
             _ => return Err(not_table()),
         };
     }
@@ -150,34 +166,24 @@ fn set_edit(t: &mut toml_edit::Table, key: &str, v: &toml::Value) -> Result<(), 
     Ok(())
 }
 
-/// The parse error `message` of scenario text `file` with `sets` applied (`applied`), made
-/// true of what the user wrote. An error at a key a `--set` gave names that `--set`; one
-/// on a line the file has alone, with the lines before it, is the message as it is; one
-/// that the file has alone is the file's own, with its lines; any other is said to be
-/// about the changed text.
-pub fn explain(
-    file: &str,
-    applied: &str,
-    sets: &[(String, toml::Value)],
-    message: String,
-) -> String {
+/// The parse error `message` of scenario text `file` with `sets` applied, made true of what
+/// the user wrote. An error at a key a `--set` gave (or an unknown key at the table a
+/// `--set` made for it) names that `--set`; one that the file has alone is the file's own,
+/// with its lines; any other is said to be about the changed text (whose lines are the
+/// file's up to the first change: `apply` edits in place).
+pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> String {
     if sets.is_empty() {
         return message;
     }
     if let Some((key, reason)) = key_and_reason(&message) {
         let under = |k: &str| {
-            key == k || key.starts_with(&format!("{k}.")) || key.starts_with(&format!("{k}["))
+            key == k
+                || key.starts_with(&format!("{k}."))
+                || key.starts_with(&format!("{k}["))
+                || (reason.starts_with("unknown field") && k.starts_with(&format!("{key}.")))
         };
         if let Some((k, v)) = sets.iter().rev().find(|(k, _)| under(k)) {
             return format!("`{key}` (set by --set {k}={v}): {reason}");
-        }
-        if let Some(line) = line_of(&message) {
-            // the file's lines up to the error's are the text's: its line is the file's
-            if file.lines().take(line).eq(applied.lines().take(line))
-                && file.lines().nth(line - 1).is_some()
-            {
-                return message;
-            }
         }
         // the same error (key and reason) in the file alone: the file's, with its lines
         if let Err(e) = toml::from_str::<super::Scenario>(file) {
@@ -188,12 +194,6 @@ pub fn explain(
         }
     }
     format!("with the --set values applied: {message}")
-}
-
-/// The line a message names first (`(line L, column C)`), from 1.
-fn line_of(message: &str) -> Option<usize> {
-    let rest = message.lines().next()?.split_once(" (line ")?.1;
-    rest.split_once(',')?.0.parse().ok().filter(|&l| l > 0)
 }
 
 /// A parse error's key and reason, from its first line: `` `KEY` (line L, column C): WHY ``
@@ -315,6 +315,10 @@ mod tests {
                 "{e}"
             );
         }
+        for v in ["1e400", ".5", "1."] {
+            let e = parse_set(&format!("network.link_gbps={v}")).unwrap_err();
+            assert!(e.contains("not a TOML number"), "{v}: {e}");
+        }
         // a broken array, table or string is not taken for a word
         for v in ["[0,", "{a=1", "\"ab", "'ab"] {
             let e = parse_set(&format!("timeseries.nics={v}")).unwrap_err();
@@ -346,16 +350,30 @@ mod tests {
             t,
             "# runs\nseed = 1 # the seed\n[network]\nmtu_bytes = 4096\nvcs = 2\n\n[cycles]\nmax = 9\n\n[timeseries]\nnics = [1, 2]\n"
         );
-        // an error on a line before the first change is the file's line: as it is
+        // an error the file does not have alone is said to be the changed text's, though
+        // its line comes before the first change (a `kind` set after its table's keys)
         let msg = "`network.mtu_bytes` (line 4, column 13): invalid value".to_string();
-        assert_eq!(
-            explain(file, &t, &sets(&["network.vcs=2"]), msg.clone()),
-            msg
-        );
-        // after it, not (the file alone has no such error)
-        let msg = "`cycles.max` (line 8, column 7): invalid value".to_string();
-        assert!(explain(file, &t, &sets(&["network.vcs=2"]), msg)
+        assert!(explain(file, &sets(&["network.vcs=2"]), msg)
             .starts_with("with the --set values applied: "));
+        // an unknown key a --set wrote is named by the --set, at the table it made
+        let msg = "`network.a` (line 5, column 1): unknown field `a`".to_string();
+        assert_eq!(
+            explain(file, &sets(&["network.a.b=1"]), msg),
+            "`network.a` (set by --set network.a.b=1): unknown field `a`"
+        );
+        // inside an inline table a new table is inline: its value is written out
+        let t = apply(
+            "network = { mtu_bytes = 64 }\n",
+            &sets(&["network.topology.kind=torus", "network.topology.k=4"]),
+        )
+        .unwrap();
+        let v: toml::Table = toml::from_str(&t).unwrap();
+        assert_eq!(
+            v["network"]["topology"]["kind"].as_str(),
+            Some("torus"),
+            "{t}"
+        );
+        assert_eq!(v["network"]["topology"]["k"].as_integer(), Some(4), "{t}");
         // a file that does not parse is quoted with its own line
         let e = apply("seed = [\n", &sets(&["seed=1"])).unwrap_err();
         assert!(

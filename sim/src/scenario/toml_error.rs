@@ -83,13 +83,6 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
     let Some(span) = e.span() else {
         return quote_safely(&what);
     };
-    // serde sees a TOML date-time as a map: say what the file holds
-    if let Some(rest) = what.strip_prefix("invalid type: map, ") {
-        let value = text.get(span.clone()).unwrap_or("").trim();
-        if value.parse::<toml::value::Datetime>().is_ok() {
-            what = format!("invalid type: date-time {value}, {rest}");
-        }
-    }
     let mut at = floor_boundary(text, span.start);
     let mut span_end = span.end;
     // serde reports an error in any entry of an array of tables at the array's first
@@ -260,7 +253,7 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         Some(k) => explain(text, k, &what),
         None => what,
     };
-    let what = quote_safely(&what);
+    let what = quote_safely(&date_time_named(text, shown_at, what));
     // A span over the whole document (a missing top-level key) has no line to show.
     let whole = span.start == 0 && span.end >= text.trim_end().len() && text.contains('\n');
     let source = if whole {
@@ -272,6 +265,40 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         Some(k) => format!("`{k}` (line {line}, column {col}): {what}{source}"),
         None => format!("line {line}, column {col}: {what}{source}"),
     }
+}
+
+/// `what` about the value at `at`, where that value is a TOML date-time: serde sees one as a
+/// map with a private key, so its message says `map` or names that key; say what the file
+/// holds.
+fn date_time_named(text: &str, at: usize, what: String) -> String {
+    let first = |s: &str| -> String {
+        s.split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | ']' | '#'))
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let from = text.get(at..).unwrap_or("");
+    // the value itself, or the key's (`leaves = 1979-05-27` in an inline table)
+    let value = from
+        .split_once('=')
+        .filter(|(k, _)| !k.contains('\n'))
+        .map_or(String::new(), |(_, v)| first(v.trim_start()));
+    let token = [first(from), value]
+        .into_iter()
+        .find(|t| t.parse::<toml::value::Datetime>().is_ok());
+    let Some(token) = token else {
+        return what;
+    };
+    let rest = if what.contains("$__toml_private_datetime") {
+        "expected a table"
+    } else if let Some(rest) = what.strip_prefix("invalid type: map, ") {
+        rest
+    } else if let Some(rest) = what.strip_prefix("invalid type: ") {
+        rest
+    } else {
+        return what;
+    };
+    format!("invalid type: date-time {token}, {rest}")
 }
 
 /// The message of any TOML error (no scenario keys): "line L, column C: what" and the

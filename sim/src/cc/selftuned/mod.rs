@@ -45,14 +45,15 @@ impl Plugin for SelfTunedPlugin {
         prefix: &str,
         errs: &mut Vec<FieldError>,
     ) {
-        let topo = Topology::for_net(net);
+        // (its NICs and switch-to-switch ports: a file's routing tables are not needed)
+        let topo = Topology::shape(&net.topology);
         if let Err(e) = cfg.params_for(net, &topo, prefix) {
             errs.push(e);
         }
     }
 
     fn derived(cfg: &SelfTunedConfig, net: &NetConfig) -> Vec<(&'static str, u64)> {
-        let Ok((p, _)) = cfg.params_for(net, &Topology::for_net(net), "cc") else {
+        let Ok((p, _)) = cfg.params_for(net, &Topology::shape(&net.topology), "cc") else {
             return Vec::new();
         };
         super::left_out([

@@ -39,6 +39,16 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "invalid type: map, expected a string",
             "`name` (line 1, column 8): invalid type: date-time 1979-05-27, expected a string",
         ),
+        (
+            "cycles = 1979-05-27\n[workload]\nkind = \"uniform\"\n",
+            "unknown field `$__toml_private_datetime`",
+            "`cycles` (line 1, column 10): invalid type: date-time 1979-05-27, expected a table",
+        ),
+        (
+            "[network]\ntopology = { kind = \"fat_tree\", radix = 8, leaves = 1979-05-27 }\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: map, expected u32",
+            "`network.topology.leaves` (line 2, column 44): invalid type: date-time 1979-05-27, expected an integer",
+        ),
         // a field of an inline topology table: named, with its range, pointed at
         (
             "[network]\ntopology = { kind = \"torus\", k = 4.5, n = 2 }\n[workload]\nkind = \"uniform\"\n",
