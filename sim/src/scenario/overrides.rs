@@ -176,11 +176,25 @@ pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> S
         return message;
     }
     if let Some((key, reason)) = key_and_reason(&message) {
+        // an unknown key, named by its path (`network.a` for `--set network.a.b=1`) or, in
+        // an inline table, by its table's (`cycles`: unknown field `zzz`)
+        let unknown = reason
+            .strip_prefix("unknown field `")
+            .and_then(|r| r.split_once('`'))
+            .map(|(f, _)| {
+                if key == f || key.ends_with(&format!(".{f}")) {
+                    key.to_string()
+                } else {
+                    format!("{key}.{f}")
+                }
+            });
         let under = |k: &str| {
             key == k
                 || key.starts_with(&format!("{k}."))
                 || key.starts_with(&format!("{k}["))
-                || (reason.starts_with("unknown field") && k.starts_with(&format!("{key}.")))
+                || unknown
+                    .as_ref()
+                    .is_some_and(|u| k == u || k.starts_with(&format!("{u}.")))
         };
         if let Some((k, v)) = sets.iter().rev().find(|(k, _)| under(k)) {
             return format!("`{key}` (set by --set {k}={v}): {reason}");
@@ -361,6 +375,16 @@ mod tests {
             explain(file, &sets(&["network.a.b=1"]), msg),
             "`network.a` (set by --set network.a.b=1): unknown field `a`"
         );
+        // but not the file's own unknown key of a table a --set changes another key of
+        let inline = "cycles = { max = 9, zzz = 1 }\n[workload]\nkind = \"uniform\"\n";
+        let set = sets(&["cycles.max=5"]);
+        let text = apply(inline, &set).unwrap();
+        let err = toml::from_str::<crate::scenario::Scenario>(&text).unwrap_err();
+        let msg = crate::scenario::toml_error::message(&text, &err);
+        assert!(msg.starts_with("`cycles` (line 1, column"), "{msg}");
+        let e = explain(inline, &set, msg);
+        assert!(e.starts_with("`cycles` (line 1, column"), "{e}");
+        assert!(!e.contains("set by"), "{e}");
         // inside an inline table a new table is inline: its value is written out
         let t = apply(
             "network = { mtu_bytes = 64 }\n",

@@ -268,37 +268,38 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
 }
 
 /// `what` about the value at `at`, where that value is a TOML date-time: serde sees one as a
-/// map with a private key, so its message says `map` or names that key; say what the file
-/// holds.
+/// map with a private key, so its message says `map` or names that key (or, from the TOML
+/// reader, names no kind: "invalid type: expected ..."); say what the file holds.
 fn date_time_named(text: &str, at: usize, what: String) -> String {
-    let first = |s: &str| -> String {
-        s.split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | ']' | '#'))
-            .next()
-            .unwrap_or("")
-            .to_string()
-    };
-    let from = text.get(at..).unwrap_or("");
-    // the value itself, or the key's (`leaves = 1979-05-27` in an inline table)
-    let value = from
-        .split_once('=')
-        .filter(|(k, _)| !k.contains('\n'))
-        .map_or(String::new(), |(_, v)| first(v.trim_start()));
-    let token = [first(from), value]
-        .into_iter()
-        .find(|t| t.parse::<toml::value::Datetime>().is_ok());
-    let Some(token) = token else {
-        return what;
-    };
     let rest = if what.contains("$__toml_private_datetime") {
         "expected a table"
     } else if let Some(rest) = what.strip_prefix("invalid type: map, ") {
         rest
-    } else if let Some(rest) = what.strip_prefix("invalid type: ") {
-        rest
+    } else if what.starts_with("invalid type: expected ") {
+        &what["invalid type: ".len()..]
     } else {
         return what;
     };
-    format!("invalid type: date-time {token}, {rest}")
+    // the date-time at `s`: one token, or a date and a time with one space between
+    let date_time = |s: &str| -> Option<String> {
+        let mut words = s.split(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | ']' | '#'));
+        let one = words.next().unwrap_or("");
+        let two = format!("{one} {}", words.next().unwrap_or(""));
+        [two, one.to_string()]
+            .into_iter()
+            .find(|t| t.parse::<toml::value::Datetime>().is_ok())
+    };
+    let from = text.get(at..).unwrap_or("");
+    // the value itself, or after its key's `=` (`leaves = 1979-05-27` in an inline
+    // table), never inside a quoted string
+    let token = date_time(from).or_else(|| {
+        let (k, v) = from.split_once('=')?;
+        (!k.contains(['\n', '"', '\''])).then(|| date_time(v.trim_start()))?
+    });
+    match token {
+        Some(token) => format!("invalid type: date-time {token}, {rest}"),
+        None => what,
+    }
 }
 
 /// The message of any TOML error (no scenario keys): "line L, column C: what" and the

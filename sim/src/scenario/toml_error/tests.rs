@@ -40,6 +40,17 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "`name` (line 1, column 8): invalid type: date-time 1979-05-27, expected a string",
         ),
         (
+            "name = 1979-05-27 07:32:00\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: map, expected a string",
+            "`name` (line 1, column 8): invalid type: date-time 1979-05-27 07:32:00, expected a string",
+        ),
+        // a date inside a string is no date-time
+        (
+            "seed = \"a= 1979-05-27 b\"\n[workload]\nkind = \"uniform\"\n",
+            "invalid type: string \"a= 1979-05-27 b\", expected u64",
+            "`seed` (line 1, column 8): invalid type: string \"a= 1979-05-27 b\", expected an integer",
+        ),
+        (
             "cycles = 1979-05-27\n[workload]\nkind = \"uniform\"\n",
             "unknown field `$__toml_private_datetime`",
             "`cycles` (line 1, column 10): invalid type: date-time 1979-05-27, expected a table",
