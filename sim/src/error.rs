@@ -25,11 +25,17 @@ pub struct FieldError {
 }
 
 impl FieldError {
-    /// A refusal of `got` at `field`; `got` is quoted through `excerpt`.
+    /// A refusal of `got` at `field`; `got` is quoted through `excerpt`, and shown as `""`
+    /// when empty (an empty path: `= "":`, not `= :`).
     pub fn new(field: &str, got: impl fmt::Display, allowed: impl Into<String>) -> FieldError {
+        let got = got.to_string();
         FieldError {
             field: field.to_string(),
-            got: excerpt(&short_number(got.to_string())),
+            got: if got.is_empty() {
+                "\"\"".to_string()
+            } else {
+                excerpt(&short_number(got))
+            },
             allowed: allowed.into(),
         }
     }

@@ -531,12 +531,10 @@ impl NetConfig {
         // The topology's switches, ports and NICs, for the checks that need them (lanes per
         // switch, fault references): no routing tables (a file's take a search from every
         // router, seconds on a large file; the network builds them once, `Network::build`).
-        let mut topo = None;
-        if topo_ok {
-            let t = super::topology::Topology::shape(&self.topology);
+        let topo = topo_ok.then(|| super::topology::Topology::shape(&self.topology));
+        if let Some(t) = &topo {
             let radix = t.switches().iter().map(|s| s.radix).max().unwrap_or(1);
             super::lanes::errors(self, radix, mtu_ok.then_some(mtu), &mut errs);
-            topo = Some(t);
         }
         if self.vcs.is_some() {
             if self.voq {

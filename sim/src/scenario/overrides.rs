@@ -69,7 +69,7 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
                 i64::MAX
             ));
         }
-        // a float TOML does not write so is no word either TOML does not write so (`1e400`, `.5`, `1.`)
+        // nor is a float TOML does not write (`1e400`, `.5`, `1.`)
         _ if value.parse::<f64>().is_ok() && value.chars().any(|c| c.is_ascii_digit()) => {
             return Err(format!(
                 "`{key}` = {value}: not a TOML number (a float has digits on both sides of its point, and is at most about 1.8e308)"
@@ -108,8 +108,8 @@ pub(crate) fn set_path(t: &mut toml::Table, key: &str, v: toml::Value) -> Result
 }
 
 /// The scenario text with `sets` applied, in order (a later one wins), edited in place: a
-/// key the file has keeps its line, a new key goes after its table's keys and a new table
-/// at the end, so the file's lines before the first change are the text's.
+/// key the file has keeps its line, new keys and tables are added among the file's lines
+/// (`toml_edit` places them), so the file's lines before the first change are the text's.
 pub fn apply(text: &str, sets: &[(String, toml::Value)]) -> Result<String, String> {
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|_| {
         // the file's own message, with its line (the same parser)

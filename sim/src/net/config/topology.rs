@@ -407,7 +407,7 @@ impl TopologyConfig {
                     };
                     errs.push(bad(
                         "topology.path",
-                        if path.is_empty() { "\"\"" } else { path.as_str() },
+                        path,
                         format!("a file in BookSim's anynet format (docs/network.md, \"Topologies from a file\"): {why}"),
                     ));
                 }

@@ -426,8 +426,6 @@ impl TraceConfig {
                 &self.path,
                 "the trace was not read (internal: call `resolve`)",
             ),
-            // (an empty path quoted, as the topology's is: `= "":`)
-            Some(Err(why)) if self.path.is_empty() => e.push("path", "\"\"", why.clone()),
             Some(Err(why)) => e.push("path", &self.path, why.clone()),
             Some(Ok(t)) => {
                 if t.ranks > nodes {
