@@ -14,7 +14,7 @@
 //!   of `shortest_paths_take_a_lane_per_hop...` deadlocks and the test fails.
 
 use pft_sim::net::topology::anynet::{self, Graph};
-use pft_sim::net::{Delivery, NetConfig, NodeId, Peer, Topology, TopologyConfig};
+use pft_sim::net::{Delivery, NetConfig, NodeId, Peer, Routing, Topology, TopologyConfig};
 use std::collections::HashMap;
 
 mod anynet_util;
@@ -114,6 +114,63 @@ fn a_files_shape_is_its_built_topology_without_the_tables() {
             assert_eq!(shape.attach(NodeId(n)), built.attach(NodeId(n)), "{name}");
             assert_eq!(shape.eject(NodeId(n)), built.eject(NodeId(n)), "{name}");
         }
+    }
+}
+
+/// Switches on the longest of `t`'s paths, one `path` per NIC pair.
+fn longest_walked(t: &Topology) -> u32 {
+    let mut most = 0;
+    for s in 0..t.nodes() {
+        for d in (0..t.nodes()).filter(|&d| d != s) {
+            let p = t.path(NodeId(s), NodeId(d));
+            most = most.max(p.map_or(0, |p| p.len() as u32));
+        }
+    }
+    most
+}
+
+#[test]
+fn the_longest_path_is_the_longest_of_every_pairs_path() {
+    // (`longest_path` walks once per switch and destination, not per NIC pair)
+    let mut nets: Vec<(String, Topology)> = [
+        TopologyConfig::SingleSwitch { nodes: 5 },
+        TopologyConfig::FatTree {
+            radix: 8,
+            leaves: 3,
+        },
+        TopologyConfig::Torus { k: 5, n: 2 },
+        TopologyConfig::Mesh { k: 3, n: 3 },
+        TopologyConfig::KaryNtree {
+            k: 2,
+            n: 3,
+            hosts: Some(6),
+        },
+        TopologyConfig::KaryNfly {
+            k: 2,
+            n: 3,
+            hosts: Some(7),
+        },
+        TopologyConfig::Dragonfly {
+            p: 2,
+            a: 4,
+            h: 2,
+            g: Some(5),
+        },
+    ]
+    .iter()
+    .map(|c| (format!("{c:?}"), Topology::build(c)))
+    .collect();
+    for (name, text) in anynet_util::test_graphs() {
+        let cfg = file_cfg(&text, name);
+        for routing in [Routing::Updown, Routing::Shortest, Routing::ShortestUpdown] {
+            let t = Topology::for_net(&anynet_util::lane_net(cfg.clone(), routing, 4));
+            nets.push((format!("{name} under {routing:?}"), t));
+        }
+    }
+    for (name, t) in &nets {
+        let want = longest_walked(t);
+        assert!(want >= 1, "{name}");
+        assert_eq!(t.longest_path(), want, "{name}");
     }
 }
 

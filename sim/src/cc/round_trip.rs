@@ -3,7 +3,7 @@
 //! it). Neutral ground: no scheme folder imports from another.
 
 use crate::net::config::{bad, FieldError};
-use crate::net::{NetConfig, NodeId, Topology, TopologyConfig};
+use crate::net::{NetConfig, Topology, TopologyConfig};
 use pft_hdl::mvcm::model::{omega, rtt_min_cycles};
 
 /// The minimum round trip of a network as seed 004's §4.3 derives it, in cycles (one
@@ -80,18 +80,6 @@ pub fn longest_path(net: &NetConfig, topo: &Topology) -> u32 {
     match net.topology {
         TopologyConfig::KaryNfly { n, .. } => n,
         TopologyConfig::KaryNtree { n, .. } => 2 * n - 1,
-        _ => {
-            let nodes = topo.nodes();
-            let mut most = 0;
-            for s in NodeId::all(nodes) {
-                for d in NodeId::all(nodes) {
-                    if s != d {
-                        // a valid network routes every pair (the build checks it)
-                        most = most.max(topo.path(s, d).map_or(0, |p| p.len() as u32));
-                    }
-                }
-            }
-            most
-        }
+        _ => topo.longest_path(),
     }
 }

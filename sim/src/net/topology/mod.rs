@@ -22,6 +22,7 @@ pub mod dragonfly;
 mod eccentricity;
 mod fly;
 pub mod least_delay;
+mod longest;
 mod ntree;
 
 pub use self::dragonfly::Shape as DragonflyShape;
