@@ -180,15 +180,23 @@ pub fn check_dir(dir: &Path) -> Result<(), OutputError> {
         }
         match fs::symlink_metadata(d) {
             Ok(lm) => {
-                if lm.file_type().is_symlink() && fs::metadata(d).is_err() {
-                    return Err(refuse(
-                        dir,
-                        format!(
-                            "{} is a symbolic link to {}, which does not exist",
-                            d.display(),
-                            fs::read_link(d).unwrap_or_default().display()
-                        ),
-                    ));
+                if lm.file_type().is_symlink() {
+                    if let Err(e) = fs::metadata(d) {
+                        // to nothing, or not to be followed (a loop of links, a process's
+                        // root in /proc that is not ours to read)
+                        let why = match fs::read_link(d) {
+                            Ok(t) if e.kind() == std::io::ErrorKind::NotFound => format!(
+                                "{} is a symbolic link to {}, which does not exist",
+                                d.display(),
+                                t.display()
+                            ),
+                            _ => format!(
+                                "{} is a symbolic link that cannot be followed ({e})",
+                                d.display()
+                            ),
+                        };
+                        return Err(refuse(dir, why));
+                    }
                 }
                 let m = fs::metadata(d).map_err(|e| refuse(dir, e.to_string()))?;
                 if !m.is_dir() {
@@ -242,10 +250,12 @@ pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
     if let Some(fd) = through_descriptor(path) {
         // `/proc/PID/fd/N` (what `/dev/stdout` and `/dev/fd/N` lead to), or another file of
         // the kernel's there
+        // (one that is not open is no descriptor: `/proc/self/fd/999`)
         let is_fd = fd
             .parent()
             .and_then(|d| fs::canonicalize(d).ok())
-            .is_some_and(|d| d.file_name().is_some_and(|n| n == "fd"));
+            .is_some_and(|d| d.file_name().is_some_and(|n| n == "fd"))
+            && fs::symlink_metadata(&fd).is_ok();
         return Err(refuse(
             path,
             if is_fd {
@@ -552,7 +562,11 @@ mod tests {
             assert!(e.contains("open descriptor of a process"), "{fd}: {e}");
         }
         // another of /proc's files is not called a descriptor
-        for f in ["/proc/version", "/proc/sys/kernel/new.v"] {
+        for f in [
+            "/proc/version",
+            "/proc/sys/kernel/new.v",
+            "/proc/self/fd/987654",
+        ] {
             let e = check(Path::new(f), &[]).unwrap_err().to_string();
             assert!(e.contains("it is in /proc"), "{f}: {e}");
         }
@@ -567,6 +581,11 @@ mod tests {
             e.contains("symbolic link") && e.contains("does not exist"),
             "{e}"
         );
+        // a link that cannot be followed is not said to lead to nothing
+        let looped = d.join("loop");
+        std::os::unix::fs::symlink(&looped, &looped).unwrap();
+        let e = check(&looped.join("x.csv"), &[]).unwrap_err().to_string();
+        assert!(e.contains("a symbolic link that cannot be followed"), "{e}");
         // fine: a new file, an existing regular file, a file in a directory to be created
         check(&d.join("new.csv"), &[&input]).unwrap();
         check(&d.join("a/b/new.csv"), &[&input]).unwrap();

@@ -61,6 +61,10 @@ fn tool_cases() -> Vec<Case> {
         case("HX-20", v, &["--design="]).also(&["--design=pft_axis", "--data-width=", "-"]),
         case("HX-21", v, &["/dev/stdout"]).also(&["/proc/self/fd/1"]),
         case("HX-16", v, &["l.v"]).symlink("l.v", "missing/deep/y.v"),
+        // a link that cannot be followed was said to lead to nothing, or to "" (a
+        // descriptor that is not open, to be open)
+        case("HX-22", v, &["loop/x.v"]).symlink("loop", "loop"),
+        case("HX-23", v, &["/proc/self/fd/987654"]),
         case("HX-17", v, &["--family", "pft", "--out-dir", ""]).left(|d| {
             assert!(
                 !d.join("pft_injector.v").exists(),

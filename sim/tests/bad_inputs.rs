@@ -523,6 +523,8 @@ fn scenario_cases() -> Vec<Case> {
         // a float TOML does not write so was the string "1e400"; an unknown key a --set
         // wrote was not named by it (the error is at the table it made)
         set_case("SC-151", "seed=1e400"),
+        // one with a sign the TOML reader took as infinite (`-inf`, refused later as such)
+        set_case("SC-153", "seed=-1e400"),
         set_case("SC-152", "network.a.b=1"),
         sc("SC-149", with("name = \"bad\"", "name = 1979-05-27")),
         // one pass reports the network, its faults and the [[cc]] entries together

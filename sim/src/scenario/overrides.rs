@@ -46,6 +46,15 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
         Ok(t) if matches!(t.get("v"), Some(toml::Value::Datetime(_))) && t.len() == 1 => {
             toml::Value::String(value.to_string())
         }
+        // a float too large for f64 (`-1e400`) the TOML reader takes as infinite: no word
+        // for `inf`, so refused with the others below
+        Ok(t)
+            if t.len() == 1
+                && t["v"].as_float().is_some_and(f64::is_infinite)
+                && !value.contains("inf") =>
+        {
+            return Err(not_a_number(key, value));
+        }
         Ok(mut t) if t.len() == 1 => t.remove("v").expect("the key just parsed"),
         // an array, an inline table or a quoted string that does not parse is no word
         Err(e) if value.starts_with(['[', '{', '"', '\'']) => {
@@ -71,13 +80,18 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
         }
         // nor is a float TOML does not write (`1e400`, `.5`, `1.`)
         _ if value.parse::<f64>().is_ok() && value.chars().any(|c| c.is_ascii_digit()) => {
-            return Err(format!(
-                "`{key}` = {value}: not a TOML number (a float has digits on both sides of its point, and is at most about 1.8e308)"
-            ));
+            return Err(not_a_number(key, value));
         }
         _ => toml::Value::String(value.to_string()),
     };
     Ok((key.to_string(), v))
+}
+
+/// `key` = `value`, a number TOML does not write or f64 cannot hold.
+fn not_a_number(key: &str, value: &str) -> String {
+    format!(
+        "`{key}` = {value}: not a TOML number (a float has digits on both sides of its point, and is at most about 1.8e308 in size)"
+    )
 }
 
 /// A dotted key of letters, digits, `_` and `-`.
@@ -329,10 +343,13 @@ mod tests {
                 "{e}"
             );
         }
-        for v in ["1e400", ".5", "1."] {
+        for v in ["1e400", "-1e400", "+1e999", ".5", "1."] {
             let e = parse_set(&format!("network.link_gbps={v}")).unwrap_err();
             assert!(e.contains("not a TOML number"), "{v}: {e}");
         }
+        // TOML's own infinity is one (the key's range check refuses it where it must)
+        let (_, v) = parse_set("network.link_gbps=-inf").unwrap();
+        assert_eq!(v.as_float(), Some(f64::NEG_INFINITY));
         // a broken array, table or string is not taken for a word
         for v in ["[0,", "{a=1", "\"ab", "'ab"] {
             let e = parse_set(&format!("timeseries.nics={v}")).unwrap_err();
