@@ -25,14 +25,15 @@ pub struct FieldError {
 }
 
 impl FieldError {
-    /// A refusal of `got` at `field`; `got` is quoted through `excerpt`, and shown as `""`
-    /// when empty (an empty path: `= "":`, not `= :`).
+    /// A refusal of `got` at `field`; `got` is quoted through `excerpt`, and in double
+    /// quotes when empty or when it starts or ends with white space (a path `" "`: `=
+    /// "/tmp/ ":`, not `= /tmp/ :`; an empty one `= "":`, not `= :`).
     pub fn new(field: &str, got: impl fmt::Display, allowed: impl Into<String>) -> FieldError {
         let got = got.to_string();
         FieldError {
             field: field.to_string(),
-            got: if got.is_empty() {
-                "\"\"".to_string()
+            got: if got.is_empty() || got.trim() != got {
+                format!("\"{}\"", excerpt(&got))
             } else {
                 excerpt(&short_number(got))
             },
@@ -164,6 +165,11 @@ mod tests {
         );
         assert_eq!(e.chars().filter(|&c| c == 'x').count(), MAX_EXCERPT_CHARS);
         assert_eq!(excerpt("plain text"), "plain text");
+        // a value empty or with white space at an end is shown in quotes
+        assert_eq!(FieldError::new("k", "", "x").got, "\"\"");
+        assert_eq!(FieldError::new("k", "/tmp/ ", "x").got, "\"/tmp/ \"");
+        assert_eq!(FieldError::new("k", "\ta", "x").got, "\"\\ta\"");
+        assert_eq!(FieldError::new("k", "a b", "x").got, "a b");
     }
 
     #[test]

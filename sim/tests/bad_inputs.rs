@@ -672,6 +672,8 @@ fn scenario_cases() -> Vec<Case> {
         sc("SC-119", with(UNIFORM_WL, "kind = \"trace\"\npath = \"t.trace\""))
             .file("t.trace", "# a trace\nranks 4\n0 sned 1 64\n"),
         sc("SC-150", with(UNIFORM_WL, "kind = \"trace\"\npath = \"\"")),
+        // a blank path was shown bare (`= /tmp/x/ :`): quoted, with its white space
+        sc("SC-154", with(UNIFORM_WL, "kind = \"trace\"\npath = \" \"")),
     ]
 }
 
