@@ -365,3 +365,34 @@ fn a_least_delay_table_above_its_bound_is_refused_naming_the_routing() {
     );
     assert!(!text.contains("panicked"), "{text}");
 }
+
+/// More NICs than `build` gathers columns of at once (64), numbered across the routers at
+/// random: every pair's path reaches its NIC, the shortest-path table's paths are
+/// shortest, and the hop table gives the graph's distances.
+#[test]
+fn tables_of_many_nics_numbered_across_routers_route_every_pair() {
+    let text = random_graph(30, 300, 25, 11);
+    let dist = distances(&graph(&text));
+    let cfg = file_cfg(&text, "many-nics");
+    for routing in [Routing::Shortest, Routing::Updown, Routing::ShortestUpdown] {
+        let t = Topology::for_net(&lane_net(cfg.clone(), routing, 12));
+        let at = |n: u32| t.attach(NodeId(n)).0 as usize;
+        for s in 0..t.nodes() {
+            for d in (0..t.nodes()).filter(|&d| d != s) {
+                let p = t
+                    .path(NodeId(s), NodeId(d))
+                    .unwrap_or_else(|e| panic!("{routing:?}: {s} -> {d}: {e}"));
+                if routing == Routing::Shortest {
+                    assert_eq!(p.len() as u32 - 1, dist[at(s)][at(d)], "{s} -> {d}");
+                }
+            }
+        }
+        if routing == Routing::ShortestUpdown {
+            for (r, row) in dist.iter().enumerate() {
+                for d in 0..t.nodes() {
+                    assert_eq!(t.hops_to(r as u32, NodeId(d)), row[at(d)], "{r} -> {d}");
+                }
+            }
+        }
+    }
+}

@@ -25,6 +25,7 @@
 //! deadlock): the cost of deadlock freedom on one lane.
 
 pub use super::anynet_write::{write, write_new_file};
+use super::columns::{Columns, COLUMNS};
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
 use std::cmp::Reverse;
@@ -503,7 +504,6 @@ pub(super) fn build(
     let nodes = g.nodes();
     let root = g.root();
     let level = g.distances(root);
-    let key = |r: u32| (level[r as usize], r);
     let switches: Vec<SwitchSpec> = (0..routers)
         .map(|r| {
             let mut ports: Vec<Peer> = g.nics[r as usize]
@@ -522,9 +522,15 @@ pub(super) fn build(
             }
         })
         .collect();
-    // Routers in order of (level, number): every up link goes to an earlier one.
+    // Routers in order of (level, number): every up link goes to an earlier one. `rank`:
+    // each router's place in it (compared instead of the pair)
     let mut order: Vec<u32> = (0..routers).collect();
-    order.sort_by_key(|&r| key(r));
+    order.sort_by_key(|&r| (level[r as usize], r));
+    let mut rank = vec![0u32; routers as usize];
+    for (i, &r) in order.iter().enumerate() {
+        rank[r as usize] = i as u32;
+    }
+    let key = |r: u32| rank[r as usize];
     let mut route = vec![
         u8::MAX;
         if tables {
@@ -550,6 +556,15 @@ pub(super) fn build(
         ((d as u64 / base) % count as u64) as usize
     };
     let mut choices: Vec<u32> = Vec::new();
+    // The columns of a group of destinations, router by router (`Columns`): a column
+    // written straight into the table touched a cache line per router (half the build
+    // of a 100 x 100 mesh file)
+    let widest = g.nics.iter().map(Vec::len).max().unwrap_or(0);
+    let mut cols = Columns::new(
+        if tables { routers as usize } else { 0 },
+        COLUMNS.max(widest),
+        hops,
+    );
     let mut delays =
         (hops && ports && !uniform).then(|| super::least_delay::Delays::new(g, latency));
     for t in (0..routers).filter(|_| tables) {
@@ -558,6 +573,10 @@ pub(super) fn build(
             // spine costs nothing here
             continue;
         }
+        if cols.group.len() + g.nics[t as usize].len() > cols.width {
+            cols.flush(&mut route, &mut hop_table, nodes as usize);
+        }
+        let first = cols.group.len();
         // down[r]: hops from r to t going only down (a down link goes to a later router).
         down.iter_mut().for_each(|d| *d = inf);
         down[t as usize] = 0;
@@ -627,24 +646,27 @@ pub(super) fn build(
                         .map(|&(m, _)| m),
                 );
             }
-            for &d in &g.nics[t as usize] {
-                if let Some(h) = hop_table.get_mut(r as usize * nodes as usize + d as usize) {
+            let at = r as usize * cols.width + first;
+            for (j, &d) in g.nics[t as usize].iter().enumerate() {
+                if let Some(h) = cols.hops.get_mut(at + j) {
                     // (`shortest_rising` and `shortest_adaptive` need at most `MAX_VCS`;
                     // under `shortest_updown` a router more than 255 hops away is offered
                     // the escape lane alone)
                     *h = dist[r as usize].1.min(255) as u8;
                 }
                 let port = if r == t {
-                    g.nics[t as usize].iter().position(|&x| x == d).unwrap_or(0) as u32
+                    j as u32
                 } else {
                     // nonempty: the root reaches every router going down, and every other
                     // router has a link up (to its parent in the search)
                     g.port_to(r, choices[tie(r, d, choices.len())])
                 };
-                route[r as usize * nodes as usize + d as usize] = port as u8;
+                cols.route[at + j] = port as u8;
             }
         }
+        cols.group.extend(&g.nics[t as usize]);
     }
+    cols.flush(&mut route, &mut hop_table, nodes as usize);
     let attach: Vec<(u32, u32)> = (0..nodes)
         .map(|n| {
             let r = g.nic_router[n as usize];

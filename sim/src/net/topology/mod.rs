@@ -17,6 +17,7 @@
 
 pub mod anynet;
 pub mod anynet_write;
+mod columns;
 pub mod cube;
 pub mod dragonfly;
 mod eccentricity;
