@@ -1141,7 +1141,7 @@ fn net_bench_cases() -> Vec<Case> {
             ],
         ),
         case("NB-09", n, &["--topo", "single:1"]).also(&["--topo", "torus:1,2"]),
-        case("NB-10", n, &["--topo", "tree:8,5"]),
+        case("NB-10", n, &["--topo", "tree:8,6"]),
         case("NB-11", n, &["--packet-flits", "0"]).also(&[
             "--packet-flits",
             "4",

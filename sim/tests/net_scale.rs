@@ -1,7 +1,8 @@
 //! Scale (issue 43): the 16,512-NIC dragonfly (p = 8, a = 16, h = 8, g = 129, 31 ports x 3
 //! lanes a router) builds and runs with `none`, PFT, IB CC and DCQCN, delivering flits with the
 //! invariant checker passing; MVCM and Renato (refused with lanes) run on a 7,776-NIC
-//! k-ary n-tree; `check` refuses what is above the remaining limits (NICs, the routing
+//! k-ary n-tree; 16,384-NIC trees, butterflies and tori route by their rule, without a
+//! table; `check` refuses what is above the remaining limits (NICs, a file's routing
 //! table, lanes per switch), naming the field and its range.
 //! No timing is asserted (docs/performance.md has the measured speed and memory).
 
@@ -29,18 +30,23 @@ fn big_dragonfly() -> NetConfig {
     }
 }
 
+/// Uniform traffic at `load` on `nodes` NICs of `cfg`, seeded by `seed`.
+fn uniform(nodes: u32, cfg: &NetConfig, load: f64, seed: u64) -> BernoulliSource {
+    BernoulliSource::new(
+        nodes,
+        Pattern::Uniform,
+        load,
+        cfg.mtu_bytes,
+        cfg.flit_bytes,
+        seed,
+    )
+}
+
 fn run(cc: &CcConfig) {
     let cfg = big_dragonfly();
     let mut net = Network::with_cc(&cfg, cc, EngineKind::Model, 1).expect("builds");
     assert_eq!(net.nodes(), 16_512);
-    let mut w = BernoulliSource::new(
-        net.nodes(),
-        Pattern::Uniform,
-        0.3,
-        cfg.mtu_bytes,
-        cfg.flit_bytes,
-        7,
-    );
+    let mut w = uniform(net.nodes(), &cfg, 0.3, 7);
     for c in 0..300 {
         net.step(&mut w)
             .expect("no invariant violation, no deadlock");
@@ -69,6 +75,72 @@ fn dragonfly_of_16512_nics_runs_with_pft() {
 #[test]
 fn dragonfly_of_16512_nics_runs_with_ibcc() {
     run(&CcConfig::default_of("ibcc").expect("a scheme"));
+}
+
+/// The built-in kinds whose routing tables (switches x NICs bytes) were above 2^28 and
+/// refused, or large (a 128 x 128 torus: 268 MB, 11 s to build): above `TABLE_MAX` entries
+/// their rule routes (`topology::rule`), and they build and run. The 4-ary 7-tree and the
+/// 4-ary 7-fly route every head by the rule (the VCT switch asks `Topology::route`), the
+/// torus by the lane router's own dimension order.
+#[test]
+fn built_in_kinds_of_16384_nics_run_without_a_table() {
+    // (a 128 x 128 torus saturates near 8 / k = 0.0625 flits a NIC-cycle under uniform
+    // traffic: below that, so that it drains)
+    for (topology, vcs, load) in [
+        (
+            TopologyConfig::KaryNtree {
+                k: 4,
+                n: 7,
+                hosts: None,
+            },
+            None,
+            0.3,
+        ),
+        (
+            TopologyConfig::KaryNfly {
+                k: 4,
+                n: 7,
+                hosts: None,
+            },
+            None,
+            0.3,
+        ),
+        (TopologyConfig::Torus { k: 128, n: 2 }, Some(2), 0.03),
+    ] {
+        let cfg = NetConfig {
+            topology: topology.clone(),
+            vcs,
+            ..NetConfig::default()
+        };
+        cfg.validate()
+            .unwrap_or_else(|e| panic!("{topology:?}: {e}"));
+        let mut net =
+            Network::with_cc(&cfg, &CcConfig::none(), EngineKind::Model, 1).expect("builds");
+        assert_eq!(net.nodes(), 16_384);
+        assert!(!net.topology().has_table(), "{topology:?}");
+        let mut w = uniform(net.nodes(), &cfg, load, 11);
+        for _ in 0..400 {
+            net.step(&mut w)
+                .expect("no invariant violation, no deadlock");
+        }
+        // then no new messages: every flit reaches its own NIC (a flit ejected at another
+        // is an error, one routed round a loop never arrives)
+        let mut quiet = uniform(net.nodes(), &cfg, 0.0, 11);
+        for _ in 0..5_000 {
+            if net.is_idle() {
+                break;
+            }
+            net.step(&mut quiet)
+                .expect("no invariant violation, no deadlock");
+        }
+        assert!(net.is_idle(), "{topology:?}: not drained");
+        net.check().expect("the invariant checker passes");
+        assert!(
+            net.flits_delivered() > 1_000,
+            "{topology:?}: {}",
+            net.flits_delivered()
+        );
+    }
 }
 
 /// Issue 43: the schemes with per-flow state (MVCM, Renato, DCQCN) keep a record per flow
@@ -220,19 +292,37 @@ fn check_refuses_what_is_above_the_limits() {
         "",
         &["topology.h", "g*a*p (NICs) must be at most 32768"],
     );
-    // the routing table: a 32,768-NIC 8-ary 5-tree has 20,480 switches x 32,768 NICs
+    // a file's routing table: 8,200 routers in a ring x 32,768 NICs (4 on each of the
+    // first 8,192) > 2^28 bytes
+    let d = tmp("table-file");
+    let mut text = String::new();
+    for r in 0..8200u32 {
+        text.push_str(&format!("router {r}"));
+        if r < 8192 {
+            for n in 0..4 {
+                text.push_str(&format!(" node {}", 4 * r + n));
+            }
+        }
+        text.push_str(&format!(" router {}\n", (r + 1) % 8200));
+    }
+    std::fs::write(d.join("ring.anynet"), text).unwrap();
+    let path = d.join("ring.anynet").display().to_string();
     refused(
         "table",
-        "{ kind = \"kary_ntree\", k = 8, n = 5 }",
+        &format!("{{ kind = \"file\", path = \"{path}\" }}\nrouting = \"updown\""),
         "",
-        &["topology.n", "at most 268435456"],
+        &[
+            "topology.path",
+            "8200 switches x 32768 NICs = 268697600",
+            "at most 268435456",
+        ],
     );
-    // a torus's table is k^n x k^n: its NICs stop at 16,384
+    // a built-in kind has no table limit (its rule routes): a torus's NICs stop at 32,768
     refused(
         "torus",
-        "{ kind = \"torus\", k = 8, n = 5 }\nvcs = 2",
+        "{ kind = \"torus\", k = 8, n = 6 }\nvcs = 2",
         "",
-        &["topology.n", "must be at most 16384: with k = 8, n <= 4"],
+        &["topology.n", "must be at most 32768: with k = 8, n <= 5"],
     );
     // lanes per switch: 31 ports x 5 lanes > 128
     refused(

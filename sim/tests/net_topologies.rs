@@ -346,13 +346,13 @@ fn cube_tree_and_fly_sizes_out_of_range_are_refused_naming_the_key() {
         (
             TopologyConfig::Torus { k: 1, n: 2 },
             "topology.k",
-            "2..=16384",
+            "2..=32768",
         ),
-        // a cube's limit is its routing table's: k^n <= 16384
+        // a cube's limit is every kind's: k^n <= 32768 NICs
         (
             TopologyConfig::Mesh { k: 5, n: 7 },
             "topology.n",
-            "must be at most 16384: with k = 5, n <= 6",
+            "must be at most 32768: with k = 5, n <= 6",
         ),
         (TopologyConfig::Mesh { k: 4, n: 0 }, "topology.n", "1..=12"),
         (
@@ -381,11 +381,11 @@ fn cube_tree_and_fly_sizes_out_of_range_are_refused_naming_the_key() {
         (
             TopologyConfig::KaryNtree {
                 k: 8,
-                n: 5,
+                n: 6,
                 hosts: None,
             },
             "topology.n",
-            "the routing table's bytes) must be at most 268435456",
+            "must be at most 32768: with k = 8, n <= 5",
         ),
         (
             TopologyConfig::KaryNfly {

@@ -5,26 +5,23 @@
 use super::*;
 
 /// Most NICs of any topology. Per-NIC state is linear in NICs and per-flow state is kept
-/// per active flow (send queues, ACK counts), so the limits are this and the routing
-/// table's size.
+/// per active flow (send queues, ACK counts), so the limits are this and a file's routing
+/// table.
 pub const MAX_NODES: u32 = 32_768;
 
-/// Most entries (bytes) of the routing table, switches x NICs (256 MiB: a 16,384-NIC torus,
-/// or the 16,512-NIC dragonfly's 2,064 routers in 34 MB).
+/// Most entries (bytes) of a file topology's routing table, routers x NICs (256 MiB). A
+/// built-in kind routes by its rule above `topology::TABLE_MAX` entries, so it has no such
+/// limit.
 pub const MAX_TABLE_BYTES: u64 = 1 << 28;
 
-/// Most NICs of a torus or mesh: its routing table is k^n routers x k^n NICs, at most
-/// MAX_TABLE_BYTES.
-pub const MAX_CUBE_NODES: u32 = 16_384;
-
 /// Pushes an error unless `k^n <= most`.
-pub(super) fn nodes_ok(errs: &mut Vec<FieldError>, k: u32, n: u32, most: u32, why: &str) {
+pub(super) fn nodes_ok(errs: &mut Vec<FieldError>, k: u32, n: u32, most: u32) {
     if k.checked_pow(n).is_none_or(|v| v > most) {
         errs.push(bad(
             "topology.n",
             n,
             format!(
-                "k^n (NICs) must be at most {most}: with k = {k}, n <= {}{why}",
+                "k^n (NICs) must be at most {most}: with k = {k}, n <= {}",
                 max_n(k, most)
             ),
         ));
@@ -56,8 +53,7 @@ pub enum TopologyConfig {
     /// Sun Datacenter InfiniBand Switch 648 used by the IB CC seed paper.
     ThreeStage { radix: u32 },
     /// A `k`-ary `n`-cube torus: `k^n` routers of `2n + 1` ports in `n` rings of `k`, one NIC
-    /// each, dimension-order routing. k in 2..=16384, n in 1..=12, k^n <= 16384 (the routing
-    /// table, k^2n bytes, at most 2^28). With the one
+    /// each, dimension-order routing. k in 2..=32768, n in 1..=12, k^n <= 32768. With the one
     /// lane of today's switch its rings can deadlock (the deadlock detector names the
     /// waiting buffers); lanes with dateline classes are issue 22.
     Torus { k: u32, n: u32 },
@@ -66,7 +62,7 @@ pub enum TopologyConfig {
     Mesh { k: u32, n: u32 },
     /// A `k`-ary `n`-tree (bidirectional MIN, BookSim's `fattree`): `k^n` NICs, `n` levels of
     /// `k^(n-1)` switches of `2k` ports, up/down routing. k in 2..=32, n in 1..=8,
-    /// k^n <= 32768, n * k^(n-1) switches x k^n NICs <= 2^28. `hosts` (default k^n) keeps NICs `0 .. hosts`, `hosts / k` switches per
+    /// k^n <= 32768. `hosts` (default k^n) keeps NICs `0 .. hosts`, `hosts / k` switches per
     /// level: `m * k^(n-1)` with `m` in 2..=k dividing `k` (n >= 2), each top switch merging
     /// `k / m` of the full tree's (seed 004's bidirectional MIN, 512 hosts on 640 switches,
     /// is k = 4, n = 5, hosts = 512).
@@ -78,8 +74,7 @@ pub enum TopologyConfig {
     },
     /// A `k`-ary `n`-fly (unidirectional butterfly, BookSim's `fly`): `n` stages of
     /// `k^(n-1)` switches of `k x k` ports, NICs injecting at stage 0 and ejecting at stage
-    /// `n - 1`, destination-tag routing. k in 2..=64, n in 1..=12, k^n <= 32768 and
-    /// n * k^(n-1) switches x k^n NICs <= 2^28. `hosts`
+    /// `n - 1`, destination-tag routing. k in 2..=64, n in 1..=12, k^n <= 32768. `hosts`
     /// (default k^n) keeps NICs `0 .. hosts` and the switches on their paths, `hosts / k` per
     /// stage: a multiple of k^(n-1) up to k^n (the seed 004's 512 hosts on 640 switches are
     /// k = 4, n = 5, hosts = 512).
@@ -93,7 +88,7 @@ pub enum TopologyConfig {
     /// to all inside a group, each router with `p` NICs and `h` global links; groups share
     /// one global link each, arranged as BookSim's (docs/network.md, "Dragonflies").
     /// p, a, h >= 1, g in 1..=a*h+1 (default a*h+1), p + a - 1 + h <= 64 ports,
-    /// g*a*p <= 32768 NICs, g*a routers x g*a*p NICs <= 2^28 (the routing table).
+    /// g*a*p <= 32768 NICs.
     Dragonfly {
         p: u32,
         a: u32,
@@ -195,28 +190,20 @@ impl TopologyConfig {
         }
     }
 
-    /// Pushes an error unless the routing table, switches x NICs bytes, is at most
-    /// MAX_TABLE_BYTES (checked once the sizes are otherwise valid).
+    /// Pushes an error unless a file's routing table, routers x NICs bytes, is at most
+    /// MAX_TABLE_BYTES (checked once the sizes are otherwise valid). A built-in kind has
+    /// no such limit: above `topology::TABLE_MAX` entries it routes by its rule.
     fn table_ok(&self, errs: &mut Vec<FieldError>) {
+        let TopologyConfig::File { ref path, .. } = *self else {
+            return;
+        };
         let (nodes, switches) = (self.nodes() as u64, self.switches());
         if nodes * switches <= MAX_TABLE_BYTES {
             return;
         }
-        let (field, value): (&str, String) = match *self {
-            TopologyConfig::Torus { n, .. }
-            | TopologyConfig::Mesh { n, .. }
-            | TopologyConfig::KaryNtree { n, .. }
-            | TopologyConfig::KaryNfly { n, .. } => ("topology.n", n.to_string()),
-            TopologyConfig::Dragonfly { h, g, .. } => match g {
-                Some(g) => ("topology.g", g.to_string()),
-                None => ("topology.h", h.to_string()),
-            },
-            TopologyConfig::File { ref path, .. } => ("topology.path", path.clone()),
-            _ => ("topology", self.kind().to_string()),
-        };
         errs.push(bad(
-            field,
-            value,
+            "topology.path",
+            path.clone(),
             format!(
                 "switches x NICs (the routing table's bytes) must be at most {MAX_TABLE_BYTES}: here {switches} switches x {nodes} NICs = {}",
                 nodes * switches
@@ -329,23 +316,17 @@ impl TopologyConfig {
                 radix_ok(&mut errs, radix);
             }
             TopologyConfig::Torus { k, n } | TopologyConfig::Mesh { k, n } => {
-                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_CUBE_NODES)
+                let ok = in_range(&mut errs, "topology.k", k, 2, MAX_NODES)
                     & in_range(&mut errs, "topology.n", n, 1, 12);
                 if ok {
-                    nodes_ok(
-                        &mut errs,
-                        k,
-                        n,
-                        MAX_CUBE_NODES,
-                        " (the routing table, k^n x k^n bytes, is at most 2^28)",
-                    );
+                    nodes_ok(&mut errs, k, n, MAX_NODES);
                 }
             }
             TopologyConfig::KaryNtree { k, n, hosts } => {
                 let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX / 2)
                     & in_range(&mut errs, "topology.n", n, 1, 8);
                 if ok {
-                    nodes_ok(&mut errs, k, n, MAX_NODES, "");
+                    nodes_ok(&mut errs, k, n, MAX_NODES);
                 }
                 if let (Some(h), true) = (hosts, ok && errs.is_empty()) {
                     let step = k.pow(n - 1);
@@ -379,7 +360,7 @@ impl TopologyConfig {
                 let ok = in_range(&mut errs, "topology.k", k, 2, MAX_RADIX)
                     & in_range(&mut errs, "topology.n", n, 1, 12);
                 if ok {
-                    nodes_ok(&mut errs, k, n, MAX_NODES, "");
+                    nodes_ok(&mut errs, k, n, MAX_NODES);
                 }
                 if let (Some(h), true) = (hosts, ok && errs.is_empty()) {
                     let step = k.pow(n - 1);

@@ -693,5 +693,6 @@ pub(super) fn build(
         eject: attach.clone(),
         attach,
         route,
+        rule: None,
     }
 }

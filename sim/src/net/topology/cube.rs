@@ -12,6 +12,7 @@
 //! (router, destination), and plus keeps the choice the same along the ring, so the path
 //! stays minimal.
 
+use super::rule::Rule;
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
 
@@ -87,9 +88,8 @@ pub(super) fn build(k: u32, n: u32, wrap: bool) -> Topology {
             }
         })
         .collect();
-    let route = (0..nodes)
-        .flat_map(|r| (0..nodes).map(move |dst| dor_port(r, dst, k, n, wrap) as u8))
-        .collect();
+    let rule = Rule::Cube { k, n, wrap };
+    let route = rule.table(nodes, nodes);
     let kind = if wrap { "torus" } else { "mesh" };
     Topology {
         nodes,
@@ -97,6 +97,7 @@ pub(super) fn build(k: u32, n: u32, wrap: bool) -> Topology {
         attach: (0..nodes).map(|r| (r, 2 * n)).collect(),
         eject: (0..nodes).map(|r| (r, 2 * n)).collect(),
         route,
+        rule: Some(rule),
         hops: Vec::new(),
         delays: None,
         description: format!(

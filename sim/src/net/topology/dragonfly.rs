@@ -20,6 +20,7 @@
 //! group (a local hop unless it is this one), across it, then one local hop: at most
 //! local, global, local.
 
+use super::rule::Rule;
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
 
@@ -132,8 +133,8 @@ impl Shape {
     }
 }
 
-/// Build a dragonfly of `s`: `g * a` routers of `p + a - 1 + h` ports, minimal routing in
-/// the table.
+/// Build a dragonfly of `s`: `g * a` routers of `p + a - 1 + h` ports, minimal routing (in
+/// the table up to `TABLE_MAX` entries).
 pub(super) fn build(s: Shape) -> Topology {
     let routers = s.g * s.a;
     let nodes = routers * s.p;
@@ -146,13 +147,15 @@ pub(super) fn build(s: Shape) -> Topology {
             ports: (0..radix).map(|port| s.peer(r, port)).collect(),
         })
         .collect();
-    let route = route_table(&s);
+    let rule = Rule::Dragonfly(s);
+    let route = rule.table(routers, nodes);
     Topology {
         nodes,
         switches,
         attach: (0..nodes).map(|n| (n / s.p, n % s.p)).collect(),
         eject: (0..nodes).map(|n| (n / s.p, n % s.p)).collect(),
         route,
+        rule: Some(rule),
         hops: Vec::new(),
         delays: None,
         description: format!(
@@ -166,7 +169,7 @@ pub(super) fn build(s: Shape) -> Topology {
 /// every pair. A router's port towards another group is the same for all of that group's
 /// NICs, so it is worked out once per group and repeated (the 16,512-NIC dragonfly's
 /// 34 M entries took 0.6 s one by one).
-fn route_table(s: &Shape) -> Vec<u8> {
+pub(super) fn route_table(s: &Shape) -> Vec<u8> {
     let routers = s.g * s.a;
     let gn = s.group_nodes();
     let mut route = Vec::with_capacity(routers as usize * (routers * s.p) as usize);

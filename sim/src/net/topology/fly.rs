@@ -18,6 +18,7 @@
 //! (512 hosts and 640 switches)" is `k = 4, n = 5, hosts = 512`: 5 stages of 128.
 
 use super::cube::{digit, with_digit};
+use super::rule::Rule;
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
 
@@ -57,14 +58,8 @@ pub(super) fn build(k: u32, n: u32, hosts: u32) -> Topology {
             });
         }
     }
-    let mut route = vec![u8::MAX; switches.len() * hosts as usize];
-    for i in 0..n {
-        for w in 0..per {
-            for d in 0..hosts {
-                route[(id(i, w) * hosts + d) as usize] = digit(d, k, n - 1 - i) as u8;
-            }
-        }
-    }
+    let rule = Rule::Fly { k, n, per };
+    let route = rule.table(switches.len() as u32, hosts);
     let last = id(n - 1, 0);
     let full = if hosts == k.pow(n) {
         String::new()
@@ -84,5 +79,6 @@ pub(super) fn build(k: u32, n: u32, hosts: u32) -> Topology {
         ),
         switches,
         route,
+        rule: Some(rule),
     }
 }

@@ -25,6 +25,9 @@ mod fly;
 pub mod least_delay;
 mod longest;
 mod ntree;
+mod rule;
+
+pub use self::rule::TABLE_MAX;
 
 pub use self::dragonfly::Shape as DragonflyShape;
 use super::config::TopologyConfig;
@@ -73,8 +76,12 @@ pub struct Topology {
     attach: Vec<(u32, u32)>,
     /// Switch and output port that eject to every NIC (`attach` except on a butterfly).
     eject: Vec<(u32, u32)>,
-    /// `route[s * nodes + d]`: the output port of switch s towards NIC d (u8::MAX: none).
+    /// `route[s * nodes + d]`: the output port of switch s towards NIC d (u8::MAX: none);
+    /// empty when `rule` routes (a built-in kind above `TABLE_MAX` entries).
     route: Vec<u8>,
+    /// The built-in kind's routing rule (None for a file, the fat trees and the single
+    /// switch, whose tables are always built).
+    rule: Option<rule::Rule>,
     /// `hops[s * nodes + d]`: router-to-router hops from switch s to NIC d's switch on a
     /// path of least delay (the fewest hops among them; of fewest hops when every channel
     /// has one latency), for the routings that choose lanes or ports by them
@@ -183,6 +190,7 @@ impl Topology {
             attach: (0..nodes).map(|n| (0, n)).collect(),
             eject: (0..nodes).map(|n| (0, n)).collect(),
             route: (0..nodes).map(|d| d as u8).collect(),
+            rule: None,
             hops: Vec::new(),
             delays: None,
             description: format!("single switch, {nodes} ports"),
@@ -253,6 +261,7 @@ impl Topology {
             ),
             switches,
             route,
+            rule: None,
         }
     }
 
@@ -278,10 +287,36 @@ impl Topology {
         self.eject[n.index()]
     }
 
-    /// The output port of switch `s` towards NIC `d`.
+    /// The output port of switch `s` towards NIC `d`: from the table, or by the rule where
+    /// there is none.
     #[inline]
     pub fn route(&self, s: u32, d: NodeId) -> u32 {
-        self.route[s as usize * self.nodes as usize + d.index()] as u32
+        match self.route.get(s as usize * self.nodes as usize + d.index()) {
+            Some(&p) => p as u32,
+            None => self.rule_port(s, d),
+        }
+    }
+
+    /// `route` by the rule (no table).
+    #[inline(never)]
+    fn rule_port(&self, s: u32, d: NodeId) -> u32 {
+        debug_assert!(s < self.switches.len() as u32 && d.0 < self.nodes);
+        self.rule.expect("a table or a rule").port(s, d.0)
+    }
+
+    /// Is the routing table built (else the rule routes: `TABLE_MAX`)?
+    pub fn has_table(&self) -> bool {
+        !self.route.is_empty()
+    }
+
+    /// The same topology routed by its rule alone, without the table (for tests: the
+    /// rule and the table agree). None for a kind without a rule.
+    #[doc(hidden)]
+    pub fn without_table(&self) -> Option<Topology> {
+        self.rule.map(|_| Topology {
+            route: Vec::new(),
+            ..self.clone()
+        })
     }
 
     /// Router-to-router hops from switch `s` to NIC `d`'s switch on a path of least delay

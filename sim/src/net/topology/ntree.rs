@@ -24,6 +24,7 @@
 //! 128 switches, 8 ports below the top and 4 at it.
 
 use super::cube::{digit, with_digit};
+use super::rule::Rule;
 use super::{Peer, SwitchSpec, Topology};
 use crate::net::types::NodeId;
 
@@ -81,22 +82,8 @@ pub(super) fn build(k: u32, n: u32, hosts: u32) -> Topology {
             });
         }
     }
-    let mut route = vec![u8::MAX; switches.len() * nodes as usize];
-    for l in 0..n {
-        for w in 0..per {
-            for d in 0..nodes {
-                let dl = digit(d, k, l);
-                let port = if l + 1 == n && g > 1 {
-                    (digit(d, k, l - 1) % g) * m + dl
-                } else if d / k.pow(l + 1) == w / k.pow(l) {
-                    dl
-                } else {
-                    k + dl
-                };
-                route[(id(l, w) * nodes + d) as usize] = port as u8;
-            }
-        }
-    }
+    let rule = Rule::Ntree { k, n, per, m, g };
+    let route = rule.table(switches.len() as u32, nodes);
     let part = if hosts == k.pow(n) {
         String::new()
     } else {
@@ -117,5 +104,6 @@ pub(super) fn build(k: u32, n: u32, hosts: u32) -> Topology {
         ),
         switches,
         route,
+        rule: Some(rule),
     }
 }

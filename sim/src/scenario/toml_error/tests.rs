@@ -64,7 +64,7 @@ fn the_wordings_this_module_reads_are_the_parsers() {
         (
             "[network]\ntopology = { kind = \"torus\", k = 4.5, n = 2 }\n[workload]\nkind = \"uniform\"\n",
             "invalid type: floating point `4.5`, expected u32",
-            "`network.topology.k` (line 2, column 30): invalid type: floating point `4.5`, expected an integer in the field's range: must be in 2..=16384",
+            "`network.topology.k` (line 2, column 30): invalid type: floating point `4.5`, expected an integer in the field's range: must be in 2..=32768",
         ),
         (
             "[network]\ntopology = { kind = \"single_switch\", nodes = -4 }\n[workload]\nkind = \"uniform\"\n",
