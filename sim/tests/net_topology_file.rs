@@ -139,7 +139,10 @@ fn the_longest_path_is_the_longest_of_every_pairs_path() {
             leaves: 3,
         },
         TopologyConfig::Torus { k: 5, n: 2 },
+        TopologyConfig::Torus { k: 4, n: 3 },
+        TopologyConfig::Torus { k: 2, n: 2 },
         TopologyConfig::Mesh { k: 3, n: 3 },
+        TopologyConfig::Mesh { k: 6, n: 2 },
         TopologyConfig::KaryNtree {
             k: 2,
             n: 3,

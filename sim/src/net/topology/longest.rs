@@ -5,8 +5,9 @@
 //! one destination share their tails. One walk per (switch, destination), each switch's
 //! length kept for the walks that reach it: switches x NICs steps in all, where a walk
 //! per NIC pair (`path` over all pairs) took NICs^2 x path length (29 s on the 16,512-NIC
-//! dragonfly before `pftsim check` could refuse a scheme).
+//! dragonfly before `pftsim check` could refuse a scheme). A cube's is known without a walk.
 
+use super::rule::Rule;
 use super::{Peer, Topology};
 use crate::net::types::NodeId;
 
@@ -24,6 +25,11 @@ impl Topology {
     /// them; a pair with no path counts 0 (a valid network has none: its build checks
     /// every pair).
     pub fn longest_path(&self) -> u32 {
+        if let Some(Rule::Cube { k, n, wrap }) = self.rule {
+            // dimension order: each dimension's longest leg (half a ring on a torus, the
+            // plus way at a tie), all of them on one path, and the first router
+            return n * if wrap { k / 2 } else { k - 1 } + 1;
+        }
         let switches = self.switches.len();
         // the switches NICs inject into, and how many NICs each
         let mut nics = vec![0u32; switches];
