@@ -159,6 +159,24 @@ fn the_longest_path_is_the_longest_of_every_pairs_path() {
             h: 2,
             g: Some(5),
         },
+        TopologyConfig::Dragonfly {
+            p: 2,
+            a: 1,
+            h: 2,
+            g: None,
+        },
+        TopologyConfig::Dragonfly {
+            p: 1,
+            a: 3,
+            h: 1,
+            g: Some(1),
+        },
+        TopologyConfig::Dragonfly {
+            p: 1,
+            a: 2,
+            h: 1,
+            g: Some(2),
+        },
     ]
     .iter()
     .map(|c| (format!("{c:?}"), Topology::build(c)))

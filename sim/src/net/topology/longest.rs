@@ -25,10 +25,20 @@ impl Topology {
     /// them; a pair with no path counts 0 (a valid network has none: its build checks
     /// every pair).
     pub fn longest_path(&self) -> u32 {
-        if let Some(Rule::Cube { k, n, wrap }) = self.rule {
-            // dimension order: each dimension's longest leg (half a ring on a torus, the
-            // plus way at a tie), all of them on one path, and the first router
-            return n * if wrap { k / 2 } else { k - 1 } + 1;
+        match self.rule {
+            Some(Rule::Cube { k, n, wrap }) => {
+                // dimension order: each dimension's longest leg (half a ring on a torus,
+                // the plus way at a tie), all of them on one path, and the first router
+                return n * if wrap { k / 2 } else { k - 1 } + 1;
+            }
+            Some(Rule::Dragonfly(s)) => {
+                // minimal: local to the router holding the link to the destination's
+                // group, global, local; each local hop is there for some pair when a
+                // group has two routers or more
+                let local = (s.a >= 2) as u32;
+                return if s.g >= 2 { 2 + 2 * local } else { 1 + local };
+            }
+            _ => {}
         }
         let switches = self.switches.len();
         // the switches NICs inject into, and how many NICs each

@@ -5,7 +5,7 @@
 //! dragonfly. A table of one byte per (switch, NIC) answers a head's route with one load,
 //! but grows with switches x NICs: 268 MB and 11 s of build for a 128 x 128 torus. So the
 //! table is kept only up to `TABLE_MAX` entries (every network of the shipped scenarios,
-//! the 648-NIC fat tree, the 16-ary 2-cube); above, `Topology::route` asks the rule,
+//! the 16-ary 2-cube, the 1,056-NIC dragonfly); above, `Topology::route` asks the rule,
 //! which costs a few divisions per head and nothing per NIC. A file topology has no rule
 //! (its routes come from searches over its graph): its table is always built.
 
