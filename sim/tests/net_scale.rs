@@ -80,8 +80,9 @@ fn dragonfly_of_16512_nics_runs_with_ibcc() {
 /// The built-in kinds whose routing tables (switches x NICs bytes) were above 2^28 and
 /// refused, or large (a 128 x 128 torus: 268 MB, 11 s to build): above `TABLE_MAX` entries
 /// their rule routes (`topology::rule`), and they build and run. The 4-ary 7-tree and the
-/// 4-ary 7-fly route every head by the rule (the VCT switch asks `Topology::route`), the
-/// torus by the lane router's own dimension order.
+/// 4-ary 7-fly route every head by the rule (the VCT switch asks `Topology::route`), and
+/// so does the 128 x 128 mesh of VCT switches (dimension order, no lanes); the torus by the
+/// lane router's own dimension order.
 #[test]
 fn built_in_kinds_of_16384_nics_run_without_a_table() {
     // (a 128 x 128 torus saturates near 8 / k = 0.0625 flits a NIC-cycle under uniform
@@ -106,6 +107,8 @@ fn built_in_kinds_of_16384_nics_run_without_a_table() {
             0.3,
         ),
         (TopologyConfig::Torus { k: 128, n: 2 }, Some(2), 0.03),
+        // (a mesh's bisection is half a torus's: below 4 / k)
+        (TopologyConfig::Mesh { k: 128, n: 2 }, None, 0.01),
     ] {
         let cfg = NetConfig {
             topology: topology.clone(),
@@ -126,7 +129,8 @@ fn built_in_kinds_of_16384_nics_run_without_a_table() {
         // then no new messages: every flit reaches its own NIC (a flit ejected at another
         // is an error, one routed round a loop never arrives)
         let mut quiet = uniform(net.nodes(), &cfg, 0.0, 11);
-        for _ in 0..5_000 {
+        // (a packet crosses the mesh in up to 254 hops of 12 cycles each)
+        for _ in 0..20_000 {
             if net.is_idle() {
                 break;
             }
