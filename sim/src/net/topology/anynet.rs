@@ -472,6 +472,49 @@ impl Graph {
     }
 }
 
+/// Some of each router's router links (those `keep(r, m)` takes), in neighbour order, with
+/// the ports they leave by, in two flat arrays (compressed rows).
+struct Adjacency {
+    /// Router `r`'s links are entries `start[r]..start[r + 1]`.
+    start: Vec<u32>,
+    to: Vec<u32>,
+    port: Vec<u32>,
+}
+
+impl Adjacency {
+    fn new(g: &Graph, keep: impl Fn(u32, u32) -> bool) -> Self {
+        let mut a = Adjacency {
+            start: Vec::with_capacity(g.links.len() + 1),
+            to: Vec::new(),
+            port: Vec::new(),
+        };
+        a.start.push(0);
+        for (r, links) in g.links.iter().enumerate() {
+            let first = g.nics[r].len() as u32;
+            for (i, &(m, _)) in links.iter().enumerate() {
+                if keep(r as u32, m) {
+                    a.to.push(m);
+                    a.port.push(first + i as u32);
+                }
+            }
+            a.start.push(a.to.len() as u32);
+        }
+        a
+    }
+
+    /// The neighbours router `r` keeps.
+    #[inline]
+    fn to(&self, r: u32) -> &[u32] {
+        &self.to[self.start[r as usize] as usize..self.start[r as usize + 1] as usize]
+    }
+
+    /// Their ports, in the same order.
+    #[inline]
+    fn ports(&self, r: u32) -> &[u32] {
+        &self.port[self.start[r as usize] as usize..self.start[r as usize + 1] as usize]
+    }
+}
+
 /// Build the topology with its up*/down* table, or (`shortest`: how they take lanes)
 /// shortest paths: of least delay with `latency` (`Graph::delays_to`, a channel without a
 /// latency taking it), of fewest hops without; `hops`: also `Topology::hops` (the hops of
@@ -546,16 +589,34 @@ pub(super) fn build(
     };
     let inf = u32::MAX;
     let mut down = vec![inf; routers as usize];
+    let mut above: Vec<u32> = Vec::new();
+    // (cycles, hops) from each router to the destination router, and the routers seen
+    let mut dist: Vec<(u64, u32)> = Vec::new();
+    let mut seen: Vec<u32> = Vec::new();
+    let all = Adjacency::new(g, |_, _| true);
     let mut cost = vec![inf; routers as usize];
     // Ties between equal next hops: digit h of the destination in base `count`, h the
     // router's height (hops to the nearest router with NICs), as d-mod-k takes digit l at
     // level l of a k-ary n-tree; 0 on every router of a direct network.
     let height = g.heights();
+    // (one choice, or a router of height 0, without the 64-bit divisions: they were a
+    // third of a 100 x 100 mesh file's build)
     let tie = |r: u32, d: u32, count: usize| {
-        let base = (count as u64).saturating_pow(height[r as usize]);
-        ((d as u64 / base) % count as u64) as usize
+        if count == 1 {
+            0
+        } else if height[r as usize] == 0 {
+            (d % count as u32) as usize
+        } else {
+            let base = (count as u64).saturating_pow(height[r as usize]);
+            ((d as u64 / base) % count as u64) as usize
+        }
     };
+    // the ports of the equal next hops (in neighbour order, which the ties go by)
     let mut choices: Vec<u32> = Vec::new();
+    // each router's links up and down, with their ports: the passes below run once per
+    // destination router over every router, and read these in tight loops
+    let up = Adjacency::new(g, |r, m| key(m) < key(r));
+    let downward = Adjacency::new(g, |r, m| key(m) > key(r));
     // The columns of a group of destinations, router by router (`Columns`): a column
     // written straight into the table touched a cache line per router (half the build
     // of a 100 x 100 mesh file)
@@ -577,37 +638,63 @@ pub(super) fn build(
             cols.flush(&mut route, &mut hop_table, nodes as usize);
         }
         let first = cols.group.len();
-        // down[r]: hops from r to t going only down (a down link goes to a later router).
-        down.iter_mut().for_each(|d| *d = inf);
-        down[t as usize] = 0;
-        for &r in order.iter().rev() {
-            for &(m, _) in &g.links[r as usize] {
-                if key(m) > key(r) && down[m as usize] != inf {
-                    down[r as usize] = down[r as usize].min(down[m as usize] + 1);
+        if !shortest {
+            // down[r]: hops from r to t going only down (a down link goes to a later
+            // router): a breadth-first search from t going up, which visits only the
+            // routers above t (`above`, reset for the next destination)
+            for &r in &above {
+                down[r as usize] = inf;
+            }
+            above.clear();
+            down[t as usize] = 0;
+            above.push(t);
+            let mut next = 0;
+            while let Some(&r) = above.get(next) {
+                next += 1;
+                let d = down[r as usize] + 1;
+                for &m in up.to(r) {
+                    if down[m as usize] == inf {
+                        down[m as usize] = d;
+                        above.push(m);
+                    }
                 }
             }
-        }
-        // cost[r]: the hops the policy takes (down if it can, else up), root first.
-        for &r in &order {
-            cost[r as usize] = if down[r as usize] != inf {
-                down[r as usize]
-            } else {
-                g.links[r as usize]
-                    .iter()
-                    .filter(|&&(m, _)| key(m) < key(r))
-                    .map(|&(m, _)| cost[m as usize].saturating_add(1))
-                    .min()
-                    .unwrap_or(inf)
-            };
+            // cost[r]: the hops the policy takes (down if it can, else up), root first.
+            for &r in &order {
+                cost[r as usize] = if down[r as usize] != inf {
+                    down[r as usize]
+                } else {
+                    up.to(r)
+                        .iter()
+                        .map(|&m| cost[m as usize].saturating_add(1))
+                        .min()
+                        .unwrap_or(inf)
+                };
+            }
         }
         // (cycles, hops) to t; with one latency everywhere, (hops, hops)
-        let dist: Vec<(u64, u32)> = if !(shortest || hops) {
-            Vec::new()
+        if !(shortest || hops) {
         } else if uniform {
-            g.distances(t).into_iter().map(|h| (h as u64, h)).collect()
+            // (`Graph::distances` into a buffer kept from one destination to the next)
+            dist.clear();
+            dist.resize(routers as usize, (inf as u64, inf));
+            dist[t as usize] = (0, 0);
+            seen.clear();
+            seen.push(t);
+            let mut next = 0;
+            while let Some(&r) = seen.get(next) {
+                next += 1;
+                let h = dist[r as usize].1 + 1;
+                for &m in all.to(r) {
+                    if dist[m as usize].1 == inf {
+                        dist[m as usize] = (h as u64, h);
+                        seen.push(m);
+                    }
+                }
+            }
         } else {
-            g.delays_to(t, latency)
-        };
+            dist = g.delays_to(t, latency);
+        }
         if let Some(x) = delays.as_mut() {
             x.set(g, t, &dist);
         }
@@ -616,34 +703,35 @@ pub(super) fn build(
             choices.clear();
             if r == t {
             } else if shortest {
+                let first_link = g.nics[r as usize].len() as u32;
                 choices.extend(
                     links
                         .iter()
-                        .filter(|&&(m, l)| {
+                        .zip(first_link..)
+                        .filter(|&(&(m, l), _)| {
                             let (c, h) = dist[m as usize];
                             (c + delay(l), h + 1) == dist[r as usize]
                         })
-                        .map(|&(m, _)| m),
+                        .map(|(_, port)| port),
                 );
             } else if down[r as usize] != inf {
+                let want = down[r as usize];
                 choices.extend(
-                    links
+                    downward
+                        .to(r)
                         .iter()
-                        .filter(|&&(m, _)| {
-                            key(m) > key(r)
-                                && down[m as usize].saturating_add(1) == down[r as usize]
-                        })
-                        .map(|&(m, _)| m),
+                        .zip(downward.ports(r))
+                        .filter(|&(&m, _)| down[m as usize].saturating_add(1) == want)
+                        .map(|(_, &port)| port),
                 );
             } else {
+                let want = cost[r as usize];
                 choices.extend(
-                    links
+                    up.to(r)
                         .iter()
-                        .filter(|&&(m, _)| {
-                            key(m) < key(r)
-                                && cost[m as usize].saturating_add(1) == cost[r as usize]
-                        })
-                        .map(|&(m, _)| m),
+                        .zip(up.ports(r))
+                        .filter(|&(&m, _)| cost[m as usize].saturating_add(1) == want)
+                        .map(|(_, &port)| port),
                 );
             }
             let at = r as usize * cols.width + first;
@@ -659,7 +747,7 @@ pub(super) fn build(
                 } else {
                     // nonempty: the root reaches every router going down, and every other
                     // router has a link up (to its parent in the search)
-                    g.port_to(r, choices[tie(r, d, choices.len())])
+                    choices[tie(r, d, choices.len())]
                 };
                 cols.route[at + j] = port as u8;
             }
