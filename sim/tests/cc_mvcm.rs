@@ -83,7 +83,13 @@ fn mvcm_net(cfg: &NetConfig, m: MvcmConfig) -> Network {
 fn the_derived_round_trip_is_the_measured_one_on_an_idle_network() {
     let cfg = paper_net();
     let topo = pft_sim::net::Topology::build(&cfg.topology);
-    let d = MvcmConfig::default().derive(&cfg, &topo, "cc").unwrap();
+    let d = MvcmConfig::default()
+        .derive(
+            &cfg,
+            || pft_sim::cc::round_trip::longest_path(&cfg, &topo),
+            "cc",
+        )
+        .unwrap();
     let rt = d.round_trip;
     assert_eq!(
         (rt.switches, rt.one_way),

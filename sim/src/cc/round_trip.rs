@@ -25,10 +25,12 @@ pub struct RoundTrip {
 
 /// The [`RoundTrip`] of the valid network `net` for data packets of `packet_bytes`
 /// (default the MTU; in 1..=mtu_bytes) and the network's ACKs, which it needs (errors name
-/// `prefix.packet_bytes` and `network.ack_bytes`; every one is returned).
+/// `prefix.packet_bytes` and `network.ack_bytes`; every one is returned). `longest` gives
+/// the switches on the longest path (`longest_path`, `longest_of`); it is asked only when
+/// nothing is wrong, since on a file it builds the routing tables.
 pub fn round_trip(
     net: &NetConfig,
-    topo: &Topology,
+    longest: impl FnOnce() -> u32,
     packet_bytes: Option<u64>,
     prefix: &str,
 ) -> Result<RoundTrip, Vec<FieldError>> {
@@ -50,7 +52,7 @@ pub fn round_trip(
     let fb = net.flit_bytes.max(1) as u64;
     let data_flits = pkt.div_ceil(fb) as u32;
     let ack_flits = (ack_bytes as u64).div_ceil(fb) as u32;
-    let switches = longest_path(net, topo);
+    let switches = longest();
     let one_way = (switches + 1) * net.link_latency_cycles + switches * net.switch_latency_cycles;
     let rtt = rtt_min_cycles(1, one_way, 1, data_flits, ack_flits);
     let (num, den) = omega(1, one_way, 1, data_flits, ack_flits);
@@ -78,8 +80,17 @@ pub fn packet_bytes_error(prefix: &str, got: u64, mtu: u32) -> FieldError {
 /// n-tree (up to the top stage and down), else the longest routed path over all pairs.
 pub fn longest_path(net: &NetConfig, topo: &Topology) -> u32 {
     match net.topology {
+        TopologyConfig::KaryNfly { .. } | TopologyConfig::KaryNtree { .. } => longest_of(net),
+        _ => topo.longest_path(),
+    }
+}
+
+/// `longest_path` of the valid network `net`, its topology built only where the path
+/// needs it (a file's routing tables take seconds on 10,000 routers).
+pub fn longest_of(net: &NetConfig) -> u32 {
+    match net.topology {
         TopologyConfig::KaryNfly { n, .. } => n,
         TopologyConfig::KaryNtree { n, .. } => 2 * n - 1,
-        _ => topo.longest_path(),
+        _ => Topology::for_net(net).longest_path(),
     }
 }

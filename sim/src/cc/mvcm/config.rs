@@ -3,7 +3,7 @@
 
 use crate::cc::round_trip::{round_trip, RoundTrip};
 use crate::net::config::{bad, FieldError};
-use crate::net::{NetConfig, Topology, TopologyConfig};
+use crate::net::{NetConfig, TopologyConfig};
 use pft_hdl::mvcm::model::{Params, RTT_MIN_MAX};
 use serde::{Deserialize, Serialize};
 
@@ -153,7 +153,7 @@ impl MvcmConfig {
     pub fn derive(
         &self,
         net: &NetConfig,
-        topo: &Topology,
+        longest: impl FnOnce() -> u32,
         prefix: &str,
     ) -> Result<Derived, Vec<FieldError>> {
         let key = |k: &str| format!("{prefix}.{k}");
@@ -201,7 +201,10 @@ impl MvcmConfig {
             };
         let k = shape(self.k, tk, "k", 2, 64);
         let n = shape(self.n, tn, "n", 1, 12);
-        let rt = round_trip(net, topo, self.packet_bytes, prefix);
+        // (the longest path only when nothing else is wrong: on a file it builds the tables)
+        let fine = errs.is_empty();
+        let longest = || if fine { longest() } else { 0 };
+        let rt = round_trip(net, longest, self.packet_bytes, prefix);
         let rt = match rt {
             Ok(rt) => Some(rt),
             Err(e) => {

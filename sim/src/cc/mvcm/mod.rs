@@ -18,11 +18,12 @@ pub mod config;
 
 pub use config::{Derived, MvcmConfig};
 
+use super::round_trip::{longest_of, longest_path};
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
 use crate::net::flows::{key, FlowMap};
 use crate::net::scheme::{Arrival, CreditGate, Departure, InputAt, OutputAt, Scheme};
-use crate::net::{BuildCtx, NetConfig, NetError, Topology};
+use crate::net::{BuildCtx, NetConfig, NetError};
 use pft_hdl::mvcm::model::{Action, Flow, Params};
 use std::collections::VecDeque;
 
@@ -53,13 +54,13 @@ impl Plugin for Mvcm {
         prefix: &str,
         errs: &mut Vec<FieldError>,
     ) {
-        if let Err(e) = cfg.derive(net, &Topology::for_net(net), prefix) {
+        if let Err(e) = cfg.derive(net, || longest_of(net), prefix) {
             errs.extend(e);
         }
     }
 
     fn derived(cfg: &MvcmConfig, net: &NetConfig) -> Vec<(&'static str, u64)> {
-        let Ok(d) = cfg.derive(net, &Topology::for_net(net), "cc") else {
+        let Ok(d) = cfg.derive(net, || longest_of(net), "cc") else {
             return Vec::new();
         };
         let p = &d.params;
@@ -81,7 +82,7 @@ impl Plugin for Mvcm {
 
     fn build(cfg: &MvcmConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<MvcmState, NetError> {
         let d = cfg
-            .derive(ctx.cfg, ctx.topo, "cc")
+            .derive(ctx.cfg, || longest_path(ctx.cfg, ctx.topo), "cc")
             .map_err(|e| NetError::Config(e.into_iter().next().expect("an error")))?;
         Ok(MvcmState::new(cfg, &d, ctx))
     }
@@ -400,7 +401,7 @@ impl Scheme for MvcmState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::TopologyConfig;
+    use crate::net::{Topology, TopologyConfig};
 
     /// The seed's network at 8-byte flits (tests/cc_mvcm.rs has the same): 128-flit input
     /// buffers and output queues, 35-flit packets, 3-flit ACKs.

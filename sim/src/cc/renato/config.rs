@@ -3,7 +3,7 @@
 
 use crate::cc::round_trip::{round_trip, RoundTrip};
 use crate::net::config::{bad, FieldError};
-use crate::net::{NetConfig, Topology};
+use crate::net::NetConfig;
 use serde::{Deserialize, Serialize};
 
 /// The source's response function (Santos et al., as seed 004 names them).
@@ -139,10 +139,10 @@ impl RenatoConfig {
     pub fn packet_time_on(
         &self,
         net: &NetConfig,
-        topo: &Topology,
+        longest: impl FnOnce() -> u32,
         prefix: &str,
     ) -> Result<(u32, RoundTrip), Vec<FieldError>> {
-        let rt = round_trip(net, topo, self.packet_bytes, prefix)?;
+        let rt = round_trip(net, longest, self.packet_bytes, prefix)?;
         Ok((self.packet_time.map_or(rt.rtt, |t| t as u32), rt))
     }
 

@@ -12,11 +12,12 @@ pub mod switch;
 
 pub use config::{FlowUnit, RenatoConfig, Response};
 
+use super::round_trip::{longest_of, longest_path};
 use super::{Plugin, RunOpts};
 use crate::error::FieldError;
 use crate::net::flows::{key, FlowMap};
 use crate::net::scheme::{Arrival, CreditGate, InputAt, Scheme};
-use crate::net::{BuildCtx, NetConfig, NetError, Topology};
+use crate::net::{BuildCtx, NetConfig, NetError};
 use std::collections::VecDeque;
 use switch::Ipm;
 
@@ -49,13 +50,13 @@ impl Plugin for Renato {
         prefix: &str,
         errs: &mut Vec<FieldError>,
     ) {
-        if let Err(e) = cfg.packet_time_on(net, &Topology::for_net(net), prefix) {
+        if let Err(e) = cfg.packet_time_on(net, || longest_of(net), prefix) {
             errs.extend(e);
         }
     }
 
     fn derived(cfg: &RenatoConfig, net: &NetConfig) -> Vec<(&'static str, u64)> {
-        let Ok((t, _)) = cfg.packet_time_on(net, &Topology::for_net(net), "cc") else {
+        let Ok((t, _)) = cfg.packet_time_on(net, || longest_of(net), "cc") else {
             return Vec::new();
         };
         let mut v = super::left_out([
@@ -71,7 +72,7 @@ impl Plugin for Renato {
 
     fn build(cfg: &RenatoConfig, ctx: &BuildCtx, _opts: &RunOpts) -> Result<RenatoState, NetError> {
         let (t, _) = cfg
-            .packet_time_on(ctx.cfg, ctx.topo, "cc")
+            .packet_time_on(ctx.cfg, || longest_path(ctx.cfg, ctx.topo), "cc")
             .map_err(|e| NetError::Config(e.into_iter().next().expect("an error")))?;
         let nodes = ctx.nodes as usize;
         let start = match cfg.response {
