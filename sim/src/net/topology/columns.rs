@@ -32,20 +32,30 @@ impl Columns {
 
     /// The group's columns into `route` and `hops` (rows of `nodes`), router by router.
     pub(super) fn flush(&mut self, route: &mut [u8], hops: &mut [u8], nodes: usize) {
-        let rows = self.route.chunks_exact(self.width);
-        for (r, row) in rows.enumerate() {
-            let to = &mut route[r * nodes..(r + 1) * nodes];
-            for (&d, &p) in self.group.iter().zip(row) {
-                to[d as usize] = p;
-            }
-        }
-        if !hops.is_empty() {
-            for (r, row) in self.hops.chunks_exact(self.width).enumerate() {
-                let to = &mut hops[r * nodes..(r + 1) * nodes];
-                for (&d, &h) in self.group.iter().zip(row) {
-                    to[d as usize] = h;
+        // NICs numbered router by router make a group of consecutive numbers: each row's
+        // columns are then one copy
+        let n = self.group.len();
+        let run = self
+            .group
+            .first()
+            .filter(|&&d0| self.group.iter().zip(d0..).all(|(&d, e)| d == e))
+            .map(|&d0| d0 as usize);
+        let write = |from: &[u8], to: &mut [u8]| {
+            for (r, row) in from.chunks_exact(self.width).enumerate() {
+                let to = &mut to[r * nodes..(r + 1) * nodes];
+                match run {
+                    Some(d0) => to[d0..d0 + n].copy_from_slice(&row[..n]),
+                    None => {
+                        for (&d, &p) in self.group.iter().zip(row) {
+                            to[d as usize] = p;
+                        }
+                    }
                 }
             }
+        };
+        write(&self.route, route);
+        if !hops.is_empty() {
+            write(&self.hops, hops);
         }
         self.group.clear();
     }
