@@ -201,7 +201,8 @@ impl MvcmConfig {
             };
         let k = shape(self.k, tk, "k", 2, 64);
         let n = shape(self.n, tn, "n", 1, 12);
-        // (the longest path only when nothing else is wrong: on a file it builds the tables)
+        // (the longest path only when nothing else is wrong: on a file it builds the
+        // tables; otherwise a stand-in 0, never used, since `errs` is returned below)
         let fine = errs.is_empty();
         let longest = || if fine { longest() } else { 0 };
         let rt = round_trip(net, longest, self.packet_bytes, prefix);
