@@ -7,7 +7,7 @@ use super::Graph;
 use crate::net::types::NodeId;
 
 /// Some of each router's router links (those `keep(r, m)` takes), in neighbour order, with
-/// the ports they leave by, in two flat arrays (compressed rows).
+/// the ports they leave by, in flat arrays (compressed rows).
 struct Adjacency {
     /// Router `r`'s links are entries `start[r]..start[r + 1]`.
     start: Vec<u32>,
