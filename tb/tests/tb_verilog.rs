@@ -1,12 +1,14 @@
 //! The exported Verilog against the rust-hdl RTL: vectors recorded from the rust-hdl run are
 //! replayed under Verilator (100,000 cycles per mode) and iverilog, every output compared
 //! every cycle. Mutants of the Verilog must be caught, or the comparison proves nothing.
+//! The rust-hdl RTL runs once per build and mode; every shorter replay takes a prefix of it.
 
 use pft_hdl::stepper::RtlStepper;
 use pft_tb::stimulus::{self, Mode};
 use pft_tb::{vectors, verilator};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 const VERILATOR_CYCLES: u64 = 100_000;
 const IVERILOG_CYCLES: u64 = 40_000;
@@ -30,13 +32,59 @@ fn verilog() -> &'static Path {
     })
 }
 
-/// Vectors of `cycles` cycles of the rust-hdl RTL under `mode`, in a file private to `tag`
-/// (tests run in parallel).
-fn vectors_for(tag: &str, mode: Mode, cycles: u64) -> PathBuf {
-    let p = work().join(format!("{tag}-{}-{cycles}.vec", mode.name()));
-    let mut rtl = RtlStepper::new();
-    vectors::record(&mut rtl, mode, 0xC0DE_0000 + mode as u64, cycles, &p).unwrap();
-    p
+/// The two builds whose rust-hdl RTL records vectors.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Build {
+    Default,
+    Pipelined,
+}
+
+/// Vectors of `cycles` cycles of `build`'s rust-hdl RTL under `mode`, from the stimulus seed
+/// of that build and mode. The RTL runs once per build and mode, for VERILATOR_CYCLES cycles
+/// (the most any test replays); a shorter file is the first `cycles` lines of that one, which
+/// a shorter run of the same deterministic RTL and stimulus would write line for line.
+/// Files are written once and only read afterwards, so the tests, run in parallel, share them.
+fn recorded(build: Build, mode: Mode, cycles: u64) -> PathBuf {
+    assert!(cycles <= VERILATOR_CYCLES);
+    type Key = (Build, &'static str, u64);
+    type Files = Mutex<HashMap<Key, Arc<OnceLock<PathBuf>>>>;
+    static FILES: OnceLock<Files> = OnceLock::new();
+    let cell = FILES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap()
+        .entry((build, mode.name(), cycles))
+        .or_default()
+        .clone();
+    // Outside the map's lock: other builds and modes record at the same time.
+    cell.get_or_init(|| {
+        let prefix = match build {
+            Build::Default => "",
+            Build::Pipelined => "pipelined-",
+        };
+        std::fs::create_dir_all(work()).unwrap();
+        let p = work().join(format!("{prefix}{}-{cycles}.vec", mode.name()));
+        if cycles == VERILATOR_CYCLES {
+            match build {
+                Build::Default => {
+                    let mut rtl = RtlStepper::new();
+                    vectors::record(&mut rtl, mode, 0xC0DE_0000 + mode as u64, cycles, &p)
+                }
+                Build::Pipelined => {
+                    let mut rtl = pft_hdl::stepper::RtlStepperPipelined::new();
+                    vectors::record(&mut rtl, mode, 0xC1DE_0000 + mode as u64, cycles, &p)
+                }
+            }
+            .unwrap();
+        } else {
+            let full = std::fs::read_to_string(recorded(build, mode, VERILATOR_CYCLES)).unwrap();
+            let lines: String = full.split_inclusive('\n').take(cycles as usize).collect();
+            assert_eq!(lines.lines().count() as u64, cycles);
+            std::fs::write(&p, lines).unwrap();
+        }
+        p
+    })
+    .clone()
 }
 
 fn replay_exe() -> &'static Path {
@@ -51,7 +99,7 @@ fn verilator_mode(mode: Mode) {
     stimulus::feature_coverage(mode, 0xC0DE_0000 + mode as u64, VERILATOR_CYCLES)
         .check(mode)
         .unwrap();
-    let vec = vectors_for("verilator", mode, VERILATOR_CYCLES);
+    let vec = recorded(Build::Default, mode, VERILATOR_CYCLES);
     let (r, log) = verilator::replay(replay_exe(), &vec).unwrap();
     eprintln!("{}: verilator {r:?}", mode.name());
     assert_eq!(r.cycles, VERILATOR_CYCLES, "{log}");
@@ -79,7 +127,7 @@ fn verilator_matches_rtl_at_ri() {
 fn iverilog_matches_rtl_all_modes() {
     let vvp = verilator::build_iverilog(verilog(), &work().join("iverilog")).unwrap();
     for mode in Mode::ALL {
-        let vec = vectors_for("iverilog", mode, IVERILOG_CYCLES);
+        let vec = recorded(Build::Default, mode, IVERILOG_CYCLES);
         let (r, log) = verilator::replay_iverilog(&vvp, &vec).unwrap();
         eprintln!("{}: iverilog {r:?}", mode.name());
         assert_eq!(r.cycles, IVERILOG_CYCLES, "{log}");
@@ -136,7 +184,7 @@ fn verilator_catches_broken_verilog() {
         &work().join(format!("obj_{name}")),
     )
     .unwrap();
-    let vec = vectors_for("mutant-verilator", mode, VERILATOR_CYCLES);
+    let vec = recorded(Build::Default, mode, VERILATOR_CYCLES);
     let (r, log) = verilator::replay(&exe, &vec).unwrap();
     eprintln!("mutant {name}: {r:?}\n{log}");
     assert!(
@@ -151,7 +199,7 @@ fn iverilog_catches_broken_verilog() {
         let vvp =
             verilator::build_iverilog(&mutant(name, from, to), &work().join(format!("iv_{name}")))
                 .unwrap();
-        let vec = vectors_for(&format!("mutant-{name}"), mode, IVERILOG_CYCLES);
+        let vec = recorded(Build::Default, mode, IVERILOG_CYCLES);
         let (r, _) = verilator::replay_iverilog_until_mismatch(&vvp, &vec).unwrap();
         eprintln!("mutant {name}: {r:?}");
         assert!(r.mismatches > 0, "mutant {name} survived");
@@ -180,13 +228,6 @@ fn verilog_pipelined() -> &'static Path {
     })
 }
 
-fn vectors_pipelined(tag: &str, mode: Mode, cycles: u64) -> PathBuf {
-    let p = work().join(format!("pipelined-{tag}-{}-{cycles}.vec", mode.name()));
-    let mut rtl = pft_hdl::stepper::RtlStepperPipelined::new();
-    vectors::record(&mut rtl, mode, 0xC1DE_0000 + mode as u64, cycles, &p).unwrap();
-    p
-}
-
 #[test]
 fn pipelined_verilator_matches_rtl_all_modes() {
     let exe = verilator::build_replay(
@@ -196,7 +237,7 @@ fn pipelined_verilator_matches_rtl_all_modes() {
     )
     .unwrap();
     for mode in Mode::ALL {
-        let vec = vectors_pipelined("verilator", mode, VERILATOR_CYCLES);
+        let vec = recorded(Build::Pipelined, mode, VERILATOR_CYCLES);
         let (r, log) = verilator::replay(&exe, &vec).unwrap();
         eprintln!("pipelined {}: verilator {r:?}", mode.name());
         assert_eq!(r.cycles, VERILATOR_CYCLES, "{log}");
@@ -213,7 +254,7 @@ fn pipelined_iverilog_matches_rtl_all_modes() {
     )
     .unwrap();
     for mode in Mode::ALL {
-        let vec = vectors_pipelined("iverilog", mode, IVERILOG_CYCLES_PIPELINED);
+        let vec = recorded(Build::Pipelined, mode, IVERILOG_CYCLES_PIPELINED);
         let (r, log) = verilator::replay_iverilog(&vvp, &vec).unwrap();
         eprintln!("pipelined {}: iverilog {r:?}", mode.name());
         assert_eq!(r.cycles, IVERILOG_CYCLES_PIPELINED, "{log}");
@@ -253,7 +294,7 @@ fn pipelined_iverilog_catches_broken_verilog() {
         let vvp =
             verilator::build_iverilog_top(&p, TOP_PIPELINED, &work().join(format!("iv_{name}")))
                 .unwrap();
-        let vec = vectors_pipelined(&format!("mutant-{name}"), mode, IVERILOG_CYCLES);
+        let vec = recorded(Build::Pipelined, mode, IVERILOG_CYCLES);
         let (r, _) = verilator::replay_iverilog_until_mismatch(&vvp, &vec).unwrap();
         eprintln!("mutant {name}: {r:?}");
         assert!(r.mismatches > 0, "mutant {name} survived");
