@@ -9,10 +9,10 @@
 //!   `Args` (the binaries are included below as modules), and a smaller sample through the
 //!   real `pftsim` binary: nothing panics, and exit statuses are 0, 1 or 2.
 //!
-//! Case counts are sized so that the whole file runs in about 30 s in a release build on a
-//! 2-core machine; `PROPTEST_CASES=N` runs N cases per property instead (N / 50 for the
-//! properties that start a process per case). Inputs that once failed are kept as plain
-//! regression tests at the end.
+//! With the default case counts the whole file runs in about 70 s in a release build on a
+//! 2-core machine (docs/bad-inputs.md, "Fuzzing"); `PROPTEST_CASES=N` runs N cases per
+//! property instead (N / 50 for the properties that start a process per case). Inputs that
+//! once failed are kept as plain regression tests at the end.
 
 use pft_sim::scenario::Scenario;
 use proptest::prelude::*;
