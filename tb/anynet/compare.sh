@@ -11,9 +11,12 @@
 # lanes (torus), Duato's adaptive routing (torus8x8-duato), minimal (dragonfly). Same lanes,
 # buffers, packets and latencies on both sides (dragonfly4-lat: the links inside and
 # between groups 10 and 100 cycles, written into its file); 10,000 cycles of warm-up,
-# 20,000 measured, seed 1. ONLY="name ..." runs those cases alone.
+# 20,000 measured, seed 1 (SEED=n: seed n, both sides). ONLY="name ..." runs those cases
+# alone.
 set -euo pipefail
 out=${1:?usage: compare.sh OUT.csv [LOADS...]}
+seed=${SEED:-1}
+case "$seed" in '' | *[!0-9]*) echo "error: SEED must be a whole number >= 0, got '$seed'" >&2; exit 2 ;; esac
 shift
 loads=("$@")
 [ ${#loads[@]} -gt 0 ] || loads=(0.1 0.3 0.5 0.8)
@@ -38,7 +41,7 @@ cases=(
 )
 run() {
     # shellcheck disable=SC2086
-    "$bench" --cc none --warmup 10000 --cycles 20000 --seed 1 --topo "$@" |
+    "$bench" --cc none --warmup 10000 --cycles 20000 --seed "$seed" --topo "$@" |
         tr ' ' '\n' | sed -n 's/^accepted_flits_per_node_cycle=//p; s/^latency_mean_cycles=//p' |
         paste -sd,
 }
