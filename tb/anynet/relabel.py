@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Renumber the routers of a BookSim anynet file at random (seeded), NICs unchanged.
+
+    python3 tb/anynet/relabel.py IN.net SEED OUT.net
+
+The graph, its per-link latencies and every NIC's router stay the same; only the routers'
+numbers change, and with them what a file routing decides by number: the order of a
+router's ports (NICs first, then neighbours by number), which of several equal next hops a
+destination takes, and the up*/down* root and levels. So runs of one file under several
+seeds measure the noise of the routing's own choices (docs/network.md, "Topologies from a
+file"). SEED 0 renumbers nothing. OUT must not exist.
+"""
+import os
+import random
+import sys
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit("usage: relabel.py IN.net SEED OUT.net")
+    src, seed, dst = sys.argv[1], sys.argv[2], sys.argv[3]
+    if not seed.isdigit():
+        sys.exit(f"error: SEED must be a whole number >= 0, got '{seed}'")
+    if os.path.exists(dst):
+        sys.exit(f"error: {dst} exists; give a new file")
+    lines = []
+    routers = set()
+    with open(src) as f:
+        for no, raw in enumerate(f, 1):
+            words = raw.split("#")[0].split()
+            if not words:
+                continue
+            # (kind, number, latency or None) triples: BookSim's `router R` / `node N`,
+            # each optionally followed by a latency
+            items = []
+            i = 0
+            while i < len(words):
+                kind = words[i]
+                if kind not in ("router", "node") or i + 1 >= len(words):
+                    sys.exit(f"error: {src} line {no}: `{kind}`: `router N` or `node N` expected")
+                num = int(words[i + 1])
+                lat = None
+                if i + 2 < len(words) and words[i + 2].isdigit():
+                    lat = words[i + 2]
+                    i += 1
+                items.append((kind, num, lat))
+                if kind == "router":
+                    routers.add(num)
+                i += 2
+            lines.append(items)
+    order = sorted(routers)
+    new = list(order)
+    if int(seed) != 0:
+        random.Random(int(seed)).shuffle(new)
+    perm = dict(zip(order, new))
+    out = []
+    for items in lines:
+        words = []
+        for kind, num, lat in items:
+            words += [kind, str(perm[num] if kind == "router" else num)]
+            if lat is not None:
+                words.append(lat)
+        out.append(" ".join(words))
+    # the lines in the order of their new router numbers (a file's line order decides nothing)
+    out.sort(key=lambda l: int(l.split()[1]))
+    with open(dst, "x") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
