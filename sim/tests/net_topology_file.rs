@@ -670,3 +670,93 @@ fn shortest_paths_follow_the_least_delay_as_booksim() {
         run(&cfg, 0.3, 3_000);
     }
 }
+
+/// `tb/anynet/relabel.py` (the routing-choice noise of docs/network.md) renumbers a file's
+/// routers and nothing else: the same NICs on the same routers, the same links with the
+/// same latencies, under a permutation of the router numbers that is not the identity;
+/// seed 0 keeps the numbers; an existing output is refused, not overwritten.
+#[test]
+fn relabel_renumbers_the_routers_and_keeps_the_graph() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tb/anynet/relabel.py");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("relabel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let relabel = |text: &str, name: &str, seed: u32| {
+        let (src, dst) = (
+            dir.join(format!("{name}.in")),
+            dir.join(format!("{name}-{seed}.net")),
+        );
+        std::fs::write(&src, text).unwrap();
+        let _ = std::fs::remove_file(&dst);
+        let out = std::process::Command::new("python3")
+            .arg(script)
+            .arg(&src)
+            .arg(seed.to_string())
+            .arg(&dst)
+            .output()
+            .expect("python3 runs tb/anynet/relabel.py");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (graph(&std::fs::read_to_string(&dst).unwrap()), src, dst)
+    };
+    // every router has a NIC, so the NICs name the permutation; one link per line here
+    // carries a latency (a 4-router ring with a chord)
+    let latencies = "router 0 node 0 router 1 5\nrouter 1 node 1 router 2\n\
+                     router 2 node 2 node 3 router 3 7 router 0 9\nrouter 3 node 4 router 0\n";
+    let [_, dragonfly] = torus_and_dragonfly();
+    for (name, text) in [
+        ("latencies", latencies.to_string()),
+        ("dragonfly", dragonfly),
+    ] {
+        let old = graph(&text);
+        let (same, _, _) = relabel(&text, name, 0);
+        assert_eq!(same, old, "{name}: seed 0 renumbers nothing");
+        let (new, src, dst) = relabel(&text, name, 3);
+        assert_eq!((new.routers(), new.nodes()), (old.routers(), old.nodes()));
+        let mut pi = vec![u32::MAX; old.routers() as usize];
+        for (n, &r) in old.nic_router.iter().enumerate() {
+            let to = new.nic_router[n];
+            assert!(
+                pi[r as usize] == u32::MAX || pi[r as usize] == to,
+                "{name}: NIC {n}"
+            );
+            pi[r as usize] = to;
+        }
+        let mut seen = pi.clone();
+        seen.sort_unstable();
+        assert_eq!(
+            seen,
+            (0..old.routers()).collect::<Vec<_>>(),
+            "{name}: a permutation"
+        );
+        assert!(
+            pi.iter().enumerate().any(|(r, &p)| p != r as u32),
+            "{name}: renumbered"
+        );
+        for r in 0..old.routers() as usize {
+            let mut want: Vec<(u32, Option<u32>)> = old.links[r]
+                .iter()
+                .map(|&(m, l)| (pi[m as usize], l))
+                .collect();
+            want.sort_unstable();
+            let mut got = new.links[pi[r] as usize].clone();
+            got.sort_unstable();
+            assert_eq!(got, want, "{name}: router {r}'s links");
+        }
+        // an existing output is refused and kept
+        let before = std::fs::read(&dst).unwrap();
+        let out = std::process::Command::new("python3")
+            .arg(script)
+            .arg(&src)
+            .arg("4")
+            .arg(&dst)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("exists"));
+        assert_eq!(std::fs::read(&dst).unwrap(), before);
+    }
+}

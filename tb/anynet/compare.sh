@@ -12,11 +12,15 @@
 # buffers, packets and latencies on both sides (dragonfly4-lat: the links inside and
 # between groups 10 and 100 cycles, written into its file); 10,000 cycles of warm-up,
 # 20,000 measured, seed 1 (SEED=n: seed n, both sides). ONLY="name ..." runs those cases
-# alone.
+# alone. RELABEL=n (n >= 1): the file side runs a copy of each file with its routers
+# renumbered at random by seed n (tb/anynet/relabel.py: the same graph, latencies and NICs;
+# the routing's tie-breaks, port order and up*/down* root change); 0, the default, none.
 set -euo pipefail
 out=${1:?usage: compare.sh OUT.csv [LOADS...]}
 seed=${SEED:-1}
 case "$seed" in '' | *[!0-9]*) echo "error: SEED must be a whole number >= 0, got '$seed'" >&2; exit 2 ;; esac
+relabel=${RELABEL:-0}
+case "$relabel" in '' | *[!0-9]*) echo "error: RELABEL must be a whole number >= 0, got '$relabel'" >&2; exit 2 ;; esac
 shift
 loads=("$@")
 [ ${#loads[@]} -gt 0 ] || loads=(0.1 0.3 0.5 0.8)
@@ -59,6 +63,10 @@ for c in "${cases[@]}"; do
     fi
     # shellcheck disable=SC2086
     "$bench" --topo "$topo" $tops --write-anynet "$tmp/$name.net"
+    if [ "$relabel" != 0 ]; then
+        python3 "$root/tb/anynet/relabel.py" "$tmp/$name.net" "$relabel" "$tmp/$name.r.net"
+        mv "$tmp/$name.r.net" "$tmp/$name.net"
+    fi
     for load in "${loads[@]}"; do
         # shellcheck disable=SC2086
         b=$(run "$topo" $opts $own $tops --load "$load")
