@@ -219,7 +219,8 @@ fn prefetching_changes_no_delivery() {
 
 /// Prefetching is on by default where the switch records outgrow 4 MiB (the 16,512-NIC
 /// dragonfly of `make bench`: about 19 MB) and off where they do not (a 128-NIC fat tree,
-/// the k = 4 dragonfly with three lanes). Fails if the threshold or the size it counts moves.
+/// the k = 4 dragonfly with three lanes), and off under threads (the large dragonfly at
+/// two threads). Fails if the threshold, the size it counts or the thread rule moves.
 #[test]
 fn prefetching_is_on_for_large_networks_only() {
     let dragonfly = |p, a, h| NetConfig {
@@ -237,8 +238,13 @@ fn prefetching_is_on_for_large_networks_only() {
         },
         ..NetConfig::default()
     };
+    let threads = NetConfig {
+        threads: 2,
+        ..dragonfly(8, 16, 8)
+    };
     for (name, cfg, on) in [
         ("dragonfly 8, 16, 8", dragonfly(8, 16, 8), true),
+        ("dragonfly 8, 16, 8 at two threads", threads, false),
         ("dragonfly 4, 8, 4", dragonfly(4, 8, 4), false),
         ("4-ary 3-tree", tree, false),
     ] {

@@ -146,7 +146,10 @@ impl<S: Scheme> Network<S> {
         let records = sw.inp.len() * std::mem::size_of::<InPort>()
             + sw.out.len() * std::mem::size_of::<OutPort>()
             + sw.sw.len() * std::mem::size_of::<SwState>();
-        sw.prefetch = records > PREFETCH_BYTES;
+        // on one thread only: under threads each thread reads its own share of the
+        // records, and on the 16,512-NIC dragonfly at two threads the hints cost more than
+        // they saved (docs/performance.md, "Threads", "Prefetching on one thread only")
+        sw.prefetch = records > PREFETCH_BYTES && cfg.threads <= 1;
 
         // Links: NIC injection and ejection, then every switch-to-switch direction.
         let mut links: Table<LinkId, Link> = Table::default();

@@ -1,5 +1,6 @@
 //! Prefetching: asking the cache ahead for the records a large network will read
-//! (`Switches::prefetch`, on above `PREFETCH_BYTES` of switch records). Phase 1 asks, at
+//! (`Switches::prefetch`, on above `PREFETCH_BYTES` of switch records, on one thread).
+//! Phase 1 asks, at
 //! each arriving event, for the record of the event `AHEAD` places later; the lane router,
 //! before each router's cycle, for the next router's held lanes and the one after's record.
 //! Every function here only hints (`&self`, no write): the results are the same with it on

@@ -283,8 +283,9 @@ pub(crate) struct Switches {
     pub narrow: bool,
     /// Ask the cache ahead for the records phase 1 and the lane router will read
     /// (`prefetch.rs`): on when the switches' records outgrow `PREFETCH_BYTES`, well past
-    /// a core's own caches, where most reads wait on the shared cache or memory
-    /// (`Network::set_prefetch` for tests). A hint: the same results either way.
+    /// a core's own caches, where most reads wait on the shared cache or memory, and the
+    /// run is on one thread (`Network::set_prefetch` for tests). A hint: the same results
+    /// either way.
     pub prefetch: bool,
     /// Lane router: grant even a lone ready lane through the switch allocator's search
     /// (`Network::set_lane_sa_search`, for the test that the shortcut grants the same).
