@@ -681,6 +681,15 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("relabel-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let run = |src: &std::path::Path, seed: u32, dst: &std::path::Path| {
+        std::process::Command::new("python3")
+            .arg(script)
+            .arg(src)
+            .arg(seed.to_string())
+            .arg(dst)
+            .output()
+            .expect("python3 runs tb/anynet/relabel.py")
+    };
     let relabel = |text: &str, name: &str, seed: u32| {
         let (src, dst) = (
             dir.join(format!("{name}.in")),
@@ -688,13 +697,7 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
         );
         std::fs::write(&src, text).unwrap();
         let _ = std::fs::remove_file(&dst);
-        let out = std::process::Command::new("python3")
-            .arg(script)
-            .arg(&src)
-            .arg(seed.to_string())
-            .arg(&dst)
-            .output()
-            .expect("python3 runs tb/anynet/relabel.py");
+        let out = run(&src, seed, &dst);
         assert!(
             out.status.success(),
             "{}",
@@ -748,13 +751,7 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
         }
         // an existing output is refused and kept
         let before = std::fs::read(&dst).unwrap();
-        let out = std::process::Command::new("python3")
-            .arg(script)
-            .arg(&src)
-            .arg("4")
-            .arg(&dst)
-            .output()
-            .unwrap();
+        let out = run(&src, 4, &dst);
         assert!(!out.status.success());
         assert!(String::from_utf8_lossy(&out.stderr).contains("exists"));
         assert_eq!(std::fs::read(&dst).unwrap(), before);
