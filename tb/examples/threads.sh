@@ -31,7 +31,6 @@ if [ -z "${NETBENCH:-}" ]; then
     (cd "$root" && cargo build --release -q -p pft-sim --bin net-bench)
     NETBENCH=$root/target/release/net-bench
 fi
-mkdir -p "$out/logs"
 
 flags() {
     case $1 in
@@ -45,6 +44,13 @@ flags() {
     *) echo "error: unknown network $1 (ib648, torus, dragonfly16k, barrier, ib648idle)" >&2; exit 2 ;;
     esac
 }
+
+# every name known before anything runs (inside `$(flags ...)` its exit would leave only
+# the subshell, and net-bench would run without the network's flags)
+for net in $nets; do
+    flags "$net" >/dev/null
+done
+mkdir -p "$out/logs"
 
 runs=$out/runs.csv
 echo "network,threads,round,wall_s" >"$runs"
