@@ -710,9 +710,12 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
     let latencies = "router 0 node 0 router 1 5\nrouter 1 node 1 router 2\n\
                      router 2 node 2 node 3 router 3 7 router 0 9\nrouter 3 node 4 router 0\n";
     let [_, dragonfly] = torus_and_dragonfly();
+    // what the simulator reads beside BookSim's own: a byte-order mark, a `+5`
+    let marked = format!("\u{feff}{}", latencies.replace(" 5\n", " +5\n"));
     for (name, text) in [
         ("latencies", latencies.to_string()),
         ("dragonfly", dragonfly),
+        ("marked", marked),
     ] {
         let old = graph(&text);
         let (same, _, _) = relabel(&text, name, 0);
@@ -756,4 +759,16 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("exists"));
         assert_eq!(std::fs::read(&dst).unwrap(), before);
     }
+    // a word that is no number: an error naming its line, no traceback, no output
+    let (src, dst) = (dir.join("bad.in"), dir.join("bad.net"));
+    std::fs::write(&src, "router 0 node 0 router 1\nrouter x node 1 router 0\n").unwrap();
+    let _ = std::fs::remove_file(&dst);
+    let out = run(&src, 1, &dst);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("line 2: `x`") && !err.contains("Traceback"),
+        "{err}"
+    );
+    assert!(!dst.exists());
 }

@@ -23,9 +23,15 @@ def main():
         sys.exit(f"error: SEED must be a whole number >= 0, got '{seed}'")
     if os.path.exists(dst):
         sys.exit(f"error: {dst} exists; give a new file")
+    def number(word):
+        # a whole number as the simulator reads one (`+2` too), else None
+        w = word[1:] if word.startswith("+") else word
+        return int(w) if w.isascii() and w.isdigit() else None
+
     lines = []
     routers = set()
-    with open(src) as f:
+    # (a byte-order mark is skipped, as the simulator skips it)
+    with open(src, encoding="utf-8-sig") as f:
         for no, raw in enumerate(f, 1):
             words = raw.split("#")[0].split()
             if not words:
@@ -38,10 +44,12 @@ def main():
                 kind = words[i]
                 if kind not in ("router", "node") or i + 1 >= len(words):
                     sys.exit(f"error: {src} line {no}: `{kind}`: `router N` or `node N` expected")
-                num = int(words[i + 1])
+                num = number(words[i + 1])
+                if num is None:
+                    sys.exit(f"error: {src} line {no}: `{words[i + 1]}`: a whole number expected")
                 lat = None
-                if i + 2 < len(words) and words[i + 2].isdigit():
-                    lat = words[i + 2]
+                if i + 2 < len(words) and number(words[i + 2]) is not None:
+                    lat = str(number(words[i + 2]))
                     i += 1
                 items.append((kind, num, lat))
                 if kind == "router":
