@@ -441,10 +441,20 @@ impl Graph {
         h
     }
 
-    /// The root of up*/down*: the router of least eccentricity, the lowest number on ties.
-    /// (Found by bounding eccentricities: `eccentricity.rs`.)
+    /// The root of up*/down*: the router of least eccentricity; on ties the one with the
+    /// most NICs, then the lowest number. (Found by bounding eccentricities:
+    /// `eccentricity.rs`.) Why NICs: in an indirect network the routers with NICs are its
+    /// edge, and a root there leaves the other edge routers deepest, so that "up" leads
+    /// from the NICs into the core and the legal paths are the network's own up-then-down
+    /// ones; a root inside the core (every router of a k-ary n-tree has one
+    /// eccentricity) turns part of the network upside down and sends the rest through a
+    /// few of its links (docs/network.md, "How close, against the routing's own choices").
     pub fn root(&self) -> u32 {
-        super::eccentricity::center(self.links.len(), |r| self.distances(r))
+        super::eccentricity::center_by(
+            self.links.len(),
+            |r| self.distances(r),
+            |r| (std::cmp::Reverse(self.nics[r as usize].len()), r),
+        )
     }
 
     /// The longest shortest path, in router-to-router hops.

@@ -42,23 +42,39 @@ impl<F: Fn(u32) -> Vec<u32>> Bounds<F> {
 
 /// The router of least eccentricity, the lowest number on ties, of the connected graph of
 /// `n` routers whose hop counts from a router `bfs` gives (0 for no router).
+#[cfg(test)]
 pub(super) fn center(n: usize, bfs: impl Fn(u32) -> Vec<u32>) -> u32 {
+    center_by(n, bfs, |r| r)
+}
+
+/// The router of least eccentricity of the connected graph of `n` routers whose hop counts
+/// from a router `bfs` gives, the least `key` on ties (0 for no router; `key` tells every
+/// router apart).
+pub(super) fn center_by<K: Ord>(
+    n: usize,
+    bfs: impl Fn(u32) -> Vec<u32>,
+    key: impl Fn(u32) -> K,
+) -> u32 {
     if n == 0 {
         return 0;
     }
     let mut b = Bounds::new(n, bfs);
+    let key = |w: usize| key(w as u32);
     loop {
-        // the least upper bound, and the lowest router searched whose eccentricity it is
+        // the least upper bound, and the router of least key searched whose eccentricity
+        // it is
         let m = b.hi.iter().copied().min().unwrap_or(0);
-        let best = (0..n).find(|&r| b.exact[r] && b.hi[r] == m);
+        let best = (0..n)
+            .filter(|&r| b.exact[r] && b.hi[r] == m)
+            .min_by_key(|&r| key(r));
         // it is the answer when every other router is known to rank after it: a higher
-        // eccentricity, or the same one and a higher number
+        // eccentricity, or the same one and a greater key
         let open = (0..n).filter(|&w| match best {
-            Some(v) => w != v && (b.lo[w] < m || (b.lo[w] == m && w < v)),
+            Some(v) => w != v && (b.lo[w] < m || (b.lo[w] == m && key(w) < key(v))),
             None => true,
         });
-        // else search from the open router of least lower bound (lowest number on ties)
-        match open.min_by_key(|&w| (b.lo[w], w)) {
+        // else search from the open router of least lower bound (least key on ties)
+        match open.min_by_key(|&w| (b.lo[w], key(w))) {
             None => return best.unwrap_or(0) as u32,
             Some(w) => b.search(w as u32),
         };
@@ -97,7 +113,7 @@ pub(super) fn diameter(n: usize, bfs: impl Fn(u32) -> Vec<u32>) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{center, diameter};
+    use super::{center, center_by, diameter};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
     use std::collections::VecDeque;
@@ -153,6 +169,13 @@ mod tests {
             let want_center = (0..n as u32).min_by_key(|&r| (ecc[r as usize], r)).unwrap();
             let want_diameter = ecc.iter().copied().max().unwrap();
             assert_eq!(center(n, |r| bfs(&adj, r)), want_center, "case {case}");
+            // another tie rule: a weight per router, most first, then the number
+            let w: Vec<u32> = (0..n).map(|_| rng.gen_range(0..3)).collect();
+            let key = |r: u32| (std::cmp::Reverse(w[r as usize]), r);
+            let want_by = (0..n as u32)
+                .min_by_key(|&r| (ecc[r as usize], key(r)))
+                .unwrap();
+            assert_eq!(center_by(n, |r| bfs(&adj, r), key), want_by, "case {case}");
             assert_eq!(diameter(n, |r| bfs(&adj, r)), want_diameter, "case {case}");
         }
     }
