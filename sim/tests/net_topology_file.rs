@@ -759,6 +759,46 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("exists"));
         assert_eq!(std::fs::read(&dst).unwrap(), before);
     }
+    // --keep-first: router 0 keeps its number; --blocks 4 (the dragonfly's groups of 4
+    // routers): each group moves whole, its routers in a row and in order
+    let [_, dragonfly] = torus_and_dragonfly();
+    let old = graph(&dragonfly);
+    let src = dir.join("opts.in");
+    std::fs::write(&src, &dragonfly).unwrap();
+    for (opt, seed) in [("--keep-first", 5u32), ("--blocks", 5)] {
+        let dst = dir.join(format!("opts{opt}.net"));
+        let _ = std::fs::remove_file(&dst);
+        let mut cmd = std::process::Command::new("python3");
+        cmd.arg(script)
+            .arg(&src)
+            .arg(seed.to_string())
+            .arg(&dst)
+            .arg(opt);
+        if opt == "--blocks" {
+            cmd.arg("4");
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let new = graph(&std::fs::read_to_string(&dst).unwrap());
+        let moved: Vec<(u32, u32)> = (0..old.nodes())
+            .map(|n| (old.nic_router[n as usize], new.nic_router[n as usize]))
+            .collect();
+        assert!(moved.iter().any(|&(a, b)| a != b), "{opt}: renumbered");
+        let mut group = HashMap::new();
+        for &(a, b) in &moved {
+            match opt {
+                "--keep-first" => assert_eq!(a == 0, b == 0, "{opt}: router 0 stays"),
+                _ => {
+                    assert_eq!(a % 4, b % 4, "{opt}: a router keeps its place in its group");
+                    assert_eq!(*group.entry(a / 4).or_insert(b / 4), b / 4, "{opt}: whole");
+                }
+            }
+        }
+    }
     // a word that is no number: an error naming its line, no traceback, no output
     let (src, dst) = (dir.join("bad.in"), dir.join("bad.net"));
     std::fs::write(&src, "router 0 node 0 router 1\nrouter x node 1 router 0\n").unwrap();

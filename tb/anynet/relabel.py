@@ -9,6 +9,10 @@ router's ports (NICs first, then neighbours by number), which of several equal n
 destination takes, and the up*/down* root and levels. So runs of one file under several
 seeds measure the noise of the routing's own choices (docs/network.md, "Topologies from a
 file"). SEED 0 renumbers nothing. OUT must not exist.
+
+    --keep-first       router 0 keeps its number (the others are shuffled)
+    --blocks A         shuffle whole blocks of A consecutive routers (a dragonfly's groups:
+                       A = routers a group), each block's routers kept in a row and in order
 """
 import os
 import random
@@ -16,9 +20,19 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: relabel.py IN.net SEED OUT.net")
-    src, seed, dst = sys.argv[1], sys.argv[2], sys.argv[3]
+    args = sys.argv[1:]
+    keep_first = "--keep-first" in args
+    args = [a for a in args if a != "--keep-first"]
+    blocks = None
+    if "--blocks" in args:
+        i = args.index("--blocks")
+        if i + 1 >= len(args) or not args[i + 1].isdigit() or int(args[i + 1]) < 1:
+            sys.exit("error: --blocks takes a whole number >= 1")
+        blocks = int(args[i + 1])
+        del args[i : i + 2]
+    if len(args) != 3 or (keep_first and blocks):
+        sys.exit("usage: relabel.py IN.net SEED OUT.net [--keep-first | --blocks A]")
+    src, seed, dst = args
     if not seed.isdigit():
         sys.exit(f"error: SEED must be a whole number >= 0, got '{seed}'")
     if os.path.exists(dst):
@@ -58,8 +72,19 @@ def main():
             lines.append(items)
     order = sorted(routers)
     new = list(order)
-    if int(seed) != 0:
-        random.Random(int(seed)).shuffle(new)
+    rng = random.Random(int(seed))
+    if int(seed) != 0 and blocks:
+        if len(order) % blocks != 0:
+            sys.exit(f"error: --blocks {blocks}: {len(order)} routers are not whole blocks")
+        b = list(range(len(order) // blocks))
+        rng.shuffle(b)
+        new = [order[b[k // blocks] * blocks + k % blocks] for k in range(len(order))]
+    elif int(seed) != 0 and keep_first:
+        rest = new[1:]
+        rng.shuffle(rest)
+        new = new[:1] + rest
+    elif int(seed) != 0:
+        rng.shuffle(new)
     perm = dict(zip(order, new))
     out = []
     for items in lines:
