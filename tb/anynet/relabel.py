@@ -10,7 +10,8 @@ destination takes, and the up*/down* root and levels. So runs of one file under 
 seeds measure the noise of the routing's own choices (docs/network.md, "Topologies from a
 file"). SEED 0 renumbers nothing. OUT must not exist.
 
-    --keep-first       router 0 keeps its number (the others are shuffled)
+    --keep-first       router 0 keeps its number, the others are shuffled (on a torus or a
+                       dragonfly, router 0 is the up*/down* root)
     --blocks A         shuffle whole blocks of A consecutive routers (a dragonfly's groups:
                        A = routers a group), each block's routers kept in a row and in order
 """
@@ -26,14 +27,15 @@ def main():
     blocks = None
     if "--blocks" in args:
         i = args.index("--blocks")
-        if i + 1 >= len(args) or not args[i + 1].isdigit() or int(args[i + 1]) < 1:
+        a = args[i + 1] if i + 1 < len(args) else ""
+        if not (a.isascii() and a.isdigit()) or int(a) < 1:
             sys.exit("error: --blocks takes a whole number >= 1")
-        blocks = int(args[i + 1])
+        blocks = int(a)
         del args[i : i + 2]
     if len(args) != 3 or (keep_first and blocks):
         sys.exit("usage: relabel.py IN.net SEED OUT.net [--keep-first | --blocks A]")
     src, seed, dst = args
-    if not seed.isdigit():
+    if not (seed.isascii() and seed.isdigit()):
         sys.exit(f"error: SEED must be a whole number >= 0, got '{seed}'")
     if os.path.exists(dst):
         sys.exit(f"error: {dst} exists; give a new file")
@@ -73,9 +75,9 @@ def main():
     order = sorted(routers)
     new = list(order)
     rng = random.Random(int(seed))
+    if blocks and len(order) % blocks != 0:
+        sys.exit(f"error: --blocks {blocks}: {len(order)} routers are not whole blocks")
     if int(seed) != 0 and blocks:
-        if len(order) % blocks != 0:
-            sys.exit(f"error: --blocks {blocks}: {len(order)} routers are not whole blocks")
         b = list(range(len(order) // blocks))
         rng.shuffle(b)
         new = [order[b[k // blocks] * blocks + k % blocks] for k in range(len(order))]

@@ -26,11 +26,6 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
     echo "error: $out exists and is not empty; give a new directory" >&2
     exit 1
 fi
-root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -z "${NETBENCH:-}" ]; then
-    (cd "$root" && cargo build --release -q -p pft-sim --bin net-bench)
-    NETBENCH=$root/target/release/net-bench
-fi
 
 flags() {
     case $1 in
@@ -45,11 +40,17 @@ flags() {
     esac
 }
 
-# every name known before anything runs (inside `$(flags ...)` its exit would leave only
-# the subshell, and net-bench would run without the network's flags)
+# every name known before anything runs or builds (inside `$(flags ...)` its exit would
+# leave only the subshell, and net-bench would run without the network's flags)
 for net in $nets; do
     flags "$net" >/dev/null
 done
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -z "${NETBENCH:-}" ]; then
+    (cd "$root" && cargo build --release -q -p pft-sim --bin net-bench)
+    NETBENCH=$root/target/release/net-bench
+fi
 mkdir -p "$out/logs"
 
 runs=$out/runs.csv

@@ -14,7 +14,7 @@
 //! none; its files have no `#`).
 //!
 //! Routing: up*/down* (Autonet). A breadth-first search from the router with the smallest
-//! eccentricity (ties: the lowest number) gives each router a level; a link goes *up* to
+//! eccentricity (ties: one with NICs, then the lowest number) gives each router a level; a link goes *up* to
 //! the end with the lower (level, number). A packet may go up, then only down, so no cycle
 //! of channel dependencies exists even with one lane. The table is per (router,
 //! destination): a router from which the destination's router is reachable going only
@@ -441,19 +441,21 @@ impl Graph {
         h
     }
 
-    /// The root of up*/down*: the router of least eccentricity; on ties the one with the
-    /// most NICs, then the lowest number. (Found by bounding eccentricities:
+    /// The root of up*/down*: the router of least eccentricity; on ties one with NICs
+    /// before one without, then the lowest number. (Found by bounding eccentricities:
     /// `eccentricity.rs`.) Why NICs: in an indirect network the routers with NICs are its
     /// edge, and a root there leaves the other edge routers deepest, so that "up" leads
     /// from the NICs into the core and the legal paths are the network's own up-then-down
     /// ones; a root inside the core (every router of a k-ary n-tree has one
     /// eccentricity) turns part of the network upside down and sends the rest through a
     /// few of its links (docs/network.md, "How close, against the routing's own choices").
+    /// Only whether a router has NICs counts, not how many: a core router that also
+    /// carries NICs is not preferred to the edge for carrying more.
     pub fn root(&self) -> u32 {
         super::eccentricity::center_by(
             self.links.len(),
             |r| self.distances(r),
-            |r| (std::cmp::Reverse(self.nics[r as usize].len()), r),
+            |r| (self.nics[r as usize].is_empty(), r),
         )
     }
 
