@@ -14,9 +14,9 @@
 //! none; its files have no `#`).
 //!
 //! Routing: up*/down* (Autonet). A breadth-first search from the router with the smallest
-//! eccentricity (ties: one with NICs, then the lowest number) gives each router a level; a link goes *up* to
-//! the end with the lower (level, number). A packet may go up, then only down, so no cycle
-//! of channel dependencies exists even with one lane. The table is per (router,
+//! eccentricity (ties: one with NICs, then the lowest number) gives each router a level; a
+//! link goes *up* to the end with the lower (level, number). A packet may go up, then only
+//! down, so no cycle of channel dependencies exists even with one lane. The table is per (router,
 //! destination): a router from which the destination's router is reachable going only
 //! down sends the packet down on a shortest down path, others up on a shortest legal path;
 //! among equal choices the destination number picks one (destination mod count), to
