@@ -671,25 +671,35 @@ fn shortest_paths_follow_the_least_delay_as_booksim() {
     }
 }
 
+/// `python3 tb/anynet/relabel.py SRC SEED DST EXTRA...`: its output.
+fn relabel_py(
+    src: &std::path::Path,
+    seed: u32,
+    dst: &std::path::Path,
+    extra: &[&str],
+) -> std::process::Output {
+    std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tb/anynet/relabel.py"
+        ))
+        .arg(src)
+        .arg(seed.to_string())
+        .arg(dst)
+        .args(extra)
+        .output()
+        .expect("python3 runs tb/anynet/relabel.py")
+}
+
 /// `tb/anynet/relabel.py` (the routing-choice noise of docs/network.md) renumbers a file's
 /// routers and nothing else: the same NICs on the same routers, the same links with the
 /// same latencies, under a permutation of the router numbers that is not the identity;
 /// seed 0 keeps the numbers; an existing output is refused, not overwritten.
 #[test]
 fn relabel_renumbers_the_routers_and_keeps_the_graph() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tb/anynet/relabel.py");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("relabel-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let run = |src: &std::path::Path, seed: u32, dst: &std::path::Path| {
-        std::process::Command::new("python3")
-            .arg(script)
-            .arg(src)
-            .arg(seed.to_string())
-            .arg(dst)
-            .output()
-            .expect("python3 runs tb/anynet/relabel.py")
-    };
     let relabel = |text: &str, name: &str, seed: u32| {
         let (src, dst) = (
             dir.join(format!("{name}.in")),
@@ -697,7 +707,7 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
         );
         std::fs::write(&src, text).unwrap();
         let _ = std::fs::remove_file(&dst);
-        let out = run(&src, seed, &dst);
+        let out = relabel_py(&src, seed, &dst, &[]);
         assert!(
             out.status.success(),
             "{}",
@@ -754,7 +764,7 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
         }
         // an existing output is refused and kept
         let before = std::fs::read(&dst).unwrap();
-        let out = run(&src, 4, &dst);
+        let out = relabel_py(&src, 4, &dst, &[]);
         assert!(!out.status.success());
         assert!(String::from_utf8_lossy(&out.stderr).contains("exists"));
         assert_eq!(std::fs::read(&dst).unwrap(), before);
@@ -768,16 +778,12 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
     for (opt, seed) in [("--keep-first", 5u32), ("--blocks", 5)] {
         let dst = dir.join(format!("opts{opt}.net"));
         let _ = std::fs::remove_file(&dst);
-        let mut cmd = std::process::Command::new("python3");
-        cmd.arg(script)
-            .arg(&src)
-            .arg(seed.to_string())
-            .arg(&dst)
-            .arg(opt);
-        if opt == "--blocks" {
-            cmd.arg("4");
-        }
-        let out = cmd.output().unwrap();
+        let extra: &[&str] = if opt == "--blocks" {
+            &[opt, "4"]
+        } else {
+            &[opt]
+        };
+        let out = relabel_py(&src, seed, &dst, extra);
         assert!(
             out.status.success(),
             "{}",
@@ -803,7 +809,7 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
     let (src, dst) = (dir.join("bad.in"), dir.join("bad.net"));
     std::fs::write(&src, "router 0 node 0 router 1\nrouter x node 1 router 0\n").unwrap();
     let _ = std::fs::remove_file(&dst);
-    let out = run(&src, 1, &dst);
+    let out = relabel_py(&src, 1, &dst, &[]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
@@ -814,14 +820,13 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
 }
 
 /// Up*/down* roots a tree at a router with NICs whatever its numbering (`Graph::root`:
-/// least eccentricity, then a router with NICs, then lowest number). Every router of a k-ary n-tree
-/// has the same eccentricity; renumbered at random, its lowest-numbered router may be a
+/// least eccentricity, then a router with NICs, then lowest number). Every router of a
+/// k-ary n-tree has the same eccentricity; renumbered at random, its lowest-numbered router may be a
 /// spine, and a root there sent most of the traffic through a few links: the 4-ary 3-tree
 /// renumbered by seeds 1 and 3 accepted 0.057 of 0.5 offered (docs/network.md). The
 /// renumberings below put a router without NICs first, so the old rule fails here.
 #[test]
 fn up_down_roots_a_renumbered_tree_at_a_router_with_nics() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tb/anynet/relabel.py");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("reroot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -844,13 +849,7 @@ fn up_down_roots_a_renumbered_tree_at_a_router_with_nics() {
         for seed in 1..=3u32 {
             let dst = dir.join(format!("tree-{seed}.net"));
             let _ = std::fs::remove_file(&dst);
-            let out = std::process::Command::new("python3")
-                .arg(script)
-                .arg(&src)
-                .arg(seed.to_string())
-                .arg(&dst)
-                .output()
-                .expect("python3 runs tb/anynet/relabel.py");
+            let out = relabel_py(&src, seed, &dst, &[]);
             assert!(
                 out.status.success(),
                 "{}",
