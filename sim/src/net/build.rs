@@ -319,6 +319,7 @@ impl<S: Scheme> Network<S> {
                 sw.central = vec![0; sw.sw.len()];
             }
             sw.moved_at = vec![0; sw.inp.len()];
+            sw.no_credit = vec![0; sw.sw.len()];
             if matches!(
                 cfg.routing,
                 Some(

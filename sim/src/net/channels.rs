@@ -193,7 +193,7 @@ impl<S: Scheme> Network<S> {
             return Err(self.credit_underflow(g));
         }
         *u -= 1;
-        if !self.sw.waiters.is_empty() {
+        if self.sw.router.is_some() {
             self.lane_credit(g);
         }
         Ok(())

@@ -8,7 +8,8 @@
 //! flits in the receiver's buffer + credits in the credit channel, where the NIC's used
 //! credits are its injection gate's counter `c`), every buffer's occupancy against its
 //! entries and its size, the gates' error flags, a scheme's own count of the flits queued
-//! for each switch output, and the total of flits in the network.
+//! for each switch output, the total of flits in the network, and the lane router's
+//! no-credit masks (`Switches::no_credit`) against the credits they summarize.
 
 use super::error::NetError;
 use super::network::Network;
@@ -152,6 +153,9 @@ impl<S: Scheme> Network<S> {
                     "NIC {n} receive buffer: occupancy counter {a} != {b} flits held by its packets"
                 )));
             }
+        }
+        if let Some(detail) = self.no_credit_error() {
+            return Err(inv(detail));
         }
         // Credit conservation, link by link.
         let mut total = 0u64;
@@ -374,5 +378,28 @@ impl<S: super::scheme::Scheme> Network<S> {
             }
         }
         Ok(())
+    }
+}
+
+impl<S: Scheme> Network<S> {
+    /// The lane router's `no_credit` bits against the credits they summarize: set exactly
+    /// for the output lanes with no credit left.
+    fn no_credit_error(&self) -> Option<String> {
+        self.sw.router?;
+        for (st, &dry) in self.sw.sw.items.iter().zip(&self.sw.no_credit) {
+            for l in 0..st.radix {
+                let o = &self.sw.out[st.port(l)];
+                if st.used_mask >> l & 1 != 0 && (dry >> l & 1 != 0) != (o.used >= o.limit) {
+                    return Some(format!(
+                        "link {}: {} of {} credits in use, but the lane router's no-credit bit says {}",
+                        self.link_name(o.link),
+                        o.used,
+                        o.limit,
+                        dry >> l & 1
+                    ));
+                }
+            }
+        }
+        None
     }
 }

@@ -35,10 +35,19 @@ impl<S: Scheme> Network<S> {
             .sum()
     }
 
-    /// A credit came back to output lane `g` (global) of a lane router: if it may have made
-    /// the lane free (`lane_free`), the heads blocked on it ask again.
-    #[inline]
+    /// A credit came back to output lane `g` (global) of a lane router: the lane has a
+    /// credit again (`Switches::no_credit`); if it may have made the lane free (`lane_free`),
+    /// the heads blocked on it ask again.
+    #[inline(always)]
     pub(crate) fn lane_credit(&mut self, g: PortId) {
+        let op = &self.sw.out[g];
+        if op.used + 1 == op.limit {
+            let l = self.sw.sw[op.sw].local(g);
+            self.sw.no_credit[op.sw.index()] &= !(1u128 << l);
+        }
+        if self.sw.waiters.is_empty() {
+            return;
+        }
         let op = &self.sw.out[g];
         let may = match op.rx.end() {
             End::Nic(_) => true,

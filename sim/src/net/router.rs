@@ -476,10 +476,12 @@ impl<S: Scheme> Network<S> {
     /// router costs more.)
     #[inline(always)]
     fn traverse<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
-        // the fields used, not the whole record (its masks are 16 bytes each)
+        // the fields used, not the whole record (its masks are 16 bytes each); the held
+        // output lanes without a credit (`no_credit`) cannot move a flit: not scanned
         let (base, lanes, held) = {
             let st = &self.sw.sw[si];
-            (st.base, st.radix, st.locked_out & !st.paused_out)
+            let dry = self.sw.no_credit[si.index()];
+            (st.base, st.radix, st.locked_out & !st.paused_out & !dry)
         };
         let v = self.sw.vcs;
         // (no division by `v`, known only at run time: the port table, and the pointers
@@ -504,7 +506,8 @@ impl<S: Scheme> Network<S> {
             } else {
                 op.len
             };
-            if arrived > op.sent && op.used < op.limit {
+            // (a credit: the lane is not in `no_credit`)
+            if arrived > op.sent {
                 let i = op.from.0 - base.0;
                 ready |= M::ONE << i;
                 out_of[i as usize] = MaybeUninit::new(o as u8);
@@ -603,6 +606,7 @@ impl<S: Scheme> Network<S> {
         op.sent += 1;
         op.used += 1;
         ip.occ -= 1;
+        let full = op.used == op.limit;
         let (e, tail) = (op.entry, op.sent == op.len);
         let credit = CreditEv { tx: ip.credit_to };
         let (rx_o, back) = (op.rx_owner, ip.credit_owner);
@@ -625,6 +629,12 @@ impl<S: Scheme> Network<S> {
             let pk = &mut self.packets[pkt];
             let d = pk.departure(seq);
             pk.bits |= self.cc.departs(&at, &d);
+        }
+        if full {
+            // no credit left: the switch allocator skips the lane until one comes back
+            // (`port_credit`)
+            let l = self.sw.sw[si].local(bo);
+            self.sw.no_credit[si.index()] |= 1u128 << l;
         }
         let now = self.now;
         self.sw.moved_at[g.index()] = now;

@@ -245,6 +245,11 @@ pub(crate) struct Switches {
     /// pointers: the input's over its lanes, the output's over input ports.
     pub sa_in: Vec<u8>,
     pub sa_out: Vec<u8>,
+    /// Lane router, per switch: the output lanes with no credit left (`used == limit`),
+    /// kept as credits go and come, so that the switch allocator passes over them without
+    /// reading their records. (Beside the switch records, not in them: one more field
+    /// would make `SwState` longer than its two cache lines.)
+    pub no_credit: Vec<Mask>,
     /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
     /// divides by table rather than by a divisor known only at run time.
     pub lane_port: LanePorts,
