@@ -56,16 +56,13 @@ pub fn candidates(
         }
         Routing::Disha => {
             let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
-            let mut p = cube::dor_port(r, dst, k, n, wrap);
+            let (mut p, x, y) = cube::dor_step(r, dst, k, n, wrap);
             if p == 2 * n {
                 out.push((p, 0, 1, false)); // eject: the NIC's one lane
             } else if escaped {
                 // the recovery path: the deadlock buffer on the dimension-order port (any
                 // minimal path is deadlock-free for the one packet that holds the token)
-                if wrap
-                    && tie_minus
-                    && 2 * ((cube::digit(dst, k, p / 2) + k - cube::digit(r, k, p / 2)) % k) == k
-                {
+                if wrap && tie_minus && 2 * ring_gap(x, y, k) == k {
                     p += 1;
                 }
                 out.push((p, v - 1, v, false));
@@ -75,17 +72,14 @@ pub fn candidates(
         }
         Routing::Dor | Routing::Duato => {
             let (k, n, wrap) = (rt.k, rt.n, rt.wrap);
-            let mut p = cube::dor_port(r, dst, k, n, wrap);
+            let (mut p, x, y) = cube::dor_step(r, dst, k, n, wrap);
             if p == 2 * n {
                 out.push((p, 0, 1, false)); // eject: the NIC's one lane
                 return;
             }
             // both ways round equally long: the packet's own choice (as BookSim's random
             // tie-break; after one hop the way taken is the shorter one)
-            if wrap
-                && tie_minus
-                && 2 * ((cube::digit(dst, k, p / 2) + k - cube::digit(r, k, p / 2)) % k) == k
-            {
+            if wrap && tie_minus && 2 * ring_gap(x, y, k) == k {
                 p += 1;
             }
             let escape = if rt.routing == Routing::Duato {
@@ -102,8 +96,7 @@ pub fn candidates(
             }
             // the dimension-order lanes (all of them for `dor`, the escape ones for duato)
             let (lo, hi) = if wrap {
-                let d = p / 2;
-                let (x, y) = (cube::digit(r, k, d), cube::digit(dst, k, d));
+                // (x, y: this router's and the destination's digits in the port's dimension)
                 let to_wrap = if p.is_multiple_of(2) { y < x } else { y > x };
                 let half = escape / 2;
                 if to_wrap {
@@ -116,6 +109,16 @@ pub fn candidates(
             };
             out.push((p, lo, hi, false));
         }
+    }
+}
+
+/// `(y - x) mod k` for digits `x`, `y` < `k`, by compare.
+#[inline]
+fn ring_gap(x: u32, y: u32, k: u32) -> u32 {
+    if y >= x {
+        y - x
+    } else {
+        y + k - x
     }
 }
 

@@ -51,6 +51,7 @@ use super::scheme::{OutputAt, Scheme};
 use super::state::LaneMask;
 use super::store::{
     CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PktId, PortId, SwitchId, CONTROL, RECOVERY,
+    TIE_KNOWN, TIE_MINUS,
 };
 use super::topology::Peer;
 use std::mem::MaybeUninit;
@@ -195,6 +196,18 @@ impl<S: Scheme> Network<S> {
         super::faults::mix(self.seed, pk.src, key) & 1 != 0
     }
 
+    /// `tie_minus` of packet `p` (`pk`, its record), kept in its flags once worked out: a
+    /// head asks at every router, and the hash reads the message's record.
+    #[inline]
+    fn tie_of(&mut self, p: PktId, pk: &Packet) -> bool {
+        if pk.flags & TIE_KNOWN != 0 {
+            return pk.flags & TIE_MINUS != 0;
+        }
+        let minus = self.tie_minus(pk);
+        self.packets[p].flags |= TIE_KNOWN | if minus { TIE_MINUS } else { 0 };
+        minus
+    }
+
     /// Is output lane `o` (local) of switch `si` free for a packet of `len` flits?
     #[inline]
     fn lane_free(&self, si: SwitchId, o: u32, len: u16) -> bool {
@@ -313,7 +326,7 @@ impl<S: Scheme> Network<S> {
                     si.0,
                     pk.dst,
                     en.out as u32,
-                    self.tie_minus(&pk),
+                    self.tie_of(en.pkt, &pk),
                     escaped,
                     &mut cand,
                 );

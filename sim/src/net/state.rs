@@ -248,7 +248,8 @@ pub(crate) struct Switches {
     /// Lane router, per switch: the output lanes with no credit left (`used == limit`),
     /// kept as credits go and come, so that the switch allocator passes over them without
     /// reading their records. (Beside the switch records, not in them: one more field
-    /// would make `SwState` longer than its two cache lines.)
+    /// would make `SwState` longer than its two cache lines. Not a bit per global lane in
+    /// shared words: under threads two switches' credits may arrive at once.)
     pub no_credit: Vec<Mask>,
     /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
     /// divides by table rather than by a divisor known only at run time.

@@ -374,6 +374,10 @@ pub(crate) const CONTROL: u8 = 2;
 /// `Packet::flags`: the packet holds Disha's recovery path (`disha.rs`; or, under its test
 /// hook, was put on it). Bit 4 is `acks::ACK`.
 pub(crate) const RECOVERY: u8 = 8;
+/// `Packet::flags`: its way round a torus ring is known (`Network::tie_minus`, worked out
+/// at the first router that asks, `tie_of`), and it is the minus way.
+pub(crate) const TIE_KNOWN: u8 = 16;
+pub(crate) const TIE_MINUS: u8 = 32;
 
 /// A packet's presence in one buffer (a switch input or a NIC receive buffer): the buffer
 /// holds these, not one object per flit. Its flit counts live in the port that is using

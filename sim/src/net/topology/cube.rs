@@ -29,6 +29,13 @@ pub fn with_digit(r: u32, k: u32, d: u32, v: u32) -> u32 {
 /// The output port of router `r` towards router `dst` under DOR (`2n`: eject). (Digit by
 /// digit with one division each, no powers: a head's route at every router.)
 pub fn dor_port(r: u32, dst: u32, k: u32, n: u32, wrap: bool) -> u32 {
+    dor_step(r, dst, k, n, wrap).0
+}
+
+/// `dor_port`, with the digits of `r` and `dst` in the port's dimension (0, 0 to eject), so
+/// that a caller needs no more divisions for them.
+#[inline]
+pub fn dor_step(r: u32, dst: u32, k: u32, n: u32, wrap: bool) -> (u32, u32, u32) {
     let (mut a, mut b) = (r, dst);
     for d in 0..n {
         let (x, y) = (a % k, b % k);
@@ -42,9 +49,9 @@ pub fn dor_port(r: u32, dst: u32, k: u32, n: u32, wrap: bool) -> u32 {
         } else {
             y > x
         };
-        return if plus { 2 * d } else { 2 * d + 1 };
+        return (if plus { 2 * d } else { 2 * d + 1 }, x, y);
     }
-    2 * n
+    (2 * n, 0, 0)
 }
 
 /// A `k`-ary `n`-cube of `2n + 1`-port routers (a torus if `wrap`, else a mesh).
