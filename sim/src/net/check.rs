@@ -386,16 +386,16 @@ impl<S: Scheme> Network<S> {
     /// for the output lanes with no credit left.
     fn no_credit_error(&self) -> Option<String> {
         self.sw.router?;
-        for (st, &dry) in self.sw.sw.items.iter().zip(&self.sw.no_credit) {
+        for (st, &no_credit) in self.sw.sw.items.iter().zip(&self.sw.no_credit) {
             for l in 0..st.radix {
                 let o = &self.sw.out[st.port(l)];
-                if st.used_mask >> l & 1 != 0 && (dry >> l & 1 != 0) != (o.used >= o.limit) {
+                if st.used_mask >> l & 1 != 0 && (no_credit >> l & 1 != 0) != (o.used >= o.limit) {
                     return Some(format!(
                         "link {}: {} of {} credits in use, but the lane router's no-credit bit says {}",
                         self.link_name(o.link),
                         o.used,
                         o.limit,
-                        dry >> l & 1
+                        no_credit >> l & 1
                     ));
                 }
             }

@@ -62,7 +62,7 @@ pub fn candidates(
             } else if escaped {
                 // the recovery path: the deadlock buffer on the dimension-order port (any
                 // minimal path is deadlock-free for the one packet that holds the token)
-                if wrap && tie_minus && 2 * ring_gap(x, y, k) == k {
+                if wrap && tie_minus && 2 * cube::ring_gap(x, y, k) == k {
                     p += 1;
                 }
                 out.push((p, v - 1, v, false));
@@ -79,7 +79,7 @@ pub fn candidates(
             }
             // both ways round equally long: the packet's own choice (as BookSim's random
             // tie-break; after one hop the way taken is the shorter one)
-            if wrap && tie_minus && 2 * ring_gap(x, y, k) == k {
+            if wrap && tie_minus && 2 * cube::ring_gap(x, y, k) == k {
                 p += 1;
             }
             let escape = if rt.routing == Routing::Duato {
@@ -109,16 +109,6 @@ pub fn candidates(
             };
             out.push((p, lo, hi, false));
         }
-    }
-}
-
-/// `(y - x) mod k` for digits `x`, `y` < `k`, by compare.
-#[inline]
-fn ring_gap(x: u32, y: u32, k: u32) -> u32 {
-    if y >= x {
-        y - x
-    } else {
-        y + k - x
     }
 }
 

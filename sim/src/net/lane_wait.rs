@@ -3,6 +3,8 @@
 //! output lane it tried) until one of those lanes may have freed (its tail left, or a
 //! credit came back), instead of asking again every cycle: the retry would fail with no
 //! side effect (docs/performance.md, "The lane router: heads that wait for a lane").
+//! `lane_credit` also keeps `Switches::no_credit`, wait lists or not (Disha,
+//! `set_lane_wait_lists(false)`).
 
 use super::lanes::Routing;
 use super::network::Network;

@@ -326,7 +326,8 @@ impl<S: Scheme> Network<S> {
                     si.0,
                     pk.dst,
                     en.out as u32,
-                    self.tie_of(en.pkt, &pk),
+                    // (only a ring has a tie: no flag written elsewhere)
+                    crt.wrap && self.tie_of(en.pkt, &pk),
                     escaped,
                     &mut cand,
                 );
@@ -493,8 +494,12 @@ impl<S: Scheme> Network<S> {
         // output lanes without a credit (`no_credit`) cannot move a flit: not scanned
         let (base, lanes, held) = {
             let st = &self.sw.sw[si];
-            let dry = self.sw.no_credit[si.index()];
-            (st.base, st.radix, st.locked_out & !st.paused_out & !dry)
+            let no_credit = self.sw.no_credit[si.index()];
+            (
+                st.base,
+                st.radix,
+                st.locked_out & !st.paused_out & !no_credit,
+            )
         };
         let v = self.sw.vcs;
         // (no division by `v`, known only at run time: the port table, and the pointers
@@ -619,7 +624,7 @@ impl<S: Scheme> Network<S> {
         op.sent += 1;
         op.used += 1;
         ip.occ -= 1;
-        let full = op.used == op.limit;
+        let last_credit = op.used == op.limit;
         let (e, tail) = (op.entry, op.sent == op.len);
         let credit = CreditEv { tx: ip.credit_to };
         let (rx_o, back) = (op.rx_owner, ip.credit_owner);
@@ -643,7 +648,7 @@ impl<S: Scheme> Network<S> {
             let d = pk.departure(seq);
             pk.bits |= self.cc.departs(&at, &d);
         }
-        if full {
+        if last_credit {
             // no credit left: the switch allocator skips the lane until one comes back
             // (`port_credit`)
             let l = self.sw.sw[si].local(bo);

@@ -249,7 +249,8 @@ pub(crate) struct Switches {
     /// kept as credits go and come, so that the switch allocator passes over them without
     /// reading their records. (Beside the switch records, not in them: one more field
     /// would make `SwState` longer than its two cache lines. Not a bit per global lane in
-    /// shared words: under threads two switches' credits may arrive at once.)
+    /// shared words: under threads two switches' credits may arrive at once.) Empty
+    /// without lanes.
     pub no_credit: Vec<Mask>,
     /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
     /// divides by table rather than by a divisor known only at run time.

@@ -344,7 +344,8 @@ pub(crate) struct Packet {
     pub dst: u32,
     /// Flits (0 = free slot).
     pub len: u16,
-    /// The core's flags: `SEEN`, `CONTROL`, `acks::ACK`, `RECOVERY` (one bit each).
+    /// The core's flags: `SEEN`, `CONTROL`, `acks::ACK`, `RECOVERY`, `TIE_KNOWN`,
+    /// `TIE_MINUS` (one bit each).
     pub flags: u8,
     /// The congestion-control scheme's bits (opaque to the core; set by the sender's
     /// scheme and by switches' marking).
@@ -372,11 +373,12 @@ pub(crate) const SEEN: u8 = 1;
 /// `Packet::flags`: a scheme's control packet (no message).
 pub(crate) const CONTROL: u8 = 2;
 /// `Packet::flags`: the packet holds Disha's recovery path (`disha.rs`; or, under its test
-/// hook, was put on it). Bit 4 is `acks::ACK`.
+/// hook, was put on it). (Value 4 is `acks::ACK`.)
 pub(crate) const RECOVERY: u8 = 8;
-/// `Packet::flags`: its way round a torus ring is known (`Network::tie_minus`, worked out
-/// at the first router that asks, `tie_of`), and it is the minus way.
+/// `Packet::flags`: its way round a torus ring, when both are equally long, is known
+/// (`Network::tie_minus`, worked out by the first lane router that asks, `tie_of`).
 pub(crate) const TIE_KNOWN: u8 = 16;
+/// `Packet::flags`: with `TIE_KNOWN`, that way is the minus one.
 pub(crate) const TIE_MINUS: u8 = 32;
 
 /// A packet's presence in one buffer (a switch input or a NIC receive buffer): the buffer
