@@ -50,8 +50,7 @@ use super::network::Network;
 use super::scheme::{OutputAt, Scheme};
 use super::state::LaneMask;
 use super::store::{
-    CreditEv, End, EntryId, FlitEv, Id, MsgId, Packet, PktId, PortId, SwitchId, CONTROL, RECOVERY,
-    TIE_KNOWN, TIE_MINUS,
+    CreditEv, End, EntryId, FlitEv, Id, PktId, PortId, SwitchId, CONTROL, RECOVERY,
 };
 use super::topology::Peer;
 use std::mem::MaybeUninit;
@@ -180,32 +179,6 @@ impl<S: Scheme> Network<S> {
             free,
             queue: 0,
         }
-    }
-
-    /// A packet's way round a torus ring when both ways are equally long: a bit of a hash
-    /// of its message's workload id (or, for a control packet, of its source and
-    /// destination) and the run seed. Not the packet's slot: slots are reused in an order
-    /// that could depend on the evaluation order.
-    #[inline]
-    pub(crate) fn tie_minus(&self, pk: &Packet) -> bool {
-        let key = if pk.msg == MsgId::NONE {
-            (pk.src as u64) << 32 | pk.dst as u64
-        } else {
-            self.msgs[pk.msg].msg.id
-        };
-        super::faults::mix(self.seed, pk.src, key) & 1 != 0
-    }
-
-    /// `tie_minus` of packet `p` (`pk`, its record), kept in its flags once worked out: a
-    /// head asks at every router, and the hash reads the message's record.
-    #[inline]
-    fn tie_of(&mut self, p: PktId, pk: &Packet) -> bool {
-        if pk.flags & TIE_KNOWN != 0 {
-            return pk.flags & TIE_MINUS != 0;
-        }
-        let minus = self.tie_minus(pk);
-        self.packets[p].flags |= TIE_KNOWN | if minus { TIE_MINUS } else { 0 };
-        minus
     }
 
     /// Is output lane `o` (local) of switch `si` free for a packet of `len` flits?
