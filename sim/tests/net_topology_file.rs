@@ -691,6 +691,19 @@ fn relabel_py(
         .expect("python3 runs tb/anynet/relabel.py")
 }
 
+/// `relabel_py` into a fresh `dst` (an old one removed first), which must succeed: the
+/// file written.
+fn relabel_ok(src: &std::path::Path, seed: u32, dst: &std::path::Path, extra: &[&str]) -> String {
+    let _ = std::fs::remove_file(dst);
+    let out = relabel_py(src, seed, dst, extra);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(dst).unwrap()
+}
+
 /// `tb/anynet/relabel.py` (the routing-choice noise of docs/network.md) renumbers a file's
 /// routers and nothing else: the same NICs on the same routers, the same links with the
 /// same latencies, under a permutation of the router numbers that is not the identity;
@@ -706,14 +719,7 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
             dir.join(format!("{name}-{seed}.net")),
         );
         std::fs::write(&src, text).unwrap();
-        let _ = std::fs::remove_file(&dst);
-        let out = relabel_py(&src, seed, &dst, &[]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (graph(&std::fs::read_to_string(&dst).unwrap()), src, dst)
+        (graph(&relabel_ok(&src, seed, &dst, &[])), src, dst)
     };
     // every router has a NIC, so the NICs name the permutation; one link per line here
     // carries a latency (a 4-router ring with a chord)
@@ -777,19 +783,12 @@ fn relabel_renumbers_the_routers_and_keeps_the_graph() {
     std::fs::write(&src, &dragonfly).unwrap();
     for (opt, seed) in [("--keep-first", 5u32), ("--blocks", 5)] {
         let dst = dir.join(format!("opts{opt}.net"));
-        let _ = std::fs::remove_file(&dst);
         let extra: &[&str] = if opt == "--blocks" {
             &[opt, "4"]
         } else {
             &[opt]
         };
-        let out = relabel_py(&src, seed, &dst, extra);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let new = graph(&std::fs::read_to_string(&dst).unwrap());
+        let new = graph(&relabel_ok(&src, seed, &dst, extra));
         let moved: Vec<(u32, u32)> = (0..old.nodes())
             .map(|n| (old.nic_router[n as usize], new.nic_router[n as usize]))
             .collect();
@@ -848,14 +847,7 @@ fn up_down_roots_a_renumbered_tree_at_a_router_with_nics() {
         std::fs::write(&src, &text).unwrap();
         for seed in 1..=3u32 {
             let dst = dir.join(format!("tree-{seed}.net"));
-            let _ = std::fs::remove_file(&dst);
-            let out = relabel_py(&src, seed, &dst, &[]);
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let renumbered = std::fs::read_to_string(&dst).unwrap();
+            let renumbered = relabel_ok(&src, seed, &dst, &[]);
             let g = graph(&renumbered);
             spine_first += g.nics[0].is_empty() as u32;
             let root = g.root() as usize;

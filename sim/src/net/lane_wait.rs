@@ -50,7 +50,6 @@ impl<S: Scheme> Network<S> {
         if self.sw.waiters.is_empty() {
             return;
         }
-        let op = &self.sw.out[g];
         let may = match op.rx.end() {
             End::Nic(_) => true,
             End::Port(_) if self.sw.reuse_tail => self.sw.whole,
