@@ -119,6 +119,43 @@ fn bad_messages_are_refused() {
 }
 
 #[test]
+fn a_stale_no_credit_bit_is_caught() {
+    // lane router on a 4-ary 2-cube at a load that fills lanes: one credit back to a lane
+    // with none left does not clear its no-credit bit, so the lane would wait for ever
+    let cfg = NetConfig {
+        topology: TopologyConfig::Torus { k: 4, n: 2 },
+        vcs: Some(2),
+        vc_buf_flits: Some(8),
+        buffer_flits: 64,
+        eject_buffer_flits: 64,
+        mtu_bytes: 16 * 64,
+        check: true,
+        deadlock_cycles: 500,
+        fault: Some(Fault::StaleNoCredit { cycle: 300 }),
+        ..Default::default()
+    };
+    let run = |cfg: &NetConfig, cycles| {
+        let mut net = Network::new(cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
+        let mut w = BernoulliSource::new(16, Pattern::Uniform, 0.5, 16 * 64, 64, 2);
+        net.run(&mut w, cycles).err()
+    };
+    let e = run(&cfg, 20_000).expect("the stale bit stops the run");
+    assert!(
+        matches!(e, NetError::Invariant { cycle: 300.., .. }),
+        "{e:?}"
+    );
+    let s = e.to_string();
+    assert!(
+        s.contains("credits in use, but the lane router's no-credit bit says 1"),
+        "{s}"
+    );
+    // the same run without the fault is clean
+    if let Some(e) = run(&NetConfig { fault: None, ..cfg }, 5_000) {
+        panic!("without the fault: {e}");
+    }
+}
+
+#[test]
 fn a_lane_with_two_owners_is_caught() {
     // lane router on a 4-ary 2-cube: one packet recorded on two output lanes
     let cfg = NetConfig {

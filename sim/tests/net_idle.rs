@@ -5,7 +5,11 @@
 //! same PFT block state (caught up, `pft_probe`) and the same NIC counters at every NIC in
 //! every cycle, and the same deliveries; and NICs did skip, and woke from long sleeps. A
 //! sleeping NIC is not visited until something pokes it (`Nics::awake`); the checker, on
-//! here, requires every unvisited NIC to be asleep with nothing to do.
+//! here, requires every unvisited NIC to be asleep with nothing to do. A NIC whose gate is
+//! the plain credit check (`none`) also sleeps with a flit to send while every credit is
+//! in use (`Scheme::gate_blocked`), until a credit comes back: the same comparison covers
+//! it, and such sleeps happened; PFT's gate is never blocked in that sense (its
+//! detection counts every slot), and its NICs never sleep with a flit to send.
 
 use pft_sim::net::{
     BernoulliSource, Delivery, FaultSpec, Message, NetConfig, Pattern, TopologyConfig,
@@ -100,7 +104,16 @@ impl Workload for Traffic {
     }
 }
 
-fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles: u64) {
+/// `blocked`: NICs whose gate is the plain credit check, which sleep with a flit to send
+/// while every credit is in use (else they never do).
+fn run_both(
+    name: &str,
+    cfg: &NetConfig,
+    cc: &CcConfig,
+    throttles: bool,
+    blocked: bool,
+    cycles: u64,
+) {
     // skipping on; off; on for the first half, then turned off (the sleepers wake)
     let mut nets: Vec<Network> = [true, false, true]
         .iter()
@@ -113,6 +126,8 @@ fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles:
     let nodes = nets[0].nodes();
     let mut ws: Vec<Traffic> = (0..3).map(|_| Traffic::new(nodes, cycles)).collect();
     let (mut asleep, mut longest, mut congested) = (0u64, 0u64, 0u64);
+    // NIC-cycles asleep with flits queued to send
+    let mut asleep_full = 0u64;
     let mut last_asleep = vec![0u64; nodes as usize];
     let mut woke_long = 0u32;
     for t in 0..cycles {
@@ -150,6 +165,7 @@ fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles:
             assert_eq!(b.idle_slots(n), 0, "{name}: skipping off");
             let s = a.idle_slots(n);
             asleep += (s > 0) as u64;
+            asleep_full += (s > 0 && a.nic_stats(n).queued_flits > 0) as u64;
             longest = longest.max(s);
             woke_long += (s == 0 && last_asleep[i as usize] > 100) as u32;
             last_asleep[i as usize] = s;
@@ -171,6 +187,17 @@ fn run_both(name: &str, cfg: &NetConfig, cc: &CcConfig, throttles: bool, cycles:
     if throttles {
         assert!(congested > 200, "{name}: {congested} Congested NIC-cycles");
     }
+    if blocked {
+        assert!(
+            asleep_full > 1_000,
+            "{name}: {asleep_full} NIC-cycles asleep with flits to send"
+        );
+    } else {
+        assert_eq!(
+            asleep_full, 0,
+            "{name}: NIC-cycles asleep with flits to send"
+        );
+    }
 }
 
 #[test]
@@ -182,35 +209,56 @@ fn idle_nics_that_skip_cycles_run_as_if_stepped_every_cycle() {
             tree(),
             CcConfig::Pft(PftConfig::default()),
             false,
+            false,
         ),
-        ("tree, PFT FT-FI", tree(), CcConfig::Pft(ft_fi()), true),
+        (
+            "tree, PFT FT-FI",
+            tree(),
+            CcConfig::Pft(ft_fi()),
+            true,
+            false,
+        ),
         (
             "tree, PFT AT-RI short windows",
             tree(),
             CcConfig::Pft(at_ri()),
             true,
+            false,
         ),
         (
             "tree, PFT off",
             tree(),
             CcConfig::Pft(PftConfig::disabled()),
             false,
+            false,
         ),
-        ("tree, none", tree(), CcConfig::none(), false),
+        ("tree, none", tree(), CcConfig::none(), false, true),
+        (
+            "torus with lanes, none, 64-flit NIC buffers",
+            NetConfig {
+                buffer_flits: 64,
+                ..torus()
+            },
+            CcConfig::none(),
+            false,
+            true,
+        ),
         (
             "tree, PFT AT-RI, stalled ejection and a register rewrite",
             tree_faults(),
             CcConfig::Pft(at_ri()),
             true,
+            false,
         ),
         (
             "torus with lanes, PFT AT-RI",
             torus(),
             CcConfig::Pft(at_ri()),
             true,
+            false,
         ),
     ];
-    for (name, cfg, cc, throttles) in cases {
-        run_both(name, &cfg, &cc, throttles, 6_000);
+    for (name, cfg, cc, throttles, blocked) in cases {
+        run_both(name, &cfg, &cc, throttles, blocked, 6_000);
     }
 }

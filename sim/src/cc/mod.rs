@@ -12,28 +12,12 @@
 //! then runs on it. docs/network.md, "Writing a congestion-control scheme", walks through
 //! IB CC as the example.
 
-/// The injection-gate hooks (`gate`, `used_credits`, `gate_idle`, `gate_error`) of a scheme whose gate
-/// is the plain credit check `net::CreditGate`, held in the field `$g` of its state.
+/// The injection-gate hooks (`gate`, `used_credits`, `gate_idle`, `gate_blocked`,
+/// `gate_error`) of a scheme whose gate is the plain credit check `net::CreditGate`, held
+/// in the field `$g` of its state.
 macro_rules! credit_gate_hooks {
     ($g:tt) => {
-        #[inline]
-        fn gate(
-            &mut self,
-            n: u32,
-            _now: u64,
-            i: &crate::net::scheme::GateIn,
-        ) -> crate::net::scheme::GateOut {
-            self.$g.step(n, i)
-        }
-        #[inline]
-        fn used_credits(&self, n: u32) -> u16 {
-            self.$g.used(n)
-        }
-        /// A quiet slot leaves the credit counter as it is.
-        #[inline]
-        fn gate_idle(&self, _n: u32) -> bool {
-            true
-        }
+        credit_gate_hooks!(@slots $g);
         fn gate_error(&self, n: u32) -> Option<String> {
             self.$g.error(n)
         }
@@ -41,6 +25,12 @@ macro_rules! credit_gate_hooks {
     // The same, with `gate_error` falling back to the first error a flow of the NIC
     // reported (`$e[n]: Option<String>`).
     ($g:tt, $e:tt) => {
+        credit_gate_hooks!(@slots $g);
+        fn gate_error(&self, n: u32) -> Option<String> {
+            self.$g.error(n).or_else(|| self.$e[n as usize].clone())
+        }
+    };
+    (@slots $g:tt) => {
         #[inline]
         fn gate(
             &mut self,
@@ -59,8 +49,11 @@ macro_rules! credit_gate_hooks {
         fn gate_idle(&self, _n: u32) -> bool {
             true
         }
-        fn gate_error(&self, n: u32) -> Option<String> {
-            self.$g.error(n).or_else(|| self.$e[n as usize].clone())
+        /// With every credit in use, a slot that offers a flit sends nothing and leaves
+        /// the counter as it is.
+        #[inline]
+        fn gate_blocked(&self, n: u32) -> bool {
+            self.$g.full(n)
         }
     };
 }

@@ -29,10 +29,14 @@ impl<S: Scheme> Network<S> {
     /// nothing but the gate's idle registers and the NIC's last outputs, which the first
     /// skipped cycle sets. The cycle something arrives, the NIC wakes: its gate catches up
     /// the skipped slots at once, and the cycle runs as usual.
+    ///
+    /// A NIC with a flit to send sleeps too while its gate is blocked (`nic_blocked`): no
+    /// credit is free and none came back, so the cycle could send nothing. The credit's
+    /// return pokes it.
     #[inline(always)]
     pub(crate) fn nic_sleeps(&mut self, n: u32, now: u64) -> bool {
         let asleep = self.nic.st[n as usize].asleep_from != AWAKE;
-        if self.nic_quiet(n) && (asleep || self.cc.gate_idle(n)) {
+        if self.nic_calm(n) && self.nic_still(n, asleep) {
             if !asleep {
                 // the outputs of every skipped slot
                 let c = self.cc.used_credits(n);
@@ -52,15 +56,26 @@ impl<S: Scheme> Network<S> {
         false
     }
 
-    /// NIC `n` has nothing to do: no packet in progress, no message queued, no credit or
-    /// flit arrived, nothing to drain, no ACK or CSR write waiting.
+    /// NIC `n` (calm) can do nothing this cycle: nothing to send and an idle gate
+    /// (`asleep`: it was, and nothing has stepped it since), or a flit to send and a
+    /// blocked gate (`Scheme::gate_blocked`).
     #[inline(always)]
-    fn nic_quiet(&self, n: u32) -> bool {
+    fn nic_still(&self, n: u32, asleep: bool) -> bool {
+        let ns = &self.nic.st[n as usize];
+        if ns.cur_pkt == PktId::NONE && ns.dsts == 0 {
+            asleep || self.cc.gate_idle(n)
+        } else {
+            self.cc.gate_blocked(n)
+        }
+    }
+
+    /// Nothing reached NIC `n` this cycle and nothing waits but what it sends: no credit
+    /// or flit arrived, nothing to drain, no ACK or CSR write waiting.
+    #[inline(always)]
+    fn nic_calm(&self, n: u32) -> bool {
         let i = n as usize;
         let ns = &self.nic.st[i];
-        ns.cur_pkt == PktId::NONE
-            && ns.dsts == 0
-            && ns.credit_in == 0
+        ns.credit_in == 0
             && ns.rx_occ == 0
             && (ns.rate == 0 || ns.acc >= ONE)
             && self.acks.as_ref().is_none_or(|a| a.queue[i].is_empty())
@@ -272,9 +287,9 @@ impl<S: Scheme> Network<S> {
                 if self.nic.st[n as usize].asleep_from == AWAKE {
                     return Err(format!("NIC {n} is not visited but not asleep"));
                 }
-                if !self.nic_quiet(n) {
+                if !(self.nic_calm(n) && self.nic_still(n, true)) {
                     return Err(format!(
-                        "NIC {n} sleeps unvisited with something to do (a flit, credit, message, ACK, CSR write or drain)"
+                        "NIC {n} sleeps unvisited with something to do (a flit, credit, message it can send, ACK, CSR write or drain)"
                     ));
                 }
             }

@@ -6,6 +6,7 @@
 //! `lane_credit` also keeps `Switches::no_credit`, wait lists or not (Disha,
 //! `set_lane_wait_lists(false)`).
 
+use super::config::Fault;
 use super::lanes::Routing;
 use super::network::Network;
 use super::scheme::Scheme;
@@ -44,9 +45,13 @@ impl<S: Scheme> Network<S> {
     pub(crate) fn lane_credit(&mut self, g: PortId) {
         let op = &self.sw.out[g];
         if op.used + 1 == op.limit {
-            let l = self.sw.sw[op.sw].local(g);
-            self.sw.no_credit[op.sw.index()] &= !(1u128 << l);
+            let si = op.sw;
+            if !self.stale_no_credit() {
+                let l = self.sw.sw[si].local(g);
+                self.sw.no_credit[si.index()] &= !(1u128 << l);
+            }
         }
+        let op = &self.sw.out[g];
         if self.sw.waiters.is_empty() {
             return;
         }
@@ -57,6 +62,21 @@ impl<S: Scheme> Network<S> {
         };
         if may {
             self.lane_freed(g);
+        }
+    }
+
+    /// Test hook `Fault::StaleNoCredit`: this credit, back to a lane with none left, fails
+    /// to clear its no-credit bit.
+    #[inline(always)]
+    fn stale_no_credit(&mut self) -> bool {
+        match self.faults.test {
+            Some(Fault::StaleNoCredit { cycle })
+                if !self.faults.test_fired && self.now >= cycle =>
+            {
+                self.faults.test_fired = true;
+                true
+            }
+            _ => false,
         }
     }
 

@@ -228,6 +228,15 @@ pub trait Scheme {
         let _ = n;
         false
     }
+    /// NIC `n`'s gate is blocked: every credit is in use, and from now on, as long as no
+    /// credit comes back and no CSR write arrives, each slot, whether it offers a flit or
+    /// not, gives send, throttled and congested low and the same used credits, and changes
+    /// nothing but what `gate_skip` catches up (as for `gate_idle`). A NIC with a flit to
+    /// send and no credit then skips those slots until a credit pokes it. Default: never.
+    fn gate_blocked(&self, n: u32) -> bool {
+        let _ = n;
+        false
+    }
     /// `slots` quiet slots of NIC `n`'s idle gate at once, in the cycle it wakes.
     fn gate_skip(&mut self, n: u32, slots: u64) {
         let _ = (n, slots);
@@ -469,6 +478,12 @@ impl CreditGate {
     #[inline]
     pub fn used(&self, n: u32) -> u16 {
         self.c[n as usize]
+    }
+
+    /// NIC `n` has every credit in use: an offered flit waits.
+    #[inline]
+    pub fn full(&self, n: u32) -> bool {
+        self.c[n as usize] >= self.limit
     }
 
     /// NIC `n`'s counter saw a credit with none in use.

@@ -489,6 +489,9 @@ pub enum Fault {
     /// Lane router: the first output lane granted in or after `cycle` is also recorded as
     /// held by the same packet on another free output lane of the switch (two owners).
     DoubleGrant { cycle: u64 },
+    /// Lane router: the first credit that comes back in or after `cycle` to an output
+    /// lane with none left leaves the lane's no-credit bit set (`Switches::no_credit`).
+    StaleNoCredit { cycle: u64 },
     /// Routing `disha`: in or after `cycle`, while one packet holds the token, a second
     /// presumed-deadlocked packet is also put on the recovery path.
     SecondToken { cycle: u64 },
