@@ -1,6 +1,7 @@
 //! Idle NICs skip their quiet cycles: a NIC with nothing to do whose injection gate is idle
-//! (`Scheme::gate_idle`) is not stepped, and its gate catches up the skipped cycles at once
-//! when something arrives (`Scheme::gate_skip`). A sleeping NIC is not even visited: phase 2
+//! (`Scheme::gate_idle`), or whose only work is a flit its blocked gate cannot send
+//! (`Scheme::gate_blocked`), is not stepped, and its gate catches up the skipped cycles at
+//! once when something arrives (`Scheme::gate_skip`). A sleeping NIC is not even visited: phase 2
 //! goes through the NICs whose visit bit is set (`Nics::awake`), and whatever reaches a NIC
 //! sets its bit (`Nics::poke`). docs/performance.md, "Idle NICs".
 
@@ -30,9 +31,11 @@ impl<S: Scheme> Network<S> {
     /// skipped cycle sets. The cycle something arrives, the NIC wakes: its gate catches up
     /// the skipped slots at once, and the cycle runs as usual.
     ///
-    /// A NIC with a flit to send sleeps too while its gate is blocked (`nic_blocked`): no
-    /// credit is free and none came back, so the cycle could send nothing. The credit's
-    /// return pokes it.
+    /// A NIC with a flit to send sleeps too while its gate is blocked (`nic_still`,
+    /// `Scheme::gate_blocked`): no credit is free and none came back, so the cycle could
+    /// send nothing. The credit's return pokes it. (A NIC that fell asleep idle and then
+    /// took a message while its gate was blocked sleeps on from the same cycle: `gate_skip`
+    /// catches both kinds of slot up alike.)
     #[inline(always)]
     pub(crate) fn nic_sleeps(&mut self, n: u32, now: u64) -> bool {
         let asleep = self.nic.st[n as usize].asleep_from != AWAKE;

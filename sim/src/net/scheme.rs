@@ -232,7 +232,10 @@ pub trait Scheme {
     /// credit comes back and no CSR write arrives, each slot, whether it offers a flit or
     /// not, gives send, throttled and congested low and the same used credits, and changes
     /// nothing but what `gate_skip` catches up (as for `gate_idle`). A NIC with a flit to
-    /// send and no credit then skips those slots until a credit pokes it. Default: never.
+    /// send and no credit then skips those slots until a credit pokes it. It may be asked
+    /// of a sleeping NIC's gate whose skipped slots are not caught up yet (a NIC asleep
+    /// idle that takes a message), and `gate_skip` then catches quiet and blocked slots
+    /// up together: a scheme that says blocked must treat both alike. Default: never.
     fn gate_blocked(&self, n: u32) -> bool {
         let _ = n;
         false
