@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test cargo-test verilog verilog-pipelined synth asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results estimate-accuracy booksim peers docs fmt lint clean
+.PHONY: setup run trace test cargo-test verilog verilog-pipelined synth fmax-seeds asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results estimate-accuracy booksim peers docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, icestorm, z3, GNU parallel, OpenSTA,
 ##        the OSU 0.18 um cells and ccache (apt, .ci/install-deps; uses sudo when not root), and
@@ -119,6 +119,11 @@ synth: verilog verilog-pipelined
 	python3 synth/tools/compare.py default=synth/reports pipelined=synth/reports/pipelined \
 	    reference=synth/reports/reference --out synth/reports
 	bash synth/axis/synth.sh
+
+## fmax-seeds: Fmax of the default build (32 MHz) and the pipelined build (100 MHz) on the HX8K
+##             over nextpnr placer seeds 1..8 (synth/seeds.sh; synth/reports/seeds.csv)
+fmax-seeds: verilog verilog-pipelined
+	bash synth/seeds.sh
 
 ## synth-FAMILY: another family of the design registry (hdl/src/lib.rs; the families: `pft-verilog
 ##               --help`) with PFT's flow: export every top of the family into synth/out/
