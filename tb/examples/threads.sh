@@ -13,7 +13,8 @@
 # time over one thread is its per-cycle barrier; "ib648idle": ib648 with no load, 200,000
 # cycles, the barrier and the chunks' fixed costs),
 # DF_CYCLES (the 16,512-NIC dragonfly's cycles, default 3000), NETBENCH (a net-bench binary;
-# default: built here). Writes OUT_DIR/runs.csv (one row per run) and OUT_DIR/speedup.csv.
+# default: built here). Writes OUT_DIR/runs.csv (one row per run), OUT_DIR/speedup.csv and
+# OUT_DIR/barrier-probe.csv (each round's probe of the hand-over between cores, below).
 set -euo pipefail
 out=${1:?usage: threads.sh OUT_DIR [MAX_THREADS]}
 max=${2:-$(nproc)}
@@ -55,7 +56,19 @@ mkdir -p "$out/logs"
 
 runs=$out/runs.csv
 echo "network,threads,round,wall_s" >"$runs"
+# Each round starts with a probe of the hand-over between cores: the barrier network for
+# 10^6 cycles on two threads, net-bench's own wall time per cycle (0.15-0.25 us in this
+# machine's normal hours, about 0.6-0.8 us in its slow spells: docs/performance.md, "What a
+# slow spell is"). Not with MAX_THREADS 1.
+probe=$out/barrier-probe.csv
+echo "round,barrier_us_per_cycle" >"$probe"
 for r in $(seq 1 "$rounds"); do
+    if [ "$max" -ge 2 ]; then
+        # (10^6 cycles: seconds of wall time are microseconds a cycle)
+        w=$("$NETBENCH" --topo single:2 --load 0 --cycles 1000000 --threads 2 |
+            grep -o ' wall_s=[0-9.]*' | cut -d= -f2)
+        echo "$r,$w" >>"$probe"
+    fi
     for net in $nets; do
         for t in $(seq 1 "$max"); do
             log=$out/logs/$net-t$t-r$r
@@ -92,4 +105,8 @@ with open(sys.argv[2], "w") as f:
         f.write(line + "\n")
         print(line)
 EOF
+if [ "$max" -ge 2 ]; then
+    echo "barrier probe, us per cycle at two threads, round by round: $(tail -n +2 "$probe" |
+        cut -d, -f2 | paste -sd' ') (0.15-0.25 in normal hours on 2026-12-05; 0.6 or more, a slow spell)"
+fi
 exit "$bad"
