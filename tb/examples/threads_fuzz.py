@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Random networks at 1, 2 and 3 threads: the same results, or the same error, every time.
+
+`sim/tests/net_threads.rs` compares every shipped scenario at 1, 2 and 3 threads. This
+script reaches further, over configurations no scenario has: it draws COUNT random
+`net-bench` command lines (topology and size, lanes, routing, switching, latencies, packet
+and message sizes, load, pattern, congestion control, ACKs, warm-up, seed), runs each at
+1, 2 and 3 threads and once more at one thread with the invariant checker (`--check`),
+and requires for each the same exit code, the same printed line once the fields that
+measure time or memory are dropped (docs/performance.md, "Threads"), and the same error
+text but for the note that says what stays on one thread. A panic anywhere is a failure.
+Many draws are refused by `net-bench` (a pattern the size does not allow, a scheme that
+needs a key the command line cannot set): those must be refused alike at every count.
+
+    python3 tb/examples/threads_fuzz.py [--count N] [--seed S] [--netbench PATH]
+
+Exits 1 if any configuration differs or panics (each printed with its command line).
+Deterministic: the same seed draws the same configurations.
+"""
+
+import argparse
+import pathlib
+import random
+import re
+import subprocess
+import sys
+
+TIME_FIELDS = re.compile(
+    r" (build_s|wall_s|cpu_s|node_cycles_per_s|node_cycles_per_cpu_s|cycles_per_s|peak_rss_mib)=\S+"
+)
+
+
+def draw(rng: random.Random) -> list[str]:
+    a: list[str] = []
+    kind = rng.choice(["single", "torus", "mesh", "tree", "fly", "dragonfly", "dragonfly_lat", "ft120", "ft128"])
+    lanes = False
+    if kind == "single":
+        a += ["--topo", f"single:{rng.randint(2, 12)}"]
+    elif kind in ("torus", "mesh"):
+        a += ["--topo", f"{kind}:{rng.randint(2, 6)},{rng.randint(1, 3)}"]
+        if rng.random() < 0.8:
+            lanes = True
+            routings = ["dor", "duato", "disha"] + (["dor_no_dateline"] if kind == "torus" else [])
+            a += ["--vcs", str(rng.randint(2, 5)), "--routing", rng.choice(routings)]
+    elif kind in ("tree", "fly"):
+        a += ["--topo", f"{kind}:{rng.randint(2, 4)},{rng.randint(1, 3)}"]
+        if rng.random() < 0.4:
+            lanes = True
+            a += ["--vcs", str(rng.randint(1, 3))]
+    elif kind.startswith("dragonfly"):
+        p, k, h = rng.randint(1, 3), rng.randint(2, 4), rng.randint(1, 2)
+        g = rng.randint(2, k * h + 1)
+        routing = rng.choice(["min", "valiant", "ugal", "par"])
+        vcs = rng.randint(4 if routing == "par" else 3, 5)
+        a += ["--topo", f"dragonfly:{p},{k},{h},{g}", "--vcs", str(vcs), "--routing", routing]
+        lanes = True
+        if kind == "dragonfly_lat":
+            a += ["--local-latency", str(rng.randint(1, 5)), "--global-latency", str(rng.randint(1, 30))]
+    else:
+        a += ["--topo", kind]
+    if lanes:
+        if rng.random() < 0.3:
+            a += ["--lane-reuse", "tail"]
+        if rng.random() < 0.2:
+            a += ["--head-latency", str(rng.randint(0, 4))]
+        if rng.random() < 0.5:
+            a += ["--vc-buf", str(rng.choice([2, 4, 8, 16, 32, 64]))]
+        elif rng.random() < 0.2:
+            # cut-through lanes hold a whole packet (64 flits by default)
+            a += ["--switching", "vct", "--vc-buf", "64"]
+    elif rng.random() < 0.2:
+        a += ["--voq"]
+    elif rng.random() < 0.15:
+        a += ["--speedup", str(rng.randint(1, 3))]
+    if rng.random() < 0.5 and "--local-latency" not in a:
+        a += ["--link-latency", str(rng.randint(1, 12)), "--credit-latency", str(rng.randint(1, 12))]
+    if rng.random() < 0.3:
+        a += ["--switch-latency", str(rng.randint(0, 4))]
+    if rng.random() < 0.5:
+        a += ["--packet-flits", str(rng.choice([1, 2, 4, 8, 16]))]
+    elif rng.random() < 0.3:
+        a += ["--msg-bytes", str(rng.choice([64, 100, 1000, 8192, 20000]))]
+    a += ["--load", str(rng.choice([0.01, 0.05, 0.1, 0.3, 0.5, 0.8, 1.0]))]
+    # MVCM and Renato mark at switch inputs without lanes; self-tuned's side-band needs a
+    # torus or mesh here (elsewhere a key the command line cannot set)
+    schemes = ["none", "pft", "pft", "ibcc", "alo", "dcqcn"]
+    schemes += [] if lanes else ["mvcm", "renato"]
+    schemes += ["selftuned"] if kind in ("torus", "mesh") else []
+    cc = rng.choice(schemes)
+    a += ["--cc", cc]
+    if cc == "pft" and rng.random() < 0.2:
+        a += ["--pft", "off"]
+    if rng.random() < 0.3:
+        a += ["--pattern", rng.choice(
+            ["transpose", "complement", "bitrev", "shuffle", "tornado", "permutation", "group_shift", "shift:3",
+             "hotspot:0,30"])]
+    if rng.random() < 0.15:
+        a += ["--ack-bytes", str(rng.choice([8, 64]))]
+    if rng.random() < 0.2:
+        a += ["--warmup", str(rng.randint(0, 500))]
+    a += ["--cycles", str(rng.randint(200, 3000)), "--seed", str(rng.randint(0, 1000))]
+    return a
+
+
+def outcome(netbench: str, args: list[str]) -> tuple[int, str, str, bool]:
+    r = subprocess.run([netbench] + args, capture_output=True, text=True, timeout=900)
+    lines = r.stdout.strip().splitlines()
+    line = TIME_FIELDS.sub("", lines[-1]) if lines else ""
+    line = line.replace(" check=true", " check=false")
+    err = "\n".join(x for x in r.stderr.splitlines() if not x.startswith("note: --threads"))
+    panicked = "panicked" in r.stderr or r.returncode not in (0, 1, 2)
+    return r.returncode, line, err, panicked
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--count", type=int, default=1000, help="configurations to draw (default 1000)")
+    ap.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1)")
+    ap.add_argument("--netbench", help="a net-bench binary (default: target/release/net-bench, built here)")
+    o = ap.parse_args()
+    if o.count < 1:
+        print(f"error: --count must be >= 1, got {o.count}", file=sys.stderr)
+        return 2
+    netbench = o.netbench
+    if netbench is None:
+        root = pathlib.Path(__file__).resolve().parents[2]
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "pft-sim", "--bin", "net-bench"],
+                       cwd=root, check=True)
+        netbench = str(root / "target/release/net-bench")
+    rng = random.Random(o.seed)
+    bad = ran = 0
+    for i in range(o.count):
+        args = draw(rng)
+        runs = [outcome(netbench, args + ["--threads", str(t)]) for t in (1, 2, 3)]
+        runs.append(outcome(netbench, args + ["--threads", "1", "--check"]))
+        ran += runs[0][0] == 0
+        same = len({r[:3] for r in runs}) == 1
+        if not same or any(r[3] for r in runs):
+            bad += 1
+            print(f"DIFFERS: net-bench {' '.join(args)}", flush=True)
+            for label, r in zip(["1 thread", "2 threads", "3 threads", "1 thread --check"], runs):
+                print(f"  {label}: exit {r[0]} {r[1]} {r[2][-300:]!r}", flush=True)
+    print(f"{o.count} configurations ({ran} ran, {o.count - ran} refused alike), {bad} differing or panicking")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
