@@ -3,8 +3,8 @@
 
 `sim/tests/net_threads.rs` compares every shipped scenario at 1, 2 and 3 threads. This
 script reaches further, over configurations no scenario has: it draws COUNT random
-`net-bench` command lines (topology and size, lanes, routing, switching, latencies, packet
-and message sizes, load, pattern, congestion control, ACKs, warm-up, seed), runs each at
+`net-bench` command lines (topology and size, some written to a BookSim `anynet` file and run from
+it, lanes, routing, switching, latencies, packet and message sizes, load, pattern, congestion control, ACKs, warm-up, seed), runs each at
 1, 2 and 3 threads and once more at one thread with the invariant checker (`--check`),
 and requires for each the same exit code, the same printed line once the fields that
 measure time or memory are dropped (docs/performance.md, "Threads"), and the same error
@@ -24,14 +24,18 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 
 TIME_FIELDS = re.compile(
     r" (build_s|wall_s|cpu_s|node_cycles_per_s|node_cycles_per_cpu_s|cycles_per_s|peak_rss_mib)=\S+"
 )
 
 
-def draw(rng: random.Random) -> list[str]:
+def draw(rng: random.Random) -> tuple[list[str], list[str]]:
+    """A command line, and (when not empty) the flags of a built-in topology that `main`
+    writes as a BookSim `anynet` file first: the command line's `--topo file:{FILE}` runs it."""
     a: list[str] = []
+    write: list[str] = []
     kind = rng.choice(["single", "torus", "mesh", "tree", "fly", "dragonfly", "dragonfly_lat", "ft120", "ft128"])
     lanes = False
     if kind == "single":
@@ -58,6 +62,19 @@ def draw(rng: random.Random) -> list[str]:
             a += ["--local-latency", str(rng.randint(1, 5)), "--global-latency", str(rng.randint(1, 30))]
     else:
         a += ["--topo", kind]
+    if kind in ("torus", "mesh", "tree", "dragonfly", "dragonfly_lat", "ft120") and rng.random() < 0.25:
+        # the same graph from a file (a dragonfly's latencies written into it), under a
+        # routing for any graph
+        topo = a[a.index("--topo") + 1]
+        write = ["--topo", topo]
+        for flag in ("--local-latency", "--global-latency"):
+            if flag in a:
+                write += [flag, a[a.index(flag) + 1]]
+        a = ["--topo", "file:{FILE}"]
+        routing = rng.choice(["updown", "shortest", "shortest_rising", "shortest_adaptive", "shortest_updown"])
+        lanes = routing != "updown" or rng.random() < 0.5
+        a += ["--routing", routing] + (["--vcs", str(rng.randint(2, 12))] if lanes else [])
+        kind = "file"
     if lanes:
         if rng.random() < 0.3:
             a += ["--lane-reuse", "tail"]
@@ -99,7 +116,7 @@ def draw(rng: random.Random) -> list[str]:
     if rng.random() < 0.2:
         a += ["--warmup", str(rng.randint(0, 500))]
     a += ["--cycles", str(rng.randint(200, 3000)), "--seed", str(rng.randint(0, 1000))]
-    return a
+    return a, write
 
 
 def outcome(netbench: str, args: list[str]) -> tuple[int, str, str, bool]:
@@ -129,8 +146,19 @@ def main() -> int:
         netbench = str(root / "target/release/net-bench")
     rng = random.Random(o.seed)
     bad = ran = 0
+    tmp = tempfile.TemporaryDirectory(prefix="threads-fuzz-")
     for i in range(o.count):
-        args = draw(rng)
+        args, write = draw(rng)
+        if write:
+            path = f"{tmp.name}/{i}.anynet"
+            w = subprocess.run([netbench] + write + ["--write-anynet", path], capture_output=True, text=True)
+            if w.returncode != 0:
+                # refused (a 2-ary torus's double links): a refusal, unless it panicked
+                if "panicked" in w.stderr or w.returncode not in (1, 2):
+                    bad += 1
+                    print(f"PANICS: net-bench {' '.join(write)} --write-anynet FILE: {w.stderr[-300:]!r}")
+                continue
+            args = [x.replace("{FILE}", path) for x in args]
         runs = [outcome(netbench, args + ["--threads", str(t)]) for t in (1, 2, 3)]
         runs.append(outcome(netbench, args + ["--threads", "1", "--check"]))
         ran += runs[0][0] == 0
@@ -138,6 +166,8 @@ def main() -> int:
         if not same or any(r[3] for r in runs):
             bad += 1
             print(f"DIFFERS: net-bench {' '.join(args)}", flush=True)
+            if write:
+                print(f"  (the file: net-bench {' '.join(write)} --write-anynet FILE)", flush=True)
             for label, r in zip(["1 thread", "2 threads", "3 threads", "1 thread --check"], runs):
                 print(f"  {label}: exit {r[0]} {r[1]} {r[2][-300:]!r}", flush=True)
     print(f"{o.count} configurations ({ran} ran, {o.count - ran} refused alike), {bad} differing or panicking")
