@@ -118,28 +118,37 @@ fn bad_messages_are_refused() {
     }
 }
 
-#[test]
-fn a_stale_no_credit_bit_is_caught() {
-    // lane router on a 4-ary 2-cube at a load that fills lanes: one credit back to a lane
-    // with none left does not clear its no-credit bit, so the lane would wait for ever
+/// A 4-ary 2-cube of lane routers (two lanes) with the checker on, 16-flit packets from
+/// 64-flit NIC buffers at `load`, `cycles` cycles with `fault` (or none): the run's error.
+fn lane_torus_run(
+    fault: Option<Fault>,
+    vc_buf_flits: Option<u32>,
+    load: f64,
+    cycles: u64,
+) -> Option<NetError> {
     let cfg = NetConfig {
         topology: TopologyConfig::Torus { k: 4, n: 2 },
         vcs: Some(2),
-        vc_buf_flits: Some(8),
+        vc_buf_flits,
         buffer_flits: 64,
         eject_buffer_flits: 64,
         mtu_bytes: 16 * 64,
         check: true,
         deadlock_cycles: 500,
-        fault: Some(Fault::StaleNoCredit { cycle: 300 }),
+        fault,
         ..Default::default()
     };
-    let run = |cfg: &NetConfig, cycles| {
-        let mut net = Network::new(cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
-        let mut w = BernoulliSource::new(16, Pattern::Uniform, 0.5, 16 * 64, 64, 2);
-        net.run(&mut w, cycles).err()
-    };
-    let e = run(&cfg, 20_000).expect("the stale bit stops the run");
+    let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
+    let mut w = BernoulliSource::new(16, Pattern::Uniform, load, 16 * 64, 64, 2);
+    net.run(&mut w, cycles).err()
+}
+
+#[test]
+fn a_stale_no_credit_bit_is_caught() {
+    // lane router at a load that fills lanes: one credit back to a lane with none left
+    // does not clear its no-credit bit, so the lane would wait for ever
+    let fault = Some(Fault::StaleNoCredit { cycle: 300 });
+    let e = lane_torus_run(fault, Some(8), 0.5, 20_000).expect("the stale bit stops the run");
     assert!(
         matches!(e, NetError::Invariant { cycle: 300.., .. }),
         "{e:?}"
@@ -150,28 +159,16 @@ fn a_stale_no_credit_bit_is_caught() {
         "{s}"
     );
     // the same run without the fault is clean
-    if let Some(e) = run(&NetConfig { fault: None, ..cfg }, 5_000) {
+    if let Some(e) = lane_torus_run(None, Some(8), 0.5, 5_000) {
         panic!("without the fault: {e}");
     }
 }
 
 #[test]
 fn a_lane_with_two_owners_is_caught() {
-    // lane router on a 4-ary 2-cube: one packet recorded on two output lanes
-    let cfg = NetConfig {
-        topology: TopologyConfig::Torus { k: 4, n: 2 },
-        vcs: Some(2),
-        buffer_flits: 64,
-        eject_buffer_flits: 64,
-        mtu_bytes: 16 * 64,
-        check: true,
-        deadlock_cycles: 500,
-        fault: Some(Fault::DoubleGrant { cycle: 300 }),
-        ..Default::default()
-    };
-    let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
-    let mut w = BernoulliSource::new(16, Pattern::Uniform, 0.3, 16 * 64, 64, 2);
-    let e = net.run(&mut w, 20_000).unwrap_err();
+    // lane router: one packet recorded on two output lanes
+    let fault = Some(Fault::DoubleGrant { cycle: 300 });
+    let e = lane_torus_run(fault, None, 0.3, 20_000).expect("the double grant stops the run");
     assert!(
         matches!(e, NetError::Invariant { cycle: 300.., .. }),
         "{e:?}"
@@ -183,8 +180,7 @@ fn a_lane_with_two_owners_is_caught() {
         "{s}"
     );
     // the same run without the fault is clean
-    let cfg = NetConfig { fault: None, ..cfg };
-    let mut net = Network::new(&cfg, &PftConfig::default(), EngineKind::Model, 1).unwrap();
-    let mut w = BernoulliSource::new(16, Pattern::Uniform, 0.3, 16 * 64, 64, 2);
-    net.run(&mut w, 5_000).unwrap();
+    if let Some(e) = lane_torus_run(None, None, 0.3, 5_000) {
+        panic!("without the fault: {e}");
+    }
 }
