@@ -13,6 +13,14 @@ Many draws are refused by `net-bench` (a pattern the size does not allow, a sche
 needs a key the command line cannot set): those must be refused alike at every count.
 
     python3 tb/examples/threads_fuzz.py [--count N] [--seed S] [--netbench PATH]
+                                        [--against OLD_NETBENCH]
+
+With `--against`, each configuration also runs once on an older `net-bench` (another
+revision's build, one thread), and where both run the printed results must be the same:
+`tb/examples/same_results.sh` over random networks rather than the shipped scenarios. A
+configuration the older build runs and this one refuses counts as a difference too (a
+newer check may refuse on purpose: the output names it). Configurations the older build
+refuses (flags it does not know) are not compared.
 
 Exits 1 if any configuration differs or panics (each printed with its command line).
 Deterministic: the same seed draws the same configurations.
@@ -134,6 +142,7 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=1000, help="configurations to draw (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1)")
     ap.add_argument("--netbench", help="a net-bench binary (default: target/release/net-bench, built here)")
+    ap.add_argument("--against", help="an older net-bench binary whose one-thread results must be the same")
     o = ap.parse_args()
     if o.count < 1:
         print(f"error: --count must be >= 1, got {o.count}", file=sys.stderr)
@@ -145,7 +154,7 @@ def main() -> int:
                        cwd=root, check=True)
         netbench = str(root / "target/release/net-bench")
     rng = random.Random(o.seed)
-    bad = ran = 0
+    bad = ran = compared = 0
     tmp = tempfile.TemporaryDirectory(prefix="threads-fuzz-")
     for i in range(o.count):
         args, write = draw(rng)
@@ -170,7 +179,20 @@ def main() -> int:
                 print(f"  (the file: net-bench {' '.join(write)} --write-anynet FILE)", flush=True)
             for label, r in zip(["1 thread", "2 threads", "3 threads", "1 thread --check"], runs):
                 print(f"  {label}: exit {r[0]} {r[1]} {r[2][-300:]!r}", flush=True)
-    print(f"{o.count} configurations ({ran} ran, {o.count - ran} refused alike), {bad} differing or panicking")
+        if o.against:
+            old = outcome(o.against, args)
+            if old[3]:
+                print(f"PANICS (older build): net-bench {' '.join(args)}", flush=True)
+            elif old[0] == 0:
+                compared += 1
+                if runs[0][:2] != old[:2]:
+                    bad += 1
+                    print(f"DIFFERS FROM THE OLDER BUILD: net-bench {' '.join(args)}", flush=True)
+                    print(f"  older: {old[1]}", flush=True)
+                    print(f"  this:  exit {runs[0][0]} {runs[0][1]} {runs[0][2][-300:]!r}", flush=True)
+    against = f", {compared} run by the older build too" if o.against else ""
+    print(f"{o.count} configurations ({ran} ran, {o.count - ran} refused alike{against}), "
+          f"{bad} differing or panicking")
     return 1 if bad else 0
 
 
