@@ -15,7 +15,7 @@
 #   bash tb/examples/df_sizes.sh OUT_DIR
 #
 # Environment: KS (default "3 4 5 6 7 8"), ROUNDS (default 3), BUDGET
-# (node-cycles a run, default 2e8), INSTR (0 or 1, default 0), IN_LONG and IN_SHORT
+# (node-cycles a run, default 200000000), INSTR (0 or 1, default 0), IN_LONG and IN_SHORT
 # (cycles of the two callgrind runs, defaults 2500 and 1500), NETBENCH (a net-bench
 # binary; default: built here). Writes OUT_DIR/runs.csv and, with INSTR=1, OUT_DIR/instr.csv.
 set -euo pipefail
@@ -26,8 +26,9 @@ budget=${BUDGET:-200000000}
 instr=${INSTR:-0}
 in_long=${IN_LONG:-2500}
 in_short=${IN_SHORT:-1500}
+# whole numbers >= 1 without a leading zero (which bash's arithmetic reads as octal)
 for v in "$rounds" "$budget" "$in_long" "$in_short" $ks; do
-    case "$v" in '' | *[!0-9]* | 0) echo "error: ROUNDS, BUDGET, IN_LONG, IN_SHORT and KS take whole numbers >= 1, got '$v'" >&2; exit 2 ;; esac
+    case "$v" in '' | *[!0-9]* | 0*) echo "error: ROUNDS, BUDGET, IN_LONG, IN_SHORT and KS take whole numbers >= 1 (no leading zero), got '$v'" >&2; exit 2 ;; esac
 done
 for k in $ks; do
     if [ "$k" -lt 2 ] || [ "$k" -gt 8 ]; then
@@ -36,6 +37,14 @@ for k in $ks; do
     fi
 done
 case "$instr" in 0 | 1) ;; *) echo "error: INSTR must be 0 or 1, got '$instr'" >&2; exit 2 ;; esac
+# every size runs at least one measured cycle
+for k in $ks; do
+    nodes=$((k * 2 * k * (2 * k * k + 1)))
+    if [ "$budget" -lt "$nodes" ]; then
+        echo "error: BUDGET = $budget node-cycles is less than one cycle of dragonfly:$k,$((2 * k)),$k ($nodes NICs)" >&2
+        exit 2
+    fi
+done
 if [ "$in_long" -le "$in_short" ]; then
     echo "error: IN_LONG ($in_long) must be above IN_SHORT ($in_short)" >&2
     exit 2
@@ -76,7 +85,10 @@ for r in $(seq 1 "$rounds"); do
         fi
         log=$out/logs/r$r-$net.txt
         # shellcheck disable=SC2086
-        "$NETBENCH" $flags >"$log"
+        if ! "$NETBENCH" $flags >"$log" 2>&1; then
+            echo "error: net-bench $flags failed; its output: $log" >&2
+            exit 1
+        fi
         line=$(tail -1 "$log")
         echo "$r,$( [ -z "$g" ] && echo ib648 || echo dragonfly),$g,$(echo "$line" | field nodes),$(echo "$line" | field cycles),$(echo "$line" | field cpu_s),$(echo "$line" | field node_cycles_per_cpu_s),$(echo "$line" | field accepted_flits_per_node_cycle),$(echo "$line" | field latency_mean_cycles),$(echo "$line" | field peak_rss_mib)" >>"$runs"
         echo "round $r: $net $(echo "$line" | field node_cycles_per_cpu_s) node-cycles per CPU-second"
@@ -99,10 +111,19 @@ if [ "$instr" = 1 ]; then
         count=()
         for c in $cl $cs; do
             cg=$out/logs/callgrind-$net-$c.out
+            txt=$out/logs/callgrind-$net-$c.txt
             # shellcheck disable=SC2086
-            valgrind --tool=callgrind --callgrind-out-file="$cg" "$NETBENCH" $base --cycles "$c" \
-                >/dev/null 2>"$out/logs/callgrind-$net-$c.txt"
-            count+=("$(grep -o 'Collected : [0-9]*' "$out/logs/callgrind-$net-$c.txt" | grep -o '[0-9]*$')")
+            if ! valgrind --tool=callgrind --callgrind-out-file="$cg" "$NETBENCH" $base --cycles "$c" \
+                >/dev/null 2>"$txt"; then
+                echo "error: callgrind of net-bench $base --cycles $c failed; its output: $txt" >&2
+                exit 1
+            fi
+            n=$(grep -o 'Collected : [0-9]*' "$txt" | grep -o '[0-9]*$' || true)
+            if [ -z "$n" ]; then
+                echo "error: no instruction count in $txt" >&2
+                exit 1
+            fi
+            count+=("$n")
         done
         per=$(awk -v a="${count[0]}" -v b="${count[1]}" -v n="$nodes" -v l="$cl" -v s="$cs" \
             'BEGIN { printf "%.1f", (a - b) / (n * (l - s)) }')

@@ -22,11 +22,13 @@ configuration the older build runs and this one refuses counts as a difference t
 newer check may refuse on purpose: the output names it). Configurations the older build
 refuses (flags it does not know) are not compared.
 
-Exits 1 if any configuration differs or panics (each printed with its command line).
+Exits 1 if any configuration differs, panics (here or on the older build) or runs past
+900 s (each printed with its command line); 2 if a binary is missing.
 Deterministic: the same seed draws the same configurations.
 """
 
 import argparse
+import os
 import pathlib
 import random
 import re
@@ -153,46 +155,63 @@ def main() -> int:
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "pft-sim", "--bin", "net-bench"],
                        cwd=root, check=True)
         netbench = str(root / "target/release/net-bench")
+    for b in [netbench] + ([o.against] if o.against else []):
+        if not (pathlib.Path(b).is_file() and os.access(b, os.X_OK)):
+            print(f"error: {b} is not an executable file", file=sys.stderr)
+            return 2
     rng = random.Random(o.seed)
-    bad = ran = compared = 0
+    # per configuration, one outcome: ran, refused alike, write refused, or bad
+    bad = ran = refused = unwritten = compared = 0
     tmp = tempfile.TemporaryDirectory(prefix="threads-fuzz-")
     for i in range(o.count):
         args, write = draw(rng)
-        if write:
-            path = f"{tmp.name}/{i}.anynet"
-            w = subprocess.run([netbench] + write + ["--write-anynet", path], capture_output=True, text=True)
-            if w.returncode != 0:
-                # refused (a 2-ary torus's double links): a refusal, unless it panicked
-                if "panicked" in w.stderr or w.returncode not in (1, 2):
-                    bad += 1
-                    print(f"PANICS: net-bench {' '.join(write)} --write-anynet FILE: {w.stderr[-300:]!r}")
-                continue
-            args = [x.replace("{FILE}", path) for x in args]
-        runs = [outcome(netbench, args + ["--threads", str(t)]) for t in (1, 2, 3)]
-        runs.append(outcome(netbench, args + ["--threads", "1", "--check"]))
-        ran += runs[0][0] == 0
-        same = len({r[:3] for r in runs}) == 1
-        if not same or any(r[3] for r in runs):
-            bad += 1
-            print(f"DIFFERS: net-bench {' '.join(args)}", flush=True)
+        try:
             if write:
-                print(f"  (the file: net-bench {' '.join(write)} --write-anynet FILE)", flush=True)
+                path = f"{tmp.name}/{i}.anynet"
+                w = subprocess.run([netbench] + write + ["--write-anynet", path], capture_output=True,
+                                   text=True, timeout=900)
+                if w.returncode != 0:
+                    # refused (a 2-ary torus's double links): a refusal, unless it panicked
+                    if "panicked" in w.stderr or w.returncode not in (1, 2):
+                        bad += 1
+                        print(f"PANICS: net-bench {' '.join(write)} --write-anynet FILE: {w.stderr[-300:]!r}")
+                    else:
+                        unwritten += 1
+                    continue
+                args = [x.replace("{FILE}", path) for x in args]
+            runs = [outcome(netbench, args + ["--threads", str(t)]) for t in (1, 2, 3)]
+            runs.append(outcome(netbench, args + ["--threads", "1", "--check"]))
+            old = outcome(o.against, args) if o.against else None
+        except subprocess.TimeoutExpired as e:
+            bad += 1
+            print(f"TIMES OUT (900 s): {' '.join(map(str, e.cmd))}", flush=True)
+            continue
+        problems = []
+        if len({r[:3] for r in runs}) != 1 or any(r[3] for r in runs):
+            problems.append(f"DIFFERS: net-bench {' '.join(args)}")
+            if write:
+                problems.append(f"  (the file: net-bench {' '.join(write)} --write-anynet FILE)")
             for label, r in zip(["1 thread", "2 threads", "3 threads", "1 thread --check"], runs):
-                print(f"  {label}: exit {r[0]} {r[1]} {r[2][-300:]!r}", flush=True)
-        if o.against:
-            old = outcome(o.against, args)
+                problems.append(f"  {label}: exit {r[0]} {r[1]} {r[2][-300:]!r}")
+        if old is not None:
             if old[3]:
-                print(f"PANICS (older build): net-bench {' '.join(args)}", flush=True)
+                problems.append(f"PANICS (older build): net-bench {' '.join(args)}")
             elif old[0] == 0:
                 compared += 1
                 if runs[0][:2] != old[:2]:
-                    bad += 1
-                    print(f"DIFFERS FROM THE OLDER BUILD: net-bench {' '.join(args)}", flush=True)
-                    print(f"  older: {old[1]}", flush=True)
-                    print(f"  this:  exit {runs[0][0]} {runs[0][1]} {runs[0][2][-300:]!r}", flush=True)
-    against = f", {compared} run by the older build too" if o.against else ""
-    print(f"{o.count} configurations ({ran} ran, {o.count - ran} refused alike{against}), "
-          f"{bad} differing or panicking")
+                    problems.append(f"DIFFERS FROM THE OLDER BUILD: net-bench {' '.join(args)}")
+                    problems.append(f"  older: {old[1]}")
+                    problems.append(f"  this:  exit {runs[0][0]} {runs[0][1]} {runs[0][2][-300:]!r}")
+        if problems:
+            bad += 1
+            print("\n".join(problems), flush=True)
+        elif runs[0][0] == 0:
+            ran += 1
+        else:
+            refused += 1
+    against = f"; {compared} also ran on the older build" if o.against else ""
+    print(f"{o.count} configurations: {ran} ran alike, {refused} refused alike, {unwritten} not "
+          f"written as a file (refused), {bad} differing, panicking or timing out{against}")
     return 1 if bad else 0
 
 
