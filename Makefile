@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test cargo-test verilog verilog-pipelined synth fmax-seeds asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results estimate-accuracy booksim peers docs fmt lint clean
+.PHONY: setup run trace test cargo-test threads-fuzz verilog verilog-pipelined synth fmax-seeds asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results estimate-accuracy booksim peers docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, icestorm, z3, GNU parallel, OpenSTA,
 ##        the OSU 0.18 um cells and ccache (apt, .ci/install-deps; uses sudo when not root), and
@@ -34,12 +34,13 @@ trace:
 
 ## test: everything CI runs (Verilog checks, formal proofs, the cocotb testbench, the FuseSoC
 ##       targets, the SystemRDL through PeakRDL, unit, equivalence, Verilog-replay, property,
-##       bad-input and fuzz tests)
+##       bad-input and fuzz tests, then `threads-fuzz`)
 ##       The cargo tests and the four tool steps run two at a time (each tool step is mostly
 ##       one process; every log is printed whole as its step ends).
 test: verilog verilog-pipelined
 	$(MAKE) --no-print-directory -j2 --output-sync=target -o verilog -o verilog-pipelined \
 	    cargo-test formal cocotb fusesoc peakrdl
+	$(FUZZ_THREADS) --netbench target/release/net-bench
 
 # The Rust tests, built and run beside the EDA checks above (`make test` overlaps them: the
 # single-threaded tools fill the cores the build's serial stretches leave idle). The tests of
@@ -47,6 +48,14 @@ test: verilog verilog-pipelined
 # why that is safe); every binary runs even when one fails, and a table of their times ends it.
 cargo-test:
 	CARGO="$(CARGO)" bash tb/run_tests.sh
+
+## threads-fuzz: 300 random net-bench networks (seed 1) at 1, 2 and 3 threads and with
+##       --check: the same results, exit codes and errors, or a failure
+##       (tb/examples/threads_fuzz.py, docs/verification.md). `make test` runs it last, about
+##       10 s, on the net-bench its Rust tests built (a build of its own would redo ~1 min).
+FUZZ_THREADS := python3 tb/examples/threads_fuzz.py --count 300 --seed 1
+threads-fuzz:
+	$(FUZZ_THREADS)
 
 # The Python tools (cocotb, FuseSoC, YoWASP, systemrdl-compiler and PeakRDL), made by
 # synth/setup-venv.sh when missing or older than it; $(VENV)/bin/fusesoc stands for all of them.
