@@ -3,12 +3,14 @@
 
 `sim/tests/net_threads.rs` compares every shipped scenario at 1, 2 and 3 threads. This
 script reaches further, over configurations no scenario has: it draws COUNT random
-`net-bench` command lines (topology and size, some written to a BookSim `anynet` file and run from
-it, lanes, routing, switching, latencies, packet and message sizes, load, pattern, congestion control, ACKs, warm-up, seed), runs each at
-1, 2 and 3 threads and once more at one thread with the invariant checker (`--check`),
-and requires for each the same exit code, the same printed line once the fields that
-measure time or memory are dropped (docs/performance.md, "Threads"), and the same error
-text but for the note that says what stays on one thread. A panic anywhere is a failure.
+`net-bench` command lines (topology and size, some written to a BookSim `anynet` file and
+run from it, lanes, routing, switching, latencies, packet and message sizes, load,
+pattern, congestion control, ACKs, warm-up, seed), runs each at 1, 2 and 3 threads and
+once more at one thread with the invariant checker (`--check`), and requires for each the
+same exit code, the same printed line once the fields that measure time or memory are
+dropped (docs/performance.md, "Threads"), and the same error text but for the note that
+says what stays on one thread. A panic anywhere is a failure. `make test` runs 300 draws
+of seed 1 (`make threads-fuzz`).
 Many draws are refused by `net-bench` (a pattern the size does not allow, a scheme that
 needs a key the command line cannot set): those must be refused alike at every count.
 
