@@ -187,23 +187,23 @@ screenshots: vcd
 ##        and the per-cycle cost of the threads' barrier (threads.sh's barrier and ib648idle)
 bench: verilog
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
-	$(CARGO) build $(RELEASE) -q --bin net-bench
-	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000
-	target/release/net-bench --topo ib648 --load 0.5 --cycles 50000
-	target/release/net-bench --topo ft128 --load 0.5 --cycles 2000 --engine rtl
-	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --engine verilator
-	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc none
-	target/release/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc ibcc
-	target/release/net-bench --topo fly:4,5 --cc none --load 0.5 --cycles 1000000
-	target/release/net-bench --topo fly:4,5 --cc none --load 0.3 --cycles 1000000 --vcs 4 --packet-flits 16
-	target/release/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
+	$(CARGO) build --profile fast -q --bin net-bench
+	target/fast/net-bench --topo ft128 --load 0.5 --cycles 200000
+	target/fast/net-bench --topo ib648 --load 0.5 --cycles 50000
+	target/fast/net-bench --topo ft128 --load 0.5 --cycles 2000 --engine rtl
+	target/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --engine verilator
+	target/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc none
+	target/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc ibcc
+	target/fast/net-bench --topo fly:4,5 --cc none --load 0.5 --cycles 1000000
+	target/fast/net-bench --topo fly:4,5 --cc none --load 0.3 --cycles 1000000 --vcs 4 --packet-flits 16
+	target/fast/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
 	    --vc-buf 64 --load 0.3 --cycles 100000 --cc none
-	target/release/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
+	target/fast/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
 	    --vc-buf 64 --load 0.3 --cycles 100000 --cc pft
 	$(CARGO) run $(RELEASE) -q --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/bench/ib-silent-forest --quiet | tail -n 1
-	bash tb/examples/threads.sh $(OUT)/bench/threads-$$(date +%Y%m%d-%H%M%S)
-	NETS="barrier ib648idle" bash tb/examples/threads.sh $(OUT)/bench/barrier-$$(date +%Y%m%d-%H%M%S)
+	NETBENCH=$(CURDIR)/target/fast/net-bench bash tb/examples/threads.sh $(OUT)/bench/threads-$$(date +%Y%m%d-%H%M%S)
+	NETBENCH=$(CURDIR)/target/fast/net-bench NETS="barrier ib648idle" bash tb/examples/threads.sh $(OUT)/bench/barrier-$$(date +%Y%m%d-%H%M%S)
 
 ## faults: the fault study: scenarios/faults.toml under each run-time fault, PFT off / paper /
 ##         FT-FI, checker on (table in docs/faults.md; about 5 minutes)

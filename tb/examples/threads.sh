@@ -13,8 +13,9 @@
 # time over one thread is its per-cycle barrier; "ib648idle": ib648 with no load, 200,000
 # cycles, the barrier and the chunks' fixed costs),
 # DF_CYCLES (the 16,512-NIC dragonfly's cycles, default 3000), NETBENCH (a net-bench binary;
-# default: built here). Writes OUT_DIR/runs.csv (one row per run), OUT_DIR/speedup.csv and
-# OUT_DIR/barrier-probe.csv (each round's probe of the hand-over between cores, below).
+# default: built here with `--profile fast`, as `make bench` does). Writes OUT_DIR/runs.csv
+# (one row per run), OUT_DIR/speedup.csv and OUT_DIR/barrier-probe.csv (each round's probe
+# of the hand-over between cores, below).
 set -euo pipefail
 out=${1:?usage: threads.sh OUT_DIR [MAX_THREADS]}
 max=${2:-$(nproc)}
@@ -49,8 +50,9 @@ done
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${NETBENCH:-}" ]; then
-    (cd "$root" && cargo build --release -q -p pft-sim --bin net-bench)
-    NETBENCH=$root/target/release/net-bench
+    # the benchmarks' build (Cargo.toml's `fast` profile: whole-program LTO)
+    (cd "$root" && cargo build --profile fast -q -p pft-sim --bin net-bench)
+    NETBENCH=$root/target/fast/net-bench
 fi
 mkdir -p "$out/logs"
 
