@@ -165,6 +165,23 @@ fn a_stale_no_credit_bit_is_caught() {
 }
 
 #[test]
+fn a_stale_has_flit_bit_is_caught() {
+    // lane router: an input lane's last flit leaves but its has-flit bit stays set, so the
+    // switch allocator would take the lane for one that can move a flit
+    let fault = Some(Fault::StaleHasFlit { cycle: 300 });
+    let e = lane_torus_run(fault, Some(8), 0.3, 20_000).expect("the stale bit stops the run");
+    assert!(
+        matches!(e, NetError::Invariant { cycle: 300.., .. }),
+        "{e:?}"
+    );
+    let s = e.to_string();
+    assert!(
+        s.contains("0 flits in its buffer, but the lane router's has-flit bit says 1"),
+        "{s}"
+    );
+}
+
+#[test]
 fn a_lane_with_two_owners_is_caught() {
     // lane router: one packet recorded on two output lanes
     let fault = Some(Fault::DoubleGrant { cycle: 300 });

@@ -157,6 +157,16 @@ fn a_lone_ready_lane_is_granted_as_the_search_grants_it() {
     });
 }
 
+/// The input lanes that can move a flit, found from the has-flit masks (`has_flit`, kept
+/// as flits come and go) or from the lanes' records: the same grants. Fails if a bit is
+/// left set after a lane's last flit leaves (measured: the mask never cleared).
+#[test]
+fn ready_lanes_by_masks_are_the_ones_the_records_give() {
+    same_deliveries("with ready lanes from the records", |net, scan| {
+        net.set_lane_ready_scan(scan)
+    });
+}
+
 /// Prefetching (`Switches::prefetch`, on by default only above 4 MiB of switch records)
 /// asks the cache ahead for records and changes nothing else: forced on, every case
 /// delivers the same; so do today's switch on a fat tree (phase 1's prefetch) and, at two

@@ -258,6 +258,13 @@ impl Network {
         each_net!(self, n => n.set_lane_sa_search(search))
     }
 
+    /// The lane router finds the lanes that can move a flit from their records rather than
+    /// from its has-flit masks (results do not depend on it).
+    #[doc(hidden)]
+    pub fn set_lane_ready_scan(&mut self, scan: bool) {
+        each_net!(self, n => n.set_lane_ready_scan(scan))
+    }
+
     /// Prefetching of switch records forced on or off (by default on only for networks
     /// whose switch records outgrow 4 MiB; results do not depend on it).
     #[doc(hidden)]

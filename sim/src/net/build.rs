@@ -114,6 +114,7 @@ impl<S: Scheme> Network<S> {
                     credit_to: Endpoint::NONE,
                     credit_owner: 0,
                     rr: 0,
+                    local: l as u8,
                     resv: 0,
                 });
                 sw.out.push(OutPort {
@@ -320,6 +321,8 @@ impl<S: Scheme> Network<S> {
             }
             sw.moved_at = vec![0; sw.inp.len()];
             sw.no_credit = vec![0; sw.sw.len()];
+            sw.has_flit = vec![0; sw.sw.len()];
+            sw.held_from = vec![0; sw.out.len()];
             if matches!(
                 cfg.routing,
                 Some(

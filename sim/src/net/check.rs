@@ -9,7 +9,8 @@
 //! credits are its injection gate's counter `c`), every buffer's occupancy against its
 //! entries and its size, the gates' error flags, a scheme's own count of the flits queued
 //! for each switch output, the total of flits in the network, and the lane router's
-//! no-credit masks (`Switches::no_credit`) against the credits they summarize.
+//! no-credit and has-flit masks (`Switches::no_credit`, `Switches::has_flit`) against the
+//! credits and buffers they summarize.
 
 use super::error::NetError;
 use super::network::Network;
@@ -155,6 +156,9 @@ impl<S: Scheme> Network<S> {
             }
         }
         if let Some(detail) = self.no_credit_error() {
+            return Err(inv(detail));
+        }
+        if let Some(detail) = self.has_flit_error() {
             return Err(inv(detail));
         }
         // Credit conservation, link by link.
@@ -396,6 +400,38 @@ impl<S: Scheme> Network<S> {
                         o.used,
                         o.limit,
                         no_credit >> l & 1
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// The lane router's `has_flit` bits against the buffers they summarize (set exactly
+    /// for the input lanes holding a flit), and `held_from` against the held output lanes'
+    /// records.
+    fn has_flit_error(&self) -> Option<String> {
+        self.sw.router?;
+        for (st, &has) in self.sw.sw.items.iter().zip(&self.sw.has_flit) {
+            for l in 0..st.radix {
+                let g = st.port(l);
+                let occ = self.sw.inp[g].occ;
+                if (has >> l & 1 != 0) != (occ > 0) {
+                    return Some(format!(
+                        "{}: {occ} flits in its buffer, but the lane router's has-flit bit says {}",
+                        self.in_port_name(Endpoint::port(g)),
+                        has >> l & 1
+                    ));
+                }
+                let from = self.sw.out[g].from;
+                if st.locked_out >> l & 1 != 0
+                    && PortId(st.base.0 + self.sw.held_from[g.index()] as u32) != from
+                {
+                    return Some(format!(
+                        "{}: held from input lane {}, but the lane router's held-from entry says {}",
+                        self.out_port_name(g),
+                        st.local(from),
+                        self.sw.held_from[g.index()]
                     ));
                 }
             }

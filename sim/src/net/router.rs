@@ -230,6 +230,14 @@ impl<S: Scheme> Network<S> {
         self.sw.sa_search = search;
     }
 
+    /// The lane router's switch allocator finds the input lanes that can move a flit from
+    /// the has-flit masks (the default) or from their records (`scan`). For tests, which
+    /// show that the grants do not depend on it.
+    #[doc(hidden)]
+    pub fn set_lane_ready_scan(&mut self, scan: bool) {
+        self.sw.ready_scan = scan;
+    }
+
     /// Lane allocation for the waiting heads `waiting` (input lanes, local, none on a wait
     /// list) of switch `si`; the heads in `prio` (Disha's token holder) win any lane they
     /// ask for.
@@ -424,6 +432,7 @@ impl<S: Scheme> Network<S> {
             if prio >> i & M::ONE != M::ZERO {
                 self.disha_granted(si, i);
             }
+            self.sw.held_from[st.port(o).index()] = i as u8;
             let op = &mut self.sw.out[st.port(o)];
             op.entry = e;
             op.from = g;
@@ -440,6 +449,7 @@ impl<S: Scheme> Network<S> {
                     if free != 0 {
                         self.faults.test_fired = true;
                         let o2 = free.trailing_zeros();
+                        self.sw.held_from[st.port(o2).index()] = i as u8;
                         let op2 = &mut self.sw.out[st.port(o2)];
                         op2.entry = e;
                         op2.from = g;
@@ -487,6 +497,21 @@ impl<S: Scheme> Network<S> {
         let holder = self.disha.as_deref().map_or(PktId::NONE, |d| d.holder);
         let mut first = u32::MAX;
         let mut held = M::of(held);
+        if self.faults.test.is_none() && holder == PktId::NONE && !self.sw.ready_scan {
+            // by masks: a held lane's input lane can move a flit when it holds one (its
+            // front packet is the one the lane sends, and a flit of a later packet arrives
+            // only after that packet's tail)
+            let has = M::of(self.sw.has_flit[si.index()]);
+            while held != M::ZERO {
+                let o = held.tz();
+                held &= held - M::ONE;
+                let i = self.sw.held_from[lbase + o as usize] as u32;
+                if has >> i & M::ONE != M::ZERO {
+                    ready |= M::ONE << i;
+                    out_of[i as usize] = MaybeUninit::new(o as u8);
+                }
+            }
+        }
         while held != M::ZERO {
             let o = held.tz();
             held &= held - M::ONE;
@@ -517,7 +542,7 @@ impl<S: Scheme> Network<S> {
             // SAFETY: lane `i` is in `ready`: the held-lane scan set `out_of[i]`
             let o = unsafe { out_of[i as usize].assume_init() } as u32;
             self.sa_grant(lbase, v, ports, i, o);
-            self.move_flit::<PLAIN>(si, PortId(base.0 + o));
+            self.move_flit::<PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
             return;
         }
         // input ports pick a lane; output ports keep the closest input port to their pointer
@@ -568,7 +593,7 @@ impl<S: Scheme> Network<S> {
             // SAFETY: lane `i` won its output port, so it was in `ready`
             let o = unsafe { out_of[i as usize].assume_init() } as u32;
             self.sa_grant(lbase, v, ports, i, o);
-            self.move_flit::<PLAIN>(si, PortId(base.0 + o));
+            self.move_flit::<PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
         }
     }
 
@@ -589,14 +614,18 @@ impl<S: Scheme> Network<S> {
     /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
     /// was.) Inlined in both widths of `traverse` (a call per flit costs more).
     #[inline(always)]
-    fn move_flit<const PLAIN: bool>(&mut self, si: SwitchId, bo: PortId) {
+    fn move_flit<const PLAIN: bool>(&mut self, si: SwitchId, bo: PortId, g: PortId) {
+        // (the input lane `g` given, not read from the output lane's record: the two
+        // records are then read side by side, not one after the other)
         let op = &mut self.sw.out[bo];
-        let g = op.from;
+        debug_assert!(op.from == g, "output lane {bo:?} is held from {g:?}");
         let ip = &mut self.sw.inp[g];
         let seq = op.sent;
         op.sent += 1;
         op.used += 1;
         ip.occ -= 1;
+        // (the input lane's bit in `has_flit` goes with its last flit)
+        let mut empty = u128::from(ip.occ == 0) << ip.local;
         let last_credit = op.used == op.limit;
         let (e, tail) = (op.entry, op.sent == op.len);
         let credit = CreditEv { tx: ip.credit_to };
@@ -646,10 +675,15 @@ impl<S: Scheme> Network<S> {
                         self.faults.test_fired = true;
                         self.send_flit(flit_at, rx_o, flit);
                     }
+                    Fault::StaleHasFlit { cycle } if now >= cycle && empty != 0 => {
+                        self.faults.test_fired = true;
+                        empty = 0;
+                    }
                     _ => {}
                 }
             }
         }
+        self.sw.has_flit[si.index()] &= !empty;
         if !drop_credit {
             self.push_credit::<PLAIN>(self.credit_at_in::<PLAIN>(credit.tx), back, credit);
         }

@@ -160,6 +160,8 @@ pub(crate) struct InPort {
     pub credit_owner: u32,
     /// Round-robin pointer over outputs (VOQ).
     pub rr: u8,
+    /// Its local number at its switch (lanes included: < 128).
+    pub local: u8,
     /// Outputs (local numbers) reserved for this input's next packet to each.
     pub resv: u64,
 }
@@ -195,25 +197,46 @@ pub(crate) struct OutPort {
 }
 
 /// A local lane's port on the lane router, `lane / vcs`, for the 128 lanes a switch may
-/// have (its masks are `u128`).
+/// have (its masks are `u128`): a shift when `vcs` is a power of two, else a table (a load
+/// on the switch allocator's path, where the shift is not).
 #[derive(Clone, Debug)]
-pub(crate) struct LanePorts(pub [u8; 128]);
+pub(crate) struct LanePorts {
+    ports: [u8; 128],
+    /// log2 of `vcs` when it is a power of two, else `NO_SHIFT`.
+    shift: u32,
+}
 
 impl Default for LanePorts {
     fn default() -> Self {
-        LanePorts([0; 128])
+        LanePorts {
+            ports: [0; 128],
+            shift: Self::NO_SHIFT,
+        }
     }
 }
 
 impl LanePorts {
+    const NO_SHIFT: u32 = u32::MAX;
+
     pub fn new(vcs: u32) -> Self {
-        LanePorts(std::array::from_fn(|l| (l as u32 / vcs) as u8))
+        LanePorts {
+            ports: std::array::from_fn(|l| (l as u32 / vcs) as u8),
+            shift: if vcs.is_power_of_two() {
+                vcs.trailing_zeros()
+            } else {
+                Self::NO_SHIFT
+            },
+        }
     }
     /// The port of local lane `lane` (< 128).
     #[inline(always)]
     pub fn of(&self, lane: u32) -> u32 {
         debug_assert!(lane < 128, "lane {lane} of a switch with at most 128");
-        self.0[(lane & 127) as usize] as u32
+        if self.shift != Self::NO_SHIFT {
+            lane >> self.shift
+        } else {
+            self.ports[(lane & 127) as usize] as u32
+        }
     }
 }
 
@@ -252,6 +275,14 @@ pub(crate) struct Switches {
     /// shared words: under threads two switches' credits may arrive at once.) Empty
     /// without lanes.
     pub no_credit: Vec<Mask>,
+    /// Lane router, per switch: the input lanes holding a flit (`InPort::occ` > 0), kept
+    /// as flits come and go, so that the switch allocator finds the lanes that can move a
+    /// flit without reading their records (beside `no_credit`, for the same reasons).
+    /// Empty without lanes.
+    pub has_flit: Vec<Mask>,
+    /// Lane router, per output lane (global): the input lane (local) of the packet holding
+    /// it, set at its grant and read only while `SwState::locked_out` has its bit.
+    pub held_from: Vec<u8>,
     /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
     /// divides by table rather than by a divisor known only at run time.
     pub lane_port: LanePorts,
@@ -297,6 +328,10 @@ pub(crate) struct Switches {
     /// Lane router: grant even a lone ready lane through the switch allocator's search
     /// (`Network::set_lane_sa_search`, for the test that the shortcut grants the same).
     pub sa_search: bool,
+    /// Lane router: find the lanes that can move a flit from their records, as under a
+    /// test fault, rather than from `has_flit` (`Network::set_lane_ready_scan`, for the
+    /// test that the two find the same).
+    pub ready_scan: bool,
     /// Lane router: `lane_reuse = "tail"`.
     pub reuse_tail: bool,
     /// Under `lane_reuse = "tail"`, an output lane to a router takes the next packet only

@@ -236,6 +236,11 @@ impl<S: Scheme> Network<S> {
         }
         let ip = &mut self.sw.inp[g];
         ip.occ += 1;
+        let (si, l) = (ip.sw, ip.local);
+        if !self.sw.has_flit.is_empty() {
+            self.sw.has_flit[si.index()] |= 1u128 << l;
+        }
+        let ip = &self.sw.inp[g];
         if ip.occ > self.cfg.buffer_flits {
             return Err(Box::new(NetError::Overflow {
                 cycle: self.now,

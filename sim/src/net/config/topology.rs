@@ -492,6 +492,9 @@ pub enum Fault {
     /// Lane router: the first credit that comes back in or after `cycle` to an output
     /// lane with none left leaves the lane's no-credit bit set (`Switches::no_credit`).
     StaleNoCredit { cycle: u64 },
+    /// Lane router: the first input lane whose last flit leaves in or after `cycle` keeps
+    /// its has-flit bit (`Switches::has_flit`).
+    StaleHasFlit { cycle: u64 },
     /// Routing `disha`: in or after `cycle`, while one packet holds the token, a second
     /// presumed-deadlocked packet is also put on the recovery path.
     SecondToken { cycle: u64 },
