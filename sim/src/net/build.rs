@@ -321,7 +321,7 @@ impl<S: Scheme> Network<S> {
             }
             sw.moved_at = vec![0; sw.inp.len()];
             sw.no_credit = vec![0; sw.sw.len()];
-            sw.has_flit = vec![0; sw.sw.len()];
+            sw.has_flit = vec![Default::default(); sw.sw.len()];
             sw.held_from = vec![0; sw.out.len()];
             if matches!(
                 cfg.routing,

@@ -412,7 +412,8 @@ impl<S: Scheme> Network<S> {
     /// records.
     fn has_flit_error(&self) -> Option<String> {
         self.sw.router?;
-        for (st, &has) in self.sw.sw.items.iter().zip(&self.sw.has_flit) {
+        for (st, has) in self.sw.sw.items.iter().zip(&self.sw.has_flit) {
+            let has = has.all();
             for l in 0..st.radix {
                 let g = st.port(l);
                 let occ = self.sw.inp[g].occ;

@@ -501,7 +501,7 @@ impl<S: Scheme> Network<S> {
             // by masks: a held lane's input lane can move a flit when it holds one (its
             // front packet is the one the lane sends, and a flit of a later packet arrives
             // only after that packet's tail)
-            let has = M::of(self.sw.has_flit[si.index()]);
+            let has = M::of(self.sw.has_flit[si.index()].all());
             while held != M::ZERO {
                 let o = held.tz();
                 held &= held - M::ONE;
@@ -625,7 +625,7 @@ impl<S: Scheme> Network<S> {
         op.used += 1;
         ip.occ -= 1;
         // (the input lane's bit in `has_flit` goes with its last flit)
-        let mut empty = u128::from(ip.occ == 0) << ip.local;
+        let (mut empty, lane_in) = (ip.occ == 0, ip.local as u32);
         let last_credit = op.used == op.limit;
         let (e, tail) = (op.entry, op.sent == op.len);
         let credit = CreditEv { tx: ip.credit_to };
@@ -675,15 +675,15 @@ impl<S: Scheme> Network<S> {
                         self.faults.test_fired = true;
                         self.send_flit(flit_at, rx_o, flit);
                     }
-                    Fault::StaleHasFlit { cycle } if now >= cycle && empty != 0 => {
+                    Fault::StaleHasFlit { cycle } if now >= cycle && empty => {
                         self.faults.test_fired = true;
-                        empty = 0;
+                        empty = false;
                     }
                     _ => {}
                 }
             }
         }
-        self.sw.has_flit[si.index()] &= !empty;
+        self.sw.has_flit[si.index()].clear_if(lane_in, empty);
         if !drop_credit {
             self.push_credit::<PLAIN>(self.credit_at_in::<PLAIN>(credit.tx), back, credit);
         }

@@ -200,6 +200,30 @@ pub(crate) struct OutPort {
     pub bypassed: u8,
 }
 
+/// A switch's lanes as two 64-bit words, for masks set and cleared one lane at a time in
+/// the flit path (`Switches::has_flit`): a lane's bit is one 64-bit operation, not a
+/// 128-bit shift.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LaneBits([u64; 2]);
+
+impl LaneBits {
+    /// Every lane's bit.
+    #[inline(always)]
+    pub fn all(self) -> Mask {
+        (self.0[1] as Mask) << 64 | self.0[0] as Mask
+    }
+    /// Set local lane `l`'s bit (`l` < 128).
+    #[inline(always)]
+    pub fn set(&mut self, l: u32) {
+        self.0[(l as usize >> 6) & 1] |= 1 << (l & 63);
+    }
+    /// Clear local lane `l`'s bit when `clear`.
+    #[inline(always)]
+    pub fn clear_if(&mut self, l: u32, clear: bool) {
+        self.0[(l as usize >> 6) & 1] &= !(u64::from(clear) << (l & 63));
+    }
+}
+
 /// A local lane's port on the lane router, `lane / vcs`, for the 128 lanes a switch may
 /// have (its masks are `u128`): a shift when `vcs` is a power of two, else a table (a load
 /// on the switch allocator's path, where the shift is not).
@@ -283,7 +307,7 @@ pub(crate) struct Switches {
     /// as flits come and go, so that the switch allocator finds the lanes that can move a
     /// flit without reading their records (beside `no_credit`, for the same reasons).
     /// Empty without lanes.
-    pub has_flit: Vec<Mask>,
+    pub has_flit: Vec<LaneBits>,
     /// Lane router, per output lane (global): the input lane (local) of the packet holding
     /// it, set at its grant and read only while `SwState::locked_out` has its bit.
     pub held_from: Vec<u8>,

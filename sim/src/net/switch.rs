@@ -238,7 +238,7 @@ impl<S: Scheme> Network<S> {
         ip.occ += 1;
         let (si, l) = (ip.sw, ip.local);
         if !self.sw.has_flit.is_empty() {
-            self.sw.has_flit[si.index()] |= 1u128 << l;
+            self.sw.has_flit[si.index()].set(l as u32);
         }
         let ip = &self.sw.inp[g];
         if ip.occ > self.cfg.buffer_flits {
