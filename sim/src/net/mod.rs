@@ -60,6 +60,7 @@ mod plain;
 mod pool;
 mod prefetch;
 mod router;
+mod router_knobs;
 pub mod scheme;
 pub mod source;
 mod state;

@@ -200,44 +200,6 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// The lane router's scans on `u128` lane masks at every switch (`wide`) or, the
-    /// default, on `u64` ones when every switch has at most 64 lanes. For tests, which
-    /// show that the grants do not depend on it.
-    #[doc(hidden)]
-    pub fn set_wide_lane_masks(&mut self, wide: bool) {
-        self.sw.wide_masks = wide;
-    }
-
-    /// Prefetch the records phase 1 and the lane router will read (`on`), or not, whatever
-    /// the network's size (by default on only above `PREFETCH_BYTES` of switch records).
-    /// For tests, which show that the results do not depend on it.
-    #[doc(hidden)]
-    pub fn set_prefetch(&mut self, on: bool) {
-        self.sw.prefetch = on;
-    }
-
-    /// Whether the run prefetches (`set_prefetch`).
-    #[doc(hidden)]
-    pub fn prefetches(&self) -> bool {
-        self.sw.prefetch
-    }
-
-    /// The lane router's switch allocator grants a lone ready lane without its search (the
-    /// default) or through it (`search`). For tests, which show that the grants do not
-    /// depend on it.
-    #[doc(hidden)]
-    pub fn set_lane_sa_search(&mut self, search: bool) {
-        self.sw.sa_search = search;
-    }
-
-    /// The lane router's switch allocator finds the input lanes that can move a flit from
-    /// the has-flit masks (the default) or from their records (`scan`). For tests, which
-    /// show that the grants do not depend on it.
-    #[doc(hidden)]
-    pub fn set_lane_ready_scan(&mut self, scan: bool) {
-        self.sw.ready_scan = scan;
-    }
-
     /// Lane allocation for the waiting heads `waiting` (input lanes, local, none on a wait
     /// list) of switch `si`; the heads in `prio` (Disha's token holder) win any lane they
     /// ask for.
