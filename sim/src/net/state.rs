@@ -138,7 +138,8 @@ impl SwState {
 }
 
 /// A switch input port and its buffer. (A cache line each, so that no record spans two:
-/// measured 1-1.5 % faster on the 16-ary 2-cube and ft128, docs/performance.md.)
+/// measured 1-1.5 % faster on the 16-ary 2-cube and ft128 with the release build, no gain
+/// on ft128 with the `fast` one, docs/performance.md.)
 #[derive(Clone, Copy, Debug)]
 #[repr(align(64))]
 pub(crate) struct InPort {
@@ -312,7 +313,7 @@ pub(crate) struct Switches {
     /// it, set at its grant and read only while `SwState::locked_out` has its bit.
     pub held_from: Vec<u8>,
     /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
-    /// divides by table rather than by a divisor known only at run time.
+    /// divides by shift or table rather than by a divisor known only at run time.
     pub lane_port: LanePorts,
     /// Lane router with `allocator = "central"`: per switch, the central arbiter's
     /// round-robin pointer over input lanes (empty with the separable allocator).
