@@ -182,6 +182,25 @@ fn a_stale_has_flit_bit_is_caught() {
 }
 
 #[test]
+fn a_stale_stalled_bit_is_caught() {
+    // lane router: a credit comes back to a held lane with none left, but the input lane
+    // holding it keeps its stalled bit, so the switch allocator would pass it over
+    let fault = Some(Fault::StaleStalled { cycle: 300 });
+    let e = lane_torus_run(fault, Some(8), 0.5, 20_000).expect("the stale bit stops the run");
+    assert!(
+        matches!(e, NetError::Invariant { cycle: 300.., .. }),
+        "{e:?}"
+    );
+    let s = e.to_string();
+    assert!(
+        s.contains(
+            "(held from it: true) and its stalled bit 1, against that lane's no-credit bit 0"
+        ),
+        "{s}"
+    );
+}
+
+#[test]
 fn a_lane_with_two_owners_is_caught() {
     // lane router: one packet recorded on two output lanes
     let fault = Some(Fault::DoubleGrant { cycle: 300 });

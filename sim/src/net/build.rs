@@ -323,6 +323,8 @@ impl<S: Scheme> Network<S> {
             sw.no_credit = vec![0; sw.sw.len()];
             sw.has_flit = vec![Default::default(); sw.sw.len()];
             sw.held_from = vec![0; sw.out.len()];
+            sw.held_to = vec![0; sw.inp.len()];
+            sw.stalled_in = vec![0; sw.sw.len()];
             if matches!(
                 cfg.routing,
                 Some(

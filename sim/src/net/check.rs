@@ -9,8 +9,8 @@
 //! credits are its injection gate's counter `c`), every buffer's occupancy against its
 //! entries and its size, the gates' error flags, a scheme's own count of the flits queued
 //! for each switch output, the total of flits in the network, and the lane router's
-//! no-credit and has-flit masks (`Switches::no_credit`, `Switches::has_flit`) against the
-//! credits and buffers they summarize.
+//! no-credit, has-flit and stalled masks (`Switches::no_credit`, `Switches::has_flit`,
+//! `Switches::stalled_in`) against the credits and buffers they summarize.
 
 use super::error::NetError;
 use super::network::Network;
@@ -408,14 +408,30 @@ impl<S: Scheme> Network<S> {
     }
 
     /// The lane router's `has_flit` bits against the buffers they summarize (set exactly
-    /// for the input lanes holding a flit), and `held_from` against the held output lanes'
-    /// records.
+    /// for the input lanes holding a flit), `held_from` against the held output lanes'
+    /// records, and for each input lane holding an output lane, `held_to` (that lane) and
+    /// its `stalled_in` bit (that lane's no-credit bit).
     fn has_flit_error(&self) -> Option<String> {
         self.sw.router?;
-        for (st, has) in self.sw.sw.items.iter().zip(&self.sw.has_flit) {
+        let items = self.sw.sw.items.iter().zip(&self.sw.has_flit);
+        for ((st, has), (&stalled, &no_credit)) in
+            items.zip(self.sw.stalled_in.iter().zip(&self.sw.no_credit))
+        {
             let has = has.all();
             for l in 0..st.radix {
                 let g = st.port(l);
+                if st.locked_in >> l & 1 != 0 {
+                    let o = self.sw.held_to[g.index()] as u32;
+                    let held = st.locked_out >> o & 1 != 0 && self.sw.out[st.port(o)].from == g;
+                    if !held || stalled >> l & 1 != no_credit >> o & 1 {
+                        return Some(format!(
+                            "{}: the lane router's held-to entry says output lane {o} (held from it: {held}) and its stalled bit {}, against that lane's no-credit bit {}",
+                            self.in_port_name(Endpoint::port(g)),
+                            stalled >> l & 1,
+                            no_credit >> o & 1
+                        ));
+                    }
+                }
                 let occ = self.sw.inp[g].occ;
                 if (has >> l & 1 != 0) != (occ > 0) {
                     return Some(format!(

@@ -3,8 +3,8 @@
 //! output lane it tried) until one of those lanes may have freed (its tail left, or a
 //! credit came back), instead of asking again every cycle: the retry would fail with no
 //! side effect (docs/performance.md, "The lane router: heads that wait for a lane").
-//! `lane_credit` also keeps `Switches::no_credit`, wait lists or not (Disha,
-//! `set_lane_wait_lists(false)`).
+//! `lane_credit` also keeps `Switches::no_credit` and `Switches::stalled_in`, wait lists
+//! or not (Disha, `set_lane_wait_lists(false)`).
 
 use super::config::Fault;
 use super::lanes::Routing;
@@ -47,8 +47,14 @@ impl<S: Scheme> Network<S> {
         if op.used + 1 == op.limit {
             let si = op.sw;
             if !self.stale_no_credit() {
-                let l = self.sw.sw[si].local(g);
+                let st = &self.sw.sw[si];
+                let l = st.local(g);
                 self.sw.no_credit[si.index()] &= !(1u128 << l);
+                if st.locked_out >> l & 1 != 0 {
+                    // the input lane holding it may move again
+                    let i = self.sw.held_from[g.index()];
+                    self.sw.stalled_in[si.index()] &= !(1u128 << i);
+                }
             }
         }
         let op = &self.sw.out[g];

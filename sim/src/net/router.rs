@@ -333,6 +333,10 @@ impl<S: Scheme> Network<S> {
         }
         self.put_cand(cand);
         let (mut locked_out, mut locked_in, mut queued) = (st.locked_out, st.locked_in, st.queued);
+        let (no_credit, mut stalled) = (
+            self.sw.no_credit[si.index()],
+            self.sw.stalled_in[si.index()],
+        );
         while asked != M::ZERO {
             let o = asked.tz();
             asked &= asked - M::ONE;
@@ -395,6 +399,8 @@ impl<S: Scheme> Network<S> {
                 self.disha_granted(si, i);
             }
             self.sw.held_from[st.port(o).index()] = i as u8;
+            self.sw.held_to[g.index()] = o as u8;
+            stalled = stalled & !(1 << i) | (no_credit >> o & 1) << i;
             let op = &mut self.sw.out[st.port(o)];
             op.entry = e;
             op.from = g;
@@ -404,7 +410,13 @@ impl<S: Scheme> Network<S> {
             op.rr = ((i + 1) % lanes) as u8;
             locked_out |= 1 << o;
             locked_in |= 1 << i;
-            if let Some(Fault::DoubleGrant { cycle }) = self.faults.test {
+            if let Some(Fault::StaleStalled { cycle }) = self.faults.test {
+                if !self.faults.test_fired && self.now >= cycle {
+                    // test hook: the input lane marked stalled, its output lane has credits
+                    self.faults.test_fired = true;
+                    stalled |= 1 << i;
+                }
+            } else if let Some(Fault::DoubleGrant { cycle }) = self.faults.test {
                 if !self.faults.test_fired && self.now >= cycle {
                     // test hook: a second output lane for the same packet
                     let free = st.used_mask & !locked_out;
@@ -428,6 +440,7 @@ impl<S: Scheme> Network<S> {
         st.locked_in = locked_in;
         st.queued = queued;
         st.blocked = blocked.wide();
+        self.sw.stalled_in[si.index()] = stalled;
     }
 
     /// Switch allocation and traversal of switch `si`: at most one flit per input port and
@@ -437,13 +450,15 @@ impl<S: Scheme> Network<S> {
     fn traverse<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
         // the fields used, not the whole record (its masks are 16 bytes each); the held
         // output lanes without a credit (`no_credit`) cannot move a flit: not scanned
-        let (base, lanes, held) = {
+        let (base, lanes, held, locked_in, paused) = {
             let st = &self.sw.sw[si];
             let no_credit = self.sw.no_credit[si.index()];
             (
                 st.base,
                 st.radix,
                 st.locked_out & !st.paused_out & !no_credit,
+                st.locked_in,
+                st.paused_out,
             )
         };
         let v = self.sw.vcs;
@@ -451,29 +466,26 @@ impl<S: Scheme> Network<S> {
         // kept at each port's lane 0)
         let ports = self.sw.lane_port.of(lanes - 1) + 1;
         let lbase = base.index();
-        // input lanes that can move a flit now, and the output lane each holds (set for
-        // the lanes in `ready` only, and read only for them: not cleared per call)
+        // input lanes that can move a flit now, and (when found by the records' scan) the
+        // output lane each holds (set for the lanes in `ready` only, and read only for
+        // them: not cleared per call)
         let mut ready = M::ZERO;
         let mut out_of = [MaybeUninit::<u8>::uninit(); 128];
         // Disha: the token holder's flit goes first
         let holder = self.disha.as_deref().map_or(PktId::NONE, |d| d.holder);
         let mut first = u32::MAX;
-        let mut held = M::of(held);
-        if self.faults.test.is_none() && holder == PktId::NONE && !self.sw.ready_scan {
-            // by masks: a held lane's input lane can move a flit when it holds one (its
+        let by_masks = self.faults.test.is_none()
+            && holder == PktId::NONE
+            && !self.sw.ready_scan
+            && paused == 0;
+        if by_masks {
+            // an input lane holding an output lane can move a flit when it holds one (its
             // front packet is the one the lane sends, and a flit of a later packet arrives
-            // only after that packet's tail)
+            // only after that packet's tail) and that lane has a credit: no scan
             let has = M::of(self.sw.has_flit[si.index()].all());
-            while held != M::ZERO {
-                let o = held.tz();
-                held &= held - M::ONE;
-                let i = self.sw.held_from[lbase + o as usize] as u32;
-                if has >> i & M::ONE != M::ZERO {
-                    ready |= M::ONE << i;
-                    out_of[i as usize] = MaybeUninit::new(o as u8);
-                }
-            }
+            ready = M::of(locked_in) & has & !M::of(self.sw.stalled_in[si.index()]);
         }
+        let mut held = if by_masks { M::ZERO } else { M::of(held) };
         while held != M::ZERO {
             let o = held.tz();
             held &= held - M::ONE;
@@ -494,6 +506,17 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
+        // the output lane input lane `i` (in `ready`) holds
+        macro_rules! out_of {
+            ($i:expr) => {
+                if by_masks {
+                    self.sw.held_to[lbase + $i as usize]
+                } else {
+                    // SAFETY: lane `$i` is in `ready`: the held-lane scan set `out_of[$i]`
+                    unsafe { out_of[$i as usize].assume_init() }
+                }
+            };
+        }
         if ready == M::ZERO {
             return;
         }
@@ -501,8 +524,7 @@ impl<S: Scheme> Network<S> {
             // one lane ready: it wins its input port and its output port (what the
             // allocator below grants it, without the search)
             let i = ready.tz();
-            // SAFETY: lane `i` is in `ready`: the held-lane scan set `out_of[i]`
-            let o = unsafe { out_of[i as usize].assume_init() } as u32;
+            let o = out_of!(i) as u32;
             self.sa_grant(lbase, v, ports, i, o);
             self.move_flit::<PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
             return;
@@ -526,9 +548,9 @@ impl<S: Scheme> Network<S> {
                 (m.rotate_right(start).trailing_zeros() + start) & 63
             };
             let i = p * v + c;
-            // SAFETY: lane `i` is in `ready` (`m` is `ready`'s lanes of port `p`, `first`
-            // a ready lane), so the held-lane scan set `out_of[i]`
-            let o = unsafe { out_of[i as usize].assume_init() };
+            // (lane `i` is in `ready`: `m` is `ready`'s lanes of port `p`, `first` a ready
+            // lane)
+            let o = out_of!(i);
             let q = self.sw.lane_port.of(o as u32);
             let rr = self.sw.sa_out[lbase + (q * v) as usize] as u32;
             debug_assert!(p < ports && rr < ports && c < v, "pointers wrap by compare");
@@ -552,8 +574,8 @@ impl<S: Scheme> Network<S> {
             wanted &= wanted - 1;
             // SAFETY: port `q` is in `wanted`: its `best` was written
             let i = unsafe { best[q as usize].assume_init() }.0 as u32;
-            // SAFETY: lane `i` won its output port, so it was in `ready`
-            let o = unsafe { out_of[i as usize].assume_init() } as u32;
+            // (lane `i` won its output port, so it was in `ready`)
+            let o = out_of!(i) as u32;
             self.sa_grant(lbase, v, ports, i, o);
             self.move_flit::<PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
         }
@@ -617,6 +639,7 @@ impl<S: Scheme> Network<S> {
             // (`port_credit`)
             let l = self.sw.sw[si].local(bo);
             self.sw.no_credit[si.index()] |= 1u128 << l;
+            self.sw.stalled_in[si.index()] |= 1u128 << lane_in;
         }
         let now = self.now;
         self.sw.moved_at[g.index()] = now;

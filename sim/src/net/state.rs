@@ -312,6 +312,15 @@ pub(crate) struct Switches {
     /// Lane router, per output lane (global): the input lane (local) of the packet holding
     /// it, set at its grant and read only while `SwState::locked_out` has its bit.
     pub held_from: Vec<u8>,
+    /// Lane router, per input lane (global): the output lane (local) its front packet
+    /// holds, set at the grant and read only while `SwState::locked_in` has its bit.
+    pub held_to: Vec<u8>,
+    /// Lane router, per switch: the input lanes whose held output lane has no credit left
+    /// (`no_credit` seen from the input side), kept at the grant, as the last credit goes
+    /// and as one comes back, so that the lanes that can move a flit are
+    /// `locked_in & has_flit & !stalled_in`, with no scan of the held lanes. A bit is
+    /// read only while `locked_in` has it.
+    pub stalled_in: Vec<Mask>,
     /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
     /// divides by shift or table rather than by a divisor known only at run time.
     pub lane_port: LanePorts,

@@ -495,6 +495,9 @@ pub enum Fault {
     /// Lane router: the first input lane whose last flit leaves in or after `cycle` keeps
     /// its has-flit bit (`Switches::has_flit`).
     StaleHasFlit { cycle: u64 },
+    /// Lane router: the first output lane granted in or after `cycle` has its input lane's
+    /// stalled bit set though the lane has credits (`Switches::stalled_in`).
+    StaleStalled { cycle: u64 },
     /// Routing `disha`: in or after `cycle`, while one packet holds the token, a second
     /// presumed-deadlocked packet is also put on the recovery path.
     SecondToken { cycle: u64 },
