@@ -525,7 +525,8 @@ impl<S: Scheme> Network<S> {
             // allocator below grants it, without the search)
             let i = ready.tz();
             let o = out_of!(i) as u32;
-            self.sa_grant(lbase, v, ports, i, o);
+            let (p, q) = (self.sw.lane_port.of(i), self.sw.lane_port.of(o));
+            self.sa_grant(lbase, v, ports, i, p, q);
             self.move_flit::<PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
             return;
         }
@@ -576,18 +577,17 @@ impl<S: Scheme> Network<S> {
             let i = unsafe { best[q as usize].assume_init() }.0 as u32;
             // (lane `i` won its output port, so it was in `ready`)
             let o = out_of!(i) as u32;
-            self.sa_grant(lbase, v, ports, i, o);
+            self.sa_grant(lbase, v, ports, i, self.sw.lane_port.of(i), q);
             self.move_flit::<PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
         }
     }
 
-    /// The switch allocator grants input lane `i` (local) its output lane `o`: the
-    /// round-robin pointers move past it (the input port's to its next lane, the output
-    /// port's to the next input port). `lbase`: the switch's first lane's global id.
+    /// The switch allocator grants input lane `i` (local, of port `p`) its output lane on
+    /// port `q`: the round-robin pointers move past it (the input port's to its next lane,
+    /// the output port's to the next input port). `lbase`: the switch's first lane's
+    /// global id.
     #[inline(always)]
-    fn sa_grant(&mut self, lbase: usize, v: u32, ports: u32, i: u32, o: u32) {
-        let p = self.sw.lane_port.of(i);
-        let q = self.sw.lane_port.of(o);
+    fn sa_grant(&mut self, lbase: usize, v: u32, ports: u32, i: u32, p: u32, q: u32) {
         let c = i - p * v;
         self.sw.sa_in[lbase + (p * v) as usize] = if c + 1 == v { 0 } else { c + 1 } as u8;
         self.sw.sa_out[lbase + (q * v) as usize] = if p + 1 == ports { 0 } else { p + 1 } as u8;
