@@ -3,7 +3,7 @@ CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
 
-.PHONY: setup run trace test cargo-test threads-fuzz verilog verilog-pipelined synth fmax-seeds asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results estimate-accuracy booksim peers docs fmt lint clean
+.PHONY: setup run trace test cargo-test threads-fuzz verilog verilog-pipelined synth fmax-seeds asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results lane-vs estimate-accuracy booksim peers docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, icestorm, z3, GNU parallel, OpenSTA,
 ##        the OSU 0.18 um cells and ccache (apt, .ci/install-deps; uses sudo when not root), and
@@ -281,6 +281,16 @@ study:
 REV ?= c9563ac
 same-results:
 	bash tb/examples/same_results.sh $(REV) $(OUT)/same-results-$(REV)
+
+## lane-vs: the lane router on the 16-ary 2-cube against the build at LANE_REV (default
+##          d5c02e4, issue 44's "today's"), at 0.16 with the peers' latencies and saturated,
+##          seven rounds alternating, CPU time and (with INSTR=1) instructions
+##          (tb/examples/lane_vs.sh; docs/performance.md, "Ready lanes without a scan";
+##          about 2 minutes, 15 with INSTR=1; not in CI)
+LANE_REV ?= d5c02e4
+lane-vs:
+	@mkdir -p $(OUT)
+	bash tb/examples/lane_vs.sh $(OUT)/lane-vs-$$(date +%Y%m%d-%H%M%S) $(LANE_REV)
 
 ## estimate-accuracy: `pftsim check`'s time estimate against the wall time `pftsim compare` then
 ##                    takes, on every shipped scenario and the paper's readings at 64-byte MTU,
