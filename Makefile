@@ -284,7 +284,8 @@ same-results:
 
 ## lane-vs: the lane router on the 16-ary 2-cube against the build at LANE_REV (default
 ##          d5c02e4, issue 44's "today's"), at 0.16 with the peers' latencies and saturated,
-##          seven rounds alternating, CPU time and (with INSTR=1) instructions
+##          seven rounds alternating, CPU time and (with INSTR=1) instructions and
+##          cachegrind's simulated branch mispredicts
 ##          (tb/examples/lane_vs.sh; docs/performance.md, "Ready lanes without a scan";
 ##          about 2 minutes, 15 with INSTR=1; not in CI)
 LANE_REV ?= d5c02e4

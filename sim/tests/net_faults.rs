@@ -183,8 +183,8 @@ fn a_stale_has_flit_bit_is_caught() {
 
 #[test]
 fn a_stale_stalled_bit_is_caught() {
-    // lane router: a credit comes back to a held lane with none left, but the input lane
-    // holding it keeps its stalled bit, so the switch allocator would pass it over
+    // lane router: a grant marks its input lane stalled though the output lane has
+    // credits, so the switch allocator would pass the lane over
     let fault = Some(Fault::StaleStalled { cycle: 300 });
     let e = lane_torus_run(fault, Some(8), 0.5, 20_000).expect("the stale bit stops the run");
     assert!(

@@ -62,7 +62,7 @@ for rev in "$@"; do
     cp "$root/target/lane-vs/release/net-bench" "$out/bin/$name"
     names+=("$name")
 done
-(cd "$root" && cargo build --release -q --bin net-bench)
+(cd "$root" && CARGO_TARGET_DIR="$root/target" cargo build --release -q --bin net-bench)
 cp "$root/target/release/net-bench" "$out/bin/new"
 names+=(new)
 
