@@ -287,7 +287,7 @@ same-results:
 ##          seven rounds alternating, CPU time and (with INSTR=1) instructions and
 ##          cachegrind's simulated branch mispredicts
 ##          (tb/examples/lane_vs.sh; docs/performance.md, "Ready lanes without a scan";
-##          about 2 minutes, 15 with INSTR=1; not in CI)
+##          the builds, then about a minute of runs, and about 5 more a build with INSTR=1; not in CI)
 LANE_REV ?= d5c02e4
 lane-vs:
 	@mkdir -p $(OUT)
