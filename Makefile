@@ -286,8 +286,8 @@ same-results:
 ##          d5c02e4, issue 44's "today's"), at 0.16 with the peers' latencies and saturated,
 ##          seven rounds alternating, CPU time and (with INSTR=1) instructions and
 ##          cachegrind's simulated branch mispredicts
-##          (tb/examples/lane_vs.sh; docs/performance.md, "Ready lanes without a scan";
-##          the builds, then about a minute of runs, and about 5 more a build with INSTR=1; not in CI)
+##          (tb/examples/lane_vs.sh; docs/performance.md, "Ready lanes without a scan"; the
+##          builds, then about a minute of runs, about 5 more a build with INSTR=1; not in CI)
 LANE_REV ?= d5c02e4
 lane-vs:
 	@mkdir -p $(OUT)
