@@ -35,10 +35,15 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
     echo "error: $out exists and is not empty; give a new directory" >&2
     exit 1
 fi
-# every revision known before anything is written or built
+# every revision known, and each named once, before anything is written or built
+seen=" "
 for rev in "$@"; do
-    git -C "$root" rev-parse --verify -q "$rev^{commit}" >/dev/null ||
+    c=$(git -C "$root" rev-parse --verify -q "$rev^{commit}") ||
         { echo "error: $rev is not a revision of this repository" >&2; exit 2; }
+    case $seen in
+    *" $c "*) echo "error: $rev names a revision already given" >&2; exit 2 ;;
+    esac
+    seen="$seen$c "
 done
 if [ "${INSTR:-0}" = 1 ] && ! command -v valgrind >/dev/null; then
     echo "error: INSTR=1 needs valgrind (apt-get install valgrind)" >&2
