@@ -448,18 +448,10 @@ impl<S: Scheme> Network<S> {
     /// router costs more.)
     #[inline(always)]
     fn traverse<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
-        // the fields used, not the whole record (its masks are 16 bytes each); the held
-        // output lanes without a credit (`no_credit`) cannot move a flit: not scanned
-        let (base, lanes, held, locked_in, paused) = {
+        // the fields used, not the whole record (its masks are 16 bytes each)
+        let (base, lanes, locked_in, paused) = {
             let st = &self.sw.sw[si];
-            let no_credit = self.sw.no_credit[si.index()];
-            (
-                st.base,
-                st.radix,
-                st.locked_out & !st.paused_out & !no_credit,
-                st.locked_in,
-                st.paused_out,
-            )
+            (st.base, st.radix, st.locked_in, st.paused_out)
         };
         let v = self.sw.vcs;
         // (no division by `v`, known only at run time: the port table, and the pointers
@@ -485,7 +477,14 @@ impl<S: Scheme> Network<S> {
             let has = M::of(self.sw.has_flit[si.index()].all());
             ready = M::of(locked_in) & has & !M::of(self.sw.stalled_in[si.index()]);
         }
-        let mut held = if by_masks { M::ZERO } else { M::of(held) };
+        // else the records' scan: of the held output lanes, those with a credit (the
+        // others, in `no_credit`, cannot move a flit) and not paused
+        let mut held = if by_masks {
+            M::ZERO
+        } else {
+            let locked_out = self.sw.sw[si].locked_out;
+            M::of(locked_out & !paused & !self.sw.no_credit[si.index()])
+        };
         while held != M::ZERO {
             let o = held.tz();
             held &= held - M::ONE;
