@@ -143,20 +143,27 @@ fn lane_torus_run(
     net.run(&mut w, cycles).err()
 }
 
-#[test]
-fn a_stale_no_credit_bit_is_caught() {
-    // lane router at a load that fills lanes: one credit back to a lane with none left
-    // does not clear its no-credit bit, so the lane would wait for ever
-    let fault = Some(Fault::StaleNoCredit { cycle: 300 });
-    let e = lane_torus_run(fault, Some(8), 0.5, 20_000).expect("the stale bit stops the run");
+/// A lane-router mask left wrong by test hook `fault` (from cycle 300, 8-flit lanes at
+/// `load`) stops the checked run in or after cycle 300 with an error containing `says`.
+fn stale_mask_is_caught(fault: Fault, load: f64, says: &str) {
+    let e =
+        lane_torus_run(Some(fault), Some(8), load, 20_000).expect("the stale bit stops the run");
     assert!(
         matches!(e, NetError::Invariant { cycle: 300.., .. }),
         "{e:?}"
     );
     let s = e.to_string();
-    assert!(
-        s.contains("credits in use, but the lane router's no-credit bit says 1"),
-        "{s}"
+    assert!(s.contains(says), "{s}");
+}
+
+#[test]
+fn a_stale_no_credit_bit_is_caught() {
+    // lane router at a load that fills lanes: one credit back to a lane with none left
+    // does not clear its no-credit bit, so the lane would wait for ever
+    stale_mask_is_caught(
+        Fault::StaleNoCredit { cycle: 300 },
+        0.5,
+        "credits in use, but the lane router's no-credit bit says 1",
     );
     // the same run without the fault is clean
     if let Some(e) = lane_torus_run(None, Some(8), 0.5, 5_000) {
@@ -168,16 +175,10 @@ fn a_stale_no_credit_bit_is_caught() {
 fn a_stale_has_flit_bit_is_caught() {
     // lane router: an input lane's last flit leaves but its has-flit bit stays set, so the
     // switch allocator would take the lane for one that can move a flit
-    let fault = Some(Fault::StaleHasFlit { cycle: 300 });
-    let e = lane_torus_run(fault, Some(8), 0.3, 20_000).expect("the stale bit stops the run");
-    assert!(
-        matches!(e, NetError::Invariant { cycle: 300.., .. }),
-        "{e:?}"
-    );
-    let s = e.to_string();
-    assert!(
-        s.contains("0 flits in its buffer, but the lane router's has-flit bit says 1"),
-        "{s}"
+    stale_mask_is_caught(
+        Fault::StaleHasFlit { cycle: 300 },
+        0.3,
+        "0 flits in its buffer, but the lane router's has-flit bit says 1",
     );
 }
 
@@ -185,18 +186,10 @@ fn a_stale_has_flit_bit_is_caught() {
 fn a_stale_stalled_bit_is_caught() {
     // lane router: a grant marks its input lane stalled though the output lane has
     // credits, so the switch allocator would pass the lane over
-    let fault = Some(Fault::StaleStalled { cycle: 300 });
-    let e = lane_torus_run(fault, Some(8), 0.5, 20_000).expect("the stale bit stops the run");
-    assert!(
-        matches!(e, NetError::Invariant { cycle: 300.., .. }),
-        "{e:?}"
-    );
-    let s = e.to_string();
-    assert!(
-        s.contains(
-            "(held from it: true) and its stalled bit 1, against that lane's no-credit bit 0"
-        ),
-        "{s}"
+    stale_mask_is_caught(
+        Fault::StaleStalled { cycle: 300 },
+        0.5,
+        "(held from it: true) and its stalled bit 1, against that lane's no-credit bit 0",
     );
 }
 

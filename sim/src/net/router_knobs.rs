@@ -38,8 +38,8 @@ impl<S: Scheme> Network<S> {
     }
 
     /// The lane router's switch allocator finds the input lanes that can move a flit from
-    /// the has-flit masks (the default) or from their records (`scan`). For tests, which
-    /// show that the grants do not depend on it.
+    /// masks (the default: `locked_in & has_flit & !stalled_in`) or from their records
+    /// (`scan`). For tests, which show that the grants do not depend on it.
     #[doc(hidden)]
     pub fn set_lane_ready_scan(&mut self, scan: bool) {
         self.sw.ready_scan = scan;

@@ -367,8 +367,8 @@ pub(crate) struct Switches {
     /// (`Network::set_lane_sa_search`, for the test that the shortcut grants the same).
     pub sa_search: bool,
     /// Lane router: find the lanes that can move a flit from their records, as under a
-    /// test fault, rather than from `has_flit` (`Network::set_lane_ready_scan`, for the
-    /// test that the two find the same).
+    /// test fault, rather than from the masks (`has_flit`, `stalled_in`;
+    /// `Network::set_lane_ready_scan`, for the test that the two find the same).
     pub ready_scan: bool,
     /// Lane router: `lane_reuse = "tail"`.
     pub reuse_tail: bool,
