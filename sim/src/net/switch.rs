@@ -121,7 +121,9 @@ impl<S: Scheme> Network<S> {
     fn switch_receive(&mut self, gp: PortId, ev: &FlitEv) -> Result<(), Box<NetError>> {
         let g = gp;
         let ip = &mut self.sw.inp[g];
-        if ip.arriving != EntryId::NONE {
+        // (the port's switch, its local index and occupancy with this flit: one look-up of
+        // the record on the body flits' path)
+        let (si, l, occ) = if ip.arriving != EntryId::NONE {
             // Body flit of the packet arriving: count it.
             if ev.pkt != ip.arr_pkt || ev.seq != ip.arr_count {
                 let ip = *ip;
@@ -140,10 +142,13 @@ impl<S: Scheme> Network<S> {
                 ip.arriving = EntryId::NONE;
                 ip.last = ev.pkt;
             }
+            ip.occ += 1;
+            let here = (ip.sw, ip.local, ip.occ);
             if S::MARKS && self.seams.marks {
-                let at = self.counted_output(self.sw.inp[g].sw, e);
+                let at = self.counted_output(here.0, e);
                 self.cc.queued(&at);
             }
+            here
         } else {
             if ev.seq != 0 {
                 let last = ip.last;
@@ -233,19 +238,17 @@ impl<S: Scheme> Network<S> {
             } else {
                 ip.last = ev.pkt;
             }
-        }
-        let ip = &mut self.sw.inp[g];
-        ip.occ += 1;
-        let (si, l) = (ip.sw, ip.local);
+            ip.occ += 1;
+            (ip.sw, ip.local, ip.occ)
+        };
         if !self.sw.has_flit.is_empty() {
             self.sw.has_flit[si.index()].set(l as u32);
         }
-        let ip = &self.sw.inp[g];
-        if ip.occ > self.cfg.buffer_flits {
+        if occ > self.cfg.buffer_flits {
             return Err(Box::new(NetError::Overflow {
                 cycle: self.now,
                 component: self.in_port_name(Endpoint::port(gp)),
-                occupancy_flits: self.sw.inp[g].occ,
+                occupancy_flits: occ,
                 capacity_flits: self.cfg.buffer_flits,
             }));
         }
