@@ -15,7 +15,7 @@
 # Environment: NETBENCH (a net-bench binary; default: cargo build --release here),
 # BOOKSIM (a booksim binary) or BOOKSIM_DIR (built there by tb/booksim/build.sh; default
 # target/booksim/booksim2), CAMINOS (a caminos binary) or CAMINOS_ROOT (`cargo install
-# caminos --locked --root` there when missing; default target/peers/caminos), WARMUP
+# caminos --version 0.6.3 --locked --root` there when missing; default target/peers/caminos), WARMUP
 # (default 2000) and MEASURED (default 8000) cycles, SEED (default 1), NETS (default
 # "torus tree dragonfly").
 #
@@ -121,7 +121,7 @@ if [ -n "${CAMINOS:-}" ]; then
     caminos=$CAMINOS
 else
     croot=${CAMINOS_ROOT:-$root/target/peers/caminos}
-    [ -x "$croot/bin/caminos" ] || cargo install caminos --locked --root "$croot"
+    [ -x "$croot/bin/caminos" ] || cargo install caminos --version 0.6.3 --locked --root "$croot"
     caminos=$croot/bin/caminos
 fi
 for t in "$netbench" "$booksim" "$caminos"; do
