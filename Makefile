@@ -296,7 +296,7 @@ lane-vs:
 ## estimate-accuracy: `pftsim check`'s time estimate against the wall time `pftsim compare` then
 ##                    takes, on every shipped scenario and the paper's readings at 64-byte MTU,
 ##                    into $(OUT)/estimate-accuracy-<time>/estimates.csv (docs/scenarios.md,
-##                    "How close the estimate is"; about 30 minutes on an idle machine; not in CI)
+##                    "How close the estimate is"; about 15 minutes on an idle machine; not in CI)
 estimate-accuracy:
 	cargo build --release --locked -p pft-sim --bin pftsim
 	bash tb/examples/estimate_accuracy.sh $(OUT)/estimate-accuracy-$$(date +%Y%m%d-%H%M%S)
