@@ -71,9 +71,16 @@ impl<S: Scheme> Network<S> {
     /// lane goes the long way round where the short way crosses a wrap link).
     #[inline(always)]
     pub(crate) fn count_hop(&mut self, si: SwitchId, bo: PortId, pkt: PktId) {
-        if self.sw.hop_flits.is_empty() {
-            return;
+        if !self.sw.hop_flits.is_empty() {
+            self.count_hop_in(si, bo, pkt);
         }
+    }
+
+    /// `count_hop` where hops are counted (Duato's, Disha's and up*/down*'s routings), out
+    /// of line: its divisions, inlined in the flit move, cost every other network's move
+    /// registers it does not use.
+    #[inline(never)]
+    fn count_hop_in(&mut self, si: SwitchId, bo: PortId, pkt: PktId) {
         let v = self.sw.vcs;
         let st = &self.sw.sw[si];
         let o = st.local(bo);

@@ -47,6 +47,18 @@ impl<S: Scheme> Network<S> {
         p
     }
 
+    /// May the lane routers' cycle run its plain copy (`eval_routers_in::<true>`)? Not
+    /// with a central arbiter, Disha's token or a test's choice of the switch
+    /// allocator's way (`set_lane_sa_search`, `set_lane_ready_scan`), which that copy
+    /// leaves out: such a network's lane routers run the general copy in plain cycles too.
+    #[inline]
+    pub(crate) fn plain_lanes(&self) -> bool {
+        self.sw.central.is_empty()
+            && self.disha.is_none()
+            && !self.sw.sa_search
+            && !self.sw.ready_scan
+    }
+
     /// Let the plain copies run (the default) or not. For tests, which show that results
     /// do not depend on it.
     #[doc(hidden)]

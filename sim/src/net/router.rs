@@ -71,8 +71,13 @@ impl<S: Scheme> Network<S> {
     /// Phase 2 for the lane routers `lo..hi` that hold a flit (`eval_switches_in`): one
     /// call for them all, each router's cycle inlined in the loop over them (a call per
     /// router cost about 30 instructions of its cycle's 600 on the 16-ary 2-cube).
+    /// The plain copy (`PLAIN`) also leaves out what only some lane networks and tests
+    /// have (`plain_lanes`): a network with one of them runs the general copy.
     #[inline(never)]
     pub(crate) fn eval_routers_in<const PLAIN: bool>(&mut self, lo: u32, hi: u32) {
+        if PLAIN && !self.plain_lanes() {
+            return self.eval_routers_in::<false>(lo, hi);
+        }
         if self.sw.prefetch {
             return self.eval_routers_prefetching::<PLAIN>(lo, hi);
         }
@@ -85,7 +90,8 @@ impl<S: Scheme> Network<S> {
     }
 
     /// `eval_router` with lane masks of type `M`; `PLAIN`: the cycle is plain
-    /// (`Network::plain`: one thread, no test or credit fault).
+    /// (`Network::plain`: one thread, no test or credit fault) and the network's lane
+    /// routers have none of what `plain_lanes` leaves out.
     #[inline(always)]
     pub(super) fn eval_router_on<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
         // the fields used, not the whole record (as in `traverse`)
@@ -100,7 +106,7 @@ impl<S: Scheme> Network<S> {
         // but after the central arbiter, which picks among all waiting heads
         let skip = M::of(blocked);
         let mut waiting = M::of(waiting);
-        if self.sw.central.is_empty() {
+        if PLAIN || self.sw.central.is_empty() {
             waiting &= !skip;
         }
         if waiting != M::ZERO && self.lat_head != 0 {
@@ -115,14 +121,15 @@ impl<S: Scheme> Network<S> {
             }
         }
         // Disha: the token holder's head goes first (its capture here included)
-        let prio = if waiting != M::ZERO && self.disha.is_some() {
+        let prio = if !PLAIN && waiting != M::ZERO && self.disha.is_some() {
             M::of(self.disha_heads(si, waiting.wide()))
         } else {
             M::ZERO
         };
-        if prio != M::ZERO && !self.sw.central.is_empty() {
+        // (the plain copy has no central arbiter: `plain_lanes`)
+        if !PLAIN && prio != M::ZERO && !self.sw.central.is_empty() {
             waiting = M::ONE << prio.tz();
-        } else if waiting != M::ZERO && !self.sw.central.is_empty() {
+        } else if !PLAIN && waiting != M::ZERO && !self.sw.central.is_empty() {
             // the central arbiter: one head per cycle, the first waiting input lane from
             // its pointer on
             let at = &mut self.sw.central[si.0 as usize];
@@ -466,10 +473,9 @@ impl<S: Scheme> Network<S> {
         // Disha: the token holder's flit goes first
         let holder = self.disha.as_deref().map_or(PktId::NONE, |d| d.holder);
         let mut first = u32::MAX;
-        let by_masks = self.faults.test.is_none()
-            && holder == PktId::NONE
-            && !self.sw.ready_scan
-            && paused == 0;
+        let by_masks = paused == 0
+            && (PLAIN
+                || self.faults.test.is_none() && holder == PktId::NONE && !self.sw.ready_scan);
         if by_masks {
             // an input lane holding an output lane can move a flit when it holds one (its
             // front packet is the one the lane sends, and a flit of a later packet arrives
@@ -519,7 +525,7 @@ impl<S: Scheme> Network<S> {
         if ready == M::ZERO {
             return;
         }
-        if ready & (ready - M::ONE) == M::ZERO && !self.sw.sa_search {
+        if ready & (ready - M::ONE) == M::ZERO && (PLAIN || !self.sw.sa_search) {
             // one lane ready: it wins its input port and its output port (what the
             // allocator below grants it, without the search)
             let i = ready.tz();
@@ -623,7 +629,7 @@ impl<S: Scheme> Network<S> {
         if tail {
             op.entry = EntryId::NONE;
         }
-        if self.disha.is_some() {
+        if !PLAIN && self.disha.is_some() {
             self.disha_moved(si, pkt, tail, to);
         }
         self.count_hop(si, bo, pkt);
