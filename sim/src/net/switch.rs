@@ -150,96 +150,7 @@ impl<S: Scheme> Network<S> {
             }
             here
         } else {
-            if ev.seq != 0 {
-                let last = ip.last;
-                return Err(Box::new(self.sequence_error(
-                    None,
-                    0,
-                    0,
-                    last,
-                    ev,
-                    Endpoint::port(gp),
-                )));
-            }
-            // Head: route and queue.
-            let s = ip.sw;
-            let pk = self.packets[ev.pkt];
-            let mut out = self.topo.route(s.0, NodeId(pk.dst));
-            if let Some(Fault::Misroute { cycle }) = self.faults.test {
-                if !self.faults.test_fired && self.now >= cycle {
-                    self.faults.test_fired = true;
-                    let used = self.sw.sw[s].used_mask;
-                    let r = self.sw.sw[s].radix;
-                    out = (1..r)
-                        .map(|k| (out + k) % r)
-                        .find(|&o| used >> o & 1 != 0)
-                        .unwrap_or(out);
-                }
-            }
-            let pool = self.pool_nic_owners + (s.0 >> self.pool_sw_shift);
-            let e = self.entries.alloc(
-                pool,
-                Entry {
-                    pkt: ev.pkt,
-                    next: EntryId::NONE,
-                    port: Endpoint::port(gp),
-                    msg: pk.msg,
-                    len: pk.len,
-                    out: out as u8,
-                    live: true,
-                },
-            );
-            let k = if self.sw.qpp > 1 { out } else { 0 };
-            let q = &mut self.sw.q[g.index() * self.sw.qpp as usize + k as usize];
-            let ip = &mut self.sw.inp[g];
-            if q.0 == EntryId::NONE {
-                q.0 = e;
-                q.1 = e;
-                ip.nonempty |= 1 << k;
-                let st = &mut self.sw.sw[s];
-                st.queued |= 1 << st.local(gp);
-                if self.sw.vcs != 0 {
-                    // lane router: the stall watchdog's clock restarts, and so do the
-                    // route and lane allocation of the head
-                    self.sw.moved_at[g.index()] = self.now;
-                    if self.lat_head != 0 {
-                        self.sw.va_at[g.index()] = self.now + self.lat_head;
-                    }
-                }
-            } else {
-                let t = q.1;
-                q.1 = e;
-                self.entries[t].next = e;
-            }
-            self.sw.sw[s].resident += 1;
-            self.mark_busy(s);
-            if S::MARKS && self.seams.marks {
-                let i = InputAt {
-                    switch: s.0,
-                    port: self.sw.sw[s].local(gp),
-                    global: gp.index(),
-                    occupancy: self.sw.inp[g].occ,
-                    capacity: self.cfg.buffer_flits,
-                    out,
-                    len: pk.len,
-                    control: pk.flags & CONTROL != 0,
-                };
-                let bits = self.cc.head_arrived(&i);
-                self.packets[ev.pkt].bits |= bits;
-                let at = self.counted_output(s, e);
-                self.cc.queued(&at);
-            }
-            let ip = &mut self.sw.inp[g];
-            if pk.len > 1 {
-                ip.arriving = e;
-                ip.arr_pkt = ev.pkt;
-                ip.arr_count = 1;
-                ip.arr_len = pk.len;
-            } else {
-                ip.last = ev.pkt;
-            }
-            ip.occ += 1;
-            (ip.sw, ip.local, ip.occ)
+            self.switch_receive_head(gp, ev)?
         };
         if !self.sw.has_flit.is_empty() {
             self.sw.has_flit[si.index()].set(l as u32);
@@ -253,6 +164,109 @@ impl<S: Scheme> Network<S> {
             }));
         }
         Ok(())
+    }
+
+    /// `switch_receive` for a head flit (route and queue), out of line: inlined, its
+    /// routing and queueing cost the body flits' path registers (one flit in a packet's
+    /// length takes it).
+    #[inline(never)]
+    fn switch_receive_head(
+        &mut self,
+        gp: PortId,
+        ev: &FlitEv,
+    ) -> Result<(SwitchId, u8, u32), Box<NetError>> {
+        let g = gp;
+        let ip = &mut self.sw.inp[g];
+        if ev.seq != 0 {
+            let last = ip.last;
+            return Err(Box::new(self.sequence_error(
+                None,
+                0,
+                0,
+                last,
+                ev,
+                Endpoint::port(gp),
+            )));
+        }
+        // Head: route and queue.
+        let s = ip.sw;
+        let pk = self.packets[ev.pkt];
+        let mut out = self.topo.route(s.0, NodeId(pk.dst));
+        if let Some(Fault::Misroute { cycle }) = self.faults.test {
+            if !self.faults.test_fired && self.now >= cycle {
+                self.faults.test_fired = true;
+                let used = self.sw.sw[s].used_mask;
+                let r = self.sw.sw[s].radix;
+                out = (1..r)
+                    .map(|k| (out + k) % r)
+                    .find(|&o| used >> o & 1 != 0)
+                    .unwrap_or(out);
+            }
+        }
+        let pool = self.pool_nic_owners + (s.0 >> self.pool_sw_shift);
+        let e = self.entries.alloc(
+            pool,
+            Entry {
+                pkt: ev.pkt,
+                next: EntryId::NONE,
+                port: Endpoint::port(gp),
+                msg: pk.msg,
+                len: pk.len,
+                out: out as u8,
+                live: true,
+            },
+        );
+        let k = if self.sw.qpp > 1 { out } else { 0 };
+        let q = &mut self.sw.q[g.index() * self.sw.qpp as usize + k as usize];
+        let ip = &mut self.sw.inp[g];
+        if q.0 == EntryId::NONE {
+            q.0 = e;
+            q.1 = e;
+            ip.nonempty |= 1 << k;
+            let st = &mut self.sw.sw[s];
+            st.queued |= 1 << st.local(gp);
+            if self.sw.vcs != 0 {
+                // lane router: the stall watchdog's clock restarts, and so do the
+                // route and lane allocation of the head
+                self.sw.moved_at[g.index()] = self.now;
+                if self.lat_head != 0 {
+                    self.sw.va_at[g.index()] = self.now + self.lat_head;
+                }
+            }
+        } else {
+            let t = q.1;
+            q.1 = e;
+            self.entries[t].next = e;
+        }
+        self.sw.sw[s].resident += 1;
+        self.mark_busy(s);
+        if S::MARKS && self.seams.marks {
+            let i = InputAt {
+                switch: s.0,
+                port: self.sw.sw[s].local(gp),
+                global: gp.index(),
+                occupancy: self.sw.inp[g].occ,
+                capacity: self.cfg.buffer_flits,
+                out,
+                len: pk.len,
+                control: pk.flags & CONTROL != 0,
+            };
+            let bits = self.cc.head_arrived(&i);
+            self.packets[ev.pkt].bits |= bits;
+            let at = self.counted_output(s, e);
+            self.cc.queued(&at);
+        }
+        let ip = &mut self.sw.inp[g];
+        if pk.len > 1 {
+            ip.arriving = e;
+            ip.arr_pkt = ev.pkt;
+            ip.arr_count = 1;
+            ip.arr_len = pk.len;
+        } else {
+            ip.last = ev.pkt;
+        }
+        ip.occ += 1;
+        Ok((ip.sw, ip.local, ip.occ))
     }
 
     /// Phase 2 for switch `s`: allocate, then move one flit per locked output.
