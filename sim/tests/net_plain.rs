@@ -1,13 +1,14 @@
 //! The plain copies of the NIC's and the VCT switch's cycle and of the lane router's flit
-//! move (`sim/src/net/plain.rs`: compiled without the branches for threads, NIC flow
-//! control, ACKs, CSR writes, credit-delay and credit-jitter faults and test faults, and
-//! taken in a cycle where none of those is on) run as the general copies do: a network
+//! move (`sim/src/net/plain.rs`: compiled without the branches for NIC flow control, ACKs,
+//! CSR writes, credit-delay and credit-jitter faults and test faults, and taken in a cycle
+//! where none of those is on) run as the general copies do: a network
 //! with them allowed and one without (`set_plain(false)`) give the same gate outputs,
 //! block state and NIC counters at every NIC in every cycle, and the same deliveries.
 //! Some cases switch between the copies mid-run (credit-fault windows, a register
 //! rewrite), so a cycle of either copy follows one of the other; in others (ACKs, NIC
 //! flow control) the plain copies must never run. Each case checks how many cycles took
-//! them. The test faults run on one VCT switch and on lane routers.
+//! them. Three cases run under two threads, where the chunks take the plain copy of their
+//! own (`PLAIN_PAR`). The test faults run on one VCT switch and on lane routers.
 
 mod mix;
 
@@ -110,6 +111,12 @@ fn the_plain_copies_run_as_the_general_ones() {
         ack_bytes: Some(64),
         ..tree4x2()
     };
+    // under threads: the plain copy of the chunks (`PLAIN_PAR`) against the general one
+    let two = |cfg: &NetConfig| NetConfig {
+        threads: 2,
+        ..cfg.clone()
+    };
+    let (tree2, torus2, delay2) = (two(&tree4x2()), two(&torus), two(&delay));
     let pft = CcConfig::Pft(ft_fi());
     let cases = [
         ("FT-FI", tree4x2(), pft.clone(), true, Takes::Every),
@@ -162,7 +169,22 @@ fn the_plain_copies_run_as_the_general_ones() {
             true,
             Takes::Every,
         ),
-        ("FT-FI, ACKs", acks, pft, true, Takes::None),
+        ("FT-FI, ACKs", acks, pft.clone(), true, Takes::None),
+        ("FT-FI, two threads", tree2, pft.clone(), true, Takes::Every),
+        (
+            "FT-FI, torus with lanes, two threads",
+            torus2,
+            pft.clone(),
+            true,
+            Takes::Every,
+        ),
+        (
+            "FT-FI, credit delay windows, two threads",
+            delay2,
+            pft,
+            true,
+            Takes::Some,
+        ),
     ];
     for (name, cfg, cc, skip, takes) in &cases {
         let throttled = plain_and_not(name, cfg, cc, *skip, *takes);

@@ -405,6 +405,7 @@ impl<S: Scheme> Network<S> {
             par_on: false,
             plain: Default::default(),
             par_nic_chunks: 0,
+            par_plain: false,
             mtu_flits: cfg.mtu_flits(),
             rate_fp,
             lat_inj: cfg.link_latency_cycles as u64,

@@ -12,6 +12,7 @@
 
 use super::config::{bad, first, Fault, FieldError, NetConfig};
 use super::network::{Network, ONE};
+use super::plain::GENERAL;
 use super::scheme::Scheme;
 use super::store::{End, Endpoint, SwitchId};
 use super::topology::{Peer, Topology};
@@ -499,20 +500,20 @@ impl<S: Scheme> Network<S> {
     /// The cycle a credit sent now by a receiver towards `tx` arrives.
     #[inline]
     pub(crate) fn credit_at(&self, tx: Endpoint) -> u64 {
-        self.credit_at_in::<false>(tx)
+        self.credit_at_in::<GENERAL>(tx)
     }
 
-    /// `credit_at`; `PLAIN`: the caller runs a plain cycle (`Network::plain`), with no
-    /// credit-delay or credit-jitter fault on.
+    /// `credit_at`; `PLAIN` a plain copy (`plain.rs`): the caller runs a plain cycle
+    /// (`Network::plain`), with no credit-delay or credit-jitter fault on.
     #[inline(always)]
-    pub(crate) fn credit_at_in<const PLAIN: bool>(&self, tx: Endpoint) -> u64 {
+    pub(crate) fn credit_at_in<const PLAIN: u8>(&self, tx: Endpoint) -> u64 {
         let at = match tx.end() {
             End::Port(t) if !self.sw.lat_cred.is_empty() => {
                 self.now + self.sw.lat_cred[t.0 as usize] as u64
             }
             _ => self.now + self.lat_credit,
         };
-        if PLAIN || !self.faults.credit.on {
+        if PLAIN != GENERAL || !self.faults.credit.on {
             return at;
         }
         let (fixed, jitter) = if let End::Nic(_) = tx.end() {

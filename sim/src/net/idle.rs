@@ -7,6 +7,7 @@
 
 use super::error::NetError;
 use super::network::{Network, ONE};
+use super::plain::{threaded, GENERAL, PLAIN_ONE};
 use super::scheme::Scheme;
 use super::state::{Nics, AWAKE};
 use super::store::PktId;
@@ -91,12 +92,12 @@ impl<S: Scheme> Network<S> {
     /// would only find it quiet again.
     #[inline(always)]
     pub(crate) fn eval_nics(&mut self, lo: u32, hi: u32) -> Result<(), Box<NetError>> {
-        self.eval_nics_in::<false>(lo, hi)
+        self.eval_nics_in::<GENERAL>(lo, hi)
     }
 
-    /// `eval_nics`; `PLAIN`: the cycle is plain (`Network::plain`).
+    /// `eval_nics` by copy `PLAIN` (`plain.rs`: a plain one when the cycle is plain).
     #[inline(always)]
-    pub(crate) fn eval_nics_in<const PLAIN: bool>(
+    pub(crate) fn eval_nics_in<const PLAIN: u8>(
         &mut self,
         lo: u32,
         hi: u32,
@@ -129,9 +130,9 @@ impl<S: Scheme> Network<S> {
     pub(crate) fn eval_switches(&mut self, plain: bool) -> Result<(), Box<NetError>> {
         let n = self.sw.sw.len() as u32;
         if plain {
-            self.eval_switches_in::<true>(0, n)
+            self.eval_switches_in::<PLAIN_ONE>(0, n)
         } else {
-            self.eval_switches_in::<false>(0, n)
+            self.eval_switches_in::<GENERAL>(0, n)
         }
     }
 
@@ -140,7 +141,7 @@ impl<S: Scheme> Network<S> {
     /// cleared by that chunk alone, but a word may hold other chunks' bits: both by atomic
     /// read-modify-write then.)
     #[inline(always)]
-    pub(crate) fn eval_switches_in<const PLAIN: bool>(
+    pub(crate) fn eval_switches_in<const PLAIN: u8>(
         &mut self,
         lo: u32,
         hi: u32,
@@ -163,7 +164,7 @@ impl<S: Scheme> Network<S> {
     /// in the same word and the one after it (if any), to ask the cache for their records:
     /// it can change nothing (`&Self`).
     #[inline(always)]
-    pub(crate) fn visit_busy<const PLAIN: bool>(
+    pub(crate) fn visit_busy<const PLAIN: u8>(
         &mut self,
         lo: u32,
         hi: u32,
@@ -194,7 +195,7 @@ impl<S: Scheme> Network<S> {
                 eval(self, SwitchId(s));
                 if self.sw.sw[SwitchId(s)].resident == 0 {
                     let b = &self.sw.busy[k];
-                    if !PLAIN && self.par_on {
+                    if threaded::<PLAIN>(self.par_on) {
                         b.fetch_and(!(1 << (s % 64)), Ordering::Relaxed);
                     } else {
                         b.store(
@@ -220,7 +221,7 @@ impl<S: Scheme> Network<S> {
             let n = j * self.nic_chunk;
             let hi = (n + self.nic_chunk).min(self.nodes);
             if plain {
-                self.eval_nics_in::<true>(n, hi)?;
+                self.eval_nics_in::<PLAIN_ONE>(n, hi)?;
             } else {
                 self.eval_nics(n, hi)?;
             }
@@ -245,9 +246,9 @@ impl<S: Scheme> Network<S> {
         let n = self.sw.sw.len() as u32;
         let (lo, hi) = (c * self.sw_chunk, ((c + 1) * self.sw_chunk).min(n));
         if plain {
-            self.eval_switches_in::<true>(lo, hi)
+            self.eval_switches_in::<PLAIN_ONE>(lo, hi)
         } else {
-            self.eval_switches_in::<false>(lo, hi)
+            self.eval_switches_in::<GENERAL>(lo, hi)
         }
     }
 

@@ -13,6 +13,7 @@
 use super::config::NetConfig;
 use super::error::NetError;
 use super::faults::FaultState;
+use super::plain::PLAIN_ONE;
 use super::scheme::{GateOut, Scheme, Seams};
 pub use super::state::NicStats;
 pub(crate) use super::state::{
@@ -99,6 +100,8 @@ pub struct Network<S> {
     pub(crate) plain: super::plain::Plain,
     /// NIC chunks under threads (0: the NICs stay on the calling thread).
     pub(crate) par_nic_chunks: u32,
+    /// This cycle's chunks under threads take the plain copies (`plain.rs`).
+    pub(crate) par_plain: bool,
     pub(crate) cfg: NetConfig,
     pub(crate) topo: Topology,
     pub(crate) nodes: u32,
@@ -197,7 +200,8 @@ impl<S: Scheme> Network<S> {
                     self.eval_switch_chunks(plain).map_err(|e| *e)?;
                 } else {
                     if plain {
-                        self.eval_nics_in::<true>(0, self.nodes).map_err(|e| *e)?;
+                        self.eval_nics_in::<PLAIN_ONE>(0, self.nodes)
+                            .map_err(|e| *e)?;
                     } else {
                         self.eval_nics(0, self.nodes).map_err(|e| *e)?;
                     }

@@ -20,6 +20,7 @@
 use super::acks::ACK;
 use super::error::NetError;
 use super::network::{Clocked, Network, Nic, ONE};
+use super::plain::GENERAL;
 use super::scheme::{Arrival, GateIn, Scheme};
 use super::store::{
     CreditEv, Endpoint, Entry, EntryId, FlitEv, MsgId, Packet, PktId, CONTROL, NEVER, SEEN,
@@ -40,30 +41,30 @@ impl Clocked for Nic {
     /// An idle NIC's cycle is the sleep check alone, inlined where the NICs are stepped.
     #[inline(always)]
     fn evaluate<S: Scheme>(net: &mut Network<S>, n: u32) -> Result<(), Box<NetError>> {
-        net.eval_nic_in::<false>(n)
+        net.eval_nic_in::<GENERAL>(n)
     }
 }
 
 impl<S: Scheme> Network<S> {
     /// Phase 2 for NIC `n`: its cycle, or the sleep check alone when it is idle.
-    /// `PLAIN`: the cycle is plain (`Network::plain`).
+    /// `PLAIN`: the copy (`plain.rs`: a plain one when the cycle is plain).
     #[inline(always)]
-    pub(crate) fn eval_nic_in<const PLAIN: bool>(&mut self, n: u32) -> Result<(), Box<NetError>> {
+    pub(crate) fn eval_nic_in<const PLAIN: u8>(&mut self, n: u32) -> Result<(), Box<NetError>> {
         if self.nic.skip_idle && self.nic_sleeps(n, self.now) {
             return Ok(());
         }
         self.eval_nic::<PLAIN>(n)
     }
 
-    /// Phase 2 for NIC `n` (awake). The plain copy (`PLAIN`) has no branches for what a
-    /// plain cycle lacks.
+    /// Phase 2 for NIC `n` (awake). The plain copies (`PLAIN` not `GENERAL`) have no
+    /// branches for what a plain cycle lacks.
     #[inline(always)]
-    fn eval_nic<const PLAIN: bool>(&mut self, n: u32) -> Result<(), Box<NetError>> {
+    fn eval_nic<const PLAIN: u8>(&mut self, n: u32) -> Result<(), Box<NetError>> {
         let now = self.now;
         let check = self.cfg.check;
         let i = n as usize;
         // Injection: the scheme's flow control, then one slot of its gate.
-        let flows = !PLAIN && self.seams.flows;
+        let flows = PLAIN == GENERAL && self.seams.flows;
         if flows {
             self.cc.nic_tick(n, now);
         }
@@ -72,7 +73,7 @@ impl<S: Scheme> Network<S> {
         ns.credit_in -= credit_return as u32;
         // a packet in progress, or an ACK waiting (it goes before data)
         let (ready, held) = if ns.cur_pkt != PktId::NONE
-            || !PLAIN && self.acks.as_ref().is_some_and(|a| !a.queue[i].is_empty())
+            || PLAIN == GENERAL && self.acks.as_ref().is_some_and(|a| !a.queue[i].is_empty())
         {
             (true, false)
         } else if !flows {
@@ -91,7 +92,7 @@ impl<S: Scheme> Network<S> {
             check,
             csr: None,
         };
-        if !PLAIN && self.faults.csr_pending > 0 {
+        if PLAIN == GENERAL && self.faults.csr_pending > 0 {
             // A register rewrite in progress (fault): one CSR write per cycle.
             if let Some(w) = self.faults.csr_q[i].pop_front() {
                 self.faults.csr_pending -= 1;
@@ -315,7 +316,7 @@ impl<S: Scheme> Network<S> {
     /// Drain the receive buffer's oldest flit: its credit goes back to the switch; the
     /// message is delivered with its last flit.
     #[inline(always)]
-    fn drain_one<const PLAIN: bool>(&mut self, i: usize) {
+    fn drain_one<const PLAIN: u8>(&mut self, i: usize) {
         let now = self.now;
         let ns = &mut self.nic.st[i];
         debug_assert!(

@@ -30,6 +30,7 @@
 
 use super::error::NetError;
 use super::network::Network;
+use super::plain::{threaded, GENERAL, PLAIN_PAR};
 use super::pool::{log, slot, ChunkLog, ClassOp, Ctl, Outbox, Par, PktOp};
 use super::scheme::Scheme;
 use super::store::{CreditEv, Endpoint, EntryId, FlitEv, MsgId, Packet, PktId};
@@ -93,14 +94,23 @@ fn run_chunk<S: Scheme>(ctl: &Ctl, c: u32) {
             let nics = s < first;
             net.take_outbox(o, &l.fbox[o as usize], &l.cbox[o as usize], nics, prov);
         }
+        let plain = net.par_plain;
         let r = net.read_owner(o).and_then(|()| {
             if o < net.nic_owners {
                 let n = o * net.nic_chunk;
-                net.eval_nics(n, (n + net.nic_chunk).min(net.nodes))
+                let hi = (n + net.nic_chunk).min(net.nodes);
+                match plain {
+                    true => net.eval_nics_in::<PLAIN_PAR>(n, hi),
+                    false => net.eval_nics(n, hi),
+                }
             } else {
                 // the chunk's switches holding a flit (as on one thread)
                 let lo = (o - net.nic_owners) * net.sw_chunk;
-                net.eval_switches_in::<false>(lo, (lo + net.sw_chunk).min(net.sw.sw.len() as u32))
+                let hi = (lo + net.sw_chunk).min(net.sw.sw.len() as u32);
+                match plain {
+                    true => net.eval_switches_in::<PLAIN_PAR>(lo, hi),
+                    false => net.eval_switches_in::<GENERAL>(lo, hi),
+                }
             }
         });
         if let Err(e) = r {
@@ -181,6 +191,7 @@ impl<S: Scheme> Network<S> {
         };
         // `mark_or` must not grow the message marks while NICs on other threads read them.
         self.msgs.presize_marks();
+        self.par_plain = self.plain();
         self.par_on = true;
         // an open-loop workload's next tick on the calling thread while the chunks run
         // (the other threads take its chunks meanwhile); not past the end of `run`
@@ -445,14 +456,13 @@ impl<S: Scheme> Network<S> {
     /// look-up of the chunk's log under threads.
     #[inline(always)]
     pub(crate) fn send_flit_counted(&mut self, at: u64, o: u32, ev: FlitEv, d: i64) {
-        self.push_flit::<false>(at, o, ev, d);
+        self.push_flit::<GENERAL>(at, o, ev, d);
     }
 
-    /// `send_flit_counted`; `PLAIN`: the caller runs a plain cycle (`Network::plain`),
-    /// on one thread.
+    /// `send_flit_counted` by copy `PLAIN` of the caller's cycle (`plain.rs`).
     #[inline(always)]
-    pub(crate) fn push_flit<const PLAIN: bool>(&mut self, at: u64, o: u32, ev: FlitEv, d: i64) {
-        if !PLAIN && self.par_on {
+    pub(crate) fn push_flit<const PLAIN: u8>(&mut self, at: u64, o: u32, ev: FlitEv, d: i64) {
+        if threaded::<PLAIN>(self.par_on) {
             let l = log();
             l.fbox[o as usize].push(at, ev);
             l.progressed = true;
@@ -467,13 +477,13 @@ impl<S: Scheme> Network<S> {
     /// A NIC or switch sends a credit back, to owner `o` (`owner_of(ev.tx)`).
     #[inline(always)]
     pub(crate) fn send_credit(&mut self, at: u64, o: u32, ev: CreditEv) {
-        self.push_credit::<false>(at, o, ev);
+        self.push_credit::<GENERAL>(at, o, ev);
     }
 
     /// `send_credit`; `PLAIN` as for `push_flit`.
     #[inline(always)]
-    pub(crate) fn push_credit<const PLAIN: bool>(&mut self, at: u64, o: u32, ev: CreditEv) {
-        if !PLAIN && self.par_on {
+    pub(crate) fn push_credit<const PLAIN: u8>(&mut self, at: u64, o: u32, ev: CreditEv) {
+        if threaded::<PLAIN>(self.par_on) {
             let l = log();
             l.cbox[o as usize].push(at, ev);
         } else {
@@ -542,8 +552,8 @@ impl<S: Scheme> Network<S> {
     /// A NIC ejected a flit (a data flit, `data`, counts as delivered): it left the
     /// network and moved.
     #[inline]
-    pub(crate) fn flit_ejected<const PLAIN: bool>(&mut self, data: bool) {
-        if !PLAIN && self.par_on {
+    pub(crate) fn flit_ejected<const PLAIN: u8>(&mut self, data: bool) {
+        if threaded::<PLAIN>(self.par_on) {
             let l = log();
             l.delivered += u64::from(data);
             l.in_network -= 1;

@@ -1,16 +1,39 @@
-//! Plain cycles: the common case compiled on its own. Most runs step phase 2 on one thread
-//! with no NIC flow control, no ACKs, no CSR write waiting, no credit-delay or
-//! credit-jitter fault and no test fault, yet a busy NIC's cycle asked about every one of
-//! those, and the VCT switch (switch model 0) about threads and test faults at every flit
-//! it moved. The NIC's cycle, the VCT switch's, the lane router's flit move and the sends
-//! they call take a `const PLAIN: bool`: the copy with `PLAIN` true leaves out those
-//! branches (but the lane router's per-lane hop count, which still asks about threads),
-//! and a cycle takes it only when all of them are known false (`Network::plain`). Both
-//! copies are one source, so they give the same results; `sim/tests/net_plain.rs` holds
-//! them to it cycle by cycle (docs/performance.md, "Plain cycles").
+//! Plain cycles: the common case compiled on its own. Most runs step phase 2 with no NIC
+//! flow control, no ACKs, no CSR write waiting, no credit-delay or credit-jitter fault and
+//! no test fault, yet a busy NIC's cycle asked about every one of those, and the VCT
+//! switch (switch model 0) about test faults at every flit it moved. The NIC's cycle, the
+//! VCT switch's, the lane router's flit move and the sends they call take a `const PLAIN:
+//! u8`, which copy of them runs: `GENERAL` asks about each feature and about threads;
+//! `PLAIN_ONE` and `PLAIN_PAR` leave out those branches, and a cycle takes one of them only
+//! when all of the features are known false (`Network::plain`): `PLAIN_ONE` on one thread
+//! (its sends go straight into the channels), `PLAIN_PAR` in the chunks under threads
+//! (its sends go into the chunk's log). The lane router's per-lane hop count asks about
+//! threads in every copy. The three copies are one source, so they give the same results;
+//! `sim/tests/net_plain.rs` holds them to it cycle by cycle (docs/performance.md, "Plain
+//! cycles").
 
 use super::network::Network;
 use super::scheme::Scheme;
+
+/// The copy of a cycle's code that asks about every feature, and whether it runs on
+/// threads (`Network::par_on`).
+pub(crate) const GENERAL: u8 = 0;
+/// The plain copy on one thread.
+pub(crate) const PLAIN_ONE: u8 = 1;
+/// The plain copy in a chunk under threads (`parallel.rs`).
+pub(crate) const PLAIN_PAR: u8 = 2;
+
+/// Do copy `PLAIN`'s shared effects go into the chunk's log (`parallel.rs`)? The general
+/// copy asks `par_on`; each plain copy knows.
+#[inline(always)]
+pub(crate) fn threaded<const PLAIN: u8>(par_on: bool) -> bool {
+    debug_assert!(PLAIN == GENERAL || par_on == (PLAIN == PLAIN_PAR));
+    match PLAIN {
+        GENERAL => par_on,
+        PLAIN_ONE => false,
+        _ => true,
+    }
+}
 
 /// Whether the plain copies may run, and how many cycles took them.
 #[derive(Clone, Copy, Debug)]
@@ -31,13 +54,12 @@ impl Default for Plain {
 }
 
 impl<S: Scheme> Network<S> {
-    /// This cycle's NICs and switches may run their plain copies (asked where phase 2
-    /// runs on one thread, before it): none of the features the copies leave out is on.
+    /// This cycle's NICs and switches may run their plain copies (asked before phase 2,
+    /// on one thread or under threads): none of the features the copies leave out is on.
     /// Those features do not change during phase 2 (faults start and end before it).
     #[inline]
     pub(crate) fn plain(&mut self) -> bool {
         let p = self.plain.on
-            && !self.par_on
             && !self.seams.flows
             && self.acks.is_none()
             && self.faults.csr_pending == 0

@@ -65,7 +65,7 @@ impl<S: Scheme> Network<S> {
     /// (`Switches::prefetch`; a function of its own, so that the loop without it is
     /// compiled as before).
     #[inline(never)]
-    pub(super) fn eval_routers_prefetching<const PLAIN: bool>(&mut self, lo: u32, hi: u32) {
+    pub(super) fn eval_routers_prefetching<const PLAIN: u8>(&mut self, lo: u32, hi: u32) {
         if self.sw.narrow && !self.sw.wide_masks {
             self.visit_busy::<PLAIN>(
                 lo,

@@ -47,6 +47,7 @@
 use super::config::Fault;
 use super::lanes::{self, Routing};
 use super::network::Network;
+use super::plain::GENERAL;
 use super::scheme::{OutputAt, Scheme};
 use super::state::LaneMask;
 use super::store::{
@@ -62,9 +63,9 @@ impl<S: Scheme> Network<S> {
     #[inline(never)]
     pub(crate) fn eval_router(&mut self, si: SwitchId) {
         if self.sw.narrow && !self.sw.wide_masks {
-            self.eval_router_on::<u64, false>(si);
+            self.eval_router_on::<u64, GENERAL>(si);
         } else {
-            self.eval_router_on::<u128, false>(si);
+            self.eval_router_on::<u128, GENERAL>(si);
         }
     }
 
@@ -74,9 +75,9 @@ impl<S: Scheme> Network<S> {
     /// The plain copy (`PLAIN`) also leaves out what only some lane networks and tests
     /// have (`plain_lanes`): a network with one of them runs the general copy.
     #[inline(never)]
-    pub(crate) fn eval_routers_in<const PLAIN: bool>(&mut self, lo: u32, hi: u32) {
-        if PLAIN && !self.plain_lanes() {
-            return self.eval_routers_in::<false>(lo, hi);
+    pub(crate) fn eval_routers_in<const PLAIN: u8>(&mut self, lo: u32, hi: u32) {
+        if PLAIN != GENERAL && !self.plain_lanes() {
+            return self.eval_routers_in::<GENERAL>(lo, hi);
         }
         if self.sw.prefetch {
             return self.eval_routers_prefetching::<PLAIN>(lo, hi);
@@ -89,11 +90,11 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// `eval_router` with lane masks of type `M`; `PLAIN`: the cycle is plain
-    /// (`Network::plain`: one thread, no test or credit fault) and the network's lane
-    /// routers have none of what `plain_lanes` leaves out.
+    /// `eval_router` with lane masks of type `M`; `PLAIN` a plain copy (`plain.rs`): the
+    /// cycle is plain (`Network::plain`: no test or credit fault, ...) and the network's
+    /// lane routers have none of what `plain_lanes` leaves out.
     #[inline(always)]
-    pub(super) fn eval_router_on<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
+    pub(super) fn eval_router_on<M: LaneMask, const PLAIN: u8>(&mut self, si: SwitchId) {
         // the fields used, not the whole record (as in `traverse`)
         let (base, radix, waiting, blocked) = {
             let st = &self.sw.sw[si];
@@ -106,7 +107,7 @@ impl<S: Scheme> Network<S> {
         // but after the central arbiter, which picks among all waiting heads
         let skip = M::of(blocked);
         let mut waiting = M::of(waiting);
-        if PLAIN || self.sw.central.is_empty() {
+        if PLAIN != GENERAL || self.sw.central.is_empty() {
             waiting &= !skip;
         }
         if waiting != M::ZERO && self.lat_head != 0 {
@@ -121,15 +122,15 @@ impl<S: Scheme> Network<S> {
             }
         }
         // Disha: the token holder's head goes first (its capture here included)
-        let prio = if !PLAIN && waiting != M::ZERO && self.disha.is_some() {
+        let prio = if PLAIN == GENERAL && waiting != M::ZERO && self.disha.is_some() {
             M::of(self.disha_heads(si, waiting.wide()))
         } else {
             M::ZERO
         };
         // (the plain copy has no central arbiter: `plain_lanes`)
-        if !PLAIN && prio != M::ZERO && !self.sw.central.is_empty() {
+        if PLAIN == GENERAL && prio != M::ZERO && !self.sw.central.is_empty() {
             waiting = M::ONE << prio.tz();
-        } else if !PLAIN && waiting != M::ZERO && !self.sw.central.is_empty() {
+        } else if PLAIN == GENERAL && waiting != M::ZERO && !self.sw.central.is_empty() {
             // the central arbiter: one head per cycle, the first waiting input lane from
             // its pointer on
             let at = &mut self.sw.central[si.0 as usize];
@@ -454,7 +455,7 @@ impl<S: Scheme> Network<S> {
     /// per output port. (Inlined in the loop over routers, `eval_routers_in`: a call per
     /// router costs more.)
     #[inline(always)]
-    fn traverse<M: LaneMask, const PLAIN: bool>(&mut self, si: SwitchId) {
+    fn traverse<M: LaneMask, const PLAIN: u8>(&mut self, si: SwitchId) {
         // the fields used, not the whole record (its masks are 16 bytes each)
         let (base, lanes, locked_in, paused) = {
             let st = &self.sw.sw[si];
@@ -474,7 +475,7 @@ impl<S: Scheme> Network<S> {
         let holder = self.disha.as_deref().map_or(PktId::NONE, |d| d.holder);
         let mut first = u32::MAX;
         let by_masks = paused == 0
-            && (PLAIN
+            && (PLAIN != GENERAL
                 || self.faults.test.is_none() && holder == PktId::NONE && !self.sw.ready_scan);
         if by_masks {
             // an input lane holding an output lane can move a flit when it holds one (its
@@ -525,7 +526,7 @@ impl<S: Scheme> Network<S> {
         if ready == M::ZERO {
             return;
         }
-        if ready & (ready - M::ONE) == M::ZERO && (PLAIN || !self.sw.sa_search) {
+        if ready & (ready - M::ONE) == M::ZERO && (PLAIN != GENERAL || !self.sw.sa_search) {
             // one lane ready: it wins its input port and its output port (what the
             // allocator below grants it, without the search)
             let i = ready.tz();
@@ -603,7 +604,7 @@ impl<S: Scheme> Network<S> {
     /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
     /// was.) Inlined in both widths of `traverse` (a call per flit costs more).
     #[inline(always)]
-    fn move_flit<const PLAIN: bool>(&mut self, si: SwitchId, bo: PortId, g: PortId) {
+    fn move_flit<const PLAIN: u8>(&mut self, si: SwitchId, bo: PortId, g: PortId) {
         // (the input lane `g` given, not read from the output lane's record: the two
         // records are then read side by side, not one after the other)
         let op = &mut self.sw.out[bo];
@@ -629,7 +630,7 @@ impl<S: Scheme> Network<S> {
         if tail {
             op.entry = EntryId::NONE;
         }
-        if !PLAIN && self.disha.is_some() {
+        if PLAIN == GENERAL && self.disha.is_some() {
             self.disha_moved(si, pkt, tail, to);
         }
         self.count_hop(si, bo, pkt);
@@ -654,7 +655,7 @@ impl<S: Scheme> Network<S> {
             now + self.sw.lat_out[bo.index()] as u64
         };
         let mut drop_credit = false;
-        if let (false, Some(f)) = (PLAIN, self.faults.test) {
+        if let (true, Some(f)) = (PLAIN == GENERAL, self.faults.test) {
             if !self.faults.test_fired {
                 match f {
                     Fault::DropCredit { cycle } if now >= cycle => {

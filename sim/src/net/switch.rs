@@ -22,6 +22,7 @@
 use super::config::Fault;
 use super::error::NetError;
 use super::network::{Clocked, Network, Switch};
+use super::plain::GENERAL;
 use super::scheme::{InputAt, OutputAt, Scheme};
 use super::store::{CreditEv, Endpoint, Entry, EntryId, FlitEv, Id, PortId, SwitchId, CONTROL};
 use super::types::NodeId;
@@ -39,16 +40,16 @@ impl Clocked for Switch {
     }
     #[inline]
     fn evaluate<S: Scheme>(net: &mut Network<S>, s: SwitchId) -> Result<(), Box<NetError>> {
-        net.eval_switch_model::<false>(s);
+        net.eval_switch_model::<GENERAL>(s);
         Ok(())
     }
 }
 
 impl<S: Scheme> Network<S> {
-    /// Phase 2 for switch `s`, by its model. `PLAIN`: the cycle is plain
-    /// (`Network::plain`).
+    /// Phase 2 for switch `s`, by its model. `PLAIN`: the copy (`plain.rs`: a plain one
+    /// when the cycle is plain, `Network::plain`).
     #[inline(always)]
-    pub(crate) fn eval_switch_model<const PLAIN: bool>(&mut self, s: SwitchId) {
+    pub(crate) fn eval_switch_model<const PLAIN: u8>(&mut self, s: SwitchId) {
         if self.sw.model == 0 {
             self.eval_switch::<PLAIN>(s);
         } else if self.sw.model == 1 {
@@ -271,12 +272,14 @@ impl<S: Scheme> Network<S> {
 
     /// Phase 2 for switch `s`: allocate, then move one flit per locked output.
     #[inline]
-    fn eval_switch<const PLAIN: bool>(&mut self, si: SwitchId) {
+    fn eval_switch<const PLAIN: u8>(&mut self, si: SwitchId) {
         let st = self.sw.sw[si];
         if st.resident == 0 {
             return;
         }
-        if let (false, Some(Fault::FreezeSwitch { switch, cycle })) = (PLAIN, self.faults.test) {
+        if let (true, Some(Fault::FreezeSwitch { switch, cycle })) =
+            (PLAIN == GENERAL, self.faults.test)
+        {
             if switch == si.0 && self.now >= cycle {
                 return;
             }
@@ -475,7 +478,7 @@ impl<S: Scheme> Network<S> {
     /// Move one flit through locked output `bo` (global id) of switch `si`, if it has
     /// arrived.
     #[inline]
-    fn transmit<const PLAIN: bool>(&mut self, si: SwitchId, bo: PortId) {
+    fn transmit<const PLAIN: u8>(&mut self, si: SwitchId, bo: PortId) {
         let op = &mut self.sw.out[bo];
         let g = op.from;
         let ip = &mut self.sw.inp[g];
@@ -523,7 +526,7 @@ impl<S: Scheme> Network<S> {
             now + self.sw.lat_out[bo.index()] as u64
         };
         let mut drop_credit = false;
-        if let (false, Some(f)) = (PLAIN, self.faults.test) {
+        if let (true, Some(f)) = (PLAIN == GENERAL, self.faults.test) {
             if !self.faults.test_fired {
                 match f {
                     Fault::DropCredit { cycle } if now >= cycle => {
