@@ -103,18 +103,24 @@ impl<S: Scheme> Network<S> {
     #[inline]
     pub(crate) fn head_leaves(&mut self, s: SwitchId, g: PortId, e: EntryId) {
         let en = self.entries[e];
-        let pk = &mut self.packets[en.pkt];
-        let i = InputAt {
+        let i = self.input_at(s, g, en.out as u32, en.len, self.packets[en.pkt].flags);
+        self.packets[en.pkt].bits |= self.cc.head_leaves(&i);
+    }
+
+    /// The scheme's view of a head of `len` flits (packet flags `flags`) in input buffer
+    /// `g` of switch `s`, for local output `out`.
+    #[inline]
+    fn input_at(&self, s: SwitchId, g: PortId, out: u32, len: u16, flags: u8) -> InputAt {
+        InputAt {
             switch: s.0,
             port: self.sw.sw[s].local(g),
             global: g.index(),
             occupancy: self.sw.inp[g].occ,
             capacity: self.cfg.buffer_flits,
-            out: en.out as u32,
-            len: en.len,
-            control: pk.flags & CONTROL != 0,
-        };
-        pk.bits |= self.cc.head_leaves(&i);
+            out,
+            len,
+            control: flags & CONTROL != 0,
+        }
     }
 
     /// Phase 1: a flit arrives at global input port `gp`.
@@ -242,16 +248,7 @@ impl<S: Scheme> Network<S> {
         self.sw.sw[s].resident += 1;
         self.mark_busy(s);
         if S::MARKS && self.seams.marks {
-            let i = InputAt {
-                switch: s.0,
-                port: self.sw.sw[s].local(gp),
-                global: gp.index(),
-                occupancy: self.sw.inp[g].occ,
-                capacity: self.cfg.buffer_flits,
-                out,
-                len: pk.len,
-                control: pk.flags & CONTROL != 0,
-            };
+            let i = self.input_at(s, gp, out, pk.len, pk.flags);
             let bits = self.cc.head_arrived(&i);
             self.packets[ev.pkt].bits |= bits;
             let at = self.counted_output(s, e);
