@@ -69,10 +69,11 @@ impl<S: Scheme> Network<S> {
         p
     }
 
-    /// May the lane routers' cycle run its plain copy (`eval_routers_in::<true>`)? Not
-    /// with a central arbiter, Disha's token or a test's choice of the switch
-    /// allocator's way (`set_lane_sa_search`, `set_lane_ready_scan`), which that copy
-    /// leaves out: such a network's lane routers run the general copy in plain cycles too.
+    /// May the lane routers' cycle run a plain copy (`eval_routers_in` with `PLAIN_ONE` or
+    /// `PLAIN_PAR`)? Not with a central arbiter, Disha's token or a test's choice of the
+    /// switch allocator's way (`set_lane_sa_search`, `set_lane_ready_scan`), which those
+    /// copies leave out: such a network's lane routers run the general copy in plain cycles
+    /// too.
     #[inline]
     pub(crate) fn plain_lanes(&self) -> bool {
         self.sw.central.is_empty()
