@@ -22,6 +22,7 @@ use super::build::min_latency;
 use super::config::NetConfig;
 use super::error::NetError;
 use super::network::{Network, STALL_LOOK_EVERY};
+use super::plain::PLAIN_ONE;
 use super::scheme::{Global, Scheme};
 use super::types::Workload;
 
@@ -218,7 +219,7 @@ impl<S: Scheme> Network<S> {
         self.begin_cycle(w)?;
         let p = self.plain();
         *plain |= (p as u64) << j;
-        self.eval_nic_chunks(0, self.nic_owners, p)
+        self.eval_nic_chunks::<PLAIN_ONE>(0, self.nic_owners, p)
             .map_err(|e| *e)?;
         self.end_cycle(w);
         self.now += 1;
@@ -233,7 +234,7 @@ impl<S: Scheme> Network<S> {
         for c in 0..self.sw_chunks {
             for j in 0..b {
                 self.now = t + j;
-                self.eval_switch_chunk(c, plain >> j & 1 != 0)
+                self.eval_switch_chunk::<PLAIN_ONE>(c, plain >> j & 1 != 0)
                     .map_err(|e| *e)?;
             }
             progress = progress.max(self.last_progress);

@@ -209,8 +209,9 @@ impl<S: Scheme> Network<S> {
     }
 
     /// Phase 2 of NIC chunks `lo..hi` by owner (`owner_p1`): each reads its inputs, then
-    /// its NICs are evaluated (`eval_nics`; their plain copy when `plain`).
-    pub(crate) fn eval_nic_chunks(
+    /// its NICs are evaluated (`eval_nics`; when `plain`, their plain copy `P`: `PLAIN_ONE`
+    /// on one thread, `PLAIN_PAR` in a chunk under threads).
+    pub(crate) fn eval_nic_chunks<const P: u8>(
         &mut self,
         lo: u32,
         hi: u32,
@@ -221,7 +222,7 @@ impl<S: Scheme> Network<S> {
             let n = j * self.nic_chunk;
             let hi = (n + self.nic_chunk).min(self.nodes);
             if plain {
-                self.eval_nics_in::<PLAIN_ONE>(n, hi)?;
+                self.eval_nics_in::<P>(n, hi)?;
             } else {
                 self.eval_nics(n, hi)?;
             }
@@ -233,20 +234,24 @@ impl<S: Scheme> Network<S> {
     /// its switches with a flit resident are evaluated, in order.
     pub(crate) fn eval_switch_chunks(&mut self, plain: bool) -> Result<(), Box<NetError>> {
         for c in 0..self.sw_chunks {
-            self.eval_switch_chunk(c, plain)?;
+            self.eval_switch_chunk::<PLAIN_ONE>(c, plain)?;
         }
         Ok(())
     }
 
     /// Switch chunk `c` reads its inputs, then its switches with a flit resident are
-    /// evaluated (their plain copy when `plain`).
+    /// evaluated (when `plain`, their plain copy `P`, as for `eval_nic_chunks`).
     #[inline]
-    pub(crate) fn eval_switch_chunk(&mut self, c: u32, plain: bool) -> Result<(), Box<NetError>> {
+    pub(crate) fn eval_switch_chunk<const P: u8>(
+        &mut self,
+        c: u32,
+        plain: bool,
+    ) -> Result<(), Box<NetError>> {
         self.read_owner(self.nic_owners + c)?;
         let n = self.sw.sw.len() as u32;
         let (lo, hi) = (c * self.sw_chunk, ((c + 1) * self.sw_chunk).min(n));
         if plain {
-            self.eval_switches_in::<PLAIN_ONE>(lo, hi)
+            self.eval_switches_in::<P>(lo, hi)
         } else {
             self.eval_switches_in::<GENERAL>(lo, hi)
         }

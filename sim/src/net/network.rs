@@ -195,7 +195,7 @@ impl<S: Scheme> Network<S> {
                 self.leave_parallel();
                 let plain = self.plain();
                 if self.owner_p1 {
-                    self.eval_nic_chunks(0, self.nic_owners, plain)
+                    self.eval_nic_chunks::<PLAIN_ONE>(0, self.nic_owners, plain)
                         .map_err(|e| *e)?;
                     self.eval_switch_chunks(plain).map_err(|e| *e)?;
                 } else {

@@ -94,25 +94,12 @@ fn run_chunk<S: Scheme>(ctl: &Ctl, c: u32) {
             let nics = s < first;
             net.take_outbox(o, &l.fbox[o as usize], &l.cbox[o as usize], nics, prov);
         }
-        let plain = net.par_plain;
-        let r = net.read_owner(o).and_then(|()| {
-            if o < net.nic_owners {
-                let n = o * net.nic_chunk;
-                let hi = (n + net.nic_chunk).min(net.nodes);
-                match plain {
-                    true => net.eval_nics_in::<PLAIN_PAR>(n, hi),
-                    false => net.eval_nics(n, hi),
-                }
-            } else {
-                // the chunk's switches holding a flit (as on one thread)
-                let lo = (o - net.nic_owners) * net.sw_chunk;
-                let hi = (lo + net.sw_chunk).min(net.sw.sw.len() as u32);
-                match plain {
-                    true => net.eval_switches_in::<PLAIN_PAR>(lo, hi),
-                    false => net.eval_switches_in::<GENERAL>(lo, hi),
-                }
-            }
-        });
+        // its inputs, then its NICs or its switches holding a flit (as on one thread)
+        let r = if o < net.nic_owners {
+            net.eval_nic_chunks::<PLAIN_PAR>(o, o + 1, net.par_plain)
+        } else {
+            net.eval_switch_chunk::<PLAIN_PAR>(o - net.nic_owners, net.par_plain)
+        };
         if let Err(e) = r {
             log().err = Some(e);
             return;
