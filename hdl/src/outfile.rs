@@ -164,6 +164,30 @@ pub fn canonical(path: &Path) -> PathBuf {
     abs
 }
 
+/// Why directory `d` (it exists) takes no output: it is, or lies in, `/dev` (the system's
+/// devices: as root a file can be created there, beside the device nodes) but for its
+/// shared memory `/dev/shm`, a scratch file system users write to; or `/proc` or `/sys`
+/// (the kernel's views). Judged where `d` leads, after its links.
+fn system_dir(d: &Path) -> Option<String> {
+    let real = fs::canonicalize(d).ok()?;
+    let under = |root: &str| real.starts_with(root);
+    let kernel = ["/dev", "/proc", "/sys"].into_iter().find(|r| under(r))?;
+    if kernel == "/dev" && under("/dev/shm") {
+        return None;
+    }
+    let at = if real != Path::new(kernel) {
+        format!("{} (in {kernel})", d.display())
+    } else if d != Path::new(kernel) {
+        format!("{} (that is {kernel})", d.display())
+    } else {
+        kernel.to_string()
+    };
+    Some(match kernel {
+        "/dev" => format!("{at} holds the system's devices: no output goes there; name a directory elsewhere (/dev/shm, shared memory, is allowed)"),
+        _ => format!("{at} is the kernel's view of the system: no output goes there; name a directory elsewhere"),
+    })
+}
+
 /// Checks that the directory `dir` exists or can be created, and can be written: the
 /// nearest existing ancestor must be a directory (a dangling symbolic link is named as
 /// such), and a probe file must be creatable in it.
@@ -204,6 +228,9 @@ pub fn check_dir(dir: &Path) -> Result<(), OutputError> {
                         dir,
                         format!("{} is {}, not a directory", d.display(), kind_of(&m)),
                     ));
+                }
+                if let Some(why) = system_dir(d) {
+                    return Err(refuse(dir, why));
                 }
                 // probe: can a file be created here?
                 // (unique per call: threads of one process probe at once)

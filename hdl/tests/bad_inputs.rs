@@ -65,6 +65,7 @@ fn tool_cases() -> Vec<Case> {
         // descriptor that is not open, to be open)
         case("HX-22", v, &["loop/x.v"]).symlink("loop", "loop"),
         case("HX-23", v, &["/proc/self/fd/987654"]),
+        case("HX-24", v, &["/dev/pft-hx24.v"]),
         case("HX-17", v, &["--family", "pft", "--out-dir", ""]).left(|d| {
             assert!(
                 !d.join("pft_injector.v").exists(),

@@ -938,6 +938,14 @@ fn cli_cases() -> Vec<Case> {
             &["run", "s.toml", "--out", "/dev/null", "--quiet"],
         )
         .file("s.toml", TINY),
+        // in /dev, the system's devices (as root a run wrote its files among the device
+        // nodes), also through a link
+        case("SX-36", p, &["run", "s.toml", "--out", "/dev", "--quiet"])
+            .file("s.toml", TINY)
+            .also(&["run", "s.toml", "--out", "/dev/pft-sx36", "--quiet"])
+            .also(&["run", "s.toml", "--out", "d/x", "--quiet"])
+            .symlink("d", "/dev"),
+        case("SX-37", p, &["run", "s.toml", "--out", "/", "--quiet"]).file("s.toml", TINY),
         // a run estimated at hours: refused without --yes, before any output
         case("SX-22", p, &["compare", "s.toml", "--out", "o", "--quiet"])
             .file("s.toml", huge())

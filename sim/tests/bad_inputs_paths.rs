@@ -217,6 +217,26 @@ fn cases() -> Vec<Case> {
 }
 "#,
             ),
+        // an earlier command's manifest naming the lock: the next command moved its own
+        // lock aside, letting a second command into the directory while it ran
+        case("SP-18", PFTSIM, &["run", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", S)
+            .dir("o")
+            .file(
+                "o/manifest.json",
+                r#"{
+  "tool": "pftsim 0.1.0",
+  "command": "run",
+  "argv": ["pftsim", "run", "s.toml", "--out", "o"],
+  "scenario": "s.toml",
+  "scenario_sha256": "0",
+  "runs": ["p"],
+  "files": ["summary.json", ".pftsim.lock"],
+  "started_unix": 1700000000,
+  "finished": true
+}
+"#,
+            ),
         // `run --out .` inside a sweep directory, on the sweep's own point scenario: it used
         // to move the sweep's files aside, its input among them
         case(

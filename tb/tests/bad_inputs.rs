@@ -224,7 +224,15 @@ fn trace_cli_cases() -> Vec<Case> {
             &["--cycles", "0", "--link-latency", "2", "--drain", "1"],
         )
         .also(&["--cycles", "-10", "--link-latency", "2", "--drain", "1"])
-        .also(&["--cycles", "lots", "--link-latency", "2", "--drain", "1"]),
+        .also(&["--cycles", "lots", "--link-latency", "2", "--drain", "1"])
+        .also(&[
+            "--cycles",
+            "10000000001",
+            "--link-latency",
+            "2",
+            "--drain",
+            "1",
+        ]),
         case(
             "TX-04",
             t,
@@ -404,6 +412,20 @@ fn trace_cli_cases() -> Vec<Case> {
         .also(&["--stimulus", "ok.csv", "--summary", "/dev/fd/2"])
         .also(&["--stimulus", "ok.csv", "--vcd", "dl.vcd"])
         .symlink("dl.vcd", "/proc/self/fd/1"),
+        case(
+            "TX-30",
+            t,
+            &[
+                "--cycles",
+                "10",
+                "--link-latency",
+                "1",
+                "--drain",
+                "1",
+                "--out",
+                "/dev/pft-tx30.csv",
+            ],
+        ),
         case("TX-26", t, &["--stimulus", "ok.csv", "--out", "dl.csv"])
             .file("ok.csv", OK_STIM)
             .symlink("dl.csv", "nowhere/x.csv"),

@@ -216,7 +216,9 @@ impl ResultDir {
             anyhow::bail!("--out {}: it is the input {}", dir.display(), i.display());
         }
         match std::fs::metadata(dir) {
-            Ok(m) if m.is_dir() => {}
+            // (in /dev or the kernel's views: refused here, before the lock is written)
+            Ok(m) if m.is_dir() => outfile::check_dir(dir)
+                .map_err(|e| anyhow::anyhow!("output directory {}: {}", dir.display(), e.why))?,
             Ok(_) => anyhow::bail!(
                 "output directory {} exists and is not a directory",
                 dir.display()
@@ -236,6 +238,11 @@ impl ResultDir {
         // and where the system puts it: a link on the way may lead into another command's
         // directory (a sweep's run directory, a `compare`'s)
         let real = resolved(&abs);
+        anyhow::ensure!(
+            real.parent().is_some(),
+            "--out {}: it is the root of the file system, which holds the system's own files; name a directory for this command's results",
+            dir.display()
+        );
         if real != abs {
             registry::check_ancestors(dir, &real, &manifest)?;
         }

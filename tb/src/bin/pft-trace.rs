@@ -38,7 +38,7 @@ pub struct Args {
           conflicts_with_all = ["cycles", "link_latency", "drain", "drain_schedule", "link_seed", "record_stimulus", "packet_flits"])]
     stimulus: Option<PathBuf>,
 
-    /// Closed loop: number of traced cycles (>= 1).
+    /// Closed loop: number of traced cycles, 1..=10^10 (each writes a row of `--out`).
     #[arg(long, value_name = "N", value_parser = parse_cycles,
           requires_all = ["link_latency", "drain_src"])]
     cycles: Option<u64>,
@@ -111,8 +111,10 @@ fn parse_packet_flits(s: &str) -> Result<u32, String> {
     parse_int(s, 1, 65535).map(|n| n as u32)
 }
 
+/// The traced cycles' bound: 10^10, as a scenario's `cycles.max` (each traced cycle writes
+/// a row of about 50 bytes).
 fn parse_cycles(s: &str) -> Result<u64, String> {
-    parse_int(s, 1, u64::MAX)
+    parse_int(s, 1, 10_000_000_000)
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {

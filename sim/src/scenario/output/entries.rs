@@ -25,6 +25,11 @@ pub fn check_entry(dir: &Path, entry: &str, what: &str) -> anyhow::Result<()> {
         "{what} = {shown:?}: not a plain relative path below {} (no root, `..`, `.` or empty part); pftsim never writes outside its result directory",
         dir.display()
     );
+    anyhow::ensure!(
+        !entry.split('/').any(|s| s == registry::LOCK),
+        "{what} = {shown:?}: a part of it is named {}, the lock of a result directory, which no command moves or writes into",
+        registry::LOCK
+    );
     let mut cur = dir.to_path_buf();
     let parts: Vec<Component> = Path::new(entry).components().collect();
     for (i, c) in parts.iter().enumerate() {
