@@ -1,8 +1,8 @@
 // Place-and-route wrapper of pft_axis: its ports (285 bits at 64-bit data, 1,293 at 512)
 // are more than an HX8K ct256 or an LFE5U-25F CABGA256 has pins, so the wrapper feeds every
-// input from a shift register on one pin and registers every output, folded by XOR into one
-// pin (every output stays observable, so no logic is pruned). Both sides are registered:
-// the paths into and out of pft_axis are register to register, like inside a NIC.
+// input but `rst` (its own pin) from a shift register on one pin and registers every output,
+// folded by XOR into one pin (no logic is pruned). Both sides are registered: the paths into
+// and out of pft_axis are register to register, like inside a NIC, but the reset's.
 // D and U must match the export (pft-verilog --design pft_axis --data-width D --user-width U).
 // Used by synth/axis/synth.sh (Fmax of pft_axis and, with BARE defined, of pft_injector in
 // the same kind of wrapper) and by the FuseSoC core's synth targets (synth/pft_axis.core).
