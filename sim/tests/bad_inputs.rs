@@ -946,6 +946,18 @@ fn cli_cases() -> Vec<Case> {
             .also(&["run", "s.toml", "--out", "d/x", "--quiet"])
             .symlink("d", "/dev"),
         case("SX-37", p, &["run", "s.toml", "--out", "/", "--quiet"]).file("s.toml", TINY),
+        // `check`'s own build and calibration out of memory: it said to use `pftsim check`
+        case(
+            "SX-38",
+            "bash",
+            &["-c", "ulimit -v 1000000 && exec \"$PFTSIM\" check s.toml"],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file(
+            "s.toml",
+            "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"torus\", k = 32, n = 3 }\n\
+             vcs = 2\n[workload]\nkind = \"motif\"\nmotif = \"alltoall\"\niterations = 1\n",
+        ),
         // a run estimated at hours: refused without --yes, before any output
         case("SX-22", p, &["compare", "s.toml", "--out", "o", "--quiet"])
             .file("s.toml", huge())

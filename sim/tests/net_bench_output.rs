@@ -139,9 +139,18 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
     assert!(line(&["--topo", &format!("file:{p}"), "--cycles", "50"]).contains("nodes=8"));
     // an existing file or a directory is not written over, and is named for what it is
     let before = std::fs::read(&path).unwrap();
+    let link = dir.join("to-stdout.net");
+    std::os::unix::fs::symlink("/dev/stdout", &link).unwrap();
     for (to, says) in [
-        (p, "File exists"),
-        (dir.to_str().unwrap(), "is a directory"),
+        (p, "it exists: an existing file is refused"),
+        (dir.to_str().unwrap(), "it is a directory"),
+        // (this said "File exists (os error 17)")
+        (link.to_str().unwrap(), "it is a symbolic link"),
+        // (this created a regular file among the device nodes, as root)
+        (
+            "/dev/pft-write-anynet.net",
+            "/dev holds the system's devices",
+        ),
     ] {
         let o = Command::new(NET_BENCH)
             .args(["--topo", "ft128", "--write-anynet", to])
@@ -150,7 +159,7 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{to}: {err}");
         assert!(
-            err.contains(says) && err.contains("give a new file"),
+            err.contains(says) && (to.starts_with("/dev/") || err.contains("give a new file")),
             "{err}"
         );
     }

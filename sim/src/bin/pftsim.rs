@@ -367,7 +367,9 @@ fn main() -> ExitCode {
             scenario,
             sets,
             no_estimate,
-        } => load(scenario, sets)
+        } => {
+            scenario::output::LastWords::checking();
+            load(scenario, sets)
             .and_then(|s| {
                 // what `run` and `compare` refuse before any output, refused here too
                 let specs = scenario::compare_specs(&s)?;
@@ -400,7 +402,8 @@ fn main() -> ExitCode {
                     say(format_args!("{line}\n"))?;
                 }
                 Ok(())
-            }),
+            })
+        }
         Cmd::Run {
             scenario,
             out,

@@ -70,8 +70,14 @@ pub fn write_run(dir: &Path, sc: &Scenario, r: &RunOutput) -> anyhow::Result<()>
     };
     if !m.finished {
         let done = m.rows.iter().filter(|x| x.cycles.is_some()).count();
+        // (a trace file can make its ranks wait on each other for good; a built-in motif cannot)
+        let unless = if m.motif == "trace" {
+            " (unless the iterations stopped advancing: a trace whose ranks wait on each other never ends)"
+        } else {
+            ""
+        };
         crate::eprintln_safe!(
-            "warning: run `{}`: the {} workload reached cycles.max = {} with {done} of {} iterations done by every rank; raise cycles.max (unless the iterations stopped advancing: a trace whose ranks wait on each other never ends)",
+            "warning: run `{}`: the {} workload reached cycles.max = {} with {done} of {} iterations done by every rank; raise cycles.max{unless}",
             super::sanitize(&r.spec.label),
             m.motif,
             sc.cycles.max,

@@ -13,15 +13,22 @@ pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> 
     if path.as_os_str() == "-" {
         return crate::cli::write_stdout(text).map_err(|e| format!("cannot write to stdout: {e}"));
     }
+    // (in /dev, /proc or /sys: refused, as every output of the workspace)
+    let parent = path.parent().unwrap_or(std::path::Path::new(""));
+    pft_hdl::outfile::check_dir(parent).map_err(|e| e.why)?;
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(path)
         .map_err(|e| {
-            if path.is_dir() {
-                "is a directory (give a new file)".to_string()
-            } else {
-                format!("{e} (give a new file)")
+            let new = "give a new file, or `-` for standard output";
+            match std::fs::symlink_metadata(path) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    format!("it is a symbolic link: an existing path is refused; {new}")
+                }
+                Ok(m) if m.is_dir() => format!("it is a directory; {new}"),
+                Ok(_) => format!("it exists: an existing file is refused; {new}"),
+                Err(_) => format!("{e}; {new}"),
             }
         })?;
     std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| {

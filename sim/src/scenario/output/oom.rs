@@ -19,6 +19,8 @@ const RESERVE_BYTES: usize = 8 << 20;
 
 static RESERVE: AtomicPtr<u8> = AtomicPtr::new(null_mut());
 static FAILING: AtomicBool = AtomicBool::new(false);
+/// Set by `pftsim check`: memory that runs out is then its own measuring run's.
+static CHECKING: AtomicBool = AtomicBool::new(false);
 
 fn reserve_layout() -> Layout {
     Layout::from_size_align(RESERVE_BYTES, 4096).expect("a valid layout")
@@ -36,6 +38,13 @@ impl LastWords {
             RESERVE.store(p, Ordering::SeqCst);
         }
     }
+
+    /// The process is `pftsim check`: an allocation that fails is then in the scenario's
+    /// build or the estimate's calibration run, and the last words say so (not "`pftsim
+    /// check` estimates a command's memory", which is this command).
+    pub fn checking() {
+        CHECKING.store(true, Ordering::SeqCst);
+    }
 }
 
 /// An allocation of `size` bytes failed. The first time: free the reserve, mark the open
@@ -50,13 +59,24 @@ fn out_of_memory(size: usize) {
         // SAFETY: allocated by `reserve` with this layout, freed only here.
         unsafe { System.dealloc(r, reserve_layout()) };
     }
-    let reason = format!(
-        "out of memory: an allocation of {size} bytes failed (an address-space limit such as `ulimit -v`, or the machine's memory); `pftsim check` estimates a command's memory"
-    );
+    let reason = if CHECKING.load(Ordering::SeqCst) {
+        format!(
+            "out of memory: an allocation of {size} bytes failed while `pftsim check` built and measured the scenario (an address-space limit such as `ulimit -v`, or the machine's memory): a run of it needs more memory than this process may use; a smaller network or workload, or `--no-estimate` for the checks alone"
+        )
+    } else {
+        format!(
+            "out of memory: an allocation of {size} bytes failed (an address-space limit such as `ulimit -v`, or the machine's memory); `pftsim check` estimates a command's memory"
+        )
+    };
     super::registry::fail_all(&reason);
-    crate::eprintln_safe!(
-        "error: {reason}; the manifest of each result directory in progress says \"failed\""
-    );
+    if CHECKING.load(Ordering::SeqCst) {
+        // (`check` writes no result directory)
+        crate::eprintln_safe!("error: {reason}");
+    } else {
+        crate::eprintln_safe!(
+            "error: {reason}; the manifest of each result directory in progress says \"failed\""
+        );
+    }
     std::process::exit(1);
 }
 
