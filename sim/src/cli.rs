@@ -14,6 +14,13 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
         .and_then(|_| out.flush())
 }
 
+/// Why no output file may be created in directory `dir` (it is in `/dev`, `/proc` or
+/// `/sys`, it is not a directory, or it cannot be written), for tools that write a new file
+/// themselves.
+pub fn check_output_dir(dir: &std::path::Path) -> Result<(), String> {
+    pft_hdl::outfile::check_dir(dir).map_err(|e| e.why)
+}
+
 /// `T::parse()`, except that the help or version text that cannot be written to stdout
 /// (`--help > /dev/full`, a closed stdout) ends the process with exit status 1 and a
 /// message, where clap would exit 0.

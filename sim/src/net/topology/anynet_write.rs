@@ -15,7 +15,7 @@ pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> 
     }
     // (in /dev, /proc or /sys: refused, as every output of the workspace)
     let parent = path.parent().unwrap_or(std::path::Path::new(""));
-    pft_hdl::outfile::check_dir(parent).map_err(|e| e.why)?;
+    crate::cli::check_output_dir(parent)?;
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
