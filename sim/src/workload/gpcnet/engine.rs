@@ -25,7 +25,8 @@ mod canary;
 mod steps;
 
 use canary::iter_cost;
-use steps::{Key, Kind, Meta, Step};
+use std::borrow::Cow;
+use steps::{Key, Kind, Meta, Step, Steps};
 
 #[derive(Clone, Copy, Debug)]
 enum ProcRole {
@@ -36,7 +37,7 @@ enum ProcRole {
 #[derive(Clone, Debug, Default)]
 struct Proc {
     mailbox: HashMap<Key, u32>,
-    steps: Vec<Step>,
+    steps: Steps,
     step: usize,
     pending: u32,
     iter: u32,
@@ -421,9 +422,31 @@ impl GpcnetWorkload {
         }
     }
 
+    /// Step `i` of process `p`'s current iteration (an all-to-all round made here).
+    fn step_at(&self, p: u32, i: usize) -> Cow<'_, Step> {
+        match self.procs[p as usize].steps {
+            Steps::List(ref v) => Cow::Borrowed(&v[i]),
+            Steps::A2a {
+                group,
+                comm,
+                rank,
+                k,
+                ..
+            } => Cow::Owned(steps::a2a_step(
+                &self.cong_comms[group as usize][comm as usize],
+                rank,
+                k,
+                i as u32,
+                self.cfg.congestor_msg_bytes,
+            )),
+        }
+    }
+
     fn post_step(&mut self, p: u32, emit: u64) {
-        let pr = &self.procs[p as usize];
-        let sends = pr.steps[pr.step].sends.clone();
+        let sends = self
+            .step_at(p, self.procs[p as usize].step)
+            .into_owned()
+            .sends;
         for s in &sends {
             for _ in 0..s.count {
                 self.send(p, s.dst, s.kind, s.seq, s.bytes, emit, true);
@@ -436,11 +459,11 @@ impl GpcnetWorkload {
     /// triggered this; `emit`: cycle in which new messages are created.
     fn progress(&mut self, p: u32, at: u64, emit: u64) {
         loop {
-            let pr = &mut self.procs[p as usize];
+            let pr = &self.procs[p as usize];
             if pr.step >= pr.steps.len() || pr.pending > 0 {
                 return;
             }
-            let st = &pr.steps[pr.step];
+            let st = self.step_at(p, pr.step);
             let ready = st.awaits.iter().all(|a| {
                 pr.mailbox
                     .get(&(a.src, a.kind, a.seq))
@@ -451,6 +474,17 @@ impl GpcnetWorkload {
             if !ready {
                 return;
             }
+            // (a listed step is read again beside the mailbox; an all-to-all round is owned)
+            let made = match st {
+                Cow::Owned(s) => Some(s),
+                Cow::Borrowed(_) => None,
+            };
+            let pr = &mut self.procs[p as usize];
+            let st = match (&made, &pr.steps) {
+                (Some(s), _) => s,
+                (None, Steps::List(v)) => &v[pr.step],
+                (None, Steps::A2a { .. }) => unreachable!("an all-to-all round is made"),
+            };
             for a in &st.awaits {
                 let k = (a.src, a.kind, a.seq);
                 let c = pr.mailbox.get_mut(&k).expect("checked above");

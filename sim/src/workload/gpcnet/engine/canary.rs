@@ -2,7 +2,7 @@
 //! test's rings of iterations, and the steps of one iteration (of a canary test, or of the
 //! all-to-all congestor).
 
-use super::steps::{a2a_steps, allreduce_steps, awt, barrier_steps, snd, Kind, Step};
+use super::steps::{allreduce_steps, awt, barrier_steps, snd, Kind, Step, Steps};
 use super::{GpcnetWorkload, ProcRole};
 use crate::workload::gpcnet::{CanaryTest, GpcnetConfig};
 use rand::seq::SliceRandom;
@@ -118,19 +118,19 @@ impl GpcnetWorkload {
         pr.steps = steps;
         pr.step = 0;
         pr.iter_start = emit;
-        if !pr.steps.is_empty() {
+        if pr.steps.len() > 0 {
             self.post_step(p, emit);
         }
     }
 
-    pub(super) fn build_steps(&self, p: u32) -> Vec<Step> {
+    pub(super) fn build_steps(&self, p: u32) -> Steps {
         let pr = &self.procs[p as usize];
         let k = pr.iter as u64;
         let c = &self.cfg;
         match self.roles[p as usize] {
             ProcRole::Canary { comm, rank, .. } => {
                 let members = &self.canary_comms[comm as usize];
-                match c.canary_tests[self.canary.pos] {
+                Steps::List(match c.canary_tests[self.canary.pos] {
                     CanaryTest::Latency => vec![Step {
                         sends: vec![
                             snd(pr.left, Kind::LatToLeft, k, 1, c.lat_msg_bytes),
@@ -159,12 +159,15 @@ impl GpcnetWorkload {
                     CanaryTest::Allreduce => {
                         allreduce_steps(members, rank, k, c.allreduce_msg_bytes)
                     }
-                }
+                })
             }
-            ProcRole::Congestor { group, comm, rank } => {
-                let members = &self.cong_comms[group as usize][comm as usize];
-                a2a_steps(members, rank, k, c.congestor_msg_bytes)
-            }
+            ProcRole::Congestor { group, comm, rank } => Steps::A2a {
+                group,
+                comm,
+                rank,
+                k,
+                n: self.cong_comms[group as usize][comm as usize].len() as u32,
+            },
         }
     }
 }

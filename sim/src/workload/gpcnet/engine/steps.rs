@@ -167,23 +167,52 @@ pub(super) fn allreduce_steps(members: &[u32], rank: u32, k: u64, bytes: u32) ->
     steps
 }
 
-/// One all-to-all pass as GPCNeT's `a2a_congestor`: rounds i = 1..n-1 of `MPI_Sendrecv`
-/// (XOR partner when n is a power of two, else send to rank+i and receive from rank-i).
-pub(super) fn a2a_steps(members: &[u32], rank: u32, k: u64, bytes: u32) -> Vec<Step> {
+/// A process's steps in its current iteration: a list, or one pass of GPCNeT's all-to-all
+/// (`a2a_step`), whose n - 1 rounds are made one at a time as the process reaches them (a
+/// list of them all, for every process, grew with the square of the group: 56 MB at 4,096
+/// NICs, 3.6 GB at 32,768, at one process per NIC).
+#[derive(Clone, Debug)]
+pub(super) enum Steps {
+    List(Vec<Step>),
+    /// Congestor `rank` of communicator `comm` of group `group`, pass `k`, `n` ranks.
+    A2a {
+        group: u32,
+        comm: u32,
+        rank: u32,
+        k: u64,
+        n: u32,
+    },
+}
+
+impl Default for Steps {
+    fn default() -> Self {
+        Steps::List(Vec::new())
+    }
+}
+
+impl Steps {
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Steps::List(v) => v.len(),
+            Steps::A2a { n, .. } => n.saturating_sub(1) as usize,
+        }
+    }
+}
+
+/// Round `j` (from 0) of one all-to-all pass as GPCNeT's `a2a_congestor`: rounds i = 1..n-1
+/// of `MPI_Sendrecv` (XOR partner when n is a power of two, else send to rank+i and receive
+/// from rank-i), i = j + 1.
+pub(super) fn a2a_step(members: &[u32], rank: u32, k: u64, j: u32, bytes: u32) -> Step {
     let n = members.len() as u32;
-    let pof2 = n.is_power_of_two();
-    (1..n)
-        .map(|i| {
-            let (dst, src) = if pof2 {
-                (rank ^ i, rank ^ i)
-            } else {
-                ((rank + i) % n, (rank + n - i) % n)
-            };
-            let seq = k * n as u64 + i as u64;
-            Step {
-                sends: vec![snd(members[dst as usize], Kind::A2a, seq, 1, bytes)],
-                awaits: vec![awt(members[src as usize], Kind::A2a, seq, 1)],
-            }
-        })
-        .collect()
+    let i = j + 1;
+    let (dst, src) = if n.is_power_of_two() {
+        (rank ^ i, rank ^ i)
+    } else {
+        ((rank + i) % n, (rank + n - i) % n)
+    };
+    let seq = k * n as u64 + i as u64;
+    Step {
+        sends: vec![snd(members[dst as usize], Kind::A2a, seq, 1, bytes)],
+        awaits: vec![awt(members[src as usize], Kind::A2a, seq, 1)],
+    }
 }
