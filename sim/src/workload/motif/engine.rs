@@ -173,6 +173,9 @@ pub struct MotifWorkload {
     /// The tag of its messages and the first message id.
     tag: u32,
     id_base: u64,
+    /// The all-to-all's operations made one at a time (`MotifGen::one_at_a_time`), not
+    /// listed in `Rank::ops`.
+    one_at_a_time: Option<(u32, u32, u64)>,
 }
 
 impl MotifWorkload {
@@ -233,8 +236,13 @@ impl MotifWorkload {
         warmup: u32,
         start: u64,
     ) -> Self {
+        let one_at_a_time = match &source {
+            Source::Motif(g) => g.one_at_a_time(),
+            Source::Trace(_) => None,
+        };
         MotifWorkload {
             name: name.to_string(),
+            one_at_a_time,
             source,
             ranks: vec![Rank::default(); ranks as usize],
             iterations,
@@ -302,6 +310,7 @@ impl MotifWorkload {
         let mut ops = std::mem::take(&mut self.ranks[rank as usize].ops);
         ops.clear();
         match &mut self.source {
+            Source::Motif(_) if self.one_at_a_time.is_some() => {}
             Source::Motif(g) => g.ops(rank, iter, &mut ops),
             Source::Trace(t) => ops.extend_from_slice(t.ops(rank, iter)),
         }
@@ -358,7 +367,11 @@ impl MotifWorkload {
                 return;
             }
             r.st = St::Ready;
-            let Some(&op) = r.ops.get(r.pc) else {
+            let op = match self.one_at_a_time {
+                Some(gen) => MotifGen::op_at(gen, rank, r.pc),
+                None => r.ops.get(r.pc).copied(),
+            };
+            let Some(op) = op else {
                 // the end of the iteration: wait for everything posted
                 if !self.try_wait(rank) {
                     self.ranks[rank as usize].st = St::Blocked;

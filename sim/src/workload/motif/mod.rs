@@ -393,6 +393,18 @@ impl MotifGen {
         }
     }
 
+    /// For the all-to-all, what `op_at` needs to make its operations one at a time (the
+    /// ranks, the message bytes and the compute cycles); None for the others.
+    pub(crate) fn one_at_a_time(&self) -> Option<(u32, u32, u64)> {
+        let c = &self.cfg;
+        (c.motif == MotifKind::Alltoall).then(|| (self.ranks, c.bytes(), c.compute_cycles))
+    }
+
+    /// Operation `pc` of `rank`'s iteration for a generator of `one_at_a_time`.
+    pub(crate) fn op_at(gen: (u32, u32, u64), rank: u32, pc: usize) -> Option<Op> {
+        alltoall::op_at(gen.0, rank, gen.1, gen.2, pc)
+    }
+
     /// The operations of `rank` in iteration `iter`, appended to `out`.
     pub(crate) fn ops(&mut self, rank: u32, iter: u32, out: &mut Vec<Op>) {
         let c = &self.cfg;
