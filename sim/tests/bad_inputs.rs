@@ -950,13 +950,13 @@ fn cli_cases() -> Vec<Case> {
         case(
             "SX-38",
             "bash",
-            &["-c", "ulimit -v 1000000 && exec \"$PFTSIM\" check s.toml"],
+            &["-c", "ulimit -v 60000 && exec \"$PFTSIM\" check s.toml"],
         )
         .env("PFTSIM", PFTSIM)
         .file(
             "s.toml",
             "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"torus\", k = 32, n = 3 }\n\
-             vcs = 2\n[workload]\nkind = \"motif\"\nmotif = \"alltoall\"\niterations = 1\n",
+             vcs = 2\n[workload]\nkind = \"uniform\"\nload = 0.1\nmsg_bytes = 1024\n",
         ),
         // a run estimated at hours: refused without --yes, before any output
         case("SX-22", p, &["compare", "s.toml", "--out", "o", "--quiet"])

@@ -55,6 +55,19 @@ struct Proc {
     host_free: u64,
 }
 
+/// The rest of a congestor's first window: `left` more operations of `kind` from process
+/// `p` to `root`, the next with id `id` reaching the NIC in cycle `at`, then one every
+/// host send time with the next id (what posting them one by one gives).
+#[derive(Clone, Copy, Debug)]
+struct Burst {
+    p: u32,
+    root: u32,
+    kind: CongestorKind,
+    id: u64,
+    at: u64,
+    left: u32,
+}
+
 #[derive(Clone, Debug, Default)]
 struct CanaryState {
     started: bool,
@@ -90,6 +103,10 @@ pub struct GpcnetWorkload {
     host_recv: u64,
     /// Messages a CPU is still posting, by (cycle the NIC gets them, id).
     posted: BTreeMap<(u64, u64), Message>,
+    /// A congestor's first window of operations, posted back to back at its start: only
+    /// the next of each is in `posted` (keyed here by its id), the rest made when it leaves
+    /// (every sender's whole window at once grew to 53 MB at 4,096 NICs, times `ppn`).
+    bursts: HashMap<u64, Burst>,
     /// Received messages a CPU is still completing, by (cycle it is done, id).
     receiving: BTreeMap<(u64, u64), Meta>,
     /// Estimated cycles of one iteration of each canary test (`work_done` only).
@@ -216,6 +233,7 @@ impl GpcnetWorkload {
             host_send: cycles(cfg.host_send_ns),
             host_recv: cycles(cfg.host_recv_ns),
             posted: BTreeMap::new(),
+            bursts: HashMap::new(),
             receiving: BTreeMap::new(),
             iter_cost,
         })
@@ -285,7 +303,7 @@ impl GpcnetWorkload {
     /// Messages posted and not yet delivered (some may still be in their CPU's send
     /// overhead, not yet at the NIC).
     pub fn in_flight(&self) -> usize {
-        self.inflight.len()
+        self.inflight.len() + self.bursts.values().map(|b| b.left as usize).sum::<usize>()
     }
 
     /// Host time per message, cycles: (send, receive).
@@ -515,8 +533,12 @@ impl GpcnetWorkload {
                             (CongestorKind::Incast, SendProtocol::Eager) => self.cfg.eager_window,
                             _ => self.cfg.congestor_window,
                         };
-                        for _ in 0..window {
-                            self.post_op(p, members[0], kind, emit);
+                        if self.host_send > 0 && window > 1 {
+                            self.post_burst(p, members[0], kind, window, emit);
+                        } else {
+                            for _ in 0..window {
+                                self.post_op(p, members[0], kind, emit);
+                            }
                         }
                     }
                 }
@@ -526,13 +548,70 @@ impl GpcnetWorkload {
 
     fn post_op(&mut self, p: u32, root: u32, kind: CongestorKind, emit: u64) {
         self.procs[p as usize].outstanding += 1;
-        let (k, b) = match kind {
+        let (k, b) = self.op_message(kind);
+        self.send(p, root, k, 0, b, emit, true);
+    }
+
+    /// The message kind and bytes of an operation of congestor `kind`.
+    fn op_message(&self, kind: CongestorKind) -> (Kind, u32) {
+        match kind {
             CongestorKind::Incast => (Kind::Incast, self.cfg.congestor_msg_bytes),
             CongestorKind::PutIncast => (Kind::Put, self.cfg.congestor_msg_bytes),
             CongestorKind::GetBcast => (Kind::GetReq, self.cfg.control_msg_bytes),
             CongestorKind::A2a => unreachable!("a2a runs steps"),
+        }
+    }
+
+    /// `window` calls of `post_op` (host send time > 0): the same ids, host times and
+    /// cycles, but each message made when the one before it reaches the NIC (`release`).
+    fn post_burst(&mut self, p: u32, root: u32, kind: CongestorKind, window: u32, emit: u64) {
+        let pr = &mut self.procs[p as usize];
+        pr.outstanding += window;
+        let start = pr.host_free.max(emit);
+        pr.host_free = start + window as u64 * self.host_send;
+        let id = self.next_id;
+        self.next_id += window as u64;
+        let b = Burst {
+            p,
+            root,
+            kind,
+            id,
+            at: start + self.host_send,
+            left: window,
         };
-        self.send(p, root, k, 0, b, emit, true);
+        self.make_burst_message(b);
+    }
+
+    /// Makes burst `b`'s next message (into `inflight` and `posted`, as `send` does) and
+    /// keeps the rest under its id.
+    fn make_burst_message(&mut self, mut b: Burst) {
+        let (kind, bytes) = self.op_message(b.kind);
+        self.inflight.insert(
+            b.id,
+            Meta {
+                src: b.p,
+                dst: b.root,
+                kind,
+                seq: 0,
+                bytes,
+            },
+        );
+        let msg = Message {
+            id: b.id,
+            src: self.layout.node_of(b.p),
+            dst: self.layout.node_of(b.root),
+            bytes,
+            tag: kind.tag(),
+            created: b.at,
+        };
+        self.posted.insert((b.at, b.id), msg);
+        b.left -= 1;
+        if b.left > 0 {
+            let id = b.id;
+            b.id += 1;
+            b.at += self.host_send;
+            self.bursts.insert(id, b);
+        }
     }
 
     fn op_done(&mut self, p: u32, root: u32, bytes: u32, emit: u64) {
@@ -582,7 +661,12 @@ impl Workload for GpcnetWorkload {
             if e.key().0 > now {
                 break;
             }
-            self.outbox.push(e.remove());
+            let m = e.remove();
+            // (a burst's next message, one host send time later)
+            if let Some(b) = self.bursts.remove(&m.id) {
+                self.make_burst_message(b);
+            }
+            self.outbox.push(m);
         }
         out.append(&mut self.outbox);
     }
