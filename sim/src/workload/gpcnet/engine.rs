@@ -21,9 +21,11 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::{BTreeMap, HashMap};
 
+mod burst;
 mod canary;
 mod steps;
 
+use burst::Burst;
 use canary::iter_cost;
 use std::borrow::Cow;
 use steps::{Key, Kind, Meta, Step, Steps};
@@ -53,19 +55,6 @@ struct Proc {
     acc_cycles: u64,
     /// First cycle in which this process's CPU is free (host time).
     host_free: u64,
-}
-
-/// The rest of a congestor's first window: `left` more operations of `kind` from process
-/// `p` to `root`, the next with id `id` reaching the NIC in cycle `at`, then one every
-/// host send time with the next id (what posting them one by one gives).
-#[derive(Clone, Copy, Debug)]
-struct Burst {
-    p: u32,
-    root: u32,
-    kind: CongestorKind,
-    id: u64,
-    at: u64,
-    left: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -559,58 +548,6 @@ impl GpcnetWorkload {
             CongestorKind::PutIncast => (Kind::Put, self.cfg.congestor_msg_bytes),
             CongestorKind::GetBcast => (Kind::GetReq, self.cfg.control_msg_bytes),
             CongestorKind::A2a => unreachable!("a2a runs steps"),
-        }
-    }
-
-    /// `window` calls of `post_op` (host send time > 0): the same ids, host times and
-    /// cycles, but each message made when the one before it reaches the NIC (`release`).
-    fn post_burst(&mut self, p: u32, root: u32, kind: CongestorKind, window: u32, emit: u64) {
-        let pr = &mut self.procs[p as usize];
-        pr.outstanding += window;
-        let start = pr.host_free.max(emit);
-        pr.host_free = start + window as u64 * self.host_send;
-        let id = self.next_id;
-        self.next_id += window as u64;
-        let b = Burst {
-            p,
-            root,
-            kind,
-            id,
-            at: start + self.host_send,
-            left: window,
-        };
-        self.make_burst_message(b);
-    }
-
-    /// Makes burst `b`'s next message (into `inflight` and `posted`, as `send` does) and
-    /// keeps the rest under its id.
-    fn make_burst_message(&mut self, mut b: Burst) {
-        let (kind, bytes) = self.op_message(b.kind);
-        self.inflight.insert(
-            b.id,
-            Meta {
-                src: b.p,
-                dst: b.root,
-                kind,
-                seq: 0,
-                bytes,
-            },
-        );
-        let msg = Message {
-            id: b.id,
-            src: self.layout.node_of(b.p),
-            dst: self.layout.node_of(b.root),
-            bytes,
-            tag: kind.tag(),
-            created: b.at,
-        };
-        self.posted.insert((b.at, b.id), msg);
-        b.left -= 1;
-        if b.left > 0 {
-            let id = b.id;
-            b.id += 1;
-            b.at += self.host_send;
-            self.bursts.insert(id, b);
         }
     }
 
