@@ -22,7 +22,7 @@ pub(super) struct Burst {
 
 impl GpcnetWorkload {
     /// `window` calls of `post_op` (host send time > 0): the same ids, host times and
-    /// cycles, but each message made when the one before it reaches the NIC (`release`).
+    /// cycles, but each message made when the one before it reaches the NIC (`tick`).
     pub(super) fn post_burst(
         &mut self,
         p: u32,
