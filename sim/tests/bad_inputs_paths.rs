@@ -81,6 +81,25 @@ fn nothing_outside(d: &Path) {
     }
 }
 
+/// The manifest an earlier `run --out o` left, its `files` list being `files` (JSON
+/// strings, comma-separated).
+fn earlier_run_manifest(files: &str) -> String {
+    format!(
+        r#"{{
+  "tool": "pftsim 0.1.0",
+  "command": "run",
+  "argv": ["pftsim", "run", "s.toml", "--out", "o"],
+  "scenario": "s.toml",
+  "scenario_sha256": "0",
+  "runs": ["p"],
+  "files": [{files}],
+  "started_unix": 1700000000,
+  "finished": true
+}}
+"#
+    )
+}
+
 /// No run of the sweep started.
 fn no_run(d: &Path) {
     nothing_outside(d);
@@ -202,41 +221,13 @@ fn cases() -> Vec<Case> {
             .file("victim.txt", VICTIM)
             .dir("o")
             .symlink("o/lnk", "..")
-            .file(
-                "o/manifest.json",
-                r#"{
-  "tool": "pftsim 0.1.0",
-  "command": "run",
-  "argv": ["pftsim", "run", "s.toml", "--out", "o"],
-  "scenario": "s.toml",
-  "scenario_sha256": "0",
-  "runs": ["p"],
-  "files": ["lnk/victim.txt", "summary.json"],
-  "started_unix": 1700000000,
-  "finished": true
-}
-"#,
-            ),
+            .file("o/manifest.json", earlier_run_manifest(r#""lnk/victim.txt", "summary.json""#)),
         // an earlier command's manifest naming the lock: the next command moved its own
         // lock aside, letting a second command into the directory while it ran
         case("SP-18", PFTSIM, &["run", "s.toml", "--out", "o", "--quiet"])
             .file("s.toml", S)
             .dir("o")
-            .file(
-                "o/manifest.json",
-                r#"{
-  "tool": "pftsim 0.1.0",
-  "command": "run",
-  "argv": ["pftsim", "run", "s.toml", "--out", "o"],
-  "scenario": "s.toml",
-  "scenario_sha256": "0",
-  "runs": ["p"],
-  "files": ["summary.json", ".pftsim.lock"],
-  "started_unix": 1700000000,
-  "finished": true
-}
-"#,
-            ),
+            .file("o/manifest.json", earlier_run_manifest(r#""summary.json", ".pftsim.lock""#)),
         // `run --out .` inside a sweep directory, on the sweep's own point scenario: it used
         // to move the sweep's files aside, its input among them
         case(

@@ -216,9 +216,9 @@ impl ResultDir {
             anyhow::bail!("--out {}: it is the input {}", dir.display(), i.display());
         }
         match std::fs::metadata(dir) {
-            // (in /dev or the kernel's views: refused here, before the lock is written)
-            Ok(m) if m.is_dir() => outfile::check_dir(dir)
-                .map_err(|e| anyhow::anyhow!("output directory {}: {}", dir.display(), e.why))?,
+            // (in /dev or the kernel's views: refused by the `check_dir` below, before the
+            // lock is written)
+            Ok(m) if m.is_dir() => {}
             Ok(_) => anyhow::bail!(
                 "output directory {} exists and is not a directory",
                 dir.display()

@@ -59,7 +59,8 @@ fn out_of_memory(size: usize) {
         // SAFETY: allocated by `reserve` with this layout, freed only here.
         unsafe { System.dealloc(r, reserve_layout()) };
     }
-    let reason = if CHECKING.load(Ordering::SeqCst) {
+    let checking = CHECKING.load(Ordering::SeqCst);
+    let reason = if checking {
         format!(
             "out of memory: an allocation of {size} bytes failed while `pftsim check` built and measured the scenario (an address-space limit such as `ulimit -v`, or the machine's memory): a run of it needs more memory than this process may use; a smaller network or workload, or `--no-estimate` for the checks alone"
         )
@@ -69,7 +70,7 @@ fn out_of_memory(size: usize) {
         )
     };
     super::registry::fail_all(&reason);
-    if CHECKING.load(Ordering::SeqCst) {
+    if checking {
         // (`check` writes no result directory)
         crate::eprintln_safe!("error: {reason}");
     } else {
