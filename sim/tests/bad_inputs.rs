@@ -392,6 +392,10 @@ fn scenario_cases() -> Vec<Case> {
             format!("{BASE}{FAULT}kind = \"eject\"\nrate = 0.5\nnics = [1, 4]\n"),
         ),
         sc(
+            "SC-155",
+            format!("{BASE}{FAULT}kind = \"eject\"\nrate = 0.5\nnics = [1, 2, 1]\n"),
+        ),
+        sc(
             "SC-56",
             format!("{BASE}{FAULT}kind = \"credit_delay\"\ncycles = 5\nstart = 1000\n"),
         ),

@@ -410,6 +410,12 @@ fn cases() -> Vec<Case> {
             "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--mem",
             "2GB",
         ])
+        .also(&[
+            "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--time", "-1",
+        ])
+        .also(&[
+            "sweep", "s.toml", "--grid", "g.toml", "--out", "o", "--emit", "slurm", "--mem", "-5G",
+        ])
         .file("s.toml", S)
         .file("g.toml", G),
         case(

@@ -132,10 +132,10 @@ pub enum Cmd {
         #[arg(long, value_name = "N", value_parser = sweep::cluster::parse_array_max, allow_negative_numbers = true, requires = "emit")]
         array_max: Option<usize>,
         /// Slurm: `--time` per task (default: from the cost estimate).
-        #[arg(long, value_name = "TIME", value_parser = sweep::cluster::parse_time, requires = "emit")]
+        #[arg(long, value_name = "TIME", value_parser = sweep::cluster::parse_time, allow_negative_numbers = true, requires = "emit")]
         time: Option<String>,
         /// Slurm: `--mem` per task (default: from the cost estimate).
-        #[arg(long, value_name = "SIZE", value_parser = sweep::cluster::parse_mem, requires = "emit")]
+        #[arg(long, value_name = "SIZE", value_parser = sweep::cluster::parse_mem, allow_hyphen_values = true, requires = "emit")]
         mem: Option<String>,
         #[command(flatten)]
         opts: Opts,

@@ -303,6 +303,19 @@ impl FaultSpec {
                     ));
                 }
                 no_nics(nics, &mut errs);
+                // (reg_rewrite dedups its list; a rate set twice is more likely a typo)
+                for (i, n) in nics.as_deref().unwrap_or(&[]).iter().enumerate() {
+                    if let Some(j) = nics.as_deref().unwrap_or(&[])[..i]
+                        .iter()
+                        .position(|m| m == n)
+                    {
+                        errs.push(bad(
+                            &format!("{field}.nics[{i}]"),
+                            n,
+                            format!("is listed twice (also nics[{j}]); list each NIC once"),
+                        ));
+                    }
+                }
                 if *rate == 0.0 {
                     stall("stalled ejection port", &mut errs);
                 }
