@@ -112,15 +112,23 @@ impl Both {
         assert_eq!(self.rtl.step(&i), w, "{i:?}");
         w
     }
+    /// Holds AW and W up until their handshake: the grant comes in the second cycle (the
+    /// readys are registers), never in the first.
     fn write(&mut self, a: u32, v: u32, strb: u8) -> u8 {
-        let o = self.step(Inputs {
+        let i = Inputs {
             awvalid: true,
             wvalid: true,
             awaddr: a as u8,
             wdata: v,
             wstrb: strb,
             ..Default::default()
-        });
+        };
+        let o = self.step(i);
+        assert!(
+            !o.awready && !o.wready,
+            "a ready in the request's own cycle"
+        );
+        let o = self.step(i);
         assert!(o.awready && o.wready);
         let o = self.step(Inputs {
             bready: true,
@@ -130,11 +138,14 @@ impl Both {
         o.bresp
     }
     fn read(&mut self, a: u32) -> (u8, u32) {
-        let o = self.step(Inputs {
+        let i = Inputs {
             arvalid: true,
             araddr: a as u8,
             ..Default::default()
-        });
+        };
+        let o = self.step(i);
+        assert!(!o.arready, "a ready in the request's own cycle");
+        let o = self.step(i);
         assert!(o.arready);
         let o = self.step(Inputs {
             rready: true,

@@ -139,3 +139,69 @@ fn verilog_matches_model_under_verilator() {
         );
     }
 }
+
+/// The ports of `pft_axis.v` on a combinational path from an input port of `ins` to an
+/// output port of `outs` (yosys selections; yosys: the forward cone of the inputs, met by the backward cone of the
+/// outputs, flip-flops stopping both).
+fn combinational_ports(v: &Path, ins: &str, outs: &str, out: &Path) -> Vec<String> {
+    let script = format!(
+        "read_verilog {}; hierarchy -top {TOP}; proc; flatten; opt_clean; \
+         tee -q -o {} select -list {ins} %coe* {outs} %cie* %i i:* o:* %u %i",
+        v.display(),
+        out.display()
+    );
+    let r = Command::new("yosys")
+        .args(["-q", "-p", &script])
+        .output()
+        .unwrap();
+    assert!(
+        r.status.success(),
+        "yosys:\n{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let mut list: Vec<String> = std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim_start_matches(&format!("{TOP}/")).to_string())
+        .collect();
+    list.sort();
+    list
+}
+
+/// AXI: no combinational path from an input to an output of the AXI4-Lite slave (its
+/// readys are registers). The stream side is a pass-through, not a register slice:
+/// `s_axis_tready` follows `m_axis_tready` and `s_axis_tvalid` in the same cycle, as
+/// docs/axis.md says. The slave of before (readys from the valids) must be caught.
+#[test]
+fn axil_slave_has_no_combinational_path() {
+    if Command::new("yosys").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: `yosys -V` does not run; install yosys");
+        return;
+    }
+    let dir = work().join("paths");
+    std::fs::create_dir_all(&dir).unwrap();
+    let v = dir.join("pft_axis.v");
+    std::fs::write(&v, default_width(None)).unwrap();
+    let axil = combinational_ports(&v, "i:s_axil_*", "o:s_axil_*", &dir.join("axil.txt"));
+    assert!(
+        axil.is_empty(),
+        "AXI4-Lite ports on a combinational path: {axil:?}"
+    );
+    let stream = combinational_ports(
+        &v,
+        "i:s_axis_* i:m_axis_* %u",
+        "o:s_axis_* o:m_axis_* %u",
+        &dir.join("axis.txt"),
+    );
+    assert_eq!(stream, ["m_axis_tready", "s_axis_tready", "s_axis_tvalid"]);
+    // The check sees a path: arready from arvalid in the same cycle.
+    let m = verilator::mutant(
+        &v,
+        "arready = ar_grant$q & ~reset;",
+        "arready = ar_grant$q & ~reset | arvalid;",
+        &dir.join("mutant.v"),
+    )
+    .unwrap();
+    let axil = combinational_ports(&m, "i:s_axil_*", "o:s_axil_*", &dir.join("mutant.txt"));
+    assert_eq!(axil, ["s_axil_arready", "s_axil_arvalid"]);
+}

@@ -4,11 +4,14 @@
 use crate::regs::{addr, axil};
 use rust_hdl::prelude::*;
 
-/// AXI4-Lite slave, 32-bit data, 8-bit byte addresses (`regs::axil`). One request a cycle
-/// reaches the CSR port: a write when AW and W are both valid and no write response waits, a
-/// read when AR is valid and no read response waits; when both want the port, they take
-/// turns (`prefer_read`). Each accepted request gives exactly one response, held until its
-/// ready.
+/// AXI4-Lite slave, 32-bit data, 8-bit byte addresses (`regs::axil`). Every output is a
+/// register (AXI: no combinational path from an input to an output; `reset` aside): a
+/// request is granted in the cycle after it is seen, by raising its ready for one cycle,
+/// and reaches the CSR port in that cycle. A write is granted when AW and W are both
+/// valid and no write response waits, a read when AR is valid and no read response waits,
+/// neither while a grant is out; when both want the port, they take turns
+/// (`prefer_read`). So at most one request every two cycles. Each accepted request gives
+/// exactly one response, from the cycle after it, held until its ready.
 ///
 /// ```text
 ///  byte 0x00 RB_TYPE, 0x04 RB_VERSION, 0x08 RB_NEXT_PTR   read-only, writes ignored, OKAY
@@ -29,7 +32,8 @@ use rust_hdl::prelude::*;
 pub struct AxilSlave {
     /// Clock.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: drops waiting responses, accepts nothing in that cycle.
+    /// Synchronous reset: drops waiting responses and grants, accepts nothing in that cycle
+    /// (the readys are low in it).
     pub reset: Signal<In, Bit>,
     pub awaddr: Signal<In, Bits<8>>,
     pub awvalid: Signal<In, Bit>,
@@ -56,6 +60,8 @@ pub struct AxilSlave {
     pub keep_old: Signal<Out, Bit>,
     pub read_go: Signal<Out, Bit>,
     pub rsel: Signal<Out, Bits<3>>,
+    aw_grant: DFF<Bit>,
+    ar_grant: DFF<Bit>,
     b_valid: DFF<Bit>,
     b_resp: DFF<Bits<2>>,
     r_valid: DFF<Bit>,
@@ -102,6 +108,8 @@ impl AxilSlave {
             keep_old: Default::default(),
             read_go: Default::default(),
             rsel: Default::default(),
+            aw_grant: Default::default(),
+            ar_grant: Default::default(),
             b_valid: Default::default(),
             b_resp: Default::default(),
             r_valid: Default::default(),
@@ -140,16 +148,39 @@ const _: () = assert!(addr::SEED == 0xA && addr::STATUS == 0xB);
 impl Logic for AxilSlave {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, b_valid, b_resp, r_valid, r_resp, prefer_read);
-        self.w_want.next =
-            self.awvalid.val() & self.wvalid.val() & !self.b_valid.q.val() & !self.reset.val();
-        self.r_want.next = self.arvalid.val() & !self.r_valid.q.val() & !self.reset.val();
-        self.write_go.next = self.w_want.val() & (!self.r_want.val() | !self.prefer_read.q.val());
-        self.go_read.next = self.r_want.val() & !self.write_go.val();
+        dff_setup!(
+            self,
+            clock,
+            aw_grant,
+            ar_grant,
+            b_valid,
+            b_resp,
+            r_valid,
+            r_resp,
+            prefer_read
+        );
+        // The handshakes of this cycle: a grant made last cycle meets its valids (AXI: a
+        // valid stays up until its handshake).
+        self.write_go.next =
+            self.aw_grant.q.val() & self.awvalid.val() & self.wvalid.val() & !self.reset.val();
+        self.go_read.next = self.ar_grant.q.val() & self.arvalid.val() & !self.reset.val();
         self.read_go.next = self.go_read.val();
-        self.awready.next = self.write_go.val();
-        self.wready.next = self.write_go.val();
-        self.arready.next = self.go_read.val();
+        self.awready.next = self.aw_grant.q.val() & !self.reset.val();
+        self.wready.next = self.aw_grant.q.val() & !self.reset.val();
+        self.arready.next = self.ar_grant.q.val() & !self.reset.val();
+        // The grants for the next cycle, from this cycle's requests.
+        self.w_want.next = self.awvalid.val()
+            & self.wvalid.val()
+            & !self.b_valid.q.val()
+            & !self.aw_grant.q.val()
+            & !self.ar_grant.q.val();
+        self.r_want.next = self.arvalid.val()
+            & !self.r_valid.q.val()
+            & !self.aw_grant.q.val()
+            & !self.ar_grant.q.val();
+        self.aw_grant.d.next = self.w_want.val() & (!self.r_want.val() | !self.prefer_read.q.val());
+        self.ar_grant.d.next = self.r_want.val()
+            & !(self.w_want.val() & (!self.r_want.val() | !self.prefer_read.q.val()));
         self.aw_word.next = self.awaddr.val().get_bits::<4>(2);
         self.ar_word.next = self.araddr.val().get_bits::<4>(2);
         self.ar_low.next = self.araddr.val().get_bits::<6>(2);
@@ -228,6 +259,8 @@ impl Logic for AxilSlave {
         self.rvalid.next = self.r_valid.q.val();
         self.rresp.next = self.r_resp.q.val();
         if self.reset.val() {
+            self.aw_grant.d.next = false;
+            self.ar_grant.d.next = false;
             self.b_valid.d.next = false;
             self.r_valid.d.next = false;
             self.prefer_read.d.next = false;

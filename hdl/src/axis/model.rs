@@ -77,6 +77,9 @@ pub struct AxisModel {
     pub rresp: u8,
     pub rdata: u32,
     pub prefer_read: bool,
+    /// A write (a read) was granted last cycle: its ready is high in this one.
+    pub aw_grant: bool,
+    pub ar_grant: bool,
     /// The header's next-block pointer.
     pub next_ptr: u32,
 }
@@ -127,11 +130,15 @@ impl AxisModel {
 
     /// One clock cycle.
     pub fn step(&mut self, i: &Inputs) -> Outputs {
-        // ---- the AXI4-Lite side: who gets the CSR port ----
-        let w_want = i.awvalid && i.wvalid && !self.bvalid && !i.rst;
-        let r_want = i.arvalid && !self.rvalid && !i.rst;
-        let write_go = w_want && (!r_want || !self.prefer_read);
-        let read_go = r_want && !write_go;
+        // ---- the AXI4-Lite side: last cycle's grant is this cycle's handshake ----
+        let write_go = self.aw_grant && i.awvalid && i.wvalid && !i.rst;
+        let read_go = self.ar_grant && i.arvalid && !i.rst;
+        // who is granted the CSR port for the next cycle
+        let idle = !self.aw_grant && !self.ar_grant;
+        let w_want = i.awvalid && i.wvalid && !self.bvalid && idle;
+        let r_want = i.arvalid && !self.rvalid && idle;
+        let aw_grant = w_want && (!r_want || !self.prefer_read);
+        let ar_grant = r_want && !aw_grant;
         let (aw, ar) = (self.target(i.awaddr), self.target(i.araddr));
         let csr_addr = if read_go {
             (i.araddr >> 2) & 0xF
@@ -173,11 +180,11 @@ impl AxisModel {
             m_tvalid: self.valid,
             m_tlast: self.last,
             m_tuser: self.user,
-            awready: write_go,
-            wready: write_go,
+            awready: self.aw_grant && !i.rst,
+            wready: self.aw_grant && !i.rst,
             bresp: self.bresp,
             bvalid: self.bvalid,
-            arready: read_go,
+            arready: self.ar_grant && !i.rst,
             rdata: self.rdata,
             rresp: self.rresp,
             rvalid: self.rvalid,
@@ -222,7 +229,10 @@ impl AxisModel {
         } else if read_go {
             self.prefer_read = false;
         }
+        (self.aw_grant, self.ar_grant) = (aw_grant, ar_grant);
         if i.rst {
+            self.aw_grant = false;
+            self.ar_grant = false;
             self.valid = false;
             self.in_packet = false;
             self.bvalid = false;

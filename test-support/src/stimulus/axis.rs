@@ -258,10 +258,12 @@ impl Scoreboard {
                     "cycle {t}: m_axis changed while stalled"
                 );
             }
-            if !i.rst && po.bvalid && !pi.bready {
+            // (a reset drops a waiting response at its clock edge)
+            if !pi.rst && !i.rst && po.bvalid && !pi.bready {
                 assert!(o.bvalid && o.bresp == po.bresp, "cycle {t}: B dropped");
             }
-            if !i.rst && po.rvalid && !pi.rready {
+            // (a reset drops a waiting response at its clock edge)
+            if !pi.rst && !i.rst && po.rvalid && !pi.rready {
                 assert!(
                     o.rvalid && o.rdata == po.rdata && o.rresp == po.rresp,
                     "cycle {t}: R dropped"
