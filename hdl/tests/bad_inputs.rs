@@ -66,6 +66,7 @@ fn tool_cases() -> Vec<Case> {
         case("HX-22", v, &["loop/x.v"]).symlink("loop", "loop"),
         case("HX-23", v, &["/proc/self/fd/987654"]),
         case("HX-24", v, &["/dev/pft-hx24.v"]),
+        case("HX-25", v, &["--data-width", "128", "x.v"]).also(&["--user-width", "8", "x.v"]),
         case("HX-17", v, &["--family", "pft", "--out-dir", ""]).left(|d| {
             assert!(
                 !d.join("pft_injector.v").exists(),

@@ -132,8 +132,16 @@ fn by_alias(given: &BTreeMap<String, String>) -> Result<(&'static Design, Option
         .filter(|d| !d.alias.is_empty())
         .map(|d| d.alias)
         .collect();
+    // the widths are pft_axis's, --flows a family's with flows: say which design they need
+    let hint = if given.contains_key("--data-width") || given.contains_key("--user-width") {
+        "; --data-width and --user-width go with `--design pft_axis`"
+    } else if given.contains_key("--flows") {
+        "; --flows goes with `--design NAME` of a design with sizes (below)"
+    } else {
+        ""
+    };
     Err(format!(
-        "`{}` selects no design: the older flags are `{}`",
+        "`{}` selects no design: the older flags are `{}`{hint}",
         flags.join(" "),
         known.join("`, `")
     ))
