@@ -200,6 +200,105 @@ pub fn build_iverilog_top(verilog: &Path, top: &str, dir: &Path) -> Result<PathB
     Ok(vvp)
 }
 
+/// The width of port `port` of module `top` in `verilog` (its `input`/`output` line).
+fn port_width(verilog: &str, top: &str, port: &str) -> Result<u32> {
+    let start = verilog
+        .find(&format!("module {top}("))
+        .with_context(|| format!("no module {top}"))?;
+    let body = &verilog[start..];
+    let body = &body[..body.find("endmodule").unwrap_or(body.len())];
+    for line in body.lines() {
+        let t = line.trim().trim_end_matches(';');
+        let words: Vec<&str> = t.split_whitespace().collect();
+        if !matches!(words.first(), Some(&"input") | Some(&"output")) || words.last() != Some(&port)
+        {
+            continue;
+        }
+        return Ok(match words.iter().find(|w| w.starts_with('[')) {
+            Some(r) => {
+                let hi: u32 = r[1..r.find(':').context("a range")?].parse()?;
+                hi + 1
+            }
+            None => 1,
+        });
+    }
+    bail!("module {top} has no port {port}")
+}
+
+/// Compile `verilog` (top `top`, a top of the design registry `pft_hdl::DESIGNS`) with an
+/// iverilog replay bench written from the registry's ports (widths from the Verilog), into
+/// `dir`; return the vvp file. The bench reads the same vectors as `replay_design.cpp`
+/// (inputs change with the falling edge, outputs are compared before the rising edge) and
+/// prints the same summary line. Ports of at most 64 bits.
+pub fn build_iverilog_replay(verilog: &Path, top: &str, dir: &Path) -> Result<PathBuf> {
+    let Some((d, _)) = pft_hdl::design::find(pft_hdl::DESIGNS, top) else {
+        bail!("{top}: not a top of the design registry");
+    };
+    let text = std::fs::read_to_string(verilog)?;
+    let width = |p: &str| port_width(&text, top, p);
+    let (ins, outs) = (d.io.inputs, d.io.outputs);
+    let mut tb = format!(
+        "// iverilog replay of {top} (tb/src/verilator.rs, build_iverilog_replay)\n\
+         `timescale 1ns/1ps\nmodule replay_tb;\n    reg {} = 0;\n",
+        d.io.clock
+    );
+    for p in ins {
+        tb += &format!("    reg [{}:0] {p} = 0;\n", width(p)? - 1);
+    }
+    for p in outs {
+        tb += &format!("    wire [{}:0] {p};\n", width(p)? - 1);
+    }
+    let conns: Vec<String> = std::iter::once(d.io.clock)
+        .chain(ins.iter().copied())
+        .chain(outs.iter().copied())
+        .map(|p| format!(".{p}({p})"))
+        .collect();
+    tb += &format!("    {top} dut({});\n", conns.join(", "));
+    let n = ins.len() + outs.len();
+    tb += &format!(
+        "    reg [63:0] v [0:{}];\n    integer fd, k, c, cycles, bad, ok;\n    reg [8*256-1:0] path;\n",
+        n - 1
+    );
+    tb += "    initial begin\n        if (!$value$plusargs(\"vectors=%s\", path)) $finish_and_return(2);\n\
+           fd = $fopen(path, \"r\");\n        if (fd == 0) $finish_and_return(2);\n\
+           cycles = 0; bad = 0;\n        // (the clock starts low and rises only after a line's compare: an initial\n\
+           // high clock is a rising edge at time 0 in Icarus, before the logic settles)\n\
+           #1;\n        while (!$feof(fd)) begin\n\
+           c = $fgetc(fd);\n            if (c == 35 || c == 10) begin\n\
+           while (c != 10 && c != -1) c = $fgetc(fd);\n            end else if (c != -1) begin\n\
+           k = $ungetc(c, fd);\n                ok = 1;\n\
+           for (k = 0; k < ";
+    tb += &format!("{n}; k = k + 1) if ($fscanf(fd, \"%h\", v[k]) != 1) ok = 0;\n");
+    tb += "                if (ok) begin\n                    clock = 0;\n";
+    for (i, p) in ins.iter().enumerate() {
+        tb += &format!("                    {p} = v[{i}];\n");
+    }
+    tb += "                    #5;\n                    if (0";
+    for (i, p) in outs.iter().enumerate() {
+        tb += &format!(
+            " || {{{{(64-{}){{1'b0}}}}, {p}}} !== v[{}]",
+            width(p)?,
+            ins.len() + i
+        );
+    }
+    tb += ") begin\n                        if (bad < 10) $display(\"cycle %0d: mismatch\", cycles);\n\
+                           bad = bad + 1;\n                    end\n\
+                       clock = 1;\n                    #5;\n                    cycles = cycles + 1;\n\
+                   end\n            end\n        end\n\
+           $display(\"cycles %0d mismatches %0d\", cycles, bad);\n\
+           $finish_and_return(bad != 0);\n    end\nendmodule\n";
+    std::fs::create_dir_all(dir)?;
+    let bench = dir.join("replay_tb.v");
+    std::fs::write(&bench, tb)?;
+    let vvp = dir.join("replay.vvp");
+    run(Command::new("iverilog")
+        .args(["-g2005", "-s", "replay_tb", "-o"])
+        .arg(&vvp)
+        .arg(&bench)
+        .arg(verilog))?;
+    Ok(vvp)
+}
+
 /// Run the iverilog replay on a vector file.
 pub fn replay_iverilog(vvp: &Path, vectors: &Path) -> Result<(Replay, String)> {
     iverilog_run(vvp, vectors, false)

@@ -257,3 +257,52 @@ fn verilator_catches_broken_verilog() {
         );
     }
 }
+
+/// iverilog, the second simulator, on the first IVERILOG_CYCLES vectors of both blocks
+/// (the same vectors as Verilator's): every output every cycle. rust-hdl's Verilog once
+/// looped iverilog's event scheduler without end here (a CNP and a start in one cycle: a
+/// value written twice in one evaluation fed back between two blocks; not a logic loop,
+/// Verilator ran it).
+#[test]
+fn iverilog_matches_model() {
+    const IVERILOG_CYCLES: u64 = 20_000;
+    if Command::new("iverilog").arg("-V").output().is_err() {
+        eprintln!("SKIPPED iverilog_matches_model: `iverilog -V` does not run; install iverilog");
+        return;
+    }
+    for (name, p, n, seed) in [
+        ("iverilog1", quick(), 1usize, 0xDC9C_1001u64),
+        ("iverilog4", steep(), 4, 0xDC9C_1004),
+    ] {
+        let dir = work().join(name);
+        let (v, top) = if n == 1 {
+            (dcqcn_verilog(&p, TOP_DCQCN), TOP_DCQCN.to_string())
+        } else {
+            (dcqcn_flows_verilog(&p, n), dcqcn_flows_top(n))
+        };
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join(format!("{top}.v"));
+        std::fs::write(&f, v).unwrap();
+        let vec = dir.join("vectors.txt");
+        let cov = vectors(
+            &p,
+            n,
+            if n == 1 { 64 } else { 127 },
+            seed,
+            IVERILOG_CYCLES,
+            &vec,
+        );
+        assert!(
+            cov.cnp_and_start > 0,
+            "{name}: no CNP and start in one cycle"
+        );
+        let vvp = verilator::build_iverilog_replay(&f, &top, &dir.join("obj")).unwrap();
+        let (r, log) = verilator::replay_iverilog(&vvp, &vec).unwrap();
+        eprintln!("{name}: iverilog {r:?}");
+        assert_eq!(r.cycles, IVERILOG_CYCLES, "{log}");
+        assert_eq!(
+            r.mismatches, 0,
+            "iverilog: the Verilog differs from the model:\n{log}"
+        );
+    }
+}

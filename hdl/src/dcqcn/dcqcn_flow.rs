@@ -143,9 +143,10 @@ impl Logic for DcqcnFlow {
         // The start's debt: max(flits * LINE - rc, 0), rc at the cycle's start.
         self.cost.next = bit_cast::<DB, LB>(self.flits.val()) << 15;
         self.rate.next = bit_cast::<DB, 16>(self.slot.rc.val());
-        self.load.next = 0.into();
         if self.cost.val() > self.rate.val() {
             self.load.next = self.cost.val() - self.rate.val();
+        } else {
+            self.load.next = 0.into();
         }
         self.slot.reset.next = self.reset.val();
         self.slot.cnp.next = self.go.val() & self.cnp.val();

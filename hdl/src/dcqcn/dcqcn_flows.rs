@@ -189,9 +189,10 @@ impl<const N: usize, const A: usize> Logic for DcqcnFlows<N, A> {
         self.byte_increase.lim.next = true;
         self.cost.next = bit_cast::<DB, LB>(self.flits.val()) << 15;
         self.rate.next = bit_cast::<DB, 16>(self.s_rc.val());
-        self.load.next = 0.into();
         if self.cost.val() > self.rate.val() {
             self.load.next = self.cost.val() - self.rate.val();
+        } else {
+            self.load.next = 0.into();
         }
         self.elig.next = 0.into();
         self.lim.next = 0.into();

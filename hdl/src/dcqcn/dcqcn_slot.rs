@@ -211,9 +211,11 @@ impl Logic for DcqcnSlot {
         self.rate_timer.value.next = self.rate_value.val();
         self.rate_timer.now.next = self.now.val();
         self.tev.next = self.rate_timer.fire.val() & !self.cnp.val();
-        self.t2l.next = self.rates.t1.val();
+        // (written once per evaluation, as `Rates`'s outputs: it leaves as `t2`)
         if self.tev.val() & (self.rates.t1.val() != 255) {
             self.t2l.next = self.rates.t1.val() + 1;
+        } else {
+            self.t2l.next = self.rates.t1.val();
         }
         self.increase.en.next = self.tev.val();
         self.increase.lim.next = self.rates.lim1.val();

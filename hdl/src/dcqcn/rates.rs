@@ -116,12 +116,9 @@ impl Logic for Rates {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, rc_q, rt_q, t_q, bc_q, bytes_q, lim_q);
-        self.rt1.next = self.rt_q.q.val();
-        self.rc1.next = self.rc_q.q.val();
-        self.t1.next = self.t_q.q.val();
-        self.bc1.next = self.bc_q.q.val();
-        self.bytes1.next = self.bytes_q.q.val();
-        self.lim1.next = self.lim_q.q.val();
+        // Each output is written once per evaluation (an `else`, not a default then an
+        // override): a glitch here fed back through the slot's inputs and looped iverilog's
+        // event scheduler without end (it is not a logic loop: Verilator ran it).
         if self.cnp.val() {
             self.rt1.next = self.rc_q.q.val();
             self.rc1.next = self.rc_cut.val();
@@ -129,6 +126,13 @@ impl Logic for Rates {
             self.bc1.next = 0.into();
             self.bytes1.next = 0.into();
             self.lim1.next = true;
+        } else {
+            self.rt1.next = self.rt_q.q.val();
+            self.rc1.next = self.rc_q.q.val();
+            self.t1.next = self.t_q.q.val();
+            self.bc1.next = self.bc_q.q.val();
+            self.bytes1.next = self.bytes_q.q.val();
+            self.lim1.next = self.lim_q.q.val();
         }
         self.rt_q.d.next = self.rt_in.val();
         self.rc_q.d.next = self.rc_in.val();

@@ -161,6 +161,9 @@ pub struct Coverage {
     pub waiting: u64,
     /// Alpha below a quarter somewhere (the decay ran long).
     pub low_alpha: u64,
+    /// Cycles with a CNP and a start for the same flow (the case that once looped
+    /// iverilog on the Verilog).
+    pub cnp_and_start: u64,
 }
 
 impl Coverage {
@@ -181,6 +184,8 @@ impl Coverage {
             return;
         }
         let p = &before.p;
+        self.cnp_and_start +=
+            matches!((ev.cnp, ev.start), (Some(c), Some((s, _))) if c == s) as u64;
         for (i, (b, a)) in before.flows.iter().zip(&after.flows).enumerate() {
             self.decays += (a.alpha_at != b.alpha_at && ev.cnp != Some(i)) as u64;
             self.low_alpha += (a.alpha < ONE / 4) as u64;
