@@ -299,6 +299,41 @@ pub fn build_iverilog_replay(verilog: &Path, top: &str, dir: &Path) -> Result<Pa
     Ok(vvp)
 }
 
+/// iverilog, the second simulator, on the first `cycles` vectors of `vectors` (a registry
+/// top's, as for `build_replay`): builds `build_iverilog_replay`'s bench in `dir` and
+/// replays. `None` (saying so on stderr) when `iverilog` does not run.
+pub fn iverilog_prefix(
+    verilog: &Path,
+    top: &str,
+    vectors: &Path,
+    cycles: usize,
+    dir: &Path,
+) -> Result<Option<Replay>> {
+    if Command::new("iverilog").arg("-V").output().is_err() {
+        eprintln!("SKIPPED the iverilog replay of {top}: `iverilog -V` does not run");
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(vectors)?;
+    let mut kept = 0;
+    let prefix: String = text
+        .lines()
+        .take_while(|l| {
+            kept += (!l.starts_with('#') && !l.trim().is_empty()) as usize;
+            kept <= cycles
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::create_dir_all(dir)?;
+    let short = dir.join("vectors.txt");
+    std::fs::write(&short, prefix)?;
+    let vvp = build_iverilog_replay(verilog, top, dir)?;
+    let (r, log) = replay_iverilog(&vvp, &short)?;
+    if r.mismatches != 0 {
+        eprintln!("{log}");
+    }
+    Ok(Some(r))
+}
+
 /// Run the iverilog replay on a vector file.
 pub fn replay_iverilog(vvp: &Path, vectors: &Path) -> Result<(Replay, String)> {
     iverilog_run(vvp, vectors, false)

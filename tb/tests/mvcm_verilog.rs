@@ -167,6 +167,17 @@ fn one_flow_matches_model(name: &str, p: Params, seed: u64) {
         r.mismatches, 0,
         "the Verilog differs from the model:\n{log}"
     );
+    // the second simulator on the first 20,000 of the same vectors
+    if let Some(r) =
+        verilator::iverilog_prefix(&v, TOP_MVCM, &vec, 20_000, &dir.join("iverilog")).unwrap()
+    {
+        eprintln!("  iverilog {r:?}");
+        assert_eq!(
+            (r.cycles, r.mismatches),
+            (20_000, 0),
+            "iverilog differs from the model"
+        );
+    }
 }
 
 #[test]
@@ -202,6 +213,17 @@ fn verilator_matches_model_four_flows() {
         r.mismatches, 0,
         "the Verilog differs from the model:\n{log}"
     );
+    // the second simulator on the first 20,000 of the same vectors
+    if let Some(r) =
+        verilator::iverilog_prefix(&v, &top, &vec, 20_000, &dir.join("iverilog")).unwrap()
+    {
+        eprintln!("  iverilog {r:?}");
+        assert_eq!(
+            (r.cycles, r.mismatches),
+            (20_000, 0),
+            "iverilog differs from the model"
+        );
+    }
 }
 
 #[test]

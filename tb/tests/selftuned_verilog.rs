@@ -114,7 +114,8 @@ fn verilator_matches_model(name: &str, p: Params, seed: u64) {
         return;
     }
     let dir = work().join(name);
-    let exe = replay_exe(name, &export(&p, &dir));
+    let v = export(&p, &dir);
+    let exe = replay_exe(name, &v);
     let vec = dir.join("vectors.txt");
     let cov = vectors(&p, seed, CYCLES, &vec);
     cov.check_the_rules_ran(&p, CYCLES);
@@ -126,6 +127,17 @@ fn verilator_matches_model(name: &str, p: Params, seed: u64) {
         r.mismatches, 0,
         "the Verilog differs from the model:\n{log}"
     );
+    // the second simulator on the first 20,000 of the same vectors
+    if let Some(r) =
+        verilator::iverilog_prefix(&v, TOP_SELFTUNED, &vec, 20_000, &dir.join("iverilog")).unwrap()
+    {
+        eprintln!("  iverilog {r:?}");
+        assert_eq!(
+            (r.cycles, r.mismatches),
+            (20_000, 0),
+            "iverilog differs from the model"
+        );
+    }
 }
 
 #[test]
