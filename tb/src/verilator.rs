@@ -334,6 +334,25 @@ pub fn iverilog_prefix(
     Ok(Some(r))
 }
 
+/// `iverilog_prefix` in a test: panics unless all `cycles` cycles match (skips, saying
+/// so, without iverilog).
+pub fn assert_iverilog_prefix(
+    verilog: &Path,
+    top: &str,
+    vectors: &Path,
+    cycles: usize,
+    dir: &Path,
+) {
+    if let Some(r) = iverilog_prefix(verilog, top, vectors, cycles, dir).unwrap() {
+        eprintln!("  iverilog {r:?}");
+        assert_eq!(
+            (r.cycles, r.mismatches),
+            (cycles as u64, 0),
+            "{top} under iverilog differs from the model"
+        );
+    }
+}
+
 /// Run the iverilog replay on a vector file.
 pub fn replay_iverilog(vvp: &Path, vectors: &Path) -> Result<(Replay, String)> {
     iverilog_run(vvp, vectors, false)

@@ -128,16 +128,7 @@ fn verilator_matches_model(name: &str, p: Params, seed: u64) {
         "the Verilog differs from the model:\n{log}"
     );
     // the second simulator on the first 20,000 of the same vectors
-    if let Some(r) =
-        verilator::iverilog_prefix(&v, TOP_SELFTUNED, &vec, 20_000, &dir.join("iverilog")).unwrap()
-    {
-        eprintln!("  iverilog {r:?}");
-        assert_eq!(
-            (r.cycles, r.mismatches),
-            (20_000, 0),
-            "iverilog differs from the model"
-        );
-    }
+    verilator::assert_iverilog_prefix(&v, TOP_SELFTUNED, &vec, 20_000, &dir.join("iverilog"));
 }
 
 #[test]
