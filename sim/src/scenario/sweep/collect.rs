@@ -342,3 +342,37 @@ pub fn csv_text(plan: &Plan, rows: &[Row]) -> anyhow::Result<String> {
     let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
     String::from_utf8(bytes).context("the CSV is UTF-8")
 }
+
+#[cfg(test)]
+mod tests {
+    /// sweep.csv's victim means are the runs' own numbers to the last digit: serde_json
+    /// parses f64s exactly only with `float_roundtrip` (without it these two read 1-2 ulp
+    /// off, and sweep.csv differed from summary.json and compare.csv).
+    #[test]
+    fn a_summary_is_read_to_the_last_digit() {
+        let dir = std::env::temp_dir().join(format!("pftsim-brief-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("summary.json");
+        let (lat, bw) = ("352.0000000000001", "9.129197374423223");
+        std::fs::write(
+            &f,
+            format!(
+                r#"{{"victims": {{"latency_mean": {lat}, "bandwidth_mean": {bw}}},
+                   "pft_stats": {{"frac_congested": 9.886862069560543, "frac_throttled": 0}},
+                   "finished": true, "cycles_run": 1000}}"#
+            ),
+        )
+        .unwrap();
+        let b = super::read_brief(&f).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            b.lat.unwrap().to_bits(),
+            lat.parse::<f64>().unwrap().to_bits()
+        );
+        assert_eq!(
+            b.bw.unwrap().to_bits(),
+            bw.parse::<f64>().unwrap().to_bits()
+        );
+        assert_eq!(b.cong.to_bits(), 9.886862069560543f64.to_bits());
+    }
+}
