@@ -266,10 +266,6 @@ fn verilator_catches_broken_verilog() {
 #[test]
 fn iverilog_matches_model() {
     const IVERILOG_CYCLES: u64 = 20_000;
-    if Command::new("iverilog").arg("-V").output().is_err() {
-        eprintln!("SKIPPED iverilog_matches_model: `iverilog -V` does not run; install iverilog");
-        return;
-    }
     for (name, p, n, seed) in [
         ("iverilog1", quick(), 1usize, 0xDC9C_1001u64),
         ("iverilog4", steep(), 4, 0xDC9C_1004),
@@ -296,13 +292,8 @@ fn iverilog_matches_model() {
             cov.cnp_and_start > 0,
             "{name}: no CNP and start in one cycle"
         );
-        let vvp = verilator::build_iverilog_replay(&f, &top, &dir.join("obj")).unwrap();
-        let (r, log) = verilator::replay_iverilog(&vvp, &vec).unwrap();
-        eprintln!("{name}: iverilog {r:?}");
-        assert_eq!(r.cycles, IVERILOG_CYCLES, "{log}");
-        assert_eq!(
-            r.mismatches, 0,
-            "iverilog: the Verilog differs from the model:\n{log}"
-        );
+        // (every vector: the file holds IVERILOG_CYCLES)
+        let all = IVERILOG_CYCLES as usize;
+        verilator::assert_iverilog_prefix(&f, &top, &vec, all, &dir.join("obj"));
     }
 }

@@ -304,11 +304,9 @@ impl FaultSpec {
                 }
                 no_nics(nics, &mut errs);
                 // (reg_rewrite dedups its list; a rate set twice is more likely a typo)
-                for (i, n) in nics.as_deref().unwrap_or(&[]).iter().enumerate() {
-                    if let Some(j) = nics.as_deref().unwrap_or(&[])[..i]
-                        .iter()
-                        .position(|m| m == n)
-                    {
+                let list = nics.as_deref().unwrap_or(&[]);
+                for (i, n) in list.iter().enumerate() {
+                    if let Some(j) = list[..i].iter().position(|m| m == n) {
                         errs.push(bad(
                             &format!("{field}.nics[{i}]"),
                             n,
