@@ -558,6 +558,15 @@ pub fn stdout_is_open() -> io::Result<()> {
     Ok(())
 }
 
+/// Writes `text` to stdout and flushes it; a closed stdout (`>&-`) fails like a full one.
+pub fn write_stdout(text: &str) -> io::Result<()> {
+    use io::Write;
+    let mut out = io::stdout().lock();
+    stdout_is_open()
+        .and_then(|_| out.write_all(text.as_bytes()))
+        .and_then(|_| out.flush())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,6 +45,19 @@ fn tool_cases() -> Vec<Case> {
             "ibcc_flow",
         ]),
         case("HX-10", v, &["-"]).stdout_closed(),
+        // help and version are outputs too: a failed write is said, status 1
+        case("HX-26", v, &["--help"])
+            .also(&["--version"])
+            .stdout_full(),
+        case("HX-28", r, &["--help"])
+            .also(&["--version"])
+            .stdout_full(),
+        case("HX-27", v, &["--help"])
+            .also(&["--version"])
+            .stdout_closed(),
+        case("HX-29", r, &["--help"])
+            .also(&["--version"])
+            .stdout_closed(),
         // every output of a family is checked before the first is written
         case("HX-14", v, &["--family", "pft", "--out-dir", "fam"])
             .dir("fam/pft_injector_pipelined.v")

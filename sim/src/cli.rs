@@ -4,14 +4,10 @@
 use clap::error::ErrorKind;
 use clap::Parser;
 use std::ffi::OsString;
-use std::io::Write;
 
 /// Writes `text` to stdout, a closed stdout (`>&-`) an error like a full one.
 pub fn write_stdout(text: &str) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    pft_hdl::outfile::stdout_is_open()
-        .and_then(|_| out.write_all(text.as_bytes()))
-        .and_then(|_| out.flush())
+    pft_hdl::outfile::write_stdout(text)
 }
 
 /// Why no output file may be created in directory `dir` (it is in `/dev`, `/proc` or

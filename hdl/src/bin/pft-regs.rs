@@ -10,8 +10,6 @@
 
 #![no_main]
 
-use std::io::Write;
-
 // a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
 pft_hdl::standard_fds_guard!();
 
@@ -46,15 +44,12 @@ fn run() -> Result<(), i32> {
         })
         .collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        return match writeln!(std::io::stdout(), "{USAGE}") {
-            Ok(()) => Ok(()),
-            Err(_) => Err(1),
-        };
+        return to_stdout(&format!("{USAGE}\n"), "the usage");
     }
     if args.iter().any(|a| a == "-V" || a == "--version") {
         // as the clap tools print theirs
         let v = concat!("pft-regs ", env!("CARGO_PKG_VERSION"));
-        return writeln!(std::io::stdout(), "{v}").map_err(|_| 1);
+        return to_stdout(&format!("{v}\n"), "the version");
     }
     let format = match args.as_slice() {
         [] => "md",
@@ -83,16 +78,14 @@ fn run() -> Result<(), i32> {
         );
         return Err(2);
     };
-    let mut out = std::io::stdout().lock();
     // A closed stdout (`pft-regs >&-`) is an error: Rust would drop the text silently.
-    match pft_hdl::outfile::stdout_is_open()
-        .and_then(|_| out.write_all(text.as_bytes()))
-        .and_then(|_| out.flush())
-    {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            pft_hdl::eprintln_safe!("error: cannot write the register map to stdout: {e}");
-            Err(1)
-        }
-    }
+    to_stdout(&text, "the register map")
+}
+
+/// Write `text` (`what`, for the message) to stdout; exit status 1 if it cannot.
+fn to_stdout(text: &str, what: &str) -> Result<(), i32> {
+    pft_hdl::outfile::write_stdout(text).map_err(|e| {
+        pft_hdl::eprintln_safe!("error: cannot write {what} to stdout: {e}");
+        1
+    })
 }

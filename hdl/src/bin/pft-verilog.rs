@@ -164,16 +164,10 @@ pub extern "C" fn main(
 
 /// Write `text` to stdout; exit status 1 if it cannot.
 fn to_stdout(text: &str, what: &str) -> Result<(), i32> {
-    match pft_hdl::outfile::stdout_is_open().and_then(|_| {
-        let mut o = std::io::stdout().lock();
-        o.write_all(text.as_bytes()).and_then(|_| o.flush())
-    }) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            pft_hdl::eprintln_safe!("error: cannot write {what} to stdout: {e}");
-            Err(1)
-        }
-    }
+    pft_hdl::outfile::write_stdout(text).map_err(|e| {
+        pft_hdl::eprintln_safe!("error: cannot write {what} to stdout: {e}");
+        1
+    })
 }
 
 /// Write `text` to `out` (checked first, then written atomically) and say so.
@@ -222,15 +216,12 @@ fn run() -> Result<(), i32> {
     while let Some(a) = it.next() {
         let s = a.to_string_lossy();
         if !dashdash && (s == "-h" || s == "--help") {
-            return match writeln!(std::io::stdout(), "{}", usage()) {
-                Ok(()) => Ok(()),
-                Err(_) => Err(1),
-            };
+            return to_stdout(&format!("{}\n", usage()), "the usage");
         }
         if !dashdash && (s == "-V" || s == "--version") {
             // as the clap tools print theirs
             let v = concat!("pft-verilog ", env!("CARGO_PKG_VERSION"));
-            return writeln!(std::io::stdout(), "{v}").map_err(|_| 1);
+            return to_stdout(&format!("{v}\n"), "the version");
         }
         if !dashdash && s == "--" {
             dashdash = true;
