@@ -156,6 +156,11 @@ fn scenario_cases() -> Vec<Case> {
             "SC-20",
             with("mtu_bytes = 1024", "mtu_bytes = 1024\neject_rate = 0.0"),
         ),
+        // below the accumulator's 1/65536: this ran at 1/65536 unsaid
+        sc(
+            "SC-156",
+            with("mtu_bytes = 1024", "mtu_bytes = 1024\neject_rate = 0.00001"),
+        ),
         sc(
             "SC-21",
             with(

@@ -30,6 +30,6 @@ pub const GRID_M_18_22: &str = "[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n";
 pub fn deadlocking(s: &str) -> String {
     s.replace(
         "mtu_bytes = 1024",
-        "mtu_bytes = 1024\neject_rate = 0.00001\ndeadlock_cycles = 20",
+        "mtu_bytes = 1024\neject_rate = 0.0000153\ndeadlock_cycles = 20",
     )
 }

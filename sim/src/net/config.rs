@@ -592,11 +592,12 @@ impl NetConfig {
             }
         }
         self.watchdog_errors(&mut errs);
-        if !(self.eject_rate > 0.0 && self.eject_rate <= 1.0) {
+        // (the accumulator keeps 16 fractional bits: a smaller rate would run as 1/65536)
+        if !(super::faults::MIN_EJECT_RATE..=1.0).contains(&self.eject_rate) {
             errs.push(bad(
                 "eject_rate",
                 self.eject_rate,
-                "must be in (0, 1] flits per cycle",
+                "must be in [1/65536, 1] flits per cycle",
             ));
         }
         let before = errs.len();
