@@ -80,6 +80,11 @@ fn tool_cases() -> Vec<Case> {
         case("HX-23", v, &["/proc/self/fd/987654"]),
         case("HX-24", v, &["/dev/pft-hx24.v"]),
         case("HX-25", v, &["--data-width", "128", "x.v"]).also(&["--user-width", "8", "x.v"]),
+        // two outputs of a family one file through a link: the first was lost, unsaid
+        case("HX-30", v, &["--family", "pft", "--out-dir", "d"])
+            .dir("d")
+            .file("d/pft_injector_pipelined.v", "keep me\n")
+            .symlink("d/pft_injector.v", "pft_injector_pipelined.v"),
         case("HX-17", v, &["--family", "pft", "--out-dir", ""]).left(|d| {
             assert!(
                 !d.join("pft_injector.v").exists(),

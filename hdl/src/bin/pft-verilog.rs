@@ -309,12 +309,19 @@ fn run() -> Result<(), i32> {
                     .map(move |(top, size)| (dir.join(format!("{top}.v")), *d, size))
             })
             .collect();
-        // every output checked before the first is written: a refusal leaves none
-        for (path, _, _) in &files {
-            if let Err(e) = pft_hdl::outfile::check(path, &[]) {
-                pft_hdl::eprintln_safe!("error: {e}");
-                return Err(1);
-            }
+        // every output checked before the first is written, and no two the same file (a
+        // link from one to another): a refusal leaves none
+        let names: Vec<String> = files.iter().map(|(p, _, _)| p.display().to_string()).collect();
+        let outputs: Vec<(&str, &Path)> = names
+            .iter()
+            .zip(&files)
+            .map(|(n, (p, _, _))| (n.as_str(), p.as_path()))
+            .collect();
+        if let Err(mut e) = pft_hdl::outfile::check_all(&outputs, &[]) {
+            // (the outputs are named by their paths: no flag to name)
+            e.flag = None;
+            pft_hdl::eprintln_safe!("error: {e}");
+            return Err(1);
         }
         for (path, d, size) in files {
             to_file(&path, || d.export(size))?;
