@@ -405,6 +405,12 @@ fn scenario_cases() -> Vec<Case> {
             format!("{BASE}{FAULT}kind = \"credit_delay\"\ncycles = 5\nstart = 1000\n"),
         ),
         sc("SC-57", with("load = 0.5", "load = 0.5\nstart_cycle = 5000")),
+        // traffic that stops before the measured window: every number was 0 or -, unsaid
+        sc(
+            "SC-157",
+            with("max = 1000", "max = 1000\nwarmup = 500")
+                .replace("load = 0.5", "load = 0.5\nstart_cycle = 100\nstop_cycle = 200"),
+        ),
         sc(
             "SC-58",
             format!(

@@ -90,6 +90,15 @@ impl WorkloadConfig {
         }
     }
 
+    /// The cycle the workload's traffic stops at (`stop_cycle`), where it has one.
+    pub fn stop(&self) -> Option<u64> {
+        match self {
+            WorkloadConfig::Uniform(c) => c.stop_cycle,
+            WorkloadConfig::Hotspot(c) => c.stop_cycle,
+            _ => None,
+        }
+    }
+
     /// True for the workloads that end by themselves (GPCNeT, motifs, traces): with
     /// `cycles.stop_when_finished` their run stops when they are done.
     pub fn ends_by_itself(&self) -> bool {

@@ -6,7 +6,8 @@ use crate::error::ConfigErrors;
 
 impl Scenario {
     /// Things that start at or after the end of the run (`cycles.max`): the workload's
-    /// traffic or GPCNeT's canaries, and run-time faults. Each would silently never happen.
+    /// traffic or GPCNeT's canaries, and run-time faults; traffic that stops before the
+    /// measured window (`cycles.warmup`). Each would silently never happen or be measured.
     pub(super) fn check_starts(&self, errs: &mut ConfigErrors) {
         let max = self.cycles.max;
         let (key, start) = self.workload.start();
@@ -21,6 +22,18 @@ impl Scenario {
                 start,
                 format!("must be below cycles.max = {max} ({what})"),
             );
+        }
+        // traffic that stops before the measured window opens: nothing offered is measured
+        if let (Some(stop), Some(warmup)) = (self.workload.stop(), self.cycles.warmup) {
+            if stop <= warmup && warmup < max {
+                errs.push(
+                    "workload.stop_cycle",
+                    stop,
+                    format!(
+                        "must be above cycles.warmup = {warmup} (no traffic would be offered in the measured window)"
+                    ),
+                );
+            }
         }
         if let crate::workload::WorkloadConfig::Jobs(j) = &self.workload {
             for (i, job) in j.jobs.iter().enumerate().skip(1) {
