@@ -471,6 +471,23 @@ impl AtomicFile {
     }
 }
 
+impl AtomicFile {
+    /// Finishes and puts the file in place only if nothing is there yet (a hard link, then
+    /// the temporary name removed): an existing path, even one made meanwhile, is an
+    /// `AlreadyExists` error and stays as it was.
+    pub fn commit_new(&mut self) -> io::Result<()> {
+        if self.tmp.as_os_str().is_empty() {
+            return Ok(());
+        }
+        self.finish()?;
+        fs::hard_link(&self.tmp, &self.path)?;
+        let _ = fs::remove_file(&self.tmp);
+        forget_temporary(&self.tmp);
+        self.tmp = PathBuf::new();
+        Ok(())
+    }
+}
+
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.writer().write(buf)

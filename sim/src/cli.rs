@@ -10,6 +10,10 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
     pft_hdl::outfile::write_stdout(text)
 }
 
+/// A file written under a temporary name and put in place whole (the workspace's, for
+/// the network core, which names no scheme's crate).
+pub use pft_hdl::outfile::AtomicFile;
+
 /// Why no output file may be created in directory `dir` (it is in `/dev`, `/proc` or
 /// `/sys`, it is not a directory, or it cannot be written), for tools that write a new file
 /// themselves.

@@ -182,6 +182,26 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("cannot write to stdout"), "{err}");
+    // a write cut short (here by a file-size limit: the process ends on SIGXFSZ) leaves no
+    // file at the name asked for, only the temporary one (this left 20 KiB of 207)
+    let o = Command::new("bash")
+        .args(["-c", "ulimit -f 20; exec \"$NB\" --topo tree:8,4 --write-anynet big.net"])
+        .env("NB", NET_BENCH)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "the limit did not stop it");
+    assert!(!dir.join("big.net").exists(), "a cut-off big.net was left");
+    // a name that ends in `/` names a directory, not a file to make
+    let o = Command::new(NET_BENCH)
+        .args(["--topo", "tree:2,3", "--write-anynet", "newdir/"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("it names a directory"), "{err}");
+    assert!(!dir.join("newdir").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

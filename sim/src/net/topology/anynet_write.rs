@@ -7,8 +7,9 @@ use crate::net::TopologyConfig;
 use std::collections::HashMap;
 
 /// Writes `text` (`write`, `write_with`) as a new file at `path` (an existing file, link
-/// or directory is refused), or to stdout where `path` is `-`; a file it could not finish
-/// (a full disk) is removed. The error says why.
+/// or directory is refused), or to stdout where `path` is `-`. The text goes to a
+/// temporary file beside it, put in place whole only if nothing is there yet: a write cut
+/// short (a full disk, a signal) leaves no file at `path`. The error says why.
 pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> {
     if path.as_os_str() == "-" {
         return crate::cli::write_stdout(text).map_err(|e| format!("cannot write to stdout: {e}"));
@@ -16,24 +17,28 @@ pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> 
     // (in /dev, /proc or /sys: refused, as every output of the workspace)
     let parent = path.parent().unwrap_or(std::path::Path::new(""));
     crate::cli::check_output_dir(parent)?;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| {
-            let new = "give a new file, or `-` for standard output";
-            match std::fs::symlink_metadata(path) {
-                Ok(m) if m.file_type().is_symlink() => {
-                    format!("it is a symbolic link: an existing path is refused; {new}")
-                }
-                Ok(m) if m.is_dir() => format!("it is a directory; {new}"),
-                Ok(_) => format!("it exists: an existing file is refused; {new}"),
-                Err(_) => format!("{e}; {new}"),
-            }
-        })?;
-    std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| {
-        let _ = std::fs::remove_file(path);
-        e.to_string()
+    let new = "give a new file, or `-` for standard output";
+    let exists = |m: std::fs::Metadata| {
+        if m.file_type().is_symlink() {
+            format!("it is a symbolic link: an existing path is refused; {new}")
+        } else if m.is_dir() {
+            format!("it is a directory; {new}")
+        } else {
+            format!("it exists: an existing file is refused; {new}")
+        }
+    };
+    if let Ok(m) = std::fs::symlink_metadata(path) {
+        return Err(exists(m));
+    }
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        return Err(format!("it names a directory; {new}"));
+    }
+    let mut f = crate::cli::AtomicFile::create(path).map_err(|e| format!("{e}; {new}"))?;
+    std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| e.to_string())?;
+    f.commit_new().map_err(|e| match std::fs::symlink_metadata(path) {
+        // made meanwhile by another process: left as it is
+        Ok(m) if e.kind() == std::io::ErrorKind::AlreadyExists => exists(m),
+        _ => e.to_string(),
     })
 }
 
