@@ -253,6 +253,11 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
     assert!(again.is_empty() || !again.contains("accepted"), "{again}");
     let log = std::fs::read_to_string(root.join("par/logs/parallel.log")).unwrap();
     assert_eq!(log.lines().count(), 1 + 8, "{log}");
+    // a second call appends its lines: the first call's stay
+    sh("bash parallel.sh 2", &root.join("par"), &[]);
+    let log2 = std::fs::read_to_string(root.join("par/logs/parallel.log")).unwrap();
+    assert!(log2.starts_with(&log), "the first call's job log was replaced:\n{log2}");
+    assert_eq!(log2.lines().count(), 1 + 8 + 8, "{log2}");
     pftsim(&["sweep", "--collect", "--out", "par"], &root);
     let par = std::fs::read_to_string(root.join("par/sweep.csv")).unwrap();
     assert_eq!(par, local, "parallel vs local");

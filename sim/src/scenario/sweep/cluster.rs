@@ -266,7 +266,8 @@ done
 }
 
 /// `parallel.sh`: the job list under GNU parallel, `-j` = the argument (default: all
-/// cores), with a job log in `logs/`.
+/// cores), with a job log in `logs/` that each call appends to (a second call keeps the
+/// first call's lines).
 pub fn parallel_sh(plan: &Plan, exe: &str) -> String {
     format!(
         r#"#!/bin/bash
@@ -276,7 +277,10 @@ set -euo pipefail
 here=$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)
 cd "$here"
 {pftsim}mkdir -p {LOGS}
-parallel --will-cite -j "${{1:-100%}}" --joblog {LOGS}/parallel.log < {JOBS}
+# the first call's job log starts the file (with its header); later calls append (+)
+log={LOGS}/parallel.log
+if [ -e "$log" ]; then log="+$log"; fi
+parallel --will-cite -j "${{1:-100%}}" --joblog "$log" < {JOBS}
 "#,
         n = plan.units.len(),
         pftsim = pftsim_default(exe),
