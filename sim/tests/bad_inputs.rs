@@ -1113,6 +1113,16 @@ fn net_bench_cases() -> Vec<Case> {
         case("NB-08", n, &["--topo", "single:4", "--cycles", "10"]).stdout_full(),
         case("NB-17", n, &["--topo", "single:4", "--cycles", "10"]).stdout_closed(),
         case("NB-18", n, &["--help"]).stdout_full(),
+        // out of memory in an overload: this aborted with Rust's backtrace (status 134)
+        case(
+            "NB-26",
+            "bash",
+            &[
+                "-c",
+                "ulimit -v 300000 && exec \"$NB\" --topo single:64 --pattern hotspot:0,100 --load 1 --cycles 100000000",
+            ],
+        )
+        .env("NB", NET_BENCH),
         case("NB-19", n, &["--cc", "none", "--pft", "on"]).also(&["--cc", "ibcc", "--pft", "off"]),
         case("NB-20", n, &["--ack-bytes", "5000", "--cycles", "10"]).also(&[
             "--topo",

@@ -521,7 +521,14 @@ fn cpu_s() -> f64 {
     ns as f64 * 1e-9
 }
 
+/// The system allocator, with an error message and exit status 1 when memory runs out
+/// (Rust's default is an abort with a backtrace).
+#[global_allocator]
+static ALLOC: pft_sim::scenario::output::LastWords = pft_sim::scenario::output::LastWords;
+
 fn main() -> ExitCode {
+    pft_sim::scenario::output::LastWords::reserve();
+    pft_sim::scenario::output::LastWords::net_bench();
     let a: Args = pft_sim::cli::parse();
     if a.pft.is_some() && a.cc != "pft" {
         pft_sim::eprintln_safe!(

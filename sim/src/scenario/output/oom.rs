@@ -21,6 +21,8 @@ static RESERVE: AtomicPtr<u8> = AtomicPtr::new(null_mut());
 static FAILING: AtomicBool = AtomicBool::new(false);
 /// Set by `pftsim check`: memory that runs out is then its own measuring run's.
 static CHECKING: AtomicBool = AtomicBool::new(false);
+/// Set by `net-bench`: no result directory, no estimate to point to.
+static NET_BENCH: AtomicBool = AtomicBool::new(false);
 
 fn reserve_layout() -> Layout {
     Layout::from_size_align(RESERVE_BYTES, 4096).expect("a valid layout")
@@ -45,6 +47,11 @@ impl LastWords {
     pub fn checking() {
         CHECKING.store(true, Ordering::SeqCst);
     }
+
+    /// The process is `net-bench`: the last words name what grows in it.
+    pub fn net_bench() {
+        NET_BENCH.store(true, Ordering::SeqCst);
+    }
 }
 
 /// An allocation of `size` bytes failed. The first time: free the reserve, mark the open
@@ -58,6 +65,12 @@ fn out_of_memory(size: usize) {
     if !r.is_null() {
         // SAFETY: allocated by `reserve` with this layout, freed only here.
         unsafe { System.dealloc(r, reserve_layout()) };
+    }
+    if NET_BENCH.load(Ordering::SeqCst) {
+        crate::eprintln_safe!(
+            "error: out of memory: an allocation of {size} bytes failed (an address-space limit such as `ulimit -v`, or the machine's memory); above a network's saturation the NICs' send queues grow without bound: fewer --cycles, a lower --load, or `pftsim check` on a scenario of the run for an estimate"
+        );
+        std::process::exit(1);
     }
     let checking = CHECKING.load(Ordering::SeqCst);
     let reason = if checking {
