@@ -510,6 +510,43 @@ fn bench_cases() -> Vec<Case> {
             "bench",
         ]),
         case("TB-03", b, &["--dir", "afile"]).file("afile", "keep me\n"),
+        // its own files' names as links out of --dir: written through (notes.txt replaced)
+        case(
+            "TB-04",
+            b,
+            &[
+                "--dir",
+                "w",
+                "--model-cycles",
+                "1000",
+                "--rtl-cycles",
+                "100",
+                "--verilator-cycles",
+                "1000",
+                "--trace-cycles",
+                "100",
+            ],
+        )
+        .dir("w")
+        .file("notes.txt", "keep me\n")
+        .symlink("w/trace.vec", "../notes.txt"),
+        // (as root this created files among the device nodes)
+        case(
+            "TB-05",
+            b,
+            &[
+                "--dir",
+                "/dev/pft-tb05",
+                "--model-cycles",
+                "1000",
+                "--rtl-cycles",
+                "100",
+                "--verilator-cycles",
+                "1000",
+                "--trace-cycles",
+                "100",
+            ],
+        ),
     ]
 }
 
