@@ -1,17 +1,9 @@
 //! net-bench: simulation speed (node-cycles/s) and peak memory of the network model under
 //! a uniform Bernoulli load.
 //!
-//! ```text
-//! cargo run --release -p pft-sim --bin net-bench -- [--topo ft128|ft120|ib648|single:N|file:PATH|
-//!     torus:K,N|mesh:K,N|tree:K,N|fly:K,N|dragonfly:P,A,H[,G]] [--load 0.5] [--cycles 100000]
-//!     [--engine model|rtl|verilator] [--voq] [--check] [--pft off|on]
-//!     [--cc pft|none|ibcc] [--msg-bytes 4096 | --packet-flits P] [--vcs V] [--vc-buf F]
-//!     [--routing dor|dor_no_dateline|duato|disha|updown|min|valiant|ugal|par|shortest|shortest_rising|shortest_adaptive|shortest_updown]
-//!     [--switching wormhole|vct] [--lane-reuse empty|tail] [--ugal-threshold T] [--warmup 0]
-//!     [--link-latency 10] [--credit-latency 10] [--local-latency C] [--global-latency C] [--switch-latency 2]
-//!     [--pattern uniform|transpose|complement|bitrev|tornado|shift:B|hotspot:D,P|
-//!     permutation|group_shift] [--seed 1]
-//! ```
+//! `cargo run --release -p pft-sim --bin net-bench -- --help` lists the flags (topologies,
+//! loads, patterns, latencies, lanes, schemes) with their ranges; docs/network.md §9.
+//!
 //! Prints one line: topology, engine, cycles, wall and CPU time (the CPU time, from
 //! /proc/self/schedstat, is less sensitive to other load on the machine), node-cycles/s by
 //! both, accepted load, mean message latency and peak RSS (VmHWM from /proc/self/status).
@@ -25,6 +17,7 @@ use pft_sim::net::{
     BernoulliSource, Delivery, Message, NetConfig, Pattern, Routing, Switching, TopologyConfig,
     Workload,
 };
+use pft_sim::scenario::output::LastWords;
 use pft_sim::workload::config::MAX_MSG_BYTES;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -495,7 +488,6 @@ fn vm_hwm_kib() -> Option<u64> {
     l.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// CPU time of this process so far, seconds (/proc/self/schedstat: ns on CPU).
 /// `x / d` formatted by `f`, or `n/a` when `d` is 0 or the quotient is not finite.
 fn ratio(x: f64, d: f64, f: impl Fn(f64) -> String) -> String {
     let q = x / d;
@@ -521,14 +513,12 @@ fn cpu_s() -> f64 {
     ns as f64 * 1e-9
 }
 
-/// The system allocator, with an error message and exit status 1 when memory runs out
-/// (Rust's default is an abort with a backtrace).
+/// Out of memory: an error and status 1, not Rust's abort with a backtrace.
 #[global_allocator]
-static ALLOC: pft_sim::scenario::output::LastWords = pft_sim::scenario::output::LastWords;
+static ALLOC: LastWords = LastWords;
 
 fn main() -> ExitCode {
-    pft_sim::scenario::output::LastWords::reserve();
-    pft_sim::scenario::output::LastWords::net_bench();
+    LastWords::net_bench();
     let a: Args = pft_sim::cli::parse();
     if a.pft.is_some() && a.cc != "pft" {
         pft_sim::eprintln_safe!(
