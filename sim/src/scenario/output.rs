@@ -10,10 +10,12 @@ use serde::Serialize;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
+mod earlier;
 mod entries;
 mod oom;
 mod paths;
 mod registry;
+use earlier::{earlier_present, move_aside_earlier};
 use entries::check_manifest_entries;
 pub use entries::{check_entry, check_outputs};
 pub use oom::LastWords;
@@ -172,8 +174,10 @@ impl ResultDir {
     /// directory an earlier command listed in its manifest, and every planned file or
     /// directory already there, to `dir/.previous-<time>/` (saying so on stderr), and writes
     /// the manifest with `finished: false`. In a directory without a manifest (written by an
-    /// older pftsim), the files named in `legacy` count as an earlier command's. Other files
-    /// in `dir` are never touched.
+    /// older pftsim), the files named in `legacy` count as an earlier command's. An earlier
+    /// command's result directory below `dir` where one of those files lies (`run --out
+    /// o/p`, then `compare --out o`) goes too, its manifest with every file it lists
+    /// (`earlier::earlier_present`). Other files in `dir` are never touched.
     pub fn open(
         dir: &Path,
         manifest: Manifest,
@@ -425,125 +429,6 @@ impl Drop for ResultDir {
         }
         registry::remove(&self.dir);
     }
-}
-
-/// What `move_aside_earlier` would move: the files and directories of an earlier command
-/// (listed in its manifest, or `legacy` without one) and planned ones, that are there.
-/// Refuses a manifest entry that is not a plain relative path below `dir` or that goes
-/// through a link (`check_entry`), and an input of this command that lies in what would be
-/// moved (a command never moves its own inputs).
-fn earlier_present(
-    dir: &Path,
-    new: &Manifest,
-    old: Option<&Manifest>,
-    legacy: &[String],
-    inputs: &[&Path],
-) -> anyhow::Result<Vec<String>> {
-    if let Some(m) = old {
-        check_manifest_entries(dir, m)?;
-    }
-    let mut names: Vec<String> = old.map_or(legacy.to_vec(), |m| {
-        m.files.iter().chain(&m.pending).cloned().collect()
-    });
-    names.extend(new.files.iter().chain(&new.pending).cloned());
-    names.push(MANIFEST.to_string());
-    names.sort();
-    names.dedup();
-    let mut dirs: Vec<String> = old.map_or(Vec::new(), |m| m.dirs.clone());
-    dirs.extend(new.dirs.iter().cloned());
-    dirs.sort();
-    dirs.dedup();
-    // (a legacy name through a link is passed over: nothing outside `dir` is moved)
-    let own = |f: &&String| check_entry(dir, f, "").is_ok();
-    let present: Vec<String> = names
-        .iter()
-        .filter(own)
-        .filter(|f| std::fs::symlink_metadata(dir.join(f)).is_ok_and(|m| m.is_file()))
-        .chain(
-            dirs.iter()
-                .filter(own)
-                .filter(|f| std::fs::symlink_metadata(dir.join(f)).is_ok_and(|m| m.is_dir())),
-        )
-        .cloned()
-        .collect();
-    // an input inside what would be moved: refused, naming it
-    for i in inputs {
-        let Ok(ci) = std::fs::canonicalize(i) else {
-            continue;
-        };
-        for f in &present {
-            let Ok(cf) = std::fs::canonicalize(dir.join(f)) else {
-                continue;
-            };
-            if ci.starts_with(&cf) || pft_hdl::outfile::same_file(i, &dir.join(f)) {
-                let what = match old {
-                    Some(m) => format!("the files of the `{}` there", m.command),
-                    None => "the files an earlier pftsim wrote there".to_string(),
-                };
-                anyhow::bail!(
-                    "--out {}: the input {} lies in it ({f}) and would be moved aside with {what}; a command never moves its own inputs: give another --out, or copy the input elsewhere first",
-                    super::sanitize(&dir.display().to_string()),
-                    super::sanitize(&i.display().to_string())
-                );
-            }
-        }
-    }
-    Ok(present)
-}
-
-/// Moves the files and directories of an earlier command (listed in its manifest), and
-/// planned ones already present, to `.previous-<unix time>/`, keeping their relative paths
-/// (`earlier_present` says which, and refuses first when one holds an input).
-fn move_aside_earlier(
-    dir: &Path,
-    new: &Manifest,
-    old: Option<&Manifest>,
-    legacy: &[String],
-    inputs: &[&Path],
-) -> anyhow::Result<()> {
-    let present = earlier_present(dir, new, old, legacy, inputs)?;
-    if present.is_empty() {
-        return Ok(());
-    }
-    let stamp = old.map_or_else(unix_now, |m| m.started_unix);
-    let mut aside = dir.join(format!(".previous-{stamp}"));
-    let mut k = 1;
-    while aside.exists() {
-        aside = dir.join(format!(".previous-{stamp}-{k}"));
-        k += 1;
-    }
-    let mut emptied: Vec<PathBuf> = Vec::new();
-    for f in &present {
-        let to = aside.join(f);
-        if let Some(d) = to.parent() {
-            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
-        }
-        std::fs::rename(dir.join(f), &to)
-            .with_context(|| format!("cannot move {} aside", dir.join(f).display()))?;
-        let mut up = Path::new(f.as_str()).parent();
-        while let Some(d) = up.filter(|d| !d.as_os_str().is_empty()) {
-            emptied.push(dir.join(d));
-            up = d.parent();
-        }
-    }
-    // directories left empty go too, deepest first (never one holding anything else)
-    emptied.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
-    emptied.dedup();
-    for d in emptied {
-        let _ = std::fs::remove_dir(d);
-    }
-    let what = match old {
-        Some(m) if m.finished => format!("a finished `{}`", m.command),
-        Some(m) => format!("an unfinished `{}`", m.command),
-        None => "an earlier command (no manifest)".to_string(),
-    };
-    crate::eprintln_safe!(
-        "note: moved {} file(s) of {what} in {} to {}",
-        present.len(),
-        super::sanitize(&dir.display().to_string()),
-        super::sanitize(&aside.display().to_string())
-    );
-    Ok(())
 }
 
 fn unix_now() -> u64 {
