@@ -185,7 +185,10 @@ fn write_anynet_refuses_what_a_file_cannot_hold() {
     // a write cut short (here by a file-size limit: the process ends on SIGXFSZ) leaves no
     // file at the name asked for, only the temporary one (this left 20 KiB of 207)
     let o = Command::new("bash")
-        .args(["-c", "ulimit -f 20; exec \"$NB\" --topo tree:8,4 --write-anynet big.net"])
+        .args([
+            "-c",
+            "ulimit -f 20; exec \"$NB\" --topo tree:8,4 --write-anynet big.net",
+        ])
         .env("NB", NET_BENCH)
         .current_dir(&dir)
         .output()

@@ -187,7 +187,10 @@ fn bad_configs_name_the_field_and_range() {
         eject_rate: 0.0,
         ..Default::default()
     });
-    assert!(e.contains("`eject_rate`") && e.contains("[1/65536, 1]"), "{e}");
+    assert!(
+        e.contains("`eject_rate`") && e.contains("[1/65536, 1]"),
+        "{e}"
+    );
     let e = refused(NetConfig {
         link_latency_cycles: 0,
         ..Default::default()

@@ -256,7 +256,10 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
     // a second call appends its lines: the first call's stay
     sh("bash parallel.sh 2", &root.join("par"), &[]);
     let log2 = std::fs::read_to_string(root.join("par/logs/parallel.log")).unwrap();
-    assert!(log2.starts_with(&log), "the first call's job log was replaced:\n{log2}");
+    assert!(
+        log2.starts_with(&log),
+        "the first call's job log was replaced:\n{log2}"
+    );
     assert_eq!(log2.lines().count(), 1 + 8 + 8, "{log2}");
     pftsim(&["sweep", "--collect", "--out", "par"], &root);
     let par = std::fs::read_to_string(root.join("par/sweep.csv")).unwrap();

@@ -311,7 +311,10 @@ fn run() -> Result<(), i32> {
             .collect();
         // every output checked before the first is written, and no two the same file (a
         // link from one to another): a refusal leaves none
-        let names: Vec<String> = files.iter().map(|(p, _, _)| p.display().to_string()).collect();
+        let names: Vec<String> = files
+            .iter()
+            .map(|(p, _, _)| p.display().to_string())
+            .collect();
         let outputs: Vec<(&str, &Path)> = names
             .iter()
             .zip(&files)

@@ -513,7 +513,9 @@ fn cpu_s() -> f64 {
     ns as f64 * 1e-9
 }
 
-/// Out of memory: an error and status 1, not Rust's abort with a backtrace.
+/// Out of memory: an error and status 1, not Rust's abort with a backtrace. (Not in a
+/// test that includes this file beside pftsim's, which has its own.)
+#[cfg(not(test))]
 #[global_allocator]
 static ALLOC: LastWords = LastWords;
 

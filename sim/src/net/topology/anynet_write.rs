@@ -35,11 +35,12 @@ pub fn write_new_file(path: &std::path::Path, text: &str) -> Result<(), String> 
     }
     let mut f = crate::cli::AtomicFile::create(path).map_err(|e| format!("{e}; {new}"))?;
     std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| e.to_string())?;
-    f.commit_new().map_err(|e| match std::fs::symlink_metadata(path) {
-        // made meanwhile by another process: left as it is
-        Ok(m) if e.kind() == std::io::ErrorKind::AlreadyExists => exists(m),
-        _ => e.to_string(),
-    })
+    f.commit_new()
+        .map_err(|e| match std::fs::symlink_metadata(path) {
+            // made meanwhile by another process: left as it is
+            Ok(m) if e.kind() == std::io::ErrorKind::AlreadyExists => exists(m),
+            _ => e.to_string(),
+        })
 }
 
 /// `t` in the `anynet` format, no latencies: a line per router with its NICs and its links

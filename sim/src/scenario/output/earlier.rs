@@ -8,8 +8,8 @@
 
 use super::{check_entry, check_manifest_entries, registry, unix_now, Manifest, MANIFEST};
 use anyhow::Context;
-use std::path::{Path, PathBuf};
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 /// The files and directories of one earlier command that are there, relative to the
 /// result directory.
