@@ -513,3 +513,46 @@ fn broadcast_sends_from_the_root_and_incast_to_it() {
         }
     }
 }
+
+/// The default grid is the most even factorisation (docs/workloads.md, `grid`): of all the
+/// ways to write N as a product of the motif's dimensions, the smallest largest factor, then
+/// the smallest second largest. Checked against every way for N up to 400 (a greedy choice
+/// of the smallest factor first gave 68 as [1, 4, 17] and 108 as [3, 4, 9]).
+#[test]
+fn the_default_grid_is_the_most_even_factorisation() {
+    use pft_sim::workload::motif::even_factors;
+    for (n, want) in [
+        (64, vec![4, 4, 4]),
+        (120, vec![4, 5, 6]),
+        (68, vec![2, 2, 17]),
+        (108, vec![3, 6, 6]),
+        (32, vec![2, 4, 4]),
+        (7, vec![1, 1, 7]),
+    ] {
+        assert_eq!(even_factors(n, 3), want, "{n}");
+    }
+    for n in 1..=400u32 {
+        for dims in 1..=3usize {
+            let got = even_factors(n, dims);
+            assert_eq!(got.len(), dims, "{n} in {dims}D");
+            assert_eq!(got.iter().product::<u32>(), n, "{n} in {dims}D: {got:?}");
+            assert!(got.windows(2).all(|w| w[0] <= w[1]), "{got:?} not sorted");
+            // every way, by brute force: none is more even
+            let mut ways: Vec<Vec<u32>> = vec![vec![]];
+            for _ in 0..dims {
+                ways = ways
+                    .into_iter()
+                    .flat_map(|w| (1..=n).map(move |d| [w.clone(), vec![d]].concat()))
+                    .filter(|w| n % w.iter().product::<u32>() == 0)
+                    .collect();
+            }
+            for mut w in ways.into_iter().filter(|w| w.iter().product::<u32>() == n) {
+                w.sort_unstable();
+                assert!(
+                    !w.iter().rev().lt(got.iter().rev()),
+                    "{n} in {dims}D: {w:?} is more even than {got:?}"
+                );
+            }
+        }
+    }
+}

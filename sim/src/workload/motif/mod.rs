@@ -349,29 +349,43 @@ pub(crate) fn check_common(e: &mut ConfigErrors, iterations: u32, warmup: u32, s
 }
 
 /// `n` as `dims` factors as even as possible, largest last (`[4, 4, 4]` for 64 in 3D,
-/// `[4, 5, 6]` for 120); empty for 0 dimensions.
+/// `[4, 5, 6]` for 120, `[2, 2, 17]` for 68); empty for 0 dimensions. "As even as
+/// possible": of all the ways to write `n` as a product of `dims` factors, the one whose
+/// largest factor is smallest, then whose second largest is, and so on (the factors sorted
+/// from the largest, compared in that order).
 pub fn even_factors(n: u32, dims: usize) -> Vec<u32> {
     if dims == 0 {
         return Vec::new();
     }
-    if dims == 1 {
-        return vec![n];
-    }
-    // the largest divisor of n not above its dims-th root, then the rest
-    let target = (n as f64).powf(1.0 / dims as f64);
-    let mut best = 1;
-    for d in 1..=n {
-        if d as f64 > target + 1e-9 {
-            break;
+    // factors in ascending order, each at least the one before: every way once
+    fn search(n: u32, dims: usize, lo: u32, cur: &mut Vec<u32>, best: &mut Option<Vec<u32>>) {
+        if dims == 1 {
+            if n >= lo {
+                cur.push(n);
+                let better = best
+                    .as_ref()
+                    .is_none_or(|b| cur.iter().rev().lt(b.iter().rev()));
+                if better {
+                    *best = Some(cur.clone());
+                }
+                cur.pop();
+            }
+            return;
         }
-        if n.is_multiple_of(d) {
-            best = d;
+        let mut d = lo.max(1);
+        // the smallest factor is at most the dims-th root of what is left
+        while (d as u64).pow(dims as u32) <= n as u64 {
+            if n.is_multiple_of(d) {
+                cur.push(d);
+                search(n / d, dims - 1, d, cur, best);
+                cur.pop();
+            }
+            d += 1;
         }
     }
-    let mut v = vec![best];
-    v.extend(even_factors(n / best.max(1), dims - 1));
-    v.sort_unstable();
-    v
+    let mut best = None;
+    search(n.max(1), dims, 1, &mut Vec::new(), &mut best);
+    best.unwrap_or_else(|| vec![1; dims])
 }
 
 /// The generator of a motif's operations.
