@@ -640,3 +640,23 @@ fn validation_and_toml() {
     assert!(!w.finished());
     assert!(toml::from_str::<WorkloadConfig>("kind = \"gpcnet\"\nppn_typo = 4\n").is_err());
 }
+
+/// A canary test's keys, the bandwidth test's barrier included, are warned about when
+/// `canary_tests` leaves the test out (`barrier_msg_bytes` was not).
+#[test]
+fn a_left_out_canary_tests_keys_are_warned_about() {
+    let w = |extra: &str| {
+        pft_sim::scenario::Scenario::parse(&format!(
+            "[network]\ntopology = {{ kind = \"single_switch\", nodes = 8 }}\n[workload]\nkind = \"gpcnet\"\ncanary_tests = [\"latency\"]\n{extra}\n"
+        ))
+        .unwrap()
+        .warnings()
+    };
+    for key in ["bw_msg_bytes = 2048", "barrier_msg_bytes = 4096"] {
+        let k = key.split(' ').next().unwrap();
+        let ws = w(key);
+        let want = format!("workload.{k} is set but changes nothing");
+        assert!(ws.iter().any(|x| x.contains(&want)), "{key}: {ws:?}");
+    }
+    assert!(w("").is_empty(), "{:?}", w(""));
+}

@@ -345,6 +345,11 @@ impl GpcnetConfig {
                     ("bw_warmup_iters", self.bw_warmup_iters != d.bw_warmup_iters),
                     ("bw_iters", self.bw_iters != d.bw_iters),
                     ("bw_rings", self.bw_rings != d.bw_rings),
+                    // (its dissemination barrier is the bandwidth test's)
+                    (
+                        "barrier_msg_bytes",
+                        self.barrier_msg_bytes != d.barrier_msg_bytes,
+                    ),
                 ],
             ),
             (
