@@ -169,6 +169,8 @@ pub(crate) struct Brief {
     thr: f64,
     finished: bool,
     cycles: u64,
+    /// A GPCNeT run (its `gpcnet` block): only such runs have a CIF, as in `compare`.
+    gpcnet: bool,
 }
 
 pub(crate) fn read_brief(path: &Path) -> anyhow::Result<Brief> {
@@ -208,6 +210,7 @@ pub(crate) fn read_brief(path: &Path) -> anyhow::Result<Brief> {
             .pointer("/cycles_run")
             .and_then(|x| x.as_u64())
             .ok_or_else(|| not("`cycles_run` is not a count of cycles"))?,
+        gpcnet: v.pointer("/gpcnet").is_some_and(|x| !x.is_null()),
     })
 }
 
@@ -258,11 +261,23 @@ pub fn rows(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Row>> {
                 point: p.id.clone(),
                 seed,
                 values: p.values.clone(),
-                f_c: f_c_bw.zip(f_c_lat).map(|(a, b)| a * b),
+                // compare's own formula, (B_C D_0) / (B_0 D_C), to the last bit (the product
+                // of the two parts can round otherwise)
+                f_c: match (on.bw, on.lat, off.bw, off.lat) {
+                    (Some(b_c), Some(d_c), Some(b_0), Some(d_0)) => {
+                        crate::metrics::gpcnet::control_factor(b_c, d_c, b_0, d_0)
+                    }
+                    _ => None,
+                },
                 f_c_bw,
                 f_c_lat,
-                cif_lat: iso.and_then(|i| ratio(on.lat, i.lat)),
-                cif_bw: iso.and_then(|i| ratio(i.bw, on.bw)),
+                // GPCNeT's CIF, of GPCNeT runs only (a hot-spot's isolated run has none)
+                cif_lat: iso
+                    .filter(|i| i.gpcnet && on.gpcnet)
+                    .and_then(|i| ratio(on.lat, i.lat)),
+                cif_bw: iso
+                    .filter(|i| i.gpcnet && on.gpcnet)
+                    .and_then(|i| ratio(i.bw, on.bw)),
                 cong_pct: 100.0 * on.cong,
                 thr_pct: 100.0 * on.thr,
                 lat_mean: on.lat,

@@ -27,13 +27,13 @@ pub fn names(plan: &Plan) -> Vec<String> {
     vec![CSV.to_string(), SVG.to_string()]
 }
 
-/// F_C of (bandwidth, latency) `on` against `off`: (B_on / B_off) x (D_off / D_on).
+/// F_C of (bandwidth, latency) `on` against `off`: (B_on D_off) / (B_off D_on), as
+/// `compare` computes it (to the last bit).
 fn f_c(on: (Option<f64>, Option<f64>), off: (Option<f64>, Option<f64>)) -> Option<f64> {
     let (Some(b1), Some(d1), Some(b0), Some(d0)) = (on.0, on.1, off.0, off.1) else {
         return None;
     };
-    let v = (b1 / b0) * (d0 / d1);
-    v.is_finite().then_some(v)
+    crate::metrics::gpcnet::control_factor(b1, d1, b0, d0)
 }
 
 /// One pair of the study.
