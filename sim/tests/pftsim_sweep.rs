@@ -755,3 +755,49 @@ fn a_hot_spot_sweep_has_no_cif() {
     assert_eq!(rows, 2, "{text}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The distribution plots draw at most 16 lines (docs/sweeps.md): with 17 baseline groups
+/// (one per buffer size) they drew all 17 `off` lines and a point.
+#[test]
+fn a_distribution_plot_draws_at_most_16_lines() {
+    let root = tmp("lines");
+    std::fs::write(
+        root.join("s.toml"),
+        pft_test_support::scenario::TINY_HOTSPOT,
+    )
+    .unwrap();
+    let values: Vec<String> = (0..17).map(|i| (64 + 8 * i).to_string()).collect();
+    std::fs::write(
+        root.join("g.toml"),
+        format!(
+            "[[axis]]\nkey = \"network.buffer_flits\"\nvalues = [{}]\n",
+            values.join(", ")
+        ),
+    )
+    .unwrap();
+    pftsim(
+        &[
+            "sweep", "s.toml", "--grid", "g.toml", "--out", "sw", "--quiet",
+        ],
+        &root,
+    );
+    for f in ["latency_distribution.svg", "bandwidth_distribution.svg"] {
+        let svg = std::fs::read_to_string(root.join("sw").join(f)).unwrap();
+        let baselines = (0..17)
+            .filter(|g| svg.contains(&format!("off (g{g:03})")))
+            .count();
+        let points = (0..17)
+            .filter(|p| svg.contains(&format!("p{p:04} ")))
+            .count();
+        assert!(points >= 1, "{f}: no point drawn");
+        assert!(
+            baselines + points <= 16,
+            "{f}: {baselines} baselines and {points} points"
+        );
+        assert!(
+            svg.contains("of 17)"),
+            "{f}: the title does not say what was cut"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

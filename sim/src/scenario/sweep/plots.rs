@@ -171,7 +171,10 @@ fn write_distributions(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<String>> {
         .map(|p| p.group)
         .max()
         .map_or(0, |g| g + 1);
-    let mut runs: Vec<(String, String)> = (0..groups)
+    // at most MAX_SERIES lines: beyond that colours repeat and the legend outgrows the plot
+    // (the first baselines, leaving a line for a point at least)
+    let base_shown = groups.min(MAX_SERIES - 1);
+    let mut runs: Vec<(String, String)> = (0..base_shown)
         .map(|g| {
             let label = if groups == 1 {
                 OFF.to_string()
@@ -181,12 +184,11 @@ fn write_distributions(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<String>> {
             (label, unit_dir_base(g, seed, OFF))
         })
         .collect();
-    // at most MAX_SERIES lines: beyond that colours repeat and the legend outgrows the plot
     let shown = plan
         .points
         .len()
         .min(MAX_SERIES.saturating_sub(runs.len()).max(1));
-    let cut = if shown < plan.points.len() {
+    let mut cut = if shown < plan.points.len() {
         format!(
             " (points p0000..{}, of {})",
             plan.points[shown - 1].id,
@@ -195,6 +197,9 @@ fn write_distributions(dir: &Path, plan: &Plan) -> anyhow::Result<Vec<String>> {
     } else {
         String::new()
     };
+    if base_shown < groups {
+        cut += &format!(" (baselines g000..g{:03}, of {groups})", base_shown - 1);
+    }
     runs.extend(plan.points.iter().take(shown).map(|p| {
         (
             sanitize(&format!("{} {}", p.id, p.values.join(" ").replace('"', ""))),
