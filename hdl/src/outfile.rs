@@ -66,8 +66,12 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// What kind of thing an existing non-regular path is, for messages.
-fn kind_of(m: &fs::Metadata) -> &'static str {
+/// What kind of thing an existing path is, for messages ("a FIFO", "a file", ...).
+pub fn kind_of(m: &fs::Metadata) -> &'static str {
+    // (of `symlink_metadata`: the link itself)
+    if m.file_type().is_symlink() {
+        return "a symbolic link";
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

@@ -87,28 +87,9 @@ fn check_no_links(root: Option<&Path>, path: &Path) -> anyhow::Result<()> {
         Ok(m) if !m.is_file() => anyhow::bail!(
             "cannot write {}: it is {} (only a regular file is replaced)",
             path.display(),
-            kind_of(&m)
+            pft_hdl::outfile::kind_of(&m)
         ),
         _ => Ok(()),
-    }
-}
-
-/// What a non-regular file is, for messages.
-fn kind_of(m: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = m.file_type();
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_symlink() {
-        "a symbolic link"
-    } else if t.is_block_device() || t.is_char_device() {
-        "a device"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
     }
 }
 
@@ -140,7 +121,7 @@ fn write_no_follow(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             if !m.is_file() {
                 return Err(std::io::Error::other(format!(
                     "it became {} while being written",
-                    kind_of(&m)
+                    pft_hdl::outfile::kind_of(&m)
                 )));
             }
         }

@@ -113,27 +113,6 @@ fn refuse(path: &Path, why: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("cannot write {}: {why}", path.display())
 }
 
-/// What kind of thing an existing path is (not followed), for messages.
-fn kind(m: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = m.file_type();
-    if t.is_symlink() {
-        "a symbolic link"
-    } else if t.is_dir() {
-        "a directory"
-    } else if t.is_file() {
-        "a file"
-    } else if t.is_block_device() || t.is_char_device() {
-        "a device"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    }
-}
-
 /// Checks `DIR` and everything pft-bench will write in it, before any work: nothing is
 /// opened (a FIFO is never waited on) and nothing is created.
 fn check_outputs(dir: &Path) -> Result<BenchFiles> {
@@ -194,7 +173,7 @@ fn check_outputs(dir: &Path) -> Result<BenchFiles> {
                 &o.obj,
                 format!(
                     "it exists and is {}, not a directory (Verilator builds in it)",
-                    kind(&m)
+                    pft_hdl::outfile::kind_of(&m)
                 ),
             ));
         }
@@ -208,7 +187,7 @@ fn check_outputs(dir: &Path) -> Result<BenchFiles> {
             if !(m.is_file() || m.is_dir()) {
                 let what = match std::fs::read_link(&p) {
                     Ok(t) => format!("a symbolic link to {}", t.display()),
-                    Err(_) => kind(&m).to_string(),
+                    Err(_) => pft_hdl::outfile::kind_of(&m).to_string(),
                 };
                 return Err(refuse(
                     &o.obj,

@@ -47,7 +47,7 @@ pub fn check_entry(dir: &Path, entry: &str, what: &str) -> anyhow::Result<()> {
             i + 1 == parts.len() || m.is_dir(),
             "{what} = {shown:?}: {} is {}, not a directory",
             cur.display(),
-            kind_of(&m)
+            pft_hdl::outfile::kind_of(&m)
         );
     }
     Ok(())
@@ -107,7 +107,7 @@ pub fn check_outputs(
                 anyhow::bail!(
                     "cannot write {}: it is {} (only a regular file is replaced)",
                     p.display(),
-                    kind_of(&m)
+                    pft_hdl::outfile::kind_of(&m)
                 );
             }
         }

@@ -245,7 +245,7 @@ pub fn check_own_files(dir: &Path) -> anyhow::Result<()> {
                 m.is_file(),
                 "cannot use {}: it is {} (pftsim's {f} must be a regular file; move it away)",
                 super::super::sanitize(&p.display().to_string()),
-                super::kind_of(&m)
+                pft_hdl::outfile::kind_of(&m)
             );
         }
     }
