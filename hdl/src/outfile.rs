@@ -484,8 +484,19 @@ impl AtomicFile {
             return Ok(());
         }
         self.finish()?;
-        fs::hard_link(&self.tmp, &self.path)?;
-        let _ = fs::remove_file(&self.tmp);
+        match fs::hard_link(&self.tmp, &self.path) {
+            Ok(()) => {
+                let _ = fs::remove_file(&self.tmp);
+            }
+            // a file system without hard links: a rename, the path checked just before
+            Err(e)
+                if e.kind() != io::ErrorKind::AlreadyExists
+                    && fs::symlink_metadata(&self.path).is_err() =>
+            {
+                fs::rename(&self.tmp, &self.path)?;
+            }
+            Err(e) => return Err(e),
+        }
         forget_temporary(&self.tmp);
         self.tmp = PathBuf::new();
         Ok(())
