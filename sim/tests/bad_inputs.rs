@@ -664,6 +664,12 @@ fn scenario_cases() -> Vec<Case> {
             format!("{BASE}{CC}kind = \"dcqcn\"\nmin_rate_mbps = 5e-324\n")
                 .replace("[network]\n", "[network]\nlink_gbps = 1e-300\n"),
         ),
+        // a link below 0.1 Gb/s refuses DCQCN's default floor: the message says it is one
+        sc(
+            "SC-158",
+            format!("{BASE}{CC}kind = \"dcqcn\"\n")
+                .replace("[network]\n", "[network]\nlink_gbps = 0.05\n"),
+        ),
         sc(
             "SC-111",
             format!("{BASE}{CC}kind = \"dcqcn\"\nfast_recovery_steps = -1\n"),

@@ -213,10 +213,18 @@ impl DcqcnConfig {
         }
         let line_mbps = net.link_gbps * 1000.0;
         if self.min_rate_mbps > line_mbps {
+            // a link slower than 0.1 Gb/s refuses the default too: say so, or the user
+            // is told about a key they never wrote
+            let default = DcqcnConfig::default().min_rate_mbps;
+            let unset = if self.min_rate_mbps == default {
+                format!("; {default} is its default when not set")
+            } else {
+                String::new()
+            };
             errs.push(bad(
                 &format!("{prefix}.min_rate_mbps"),
                 self.min_rate_mbps,
-                format!("must be at least {MIN_RATE_MBPS:.6} (1 b/s) and at most {line_mbps} (network.link_gbps in Mb/s)"),
+                format!("must be at least {MIN_RATE_MBPS:.6} (1 b/s) and at most {line_mbps} (network.link_gbps in Mb/s){unset}"),
             ));
         }
         if !errs.is_empty() {
