@@ -154,7 +154,7 @@ pub struct MotifConfig {
     #[serde(default = "default_blocks")]
     pub blocks: u32,
     /// sweep3d: sweeps per iteration, one from each corner in turn (0,0), (px-1,0),
-    /// (0,py-1), (px-1,py-1). 1..=4, default 4.
+    /// (px-1,py-1), (0,py-1) (Ember's order). 1..=4, default 4.
     #[serde(default = "default_corners")]
     pub corners: u32,
     /// Cycle in which the ranks start. 0..=10^10, default 0.
