@@ -527,6 +527,37 @@ fn adaptive_routings_beat_minimal_under_group_shift() {
 }
 
 #[test]
+fn ugal_warns_when_one_packet_a_lane_keeps_it_minimal() {
+    // under lane_reuse = "empty" a lane holds one packet, so a port's used credits stay at
+    // most vcs x packet flits: 3 lanes of 64 flits and 4-flit packets (12 <= T = 30) keep
+    // ugal on the minimal path, and check/net-bench must say so; under "tail" the lanes
+    // fill past T, ugal leaves the minimal path and there is nothing to warn about
+    let run = |routing, reuse| {
+        let c = NetConfig {
+            check: false,
+            vc_buf_flits: Some(64),
+            ..cfg(routing, 3, reuse)
+        };
+        let warned = c.warnings().iter().any(|w| w.contains("4-flit packets"));
+        let mut net = Network::with_cc(&c, &CcConfig::none(), EngineKind::Model, 5).unwrap();
+        let pattern = Pattern::GroupShift { group: 8 };
+        let mut w = BernoulliSource::new(net.nodes(), pattern, 0.5, 4 * 64, 64, 9);
+        net.run(&mut w, 10_000).unwrap();
+        (warned, w.delivered)
+    };
+    let (_, min) = run(Routing::Min, None);
+    let (warned, ugal) = run(Routing::Ugal, None);
+    assert!(
+        warned,
+        "ugal under lane_reuse = \"empty\" with 4-flit packets warns"
+    );
+    assert_eq!(ugal, min, "and routes as min");
+    let (warned, ugal) = run(Routing::Ugal, Some(LaneReuse::Tail));
+    assert!(!warned);
+    assert!(ugal as f64 > 1.5 * min as f64, "tail: {ugal} vs min {min}");
+}
+
+#[test]
 fn local_and_global_latencies_apply_to_their_links_and_the_nic_links_keep_theirs() {
     // NIC 0 alone to NICs in its router, its group and another group; each local hop adds
     // its latency, each global hop its own

@@ -321,7 +321,7 @@ fn one_class_of_lanes_on_a_ring_deadlocks_and_the_error_names_the_lanes() {
     let msg = e.to_string();
     assert!(matches!(e, NetError::Deadlock { .. }), "{msg}");
     assert!(
-        msg.contains("buffers (lanes), each waiting for space in the next"),
+        msg.contains("buffers (lanes), each waiting for the next (for space in it, or for the output its packet holds)"),
         "{msg}"
     );
     // every router's ring lane (input 1: from the minus side) is in the cycle

@@ -606,7 +606,7 @@ fn main() -> ExitCode {
     };
     let build_s = t0.elapsed().as_secs_f64();
     // after the network's refusals: a network refused gets its error alone
-    for w in cfg.warnings() {
+    for w in cfg.warnings_for(Some(msg_bytes)) {
         pft_sim::eprintln_safe!("warning: {w}");
     }
     if let (true, Some(why)) = (a.threads > 1, net.single_thread_reason()) {

@@ -411,17 +411,36 @@ impl NetConfig {
     /// them): `ugal`/`par` on a dragonfly whose lanes hold no more used credits per port
     /// than the threshold, so that their test (q_min > 2 q_nonmin + T) never fires.
     pub fn warnings(&self) -> Vec<String> {
+        self.warnings_for(None)
+    }
+
+    /// `warnings`, knowing that no message is longer than `largest_msg_bytes` (net-bench's
+    /// one size): under `lane_reuse = "empty"` a lane holds one packet at a time, so a
+    /// port's used credits are bounded by its packets too, not only by its lanes.
+    pub fn warnings_for(&self, largest_msg_bytes: Option<u32>) -> Vec<String> {
         let mut out = Vec::new();
         let adaptive = matches!(self.routing, Some(Routing::Ugal | Routing::Par));
-        if adaptive && self.topology.dragonfly().is_some() && self.vcs.is_some() {
-            let most = self.input_port_flits();
+        if let (true, Some(_), Some(vcs)) = (adaptive, self.topology.dragonfly(), self.vcs) {
+            let fb = self.flit_bytes.max(1);
+            let packet = largest_msg_bytes.map_or(self.mtu_flits(), |b| {
+                b.div_ceil(fb).clamp(1, self.mtu_flits())
+            });
+            let lane = self.vc_buf_flits.unwrap_or(super::lanes::DEFAULT_VC_BUF);
+            let (most, why, cure) = match self.lane_reuse.unwrap_or_default() {
+                LaneReuse::Empty if packet < lane => (
+                    vcs.saturating_mul(packet),
+                    format!("vcs x {packet}-flit packets: lane_reuse = \"empty\" holds one packet a lane"),
+                    "set lane_reuse = \"tail\" or send longer packets",
+                ),
+                _ => (vcs.saturating_mul(lane), "vcs x vc_buf_flits".to_string(), "deepen the lanes"),
+            };
             let t = self
                 .ugal_threshold_flits
                 .unwrap_or(super::lanes::DEFAULT_UGAL_THRESHOLD);
             if most <= t {
                 out.push(format!(
-                    "routing `{}`: a port holds at most {most} used credits here (vcs x vc_buf_flits), not above ugal_threshold_flits = {t}, so the non-minimal test never fires and every packet routes as under `min`; lower ugal_threshold_flits or deepen the lanes",
-                    if self.routing == Some(Routing::Ugal) { "ugal" } else { "par" }
+                    "routing `{}`: a port holds at most {most} used credits here ({why}), not above ugal_threshold_flits = {t}, so the non-minimal test never fires and every packet routes as under `min`; lower ugal_threshold_flits or {cure}",
+                    if self.routing == Some(Routing::Ugal) { "ugal" } else { "par" },
                 ));
             }
         }

@@ -48,7 +48,7 @@ impl<S: Scheme> Network<S> {
                 .map(|&g| self.in_port_name(Endpoint::port(g)))
                 .collect();
             lines.push(format!(
-                "  a cycle of {} buffers (lanes), each waiting for space in the next: {} -> (the first)",
+                "  a cycle of {} buffers (lanes), each waiting for the next (for space in it, or for the output its packet holds): {} -> (the first)",
                 names.len(),
                 names.join(" -> ")
             ));
@@ -233,7 +233,7 @@ impl<S: Scheme> Network<S> {
                     .map(|&g| self.in_port_name(Endpoint::port(g)))
                     .collect();
                 lines.push(format!(
-                    "  a cycle of {} lanes, each waiting for space in the next: {} -> (the first)",
+                    "  a cycle of {} lanes, each waiting for the next (for space in it, or for the output its packet holds): {} -> (the first)",
                     names.len(),
                     names.join(" -> ")
                 ));
