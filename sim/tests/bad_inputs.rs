@@ -307,6 +307,19 @@ fn scenario_cases() -> Vec<Case> {
                  [[cc]]\nname = \"g\"\nkind = \"mvcm\"\nvalidate = false\nout_threshold_percent = 50\n"
             ),
         ),
+        // the self-tuned tuning period with a static threshold (tune = false): set, it was
+        // accepted and did nothing; left at its default, it was checked against g
+        sc(
+            "SC-159",
+            format!(
+                "{}{CC}kind = \"selftuned\"\ntune = false\nthreshold = 250\nh = 5\ntune_cycles = 80\n\
+                 [[cc]]\nname = \"d\"\nkind = \"selftuned\"\ntune = false\nthreshold = 250\nh = 5\n",
+                with(
+                    "topology = { kind = \"single_switch\", nodes = 4 }",
+                    "topology = { kind = \"torus\", k = 16, n = 2 }\nvcs = 3"
+                )
+            ),
+        ),
         sc(
             "SC-133",
             "[cycles]\nmax = 1000\n[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n\

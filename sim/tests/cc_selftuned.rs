@@ -198,7 +198,6 @@ fn a_static_threshold_never_moves() {
     let cc = tune(SelfTunedConfig {
         tune: false,
         threshold: Some(5),
-        tune_cycles: 24,
         ..Default::default()
     });
     let mut net = Network::with_cc(&torus(), &cc, EngineKind::Model, 3).unwrap();

@@ -28,7 +28,8 @@ pub struct SelfTunedConfig {
     /// Default: (k/2) * h * n on a k-ary n-cube torus, (k-1) * h * n on a mesh; other
     /// topologies need it. 1..=256.
     pub gather_cycles: Option<u64>,
-    /// Tuning period, cycles: a multiple of g, at most 255 gathers (seed: 96).
+    /// Tuning period, cycles: a multiple of g, at most 255 gathers (seed: 96). Used only
+    /// with `tune = true`.
     pub tune_cycles: u64,
     /// Threshold at reset, in full buffers (default: `init_percent` of all buffers).
     pub threshold: Option<u64>,
@@ -146,6 +147,11 @@ impl SelfTunedConfig {
                     self.reset_percent.to_string(),
                 ),
                 ("resets", self.resets != d.resets, self.resets.to_string()),
+                (
+                    "tune_cycles",
+                    self.tune_cycles != d.tune_cycles,
+                    self.tune_cycles.to_string(),
+                ),
             ] {
                 if set {
                     errs.push(bad(
@@ -185,15 +191,9 @@ impl SelfTunedConfig {
         Ok(g)
     }
 
-    /// The node logic's constants and the buffer count on the valid network `net`: g, and
-    /// the percentages as counts of its switch-to-switch buffers (each lane a buffer).
-    pub fn params_for(
-        &self,
-        net: &NetConfig,
-        topo: &Topology,
-        prefix: &str,
-    ) -> Result<(Params, u64), FieldError> {
-        let g = self.gather(&net.topology, prefix)?;
+    /// Snapshots per tuning period on a network of gather `g` and `topo`'s NICs: the
+    /// tuning period is a multiple of g, at most 255 g, and too short to deliver 2^24 flits.
+    fn tuning_periods(&self, g: u64, topo: &Topology, prefix: &str) -> Result<u32, FieldError> {
         if !self.tune_cycles.is_multiple_of(g) || self.tune_cycles / g > 255 {
             return Err(bad(
                 &format!("{prefix}.tune_cycles"),
@@ -225,6 +225,26 @@ impl SelfTunedConfig {
                 ),
             ));
         }
+        Ok((self.tune_cycles / g) as u32)
+    }
+
+    /// The node logic's constants and the buffer count on the valid network `net`: g, and
+    /// the percentages as counts of its switch-to-switch buffers (each lane a buffer).
+    pub fn params_for(
+        &self,
+        net: &NetConfig,
+        topo: &Topology,
+        prefix: &str,
+    ) -> Result<(Params, u64), FieldError> {
+        let g = self.gather(&net.topology, prefix)?;
+        // a static threshold (tune = false) makes no decision: its tuning period is not
+        // checked (tune_cycles is refused there unless it is the default, which need not
+        // fit this g), and the model gets any valid one
+        let periods = if self.tune {
+            self.tuning_periods(g, topo, prefix)?
+        } else {
+            (self.tune_cycles / g).clamp(1, 255) as u32
+        };
         let lanes = net.vcs.unwrap_or(1) as u64;
         let links: u64 = topo
             .switches()
@@ -258,7 +278,7 @@ impl SelfTunedConfig {
         };
         let p = Params {
             g: g as u32,
-            periods: (self.tune_cycles / g) as u32,
+            periods,
             t_init: match self.threshold {
                 Some(t) => t.min(buffers) as u32,
                 None => pct(self.init_percent),
@@ -309,5 +329,62 @@ impl SelfTunedConfig {
         } else {
             format!("STATIC {g} {t0}{est}")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The seed's 16-ary 2-cube with 3 lanes; h = 5 gives g = (16/2) * 5 * 2 = 80 cycles.
+    fn cube() -> NetConfig {
+        NetConfig {
+            topology: TopologyConfig::Torus { k: 16, n: 2 },
+            vcs: Some(3),
+            ..NetConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_static_threshold_does_not_check_the_tuning_period() {
+        let net = cube();
+        let topo = Topology::shape(&net.topology);
+        let fixed = SelfTunedConfig {
+            h: 5,
+            threshold: Some(250),
+            tune: false,
+            ..Default::default()
+        };
+        // the default 96 is no multiple of g = 80, and nothing tunes
+        let (p, buffers) = fixed.params_for(&net, &topo, "cc").unwrap();
+        assert_eq!((p.g, p.periods, p.t_init, buffers), (80, 1, 250, 3072));
+        assert!(fixed.errors("cc").is_empty());
+        // tuning, the same period is refused
+        let e = SelfTunedConfig {
+            tune: true,
+            ..fixed.clone()
+        }
+        .params_for(&net, &topo, "cc")
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("tune_cycles") && e.contains("multiple of g = 80"),
+            "{e}"
+        );
+        // set with tune = false, it is refused like the tuner's other keys
+        let errs: Vec<String> = SelfTunedConfig {
+            tune_cycles: 80,
+            ..fixed
+        }
+        .errors("cc")
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+        assert!(
+            errs.len() == 1
+                && errs[0].contains("cc.tune_cycles")
+                && errs[0].contains("is used only with tune = true"),
+            "{errs:?}"
+        );
     }
 }
