@@ -393,7 +393,7 @@ fn every_routing_is_lossless_drains_and_does_not_depend_on_the_evaluation_order(
         (Routing::Ugal, 3),
         (Routing::Par, 4),
     ] {
-        for reuse in [None, Some(LaneReuse::Tail)] {
+        for reuse in [Some(LaneReuse::Empty), Some(LaneReuse::Tail)] {
             // every pattern with one packet per lane, uniform with lane reuse (the lane rule
             // is the same; the tail-reuse path is what differs)
             let patterns: &[Pattern] = if reuse.is_none() {
@@ -480,7 +480,11 @@ fn a_stall_on_a_dragonfly_is_reported_not_a_panic() {
         let c = NetConfig {
             deadlock_cycles: 40,
             check: false,
-            ..cfg(routing, if routing == Routing::Min { 2 } else { 3 }, None)
+            ..cfg(
+                routing,
+                if routing == Routing::Min { 2 } else { 3 },
+                Some(LaneReuse::Empty),
+            )
         };
         let mut net = Network::with_cc(&c, &CcConfig::none(), EngineKind::Model, 5).unwrap();
         let pattern = Pattern::GroupShift { group: 8 };
@@ -545,8 +549,8 @@ fn ugal_warns_when_one_packet_a_lane_keeps_it_minimal() {
         net.run(&mut w, 10_000).unwrap();
         (warned, w.delivered)
     };
-    let (_, min) = run(Routing::Min, None);
-    let (warned, ugal) = run(Routing::Ugal, None);
+    let (_, min) = run(Routing::Min, Some(LaneReuse::Empty));
+    let (warned, ugal) = run(Routing::Ugal, Some(LaneReuse::Empty));
     assert!(
         warned,
         "ugal under lane_reuse = \"empty\" with 4-flit packets warns"
@@ -555,6 +559,39 @@ fn ugal_warns_when_one_packet_a_lane_keeps_it_minimal() {
     let (warned, ugal) = run(Routing::Ugal, Some(LaneReuse::Tail));
     assert!(!warned);
     assert!(ugal as f64 > 1.5 * min as f64, "tail: {ugal} vs min {min}");
+}
+
+#[test]
+fn a_dragonfly_reuses_lanes_at_the_tail_by_default() {
+    // BookSim's dragonfly runs wait_for_tail_credit = 0; the BookSim command
+    // names no lane reuse. Elsewhere the default stays one packet a lane.
+    let c = NetConfig {
+        check: false,
+        ..cfg(Routing::Min, 2, None)
+    };
+    assert_eq!(c.lane_reuse(), LaneReuse::Tail);
+    let torus = NetConfig {
+        topology: TopologyConfig::Torus { k: 4, n: 2 },
+        ..NetConfig::default()
+    };
+    assert_eq!(torus.lane_reuse(), LaneReuse::Empty);
+    let delivered = |reuse| {
+        let c = NetConfig {
+            lane_reuse: reuse,
+            ..c.clone()
+        };
+        let mut net = Network::with_cc(&c, &CcConfig::none(), EngineKind::Model, 5).unwrap();
+        let mut w = BernoulliSource::new(net.nodes(), Pattern::Uniform, 0.8, 256, 64, 9);
+        net.run(&mut w, 5_000).unwrap();
+        w.delivered
+    };
+    let (default, tail, empty) = (
+        delivered(None),
+        delivered(Some(LaneReuse::Tail)),
+        delivered(Some(LaneReuse::Empty)),
+    );
+    assert_eq!(default, tail);
+    assert_ne!(default, empty);
 }
 
 #[test]

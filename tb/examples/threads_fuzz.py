@@ -88,8 +88,11 @@ def draw(rng: random.Random) -> tuple[list[str], list[str]]:
         a += ["--routing", routing] + (["--vcs", str(rng.randint(2, 12))] if lanes else [])
         kind = "file"
     if lanes:
-        if rng.random() < 0.3:
+        r = rng.random()
+        if r < 0.3:
             a += ["--lane-reuse", "tail"]
+        elif r < 0.45:
+            a += ["--lane-reuse", "empty"]  # a dragonfly's default is tail
         if rng.random() < 0.2:
             a += ["--head-latency", str(rng.randint(0, 4))]
         if rng.random() < 0.5:

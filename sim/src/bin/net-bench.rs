@@ -160,8 +160,8 @@ pub struct Args {
     #[arg(long, value_name = "C", value_parser = parse_latency)]
     global_latency: Option<u32>,
     /// Lane router: an output lane takes the next packet when the lane behind it is empty
-    /// (empty, the default) or once the previous tail has left (tail) (`[network]
-    /// lane_reuse`). Needs --vcs.
+    /// (empty) or once the previous tail has left (tail) (`[network] lane_reuse`; default
+    /// tail on a dragonfly, as BookSim's, empty elsewhere). Needs --vcs.
     #[arg(long, value_name = "R", value_parser = parse_lane_reuse, requires = "vcs")]
     lane_reuse: Option<pft_sim::net::LaneReuse>,
     /// Dragonfly ugal and par: the bias towards the minimal path, flits, 0..=65535

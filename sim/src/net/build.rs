@@ -76,7 +76,7 @@ impl<S: Scheme> Network<S> {
             speedup: cfg.speedup.unwrap_or(0),
             router,
             lane_port: cfg.lane_records().map(LanePorts::new).unwrap_or_default(),
-            reuse_tail: cfg.lane_reuse == Some(super::lanes::LaneReuse::Tail),
+            reuse_tail: cfg.lane_reuse() == super::lanes::LaneReuse::Tail,
             whole: cfg.switching == Some(super::lanes::Switching::Vct)
                 || router.is_some_and(|rt| rt.whole_at_tail()),
             reqs: vec![0; 64],

@@ -155,7 +155,8 @@ pub struct NetConfig {
     pub out_buffer_flits: Option<u32>,
     /// Lane router: when an output lane may take the next packet, `empty` (the lane behind
     /// it is empty: one packet per lane) or `tail` (the previous packet's tail has left).
-    /// Needs `vcs`. Default `empty`.
+    /// Needs `vcs`. Default (`NetConfig::lane_reuse`): `tail` on a dragonfly, `empty`
+    /// elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lane_reuse: Option<LaneReuse>,
     /// Dragonfly `ugal` and `par`: the bias towards the minimal path, flits (BookSim's
@@ -426,7 +427,7 @@ impl NetConfig {
                 b.div_ceil(fb).clamp(1, self.mtu_flits())
             });
             let lane = self.vc_buf_flits.unwrap_or(super::lanes::DEFAULT_VC_BUF);
-            let (most, why, cure) = match self.lane_reuse.unwrap_or_default() {
+            let (most, why, cure) = match self.lane_reuse() {
                 LaneReuse::Empty if packet < lane => (
                     vcs.saturating_mul(packet),
                     format!("vcs x {packet}-flit packets: lane_reuse = \"empty\" holds one packet a lane"),
@@ -445,6 +446,20 @@ impl NetConfig {
             }
         }
         out
+    }
+
+    /// The lane reuse in force: `lane_reuse`, or by default `tail` on a dragonfly (BookSim's
+    /// dragonfly runs `wait_for_tail_credit = 0`: with one packet per lane a lane of a
+    /// 100-cycle global link turns over once per credit round trip, and the dragonfly
+    /// routings take lanes in an order that closes no cycle, so a lane may hold the tail of
+    /// one packet and the next) and `empty` elsewhere.
+    pub fn lane_reuse(&self) -> LaneReuse {
+        self.lane_reuse
+            .unwrap_or(if self.topology.dragonfly().is_some() {
+                LaneReuse::Tail
+            } else {
+                LaneReuse::Empty
+            })
     }
 
     /// Lane records per port of the lane router: `vcs`, and with routing `disha` one more
