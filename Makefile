@@ -36,11 +36,12 @@ trace:
 ##       targets, the SystemRDL through PeakRDL, unit, equivalence, Verilog-replay, property,
 ##       bad-input and fuzz tests, then `threads-fuzz`)
 ##       The cargo tests and the four tool steps run two at a time (each tool step is mostly
-##       one process; every log is printed whole as its step ends).
+##       one process; every log is printed whole as its step ends). Every step runs even
+##       when another fails (`-k`, then threads-fuzz), and then `make test` fails.
 test: verilog verilog-pipelined
-	$(MAKE) --no-print-directory -j2 --output-sync=target -o verilog -o verilog-pipelined \
-	    cargo-test formal cocotb fusesoc peakrdl
-	$(FUZZ_THREADS) --netbench target/release/net-bench
+	st=0; $(MAKE) --no-print-directory -k -j2 --output-sync=target -o verilog \
+	    -o verilog-pipelined cargo-test formal cocotb fusesoc peakrdl || st=$$?; \
+	$(FUZZ_THREADS) --netbench target/release/net-bench || st=$$?; exit $$st
 
 # The Rust tests, built and run beside the EDA checks above (`make test` overlaps them: the
 # single-threaded tools fill the cores the build's serial stretches leave idle). The tests of
