@@ -52,6 +52,27 @@ fn fill(m: &mut PftModel, target: u16) {
     }
 }
 
+/// Walks `c` through `path` (its first value is `m.c`), one cycle per later value: a flit sent
+/// moves `c` one up, credits returned move it down. The detector of cycle i sees `path[i]`.
+/// Returns, after each cycle, whether the block is Congested and its AT (win, hit) counters.
+fn walk_c(m: &mut PftModel, path: &[u16]) -> Vec<(bool, u16, u16)> {
+    assert_eq!(m.c, path[0]);
+    path.windows(2)
+        .map(|w| {
+            let up = w[1] == w[0] + 1;
+            assert!(up || w[1] <= w[0], "{} -> {}", w[0], w[1]);
+            let o = m.step(&Inputs {
+                flit_valid: up,
+                credit_return: if up { 0 } else { (w[0] - w[1]) as u8 },
+                ..Default::default()
+            });
+            assert_eq!(o.send, up, "c {} -> {}: the flit must leave", w[0], w[1]);
+            assert_eq!(m.c, w[1]);
+            (m.congested(), m.win, m.hit)
+        })
+        .collect()
+}
+
 #[test]
 fn level_is_exact_shift_add() {
     assert_eq!(level(0x250, 18, 0, 0), 0x250 << 18);
@@ -145,6 +166,33 @@ fn fi_level_above_16_bits_blocks_until_c_falls() {
         );
     }
     assert_eq!(m.gap, 0xFFFF);
+    // c falls to 1: f(1) = 0x10001, still above the saturated gap.
+    let o = m.step(&Inputs {
+        credit_return: 1,
+        ..Default::default()
+    });
+    assert!(!o.send);
+    for _ in 0..100 {
+        let o = m.step(&Inputs {
+            flit_valid: true,
+            ..Default::default()
+        });
+        assert!(!o.send && o.throttled, "c = 1: f(1) = 0x10001 > gap");
+    }
+    // c falls to 0: f(0) = 0xFFFF = the saturated gap, so the gate opens in the next cycle.
+    m.step(&Inputs {
+        credit_return: 1,
+        ..Default::default()
+    });
+    assert_eq!((m.c, m.level(), m.gap), (0, 0xFFFF, 0xFFFF));
+    let o = m.step(&Inputs {
+        flit_valid: true,
+        ..Default::default()
+    });
+    assert!(
+        o.send,
+        "c = 0: gap 0xFFFF >= f(0) = 0xFFFF, the gate must open"
+    );
 }
 
 #[test]
@@ -171,21 +219,50 @@ fn ft_thresholds_are_strict_and_toggle_when_enter_below_escape() {
         states.push(m.congested());
     }
     assert!(states.windows(2).all(|w| w[0] != w[1]), "{states:?}");
+
+    // Escape is strict too: c = TH_ESCAPE = 8 stays Congested, c = 7 leaves.
+    let mut m = configured(&[
+        (addr::TH_ENTER, 5),
+        (addr::TH_ESCAPE, 8),
+        (addr::CREDIT_LIMIT, 100),
+    ]);
+    fill(&mut m, 8);
+    write(&mut m, addr::CTRL, regs::CTRL_ENABLE);
+    m.step(&Inputs::default()); // c = 8 > 5: enters
+    assert!(m.congested());
+    for _ in 0..5 {
+        m.step(&Inputs::default());
+        assert!(
+            m.congested(),
+            "c = 8 is not < TH_ESCAPE = 8: stays Congested"
+        );
+    }
+    m.step(&Inputs {
+        credit_return: 1,
+        ..Default::default()
+    });
+    assert!(m.congested(), "the state follows c one cycle later");
+    m.step(&Inputs::default()); // c = 7 < 8: escapes
+    assert!(!m.congested());
 }
 
 #[test]
 fn at_counts_hits_in_a_window_and_switches_mid_window() {
-    // W = 10, T' = 4: c above enter for 4 counted cycles enters, at once.
+    // W = 20, T' = 4 both ways. f(c) = ((c << 0) >> 31) + 0 = 0: the throttle never holds a
+    // flit, so c goes where the test's flits and credits take it, Congested or not.
     let mut m = configured(&[
         (addr::TH_ENTER, 5),
         (addr::TH_ESCAPE, 3),
-        (addr::AT_WIN_E, 10),
+        (addr::AT_WIN_E, 20),
         (addr::AT_CNT_E, 4),
-        (addr::AT_WIN_S, 10),
+        (addr::AT_WIN_S, 20),
         (addr::AT_CNT_S, 4),
+        (addr::SHAPE, 31 << regs::SHAPE_N_SHIFT),
+        (addr::K, 0),
     ]);
     fill(&mut m, 6);
     write(&mut m, addr::CTRL, regs::CTRL_ENABLE | regs::CTRL_DET_AT);
+    // c = 6 > TH_ENTER for 4 cycles in a row: enters at once, mid-window.
     let mut cycles = 0;
     while !m.congested() {
         m.step(&Inputs::default());
@@ -194,25 +271,35 @@ fn at_counts_hits_in_a_window_and_switches_mid_window() {
     }
     assert_eq!(cycles, 4);
     assert_eq!((m.win, m.hit), (0, 0), "counters clear on a state change");
-    // Hits are cumulative within the window, not consecutive: alternate c between 2 and 6.
-    let mut m2 = m;
-    let mut t = 0;
-    while m2.congested() {
-        let c_low = m2.c < 3;
-        let ret = if c_low { 0 } else { (m2.c - 2) as u8 };
-        let fv = c_low;
-        m2.step(&Inputs {
-            flit_valid: fv,
-            credit_return: ret,
-            ..Default::default()
-        });
-        t += 1;
-        assert!(t < 40, "never escaped");
-    }
-    assert!(
-        t > 4,
-        "escape needs 4 hits spread over the window, took {t}"
-    );
+
+    // Escape: hits (c < 3) alternate with misses inside the window. The detector sees
+    // c = 6, 2, 3, 2, 3, 2, 3, 2: hits on cycles 2, 4, 6 and 8, never two in a row. Counted
+    // cumulatively the 4th hit switches at once; counted consecutively, never.
+    let seen = walk_c(&mut m, &[6, 2, 3, 2, 3, 2, 3, 2, 3]);
+    let want: Vec<(bool, u16, u16)> = (1..=8u16)
+        .map(|t| {
+            if t < 8 {
+                (true, t, t / 2)
+            } else {
+                (false, 0, 0)
+            }
+        })
+        .collect();
+    assert_eq!(seen, want, "escape: (congested, win, hit) after each cycle");
+
+    // Enter the same way: the detector sees c = 3, 4, 5, 6, 5, 6, 5, 6, 5, 6, hits (c > 5)
+    // on cycles 4, 6, 8 and 10; the 4th enters.
+    let seen = walk_c(&mut m, &[3, 4, 5, 6, 5, 6, 5, 6, 5, 6, 5]);
+    let want: Vec<(bool, u16, u16)> = (1..=10u16)
+        .map(|t| {
+            if t < 10 {
+                (false, t, t.saturating_sub(2) / 2)
+            } else {
+                (true, 0, 0)
+            }
+        })
+        .collect();
+    assert_eq!(seen, want, "enter: (congested, win, hit) after each cycle");
 }
 
 #[test]

@@ -44,6 +44,29 @@ pub fn available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// A tool a test needs: its program and a flag that makes it print its version.
+pub type Tool = (&'static str, &'static str);
+pub const VERILATOR: Tool = ("verilator", "--version");
+pub const IVERILOG: Tool = ("iverilog", "-V");
+pub const YOSYS: Tool = ("yosys", "-V");
+
+/// Panics, naming the tool, when one of `tools` does not run: without it `test` would
+/// compare nothing, so a machine without the tools fails it rather than passes it empty
+/// (`make setup`, or `.ci/install-deps`, installs them; CI does).
+pub fn require_tools(test: &str, tools: &[Tool]) {
+    for &(tool, flag) in tools {
+        let runs = Command::new(tool)
+            .arg(flag)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(
+            runs,
+            "{test}: `{tool} {flag}` does not run; install {tool} (`make setup`) to check \
+             the exported Verilog"
+        );
+    }
+}
+
 /// Put Verilator's C++ compiles behind ccache when it is installed. Every build compiles the
 /// same Verilator runtime (`verilated.cpp`, `verilated_threads.cpp`): about 8 of the 12
 /// CPU-seconds of building a small design, measured with Verilator 5.006. With the cache only

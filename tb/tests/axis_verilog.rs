@@ -4,8 +4,8 @@
 //! (frames, back-pressure, credit link, pause, register traffic, resets) replayed through
 //! the shared harness (`tb/verilator/replay_design.cpp`, the registry's ports), every
 //! output every cycle, 100,000 cycles per seed. The file also lints alone under
-//! `verilator --lint-only`. Broken copies of the Verilog must be caught. Skips, saying so,
-//! only when `verilator` is not on PATH.
+//! `verilator --lint-only`. Broken copies of the Verilog must be caught. Fails, naming the tool,
+//! when `verilator` (or, for the path check, `yosys`) does not run.
 
 use pft_hdl::axis::model::AxisModel;
 use pft_hdl::axis::verilog::{default_width, TOP};
@@ -87,10 +87,10 @@ fn vectors(seed: u64, path: &Path) -> Scoreboard {
 
 #[test]
 fn verilog_matches_model_under_verilator() {
-    if !verilator::available() {
-        eprintln!("SKIPPED: `verilator --version` does not run; install verilator");
-        return;
-    }
+    verilator::require_tools(
+        "verilog_matches_model_under_verilator",
+        &[verilator::VERILATOR],
+    );
     let dir = work();
     std::fs::create_dir_all(&dir).unwrap();
     let v = dir.join("pft_axis.v");
@@ -174,10 +174,7 @@ fn combinational_ports(v: &Path, ins: &str, outs: &str, out: &Path) -> Vec<Strin
 /// docs/axis.md says. The slave of before (readys from the valids) must be caught.
 #[test]
 fn axil_slave_has_no_combinational_path() {
-    if Command::new("yosys").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: `yosys -V` does not run; install yosys");
-        return;
-    }
+    verilator::require_tools("axil_slave_has_no_combinational_path", &[verilator::YOSYS]);
     let dir = work().join("paths");
     std::fs::create_dir_all(&dir).unwrap();
     let v = dir.join("pft_axis.v");

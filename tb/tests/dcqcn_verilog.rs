@@ -6,8 +6,8 @@
 //! replayed on the Verilog, 100,000 cycles: one flow on the quick rules, four flows on the
 //! extremes. Five Verilator builds (about 10 s each on 2 cores) set the test's time. Each Verilog also passes
 //! `verilator --lint-only -Wall` with the project's waivers (the four-flow block with the
-//! registry's, named below). Broken copies of the Verilog must be caught. Skips, saying so,
-//! only when `verilator` is not on PATH.
+//! registry's, named below). Broken copies of the Verilog must be caught. Fails, naming the tool,
+//! when `verilator` (or, for the iverilog test, `iverilog`) does not run.
 
 use pft_hdl::dcqcn::model::Params;
 use pft_hdl::dcqcn::stepper::Port;
@@ -24,18 +24,6 @@ const CYCLES: u64 = 100_000;
 
 fn work() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("dcqcn_verilog")
-}
-
-/// False, with a message on stderr, when verilator is absent (the test then passes empty).
-fn have_verilator(test: &str) -> bool {
-    if verilator::available() {
-        return true;
-    }
-    eprintln!(
-        "SKIPPED {test}: `verilator --version` does not run; install verilator \
-         (apt-get install verilator) to compare the exported Verilog with the model"
-    );
-    false
 }
 
 /// Lint waivers of the N-flow block, on top of the project's: each slot's target rate and
@@ -141,9 +129,7 @@ fn replay_exe(name: &str, verilog: &Path, top: &str) -> PathBuf {
 
 /// Export, lint, build and replay one flow; every output must match in every cycle.
 fn one_flow_matches_model(name: &str, p: Params, max_flits: u32, seed: u64, recovers: bool) {
-    if !have_verilator(name) {
-        return;
-    }
+    verilator::require_tools(name, &[verilator::VERILATOR]);
     let dir = work().join(name);
     let v = export(dcqcn_verilog(&p, TOP_DCQCN), TOP_DCQCN, &dir, None);
     let exe = replay_exe(name, &v, TOP_DCQCN);
@@ -169,9 +155,7 @@ fn verilator_matches_model_four_flows_steep() {
     // The extremes (g = 1/2, R_HAI the whole line, the floor 1 unit, 5-cycle timers) on
     // the N-flow block: the Verilog's widths and the flow multiplexers at once.
     let name = "flows4";
-    if !have_verilator(name) {
-        return;
-    }
+    verilator::require_tools(name, &[verilator::VERILATOR]);
     let (p, n, seed) = (steep(), 4, 0xDC9C_1004);
     let top = dcqcn_flows_top(n);
     let dir = work().join(name);
@@ -222,9 +206,7 @@ const MUTANTS: [(&str, &str, &str); 3] = [
 
 #[test]
 fn verilator_catches_broken_verilog() {
-    if !have_verilator("verilator_catches_broken_verilog") {
-        return;
-    }
+    verilator::require_tools("verilator_catches_broken_verilog", &[verilator::VERILATOR]);
     let (p, seed) = (quick(), 0xDC9C_1001);
     let dir = work().join("mutants");
     let good = export(dcqcn_verilog(&p, TOP_DCQCN), TOP_DCQCN, &dir, None);
@@ -265,6 +247,7 @@ fn verilator_catches_broken_verilog() {
 /// Verilator ran it).
 #[test]
 fn iverilog_matches_model() {
+    verilator::require_tools("iverilog_matches_model", &[verilator::IVERILOG]);
     const IVERILOG_CYCLES: u64 = 20_000;
     for (name, p, n, seed) in [
         ("iverilog1", quick(), 1usize, 0xDC9C_1001u64),

@@ -6,8 +6,8 @@
 //! flag; for four flows the eligible vector, the expiry and the flag) and replayed on the
 //! Verilog, 100,000 cycles per parameter set. Each Verilog also passes `verilator
 //! --lint-only -Wall` with the project's waivers (the four-flow block with one more, named
-//! below). Broken copies of the Verilog must be caught. Skips, saying so, only when
-//! `verilator` is not on PATH.
+//! below). Broken copies of the Verilog must be caught. Fails, naming the tool, when
+//! `verilator` or `iverilog` does not run.
 
 use pft_hdl::ibcc::model::Params;
 use pft_hdl::ibcc::stepper::Port;
@@ -27,18 +27,6 @@ const CYCLES: u64 = 100_000;
 
 fn work() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("ibcc_verilog")
-}
-
-/// False, with a message on stderr, when verilator is absent (the test then passes empty).
-fn have_verilator(test: &str) -> bool {
-    if verilator::available() {
-        return true;
-    }
-    eprintln!(
-        "SKIPPED {test}: `verilator --version` does not run; install verilator \
-         (apt-get install verilator) to compare the exported Verilog with the model"
-    );
-    false
 }
 
 /// Lint waiver of the N-flow block, on top of the project's: each flow's CCTI register
@@ -152,9 +140,7 @@ fn replay_exe(name: &str, verilog: &Path, top: &str) -> PathBuf {
 
 /// Export, lint, build and replay one flow; every output must match in every cycle.
 fn one_flow_matches_model(name: &str, (p, period): (Params, u64), max_flits: u32, seed: u64) {
-    if !have_verilator(name) {
-        return;
-    }
+    verilator::require_tools(name, &[verilator::VERILATOR, verilator::IVERILOG]);
     let first = 1 + seed % period;
     let dir = work().join(name);
     let v = export(
@@ -192,9 +178,7 @@ fn verilator_matches_model_steep_steps_every_shift() {
 #[test]
 fn verilator_matches_model_four_flows() {
     let name = "flows4";
-    if !have_verilator(name) {
-        return;
-    }
+    verilator::require_tools(name, &[verilator::VERILATOR, verilator::IVERILOG]);
     let ((p, period), n, seed) = (table1_short(), 4, 0x1BCC_1003);
     let first = 1 + seed % period;
     let top = ibcc_flows_top(n);
@@ -256,9 +240,7 @@ const MUTANTS: [(&str, &str, &str); 3] = [
 
 #[test]
 fn verilator_catches_broken_verilog() {
-    if !have_verilator("verilator_catches_broken_verilog") {
-        return;
-    }
+    verilator::require_tools("verilator_catches_broken_verilog", &[verilator::VERILATOR]);
     let ((p, period), seed) = (steep(), 0x1BCC_1002);
     let first = 1 + seed % period;
     let dir = work().join("mutants");

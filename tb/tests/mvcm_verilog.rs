@@ -6,7 +6,7 @@
 //! replayed on the Verilog, 100,000 cycles per parameter set. Each Verilog also passes
 //! `verilator --lint-only -Wall` with the project's waivers (the four-flow block with three
 //! more, named below). Broken copies of the Verilog must be caught, or the comparison
-//! proves nothing. Skips, saying so, only when `verilator` is not on PATH.
+//! proves nothing. Fails, naming the tool, when `verilator` or `iverilog` does not run.
 
 use pft_hdl::mvcm::model::{Flow, Params};
 use pft_hdl::mvcm::stepper::{model_flows_cycle, FlowsOutputs};
@@ -24,18 +24,6 @@ const CYCLES: u64 = 100_000;
 
 fn work() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("mvcm_verilog")
-}
-
-/// False, with a message on stderr, when verilator is absent (the test then passes empty).
-fn have_verilator(test: &str) -> bool {
-    if verilator::available() {
-        return true;
-    }
-    eprintln!(
-        "SKIPPED {test}: `verilator --version` does not run; install verilator \
-         (apt-get install verilator) to compare the exported Verilog with the model"
-    );
-    false
 }
 
 /// Lint waivers of the N-flow block, on top of the project's: the observation outputs of
@@ -151,9 +139,7 @@ fn replay_exe(name: &str, verilog: &Path, top: &str) -> PathBuf {
 
 /// Export, lint, build and replay one flow of `p`; every output must match in every cycle.
 fn one_flow_matches_model(name: &str, p: Params, seed: u64) {
-    if !have_verilator(name) {
-        return;
-    }
+    verilator::require_tools(name, &[verilator::VERILATOR, verilator::IVERILOG]);
     let dir = work().join(name);
     let v = export(mvcm_verilog(&p), TOP_MVCM, &dir, None);
     let exe = replay_exe(name, &v, TOP_MVCM);
@@ -186,9 +172,7 @@ fn verilator_matches_model_small_at_the_wide_widths() {
 #[test]
 fn verilator_matches_model_four_flows() {
     let name = "flows4";
-    if !have_verilator(name) {
-        return;
-    }
+    verilator::require_tools(name, &[verilator::VERILATOR, verilator::IVERILOG]);
     let (p, n) = (PAPER_SHORT_RTT, 4);
     let top = mvcm_flows_top(n);
     let dir = work().join(name);
@@ -241,9 +225,7 @@ const MUTANTS: [(&str, &str, &str); 3] = [
 
 #[test]
 fn verilator_catches_broken_verilog() {
-    if !have_verilator("verilator_catches_broken_verilog") {
-        return;
-    }
+    verilator::require_tools("verilator_catches_broken_verilog", &[verilator::VERILATOR]);
     let dir = work().join("mutants");
     let good = export(mvcm_verilog(&SMALL), TOP_MVCM, &dir, None);
     let vec = dir.join("vectors.txt");

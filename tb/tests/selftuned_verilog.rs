@@ -4,8 +4,8 @@
 //! threshold, margin = estimate*g - T*g) and replayed on the Verilog of several parameter
 //! sets, 100,000 cycles each. Each parameter set's Verilog also passes `verilator
 //! --lint-only -Wall` with the project's waivers. Broken copies of the Verilog must be
-//! caught, or the comparison proves nothing. Skips, saying so, only when `verilator` is
-//! not on PATH.
+//! caught, or the comparison proves nothing. Fails, naming the tool, when `verilator` or
+//! `iverilog` does not run.
 
 use pft_hdl::selftuned::model::{Params, SelfTuned};
 use pft_hdl::selftuned::verilog::{selftuned_verilog, TOP_SELFTUNED};
@@ -25,18 +25,6 @@ const MARGIN_MASK: i64 = (1 << 27) - 1;
 
 fn work() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("selftuned_verilog")
-}
-
-/// False, with a message on stderr, when verilator is absent (the test then passes empty).
-fn have_verilator(test: &str) -> bool {
-    if verilator::available() {
-        return true;
-    }
-    eprintln!(
-        "SKIPPED {test}: `verilator --version` does not run; install verilator \
-         (apt-get install verilator) to compare the exported Verilog with the model"
-    );
-    false
 }
 
 /// The Verilog of `p` in `dir`, linted like synth/check_verilog.sh does (`-Wall`, the
@@ -110,9 +98,7 @@ fn replay_exe(name: &str, verilog: &Path) -> PathBuf {
 
 /// Export, lint, build and replay `p`; every output must match in every cycle.
 fn verilator_matches_model(name: &str, p: Params, seed: u64) {
-    if !have_verilator(name) {
-        return;
-    }
+    verilator::require_tools(name, &[verilator::VERILATOR, verilator::IVERILOG]);
     let dir = work().join(name);
     let v = export(&p, &dir);
     let exe = replay_exe(name, &v);
@@ -187,9 +173,7 @@ const MUTANTS: [(&str, &str, &str); 3] = [
 
 #[test]
 fn verilator_catches_broken_verilog() {
-    if !have_verilator("verilator_catches_broken_verilog") {
-        return;
-    }
+    verilator::require_tools("verilator_catches_broken_verilog", &[verilator::VERILATOR]);
     let dir = work().join("mutants");
     let good = export(&SEED, &dir);
     let vec = dir.join("vectors.txt");
