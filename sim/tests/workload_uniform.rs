@@ -415,7 +415,7 @@ fn permutation_and_group_shift_as_workload_patterns() {
     assert_ne!(table, pft_sim::net::Pattern::permutation(10, nodes));
     // group shift in groups of 4: every message into the next group, all 4 NICs of it hit
     let cfg = UniformConfig {
-        pattern: DestPattern::GroupShift { group: 4 },
+        pattern: DestPattern::GroupShift { group: Some(4) },
         ..cfg
     };
     let f = run(&cfg, nodes, 64, 3, 2_000);
@@ -428,16 +428,56 @@ fn permutation_and_group_shift_as_workload_patterns() {
     // in a scenario file
     let c: UniformConfig =
         toml::from_str("pattern = { kind = \"group_shift\", group = 4 }\nload = 0.5\n").unwrap();
-    assert_eq!(c.pattern, DestPattern::GroupShift { group: 4 });
+    assert_eq!(c.pattern, DestPattern::GroupShift { group: Some(4) });
     let c: UniformConfig = toml::from_str("pattern = { kind = \"permutation\" }\n").unwrap();
     assert_eq!(c.pattern, DestPattern::Permutation { seed: 1 });
     // groups that do not divide the NICs are refused
     let bad = UniformConfig {
-        pattern: DestPattern::GroupShift { group: 5 },
+        pattern: DestPattern::GroupShift { group: Some(5) },
         ..Default::default()
     };
     let e = bad.validate(nodes).unwrap_err().to_string();
     assert!(e.contains("group_shift needs groups of 5"), "{e}");
+}
+
+#[test]
+fn group_shift_takes_a_dragonflys_groups_by_default() {
+    use pft_sim::scenario::Scenario;
+    use pft_sim::workload::{DestPattern, WorkloadConfig};
+    // BookSim's bad_dragon: the next group of a * p NICs, as net-bench infers it; in the
+    // pattern and in every phase's
+    let gs = "{ kind = \"group_shift\" }";
+    let text = |topology: &str, phased: bool| {
+        let work = if phased {
+            format!("[[workload.phases]]\ncycles = 100\ninterval_cycles = 50\npattern = {gs}\n")
+        } else {
+            format!("load = 0.3\npattern = {gs}\n")
+        };
+        format!("[network]\ntopology = {topology}\nvcs = 2\n[workload]\nkind = \"uniform\"\n{work}")
+    };
+    let df = "{ kind = \"dragonfly\", p = 2, a = 4, h = 2 }";
+    for phased in [false, true] {
+        let sc = Scenario::parse(&text(df, phased)).unwrap();
+        sc.validate().unwrap();
+        let WorkloadConfig::Uniform(u) = &sc.workload else {
+            panic!("uniform")
+        };
+        let p = if phased {
+            &u.phases[0].pattern
+        } else {
+            &u.pattern
+        };
+        assert_eq!(*p, DestPattern::GroupShift { group: Some(8) });
+    }
+    // elsewhere a group must be given, and the error names it
+    for (phased, key) in [
+        (false, "workload.pattern.group"),
+        (true, "workload.phases[0].pattern.group"),
+    ] {
+        let sc = Scenario::parse(&text("{ kind = \"torus\", k = 4, n = 2 }", phased)).unwrap();
+        let e = sc.validate().unwrap_err().to_string();
+        assert!(e.contains(key) && e.contains("required here"), "{e}");
+    }
 }
 
 #[test]

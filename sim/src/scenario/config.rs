@@ -205,6 +205,7 @@ impl Scenario {
             .map_err(|e| Refused::Parse(super::toml_error::message(text, &e)))?;
         s.network.topology.resolve(dir);
         s.workload.resolve(dir);
+        s.workload.resolve_network(&s.network.topology);
         s.validate().map_err(Refused::Invalid)?;
         Ok(s)
     }
@@ -414,6 +415,7 @@ impl Scenario {
             toml::from_str(text).map_err(|e| super::toml_error::message(text, &e))?;
         s.network.topology.resolve(dir);
         s.workload.resolve(dir);
+        s.workload.resolve_network(&s.network.topology);
         Ok(s)
     }
 

@@ -119,6 +119,14 @@ impl WorkloadConfig {
         }
     }
 
+    /// Defaults that come from the network: on a dragonfly, a `group_shift` pattern's
+    /// `group` is its a * p NICs (BookSim's `bad_dragon`).
+    pub fn resolve_network(&mut self, topology: &crate::net::TopologyConfig) {
+        if let (WorkloadConfig::Uniform(u), Some(df)) = (self, topology.dragonfly()) {
+            u.resolve_groups(df.group_nodes());
+        }
+    }
+
     /// Builds the workload for `nodes` endpoints with `flit_bytes`-byte flits on 100 Gb/s
     /// links (`build_at`).
     pub fn build(

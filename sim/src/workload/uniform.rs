@@ -105,8 +105,12 @@ pub enum DestPattern {
     },
     /// Each message to a NIC drawn uniformly from the next group, `(i + 1) mod groups`,
     /// afresh per message, the NICs taken in groups of `group` in order: on a dragonfly,
-    /// `group` = a * p (BookSim's `bad_dragon`).
-    GroupShift { group: u32 },
+    /// `group` = a * p (BookSim's `bad_dragon`), its default there (`resolve_groups`);
+    /// required elsewhere.
+    GroupShift {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        group: Option<u32>,
+    },
 }
 
 impl Serialize for DestPattern {
@@ -143,7 +147,11 @@ fn check_pattern(p: &DestPattern, nodes: u32, key: &str, errs: &mut ConfigErrors
                 node,
                 format!("must be in 0..={} (a NIC)", nodes.saturating_sub(1)),
             ),
-            DestPattern::GroupShift { group } => errs.push(&format!("{key}.group"), group, e),
+            DestPattern::GroupShift { group } => errs.push(
+                &format!("{key}.group"),
+                group.map_or("(not given)".to_string(), |g| g.to_string()),
+                e,
+            ),
             _ => errs.push(key, p.kind(), e),
         },
         Ok(q) => {
@@ -163,6 +171,13 @@ fn default_permutation_seed() -> u64 {
 }
 
 impl DestPattern {
+    /// `group_shift` without `group` takes `group` (a dragonfly's a * p).
+    fn resolve_group(&mut self, group: u32) {
+        if let DestPattern::GroupShift { group: g @ None } = self {
+            *g = Some(group);
+        }
+    }
+
     fn is_uniform(&self) -> bool {
         *self == DestPattern::Uniform
     }
@@ -207,7 +222,13 @@ impl DestPattern {
                 }
             }
             DestPattern::Permutation { seed } => Pattern::Permutation { seed },
-            DestPattern::GroupShift { group } => Pattern::GroupShift { group },
+            DestPattern::GroupShift { group: Some(group) } => Pattern::GroupShift { group },
+            DestPattern::GroupShift { group: None } => {
+                return Err(
+                    "required here: the NICs of a group (its default, a * p, is a dragonfly's)"
+                        .into(),
+                )
+            }
         };
         p.check(nodes)?;
         Ok(p)
@@ -230,6 +251,15 @@ impl Default for UniformConfig {
 }
 
 impl UniformConfig {
+    /// Fills in `group_shift`'s `group` where it is not given, here and in every phase: on
+    /// a dragonfly of `group` NICs a group (after parsing, before validation).
+    pub fn resolve_groups(&mut self, group: u32) {
+        self.pattern.resolve_group(group);
+        for p in &mut self.phases {
+            p.pattern.resolve_group(group);
+        }
+    }
+
     /// Checks every field for a network of `nodes` endpoints (with `phases`: every phase,
     /// and that `injection` and `pattern` are not given; `load` is ignored).
     pub fn validate(&self, nodes: u32) -> Result<(), ConfigErrors> {
