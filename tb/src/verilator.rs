@@ -35,15 +35,6 @@ pub fn build_top(verilog: &Path, top: &str, harness: &str, dir: &Path) -> Result
     build_prefixed(verilog, top, "Vpft_injector", harness, dir)
 }
 
-/// Whether `verilator` runs (`verilator --version`): tests of other designs than PFT's skip
-/// with a message without it.
-pub fn available() -> bool {
-    Command::new("verilator")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// A tool a test needs: its program and a flag that makes it print its version.
 pub type Tool = (&'static str, &'static str);
 pub const VERILATOR: Tool = ("verilator", "--version");
