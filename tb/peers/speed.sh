@@ -8,7 +8,8 @@
 # rate (flits/node/cycle) and mean packet latency (cycles), so the reader sees that the work
 # compared is the same. Results: docs/performance.md, "Peers side by side".
 #
-#   bash tb/peers/speed.sh OUT_DIR [ROUNDS]       (ROUNDS default 3; OUT_DIR must not exist)
+#   bash tb/peers/speed.sh [OUT_DIR [ROUNDS]]     (ROUNDS default 3; OUT_DIR must not exist;
+#                                                  default out/peers-YYYYmmdd-HHMMSS, new)
 #   bash tb/peers/speed.sh --summary OUT_DIR      (the table again from OUT_DIR/runs.csv,
 #                                                  e.g. of a run stopped part-way)
 #
@@ -82,15 +83,24 @@ summary() {
     column -s, -t < "$1/summary.csv"
 }
 
-usage() { echo "usage: bash tb/peers/speed.sh OUT_DIR [ROUNDS] | --summary OUT_DIR" >&2; exit 2; }
+usage() { echo "usage: bash tb/peers/speed.sh [OUT_DIR [ROUNDS]] | --summary OUT_DIR" >&2; exit 2; }
 if [ "${1:-}" = --summary ]; then
     [ -n "${2:-}" ] || usage
     summary "$2"
     exit 0
 fi
+case ${1:-} in -*) usage ;; esac
 
-[ -n "${1:-}" ] || usage
-out=$1
+if [ $# -ge 1 ]; then
+    [ -n "$1" ] || usage
+    out=$1
+else
+    # a new directory of its own (as `make peers`), never another run's
+    out=$root/out/peers-$(date +%Y%m%d-%H%M%S)
+    n=1
+    while [ -e "$out" ]; do out=$root/out/peers-$(date +%Y%m%d-%H%M%S)-$n; n=$((n + 1)); done
+    echo "writing to $out"
+fi
 rounds=${2:-3}
 for v in "ROUNDS=$rounds" "WARMUP=${WARMUP:-2000}" "MEASURED=${MEASURED:-8000}"; do
     [[ ${v#*=} =~ ^[1-9][0-9]*$ ]] || { echo "error: ${v%%=*} = ${v#*=}: must be a positive whole number" >&2; exit 2; }
