@@ -266,7 +266,12 @@ pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
     if path.as_os_str().is_empty() {
         return Err(refuse(path, "the file name is empty"));
     }
-    if let Some(i) = inputs.iter().find(|i| same_file(path, i)) {
+    // (the same file now, or once the output's missing directories are made:
+    // `new/../in.toml` names `in.toml`)
+    if let Some(i) = inputs
+        .iter()
+        .find(|i| same_file(path, i) || (i.exists() && canonical(path) == canonical(i)))
+    {
         return Err(refuse(
             path,
             format!(
@@ -277,6 +282,13 @@ pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
     }
     if path.as_os_str() == "-" {
         return Err(refuse(path, "`-` is not standard output here: name a file"));
+    }
+    // `o.csv/` names a directory: `Path` drops the slash, the rename at the end would not
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        return Err(refuse(
+            path,
+            "it ends in `/`, a directory: name a file (e.g. DIR/out.csv)",
+        ));
     }
     if let Some(fd) = through_descriptor(path) {
         // `/proc/PID/fd/N` (what `/dev/stdout` and `/dev/fd/N` lead to), or another file of
@@ -622,6 +634,17 @@ mod tests {
         let link = d.join("link.toml");
         std::os::unix::fs::symlink(&input, &link).unwrap();
         assert!(check(&link, &[&input]).is_err());
+        // through directories still to be made: `new/` is created, then `..` leads back
+        for p in [d.join("new/../in.toml"), d.join("x/y/../../in.toml")] {
+            let e = check(&p, &[&input]).unwrap_err().to_string();
+            assert!(e.contains("it is the input"), "{p:?}: {e}");
+            assert!(!d.join("new").exists() && !d.join("x").exists());
+        }
+        // a trailing slash names a directory, whatever `Path` makes of it
+        for p in [d.join("s.json/"), d.join("nd/")] {
+            let e = check(&p, &[]).unwrap_err().to_string();
+            assert!(e.contains("ends in `/`"), "{p:?}: {e}");
+        }
         let e = check(&d, &[]).unwrap_err().to_string();
         assert!(e.contains("a directory"), "{e}");
         // a descriptor's file would be replaced by the rename: refused, however named

@@ -426,6 +426,52 @@ fn trace_cli_cases() -> Vec<Case> {
                 "/dev/pft-tx30.csv",
             ],
         ),
+        // onto an input through directories still to be made (`new/` made, then `..`)
+        case(
+            "TX-31",
+            t,
+            &[
+                "--stimulus",
+                "ok.csv",
+                "--config",
+                "c.toml",
+                "--summary",
+                "new/../c.toml",
+            ],
+        )
+        .file("ok.csv", OK_STIM)
+        .file("c.toml", "m = 3\n")
+        .also(&["--stimulus", "ok.csv", "--out", "x/y/../../ok.csv"]),
+        // a trailing slash: a directory, refused before the run (the earlier outputs
+        // were renamed into place before the last rename failed)
+        case(
+            "TX-32",
+            t,
+            &[
+                "--cycles",
+                "10",
+                "--link-latency",
+                "1",
+                "--drain",
+                "1",
+                "--out",
+                "o.csv",
+                "--vcd",
+                "o.vcd",
+                "--summary",
+                "s.json/",
+            ],
+        )
+        .also(&[
+            "--cycles",
+            "10",
+            "--link-latency",
+            "1",
+            "--drain",
+            "1",
+            "--out",
+            "nd/",
+        ]),
         case("TX-26", t, &["--stimulus", "ok.csv", "--out", "dl.csv"])
             .file("ok.csv", OK_STIM)
             .symlink("dl.csv", "nowhere/x.csv"),
