@@ -92,7 +92,8 @@ peakrdl: $(VENV)/bin/fusesoc
 
 ## verilog: export synth/out/pft_injector.v and check it with yosys, verilator and iverilog;
 ##          export synth/out/pft_axis.v (PFT as AXI-Stream + AXI4-Lite IP, 64-bit data) and
-##          synth/out/pft_axis_512.v (512-bit data) and lint each alone
+##          synth/out/pft_axis_512.v (512-bit data) and lint each alone (the names pft-verilog
+##          gives them without OUT.v, docs/axis.md; its test checks these lines)
 verilog: synth/out/pft_regs.vh
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- synth/out/pft_injector.v
 	bash synth/check_verilog.sh synth/out/pft_injector.v

@@ -13,7 +13,8 @@
 //! renamed (`pft_hdl::outfile`), so a failure never leaves a partial file under OUT.v. A
 //! closed stdout is an error.
 
-#![no_main]
+// the C `main` below is the entry point; a test build takes the test harness's
+#![cfg_attr(not(test), no_main)]
 
 use pft_hdl::axis::verilog as axis;
 use pft_hdl::design::{self, Design};
@@ -40,7 +41,7 @@ fn usage() -> String {
          pft-verilog --list | --help | --version\n  \
          (default: the design pft_injector; OUT.v defaults to synth/out/<top>.v; `-` writes \
          to stdout;\n  --family writes every top of the family into DIR, default synth/out; \
-         --list prints the\n  registry as JSON; pft_axis: N in 64..512, a power of two (default 64), U in 1, 8, 16,\n  32, 64 (default 1), OUT.v defaults to synth/out/pft_axis[_dN[_uU]].v)\n\ndesigns (NAME, sizes N, older flags):\n",
+         --list prints the\n  registry as JSON; pft_axis: N in 64..512, a power of two (default 64), U in 1, 8, 16,\n  32, 64 (default 1), OUT.v defaults to synth/out/pft_axis[_N[_uU]].v)\n\ndesigns (NAME, sizes N, older flags):\n",
     );
     for d in DESIGNS {
         let sizes = if d.sizes.is_empty() {
@@ -151,7 +152,7 @@ fn by_alias(given: &BTreeMap<String, String>) -> Result<(&'static Design, Option
 /// stdout on /dev/null (hiding `pft-verilog >&-`); here a closed descriptor 1 stays closed and
 /// `outfile::stdout_is_open` reports it. (A write to a closed pipe ends the process by
 /// SIGPIPE, as for any Unix filter.)
-#[no_mangle]
+#[cfg_attr(not(test), no_mangle)]
 pub extern "C" fn main(
     _argc: std::ffi::c_int,
     _argv: *const *const std::ffi::c_char,
@@ -202,6 +203,18 @@ fn split_value(a: &std::ffi::OsStr) -> Option<(String, std::ffi::OsString)> {
             std::ffi::OsString::from_vec(b[eq + 1..].to_vec()),
         )
     })
+}
+
+/// The file `--design pft_axis` writes without OUT.v, the names `make verilog` writes and
+/// docs/axis.md gives: `synth/out/pft_axis.v` at the default widths, `pft_axis_N.v` with
+/// N-bit data (`pft_axis_512.v`), `pft_axis_N_uU.v` with a U-bit `tuser` (`pft_axis_64_u8.v`).
+fn axis_default_out(top: &str, w: usize, u: usize) -> PathBuf {
+    let stem = match (w == axis::DEFAULT_DATA_WIDTH, u == axis::DEFAULT_USER_WIDTH) {
+        (true, true) => top.to_string(),
+        (_, true) => format!("{top}_{w}"),
+        _ => format!("{top}_{w}_u{u}"),
+    };
+    PathBuf::from(format!("synth/out/{stem}.v"))
 }
 
 /// Exit status 1 or 2 as `Err`.
@@ -402,12 +415,7 @@ fn run() -> Result<(), i32> {
             Ok(x) => x,
             Err(e) => return usage_error(&e),
         };
-        let stem = match (w == axis::DEFAULT_DATA_WIDTH, u == axis::DEFAULT_USER_WIDTH) {
-            (true, true) => top.clone(),
-            (_, true) => format!("{top}_d{w}"),
-            _ => format!("{top}_d{w}_u{u}"),
-        };
-        let out = out.unwrap_or_else(|| PathBuf::from(format!("synth/out/{stem}.v")));
+        let out = out.unwrap_or_else(|| axis_default_out(&top, w, u));
         let text = || axis::axis_verilog(w, u).expect("widths checked");
         if out.as_os_str() == "-" {
             return to_stdout(&text(), "the Verilog");
@@ -420,4 +428,60 @@ fn run() -> Result<(), i32> {
         return to_stdout(&d.export(size), "the Verilog");
     }
     to_file(&out, || d.export(size))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_default_names() {
+        let name = |w, u| axis_default_out(axis::TOP, w, u);
+        assert_eq!(name(64, 1), Path::new("synth/out/pft_axis.v"));
+        assert_eq!(name(512, 1), Path::new("synth/out/pft_axis_512.v"));
+        assert_eq!(name(64, 8), Path::new("synth/out/pft_axis_64_u8.v"));
+        assert_eq!(name(256, 16), Path::new("synth/out/pft_axis_256_u16.v"));
+    }
+
+    /// Each `pft-verilog --design pft_axis` command of the Makefile and of
+    /// synth/axis/synth.sh writes the file pft-verilog writes without OUT.v (the same name;
+    /// the Makefile's in the same place), so `make verilog`, synthesis, cocotb
+    /// (`synth/out/pft_axis_512.v`) and a bare `pft-verilog` agree.
+    #[test]
+    fn scripts_write_the_default_names() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut widths = Vec::new();
+        for (file, same_dir) in [("Makefile", true), ("synth/axis/synth.sh", false)] {
+            let text = std::fs::read_to_string(root.join(file)).expect(file);
+            for line in text.lines() {
+                let Some(i) = line.find("pft-verilog --design pft_axis") else {
+                    continue;
+                };
+                let (mut w, mut u, mut out) =
+                    (axis::DEFAULT_DATA_WIDTH, axis::DEFAULT_USER_WIDTH, None);
+                let mut args = line[i..].split_whitespace().skip(3);
+                while let Some(a) = args.next() {
+                    let mut num = || args.next().and_then(|v| v.parse().ok()).expect(line);
+                    match a {
+                        WIDTH => w = num(),
+                        USER_WIDTH => u = num(),
+                        _ if !a.starts_with('-') => {
+                            out = Some(PathBuf::from(a.trim_matches('"')));
+                            break;
+                        }
+                        _ => panic!("{file}: `{a}` in `{line}`"),
+                    }
+                }
+                let (out, want) = (out.expect(line), axis_default_out(axis::TOP, w, u));
+                if same_dir {
+                    assert_eq!(out, want, "{file}: `{line}`");
+                } else {
+                    assert_eq!(out.file_name(), want.file_name(), "{file}: `{line}`");
+                }
+                widths.push(w);
+            }
+        }
+        // the 64-bit and the 512-bit export, in the Makefile and in synth.sh
+        assert!(widths.contains(&64) && widths.contains(&512), "{widths:?}");
+    }
 }
