@@ -45,17 +45,23 @@ pub const YOSYS: Tool = ("yosys", "-V");
 /// compare nothing, so a machine without the tools fails it rather than passes it empty
 /// (`make setup`, or `.ci/install-deps`, installs them; CI does).
 pub fn require_tools(test: &str, tools: &[Tool]) {
-    for &(tool, flag) in tools {
-        let runs = Command::new(tool)
-            .arg(flag)
-            .output()
-            .is_ok_and(|o| o.status.success());
-        assert!(
-            runs,
-            "{test}: `{tool} {flag}` does not run; install {tool} (`make setup`) to check \
-             the exported Verilog"
-        );
+    for &tool in tools {
+        if let Err(e) = tool_runs(tool) {
+            panic!("{test}: {e} to check the exported Verilog");
+        }
     }
+}
+
+/// `Err` naming `tool` when `tool flag` does not run (or fails): install it (`make setup`).
+pub fn tool_runs((tool, flag): Tool) -> Result<()> {
+    let runs = Command::new(tool)
+        .arg(flag)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !runs {
+        bail!("`{tool} {flag}` does not run; install {tool} (`make setup`)");
+    }
+    Ok(())
 }
 
 /// Put Verilator's C++ compiles behind ccache when it is installed. Every build compiles the
@@ -315,18 +321,28 @@ pub fn build_iverilog_replay(verilog: &Path, top: &str, dir: &Path) -> Result<Pa
 
 /// iverilog, the second simulator, on the first `cycles` vectors of `vectors` (a registry
 /// top's, as for `build_replay`): builds `build_iverilog_replay`'s bench in `dir` and
-/// replays. `None` (saying so on stderr) when `iverilog` does not run.
+/// replays. An error naming iverilog when `iverilog -V` does not run: a caller cannot
+/// skip the replay by not having the tool.
 pub fn iverilog_prefix(
     verilog: &Path,
     top: &str,
     vectors: &Path,
     cycles: usize,
     dir: &Path,
-) -> Result<Option<Replay>> {
-    if Command::new("iverilog").arg("-V").output().is_err() {
-        eprintln!("SKIPPED the iverilog replay of {top}: `iverilog -V` does not run");
-        return Ok(None);
-    }
+) -> Result<Replay> {
+    prefix_with(IVERILOG, verilog, top, vectors, cycles, dir)
+}
+
+/// `iverilog_prefix` with `tool` standing for iverilog's check (a test names a missing one).
+fn prefix_with(
+    tool: Tool,
+    verilog: &Path,
+    top: &str,
+    vectors: &Path,
+    cycles: usize,
+    dir: &Path,
+) -> Result<Replay> {
+    tool_runs(tool).with_context(|| format!("the iverilog replay of {top}"))?;
     let text = std::fs::read_to_string(vectors)?;
     let mut kept = 0;
     let prefix: String = text
@@ -345,11 +361,11 @@ pub fn iverilog_prefix(
     if r.mismatches != 0 {
         eprintln!("{log}");
     }
-    Ok(Some(r))
+    Ok(r)
 }
 
-/// `iverilog_prefix` in a test: panics unless all `cycles` cycles match (skips, saying
-/// so, without iverilog).
+/// `iverilog_prefix` in a test: panics unless all `cycles` cycles match (and, naming the
+/// tool, when iverilog does not run).
 pub fn assert_iverilog_prefix(
     verilog: &Path,
     top: &str,
@@ -357,14 +373,13 @@ pub fn assert_iverilog_prefix(
     cycles: usize,
     dir: &Path,
 ) {
-    if let Some(r) = iverilog_prefix(verilog, top, vectors, cycles, dir).unwrap() {
-        eprintln!("  iverilog {r:?}");
-        assert_eq!(
-            (r.cycles, r.mismatches),
-            (cycles as u64, 0),
-            "{top} under iverilog differs from the model"
-        );
-    }
+    let r = iverilog_prefix(verilog, top, vectors, cycles, dir).unwrap_or_else(|e| panic!("{e:#}"));
+    eprintln!("  iverilog {r:?}");
+    assert_eq!(
+        (r.cycles, r.mismatches),
+        (cycles as u64, 0),
+        "{top} under iverilog differs from the model"
+    );
 }
 
 /// Run the iverilog replay on a vector file.
@@ -407,4 +422,30 @@ pub fn mutant(src: &Path, from: &str, to: &str, out: &Path) -> Result<PathBuf> {
     }
     std::fs::write(out, text.replace(from, to))?;
     Ok(out.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without its tool the replay is an error that names the tool, not a quiet skip.
+    #[test]
+    fn iverilog_prefix_fails_without_the_tool() {
+        let missing: Tool = ("pft-no-such-iverilog", "-V");
+        let dir = std::env::temp_dir().join(format!("pft-prefix-{}", std::process::id()));
+        let r = prefix_with(
+            missing,
+            &dir.join("x.v"),
+            "pft_injector",
+            &dir.join("v.txt"),
+            1,
+            &dir,
+        );
+        let e = format!(
+            "{:#}",
+            r.expect_err("a missing iverilog was skipped quietly")
+        );
+        assert!(e.contains("pft-no-such-iverilog -V` does not run"), "{e}");
+        assert!(!dir.exists(), "{} was written", dir.display());
+    }
 }
