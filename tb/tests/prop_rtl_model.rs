@@ -16,14 +16,16 @@
 //!
 //! Run: `cargo test --release --locked -p pft-tb --test prop_rtl_model -- --nocapture`.
 //! Scale: `PROPTEST_CASES=5000` (default 1200 for the main property); another random
-//! sequence: `PROPTEST_RNG_SEED=<u64>` (default fixed, so CI is reproducible).
+//! sequence: `PROPTEST_RNG_SEED=<u64>` (default fixed, so CI is reproducible). The shrinking
+//! tests ignore every `PROPTEST_*` variable (`config_fixed`): their verdict is about one run
+//! of the shrinker from a fixed seed.
 
 use pft_hdl::model::{Inputs, Outputs, PftModel, Regs};
 use pft_hdl::model_pipelined::PftModelPipelined;
 use pft_hdl::regs::{self, addr};
 use pft_hdl::stepper::{Engine, Probe, RtlStepper, RtlStepperPipelined};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestCaseError, TestError, TestRunner};
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -32,6 +34,8 @@ use std::time::Instant;
 const DEFAULT_CASES: u32 = 1200;
 /// Fixed RNG seed when `PROPTEST_RNG_SEED` is not set.
 const DEFAULT_SEED: u64 = 0x5EED_F00D;
+/// Shrinking iterations (proptest's automatic limit for `DEFAULT_CASES` cases: 4 per case).
+const SHRINK_ITERS: u32 = 4 * DEFAULT_CASES;
 /// Steps per case (each 1..=400 cycles).
 const MAX_STEPS: usize = 40;
 
@@ -1011,6 +1015,29 @@ fn config(default_cases: u32) -> Config {
     cfg
 }
 
+/// A `Config` that no `PROPTEST_*` variable changes: `Config::default()` reads them all
+/// (`PROPTEST_CASES`, `_RNG_SEED`, `_RNG_ALGORITHM`, `_MAX_SHRINK_ITERS`, `_MAX_SHRINK_TIME`,
+/// the reject limits, ...), so every field they set is set again here. For a test whose
+/// verdict is about one run of the shrinker, not about the property.
+fn config_fixed(cases: u32, seed: u64) -> Config {
+    Config {
+        cases,
+        rng_algorithm: RngAlgorithm::ChaCha,
+        rng_seed: RngSeed::Fixed(seed),
+        max_shrink_iters: SHRINK_ITERS,
+        max_shrink_time: 0,
+        max_local_rejects: 65_536,
+        max_global_rejects: 1024,
+        max_flat_map_regens: 1_000_000,
+        max_default_size_range: 100,
+        fork: false,
+        timeout: 0,
+        verbose: 0,
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
 /// The minimal failing case of a property, its recorded run and the printed report.
 struct Failure {
     case: Case,
@@ -1165,36 +1192,89 @@ fn coverage_check_rejects_a_quiet_stimulus() {
     assert!(err.contains("cases that entered Congested"), "{err}");
 }
 
-/// Cycles a case describes after its first prelude (every step played to the end).
-fn case_cycles(c: &Case) -> usize {
-    c.steps
-        .iter()
-        .map(|s| {
-            s.len as usize
-                + match s.reset {
-                    None => 0,
-                    Some(false) => 1,
-                    Some(true) => PRELUDE_LEN,
-                }
-        })
-        .sum()
+/// Cycles step `s` plays (its reset prelude, if any, and its length).
+fn step_cycles(s: &Step) -> usize {
+    s.len as usize
+        + match s.reset {
+            None => 0,
+            Some(false) => 1,
+            Some(true) => PRELUDE_LEN,
+        }
 }
 
-/// Shrinking: the same property against a model with an FI off-by-one (gate shut when
-/// gap == f(c)). proptest must find it, and shrink it to a handful of cycles.
-#[test]
-fn shrinking_finds_a_short_trace_for_a_broken_model() {
-    // Bounds on the minimal case: steps, cycles run after the prelude up to and including the
-    // mismatch, and how many of those have an active input. A first (unshrunk) failing case
-    // typically has 10-40 steps and thousands of cycles, and fails after tens to hundreds.
-    const MAX_STEPS: usize = 6;
-    const MAX_CYCLES: usize = 16;
-    const MAX_ACTIVE: usize = 12;
+/// Cycles a case describes after its first prelude (every step played to the end).
+fn case_cycles(c: &Case) -> usize {
+    c.steps.iter().map(step_cycles).sum()
+}
+
+/// The seed of the shrinking test: its own, with `config_fixed`, so that a `PROPTEST_*`
+/// variable set for the properties above does not change its verdict.
+const SHRINK_SEED: u64 = DEFAULT_SEED;
+
+/// Checks what proptest 1.12's shrinker guarantees of `min`, the minimal case of a failure
+/// first seen as `first` (`m`: `min`'s recorded run); `Err` says which does not hold.
+///
+/// 1. `min` has no more steps and no more cycles than `first`: each move the shrinker keeps
+///    deletes a step or moves one value toward its strategy's simplest, never past the value
+///    it had (integers by binary search between the two, an option toward `None`, a bool
+///    toward `false`), and a step's cycles (`len`, its reset) only fall with those values.
+/// 2. Fewer cycles than `first`: the shrinker ran. Not a guarantee (a first failure may be
+///    minimal already), but it holds for `SHRINK_SEED` and fails without shrinking.
+/// 3. Every step after the one that holds the mismatch is at its simplest (1 cycle, no
+///    reset, no write). The tuple (registers, steps) shrinks its registers, then the steps:
+///    one pass that tries to delete each step in order, then each step's values in order. A
+///    deletion after the mismatching step leaves the stimulus up to the mismatch as it was,
+///    so it is kept: after the pass the mismatch is in the last step. Shrinking step `i`
+///    changes only the cycles from step `i` on, so the mismatch moves only to a step >= `i`;
+///    the steps after its final step are shrunk after its last move, when every move on them
+///    still fails, so each ends at its simplest. (Unless `SHRINK_ITERS` runs out first: it is
+///    4,800, the 41 seeds measured shrank in 138-510 runs.)
+///
+/// No absolute size is guaranteed: the shrinker is greedy and ends in a local minimum that
+/// depends on the first failure (over 41 seeds: 1-7 steps, the mismatch 3-17 cycles after the
+/// prelude; docs/verification.md), so the test prints the sizes and asserts only these.
+fn check_shrunk(first: &Case, min: &Case, m: &Mismatch) -> Result<(), String> {
+    let (steps, len, cycles) = (min.steps.len(), case_cycles(min), trace_size(m).0);
+    let (first_steps, first_len) = (first.steps.len(), case_cycles(first));
+    if steps > first_steps || len > first_len {
+        return Err(format!(
+            "grew: {first_steps} steps / {first_len} cycles shrank to {steps} / {len}"
+        ));
+    }
+    if len == first_len {
+        return Err(format!(
+            "nothing was shrunk: {first_steps} steps / {first_len} cycles"
+        ));
+    }
+    // the step whose cycles hold the mismatch (after-prelude cycle `cycles`, 1-based)
+    let mut end = 0;
+    let at = min.steps.iter().position(|s| {
+        end += step_cycles(s);
+        end >= cycles
+    });
+    let Some(at) = at else {
+        return Err(format!("mismatch on cycle {cycles}, past the case's {len}"));
+    };
+    for (i, s) in min.steps.iter().enumerate().skip(at + 1) {
+        if s.len != 1 || s.reset.is_some() || s.write.is_some() {
+            return Err(format!(
+                "step {i}, after the mismatch (step {at}), is not at its simplest: {s:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the shrinking demonstration with `max_shrink_iters` `iters`: the first failing case,
+/// its cycle of mismatch after the prelude, the minimal failure, runs and seconds.
+fn shrink_broken_model(iters: u32) -> (Case, usize, Failure, u32, f64) {
     let first = RefCell::new(None::<(Case, usize)>);
     let runs = RefCell::new(0u32);
     let t0 = Instant::now();
+    let mut cfg = config_fixed(DEFAULT_CASES, SHRINK_SEED);
+    cfg.max_shrink_iters = iters;
     let res = run_property(
-        config(DEFAULT_CASES),
+        cfg,
         &case_strategy(),
         RtlStepper::new,
         || FiOffByOne(PftModel::new()),
@@ -1209,37 +1289,53 @@ fn shrinking_finds_a_short_trace_for_a_broken_model() {
         },
     );
     let secs = t0.elapsed().as_secs_f64();
+    let f = match res {
+        Err(f) => *f,
+        Ok(t) => panic!("the broken model was not caught in {} cases", t.cases),
+    };
+    let (first, first_mismatch) = first.into_inner().unwrap();
+    (first, first_mismatch, f, runs.into_inner(), secs)
+}
+
+/// Shrinking: the same property against a model with an FI off-by-one (gate shut when
+/// gap == f(c)). proptest must find it and shrink it as `check_shrunk` says it does.
+#[test]
+fn shrinking_finds_a_short_trace_for_a_broken_model() {
+    let (first, first_mismatch, f, runs, secs) = shrink_broken_model(SHRINK_ITERS);
     let Failure {
         case,
         mismatch: m,
         report,
-    } = match res {
-        Err(f) => *f,
-        Ok(t) => panic!("the broken model was not caught in {} cases", t.cases),
-    };
+    } = f;
     let (cycles, active) = trace_size(&m);
-    let (first, first_mismatch) = first.into_inner().unwrap();
-    let (first_steps, first_len) = (first.steps.len(), case_cycles(&first));
-    let (steps, len) = (case.steps.len(), case_cycles(&case));
     eprintln!(
-        "first failing case: {first_steps} steps, {first_len} cycles after the prelude, mismatch on \
-         its cycle {first_mismatch}\n  {}\nshrunk in {} runs ({secs:.1} s) to {steps} steps, {len} \
-         cycles.\n{report}",
+        "seed {SHRINK_SEED}: first failing case: {} steps, {} cycles after the prelude, mismatch \
+         on its cycle {first_mismatch}\n  {}\nshrunk in {runs} runs ({secs:.1} s) to {} steps, {} \
+         cycles (mismatch on cycle {cycles}, {active} active).\n{report}",
+        first.steps.len(),
+        case_cycles(&first),
         fmt_regs(&first.regs),
-        runs.borrow(),
+        case.steps.len(),
+        case_cycles(&case),
     );
-    assert!(
-        steps <= MAX_STEPS && cycles <= MAX_CYCLES && active <= MAX_ACTIVE,
-        "shrunk case too long: {steps} steps, mismatch on cycle {cycles}, {active} active"
-    );
-    assert!(
-        first_len > len && first_steps >= steps,
-        "nothing was shrunk: first failure {first_steps} steps / {first_len} cycles"
-    );
+    if let Err(e) = check_shrunk(&first, &case, &m) {
+        panic!("{e}");
+    }
     // The minimal trace shows the bug: FI, Congested, the gate at gap == f(c).
     let last = m.cycles.last().unwrap();
     assert!(
         last.dut.send && !last.refr.send && last.refr.throttled,
         "{last:?}"
     );
+}
+
+/// `check_shrunk` can fail: the same run with shrinking off (`max_shrink_iters` 0) returns
+/// the first failing case, which it rejects.
+#[test]
+fn shrink_check_rejects_an_unshrunk_case() {
+    let (first, _, f, _, _) = shrink_broken_model(0);
+    let err = check_shrunk(&first, &f.case, &f.mismatch)
+        .expect_err("the first failing case passed the shrinking check");
+    eprintln!("{err}");
+    assert!(err.contains("nothing was shrunk"), "{err}");
 }
