@@ -2,6 +2,8 @@
 CARGO   ?= cargo
 RELEASE := --release
 OUT     := out
+# cargo's target directory: CARGO_TARGET_DIR when set (as cargo takes it), else target/
+BIN     := $(abspath $(or $(CARGO_TARGET_DIR),target))
 
 .PHONY: setup run trace test cargo-test threads-fuzz verilog verilog-pipelined synth fmax-seeds asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results lane-vs estimate-accuracy booksim peers docs fmt lint clean
 
@@ -20,11 +22,11 @@ run:
 	$(CARGO) build $(RELEASE) --locked --bin pftsim
 	@echo "== 1/2 The plain reading (scenarios/default.toml): the paper's registers as printed,"
 	@echo "==     64-byte credits, 4 KiB packets, the block's 32-bit random number and 64/48 AT windows"
-	target/release/pftsim compare scenarios/default.toml --out $(OUT)/default
+	$(BIN)/release/pftsim compare scenarios/default.toml --out $(OUT)/default
 	@echo "== 2/2 The reading that reproduces the paper's F_C 2.58 (scenarios/paper-64b.toml,"
 	@echo "==     docs/reproduction.md): 64-byte packets, a 19-bit random number, the AT escape"
 	@echo "==     window at 65535/49152 core cycles, packet gating at the 700 MHz chip's clock"
-	target/release/pftsim compare scenarios/paper-64b.toml --out $(OUT)/paper-64b
+	$(BIN)/release/pftsim compare scenarios/paper-64b.toml --out $(OUT)/paper-64b
 
 ## trace: the block alone, paper configuration, against a credit link that drains 0.6 flit/cycle
 trace:
@@ -41,7 +43,7 @@ trace:
 test: verilog verilog-pipelined
 	st=0; $(MAKE) --no-print-directory -k -j2 --output-sync=target -o verilog \
 	    -o verilog-pipelined cargo-test formal cocotb fusesoc peakrdl || st=$$?; \
-	$(FUZZ_THREADS) --netbench target/release/net-bench || st=$$?; exit $$st
+	$(FUZZ_THREADS) --netbench $(BIN)/release/net-bench || st=$$?; exit $$st
 
 # The Rust tests, built and run beside the EDA checks above (`make test` overlaps them: the
 # single-threaded tools fill the cores the build's serial stretches leave idle). The tests of
@@ -97,10 +99,10 @@ peakrdl: $(VENV)/bin/fusesoc
 verilog: synth/out/pft_regs.vh
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- synth/out/pft_injector.v
 	bash synth/check_verilog.sh synth/out/pft_injector.v
-	target/release/pft-verilog --design pft_axis synth/out/pft_axis.v
+	$(BIN)/release/pft-verilog --design pft_axis synth/out/pft_axis.v
 	verilator --lint-only --top-module pft_axis synth/out/pft_axis.v
 	@echo "pft_axis: verilator --lint-only OK (synth/out/pft_axis.v, alone)"
-	target/release/pft-verilog --design pft_axis --data-width 512 synth/out/pft_axis_512.v
+	$(BIN)/release/pft-verilog --design pft_axis --data-width 512 synth/out/pft_axis_512.v
 	verilator --lint-only --top-module pft_axis synth/out/pft_axis_512.v
 	@echo "pft_axis: verilator --lint-only OK (synth/out/pft_axis_512.v, 512 bits, alone)"
 
@@ -190,22 +192,22 @@ screenshots: vcd
 bench: verilog
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
 	$(CARGO) build --profile fast -q --bin net-bench
-	target/fast/net-bench --topo ft128 --load 0.5 --cycles 200000
-	target/fast/net-bench --topo ib648 --load 0.5 --cycles 50000
-	target/fast/net-bench --topo ft128 --load 0.5 --cycles 2000 --engine rtl
-	target/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --engine verilator
-	target/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc none
-	target/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc ibcc
-	target/fast/net-bench --topo fly:4,5 --cc none --load 0.5 --cycles 1000000
-	target/fast/net-bench --topo fly:4,5 --cc none --load 0.3 --cycles 1000000 --vcs 4 --packet-flits 16
-	target/fast/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
+	$(BIN)/fast/net-bench --topo ft128 --load 0.5 --cycles 200000
+	$(BIN)/fast/net-bench --topo ib648 --load 0.5 --cycles 50000
+	$(BIN)/fast/net-bench --topo ft128 --load 0.5 --cycles 2000 --engine rtl
+	$(BIN)/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --engine verilator
+	$(BIN)/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc none
+	$(BIN)/fast/net-bench --topo ft128 --load 0.5 --cycles 200000 --voq --cc ibcc
+	$(BIN)/fast/net-bench --topo fly:4,5 --cc none --load 0.5 --cycles 1000000
+	$(BIN)/fast/net-bench --topo fly:4,5 --cc none --load 0.3 --cycles 1000000 --vcs 4 --packet-flits 16
+	$(BIN)/fast/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
 	    --vc-buf 64 --load 0.3 --cycles 100000 --cc none
-	target/fast/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
+	$(BIN)/fast/net-bench --topo dragonfly:8,16,8 --vcs 3 --routing ugal --lane-reuse tail \
 	    --vc-buf 64 --load 0.3 --cycles 100000 --cc pft
 	$(CARGO) run $(RELEASE) -q --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/bench/ib-silent-forest --quiet | tail -n 1
-	NETBENCH=$(CURDIR)/target/fast/net-bench bash tb/examples/threads.sh $(OUT)/bench/threads-$$(date +%Y%m%d-%H%M%S)
-	NETBENCH=$(CURDIR)/target/fast/net-bench NETS="barrier ib648idle" bash tb/examples/threads.sh $(OUT)/bench/barrier-$$(date +%Y%m%d-%H%M%S)
+	NETBENCH=$(BIN)/fast/net-bench bash tb/examples/threads.sh $(OUT)/bench/threads-$$(date +%Y%m%d-%H%M%S)
+	NETBENCH=$(BIN)/fast/net-bench NETS="barrier ib648idle" bash tb/examples/threads.sh $(OUT)/bench/barrier-$$(date +%Y%m%d-%H%M%S)
 
 ## faults: the fault study: scenarios/faults.toml under each run-time fault, PFT off / paper /
 ##         FT-FI, checker on (table in docs/faults.md; about 5 minutes)
@@ -223,11 +225,11 @@ soak:
 reproduce:
 	$(CARGO) build $(RELEASE) --locked --bin pftsim -p pft-sim
 	$(CARGO) run $(RELEASE) --locked -p pft-tb --example fig1 -- --out $(OUT)/reproduce/fig1
-	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-fig5.toml \
+	$(BIN)/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-fig5.toml \
 	    --out $(OUT)/reproduce/fig5 --quiet
-	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-readings.toml \
+	$(BIN)/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-readings.toml \
 	    --out $(OUT)/reproduce/readings --quiet --yes
-	target/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-map.toml \
+	$(BIN)/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-map.toml \
 	    --out $(OUT)/reproduce/map --quiet --yes
 	@echo "plots and tables in $(OUT)/reproduce/ (docs/reproduction.md reads them)"
 
@@ -308,11 +310,14 @@ estimate-accuracy:
 ##       registry's JSON hdl/generated/designs.json from hdl/src/lib.rs
 docs:
 	$(CARGO) build $(RELEASE) -q --locked --bin pft-regs
-	target/release/pft-regs > docs/registers.md
+	@# each file written whole beside its place, then moved over it: a failure keeps the old one
+	gen() { t=$$1.new; shift; "$$@" > $$t && mv $$t $${t%.new} || { rm -f $$t; exit 1; }; }; \
+	gen docs/registers.md $(BIN)/release/pft-regs && \
 	for f in rdl:pft_regs.rdl sv:pft_regs_pkg.sv vh:pft_regs.vh h:pft_regs.h py:pft_regs.py; do \
-	    target/release/pft-regs --format $${f%%:*} > hdl/generated/$${f#*:} || exit 1; done
+	    gen hdl/generated/$${f#*:} $(BIN)/release/pft-regs --format $${f%%:*} || exit 1; done
 	$(CARGO) build $(RELEASE) -q --locked --bin pft-verilog
-	target/release/pft-verilog --list > hdl/generated/designs.json
+	t=hdl/generated/designs.json.new; $(BIN)/release/pft-verilog --list > $$t && \
+	    mv $$t hdl/generated/designs.json || { rm -f $$t; exit 1; }
 
 fmt:
 	$(CARGO) fmt --all

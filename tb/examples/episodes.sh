@@ -5,8 +5,10 @@
 # Then:  gtkwave OUT_DIR/episode-ft-fi.vcd tb/pft.gtkw
 # The link and the drain schedule are explained in docs/trace.md ("Directed episodes").
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-out="${1:-out/vcd}"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# OUT_DIR from where the script is run (default: the repository's out/vcd)
+out=$(realpath -m "${1:-$root/out/vcd}")
+cd "$root"
 mkdir -p "$out"
 for mode in ft-fi at-ri; do
     cargo run --release --locked --quiet --bin pft-trace -- \
