@@ -341,6 +341,8 @@ fn cases() -> Vec<Case> {
             &["trace-write", "s.toml", "--out", "topo.net"],
         )
         .also(&["trace-write", "s.toml", "--out", "./topo.net"])
+        // through a directory still to be made (it used to make `nd/` and write there)
+        .also(&["trace-write", "s.toml", "--out", "nd/../topo.net"])
         .file("s.toml", with_topology_file("topo.net"))
         .file("topo.net", TOPO),
         // `run`, `compare` and `sweep` into a directory whose planned output is the
