@@ -183,6 +183,24 @@ fn collect_damaged(id: &'static str, damage: &'static str) -> Case {
         })
 }
 
+/// The plan of `S` over `G`, with `points = []`, sealed again with a matching digest (as
+/// the library computes it), so that only the plan's shape can refuse it.
+fn plan_without_points() -> String {
+    use pft_sim::scenario::sweep;
+    let grid: sweep::Grid = toml::from_str(G).unwrap();
+    let mut plan = sweep::plan(Path::new("s.toml"), S, &grid, None).unwrap();
+    plan.points.clear();
+    plan.to_file_text().unwrap()
+}
+
+/// The sweep's `sweep.csv` still holds its two rows, and its manifest says finished.
+fn sweep_kept(d: &Path) {
+    let csv = std::fs::read_to_string(d.join("o/sweep.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "sweep.csv was rewritten: {csv}");
+    let m = manifest(&d.join("o/manifest.json"));
+    assert_eq!(m["finished"], true, "{m}");
+}
+
 fn manifest(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
@@ -536,6 +554,21 @@ fn cases() -> Vec<Case> {
             let s = std::fs::read_to_string(d.join("o/runs/p0000-s3/summary.json")).unwrap();
             assert!(s.contains("\"finished\": true"), "not run again: {s}");
         }),
+        // a plan edited to `points = []` and sealed again: `--resume` collected an empty
+        // sweep.csv over the sweep's results, exit 0
+        case(
+            "SW-40",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && cp plan.json o/sweep.json && \"$PFTSIM\" sweep --resume --out o --quiet",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .file("plan.json", plan_without_points())
+        .left(sweep_kept),
         // a plan that is not a plain file is never opened (a FIFO would block the run)
         case(
             "SW-31",

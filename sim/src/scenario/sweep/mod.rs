@@ -187,6 +187,14 @@ pub fn read_plan(dir: &Path, need: Digest) -> anyhow::Result<Plan> {
             super::sanitize(&u.scenario)
         );
     }
+    // a plan edited and sealed again: only what a grid can give
+    let errs = plan.shape_errors();
+    if !errs.is_empty() {
+        bail!(
+            "{shown}: {}\n{shown} is not a plan pftsim writes; {replan}",
+            errs.join(&format!("\n{shown}: "))
+        );
+    }
     Ok(plan)
 }
 

@@ -109,6 +109,113 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// Every way the plan differs from one `plan` could have written: at least one point
+    /// and one seed, each point `pNNNN` in grid order with one value per axis, heat-map
+    /// axes among the axes, and exactly the runs its points, seeds and baseline groups
+    /// make, each with its own point file. A plan edited and sealed again passes its
+    /// digest; this refuses what no grid gives (`points = []` used to collect an empty
+    /// `sweep.csv` over the sweep's results). Empty when the plan is whole.
+    pub fn shape_errors(&self) -> Vec<String> {
+        let mut errs = Vec::new();
+        if self.points.is_empty() {
+            errs.push("points = []: a sweep has one point or more (a grid gives at least one combination of axis values)".to_string());
+        }
+        if self.seeds.is_empty() {
+            errs.push("seeds = []: a sweep has one seed or more".to_string());
+        }
+        let distinct: std::collections::BTreeSet<u64> = self.seeds.iter().copied().collect();
+        if distinct.len() != self.seeds.len() {
+            errs.push("seeds: a seed is listed twice".to_string());
+        }
+        if !matches!(self.entry_kind.as_str(), "pft" | "cc") {
+            errs.push(format!(
+                "entry_kind = {:?}: must be \"pft\" or \"cc\"",
+                sanitize(&self.entry_kind)
+            ));
+        }
+        let n = self.axes.len();
+        if let Some((x, y)) = self.heatmap {
+            if x >= n || y >= n || x == y {
+                errs.push(format!(
+                    "heatmap = [{x}, {y}]: must be two different axes in 0..{n}"
+                ));
+            }
+        }
+        // the runs the points make: (directory, point file or the group's point files, run)
+        let mut want: BTreeMap<String, (Vec<String>, Option<&str>)> = BTreeMap::new();
+        for (i, p) in self.points.iter().enumerate() {
+            let id = format!("p{i:04}");
+            if p.id != id {
+                errs.push(format!(
+                    "points[{i}].id = {:?}: must be {id:?} (points are numbered in grid order)",
+                    sanitize(&p.id)
+                ));
+            }
+            if p.values.len() != n {
+                errs.push(format!(
+                    "points[{i}].values: {} values for {n} axes",
+                    p.values.len()
+                ));
+            }
+            for &seed in &self.seeds {
+                let f = point_file(&p.id, seed);
+                want.insert(unit_dir_point(&p.id, seed), (vec![f.clone()], None));
+                let mut base = vec![OFF];
+                if self.isolated {
+                    base.push(ISOLATED);
+                }
+                for r in base {
+                    want.entry(unit_dir_base(p.group, seed, r))
+                        .or_insert_with(|| (Vec::new(), Some(r)))
+                        .0
+                        .push(f.clone());
+                }
+            }
+        }
+        for (i, u) in self.units.iter().enumerate() {
+            let at = format!("units[{i}]");
+            let Some((files, run)) = want.remove(&u.dir) else {
+                errs.push(format!(
+                    "{at}.dir = {:?}: not a run of the plan's points and seeds",
+                    sanitize(&u.dir)
+                ));
+                continue;
+            };
+            if !files.contains(&u.scenario) {
+                errs.push(format!(
+                    "{at}.scenario = {:?}: must be {}",
+                    sanitize(&u.scenario),
+                    files.join(" or ")
+                ));
+            }
+            match run {
+                Some(r) if u.run != r => errs.push(format!(
+                    "{at}.run = {:?}: must be {r:?} (a baseline run)",
+                    sanitize(&u.run)
+                )),
+                None if u.run == OFF || u.run == ISOLATED => errs.push(format!(
+                    "{at}.run = {:?}: must be the point's entry",
+                    sanitize(&u.run)
+                )),
+                _ => {}
+            }
+        }
+        if let Some(d) = want.keys().next() {
+            errs.push(format!(
+                "units: no run {d:?} ({} of the points' runs missing)",
+                want.len()
+            ));
+        }
+        for f in self.files.keys() {
+            if !self.units.iter().any(|u| u.scenario == *f) {
+                errs.push(format!("files[{:?}]: no run reads it", sanitize(f)));
+            }
+        }
+        errs
+    }
+}
+
 /// The name of an engine as a scenario and `--engine` spell it.
 pub fn engine_name(e: EngineKind) -> String {
     serde_json::to_value(e)
@@ -506,6 +613,26 @@ mod tests {
         let sc = "name = \"t\"\nseed = 1\n[cycles]\nmax = 100\n[network]\ntopology = { kind = \"single_switch\", nodes = 4 }\n[workload]\nkind = \"uniform\"\nload = 0.5\nmsg_bytes = 1024\n[[pft]]\nname = \"p\"\n";
         let grid: Grid = toml::from_str("[[axis]]\nkey = \"pft.m\"\nvalues = [18, 22]\n").unwrap();
         plan(Path::new("t.toml"), sc, &grid, None).unwrap()
+    }
+
+    /// A plan `plan` writes has the shape `read_plan` asks for; one edited out of it not.
+    #[test]
+    fn a_plan_has_the_shape_of_a_grid() {
+        let p = small();
+        assert_eq!(p.shape_errors(), Vec::<String>::new());
+        let mut e = p.clone();
+        e.points.clear();
+        assert!(
+            e.shape_errors()[0].starts_with("points = []"),
+            "{:?}",
+            e.shape_errors()
+        );
+        let mut e = p.clone();
+        e.heatmap = Some((5, 6));
+        assert_eq!(e.shape_errors().len(), 1);
+        let mut e = p;
+        e.units.pop();
+        assert_eq!(e.shape_errors().len(), 1, "{:?}", e.shape_errors());
     }
 
     #[test]
