@@ -569,6 +569,20 @@ fn cases() -> Vec<Case> {
         .file("g.toml", G)
         .file("plan.json", plan_without_points())
         .left(sweep_kept),
+        // a sweep directory named with non-ASCII letters: submit.sh cut the job name in
+        // bytes, one `_` per byte, where sweep.sbatch has one per character
+        case(
+            "SW-43",
+            "bash",
+            &[
+                "-c",
+                "mkdir bin && printf '#!/bin/bash\\nfor a; do case $a in --job-name=*) echo \"sbatch $a\";; esac; done\\n' > bin/sbatch && chmod +x bin/sbatch && \"$PFTSIM\" sweep s.toml --grid g.toml --out \u{e9}t\u{e9}.x --emit slurm --quiet >/dev/null && grep -- --job-name \u{e9}t\u{e9}.x/sweep.sbatch && PATH=\"$PWD/bin:$PATH\" bash \u{e9}t\u{e9}.x/submit.sh",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| assert!(!d.join("\u{e9}t\u{e9}.x/runs").exists(), "a run started")),
         // a plan that is not a plain file is never opened (a FIFO would block the run)
         case(
             "SW-31",

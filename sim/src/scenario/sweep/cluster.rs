@@ -235,8 +235,12 @@ while [ $# -gt 0 ]; do
             ;;
     esac
 done
-# the job is named after the sweep directory; Slurm expands % in --output, so it is doubled
-name=$(printf '%s' "$(basename "$here")" | tr -c 'A-Za-z0-9_.-' '_' | cut -c 1-48)
+# the job is named after the sweep directory, as `pftsim sweep` names it in sweep.sbatch:
+# one `_` per character outside A-Za-z0-9_.- (a UTF-8 character's continuation bytes
+# dropped, in bytes whatever the locale), cut to 48; Slurm expands % in --output, so it is
+# doubled
+name=$(export LC_ALL=C; b=${{here##*/}}; b=${{b//[$'\x80'-$'\xbf']/}}
+    b=${{b//[!A-Za-z0-9_.-]/_}}; printf '%s' "${{b:0:48}}")
 logs="${{here//%/%%}}/{LOGS}"
 mkdir -p "$here/{LOGS}"
 submit() {{  # submit ARRAY OFFSET [SBATCH OPTIONS]
