@@ -358,6 +358,10 @@ fn cases() -> Vec<Case> {
         case("SW-18", p, &sweep("o"))
             .file("s.toml", S)
             .file("g.toml", format!("seeds = [-1]\n{G}")),
+        // above i64::MAX: TOML's own message, without the key or the range
+        case("SW-44", p, &sweep("o"))
+            .file("s.toml", S)
+            .file("g.toml", format!("seeds = [1,\n  9223372036854775808]\n{G}")),
         case("SW-19", p, &sweep("o")).file("s.toml", S).file(
             "g.toml",
             format!("{G}labels = [\"a\", \"b\\u001b[2J\"]\n"),

@@ -75,6 +75,38 @@ impl Axis {
     }
 }
 
+/// The grid's own message for a TOML error at byte `at` of `text` inside the top-level
+/// `seeds` list, over an integer TOML cannot hold (above i64::MAX, the parser's "number
+/// too large to fit in target type"): the seed's index and the allowed range, as
+/// `seeds` gives for a negative one.
+pub fn seed_syntax_error(text: &str, at: usize) -> Option<String> {
+    let before = text.get(..at)?;
+    let k = before.rfind("seeds")?;
+    // the key alone at the start of its line, then `=`, `[`, and no `]` before the error
+    let line = before[..k].rfind('\n').map_or(0, |n| n + 1);
+    if !before[line..k].trim().is_empty() {
+        return None;
+    }
+    let mid = before[k + "seeds".len()..].trim_start().strip_prefix('=')?;
+    let list = mid.trim_start().strip_prefix('[')?;
+    if list.contains(']') || list.contains('#') {
+        return None;
+    }
+    let lit: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '_' | '+' | '-'))
+        .collect();
+    if lit.is_empty() || !lit.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(format!(
+        "grid: `seeds[{}]` = {}: must be an integer in 0..={} (a scenario's `seed`)",
+        list.matches(',').count(),
+        sanitize(&lit),
+        i64::MAX
+    ))
+}
+
 /// The seeds of `grid` (default `default`), or every problem with them.
 pub fn seeds(grid: &Grid, default: u64) -> Result<Vec<u64>, Vec<String>> {
     let Some(vals) = &grid.seeds else {

@@ -567,6 +567,12 @@ pub fn load_plan(
     let gtext = crate::input::read_to_string(grid_path)
         .with_context(|| format!("cannot read grid {}", grid_path.display()))?;
     let grid: Grid = toml::from_str(&gtext).map_err(|e| {
+        if let Some(m) = e
+            .span()
+            .and_then(|s| grid::seed_syntax_error(&gtext, s.start))
+        {
+            return anyhow::anyhow!("{m}");
+        }
         anyhow::anyhow!(
             "grid {} is not a valid grid file:\n{}",
             grid_path.display(),
