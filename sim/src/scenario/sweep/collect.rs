@@ -331,12 +331,25 @@ fn num(v: Option<f64>) -> String {
 }
 
 /// `sweep.csv` as text.
+/// An axis value as the CSV shows it: a TOML string as its text (quotes and escapes taken
+/// off: `"a\"b"` is `a"b`), any other value as TOML writes it.
+fn plain_text(v: &str) -> String {
+    if v.starts_with(['"', '\'']) {
+        if let Ok(t) = toml::from_str::<toml::Table>(&format!("v = {v}")) {
+            if let Some(toml::Value::String(s)) = t.get("v") {
+                return s.clone();
+            }
+        }
+    }
+    v.to_string()
+}
+
 pub fn csv_text(plan: &Plan, rows: &[Row]) -> anyhow::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(csv_header(plan))?;
     for r in rows {
         let mut rec = vec![r.point.clone(), r.seed.to_string()];
-        rec.extend(r.values.iter().map(|v| v.trim_matches('"').to_string()));
+        rec.extend(r.values.iter().map(|v| plain_text(v)));
         rec.extend([
             num(r.f_c),
             num(r.f_c_bw),
@@ -360,6 +373,15 @@ pub fn csv_text(plan: &Plan, rows: &[Row]) -> anyhow::Result<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_string_value_is_its_text_in_the_csv() {
+        assert_eq!(super::plain_text(r#""paper""#), "paper");
+        assert_eq!(super::plain_text(r#""a\"b""#), "a\"b");
+        assert_eq!(super::plain_text(r#"'c:\x'"#), "c:\\x");
+        assert_eq!(super::plain_text("0.5"), "0.5");
+        assert_eq!(super::plain_text("[1, 2]"), "[1, 2]");
+    }
+
     /// sweep.csv's victim means are the runs' own numbers to the last digit: serde_json
     /// parses f64s exactly only with `float_roundtrip` (without it these two read 1-2 ulp
     /// off, and sweep.csv differed from summary.json and compare.csv).
