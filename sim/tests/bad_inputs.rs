@@ -708,6 +708,15 @@ fn scenario_cases() -> Vec<Case> {
         sc("SC-150", with(UNIFORM_WL, "kind = \"trace\"\npath = \"\"")),
         // a blank path was shown bare (`= /tmp/x/ :`): quoted, with its white space
         sc("SC-154", with(UNIFORM_WL, "kind = \"trace\"\npath = \" \"")),
+        // a scheme's refusals of network keys beside an unrelated network error (they
+        // waited for it to be fixed: one pass reports both)
+        sc(
+            "SC-160",
+            format!("{BASE}{CC}kind = \"mvcm\"\nk = 2\nn = 1\n").replace(
+                "mtu_bytes = 1024\n",
+                "mtu_bytes = 1024\nvcs = 2\ndeadlock_cycles = 99999999999999\n",
+            ),
+        ),
     ]
 }
 
