@@ -44,6 +44,15 @@ fn inline_entries(line: &str) -> String {
     body.replacen("[cycles]", &format!("{line}\n[cycles]"), 1)
 }
 
+/// BASE on a dragonfly of 3 groups of a * p = 2 * 1 NICs, `workload` after its workload.
+fn on_dragonfly(workload: &str) -> String {
+    with(
+        "topology = { kind = \"single_switch\", nodes = 4 }",
+        "topology = { kind = \"dragonfly\", p = 1, a = 2, h = 1 }\nvcs = 2",
+    )
+    .replace("msg_bytes = 1024\n", &format!("msg_bytes = 1024\n{workload}"))
+}
+
 fn with(from: &str, to: &str) -> String {
     assert!(BASE.contains(from), "`{from}` is not in BASE");
     BASE.replacen(from, to, 1)
@@ -205,6 +214,26 @@ fn scenario_cases() -> Vec<Case> {
                 assert!(!o.exists() || o.join("summary.json").exists(), "no summary");
             }),
         sc("SC-141", with("name = \"p\"", "th_enter = 40")),
+        // groups that straddle a dragonfly's (a * p = 2 NICs): run as asked, with a
+        // warning (it was accepted without a word), for a pattern and a phase's
+        case("SC-161", PFTSIM, &["check", "s.toml"])
+            .also(&["run", "s.toml", "--out", "o", "--quiet"])
+            .also(&["check", "t.toml"])
+            .file(
+                "s.toml",
+                on_dragonfly("pattern = { kind = \"group_shift\", group = 3 }\n"),
+            )
+            .file(
+                "t.toml",
+                on_dragonfly(
+                    "[[workload.phases]]\ncycles = 100\ninterval_cycles = 10\n\
+                     pattern = { kind = \"group_shift\", group = 3 }\n",
+                ),
+            )
+            .left(|d| {
+                let o = d.join("o");
+                assert!(!o.exists() || o.join("summary.json").exists(), "no summary");
+            }),
         sc("SC-37", with("name = \"bad\"", "name = \"my run\"")),
         sc(
             "SC-38",

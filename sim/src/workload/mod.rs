@@ -127,6 +127,32 @@ impl WorkloadConfig {
         }
     }
 
+    /// Settings that are valid but probably not what the user wants, on `topology`: a
+    /// `group_shift` pattern whose `group` is not a dragonfly's a * p NICs (its groups
+    /// then straddle the dragonfly's: not BookSim's `bad_dragon`). Warned, not refused: a
+    /// group of another size is a pattern of its own.
+    pub fn warnings_on(&self, topology: &crate::net::TopologyConfig) -> Vec<String> {
+        let (WorkloadConfig::Uniform(u), Some(df)) = (self, topology.dragonfly()) else {
+            return Vec::new();
+        };
+        let own = df.group_nodes();
+        let patterns = std::iter::once(("workload.pattern".to_string(), &u.pattern)).chain(
+            u.phases
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (format!("workload.phases[{i}].pattern"), &p.pattern)),
+        );
+        patterns
+            .filter_map(|(key, p)| match *p {
+                DestPattern::GroupShift { group: Some(g) } if g != own => Some(format!(
+                    "{key}.group = {g}: the dragonfly's groups have a * p = {} * {} = {own} NICs, so group_shift's groups of {g} NICs are not the dragonfly's (not BookSim's bad_dragon); leave group out to take {own}",
+                    df.a, df.p
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Builds the workload for `nodes` endpoints with `flit_bytes`-byte flits on 100 Gb/s
     /// links (`build_at`).
     pub fn build(

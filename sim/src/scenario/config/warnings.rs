@@ -12,11 +12,13 @@ impl Scenario {
     /// (listed, or written by a `pft_rewrite` fault) whose level passes no flit at all
     /// below CREDIT_LIMIT, which can stall a NIC halfway through a packet for good
     /// (docs/scenarios.md, "levels that block completely"), and `[[pft]]` entries whose
-    /// `classes` name a class this workload has no NIC of.
+    /// `classes` name a class this workload has no NIC of, and the workload's own
+    /// (`WorkloadConfig::warnings_on`: a `group_shift` pattern across a dragonfly's groups).
     pub fn warnings(&self) -> Vec<String> {
         let mut out = self.network.warnings();
         out.extend(self.blocking_warnings());
         out.extend(self.class_warnings());
+        out.extend(self.workload.warnings_on(&self.network.topology));
         match &self.workload {
             WorkloadConfig::Hotspot(h) => out.extend(h.warnings()),
             WorkloadConfig::Gpcnet(g) => out.extend(g.warnings()),
