@@ -50,7 +50,10 @@ fn on_dragonfly(workload: &str) -> String {
         "topology = { kind = \"single_switch\", nodes = 4 }",
         "topology = { kind = \"dragonfly\", p = 1, a = 2, h = 1 }\nvcs = 2",
     )
-    .replace("msg_bytes = 1024\n", &format!("msg_bytes = 1024\n{workload}"))
+    .replace(
+        "msg_bytes = 1024\n",
+        &format!("msg_bytes = 1024\n{workload}"),
+    )
 }
 
 fn with(from: &str, to: &str) -> String {
@@ -737,6 +740,34 @@ fn scenario_cases() -> Vec<Case> {
         sc("SC-150", with(UNIFORM_WL, "kind = \"trace\"\npath = \"\"")),
         // a blank path was shown bare (`= /tmp/x/ :`): quoted, with its white space
         sc("SC-154", with(UNIFORM_WL, "kind = \"trace\"\npath = \" \"")),
+        // an array where a table is expected (serde read a struct, or a tagged table with
+        // its tag first, from it: the first two ran uniform traffic on a 2-ary 2-mesh)
+        sc(
+            "SC-162",
+            inline_entries("workload = [\"uniform\", 0.9, 1024]")
+                .replace("[workload]\nkind = \"uniform\"\nload = 0.5\nmsg_bytes = 1024\n", ""),
+        ),
+        sc(
+            "SC-163",
+            with(
+                "topology = { kind = \"single_switch\", nodes = 4 }",
+                "topology = [\"mesh\", 2, 2]",
+            ),
+        ),
+        sc(
+            "SC-164",
+            with("mtu_bytes = 1024\n", "mtu_bytes = 1024\nfaults = [[\"eject\", 0.5, [1]]]\n"),
+        ),
+        sc("SC-165", with("msg_bytes = 1024\n", "msg_bytes = 1024\npattern = [\"shift\", 1]\n")),
+        sc(
+            "SC-166",
+            with("msg_bytes = 1024\n", "msg_bytes = 1024\ninjection = [\"on_off\", 0.5]\n"),
+        ),
+        sc("SC-167", with("msg_bytes = 1024\n", "msg_bytes = 1024\nphases = [[100, 10]]\n")),
+        sc(
+            "SC-168",
+            with(UNIFORM_WL, "kind = \"jobs\"\njobs = [[\"alltoall\", 4]]"),
+        ),
         // a scheme's refusals of network keys beside an unrelated network error (they
         // waited for it to be fixed: one pass reports both)
         sc(

@@ -23,7 +23,9 @@ pub const MAX_WATCHDOG_CYCLES: u64 = 10_000_000_000;
 
 pub use crate::error::FieldError;
 
+pub(crate) mod tables;
 mod topology;
+pub(crate) use tables::{table_only, tables_only, tagged_table_only, tagged_tables_only};
 pub use topology::*;
 
 pub(crate) fn bad(
@@ -56,6 +58,7 @@ pub(crate) fn first(errs: Vec<FieldError>) -> Result<(), FieldError> {
 #[serde(default, deny_unknown_fields)]
 pub struct NetConfig {
     /// Topology and size.
+    #[serde(deserialize_with = "tagged_table_only")]
     pub topology: TopologyConfig,
     /// If set, must equal the topology's node count (a cross-check for scenario files).
     pub nodes: Option<u32>,
@@ -121,6 +124,7 @@ pub struct NetConfig {
     /// Run-time faults (`[[network.faults]]`, see `faults::FaultSpec`): late or jittered
     /// credits, stalled or slow ejection, paused links, PFT registers rewritten mid-run.
     /// Default none.
+    #[serde(deserialize_with = "tagged_tables_only")]
     pub faults: Vec<FaultSpec>,
     /// Lanes (virtual channels) per switch-to-switch port: set, the network runs the lane
     /// router (`net/router.rs`); not set, today's switch (one lane per port). 1..=16, and

@@ -8,6 +8,7 @@
 use crate::cc::pft::EngineKind;
 use crate::cc::CcConfig;
 use crate::error::ConfigErrors;
+use crate::net::config::{table_only, tagged_table_only};
 use crate::net::{NetConfig, NodeId};
 use crate::workload::gpcnet::GpcnetConfig;
 use crate::workload::WorkloadConfig;
@@ -64,6 +65,7 @@ pub struct Scenario {
     pub timeseries: TimeSeriesConfig,
     #[serde(default, deserialize_with = "table_only")]
     pub network: NetConfig,
+    #[serde(deserialize_with = "tagged_table_only")]
     pub workload: WorkloadConfig,
     /// Named PFT configurations (`[[pft]]` tables). `run` uses the first (or `--pft NAME`);
     /// `compare` runs PFT off and each of them. May be empty (PFT off only).
@@ -94,26 +96,6 @@ fn not_read_by_schemes(field: &str) -> bool {
         "fault",
     ]
     .contains(&head)
-}
-
-/// A section that must be a table: serde would read a struct from an array too (`cycles =
-/// [-1]` as `cycles.max = -1`, refused at `cycles[0]` with the wrong rule).
-fn table_only<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    struct Table<T>(std::marker::PhantomData<T>);
-    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Table<T> {
-        type Value = T;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a table")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-        }
-    }
-    d.deserialize_map(Table(std::marker::PhantomData))
 }
 
 fn default_seed() -> u64 {

@@ -43,7 +43,8 @@ pub fn flits_for(bytes: u32, flit_bytes: u32) -> u64 {
 /// Deserializes an internally tagged enum (tag key `tag`) through a TOML value with `de`
 /// (the derived `Deserialize`, `#[serde(remote = "Self")]`), refusing any key beside the
 /// tag of a variant without fields (`unit`): serde lets such a variant take any table, so
-/// `pattern = { kind = "uniform", node = 3 }` would pass as uniform traffic.
+/// `pattern = { kind = "uniform", node = 3 }` would pass as uniform traffic; and refusing an
+/// array, which serde would read as the variant (`pattern = ["shift", 1]`).
 pub(crate) fn tagged_strict<'de, D, T>(
     d: D,
     tag: &str,
@@ -55,6 +56,11 @@ where
 {
     use serde::de::Error;
     let v = <toml::Value as serde::Deserialize>::deserialize(d)?;
+    // (serde would read the variant from an array, its tag first)
+    if v.is_array() {
+        let want: &str = crate::net::config::tables::EXPECTED;
+        return Err(D::Error::invalid_type(serde::de::Unexpected::Seq, &want));
+    }
     if let Some(t) = v.as_table() {
         let kind = t.get(tag).and_then(|k| k.as_str());
         if kind.is_some_and(|k| unit.contains(&k)) {

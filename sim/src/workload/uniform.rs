@@ -46,7 +46,10 @@ pub struct UniformConfig {
     /// in each, every node creates one message every `interval_cycles` cycles, to the
     /// phase's `pattern`. Replaces `load`, `injection` and `pattern`. Default empty: the
     /// injection process at `load`, as above.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::net::config::tables_only"
+    )]
     pub phases: Vec<Phase>,
 }
 

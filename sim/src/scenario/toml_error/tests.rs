@@ -219,10 +219,11 @@ fn the_wordings_this_module_reads_are_the_parsers() {
             "`cc[0].packet_bytes` (line 6, column 1): invalid type: map, expected an integer in the field's range: ",
         ),
         (
-            // an array where a tagged table belongs: serde asks for its tag
+            // an array where a tagged table belongs (serde would read the variant from
+            // one, its tag first: `net::config::tables`)
             "[workload]\nkind = \"uniform\"\npattern = []\n",
-            "missing field `kind`",
-            "`workload.pattern` (line 3, column 1): invalid type: array, expected a table with `kind`",
+            "invalid type: sequence, expected a table",
+            "`workload.pattern` (line 3, column 1): invalid type: sequence, expected a table",
         ),
         (
             // the missing tag of a table inside a tagged table

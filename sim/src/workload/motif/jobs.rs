@@ -39,6 +39,7 @@ pub struct JobsConfig {
     pub placement: Placement,
     /// The victim first, then the aggressors, each a motif's keys plus `nics` (its NIC
     /// count, required). 1..=16 entries.
+    #[serde(deserialize_with = "crate::net::config::tables_only")]
     pub jobs: Vec<MotifConfig>,
     /// False runs the victim alone (the isolated baseline; set by the run, not the file).
     #[serde(skip, default = "yes")]
