@@ -768,6 +768,19 @@ fn scenario_cases() -> Vec<Case> {
             "SC-168",
             with(UNIFORM_WL, "kind = \"jobs\"\njobs = [[\"alltoall\", 4]]"),
         ),
+        // a `kind` inside a table inside a tagged table (it was blamed on the outer
+        // table's own `kind`, at its line)
+        sc(
+            "SC-169",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\ninjection = { type = \"on_off\", mean_burst_cycles = 10, kind = 3 }\n",
+            ),
+        ),
+        sc(
+            "SC-170",
+            format!("{BASE}{FAULT}kind = \"link_pause\"\nlink = {{ switch = 0, port = 0, kind = 1 }}\nduration = 10\n"),
+        ),
         // a scheme's refusals of network keys beside an unrelated network error (they
         // waited for it to be fixed: one pass reports both)
         sc(

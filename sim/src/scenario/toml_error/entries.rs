@@ -1,7 +1,7 @@
 //! Finding which entry a buffered error is about: the failing element of an array of
 //! tables, a tag that is no string, the names a key of named values takes.
 
-use super::text::{backticked_after, header, inline_entry};
+use super::text::{backticked_after, entry_in_table, header, inline_entry};
 use super::{entry_of, key_at, value_at};
 use crate::scenario::config::Scenario;
 
@@ -130,7 +130,9 @@ pub(super) fn tagged_unknown(text: &str, at: usize, what: &str) -> Option<(Strin
 /// writes a `kind`: serde buffers a tagged table and loses the position inside it): the
 /// first entry of an array of tables under that table that writes `F` and is the struct
 /// the message lists the fields of (its other keys are all among them), when the table
-/// itself is not. Its key (`workload.jobs[0].kind`) and where it starts.
+/// itself is not; or first, a table entry of that table that writes `F` and is the struct
+/// (`workload.injection.kind`, `network.faults[0].link.kind`). Its key
+/// (`workload.jobs[0].kind`) and where it starts.
 pub(super) fn nested_unknown(text: &str, at: usize, what: &str) -> Option<(String, usize)> {
     let field = backticked_after(what, "unknown field ")?;
     // the fields of the struct serde was reading: "expected one of `a`, `b`", "`a` or `b`"
@@ -146,6 +148,27 @@ pub(super) fn nested_unknown(text: &str, at: usize, what: &str) -> Option<(Strin
     };
     if is_struct(&t, &["kind", "type"]) {
         return None; // the table's own key
+    }
+    // a table inside it (`injection = { type = "on_off", kind = 3 }`, a fault's `link`):
+    // its own tag aside, its keys are the struct's
+    let inner = t.iter().find(|(_, v)| {
+        v.as_table()
+            .is_some_and(|e| e.contains_key(field) && is_struct(e, &["kind", "type"]))
+    });
+    if let Some((name, _)) = inner {
+        let from = entry_of(text, at, name)?;
+        let line_end = text[from..].find('\n').map_or(text.len(), |i| from + i);
+        // the key inside an inline table, or below a sub-table's header (`[a.b]`)
+        let at_key = match text[from..line_end].find('{') {
+            Some(open) => {
+                inline_entry(&text[from + open..line_end], field).map(|i| from + open + i)
+            }
+            None if text[from..].starts_with('[') => {
+                entry_in_table(text, from, &format!("unknown field `{field}`"))
+            }
+            None => None,
+        };
+        return Some((format!("{table}.{name}.{field}"), at_key.unwrap_or(from)));
     }
     let entry = t
         .iter()

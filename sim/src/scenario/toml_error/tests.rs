@@ -475,6 +475,26 @@ fn an_unknown_key_in_a_nested_entry_is_not_blamed_on_the_tag() {
         m.starts_with("`workload.jobs[0].kind` (line 4, column 1)"),
         "{m}"
     );
+    // a table inside the tagged table: its key, not the outer table's tag
+    let inner = "[workload]\nkind = \"uniform\"\ninjection = { type = \"on_off\", mean_burst_cycles = 10, kind = 3 }\n";
+    let m = both(inner).1;
+    assert!(
+        m.starts_with("`workload.injection.kind` (line 3, column 56)"),
+        "{m}"
+    );
+    let sub = "[workload]\nkind = \"uniform\"\n[workload.injection]\ntype = \"on_off\"\nkind = 3\n";
+    let m = both(sub).1;
+    assert!(
+        m.starts_with("`workload.injection.kind` (line 5, column 1)"),
+        "{m}"
+    );
+    let pattern =
+        "[workload]\nkind = \"uniform\"\npattern = { kind = \"shift\", by = 1, type = 3 }\n";
+    let m = both(pattern).1;
+    assert!(
+        m.starts_with("`workload.pattern.type` (line 3, column 37)"),
+        "{m}"
+    );
     // a key the table does not take, which an entry takes, is the table's
     let own_valid = "[workload]\nkind = \"jobs\"\nmotif = \"alltoall\"\n[[workload.jobs]]\nmotif = \"alltoall\"\nnics = 4\n";
     let m = both(own_valid).1;
