@@ -781,6 +781,40 @@ fn scenario_cases() -> Vec<Case> {
             "SC-170",
             format!("{BASE}{FAULT}kind = \"link_pause\"\nlink = {{ switch = 0, port = 0, kind = 1 }}\nduration = 10\n"),
         ),
+        // a value of the wrong type: the key's own range (it was u32's, 0..=4294967295)
+        sc(
+            "SC-171",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\npattern = { kind = \"tornado\", k = -1, n = 2 }\n",
+            ),
+        ),
+        sc(
+            "SC-172",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\npattern = { kind = \"tornado\", k = 2, n = \"x\" }\n",
+            ),
+        ),
+        sc(
+            "SC-173",
+            with(
+                "msg_bytes = 1024\n",
+                "msg_bytes = 1024\npattern = { kind = \"group_shift\", group = -2 }\n",
+            ),
+        ),
+        sc(
+            "SC-174",
+            with(
+                UNIFORM_WL,
+                "kind = \"trace\"\npath = \"t.trace\"\nwarmup_iterations = -1",
+            ),
+        )
+        .file(
+            "t.trace",
+            "ranks 2\n0 send 1 64\n0 iter\n1 recv 0 64\n1 iter\n\
+             0 send 1 64\n0 iter\n1 recv 0 64\n1 iter\n",
+        ),
         // a scheme's refusals of network keys beside an unrelated network error (they
         // waited for it to be fixed: one pass reports both)
         sc(

@@ -437,7 +437,10 @@ fn permutation_and_group_shift_as_workload_patterns() {
         ..Default::default()
     };
     let e = bad.validate(nodes).unwrap_err().to_string();
-    assert!(e.contains("group_shift needs groups of 5"), "{e}");
+    assert!(
+        e.contains("`pattern.group` = 5: must divide the 16 NICs into at least 2 groups: a divisor of 16 in 1..=8"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -205,7 +205,7 @@ impl Scenario {
     /// which a relative topology file's path is taken.
     pub fn check_text_in(text: &str, dir: Option<&Path>) -> Result<Scenario, Refused> {
         let mut s: Scenario = toml::from_str(text)
-            .map_err(|e| Refused::Parse(super::toml_error::message(text, &e)))?;
+            .map_err(|e| Refused::Parse(super::toml_error::message_in(text, dir, &e)))?;
         s.network.topology.resolve(dir);
         s.workload.resolve(dir);
         s.workload.resolve_network(&s.network.topology);
@@ -269,7 +269,7 @@ impl Scenario {
     /// its relative input paths are taken.
     pub fn parse_in(text: &str, dir: Option<&Path>) -> Result<Scenario, String> {
         let mut s: Scenario =
-            toml::from_str(text).map_err(|e| super::toml_error::message(text, &e))?;
+            toml::from_str(text).map_err(|e| super::toml_error::message_in(text, dir, &e))?;
         s.network.topology.resolve(dir);
         s.workload.resolve(dir);
         s.workload.resolve_network(&s.network.topology);

@@ -15,6 +15,7 @@
 use super::config::Scenario;
 use crate::error::excerpt;
 use crate::net::TopologyConfig;
+use std::path::Path;
 
 mod arrays;
 mod entries;
@@ -79,6 +80,13 @@ const MAX_LINE_CHARS: usize = 100;
 /// The message of a TOML or serde error:
 /// "`key` (line L, column C): what" and the line with a caret under the error.
 pub fn message(text: &str, e: &toml::de::Error) -> String {
+    message_in(text, None, e)
+}
+
+/// `message` for a scenario in directory `dir` (None: the current directory), from which
+/// the files it names are read when a key's range is probed (a trace's iterations bound
+/// `warmup_iterations`).
+pub fn message_in(text: &str, dir: Option<&Path>, e: &toml::de::Error) -> String {
     let mut what = with_ranges(e.message().trim_end());
     let Some(span) = e.span() else {
         return quote_safely(&what);
@@ -250,7 +258,7 @@ pub fn message(text: &str, e: &toml::de::Error) -> String {
         None => k,
     });
     let what = match &key {
-        Some(k) => explain(text, k, &what),
+        Some(k) => explain(text, dir, k, &what),
         None => what,
     };
     let what = quote_safely(&date_time_named(text, shown_at, what));
@@ -320,7 +328,7 @@ pub fn syntax_message(text: &str, e: &toml::de::Error) -> String {
 
 /// Adds what a message about `key` leaves out: the kinds of a tagged table, and the
 /// field's own range where serde gave the range of the storage type.
-fn explain(text: &str, key: &str, what: &str) -> String {
+fn explain(text: &str, dir: Option<&Path>, key: &str, what: &str) -> String {
     let mut what = what.to_string();
     let tags = TAGGED.iter().map(|(n, _, k)| (*n, "kind", *k));
     for (name, tag, kinds) in tags.chain(INNER_TAGGED) {
@@ -388,7 +396,7 @@ fn explain(text: &str, key: &str, what: &str) -> String {
     const STORAGE: &str = "expected an integer in 0..=";
     if let Some(i) = what.find(STORAGE) {
         let max: u64 = what[i + STORAGE.len()..].parse().unwrap_or(u64::MAX);
-        match own_rule(text, key, max) {
+        match own_rule(text, dir, key, max) {
             Probed::Rule(rule) => {
                 what = format!(
                     "{}expected an integer in the field's range: {rule}",
@@ -564,9 +572,9 @@ fn unindexed(key: &str) -> String {
 /// element, and the rule would then be "listed twice", not the range. Where validation
 /// names only the array (`network.faults[0].nics` = 4294967295: NICs are 0..4), its rule
 /// is taken when it quotes the probed value.
-fn own_rule(text: &str, key: &str, max: u64) -> Probed {
+fn own_rule(text: &str, dir: Option<&Path>, key: &str, max: u64) -> Probed {
     let mut parsed = false;
-    match rule_of(text, key, max, &mut parsed) {
+    match rule_of(text, dir, key, max, &mut parsed) {
         Some(rule) => Probed::Rule(rule),
         None if parsed => Probed::Accepted,
         None => Probed::Unknown,
@@ -584,7 +592,13 @@ enum Probed {
 }
 
 /// `own_rule`'s probe; `parsed` tells whether any probed scenario parsed.
-fn rule_of(text: &str, key: &str, max: u64, parsed: &mut bool) -> Option<String> {
+fn rule_of(
+    text: &str,
+    dir: Option<&Path>,
+    key: &str,
+    max: u64,
+    parsed: &mut bool,
+) -> Option<String> {
     let table: toml::Table = toml::from_str(text).ok()?;
     let max = max.min(i64::MAX as u64) as i64;
     let array = key
@@ -600,9 +614,12 @@ fn rule_of(text: &str, key: &str, max: u64, parsed: &mut bool) -> Option<String>
             let keep = i.trim_end_matches(']').parse::<usize>().ok()? + 1;
             value_at(&mut t, array)?.as_array_mut()?.truncate(keep);
         }
-        let Some(sc) = scenario_without_others(&mut t, key) else {
+        let Some(mut sc) = scenario_without_others(&mut t, key) else {
             continue;
         };
+        // as `Scenario::parse_in` reads it: the workload's files and network defaults
+        sc.workload.resolve(dir);
+        sc.workload.resolve_network(&sc.network.topology);
         *parsed = true;
         if let Err(errs) = sc.validate() {
             let got = probe.to_string();

@@ -87,11 +87,33 @@ pub(super) fn check_pattern(p: &DestPattern, nodes: u32, key: &str, errs: &mut C
                 node,
                 format!("must be in 0..={} (a NIC)", nodes.saturating_sub(1)),
             ),
-            DestPattern::GroupShift { group } => errs.push(
+            // (each rule names the key's range, not the value: it is also the range a
+            // value of the wrong type is told, `toml_error`'s probe)
+            DestPattern::GroupShift { group: Some(g) } => errs.push(
                 &format!("{key}.group"),
-                group.map_or("(not given)".to_string(), |g| g.to_string()),
-                e,
+                g,
+                format!(
+                    "must divide the {nodes} NICs into at least 2 groups: a divisor of {nodes} in 1..={} (a dragonfly's a*p NICs per group)",
+                    nodes / 2
+                ),
             ),
+            DestPattern::GroupShift { group: None } => {
+                errs.push(&format!("{key}.group"), "(not given)", e)
+            }
+            DestPattern::Tornado {
+                k: Some(k),
+                n: Some(n),
+            } if k < 2 || n < 1 => {
+                let cube = format!("(a k-ary n-cube of k^n = {nodes} NICs)");
+                if k < 2 {
+                    let allowed = format!("must be in 2..={nodes} {cube}");
+                    errs.push(&format!("{key}.k"), k, allowed);
+                }
+                if n < 1 {
+                    let allowed = format!("must be in 1..={} {cube}", nodes.max(1).ilog2());
+                    errs.push(&format!("{key}.n"), n, allowed);
+                }
+            }
             _ => errs.push(key, p.kind(), e),
         },
         Ok(q) => {
