@@ -1273,6 +1273,36 @@ fn net_bench_cases() -> Vec<Case> {
             n,
             &["--topo", "tree:32,3", "--vcs", "2", "--vc-buf", "65535"],
         ),
+        // the default deadlock limit (net-bench has no flag for it) on lanes of slow global
+        // links: this ran and stopped with a false deadlock (exit 1), at 40000 and at the
+        // flag's own top, 65536
+        case(
+            "NB-27",
+            n,
+            &[
+                "--topo",
+                "dragonfly:1,2,1",
+                "--vcs",
+                "2",
+                "--global-latency",
+                "40000",
+                "--cycles",
+                "200000",
+            ],
+        )
+        .also(&[
+            "--topo",
+            "dragonfly:1,2,1",
+            "--vcs",
+            "2",
+            "--global-latency",
+            "65536",
+            "--cycles",
+            "200000",
+        ]),
+        // lanes sized by the NICs' buffer (no flag) beyond the entry ids: this exited 1
+        // naming `buffer_flits`, and `--vc-buf` did not help
+        case("NB-28", n, &["--topo", "tree:8,5", "--vcs", "4", "--cycles", "1"]),
         case(
             "NB-23",
             n,

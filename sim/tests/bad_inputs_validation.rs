@@ -156,6 +156,33 @@ fn cases() -> Vec<Case> {
             "SV-14",
             with(BASE, "mtu_bytes = 1024", "mtu_bytes = 1024\nstall_cycles = 1"),
         ),
+        // above the head's way but not the packet's: its 16 flits still arrive, one a cycle
+        // (`check` said ok; the run stopped on a class whose first packet was on its way)
+        sv(
+            "SV-15",
+            with(BASE, "mtu_bytes = 1024", "mtu_bytes = 1024\nstall_cycles = 30"),
+        ),
+        // the default deadlock limit on lanes of 40000-cycle global links (`check` said ok;
+        // the run stopped on a lane behind a packet that only crawled)
+        sv(
+            "SV-16",
+            with(
+                BASE,
+                "{ kind = \"single_switch\", nodes = 4 }",
+                "{ kind = \"dragonfly\", p = 1, a = 2, h = 1 }\nvcs = 2\n\
+                 global_latency_cycles = 40000",
+            ),
+        ),
+        // lanes sized by the default `buffer_flits`, too many for the entry ids (this named
+        // `buffer_flits`, which the user had not set, and not `vcs`)
+        sv(
+            "SV-17",
+            with(
+                &with(BASE, "buffer_flits = 64\neject_buffer_flits = 64\n", "vcs = 4\n"),
+                "{ kind = \"single_switch\", nodes = 4 }",
+                "{ kind = \"kary_ntree\", k = 8, n = 5 }",
+            ),
+        ),
     ]
 }
 

@@ -25,62 +25,10 @@ use std::time::Instant;
 // a closed stdout (`>&-`) is found before Rust's runtime hides it (`pft_hdl::outfile`)
 pft_hdl::standard_fds_guard!();
 
-/// The flag that sets a network key (`NetConfig`'s field), where one does.
-const FLAG_OF_KEY: [(&str, &str); 19] = [
-    ("topology", "--topo"),
-    ("voq", "--voq"),
-    ("vcs", "--vcs"),
-    ("vc_buf_flits", "--vc-buf"),
-    ("routing", "--routing"),
-    ("switching", "--switching"),
-    ("head_latency_cycles", "--head-latency"),
-    ("speedup", "--speedup"),
-    ("out_buffer_flits", "--out-buf"),
-    ("ack_bytes", "--ack-bytes"),
-    ("ack_vcs", "--ack-vcs"),
-    ("local_latency_cycles", "--local-latency"),
-    ("global_latency_cycles", "--global-latency"),
-    ("lane_reuse", "--lane-reuse"),
-    ("ugal_threshold_flits", "--ugal-threshold"),
-    ("link_latency_cycles", "--link-latency"),
-    ("credit_latency_cycles", "--credit-latency"),
-    ("switch_latency_cycles", "--switch-latency"),
-    ("mtu_bytes", "--packet-flits"),
-];
-
-/// A network the flags describe that the model refuses: a usage error (exit status 2)
-/// naming the flag of the refused key; a key of the scheme's (`cc.*`), which net-bench
-/// runs with its defaults, is for a scenario's `[[cc]]` entry.
-fn refused(e: &pft_sim::net::NetError) -> ExitCode {
-    let field = match e {
-        pft_sim::net::NetError::Config(f) => Some(f.field.as_str()),
-        _ => None,
-    };
-    let key = field.map(|f| f.strip_prefix("network.").unwrap_or(f));
-    let flag = key.and_then(|k| {
-        let first = k.split(['.', '[']).next().unwrap_or(k);
-        FLAG_OF_KEY
-            .iter()
-            .find(|(key, _)| *key == first)
-            .map(|(_, f)| *f)
-    });
-    match (flag, key) {
-        (Some(flag), _) => {
-            pft_sim::eprintln_safe!("error: invalid value for '{flag}': {e}");
-            ExitCode::from(2)
-        }
-        (None, Some(k)) if k.starts_with("cc.") => {
-            pft_sim::eprintln_safe!(
-                "error: --cc: {e} (net-bench runs a scheme with its defaults; set the key in a scenario's [[cc]] entry and use pftsim)"
-            );
-            ExitCode::from(2)
-        }
-        _ => {
-            pft_sim::eprintln_safe!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
+// the refusals of the network the flags describe, as usage errors naming the flags
+#[path = "net-bench/refusal.rs"]
+mod refusal;
+use refusal::refused;
 
 /// Simulation speed and peak memory of the network model under uniform Bernoulli load.
 // `pub`: tests/fuzz_inputs.rs includes this file as a module to fuzz the parser.
@@ -602,7 +550,7 @@ fn main() -> ExitCode {
     let t0 = Instant::now();
     let mut net = match Network::with_cc(&cfg, &cc, engine, seed) {
         Ok(n) => n,
-        Err(e) => return refused(&e),
+        Err(e) => return refused(&e, &cfg),
     };
     let build_s = t0.elapsed().as_secs_f64();
     // after the network's refusals: a network refused gets its error alone

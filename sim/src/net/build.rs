@@ -521,7 +521,8 @@ pub(crate) fn min_latency(cfg: &NetConfig) -> u32 {
 /// buffers could hold more entries than a 32-bit id names. The error names the buffer
 /// that weighs most: the NICs' `eject_buffer_flits`, else the CIOQ switch's
 /// `out_buffer_flits` where its output queues hold more than its inputs, else the lanes'
-/// `vc_buf_flits` where it is above `buffer_flits`, else `buffer_flits`.
+/// `vc_buf_flits` where it is above `buffer_flits`, else with lanes `vcs` (each lane is
+/// sized by `buffer_flits` then: lanes multiply it), else `buffer_flits`.
 pub(crate) fn entry_pools(
     cfg: &NetConfig,
     topo: &Topology,
@@ -542,28 +543,43 @@ pub(crate) fn entry_pools(
     let per_nic = cfg.eject_buffer_flits as u64 + 1;
     let buckets = (max_lat as u64 + 1).next_power_of_two();
     chunking(nodes, switches, per_switch, per_nic, buckets).ok_or_else(|| {
-        let (field, value) = if per_nic * CHUNK_NICS as u64 > per_switch * 4 {
-            ("eject_buffer_flits", cfg.eject_buffer_flits)
-        } else if oq_most > v as u64 * rec_most {
-            ("out_buffer_flits", oq_most as u32)
-        } else if lanes {
-            ("vc_buf_flits", vc_buf)
-        } else {
-            ("buffer_flits", cfg.buffer_flits)
+        // a buffer left at its default says so: the user may not know it is there
+        let flits = |v: u32| {
+            if v == NetConfig::default().buffer_flits {
+                format!("{v} (the default)")
+            } else {
+                v.to_string()
+            }
         };
-        FieldError::new(
-            field,
-            value,
-            format!(
-                "{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names: lower {}",
-                // (the lanes' buffers, or the CIOQ switch's output queues, where it has them)
-                match (cfg.vcs.is_some(), cfg.speedup.is_some()) {
-                    (true, _) => "buffer_flits, eject_buffer_flits or vc_buf_flits",
-                    (_, true) => "buffer_flits, eject_buffer_flits or out_buffer_flits",
-                    _ => "buffer_flits or eject_buffer_flits",
-                }
-            ),
-        )
+        let head = format!(
+            "{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names"
+        );
+        let (field, value, why) = if per_nic * CHUNK_NICS as u64 > per_switch * 4 {
+            let why = match cfg.vcs {
+                Some(_) => "lower eject_buffer_flits, buffer_flits or vcs",
+                None => "lower buffer_flits or eject_buffer_flits",
+            };
+            ("eject_buffer_flits", flits(cfg.eject_buffer_flits), why.to_string())
+        } else if oq_most > v as u64 * rec_most {
+            let why = "lower buffer_flits, eject_buffer_flits or out_buffer_flits";
+            ("out_buffer_flits", oq_most.to_string(), why.to_string())
+        } else if lanes {
+            let why = "lower vc_buf_flits, vcs or eject_buffer_flits";
+            ("vc_buf_flits", vc_buf.to_string(), why.to_string())
+        } else if let Some(vcs) = cfg.vcs {
+            // the lanes' records are sized by the NICs' lanes, `buffer_flits`: the lanes
+            // multiply them, and a smaller `vc_buf_flits` does not help
+            let disha = if v > vcs { " + 1 for Disha's deadlock lane" } else { "" };
+            let why = format!(
+                "each of a switch's {max_radix} ports keeps vcs = {vcs}{disha} lanes with entries for up to buffer_flits = {} flits each (a lane fed by a NIC holds buffer_flits; vc_buf_flits = {vc_buf} is not above it): lower vcs, buffer_flits or eject_buffer_flits",
+                flits(cfg.buffer_flits)
+            );
+            ("vcs", vcs.to_string(), why)
+        } else {
+            let why = "lower buffer_flits or eject_buffer_flits";
+            ("buffer_flits", flits(cfg.buffer_flits), why.to_string())
+        };
+        FieldError::new(field, value, format!("{head}: {why}"))
     })
 }
 

@@ -25,6 +25,7 @@ pub use crate::error::FieldError;
 
 pub(crate) mod tables;
 mod topology;
+mod watchdog;
 pub(crate) use tables::{table_only, tables_only, tagged_table_only, tagged_tables_only};
 pub use topology::*;
 
@@ -256,107 +257,6 @@ impl Default for NetConfig {
 }
 
 impl NetConfig {
-    /// `deadlock_cycles` against the latencies: the watchdog stops a run when no flit has
-    /// moved for that long, so a wait in which no flit need move (a flit on a link and
-    /// through a switch, a credit on its way) must be shorter, or a network that is only
-    /// waiting is reported as deadlocked. Skipped while a latency is out of its own range.
-    fn watchdog_errors(&self, errs: &mut Vec<FieldError>) {
-        let limit = self.deadlock_cycles;
-        for (field, v) in [
-            ("deadlock_cycles", self.deadlock_cycles),
-            ("stall_cycles", self.stall_cycles),
-        ] {
-            if v > MAX_WATCHDOG_CYCLES {
-                errs.push(bad(
-                    field,
-                    v,
-                    format!("must be in 0..={MAX_WATCHDOG_CYCLES} cycles (0: off; at most the longest run)"),
-                ));
-            }
-        }
-        let head = self.head_latency_cycles.filter(|_| self.vcs.is_some());
-        let in_range = |v: u32, lo: u32| (lo..=MAX_LATENCY_CYCLES).contains(&v);
-        if !in_range(self.link_latency_cycles, 1)
-            || !in_range(self.credit_latency_cycles, 1)
-            || !in_range(self.switch_latency_cycles, 0)
-            || !head.is_none_or(|h| in_range(h, 0))
-        {
-            return;
-        }
-        // no packet is delivered sooner than over a NIC's link, a switch and a NIC's link
-        let way = 2 * self.link_latency_cycles as u64
-            + self.switch_latency_cycles as u64
-            + head.unwrap_or(0) as u64;
-        if (1..=way).contains(&self.stall_cycles) {
-            let head_key = if head.is_some() {
-                " + network.head_latency_cycles"
-            } else {
-                ""
-            };
-            errs.push(bad(
-                "stall_cycles",
-                self.stall_cycles,
-                format!("must be 0 (off) or above {way}: a packet's shortest way, NIC to switch to NIC, takes 2 x network.link_latency_cycles + network.switch_latency_cycles{head_key} = {way} cycles, and the class watchdog would stop a class whose packets are only on their way"),
-            ));
-        }
-        if limit == 0 || limit > MAX_WATCHDOG_CYCLES {
-            return;
-        }
-        // the longest link (and its credit's way back): the plain latency, a dragonfly's
-        // own, or a topology file's longest link, named as the user wrote it
-        let mut own: Vec<(u32, &str)> = [
-            (self.local_latency_cycles, "network.local_latency_cycles"),
-            (self.global_latency_cycles, "network.global_latency_cycles"),
-        ]
-        .into_iter()
-        .filter_map(|(l, k)| l.filter(|&l| in_range(l, 1)).map(|l| (l, k)))
-        .collect();
-        if let TopologyConfig::File { graph: Some(g), .. } = &self.topology {
-            if let Some(l) = g.latencies().into_iter().map(|t| t.2).max() {
-                own.push((l, "the topology file's longest link latency"));
-            }
-        }
-        let longest = |base: u32, key: &'static str| {
-            own.iter()
-                .fold((base, key), |m, &(l, k)| if l > m.0 { (l, k) } else { m })
-        };
-        let (link, link_key) = longest(self.link_latency_cycles, "network.link_latency_cycles");
-        let hop = link as u64 + self.switch_latency_cycles as u64 + head.unwrap_or(0) as u64;
-        let mut waits: Vec<(u64, String)> = Vec::new();
-        if hop >= limit {
-            let head_key = if head.is_some() {
-                " + network.head_latency_cycles"
-            } else {
-                ""
-            };
-            waits.push((
-                hop,
-                format!("{link_key} + network.switch_latency_cycles{head_key} = {hop} (a flit on a link and through a switch)"),
-            ));
-        }
-        let (credit, credit_key) =
-            longest(self.credit_latency_cycles, "network.credit_latency_cycles");
-        let credit = credit as u64;
-        if credit >= limit {
-            waits.push((
-                credit,
-                format!("{credit_key} = {credit} (a credit on its way)"),
-            ));
-        }
-        if let Some(most) = waits.iter().map(|w| w.0).max() {
-            let verb = if waits.len() > 1 { "are" } else { "is" };
-            let what: Vec<String> = waits.into_iter().map(|w| w.1).collect();
-            errs.push(bad(
-                "deadlock_cycles",
-                limit,
-                format!(
-                    "must be 0 (off) or above {most}: {} {verb} at or above network.deadlock_cycles, and the deadlock watchdog would stop a network that is only waiting (or lower the latency)",
-                    what.join(" and ")
-                ),
-            ));
-        }
-    }
-
     /// The errors of `speedup` and `out_buffer_flits` (the CIOQ switch); `mtu` the packet
     /// size in flits when valid.
     fn cioq_errors(&self, mtu: Option<u32>, errs: &mut Vec<FieldError>) {
@@ -629,7 +529,7 @@ impl NetConfig {
                 in_range(&mut errs, field, v, 1, MAX_LATENCY_CYCLES);
             }
         }
-        self.watchdog_errors(&mut errs);
+        self.watchdog_errors(mtu_ok.then_some(mtu), &mut errs);
         // (the accumulator keeps 16 fractional bits: a smaller rate would run as 1/65536)
         if !(super::faults::MIN_EJECT_RATE..=1.0).contains(&self.eject_rate) {
             errs.push(bad(
