@@ -815,6 +815,12 @@ fn scenario_cases() -> Vec<Case> {
             "ranks 2\n0 send 1 64\n0 iter\n1 recv 0 64\n1 iter\n\
              0 send 1 64\n0 iter\n1 recv 0 64\n1 iter\n",
         ),
+        // a negative network count beside a workload that does not deserialize: the range
+        // probe gave up (the workload, required, could not be taken out)
+        sc(
+            "SC-175",
+            with("buffer_flits = 64", "buffer_flits = -5").replace("load = 0.5", "load = \"x\""),
+        ),
         // a scheme's refusals of network keys beside an unrelated network error (they
         // waited for it to be fixed: one pass reports both)
         sc(

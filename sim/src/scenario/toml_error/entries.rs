@@ -72,7 +72,8 @@ pub(super) fn names_of(text: &str, key: &str) -> Option<String> {
 /// `t` as a scenario, with the other keys that do not deserialize taken out one at a time
 /// (at most four), so that a key's range can be probed while another value of the file is
 /// wrong too (`cycles.max = "x"` beside `det_mode = {}`). None when one that fails is `key`
-/// or holds it, or cannot be taken out.
+/// or holds it, or cannot be taken out. A workload that does not deserialize, for a network
+/// key, is replaced by a plain uniform one (it cannot be taken out: it is required).
 pub(super) fn scenario_without_others(t: &mut toml::Table, key: &str) -> Option<Scenario> {
     for _ in 0..4 {
         let s = toml::to_string(t).ok()?;
@@ -86,6 +87,16 @@ pub(super) fn scenario_without_others(t: &mut toml::Table, key: &str) -> Option<
         };
         if holds(&other, key) || holds(key, &other) {
             return None;
+        }
+        // the workload is required and its errors are reported at its table: for a network
+        // key, a stand-in that parses (no network key's range reads the workload)
+        if other.split(['.', '[']).next() == Some("workload") && key.starts_with("network.") {
+            let stand_in: toml::Table = toml::from_str("kind = \"uniform\"\nload = 0.5").ok()?;
+            if t.get("workload") == Some(&toml::Value::Table(stand_in.clone())) {
+                return None;
+            }
+            t.insert("workload".into(), toml::Value::Table(stand_in));
+            continue;
         }
         match other.rsplit_once('.') {
             Some((parent, leaf)) => value_at(t, parent)?.as_table_mut()?.remove(leaf)?,
