@@ -815,6 +815,11 @@ fn scenario_cases() -> Vec<Case> {
             "ranks 2\n0 send 1 64\n0 iter\n1 recv 0 64\n1 iter\n\
              0 send 1 64\n0 iter\n1 recv 0 64\n1 iter\n",
         ),
+        // an array for a link pause's link: read as `{ nic = 0, switch = 1 }`
+        sc(
+            "SC-176",
+            format!("{BASE}{FAULT}kind = \"link_pause\"\nlink = [0, 1]\nduration = 10\n"),
+        ),
         // a negative network count beside a workload that does not deserialize: the range
         // probe gave up (the workload, required, could not be taken out)
         sc(

@@ -176,6 +176,8 @@ pub enum FaultSpec {
     /// The link sends no flit while active (credits still return on its credit channel):
     /// a NIC injection link holds its NIC's flits, a switch output holds its packet.
     LinkPause {
+        // (a table: serde would read `[0, 1]` as `{ nic = 0, switch = 1 }`)
+        #[serde(deserialize_with = "super::config::tables::table_only")]
         link: LinkRef,
         #[serde(default)]
         start: u64,
