@@ -362,6 +362,16 @@ fn cases() -> Vec<Case> {
         case("SW-44", p, &sweep("o"))
             .file("s.toml", S)
             .file("g.toml", format!("seeds = [1,\n  9223372036854775808]\n{G}")),
+        // too many runs beside another grid error: it was told only once the other was fixed
+        case("SW-45", p, &sweep("o")).file("s.toml", S).file("g.toml", {
+            let vals: Vec<String> = (0..200).map(|i| i.to_string()).collect();
+            let vals = vals.join(", ");
+            format!(
+                "seeds = [1, 2, 3]\n[[axis]]\nkey = \"pft.m\"\nvalues = [{vals}]\n\
+                 [[axis]]\nkey = \"pft.n\"\nvalues = [{vals}]\n\
+                 [[axis]]\nkey = \"pft.k\"\nvalues = [0]\nlabels = [\"a\", \"b\"]\n"
+            )
+        }),
         case("SW-19", p, &sweep("o")).file("s.toml", S).file(
             "g.toml",
             format!("{G}labels = [\"a\", \"b\\u001b[2J\"]\n"),

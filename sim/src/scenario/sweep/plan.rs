@@ -346,23 +346,24 @@ pub fn plan(
         errs.extend(e);
         Vec::new()
     });
+    let n_points: usize = grid
+        .axis
+        .iter()
+        .fold(1usize, |n, a| n.saturating_mul(a.values.len()));
+    // at most a point run, an `off` and an `isolated` run per point and seed (told with
+    // the grid's other errors: one pass shows them all)
+    if n_points.saturating_mul(seeds.len()).saturating_mul(3) > MAX_RUNS {
+        errs.push(format!(
+            "grid: {n_points} points x {} seeds is too many: at most {MAX_RUNS} runs (3 per point and seed)",
+            seeds.len()
+        ));
+    }
     if !errs.is_empty() {
         bail!("{}", errs.join("\n"));
     }
     let axes: Vec<String> = grid.axis.iter().map(grid::Axis::name).collect();
     let heatmap = grid::heatmap(grid);
-    let n_points: usize = grid
-        .axis
-        .iter()
-        .fold(1usize, |n, a| n.saturating_mul(a.values.len()));
     let isolated = super::super::wants_isolated(&sc);
-    // at most a point run, an `off` and an `isolated` run per point and seed
-    if n_points.saturating_mul(seeds.len()).saturating_mul(3) > MAX_RUNS {
-        bail!(
-            "grid: {n_points} points x {} seeds is too many: at most {MAX_RUNS} runs (3 per point and seed)",
-            seeds.len()
-        );
-    }
     // The scenario without entries and without an isolated run of its own; each point
     // puts its entry back.
     let mut t = base.clone();
