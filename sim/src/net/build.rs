@@ -544,13 +544,8 @@ pub(crate) fn entry_pools(
     let buckets = (max_lat as u64 + 1).next_power_of_two();
     chunking(nodes, switches, per_switch, per_nic, buckets).ok_or_else(|| {
         // a buffer left at its default says so: the user may not know it is there
-        let flits = |v: u32| {
-            if v == NetConfig::default().buffer_flits {
-                format!("{v} (the default)")
-            } else {
-                v.to_string()
-            }
-        };
+        let d = NetConfig::default();
+        let shown = |v: u32, default: u32| super::config::shown(v.into(), default.into());
         let head = format!(
             "{nodes} NICs and {switches} switches with these buffers need more buffer entries than a 32-bit id names"
         );
@@ -559,7 +554,7 @@ pub(crate) fn entry_pools(
                 Some(_) => "lower eject_buffer_flits, buffer_flits or vcs",
                 None => "lower buffer_flits or eject_buffer_flits",
             };
-            ("eject_buffer_flits", flits(cfg.eject_buffer_flits), why.to_string())
+            ("eject_buffer_flits", shown(cfg.eject_buffer_flits, d.eject_buffer_flits), why.to_string())
         } else if oq_most > v as u64 * rec_most {
             let why = "lower buffer_flits, eject_buffer_flits or out_buffer_flits";
             ("out_buffer_flits", oq_most.to_string(), why.to_string())
@@ -572,12 +567,12 @@ pub(crate) fn entry_pools(
             let disha = if v > vcs { " + 1 for Disha's deadlock lane" } else { "" };
             let why = format!(
                 "each of a switch's {max_radix} ports keeps vcs = {vcs}{disha} lanes with entries for up to buffer_flits = {} flits each (a lane fed by a NIC holds buffer_flits; vc_buf_flits = {vc_buf} is not above it): lower vcs, buffer_flits or eject_buffer_flits",
-                flits(cfg.buffer_flits)
+                shown(cfg.buffer_flits, d.buffer_flits)
             );
             ("vcs", vcs.to_string(), why)
         } else {
             let why = "lower buffer_flits or eject_buffer_flits";
-            ("buffer_flits", flits(cfg.buffer_flits), why.to_string())
+            ("buffer_flits", shown(cfg.buffer_flits, d.buffer_flits), why.to_string())
         };
         FieldError::new(field, value, format!("{head}: {why}"))
     })

@@ -28,6 +28,7 @@ mod topology;
 mod watchdog;
 pub(crate) use tables::{table_only, tables_only, tagged_table_only, tagged_tables_only};
 pub use topology::*;
+pub(crate) use watchdog::shown;
 
 pub(crate) fn bad(
     field: &str,

@@ -8,9 +8,9 @@ use super::{
     bad, FieldError, LaneReuse, NetConfig, TopologyConfig, MAX_LATENCY_CYCLES, MAX_WATCHDOG_CYCLES,
 };
 
-/// `v` as a message shows a limit: "(the default)" after one equal to its default, which
-/// the user has most likely not set.
-fn shown(v: u64, default: u64) -> String {
+/// `v` as a message shows a limit or a size: "(the default)" after one equal to its
+/// default, which the user has most likely not set.
+pub(crate) fn shown(v: u64, default: u64) -> String {
     if v == default {
         format!("{v} (the default)")
     } else {
