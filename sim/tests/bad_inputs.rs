@@ -1284,9 +1284,9 @@ fn net_bench_cases() -> Vec<Case> {
             n,
             &["--topo", "tree:32,3", "--vcs", "2", "--vc-buf", "65535"],
         ),
-        // the default deadlock limit (net-bench has no flag for it) on lanes of slow global
-        // links: this ran and stopped with a false deadlock (exit 1), at 40000 and at the
-        // flag's own top, 65536
+        // the default deadlock limit on lanes of slow global links: this ran and stopped
+        // with a false deadlock (exit 1), at 40000 and at the flag's own top, 65536; the
+        // refusal names `--deadlock-cycles`
         case(
             "NB-27",
             n,
@@ -1314,6 +1314,9 @@ fn net_bench_cases() -> Vec<Case> {
         // lanes sized by the NICs' buffer (no flag) beyond the entry ids: this exited 1
         // naming `buffer_flits`, and `--vc-buf` did not help
         case("NB-28", n, &["--topo", "tree:8,5", "--vcs", "4", "--cycles", "1"]),
+        // the watchdogs' flags below their bounds: usage errors naming the flag
+        case("NB-29", n, &["--deadlock-cycles", "5", "--cycles", "10"]),
+        case("NB-30", n, &["--stall-cycles", "10", "--cycles", "10"]),
         case(
             "NB-23",
             n,

@@ -333,3 +333,48 @@ fn scenario_pattern_spellings_are_taken() {
     assert_eq!(hot, run("hotspot:3,50"));
     assert_ne!(hot, run("bitrev"), "the patterns differ");
 }
+
+/// `--deadlock-cycles` sets `network.deadlock_cycles`: the slow dragonfly refused at the
+/// default (docs/bad-inputs.md, NB-27) runs with the flag one cycle above the bound its
+/// refusal names, and is refused at the bound.
+#[test]
+fn the_watchdog_flags_set_their_keys() {
+    let slow = [
+        "--topo",
+        "dragonfly:1,2,1",
+        "--vcs",
+        "2",
+        "--global-latency",
+        "40000",
+        "--cycles",
+        "1000",
+    ];
+    let run = |extra: &[&str]| {
+        Command::new(NET_BENCH)
+            .args(slow)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let at = run(&["--deadlock-cycles", "720026"]);
+    assert_eq!(at.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&at.stderr);
+    assert!(
+        err.contains(
+            "'--deadlock-cycles': `deadlock_cycles` = 720026: must be 0 (off) or above 720026"
+        ),
+        "{err}"
+    );
+    let l = line(&[&slow[..], &["--deadlock-cycles", "720027"]].concat());
+    assert!(l.contains("cycles=1000"), "{l}");
+    line(&[&slow[..], &["--deadlock-cycles", "0"]].concat());
+    // the stall watchdog's flag: 86 is a packet's shortest way at the defaults (NB-30)
+    let short = ["--topo", "single:4", "--cycles", "100"];
+    let o = Command::new(NET_BENCH)
+        .args(short)
+        .args(["--stall-cycles", "86"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    line(&[&short[..], &["--stall-cycles", "87"]].concat());
+}

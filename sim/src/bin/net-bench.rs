@@ -150,6 +150,16 @@ pub struct Args {
     /// a file topology's own latencies, are written as the latencies of its links
     #[arg(long, value_name = "PATH")]
     write_anynet: Option<std::path::PathBuf>,
+    /// The deadlock watchdog, cycles, 0..=10^10 (0 off; `[network] deadlock_cycles`;
+    /// default 100000): the run stops when no flit moved for this long (docs/network.md
+    /// §6); above the wait a slow network may have, as the scenario key.
+    #[arg(long, value_name = "C", value_parser = parse_watchdog)]
+    deadlock_cycles: Option<u64>,
+    /// The stall watchdog, cycles, 0..=10^10 (0 off; `[network] stall_cycles`; default
+    /// 1000000): the run stops when a traffic class has delivered none of its packets for
+    /// this long; above a packet's shortest way, as the scenario key.
+    #[arg(long, value_name = "C", value_parser = parse_watchdog)]
+    stall_cycles: Option<u64>,
     /// Run seed (any u64).
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed)]
     seed: u64,
@@ -253,6 +263,10 @@ fn parse_cycles(s: &str) -> Result<u64, String> {
 
 fn parse_latency(s: &str) -> Result<u32, String> {
     parse_int(s, 1, 65536).map(|n| n as u32)
+}
+
+fn parse_watchdog(s: &str) -> Result<u64, String> {
+    parse_int(s, 0, pft_sim::net::config::MAX_WATCHDOG_CYCLES)
 }
 
 fn parse_speedup(s: &str) -> Result<u32, String> {
@@ -534,6 +548,12 @@ fn main() -> ExitCode {
     }
     if let Some(l) = a.switch_latency {
         cfg.switch_latency_cycles = l;
+    }
+    if let Some(c) = a.deadlock_cycles {
+        cfg.deadlock_cycles = c;
+    }
+    if let Some(c) = a.stall_cycles {
+        cfg.stall_cycles = c;
     }
     let msg_bytes = match a.packet_flits {
         Some(p) => {

@@ -1,12 +1,12 @@
 //! net-bench's refusals of the network its flags describe: a usage error (exit status 2)
 //! naming the flag of the refused key, or, for a key net-bench keeps at its default, what
-//! the flags can change instead (docs/bad-inputs.md, rows NB-16, NB-22, NB-25, NB-27).
+//! the flags can change instead (docs/bad-inputs.md, rows NB-16, NB-22, NB-25, NB-27, NB-28).
 
 use pft_sim::net::NetConfig;
 use std::process::ExitCode;
 
 /// The flag that sets a network key (`NetConfig`'s field), where one does.
-const FLAG_OF_KEY: [(&str, &str); 19] = [
+const FLAG_OF_KEY: [(&str, &str); 21] = [
     ("topology", "--topo"),
     ("voq", "--voq"),
     ("vcs", "--vcs"),
@@ -26,6 +26,8 @@ const FLAG_OF_KEY: [(&str, &str); 19] = [
     ("credit_latency_cycles", "--credit-latency"),
     ("switch_latency_cycles", "--switch-latency"),
     ("mtu_bytes", "--packet-flits"),
+    ("deadlock_cycles", "--deadlock-cycles"),
+    ("stall_cycles", "--stall-cycles"),
 ];
 
 /// Keys net-bench keeps at their defaults (it has no flag for them), refused for what the
@@ -33,10 +35,6 @@ const FLAG_OF_KEY: [(&str, &str); 19] = [
 fn fixed_key_note(key: &str, cfg: &NetConfig) -> Option<String> {
     let d = NetConfig::default();
     match key {
-        "deadlock_cycles" => Some(format!(
-            "net-bench runs network.deadlock_cycles at its default, {}: raise --vc-buf, or lower --packet-flits or the latencies (--link-latency, --credit-latency, --local-latency, --global-latency, --switch-latency, --head-latency)",
-            d.deadlock_cycles
-        )),
         "buffer_flits" | "eject_buffer_flits" | "vcs" if cfg.vcs.is_some() || key != "vcs" => {
             Some(format!(
                 "net-bench runs network.buffer_flits and eject_buffer_flits at their defaults, {} flits: {}",
