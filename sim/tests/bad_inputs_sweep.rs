@@ -553,6 +553,39 @@ fn cases() -> Vec<Case> {
         // runs it again (it used to be taken for finished, so that `--resume` refused the
         // same summary and never ran it)
         collect_damaged("SW-38", "echo garbage > o/runs/p0000-s3/summary.json"),
+        // another run's summary copied in (a plain file of a run's shape): it was collected
+        // as this run's, its numbers in this run's row
+        collect_damaged(
+            "SW-46",
+            "cp o/runs/g000-s3-off/summary.json o/runs/p0000-s3/summary.json",
+        ),
+        // and `--resume` runs it again, so the row is the run's own
+        case(
+            "SW-47",
+            "bash",
+            &[
+                "-c",
+                "\"$PFTSIM\" sweep s.toml --grid g.toml --out o --quiet >/dev/null && cp o/runs/p0000-s3/summary.json own.json && cp o/runs/g000-s3-off/summary.json o/runs/p0000-s3/summary.json && \"$PFTSIM\" sweep --resume --out o --quiet >/dev/null && \"$PFTSIM\" sweep --collect --out o",
+            ],
+        )
+        .env("PFTSIM", PFTSIM)
+        .file("s.toml", S)
+        .file("g.toml", G)
+        .left(|d| {
+            let again = std::fs::read(d.join("o/runs/p0000-s3/summary.json")).unwrap();
+            let off = std::fs::read(d.join("o/runs/g000-s3-off/summary.json")).unwrap();
+            assert_ne!(again, off, "the copied summary was kept");
+            // the same run made again: the same bytes but for its wall time
+            let strip = |b: &[u8]| {
+                String::from_utf8_lossy(b)
+                    .lines()
+                    .filter(|l| !l.contains("wall_seconds"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            let own = std::fs::read(d.join("own.json")).unwrap();
+            assert_eq!(strip(&again), strip(&own), "not the run's own summary");
+        }),
         case(
             "SW-39",
             "bash",

@@ -146,8 +146,10 @@ pub fn finished_run_in(sc: &Scenario, name: &str, dir: &Path) -> bool {
             && m.command == "run"
             && m.scenario_sha256 == output::scenario_sha256(sc)
             && m.runs.first().map(String::as_str) == Some(name)
-            // a summary a sweep's row cannot read (truncated, edited) is run again
+            // a summary a sweep's row cannot read (truncated, edited), or not the one
+            // the run wrote (copied from another run), is run again
             && sweep::collect::read_brief(&dir.join("summary.json")).is_ok()
+            && m.changed_since(dir, "summary.json").is_none()
     })
 }
 

@@ -362,9 +362,15 @@ impl ResultDir {
                 self.dir.join(f).display()
             );
         }
+        let sums = m
+            .files
+            .iter()
+            .filter_map(|f| file_sha256(&self.dir.join(f)).map(|h| (f.clone(), h)))
+            .collect();
         registry::update(&self.dir, |m| {
             m.finished = true;
             m.status = Status::Finished;
+            m.sha256 = sums;
         });
         registry::write(&self.dir)?;
         self.done = true;
@@ -484,8 +490,31 @@ impl Manifest {
             failed_runs: Vec::new(),
             unfinished_runs: Vec::new(),
             pid: std::process::id(),
+            sha256: Default::default(),
         }
     }
+
+    /// Why `dir`'s `name` (one of `files`) is not the file this command left there: its
+    /// SHA-256 differs from the one recorded when it finished. None when it matches or none
+    /// was recorded (a manifest of a version before the digests).
+    pub fn changed_since(&self, dir: &Path, name: &str) -> Option<String> {
+        let want = self.sha256.get(name)?;
+        (file_sha256(&dir.join(name)).as_ref() != Some(want)).then(|| {
+            format!("{name} is not the file this run wrote (its SHA-256 differs from the one {MANIFEST} recorded: copied from another run or edited?)")
+        })
+    }
+}
+
+/// SHA-256 (hex) of the plain file at `path`; None when it is not one or cannot be read.
+pub fn file_sha256(path: &Path) -> Option<String> {
+    use sha2::Digest;
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut h = sha2::Sha256::new();
+    std::io::copy(&mut f, &mut h).ok()?;
+    Some(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 #[cfg(test)]

@@ -87,6 +87,12 @@ pub struct Manifest {
     /// The process that wrote it.
     #[serde(default)]
     pub pid: u32,
+    /// SHA-256 (hex) of each file of `files` as the command left it, recorded when it
+    /// finished: a file copied in or edited afterwards no longer matches (`--collect`,
+    /// `--resume` and `run --skip-finished` take a run whose `summary.json` does not for
+    /// one to run again).
+    #[serde(default)]
+    pub sha256: std::collections::BTreeMap<String, String>,
 }
 
 struct Open {

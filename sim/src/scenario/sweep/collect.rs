@@ -52,10 +52,12 @@ pub fn missing(plan: &Plan, dir: &Path) -> anyhow::Result<Vec<Missing>> {
                 None => format!("{}, not finished", m.status.name()),
             }),
             Some(_) if !d.join("summary.json").is_file() => Some("no summary.json".to_string()),
-            // a summary a row cannot read (truncated, edited): `--resume` runs it again
-            Some(_) => read_brief(&d.join("summary.json"))
+            // a summary a row cannot read (truncated, edited), or not the one the run
+            // wrote (copied from another run): `--resume` runs it again
+            Some(m) => read_brief(&d.join("summary.json"))
                 .err()
-                .map(|e| sanitize(&format!("{e:#}"))),
+                .map(|e| sanitize(&format!("{e:#}")))
+                .or_else(|| m.changed_since(&d, "summary.json")),
         };
         if let Some(why) = why {
             out.push(Missing {
