@@ -36,3 +36,45 @@ fn no_source_file_is_over_700_lines() {
         .collect();
     assert!(long.is_empty(), "over {MAX_LINES} lines: {long:?}");
 }
+
+fn script_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            script_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "sh" || x == "py") {
+            out.push(p);
+        }
+    }
+}
+
+/// The scripts under `tb/` run the binaries cargo just built: from `tb/release_dir.sh`
+/// (target/release, or under CARGO_TARGET_DIR), never a fixed `target/release` path,
+/// which under a CARGO_TARGET_DIR holds a stale build or none. A script that builds with
+/// its own CARGO_TARGET_DIR set on the command (lane_vs.sh) names its own directory.
+#[test]
+fn scripts_run_what_cargo_built() {
+    let tb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tb");
+    let mut files = Vec::new();
+    script_files(&tb, &mut files);
+    assert!(
+        files.len() > 20,
+        "{} scripts under {}",
+        files.len(),
+        tb.display()
+    );
+    let fixed: Vec<String> = files
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let sets_own = text.contains("CARGO_TARGET_DIR=\"$root/target\" cargo build");
+            text.lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim_start().starts_with('#') && !sets_own)
+                .filter(|(_, l)| l.contains("target/release/"))
+                .map(|(i, l)| format!("{}:{}: {}", p.display(), i + 1, l.trim()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(fixed.is_empty(), "a fixed target/release path: {fixed:#?}");
+}

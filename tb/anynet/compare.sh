@@ -30,7 +30,7 @@ if [ -e "$out" ]; then
 fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 (cd "$root" && cargo build --release -q --locked --bin net-bench)
-bench="$root/target/release/net-bench"
+bench="$(cd "$root" && bash tb/release_dir.sh)/net-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # name|built-in topology|file routings|options (both sides)|built-in's own options|

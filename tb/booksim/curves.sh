@@ -49,7 +49,7 @@ for patch in min_adapt_lanes inject_one_lane; do
     fi
 done
 (cd "$root" && cargo build --release -q --bin net-bench)
-bench="$root/target/release/net-bench"
+bench="$(cd "$root" && bash tb/release_dir.sh)/net-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # booksim CFG LOAD [SIM_TYPE] [PATCH]: BookSim exits with status 255 after printing its

@@ -28,7 +28,7 @@ if [ -e "$out" ]; then
 fi
 bash "$root/tb/booksim/build.sh" "$dir"
 (cd "$root" && cargo build --release -q --bin net-bench)
-bench="$root/target/release/net-bench"
+bench="$(cd "$root" && bash tb/release_dir.sh)/net-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # booksim ROUTING TRAFFIC LOAD SIM_TYPE: an unstable run prints no averages (empty columns)

@@ -39,7 +39,7 @@ cases=(
 )
 bash "$root/tb/booksim/build.sh" "$dir"
 (cd "$root" && cargo build --release -q --bin net-bench)
-bench="$root/target/release/net-bench"
+bench="$(cd "$root" && bash tb/release_dir.sh)/net-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # booksim TAG ROUTING TRAFFIC LOAD SIM_TYPE: prints "accepted,latency", empty when the run

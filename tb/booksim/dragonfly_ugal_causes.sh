@@ -44,7 +44,7 @@ build dragonfly_inject_one_lane dragonfly_inject_one_lane
 build ugal_intm_group ugal_intm_group
 build ugal_both dragonfly_inject_one_lane ugal_intm_group
 (cd "$root" && cargo build --release -q --bin net-bench)
-bench="$root/target/release/net-bench"
+bench="$(cd "$root" && bash tb/release_dir.sh)/net-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # booksim BIN_DIR MAX_SAMPLES: the accepted rate of ugal, bad_dragon at $load in the last

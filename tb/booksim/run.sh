@@ -18,7 +18,7 @@ if [ ! -d "$dir/src" ]; then
 fi
 [ -x "$dir/src/booksim" ] || make -C "$dir/src" -j2 >/dev/null
 (cd "$root" && cargo build --release -q --bin net-bench)
-bench="$root/target/release/net-bench"
+bench="$(cd "$root" && bash tb/release_dir.sh)/net-bench"
 # BookSim exits with status 255 after printing its results: the rate line is what counts.
 booksim_rate() { { "$dir/src/booksim" "$1" || true; } | sed -n 's/^Accepted flit rate average = \([0-9.]*\).*/\1/p' | tail -1; }
 ours_rate() { "$bench" "$@" | tr ' ' '\n' | sed -n 's/^accepted_flits_per_node_cycle=//p'; }

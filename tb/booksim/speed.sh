@@ -12,6 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${2:-$root/target/booksim/booksim2}
 [ -x "$dir/src/booksim" ] || { echo "error: no $dir/src/booksim: run tb/booksim/run.sh first" >&2; exit 1; }
 (cd "$root" && cargo build --release -q --bin net-bench)
+bench=$(cd "$root" && bash tb/release_dir.sh)/net-bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for ((i = 0; i < rounds; i++)); do
@@ -19,7 +20,7 @@ for ((i = 0; i < rounds; i++)); do
     cyc=$(sed -n 's/^Time taken is \([0-9]*\) cycles.*/\1/p' "$tmp/log" | tail -1)
     # the last line is "user system" (a line before it reports BookSim's exit status 255)
     b=$(tail -1 "$tmp/t" | awk -v c="$cyc" '{ printf "%.3e", c * 256 / ($1 + $2) }')
-    o=$("$root/target/release/net-bench" --topo torus:16,2 --vcs 4 --vc-buf 8 --routing dor \
+    o=$("$bench" --topo torus:16,2 --vcs 4 --vc-buf 8 --routing dor \
         --packet-flits 16 --cc none --load 0.16 --link-latency 1 --credit-latency 1 \
         --switch-latency 5 --cycles "$cyc" --seed 1 | tr ' ' '\n' | sed -n 's/^node_cycles_per_cpu_s=//p')
     echo "round $i: $cyc cycles: booksim $b ours $o node-cycles/CPU-s, ours/booksim $(awk -v o="$o" -v b="$b" 'BEGIN { printf "%.1f", o / b }')"

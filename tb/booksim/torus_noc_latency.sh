@@ -26,7 +26,7 @@ if [ -e "$out" ] || [ -e "$out.part" ]; then
 fi
 bash "$root/tb/booksim/build.sh" "$dir"
 (cd "$root" && cargo build --release -q --bin net-bench)
-bench="$root/target/release/net-bench"
+bench="$(cd "$root" && bash tb/release_dir.sh)/net-bench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # booksim CFG LOAD SIM_TYPE NOC: "accepted,latency", empty when unstable

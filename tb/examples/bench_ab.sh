@@ -20,7 +20,7 @@ git -C "$root" worktree add --detach "$wt" "$rev" >/dev/null
 (cd "$wt" && CARGO_TARGET_DIR="$root/target/bench-ab" cargo build --release -q --bin net-bench)
 (cd "$root" && cargo build --release -q --bin net-bench)
 old="$root/target/bench-ab/release/net-bench"
-new="$root/target/release/net-bench"
+new="$(cd "$root" && bash tb/release_dir.sh)/net-bench"
 benches=("--topo ft128 --load 0.5 --cycles 100000" "--topo ft128 --load 0.5 --cycles 100000 --voq --cc ibcc")
 speed() { "$@" | tr ' ' '\n' | sed -n 's/^node_cycles_per_cpu_s=//p'; }
 for b in "${benches[@]}"; do

@@ -61,7 +61,7 @@ fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -z "${NETBENCH:-}" ]; then
     (cd "$root" && cargo build --release -q -p pft-sim --bin net-bench)
-    NETBENCH=$root/target/release/net-bench
+    NETBENCH=$(cd "$root" && bash tb/release_dir.sh)/net-bench
 fi
 mkdir -p "$out/logs"
 

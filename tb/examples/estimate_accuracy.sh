@@ -18,7 +18,7 @@ set -euo pipefail
 out=${1:?usage: estimate_accuracy.sh OUT [scenario ...]}
 shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
-pftsim=${PFTSIM:-$root/target/release/pftsim}
+pftsim=${PFTSIM:-$(cd "$root" && bash tb/release_dir.sh)/pftsim}
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
     echo "error: $out exists and is not empty; give a new directory" >&2
     exit 1

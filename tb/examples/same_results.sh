@@ -47,7 +47,7 @@ fi
 (cd "$wt" && CARGO_TARGET_DIR="$root/target/same-results" cargo build --release -q --bin pftsim)
 cp "$root/target/same-results/release/pftsim" "$out/pftsim-old"
 (cd "$root" && cargo build --release -q --bin pftsim)
-cp "$root/target/release/pftsim" "$out/pftsim-new"
+cp "$(cd "$root" && bash tb/release_dir.sh)/pftsim" "$out/pftsim-new"
 # `--yes` (run whatever the estimate says) exists from 2a4eea1 on: an older binary gets none
 yes_flag() { "$1" compare --help 2>/dev/null | grep -q -- '--yes' && echo --yes; }
 for s in "${scenarios[@]}"; do

@@ -12,18 +12,19 @@ NET_CYCLES=${NET_CYCLES:-10000000}
 mkdir -p "$OUT"
 cargo build --release --locked -q --bin pft-trace
 cargo build --release --locked -q -p pft-sim --example net_soak
+rel=$(bash tb/release_dir.sh)
 
 # The switch drains 1 and 0.3 flit/cycle in turn, 20 k cycles each: one congestion episode
 # (enter, throttle, leave) per 40 k cycles.
 SCHEDULE=$(awk -v n="$BLOCK_CYCLES" 'BEGIN { s = ""; for (t = 0; t < n; t += 20000) { s = s (t ? "," : "") t ":" ((t / 20000) % 2 ? "0.3" : "1") } print s }')
 echo "== block: $BLOCK_CYCLES cycles, reference model, paper AT-RI, link latency 50, drain 1 / 0.3 alternating every 20 k cycles"
-/usr/bin/time -v target/release/pft-trace --config tb/examples/paper-at-ri.toml --engine model \
+/usr/bin/time -v "$rel"/pft-trace --config tb/examples/paper-at-ri.toml --engine model \
     --cycles "$BLOCK_CYCLES" --link-latency 50 --drain-schedule "$SCHEDULE" --link-seed 3 \
     --summary "$OUT/block-summary.json" 2> "$OUT/block-time.txt"
 cat "$OUT/block-summary.json"; echo
 grep -E "Maximum resident|Elapsed" "$OUT/block-time.txt"
 
 echo "== network: $NET_CYCLES cycles, scenarios/soak648.toml"
-/usr/bin/time -v target/release/examples/net_soak scenarios/soak648.toml --cycles "$NET_CYCLES" \
+/usr/bin/time -v "$rel"/examples/net_soak scenarios/soak648.toml --cycles "$NET_CYCLES" \
     2> "$OUT/net-time.txt" | tee "$OUT/net.txt"
 grep -E "Maximum resident|Elapsed" "$OUT/net-time.txt"

@@ -148,7 +148,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--count", type=int, default=1000, help="configurations to draw (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1)")
-    ap.add_argument("--netbench", help="a net-bench binary (default: target/release/net-bench, built here)")
+    ap.add_argument("--netbench", help="a net-bench binary (default: net-bench of the release build, built here: target/release, or under CARGO_TARGET_DIR)")
     ap.add_argument("--against", help="an older net-bench binary whose one-thread results must be the same")
     o = ap.parse_args()
     if o.count < 1:
@@ -159,7 +159,9 @@ def main() -> int:
         root = pathlib.Path(__file__).resolve().parents[2]
         subprocess.run(["cargo", "build", "--release", "-q", "-p", "pft-sim", "--bin", "net-bench"],
                        cwd=root, check=True)
-        netbench = str(root / "target/release/net-bench")
+        rel = subprocess.run(["bash", str(root / "tb/release_dir.sh")], cwd=root, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        netbench = rel + "/net-bench"
     for b in [netbench] + ([o.against] if o.against else []):
         if not (pathlib.Path(b).is_file() and os.access(b, os.X_OK)):
             print(f"error: {b} is not an executable file", file=sys.stderr)

@@ -20,7 +20,7 @@ pftsim_bin() {
         bin=$PFTSIM
     else
         cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-        bin=$root/target/release/pftsim
+        bin=$(bash "$root/tb/release_dir.sh")/pftsim
     fi
 }
 

@@ -118,7 +118,7 @@ if [ -n "${NETBENCH:-}" ]; then
     netbench=$NETBENCH
 else
     (cd "$root" && cargo build --release -q -p pft-sim --bin net-bench)
-    netbench=$root/target/release/net-bench
+    netbench=$(cd "$root" && bash tb/release_dir.sh)/net-bench
 fi
 if [ -n "${BOOKSIM:-}" ]; then
     booksim=$BOOKSIM

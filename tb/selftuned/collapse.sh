@@ -38,7 +38,7 @@ if [ -e "$out" ]; then
 fi
 mkdir -p "$out/runs"
 cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-bin=$root/target/release/pftsim
+bin=$(bash "$root/tb/release_dir.sh")/pftsim
 # the scenario with rows base, alo, tune only (paper, paper_scaled are PFT, not asked here)
 sc=$out/bursty3.toml
 awk '/^\[\[cc\]\]/{n++} n<4' "$root/scenarios/selftuned-bursty.toml" >"$sc"

@@ -25,7 +25,7 @@ if [ -e "$out" ]; then
 fi
 mkdir -p "$out/runs"
 cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-bin=$root/target/release/pftsim
+bin=$(bash "$root/tb/release_dir.sh")/pftsim
 loads="0.05 0.1 0.15 0.2 0.25 0.3 0.4 0.5 0.7"
 points=()
 for p in ${PATTERNS-uniform complement}; do

@@ -23,7 +23,7 @@ if [ -e "$out" ]; then
 fi
 mkdir -p "$out/runs"
 cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-bin=$root/target/release/pftsim
+bin=$(bash "$root/tb/release_dir.sh")/pftsim
 # the scenario with rows base, alo, tune only (paper, paper_scaled are PFT)
 sc=$out/disha3.toml
 awk '/^\[\[cc\]\]/{n++} n<4' "$root/scenarios/selftuned-disha.toml" >"$sc"

@@ -25,7 +25,7 @@ if [ -n "${PFTSIM:-}" ]; then
     bin=$PFTSIM
 else
     cargo build --release -q --bin pftsim --manifest-path "$root/Cargo.toml"
-    bin=$root/target/release/pftsim
+    bin=$(bash "$root/tb/release_dir.sh")/pftsim
 fi
 for net in duato disha; do
     src=$root/scenarios/selftuned-bursty.toml

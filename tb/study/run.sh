@@ -36,7 +36,7 @@ fabrics=${FABRICS:-"fat_tree torus butterfly dragonfly"}
 motifs=${MOTIFS:-scenarios/study/motifs.toml}
 if [ -z "${PFTSIM:-}" ]; then
     cargo build --release -q -p pft-sim --bin pftsim
-    PFTSIM=target/release/pftsim
+    PFTSIM=$(bash tb/release_dir.sh)/pftsim
 fi
 table() {
     cargo run --release -q -p pft-tb --example study -- "$out"
