@@ -189,7 +189,7 @@ fn register_block_header_slverr_and_strobes() {
 
 /// A reset in the middle of a frame (docs/axis.md): the MAC stalls with the frame's first
 /// beat in the output register and its second beat offered; one reset cycle. In it
-/// `s_axis_tready` is low; after it `m_axis_tvalid` is low (the held beat is dropped), the
+/// `s_axis_tready` and `m_axis_tvalid` are low (the MAC ready all the same); after it `m_axis_tvalid` is low (the held beat is dropped), the
 /// credits are 0, and the packet is forgotten: the next beat is a packet's first again, so
 /// `pause` holds it back, and it passes when `pause` falls. RTL and model, every cycle.
 #[test]
@@ -208,14 +208,16 @@ fn reset_in_the_middle_of_a_frame() {
     let o = b.step(beat(2, false));
     assert!(!o.s_tready && o.m_tvalid && o.m_tdata[0] == 1 && o.used_credits == 1);
     assert!(b.model.in_packet);
-    // The reset cycle: nothing accepted.
+    // The reset cycle: nothing accepted, and the held beat not presented (AXI-Stream:
+    // TVALID low during reset), so the MAC cannot take it.
     let o = b.step(Inputs {
         rst: true,
+        m_tready: true,
         ..beat(2, false)
     });
     assert!(
-        !o.s_tready && o.m_tvalid,
-        "the held beat is still presented in the reset cycle"
+        !o.s_tready && !o.m_tvalid,
+        "the held beat is presented in the reset cycle"
     );
     // After it: the register is empty, the credits are 0, the packet is forgotten.
     let o = b.step(Inputs {
@@ -239,4 +241,44 @@ fn reset_in_the_middle_of_a_frame() {
         ..Default::default()
     });
     assert!(o.m_tvalid && o.m_tdata[0] == 3 && o.m_tlast);
+}
+
+/// A reset while a write and a read response wait for their readys (docs/axis.md): BVALID
+/// and RVALID are low in the reset cycle (AXI4-Lite: low during reset), a master ready all
+/// the same takes neither, and both are dropped. RTL and model, every cycle.
+#[test]
+fn responses_are_not_valid_in_a_reset_cycle() {
+    let mut b = Both::new();
+    let w = Inputs {
+        awvalid: true,
+        wvalid: true,
+        awaddr: axil::offset(addr::CNT_SENT) as u8,
+        wstrb: 0xF,
+        ..Default::default()
+    };
+    b.step(w);
+    assert!(b.step(w).awready);
+    let o = b.step(Inputs::default());
+    assert!(o.bvalid, "the write's response waits");
+    let r = Inputs {
+        arvalid: true,
+        araddr: axil::offset(addr::CTRL) as u8,
+        ..Default::default()
+    };
+    b.step(r);
+    assert!(b.step(r).arready);
+    let o = b.step(Inputs::default());
+    assert!(o.bvalid && o.rvalid, "both responses wait");
+    let o = b.step(Inputs {
+        rst: true,
+        bready: true,
+        rready: true,
+        ..Default::default()
+    });
+    assert!(
+        !o.bvalid && !o.rvalid,
+        "a response valid in the reset cycle"
+    );
+    let o = b.step(Inputs::default());
+    assert!(!o.bvalid && !o.rvalid, "a response survived the reset");
 }

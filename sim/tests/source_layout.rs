@@ -48,20 +48,20 @@ fn script_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The scripts under `tb/` run the binaries cargo just built: from `tb/release_dir.sh`
+/// The scripts under `tb/` and `synth/` run the binaries cargo just built: from `tb/release_dir.sh`
 /// (target/release, or under CARGO_TARGET_DIR), never a fixed `target/release` path,
 /// which under a CARGO_TARGET_DIR holds a stale build or none. A script that builds with
 /// its own CARGO_TARGET_DIR set on the command (lane_vs.sh) names its own directory.
 #[test]
 fn scripts_run_what_cargo_built() {
-    let tb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tb");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
-    script_files(&tb, &mut files);
+    script_files(&root.join("tb"), &mut files);
+    script_files(&root.join("synth"), &mut files);
     assert!(
         files.len() > 20,
-        "{} scripts under {}",
-        files.len(),
-        tb.display()
+        "{} scripts under tb/ and synth/",
+        files.len()
     );
     let fixed: Vec<String> = files
         .iter()

@@ -30,8 +30,8 @@ fi
 rm -rf "$work"
 mkdir -p "$work" "$reports"
 cp synth/out/pft_injector.v synth/out/pft_axis.v synth/wrap/pft_axis_wrap.v "$work/"
-target/release/pft-verilog --design pft_axis --data-width 512 "$work/pft_axis_512.v" >/dev/null \
-    || cargo run --release --locked -q --bin pft-verilog -- --design pft_axis --data-width 512 "$work/pft_axis_512.v"
+# (cargo run: the binary of this tree, built if it is not, never a stale target/release one)
+cargo run --release --locked -q --bin pft-verilog -- --design pft_axis --data-width 512 "$work/pft_axis_512.v" >/dev/null
 t_start=$SECONDS
 
 # run NAME CMD...: in $work, log to NAME.log, stop with its tail on failure

@@ -129,7 +129,8 @@ class AxisSpec:
         if (self.thr_ri() and self.pft.congested() and flit_valid and head
                 and self.pft.c < self.pft.limit and ri_send is not None):
             send, throttled = bool(ri_send), not ri_send
-        out = (send, self.valid, throttled, congested, c)
+        # (AXI-Stream: TVALID low in a reset cycle, a held beat included)
+        out = (send, self.valid and not rst, throttled, congested, c)
         facts = (flit_valid, head, room)
         if rst:
             self.reset()

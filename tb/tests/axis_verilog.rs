@@ -170,8 +170,8 @@ fn combinational_ports(v: &Path, ins: &str, outs: &str, out: &Path) -> Vec<Strin
 
 /// AXI: no combinational path from an input to an output of the AXI4-Lite slave (its
 /// readys are registers). The stream side is a pass-through, not a register slice:
-/// `s_axis_tready` follows `m_axis_tready` and `s_axis_tvalid` in the same cycle, as
-/// docs/axis.md says. The slave of before (readys from the valids) must be caught.
+/// `s_axis_tready` follows `m_axis_tready`, `s_axis_tvalid`, `pause` and `rst` in the same
+/// cycle, as docs/axis.md says; `rst` also holds the valids low in its cycle. The slave of before (readys from the valids) must be caught.
 #[test]
 fn axil_slave_has_no_combinational_path() {
     verilator::require_tools("axil_slave_has_no_combinational_path", &[verilator::YOSYS]);
@@ -186,11 +186,35 @@ fn axil_slave_has_no_combinational_path() {
     );
     let stream = combinational_ports(
         &v,
-        "i:s_axis_* i:m_axis_* %u",
+        "i:s_axis_* i:m_axis_* %u i:pause %u i:rst %u",
         "o:s_axis_* o:m_axis_* %u",
         &dir.join("axis.txt"),
     );
-    assert_eq!(stream, ["m_axis_tready", "s_axis_tready", "s_axis_tvalid"]);
+    // (`rst` holds m_axis_tvalid low in its cycle: AXI-Stream's TVALID low during reset)
+    assert_eq!(
+        stream,
+        [
+            "m_axis_tready",
+            "m_axis_tvalid",
+            "pause",
+            "rst",
+            "s_axis_tready",
+            "s_axis_tvalid"
+        ]
+    );
+    // `rst` reaches the AXI4-Lite side's readys and valids only (low in its cycle)
+    let reset = combinational_ports(&v, "i:rst", "o:s_axil_*", &dir.join("reset.txt"));
+    assert_eq!(
+        reset,
+        [
+            "rst",
+            "s_axil_arready",
+            "s_axil_awready",
+            "s_axil_bvalid",
+            "s_axil_rvalid",
+            "s_axil_wready"
+        ]
+    );
     // The check sees a path: arready from arvalid in the same cycle.
     let m = verilator::mutant(
         &v,

@@ -254,9 +254,10 @@ impl Logic for AxilSlave {
         } else if self.go_read.val() {
             self.prefer_read.d.next = false;
         }
-        self.bvalid.next = self.b_valid.q.val();
+        // (AXI4-Lite: BVALID and RVALID low during reset, a waiting response included)
+        self.bvalid.next = self.b_valid.q.val() & !self.reset.val();
         self.bresp.next = self.b_resp.q.val();
-        self.rvalid.next = self.r_valid.q.val();
+        self.rvalid.next = self.r_valid.q.val() & !self.reset.val();
         self.rresp.next = self.r_resp.q.val();
         if self.reset.val() {
             self.aw_grant.d.next = false;

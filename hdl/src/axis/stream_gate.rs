@@ -19,7 +19,8 @@ use rust_hdl::prelude::*;
 /// latency. `in_packet` is set by a sent beat without `tlast` and cleared by one with it, so
 /// `flit_head` marks a packet's first beat; `pause` holds back only first beats (a packet
 /// already started is never stopped by it). `rst` (synchronous) empties the register and
-/// forgets a started packet.
+/// forgets a started packet; `m_tvalid` is low in its cycles (AXI-Stream: TVALID low during
+/// reset), so a beat held in the register is dropped, never taken in a reset cycle.
 #[derive(LogicBlock)]
 pub struct StreamGate<const D: usize, const K: usize, const U: usize> {
     /// Clock.
@@ -115,7 +116,8 @@ impl<const D: usize, const K: usize, const U: usize> Logic for StreamGate<D, K, 
         }
         self.m_tdata.next = self.data.q.val();
         self.m_tkeep.next = self.keep.q.val();
-        self.m_tvalid.next = self.valid.q.val();
+        // (AXI-Stream: TVALID low during reset, a beat held in the register included)
+        self.m_tvalid.next = self.valid.q.val() & !self.reset.val();
         self.m_tlast.next = self.last.q.val();
         self.m_tuser.next = self.user.q.val();
         self.in_packet.next = self.started.q.val();
