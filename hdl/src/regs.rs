@@ -173,7 +173,7 @@ pub const FIELDS: [Field; 25] = [
     def(addr::SHAPE, "m", 0, 5, Rw, 18, "Left shift of c in f(c)."),
     def(addr::SHAPE, "n", 8, 5, Rw, 0, "Right shift in f(c)."),
     def(addr::SHAPE, "r_width", 16, 6, Rw, 32,
-        "Bits of the RI random number compared with f(c): P(send) = max(0, 1 - f(c)/2^r_width). The block treats 0 and values above 32 as 32; the tools accept 1..=32.").range(1, 32),
+        "Bits of the RI random number compared with f(c): P(send) = max(0, 1 - f(c)/2^r_width). The block treats 0 and values above 32 as 32 (a read returns the 6 bits as written); the tools accept 1..=32.").range(1, 32),
     def(addr::K, "k", 0, 16, Rw, 0, "Offset of f(c)."),
     def(addr::SEED, "seed", 0, 32, Rw, 0x9E37_79B9,
         "Non-zero: 0 would lock the generator, so a write of 0 loads the reset value; the tools refuse 0.")
