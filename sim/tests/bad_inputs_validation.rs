@@ -162,6 +162,16 @@ fn cases() -> Vec<Case> {
             "SV-15",
             with(BASE, "mtu_bytes = 1024", "mtu_bytes = 1024\nstall_cycles = 30"),
         ),
+        // a NIC that drains a flit each 65,536 cycles: the packet's flits drain that far
+        // apart (`check` said ok; the run stopped on a class whose first packet drained)
+        sv(
+            "SV-18",
+            with(
+                BASE,
+                "mtu_bytes = 1024",
+                "mtu_bytes = 1024\neject_rate = 0.0000153\nstall_cycles = 500000",
+            ),
+        ),
         // the default deadlock limit on lanes of 40000-cycle global links (`check` said ok;
         // the run stopped on a lane behind a packet that only crawled)
         sv(

@@ -126,17 +126,34 @@ impl NetConfig {
     /// class watchdog counts from the cycle a class's first packet starts until one of its
     /// packets is delivered whole, which takes a NIC's link, a switch (and its head's
     /// routing with lanes) and a NIC's link for the head, and `p` cycles more for the
-    /// packet's flits, one a cycle, to arrive and drain.
+    /// packet's flits, one a cycle, to arrive and drain, or (`eject_rate` below 1) as long
+    /// as the receiving NIC takes to drain them.
     fn stall_errors(&self, p: u32, head: Option<u32>, head_key: &str, errs: &mut Vec<FieldError>) {
         let first = 2 * self.link_latency_cycles as u64
             + self.switch_latency_cycles as u64
             + head.unwrap_or(0) as u64;
-        let way = first + p as u64;
+        // a NIC draining below a flit a cycle (`eject_rate`, in 1/65536 flit a cycle as
+        // the NIC's accumulator earns it; one flit banked) drains the packet's first flit
+        // at once and each later one ONE / rate cycles apart
+        let one = u64::from(super::super::network::ONE);
+        // (a rate out of its range is judged by itself, not here)
+        let rate = if (super::super::faults::MIN_EJECT_RATE..=1.0).contains(&self.eject_rate) {
+            ((self.eject_rate * one as f64).round() as u64).clamp(1, one)
+        } else {
+            one
+        };
+        let drain = (p as u64).max((p as u64).saturating_sub(1) * one / rate);
+        let way = first + drain;
         if (1..=way).contains(&self.stall_cycles) {
+            let flits = if rate == one {
+                format!("{p} more for its {p} flits (network.mtu_bytes / network.flit_bytes, one a cycle) to arrive and drain")
+            } else {
+                format!("{drain} more for its {p} flits (network.mtu_bytes / network.flit_bytes) to drain at network.eject_rate = {} flits a cycle, one at once and each later one {} cycles after the last", self.eject_rate, one as f64 / rate as f64)
+            };
             errs.push(bad(
                 "stall_cycles",
                 shown(self.stall_cycles, NetConfig::default().stall_cycles),
-                format!("must be 0 (off) or above {way}: a packet's shortest way, NIC to switch to NIC, takes 2 x network.link_latency_cycles + network.switch_latency_cycles{head_key} = {first} cycles for its head and {p} more for its {p} flits (network.mtu_bytes / network.flit_bytes, one a cycle) to arrive and drain, {way} in all, and the class watchdog would stop a class whose packets are only on their way"),
+                format!("must be 0 (off) or above {way}: a packet's shortest way, NIC to switch to NIC, takes 2 x network.link_latency_cycles + network.switch_latency_cycles{head_key} = {first} cycles for its head and {flits}, {way} in all, and the class watchdog would stop a class whose packets are only on their way"),
             ));
         }
     }
