@@ -295,7 +295,7 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
-        let rate_fp = ((cfg.eject_rate * ONE as f64).round() as u32).clamp(1, ONE);
+        let rate_fp = cfg.eject_units();
         let cc = scheme(&BuildCtx {
             cfg,
             topo: &topo,

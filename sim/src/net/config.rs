@@ -374,6 +374,13 @@ impl NetConfig {
             .map(|v| v + u32::from(self.routing == Some(Routing::Disha)))
     }
 
+    /// `eject_rate` in the NIC's accumulator units, 1/65536 flit a cycle (`network::ONE`
+    /// a flit): what a NIC drains and what the stall bound counts.
+    pub(crate) fn eject_units(&self) -> u32 {
+        use super::network::ONE;
+        ((self.eject_rate * ONE as f64).round() as u32).clamp(1, ONE)
+    }
+
     /// Flits of the largest packet.
     pub fn mtu_flits(&self) -> u32 {
         self.mtu_bytes.div_ceil(self.flit_bytes.max(1))

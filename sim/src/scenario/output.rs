@@ -460,7 +460,12 @@ pub fn scenario_sha256(sc: &super::Scenario) -> String {
         // unreadable: the run was refused, and nothing is skipped on its account
         h.update(crate::input::read(path).unwrap_or_default());
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    hex(&h.finalize())
+}
+
+/// Bytes (a digest) as lower-case hex, as `sha256sum` prints them.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Manifest {
@@ -514,7 +519,7 @@ pub fn file_sha256(path: &Path) -> Option<String> {
     let mut f = std::fs::File::open(path).ok()?;
     let mut h = sha2::Sha256::new();
     std::io::copy(&mut f, &mut h).ok()?;
-    Some(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Some(hex(&h.finalize()))
 }
 
 #[cfg(test)]

@@ -138,7 +138,7 @@ impl NetConfig {
         let one = u64::from(super::super::network::ONE);
         // (a rate out of its range is judged by itself, not here)
         let rate = if (super::super::faults::MIN_EJECT_RATE..=1.0).contains(&self.eject_rate) {
-            ((self.eject_rate * one as f64).round() as u64).clamp(1, one)
+            u64::from(self.eject_units())
         } else {
             one
         };

@@ -81,8 +81,9 @@ impl Plan {
             o.remove("digest");
         }
         let text = serde_json::to_string(&v).context("serialising the plan")?;
-        let hash = sha2::Sha256::digest(text.as_bytes());
-        Ok(hash.iter().map(|b| format!("{b:02x}")).collect())
+        Ok(crate::scenario::output::hex(&sha2::Sha256::digest(
+            text.as_bytes(),
+        )))
     }
 
     /// `sweep.json`: the plan as pretty JSON with its digest.
