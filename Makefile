@@ -224,6 +224,7 @@ soak:
 ##            scenarios/paper.toml (sweeps of 5 seeds; about 2 hours on 2 cores; not in CI)
 reproduce:
 	$(CARGO) build $(RELEASE) --locked --bin pftsim -p pft-sim
+	bash tb/fresh_dir.sh $(OUT)/reproduce/fig1
 	$(CARGO) run $(RELEASE) --locked -p pft-tb --example fig1 -- --out $(OUT)/reproduce/fig1
 	$(BIN)/release/pftsim sweep scenarios/paper.toml --grid scenarios/grids/paper-fig5.toml \
 	    --out $(OUT)/reproduce/fig5 --quiet
@@ -238,6 +239,8 @@ reproduce:
 ##               the moving forest at 10/2/1 ms lifetimes (docs/results.md; about an hour on
 ##               2 cores, measured in parts on a shared machine; not in CI)
 reproduce-ib:
+	for d in ib-windy-forest ib-windy-forest-b ib-moving-forest; do \
+	    bash tb/fresh_dir.sh $(OUT)/$$d || exit 1; done
 	$(CARGO) run $(RELEASE) --locked --bin pftsim -- compare scenarios/ib-silent-forest.toml \
 	    --out $(OUT)/ib-silent-forest --quiet
 	$(CARGO) run $(RELEASE) --locked --bin pftsim -- compare scenarios/ib-silent-forest-nohot.toml \

@@ -10,6 +10,9 @@
 //!   it into place when complete, so a failed or killed command never leaves a partial file
 //!   under the output's name. An output that is a symbolic link to a regular file is
 //!   written through the link (the link stays).
+//! - `check` also refuses an output in a `pftsim` result directory while another pftsim
+//!   writes it, and over a file (or into a directory) that a run's manifest lists
+//!   (`results`).
 
 use std::fmt;
 use std::fs::{self, File};
@@ -342,6 +345,9 @@ pub fn check(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
     if target.file_name().is_none() {
         return Err(refuse(path, "it names no file"));
     }
+    if let Some(why) = results::in_results(&canonical(path)) {
+        return Err(refuse(path, why));
+    }
     check_dir(target.parent().unwrap_or(Path::new(""))).map_err(|e| refuse(path, e.why))
 }
 
@@ -611,5 +617,6 @@ pub fn write_stdout(text: &str) -> io::Result<()> {
         .and_then(|_| out.flush())
 }
 
+mod results;
 #[cfg(test)]
 mod tests;

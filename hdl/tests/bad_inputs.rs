@@ -85,6 +85,14 @@ fn tool_cases() -> Vec<Case> {
             .dir("d")
             .file("d/pft_injector_pipelined.v", "keep me\n")
             .symlink("d/pft_injector.v", "pft_injector_pipelined.v"),
+        // a file a pftsim run lists in its result directory (it was replaced)
+        case("HX-31", v, &["r/nodes.csv"])
+            .dir("r")
+            .file("r/.pftsim.lock", "")
+            .file("r/manifest.json", r#"{"files": ["nodes.csv"]}"#)
+            .file("r/nodes.csv", "a run's results\n")
+            .also(&["--family", "pft", "--out-dir", "r"])
+            .locked("r/.pftsim.lock"),
         case("HX-17", v, &["--family", "pft", "--out-dir", ""]).left(|d| {
             assert!(
                 !d.join("pft_injector.v").exists(),

@@ -1317,6 +1317,8 @@ fn net_bench_cases() -> Vec<Case> {
         // the watchdogs' flags below their bounds: usage errors naming the flag
         case("NB-29", n, &["--deadlock-cycles", "5", "--cycles", "10"]),
         case("NB-30", n, &["--stall-cycles", "10", "--cycles", "10"]),
+        // the PFT block's engine under another scheme was printed and not run
+        case("NB-31", n, &["--engine", "rtl", "--cc", "none"]).also(&["--engine", "model", "--cc", "ibcc"]),
         case(
             "NB-23",
             n,

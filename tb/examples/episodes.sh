@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # OUT_DIR from where the script is run (default: the repository's out/vcd)
 out=$(realpath -m "${1:-$root/out/vcd}")
 cd "$root"
-mkdir -p "$out"
+bash tb/fresh_dir.sh "$out"   # earlier episodes moved aside, never overwritten
 for mode in ft-fi at-ri; do
     cargo run --release --locked --quiet --bin pft-trace -- \
         --config "tb/examples/episode-$mode.toml" --engine rtl \

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 OUT=${1:-out/soak}
 BLOCK_CYCLES=${BLOCK_CYCLES:-100000000}
 NET_CYCLES=${NET_CYCLES:-10000000}
-mkdir -p "$OUT"
+bash tb/fresh_dir.sh "$OUT"   # an earlier soak moved aside, never overwritten
 cargo build --release --locked -q --bin pft-trace
 cargo build --release --locked -q -p pft-sim --example net_soak
 rel=$(bash tb/release_dir.sh)

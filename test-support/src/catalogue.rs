@@ -12,13 +12,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Every prefix of the catalogue, and the test file that owns it.
-pub const ALL_PREFIXES: [(&str, &str); 12] = [
+pub const ALL_PREFIXES: [(&str, &str); 14] = [
     ("SC", "sim/tests/bad_inputs.rs"),
     ("SX", "sim/tests/bad_inputs.rs"),
     ("SW", "sim/tests/bad_inputs_sweep.rs"),
     ("SP", "sim/tests/bad_inputs_paths.rs"),
     ("SV", "sim/tests/bad_inputs_validation.rs"),
     ("NB", "sim/tests/bad_inputs.rs"),
+    ("SK", "sim/tests/bad_inputs_keys.rs"),
+    ("SR", "sim/tests/bad_inputs_keys.rs"),
     ("TC", "tb/tests/bad_inputs.rs"),
     ("TS", "tb/tests/bad_inputs.rs"),
     ("TX", "tb/tests/bad_inputs.rs"),

@@ -50,9 +50,10 @@ pub struct Args {
     /// Simulated cycles, 1..=10^10.
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = parse_cycles)]
     cycles: u64,
-    /// PFT implementation in every NIC.
-    #[arg(long, value_name = "ENGINE", default_value = "model", value_parser = parse_engine)]
-    engine: EngineKind,
+    /// PFT implementation in every NIC: model, rtl or verilator (default model); --cc pft
+    /// only.
+    #[arg(long, value_name = "ENGINE", value_parser = parse_engine)]
+    engine: Option<EngineKind>,
     /// Virtual output queues at switch inputs.
     #[arg(long)]
     voq: bool,
@@ -89,13 +90,16 @@ pub struct Args {
     /// wormhole or vct (`[network] switching`; default wormhole with --vcs).
     #[arg(long, value_name = "S", value_parser = parse_switching)]
     switching: Option<Switching>,
-    /// Flit latency of every link, cycles (`[network] link_latency_cycles`; default 10).
+    /// Flit latency of every link, cycles, 1..=65536 (`[network] link_latency_cycles`;
+    /// default 10).
     #[arg(long, value_name = "C", value_parser = parse_latency)]
     link_latency: Option<u32>,
-    /// Credit latency of every link, cycles (`[network] credit_latency_cycles`; default 10).
+    /// Credit latency of every link, cycles, 1..=65536 (`[network] credit_latency_cycles`;
+    /// default 10).
     #[arg(long, value_name = "C", value_parser = parse_latency)]
     credit_latency: Option<u32>,
-    /// Switch pipeline latency, cycles (`[network] switch_latency_cycles`; default 2).
+    /// Switch pipeline latency, cycles, 0..=65536 (`[network] switch_latency_cycles`;
+    /// default 2).
     #[arg(long, value_name = "C", value_parser = parse_switch_latency)]
     switch_latency: Option<u32>,
     /// Dragonfly: flit and credit latency of the links inside a group, cycles, 1..=65536
@@ -123,15 +127,15 @@ pub struct Args {
     /// The CIOQ switch with this crossbar speedup, 1..=8 (`[network] speedup`).
     #[arg(long, value_name = "S", value_parser = parse_speedup, conflicts_with_all = ["vcs", "voq"])]
     speedup: Option<u32>,
-    /// CIOQ: each output queue, flits (`[network] out_buffer_flits`; default the input
-    /// buffer's). Needs --speedup.
+    /// CIOQ: each output queue, flits, 1..=65535 (`[network] out_buffer_flits`; default the
+    /// input buffer's). Needs --speedup.
     #[arg(long, value_name = "F", value_parser = parse_vc_buf, requires = "speedup")]
     out_buf: Option<u32>,
     /// Per-packet ACKs of B bytes, 1..=the MTU (`[network] ack_bytes`).
     #[arg(long, value_name = "B", value_parser = parse_msg_bytes)]
     ack_bytes: Option<u32>,
-    /// Lane router: the top C lanes carry the ACKs (`[network] ack_vcs`). Needs --vcs and
-    /// --ack-bytes.
+    /// Lane router: the top C lanes carry the ACKs, 1..=16 (`[network] ack_vcs`). Needs --vcs
+    /// and --ack-bytes.
     #[arg(long, value_name = "C", value_parser = parse_vcs, requires_all = ["vcs", "ack_bytes"])]
     ack_vcs: Option<u32>,
     /// Cycles run before the measured `--cycles` (0..=10^9): the accepted rate and the
@@ -491,6 +495,14 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if a.engine.is_some() && a.cc != "pft" {
+        // the engine is the PFT block's: under another scheme it would be printed, not run
+        pft_sim::eprintln_safe!(
+            "error: --engine applies to --cc pft only (here --cc {}): leave it out",
+            a.cc
+        );
+        return ExitCode::from(2);
+    }
     if let Some(path) = &a.write_anynet {
         // what the file cannot say is refused, not dropped
         let refused = if matches!(a.topo.cfg, TopologyConfig::KaryNfly { .. }) {
@@ -519,7 +531,13 @@ fn main() -> ExitCode {
             }
         };
     }
-    let (topo, load, cycles, engine, seed) = (a.topo.name, a.load, a.cycles, a.engine, a.seed);
+    let (topo, load, cycles, engine, seed) = (
+        a.topo.name,
+        a.load,
+        a.cycles,
+        a.engine.unwrap_or(EngineKind::Model),
+        a.seed,
+    );
     let mut cfg = NetConfig {
         topology: a.topo.cfg,
         voq: a.voq,

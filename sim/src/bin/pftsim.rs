@@ -127,8 +127,8 @@ pub enum Cmd {
         /// collect (with the scenario and grid given, they must be that sweep's).
         #[arg(long)]
         resume: bool,
-        /// Slurm: tasks per job array, at most (submit.sh submits several arrays)
-        /// [default: 1000].
+        /// Slurm: tasks per job array, at most, 1..=1000000 (submit.sh submits several
+        /// arrays) [default: 1000].
         #[arg(long, value_name = "N", value_parser = sweep::cluster::parse_array_max, allow_negative_numbers = true, requires = "emit")]
         array_max: Option<usize>,
         /// Slurm: `--time` per task (default: from the cost estimate).
@@ -156,7 +156,7 @@ pub enum Cmd {
 
 #[derive(clap::Args)]
 pub struct Opts {
-    /// Runs at once (default: the number of cores).
+    /// Runs at once, 1..=256 (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
     jobs: Option<u32>,
     /// No progress bars.

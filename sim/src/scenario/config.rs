@@ -54,8 +54,9 @@ pub struct Scenario {
     #[serde(default)]
     pub engine: EngineKind,
     /// Also run the isolated baseline with congestion control off: GPCNeT's congestors off
-    /// (for its Congestion Impact Factor; default true), or the hot-spot workload's hot
-    /// streams off (the IB study's "no hot spots" run; default false). Uniform workloads
+    /// (for its Congestion Impact Factor; default true), a `jobs` workload's victim alone
+    /// (for `iter_slowdown`; default true), or the hot-spot workload's hot streams off (the
+    /// IB study's "no hot spots" run; default false). Uniform, motif and trace workloads
     /// have none.
     #[serde(default)]
     pub isolated: Option<bool>,
@@ -224,7 +225,7 @@ impl Scenario {
         sets: &[(String, toml::Value)],
     ) -> Result<Scenario, ScenarioError> {
         let shown = path.display().to_string();
-        let file = crate::input::read_to_string(path).map_err(|source| ScenarioError::Io {
+        let file = crate::input::read_config(path).map_err(|source| ScenarioError::Io {
             path: shown.clone(),
             source,
         })?;

@@ -401,7 +401,6 @@ pub fn run_command(
         specs.push(isolated_spec());
     }
     check_engine(sc, &specs)?;
-    confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = run_files("").collect();
     files.extend(coldhot_files(sc, &COLDHOT_RUN_FILES, ""));
     files.extend(motif_out::files(sc, &motif_out::MOTIF_RUN_FILES, ""));
@@ -411,6 +410,9 @@ pub fn run_command(
     }
     let labels = specs.iter().map(|s| s.label.clone()).collect();
     let manifest = output::Manifest::new("run", sc, inputs.first().copied(), labels, files);
+    // the output refused before the estimate's calibration run
+    output::ResultDir::check(out, &manifest, &legacy_files(&specs), inputs)?;
+    confirm_cost(sc, &specs, jobs, yes)?;
     let rd = output::ResultDir::open(out, manifest, &legacy_files(&specs), inputs)?;
     rd.run(|rd| {
         let runs = run_all(sc, &specs, jobs, progress)?;
@@ -558,7 +560,6 @@ pub fn compare_command(
     let wall = Instant::now();
     let specs = compare_specs(sc)?;
     check_engine(sc, &specs)?;
-    confirm_cost(sc, &specs, jobs, yes)?;
     let mut files: Vec<String> = COMPARE_FILES.iter().map(|f| f.to_string()).collect();
     files.extend(coldhot_files(sc, &COLDHOT_COMPARE_FILES, ""));
     files.extend(motif_out::files(sc, &motif_out::MOTIF_COMPARE_FILES, ""));
@@ -569,6 +570,9 @@ pub fn compare_command(
     }
     let labels = specs.iter().map(|s| s.label.clone()).collect();
     let manifest = output::Manifest::new("compare", sc, inputs.first().copied(), labels, files);
+    // the output refused before the estimate's calibration run
+    output::ResultDir::check(out, &manifest, &legacy_files(&specs), inputs)?;
+    confirm_cost(sc, &specs, jobs, yes)?;
     let rd = output::ResultDir::open(out, manifest, &legacy_files(&specs), inputs)?;
     rd.run(|rd| compare_runs(sc, &specs, out, jobs, progress, wall, rd))
 }

@@ -188,15 +188,16 @@ impl ResultDir {
         Self::take(dir, old, &[], inputs, true)
     }
 
-    fn take(
+    /// The checks of `take` (the caller holds `OPENING`): nothing written or moved. Returns
+    /// `dir` absolute and as the system resolves it.
+    fn checks(
         dir: &Path,
-        mut manifest: Manifest,
+        manifest: &Manifest,
         legacy: &[String],
         inputs: &[&Path],
         keep: bool,
-    ) -> anyhow::Result<ResultDir> {
+    ) -> anyhow::Result<(PathBuf, PathBuf)> {
         use pft_hdl::outfile;
-        let _serial = OPENING.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(i) = inputs.iter().find(|i| outfile::same_file(dir, i)) {
             anyhow::bail!("--out {}: it is the input {}", dir.display(), i.display());
         }
@@ -219,7 +220,7 @@ impl ResultDir {
             }
         }
         let abs = absolute(dir)?;
-        registry::check_ancestors(dir, &abs, &manifest)?;
+        registry::check_ancestors(dir, &abs, manifest)?;
         // and where the system puts it: a link on the way may lead into another command's
         // directory (a sweep's run directory, a `compare`'s)
         let real = resolved(&abs);
@@ -229,7 +230,7 @@ impl ResultDir {
             dir.display()
         );
         if real != abs {
-            registry::check_ancestors(dir, &real, &manifest)?;
+            registry::check_ancestors(dir, &real, manifest)?;
         }
         // `..` after a link: the system goes up from the link's target, `absolute` (which
         // the writes use) from the link; the two would split one command between places
@@ -246,7 +247,7 @@ impl ResultDir {
         // entries read from disk (the manifest `reopen` continues, an earlier command's) are
         // checked before anything is written or moved
         if keep {
-            check_manifest_entries(dir, &manifest)?;
+            check_manifest_entries(dir, manifest)?;
         }
         let mut files: Vec<String> = manifest.files.clone();
         files.extend(manifest.pending.iter().cloned());
@@ -254,8 +255,33 @@ impl ResultDir {
         if !keep {
             // refused here, before the directory, the lock or the manifest is written
             let old = registry::read_manifest(dir);
-            earlier_present(dir, &manifest, old.as_ref(), legacy, inputs)?;
+            earlier_present(dir, manifest, old.as_ref(), legacy, inputs)?;
         }
+        Ok((abs, real))
+    }
+
+    /// `open`'s checks alone, nothing written or moved: a command refuses its output
+    /// directory with them before its own work (the cost estimate's calibration run).
+    pub fn check(
+        dir: &Path,
+        manifest: &Manifest,
+        legacy: &[String],
+        inputs: &[&Path],
+    ) -> anyhow::Result<()> {
+        let _serial = OPENING.lock().unwrap_or_else(|e| e.into_inner());
+        Self::checks(dir, manifest, legacy, inputs, false).map(|_| ())
+    }
+
+    fn take(
+        dir: &Path,
+        mut manifest: Manifest,
+        legacy: &[String],
+        inputs: &[&Path],
+        keep: bool,
+    ) -> anyhow::Result<ResultDir> {
+        use pft_hdl::outfile;
+        let _serial = OPENING.lock().unwrap_or_else(|e| e.into_inner());
+        let (abs, real) = Self::checks(dir, &manifest, legacy, inputs, keep)?;
         let had = (dir.exists(), dir.join(registry::LOCK).exists());
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;

@@ -4,18 +4,25 @@
 //! (`seed`, `network.mtu_bytes`, `workload.bw_msg_bytes`, `cycles.max`, ...); the result is
 //! validated like the file itself, and the run's summary.json records the values used.
 
+use crate::error::excerpt;
+
 /// Parses `KEY=VALUE`. VALUE is a TOML value (`64`, `0.5`, `true`, `[1, 2]`,
 /// `"text"`); a bare word that is not one is taken as a string (`kind=hotspot`), and so is
 /// a date (`name=2026-12-03`: no key takes a TOML date-time). A value that starts as an
 /// array, an inline table or a quoted string must parse as one.
 pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
-    let (key, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}`: expected KEY=VALUE (e.g. network.mtu_bytes=64)"))?;
+    let (key, value) = s.split_once('=').ok_or_else(|| {
+        format!(
+            "`{}`: expected KEY=VALUE (e.g. network.mtu_bytes=64)",
+            excerpt(s)
+        )
+    })?;
     let key = key.trim();
+    // (as a message names it: cut, control characters escaped)
+    let shown = excerpt(key);
     if !key_ok(key) {
         return Err(format!(
-            "`{key}`: a key is dotted names of letters, digits, `_` and `-` (e.g. network.mtu_bytes)"
+            "`{shown}`: a key is dotted names of letters, digits, `_` and `-` (e.g. network.mtu_bytes)"
         ));
     }
     if let Some(top) = ["pft", "cc"]
@@ -23,7 +30,7 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
         .find(|t| key == *t || key.starts_with(&format!("{t}.")))
     {
         return Err(format!(
-            "`{key}`: the [[{top}]] entries are not set from the command line: edit the entry, \
+            "`{shown}`: the [[{top}]] entries are not set from the command line: edit the entry, \
              add a named one, or sweep it (docs/sweeps.md)"
         ));
     }
@@ -37,7 +44,7 @@ pub fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
         )
     }) {
         return Err(format!(
-            "`{key}`: the value holds a line break ({}): give one TOML value on one line (a string as \"a\\nb\")",
+            "`{shown}`: the value holds a line break ({}): give one TOML value on one line (a string as \"a\\nb\")",
             c.escape_default()
         ));
     }
@@ -203,7 +210,9 @@ pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> S
                 }
             });
         let under = |k: &str| {
+            // (the message cuts a long key: `excerpt`)
             key == k
+                || key == excerpt(k)
                 || key.starts_with(&format!("{k}."))
                 || key.starts_with(&format!("{k}["))
                 || unknown
@@ -211,7 +220,11 @@ pub fn explain(file: &str, sets: &[(String, toml::Value)], message: String) -> S
                     .is_some_and(|u| k == u || k.starts_with(&format!("{u}.")))
         };
         if let Some((k, v)) = sets.iter().rev().find(|(k, _)| under(k)) {
-            return format!("`{key}` (set by --set {k}={v}): {reason}");
+            return format!(
+                "`{key}` (set by --set {}={}): {reason}",
+                excerpt(k),
+                excerpt(&v.to_string())
+            );
         }
         // the same error (key and reason) in the file alone: the file's, with its lines
         if let Err(e) = toml::from_str::<super::Scenario>(file) {

@@ -270,7 +270,11 @@ pub fn message_in(text: &str, dir: Option<&Path>, e: &toml::de::Error) -> String
         format!("\n{}", source_excerpt(text, shown_at, shown_end))
     };
     match key {
-        Some(k) => format!("`{k}` (line {line}, column {col}): {what}{source}"),
+        // (a key is quoted input too: cut as the values are)
+        Some(k) => format!(
+            "`{}` (line {line}, column {col}): {what}{source}",
+            excerpt(&k)
+        ),
         None => format!("line {line}, column {col}: {what}{source}"),
     }
 }

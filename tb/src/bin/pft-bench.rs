@@ -30,6 +30,7 @@ pft_hdl::standard_fds_guard!();
 #[derive(Parser)]
 #[command(
     name = "pft-bench",
+    version,
     allow_negative_numbers = true,
     about = "Speed of the reference model, the rust-hdl RTL and Verilator on one input trace"
 )]

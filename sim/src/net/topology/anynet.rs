@@ -107,7 +107,12 @@ impl Graph {
         // a byte-order mark (an editor's) is not part of the first line; a lone CR (an old
         // Mac editor's) ends a line, as CRLF and LF do
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        // (copied only when it has one: a file of 256 MiB is read once, not three times)
+        let text: std::borrow::Cow<str> = if text.contains('\r') {
+            text.replace("\r\n", "\n").replace('\r', "\n").into()
+        } else {
+            text.into()
+        };
         // the line that first named each router (for the errors about a router as a whole)
         let mut named_at: Vec<usize> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
@@ -174,6 +179,16 @@ impl Graph {
                 let lat = match words.peek() {
                     Some(w) if *w != "router" && *w != "node" => {
                         let w = words.next().unwrap_or_default();
+                        if !body_router && w.parse::<u64>().is_err() {
+                            // a word, not a number, after a NIC: no latency goes there
+                            return Err(err(
+                                line,
+                                format!(
+                                    "`{}`: `router N` or `node N` expected after a NIC",
+                                    quoted(w)
+                                ),
+                            ));
+                        }
                         let l = w
                             .parse::<u32>()
                             .ok()

@@ -128,8 +128,9 @@ impl Topology {
 
     /// `build`'s switches, ports and NICs, for the checks that need no route: a file's
     /// routing tables (a search from every router to every router with NICs: seconds on a
-    /// file of thousands of routers) are left out, so `route`, `hops_to`, `least_delay` and
-    /// `path` must not be asked of it. Any other kind is `build` itself.
+    /// file of thousands of routers) and its up*/down* levels (`level` 0: the root search,
+    /// minutes on a ring of 65,536 routers) are left out, so `route`, `hops_to`,
+    /// `least_delay` and `path` must not be asked of it. Any other kind is `build` itself.
     pub fn shape(cfg: &TopologyConfig) -> Topology {
         match cfg {
             TopologyConfig::File {

@@ -64,10 +64,20 @@ pub(super) fn check_manifest_entries(dir: &Path, m: &Manifest) -> anyhow::Result
     ] {
         for (i, f) in list.iter().enumerate() {
             check_entry(dir, f, &format!("{}: {field}[{i}]", at.display())).map_err(|e| {
-                anyhow::anyhow!(
-                    "{e}\n(the manifest was changed or damaged after pftsim wrote it; move it away to use {} again)",
-                    dir.display()
-                )
+                // an entry pftsim would write is the manifest's own; a link or a file in
+                // the way of a good entry was put there on disk
+                let entry_ok = is_plain_relative(f) && !f.split('/').any(|s| s == registry::LOCK);
+                if entry_ok {
+                    anyhow::anyhow!(
+                        "{e}\n(something on disk was put there after pftsim wrote it: remove it, or move {} away, to use it again)",
+                        dir.display()
+                    )
+                } else {
+                    anyhow::anyhow!(
+                        "{e}\n(the manifest was changed or damaged after pftsim wrote it; move it away to use {} again)",
+                        dir.display()
+                    )
+                }
             })?;
         }
     }

@@ -272,6 +272,30 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
             super::check_engine(&psc, &super::compare_specs(&psc)?)?;
         }
     }
+    let mut plots = vec![CSV.to_string()];
+    plots.extend(plots::names(&plan));
+    // a fresh sweep's manifest, its directory checked before the estimate's calibration run
+    let fresh = if a.resume {
+        None
+    } else {
+        let sc_path = a.scenario.as_deref().expect("a fresh sweep has a scenario");
+        let sc = base.as_ref().expect("a fresh sweep has a scenario");
+        let mut manifest = Manifest::new(
+            "sweep",
+            sc,
+            Some(sc_path),
+            plan.units.iter().map(|u| u.dir.clone()).collect(),
+            plan_files(&plan, a.emit),
+        );
+        manifest.dirs = plan.units.iter().map(|u| u.dir.clone()).collect();
+        if a.emit.is_some() {
+            // the scripts' logs: the sweep's, moved aside with it, never a link
+            manifest.dirs.push(cluster::LOGS.to_string());
+        }
+        manifest.pending = plots;
+        ResultDir::check(&a.out, &manifest, &legacy(&a.out), &inputs)?;
+        Some(manifest)
+    };
     let cost = exec::cost(&plan, a.jobs, a.emit == Some(Emit::Slurm))?;
     if a.emit.is_none() && !a.yes && cost.needs_confirmation(a.jobs) {
         bail!(
@@ -298,8 +322,6 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
     };
     // refused before the directory is taken: a binary path the job lines cannot carry
     let jobs_text = cluster::jobs_text(&plan, &exe)?;
-    let mut plots = vec![CSV.to_string()];
-    plots.extend(plots::names(&plan));
     // the runs a local resume will start: each must be able to write its files, checked
     // before the directory is taken and before the first run (a fresh sweep moves the run
     // directories aside, and `ResultDir::open` checks them)
@@ -318,21 +340,7 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
         });
         rd
     } else {
-        let sc_path = a.scenario.as_deref().expect("a fresh sweep has a scenario");
-        let sc = base.as_ref().expect("a fresh sweep has a scenario");
-        let mut manifest = Manifest::new(
-            "sweep",
-            sc,
-            Some(sc_path),
-            plan.units.iter().map(|u| u.dir.clone()).collect(),
-            plan_files(&plan, a.emit),
-        );
-        manifest.dirs = plan.units.iter().map(|u| u.dir.clone()).collect();
-        if a.emit.is_some() {
-            // the scripts' logs: the sweep's, moved aside with it, never a link
-            manifest.dirs.push(cluster::LOGS.to_string());
-        }
-        manifest.pending = plots;
+        let manifest = fresh.expect("a fresh sweep has its manifest");
         ResultDir::open(&a.out, manifest, &legacy(&a.out), &inputs)?
     };
     let dir = rd.path().to_path_buf();

@@ -564,9 +564,9 @@ pub fn load_plan(
 ) -> anyhow::Result<Plan> {
     // Validates the scenario file as `check` does (the error names it).
     Scenario::load(sc_path)?;
-    let sc_text = crate::input::read_to_string(sc_path)
+    let sc_text = crate::input::read_config(sc_path)
         .with_context(|| format!("cannot read scenario {}", sc_path.display()))?;
-    let gtext = crate::input::read_to_string(grid_path)
+    let gtext = crate::input::read_config(grid_path)
         .with_context(|| format!("cannot read grid {}", grid_path.display()))?;
     let grid: Grid = toml::from_str(&gtext).map_err(|e| {
         if let Some(m) = e

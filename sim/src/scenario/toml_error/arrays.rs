@@ -180,7 +180,7 @@ fn entry_line_before(text: &str, at: usize, name: &str) -> Option<usize> {
     let mut offset = 0;
     for l in text[..at].split('\n') {
         let t = l.trim_start();
-        if leading_key(t) == Some(name) {
+        if leading_key(t).is_some_and(|(k, _)| k == name) {
             found = Some(offset + l.len() - t.len());
         }
         offset += l.len() + 1;

@@ -171,11 +171,11 @@ pub(super) fn entry_in_table(text: &str, at: usize, msg: &str) -> Option<usize> 
                     let sub = format!("{name}.{u}");
                     return (h == sub || h.starts_with(&format!("{sub}."))).then_some(o);
                 }
-                let k = leading_key(l)?;
+                let (k, len) = leading_key(l)?;
                 let hit = match (&unknown, &literal) {
-                    (Some(u), _) => k == *u,
+                    (Some(u), _) => k == *u || k == format!("\"{u}\""),
                     (None, Some(lit)) => {
-                        let value = l[k.len()..].trim_start()[1..].split('#').next()?.trim();
+                        let value = l[len..].trim_start()[1..].split('#').next()?.trim();
                         if lit == "[" || lit == "{" {
                             value.starts_with(lit.as_str())
                         } else if value.starts_with('[') {
@@ -263,41 +263,97 @@ pub(super) fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line, col)
 }
 
-pub(super) fn is_key_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'
+/// The dotted TOML key at the start of `s` (bare, `"basic"` or `'literal'` parts, spaces
+/// around the dots), as the messages name it: the parts joined by dots, a quoted part
+/// unquoted when it could be written bare (`"x"` is `x`), else in double quotes; and the
+/// byte length it takes in `s`. `None` when `s` does not start with a key.
+pub(super) fn parse_key(s: &str) -> Option<(String, usize)> {
+    let bare = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut name = String::new();
+    let mut at = 0;
+    loop {
+        let rest = &s[at..];
+        let lead = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+        let rest = &rest[lead..];
+        let (part, len) = match rest.chars().next()? {
+            q @ ('"' | '\'') => {
+                let mut end = None;
+                let mut escaped = false;
+                for (i, c) in rest.char_indices().skip(1) {
+                    if c == '\n' {
+                        break;
+                    }
+                    if q == '"' && escaped {
+                        escaped = false;
+                    } else if q == '"' && c == '\\' {
+                        escaped = true;
+                    } else if c == q {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                let end = end?;
+                let inner = &rest[1..end];
+                let part = if !inner.is_empty() && inner.chars().all(bare) {
+                    inner.to_string()
+                } else {
+                    format!("\"{inner}\"")
+                };
+                (part, end + 1)
+            }
+            c if bare(c) => {
+                let len = rest.find(|c: char| !bare(c)).unwrap_or(rest.len());
+                (rest[..len].to_string(), len)
+            }
+            _ => return None,
+        };
+        name.push_str(&part);
+        at += lead + len;
+        let after = &s[at..];
+        let gap = after.len() - after.trim_start_matches([' ', '\t']).len();
+        if after[gap..].starts_with('.') {
+            name.push('.');
+            at += gap + 1;
+        } else {
+            return Some((name, at));
+        }
+    }
 }
 
-/// `key` when `line` (already trimmed at the start) starts with `key =`.
-pub(super) fn leading_key(line: &str) -> Option<&str> {
-    let end = line.find(|c: char| !is_key_char(c)).unwrap_or(line.len());
-    let (key, rest) = line.split_at(end);
-    (!key.is_empty() && rest.trim_start().starts_with('=')).then_some(key)
+/// `key` (as `parse_key` names it) and its length when `line` (already trimmed at the
+/// start) starts with `key =`.
+pub(super) fn leading_key(line: &str) -> Option<(String, usize)> {
+    let (key, len) = parse_key(line)?;
+    line[len..]
+        .trim_start()
+        .starts_with('=')
+        .then_some((key, len))
 }
 
-/// The name in a table header line (`[a.b]`, or `[[pft]]` counted as `pft[i]` by `arrays`).
+/// The name in a table header line (`[a.b]`, or `[[pft]]` counted as `pft[i]` by `arrays`;
+/// quoted parts as `parse_key` names them).
 pub(super) fn header(line: &str, arrays: &mut Vec<(String, usize)>) -> Option<String> {
     let l = line.split('#').next().unwrap_or("").trim();
+    // the whole name a key, nothing else inside the brackets
+    let name_of = |inner: &str| -> Option<String> {
+        let (name, len) = parse_key(inner)?;
+        inner[len..].trim().is_empty().then_some(name)
+    };
     if let Some(inner) = l.strip_prefix("[[").and_then(|r| r.strip_suffix("]]")) {
-        let name = inner.trim();
-        if name.is_empty() || !name.chars().all(is_key_char) {
-            return None;
-        }
-        let i = match arrays.iter_mut().find(|(n, _)| n == name) {
+        let name = name_of(inner)?;
+        let i = match arrays.iter_mut().find(|(n, _)| *n == name) {
             Some((_, count)) => {
                 *count += 1;
                 *count - 1
             }
             None => {
-                arrays.push((name.to_string(), 1));
+                arrays.push((name.clone(), 1));
                 0
             }
         };
         return Some(format!("{name}[{i}]"));
     }
-    let inner = l.strip_prefix('[')?.strip_suffix(']')?.trim();
-    if inner.is_empty() || !inner.chars().all(is_key_char) {
-        return None;
-    }
+    let inner = name_of(l.strip_prefix('[')?.strip_suffix(']')?)?;
     // `[pft.k]` below `[[pft]]` is a table of the array's last element: `pft[0].k`
     let array = arrays
         .iter()
@@ -305,7 +361,7 @@ pub(super) fn header(line: &str, arrays: &mut Vec<(String, usize)>) -> Option<St
         .max_by_key(|(n, _)| n.len());
     Some(match array {
         Some((n, count)) => format!("{n}[{}]{}", count - 1, &inner[n.len()..]),
-        None => inner.to_string(),
+        None => inner,
     })
 }
 
@@ -329,8 +385,12 @@ pub(super) fn key_at(text: &str, at: usize) -> Option<String> {
             if start == line_start {
                 return table;
             }
-        } else if let Some(k) = leading_key(t) {
-            key = Some((start, k.to_string()));
+        } else if let Some((k, _)) = leading_key(t) {
+            key = Some((start, k));
+        } else if start == line_start && at == start + (line.len() - t.len()) && t.contains('=') {
+            // the line of `at` starts with what is not a key (`@ = 1`): the key above is
+            // another entry's, not this one's
+            return None;
         }
     }
     let (key_line, mut k) = key?;
@@ -343,6 +403,7 @@ pub(super) fn key_at(text: &str, at: usize) -> Option<String> {
                     .rsplit(',')
                     .next()
                     .and_then(|seg| leading_key(seg.trim_start()))
+                    .map(|(inner, _)| inner)
                 {
                     k = format!("{k}.{inner}");
                 }

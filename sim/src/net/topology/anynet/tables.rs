@@ -79,8 +79,18 @@ pub(in crate::net::topology) fn build(
     let shortest = lanes.is_some();
     let routers = g.routers();
     let nodes = g.nodes();
-    let root = g.root();
-    let level = g.distances(root);
+    // up*/down*'s levels, from the root (a search from every router when eccentricities
+    // tie: minutes on a 65,536-router ring); `shape` asks for no route and needs none
+    let root = tables.then(|| g.root());
+    let level = match root {
+        Some(root) => g.distances(root),
+        None => vec![0; routers as usize],
+    };
+    // (`shape`'s description names no root: it has not looked for one)
+    let from_root = match root {
+        Some(root) => format!(" from router {root}"),
+        None => String::new(),
+    };
     let switches: Vec<SwitchSpec> = (0..routers)
         .map(|r| {
             let mut ports: Vec<Peer> = g.nics[r as usize]
@@ -306,9 +316,9 @@ pub(in crate::net::topology) fn build(
             if let Some(lanes) = lanes {
                 format!("shortest paths, {lanes}")
             } else if hops {
-                format!("any shortest path on lanes 1.., up*/down* from router {root} on the escape lane 0")
+                format!("any shortest path on lanes 1.., up*/down*{from_root} on the escape lane 0")
             } else {
-                format!("up*/down* routing from router {root}")
+                format!("up*/down* routing{from_root}")
             }
         ),
         switches,
