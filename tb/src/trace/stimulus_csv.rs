@@ -32,8 +32,13 @@ impl StimulusRow {
 pub enum StimulusError {
     #[error("cannot read stimulus {path}: {err}")]
     Read { path: String, err: std::io::Error },
-    #[error("stimulus {path}: line 1: header must be exactly `{HEADER}` or `{HEADER_HEAD}`, found `{found}`")]
-    Header { path: String, found: String },
+    #[error("stimulus {path}: line {line}: header must be exactly `{HEADER}` or `{HEADER_HEAD}`, found `{found}`")]
+    Header {
+        path: String,
+        /// The header's line (blank lines before it counted; 1 for an empty file).
+        line: u64,
+        found: String,
+    },
     #[error("stimulus {path}: line {line}: malformed CSV: {msg}")]
     Csv {
         path: String,
@@ -115,11 +120,19 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
             Err(e) => {
                 let line = e.position().map_or(line, |p| line_at(p.byte()));
                 let msg = match e.kind() {
+                    // a data line's column by its name; the header's fields, and a field
+                    // past the header's columns, by their place
                     csv::ErrorKind::Utf8 { err, .. } => match err.field() {
-                        0 => "column `flit_valid` is not valid UTF-8".to_string(),
-                        1 => "column `credit_return` is not valid UTF-8".to_string(),
-                        2 => "column `flit_head` is not valid UTF-8".to_string(),
-                        f => format!("field {} is not valid UTF-8", f + 1),
+                        f if !first && f < header.split(',').count() => format!(
+                            "column `{}` is not valid UTF-8",
+                            header.split(',').nth(f).unwrap_or_default()
+                        ),
+                        f if first => format!("the header's field {} is not valid UTF-8", f + 1),
+                        f => format!(
+                            "field {} is not valid UTF-8 (the header has {} columns)",
+                            f + 1,
+                            header.split(',').count()
+                        ),
                     },
                     _ => e.to_string(),
                 };
@@ -140,6 +153,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
                 _ => {
                     return Err(StimulusError::Header {
                         path: path(),
+                        line,
                         found: excerpt(&found.join(",")),
                     })
                 }
@@ -205,6 +219,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<StimulusRow>, StimulusErr
     if first {
         return Err(StimulusError::Header {
             path: path(),
+            line: 1,
             found: String::new(),
         });
     }

@@ -387,9 +387,14 @@ pub(super) fn key_at(text: &str, at: usize) -> Option<String> {
             }
         } else if let Some((k, _)) = leading_key(t) {
             key = Some((start, k));
-        } else if start == line_start && at == start + (line.len() - t.len()) && t.contains('=') {
-            // the line of `at` starts with what is not a key (`@ = 1`): the key above is
-            // another entry's, not this one's
+        } else if start == line_start
+            && at == start + (line.len() - t.len())
+            && t.contains('=')
+            && !t.starts_with(['{', '[', '"', '\''])
+        {
+            // the line of `at` starts with what is not a key (`@ = 1`; not an element of a
+            // multi-line array, `{ name = ... }`, nor a quoted key this scan could not
+            // read): the key above is another entry's, not this one's
             return None;
         }
     }
