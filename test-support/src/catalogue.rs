@@ -18,7 +18,7 @@ pub const ALL_PREFIXES: [(&str, &str); 14] = [
     ("SW", "sim/tests/bad_inputs_sweep.rs"),
     ("SP", "sim/tests/bad_inputs_paths.rs"),
     ("SV", "sim/tests/bad_inputs_validation.rs"),
-    ("NB", "sim/tests/bad_inputs.rs"),
+    ("NB", "sim/tests/bad_inputs_net_bench.rs"),
     ("SK", "sim/tests/bad_inputs_keys.rs"),
     ("SR", "sim/tests/bad_inputs_keys.rs"),
     ("TC", "tb/tests/bad_inputs.rs"),

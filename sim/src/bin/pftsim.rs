@@ -333,7 +333,15 @@ fn print_sweep(out: &std::path::Path, c: &Collected) -> anyhow::Result<()> {
             fmt_opt(mean),
             fmt_opt(min),
             fmt_opt(max),
-            scenario::sanitize(&values.join(" "))
+            // (each value cut as messages cut quoted input: a long string value of an
+            // axis would flood the terminal)
+            scenario::sanitize(
+                &values
+                    .iter()
+                    .map(|v| pft_sim::error::excerpt(v))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
         );
     }
     if !c.unfinished.is_empty() {
