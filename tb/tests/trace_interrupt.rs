@@ -21,7 +21,7 @@ fn an_interrupted_run_leaves_no_directory() {
     let root = std::env::temp_dir().join(format!("pft-trace-interrupt-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
-    let mut child = Command::new(PFT_TRACE)
+    let child = Command::new(PFT_TRACE)
         .args([
             "--cycles",
             "1000000000",
