@@ -97,6 +97,16 @@ fn cases() -> Vec<Case> {
         ))
         .also(&["trace-write", "m.toml", "--out", "r/iso/nodes.csv"])
         .also(&["trace-write", "m.toml", "--out", "r/runs/a/x.txt"]),
+        // the run's own manifest and lock, and what it moved aside (the manifest lists
+        // none of them: they were replaced)
+        result_dir(case(
+            "SR-03",
+            PFTSIM,
+            &["trace-write", "m.toml", "--out", "r/manifest.json"],
+        ))
+        .dir("r/.previous-1")
+        .also(&["trace-write", "m.toml", "--out", "r/.pftsim.lock"])
+        .also(&["trace-write", "m.toml", "--out", "r/.previous-1/nodes.csv"]),
         // a new file in a directory another pftsim is writing
         result_dir(case(
             "SR-02",

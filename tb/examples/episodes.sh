@@ -9,7 +9,9 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # OUT_DIR from where the script is run (default: the repository's out/vcd)
 out=$(realpath -m "${1:-$root/out/vcd}")
 cd "$root"
-bash tb/fresh_dir.sh "$out"   # earlier episodes moved aside, never overwritten
+# earlier episodes moved aside (into $out/.previous-*), never overwritten
+bash tb/fresh_dir.sh "$out" episode-ft-fi.vcd episode-ft-fi.csv episode-ft-fi.json \
+    episode-at-ri.vcd episode-at-ri.csv episode-at-ri.json
 for mode in ft-fi at-ri; do
     cargo run --release --locked --quiet --bin pft-trace -- \
         --config "tb/examples/episode-$mode.toml" --engine rtl \

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/../.."
 OUT=${1:-out/soak}
 BLOCK_CYCLES=${BLOCK_CYCLES:-100000000}
 NET_CYCLES=${NET_CYCLES:-10000000}
-bash tb/fresh_dir.sh "$OUT"   # an earlier soak moved aside, never overwritten
+# an earlier soak's files moved aside (into $OUT/.previous-*), never overwritten
+bash tb/fresh_dir.sh "$OUT" block-summary.json block-time.txt net-time.txt net.txt
 cargo build --release --locked -q --bin pft-trace
 cargo build --release --locked -q -p pft-sim --example net_soak
 rel=$(bash tb/release_dir.sh)

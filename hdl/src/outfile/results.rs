@@ -11,8 +11,8 @@ use std::path::{Component, Path};
 /// The lock and manifest file names (as `pft_sim::scenario::output::registry`'s).
 const LOCK: &str = ".pftsim.lock";
 const MANIFEST: &str = "manifest.json";
-/// Most bytes of a manifest read here (a sweep of 10^6 runs lists about 50 MB).
-const MAX_MANIFEST: u64 = 256 << 20;
+/// Most bytes of a manifest read here (as `pft_sim`'s `read_manifest`).
+const MAX_MANIFEST: u64 = 64 << 20;
 
 /// The files and run directories a manifest lists (`files`, `dirs`: relative to its
 /// directory, `/`-separated); none if it is unreadable or not pftsim's.
@@ -33,27 +33,56 @@ fn listed(manifest: &Path) -> (Vec<String>, Vec<String>) {
     (strings("files"), strings("dirs"))
 }
 
+/// Whether a pftsim holds the lock `f` (a writer: a shared probe is refused while it
+/// holds its exclusive lock). Tried again for up to 20 ms while it would block: pftsim's
+/// own probes of other directories' locks hold one for microseconds.
+fn held(f: &File) -> bool {
+    for _ in 0..20 {
+        match f.try_lock_shared() {
+            Err(fs::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(1))
+            }
+            _ => return false,
+        }
+    }
+    matches!(f.try_lock_shared(), Err(fs::TryLockError::WouldBlock))
+}
+
 /// Why `target` (canonical: absolute, no links or `..` among its existing directories)
 /// takes no output: the result directory of a run it lies in, and how.
 pub(super) fn in_results(target: &Path) -> Option<String> {
     for dir in target.parent()?.ancestors() {
         let lock = dir.join(LOCK);
-        let manifest = dir.join(MANIFEST);
-        if !lock.is_file() || !manifest.is_file() {
+        if !lock.is_file() {
             continue;
         }
-        if let Ok(f) = File::open(&lock) {
-            if matches!(f.try_lock_shared(), Err(fs::TryLockError::WouldBlock)) {
-                return Some(format!(
-                    "another pftsim is writing into {} (it holds {}); wait for it or name a file elsewhere",
-                    dir.display(),
-                    lock.display()
-                ));
-            }
+        if File::open(&lock).is_ok_and(|f| held(&f)) {
+            return Some(format!(
+                "another pftsim is writing into {} (it holds {}); wait for it or name a file elsewhere",
+                dir.display(),
+                lock.display()
+            ));
         }
         let Ok(rel) = target.strip_prefix(dir) else {
             continue;
         };
+        // the run's own lock and manifest, and the earlier commands' files it moved aside
+        let top = rel
+            .components()
+            .next()
+            .map(|c| c.as_os_str().to_string_lossy());
+        if let Some(top) =
+            top.filter(|t| *t == LOCK || *t == MANIFEST || t.starts_with(".previous-"))
+        {
+            return Some(format!(
+                "{top} in {} is pftsim's own (the run's lock, its manifest or earlier results it moved aside); name a file elsewhere",
+                dir.display()
+            ));
+        }
+        let manifest = dir.join(MANIFEST);
+        if !manifest.is_file() {
+            continue;
+        }
         let (files, dirs) = listed(&manifest);
         // the file itself, or a run directory above it
         let mut prefix = String::new();

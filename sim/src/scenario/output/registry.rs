@@ -285,6 +285,21 @@ fn held_here(dir: &Path) -> bool {
     open_list().iter().any(|o| o.dir == dir || o.real == dir)
 }
 
+/// `f.try_lock()`, tried again for up to 20 ms while it would block: a probe of another
+/// process (`held_elsewhere` here, `pft_hdl::outfile`'s check of an output in a result
+/// directory) holds a lock for microseconds, and is not a writer.
+fn try_lock_briefly(f: &File) -> Result<(), std::fs::TryLockError> {
+    for _ in 0..20 {
+        match f.try_lock() {
+            Err(std::fs::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(1))
+            }
+            r => return r,
+        }
+    }
+    f.try_lock()
+}
+
 /// True when another process holds the lock in `dir` (tried and released at once).
 fn held_elsewhere(dir: &Path) -> bool {
     if !is_plain_file(&dir.join(LOCK)) {
@@ -293,7 +308,7 @@ fn held_elsewhere(dir: &Path) -> bool {
     let Ok(f) = File::options().write(true).open(dir.join(LOCK)) else {
         return false;
     };
-    matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock))
+    matches!(try_lock_briefly(&f), Err(std::fs::TryLockError::WouldBlock))
 }
 
 /// Takes the lock of `dir`, or says who holds it (`ResultDir::take` has already refused a
@@ -306,7 +321,7 @@ pub fn lock(dir: &Path) -> anyhow::Result<File> {
         .write(true)
         .open(&lock_path)
         .with_context(|| format!("cannot create the lock {}", lock_path.display()))?;
-    match lock.try_lock() {
+    match try_lock_briefly(&lock) {
         Ok(()) => Ok(lock),
         Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
             "another pftsim is writing into {}{} (it holds {}); wait for it to end or give another --out",

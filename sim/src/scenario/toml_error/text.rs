@@ -365,6 +365,30 @@ pub(super) fn header(line: &str, arrays: &mut Vec<(String, usize)>) -> Option<St
     })
 }
 
+/// `[` less `]` on `line` outside strings and its comment (a multi-line string's lines are
+/// not told apart: a bracket in one may miscount, as the rest of this scan would).
+fn open_brackets(line: &str) -> i64 {
+    let mut n = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match quote {
+            Some('"') if escaped => escaped = false,
+            Some('"') if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '#' => break,
+                '[' => n += 1,
+                ']' => n -= 1,
+                _ => {}
+            },
+        }
+    }
+    n
+}
+
 /// The dotted key whose value (or name) is at byte offset `at`, found by scanning the lines:
 /// the table header above it, the nearest `key =` at or above its line, and the key of an
 /// inline table entry before it on its line. `None` when the text shows none.
@@ -375,11 +399,20 @@ pub(super) fn key_at(text: &str, at: usize) -> Option<String> {
     let mut table: Option<String> = None;
     let mut key: Option<(usize, String)> = None;
     let mut offset = 0;
+    // brackets open on the lines above: inside a multi-line array a line is an element
+    // (`["a"],` is no table header)
+    let mut depth = 0i64;
     for line in text[..line_end].split('\n') {
         let start = offset;
         offset += line.len() + 1;
         let t = line.trim_start();
+        let inside = depth > 0;
+        depth = (depth + open_brackets(t)).max(0);
+        if inside {
+            continue;
+        }
         if let Some(h) = header(t, &mut arrays) {
+            depth = 0;
             table = Some(h);
             key = None;
             if start == line_start {
