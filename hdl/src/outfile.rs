@@ -628,5 +628,6 @@ pub fn write_stdout(text: &str) -> io::Result<()> {
 }
 
 mod results;
+pub use results::{try_lock_briefly, LOCK, MANIFEST, MAX_MANIFEST};
 #[cfg(test)]
 mod tests;

@@ -8,11 +8,36 @@
 use std::fs::{self, File};
 use std::path::{Component, Path};
 
-/// The lock and manifest file names (as `pft_sim::scenario::output::registry`'s).
-const LOCK: &str = ".pftsim.lock";
-const MANIFEST: &str = "manifest.json";
-/// Most bytes of a manifest read here (as `pft_sim`'s `read_manifest`).
-const MAX_MANIFEST: u64 = 64 << 20;
+/// A result directory's manifest (`pft_sim`'s `registry::MANIFEST` is this name).
+pub const MANIFEST: &str = "manifest.json";
+/// A result directory's lock: held (an advisory `flock`) while a command writes the
+/// directory; the system releases it when the process ends, even when killed
+/// (`pft_sim`'s `registry::LOCK` is this name).
+pub const LOCK: &str = ".pftsim.lock";
+/// Most bytes of a manifest read (here and by `pft_sim`'s `read_manifest`).
+pub const MAX_MANIFEST: u64 = 64 << 20;
+
+/// `try_lock` (or `try_lock_shared`) of `f`, tried again for up to 20 ms while it would
+/// block: a probe of the lock by another process (pftsim's of the directories around its
+/// own, or `in_results` below) holds it for microseconds and is no writer.
+pub fn try_lock_briefly(f: &File, shared: bool) -> Result<(), fs::TryLockError> {
+    let attempt = || {
+        if shared {
+            f.try_lock_shared()
+        } else {
+            f.try_lock()
+        }
+    };
+    for _ in 0..20 {
+        match attempt() {
+            Err(fs::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(1))
+            }
+            r => return r,
+        }
+    }
+    attempt()
+}
 
 /// The files and run directories a manifest lists (`files`, `dirs`: relative to its
 /// directory, `/`-separated); none if it is unreadable or not pftsim's.
@@ -33,21 +58,6 @@ fn listed(manifest: &Path) -> (Vec<String>, Vec<String>) {
     (strings("files"), strings("dirs"))
 }
 
-/// Whether a pftsim holds the lock `f` (a writer: a shared probe is refused while it
-/// holds its exclusive lock). Tried again for up to 20 ms while it would block: pftsim's
-/// own probes of other directories' locks hold one for microseconds.
-fn held(f: &File) -> bool {
-    for _ in 0..20 {
-        match f.try_lock_shared() {
-            Err(fs::TryLockError::WouldBlock) => {
-                std::thread::sleep(std::time::Duration::from_millis(1))
-            }
-            _ => return false,
-        }
-    }
-    matches!(f.try_lock_shared(), Err(fs::TryLockError::WouldBlock))
-}
-
 /// Why `target` (canonical: absolute, no links or `..` among its existing directories)
 /// takes no output: the result directory of a run it lies in, and how.
 pub(super) fn in_results(target: &Path) -> Option<String> {
@@ -56,7 +66,14 @@ pub(super) fn in_results(target: &Path) -> Option<String> {
         if !lock.is_file() {
             continue;
         }
-        if File::open(&lock).is_ok_and(|f| held(&f)) {
+        // (a writer holds it exclusive: a shared probe is refused)
+        let held = |f: File| {
+            matches!(
+                try_lock_briefly(&f, true),
+                Err(fs::TryLockError::WouldBlock)
+            )
+        };
+        if File::open(&lock).is_ok_and(held) {
             return Some(format!(
                 "another pftsim is writing into {} (it holds {}); wait for it or name a file elsewhere",
                 dir.display(),

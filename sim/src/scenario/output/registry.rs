@@ -9,11 +9,11 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
 
-/// The manifest's file name.
-pub const MANIFEST: &str = "manifest.json";
+/// The manifest's file name (`pft_hdl::outfile`'s: its output checks read it too).
+pub const MANIFEST: &str = pft_hdl::outfile::MANIFEST;
 /// The lock file's name: held (an advisory `flock`) while a command writes the directory;
 /// the system releases it when the process ends, even when killed.
-pub const LOCK: &str = ".pftsim.lock";
+pub const LOCK: &str = pft_hdl::outfile::LOCK;
 
 /// Where a command stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -234,7 +234,9 @@ pub fn is_plain_file(p: &Path) -> bool {
 /// Reads `dir/manifest.json`, if there is a complete one (a regular file of at most 64 MiB).
 pub fn read_manifest(dir: &Path) -> Option<Manifest> {
     let p = dir.join(MANIFEST);
-    if !std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file() && m.len() <= 64 << 20) {
+    if !std::fs::symlink_metadata(&p)
+        .is_ok_and(|m| m.is_file() && m.len() <= pft_hdl::outfile::MAX_MANIFEST)
+    {
         return None;
     }
     std::fs::read(p)
@@ -285,21 +287,6 @@ fn held_here(dir: &Path) -> bool {
     open_list().iter().any(|o| o.dir == dir || o.real == dir)
 }
 
-/// `f.try_lock()`, tried again for up to 20 ms while it would block: a probe of another
-/// process (`held_elsewhere` here, `pft_hdl::outfile`'s check of an output in a result
-/// directory) holds a lock for microseconds, and is not a writer.
-fn try_lock_briefly(f: &File) -> Result<(), std::fs::TryLockError> {
-    for _ in 0..20 {
-        match f.try_lock() {
-            Err(std::fs::TryLockError::WouldBlock) => {
-                std::thread::sleep(std::time::Duration::from_millis(1))
-            }
-            r => return r,
-        }
-    }
-    f.try_lock()
-}
-
 /// True when another process holds the lock in `dir` (tried and released at once).
 fn held_elsewhere(dir: &Path) -> bool {
     if !is_plain_file(&dir.join(LOCK)) {
@@ -308,7 +295,10 @@ fn held_elsewhere(dir: &Path) -> bool {
     let Ok(f) = File::options().write(true).open(dir.join(LOCK)) else {
         return false;
     };
-    matches!(try_lock_briefly(&f), Err(std::fs::TryLockError::WouldBlock))
+    matches!(
+        pft_hdl::outfile::try_lock_briefly(&f, false),
+        Err(std::fs::TryLockError::WouldBlock)
+    )
 }
 
 /// Takes the lock of `dir`, or says who holds it (`ResultDir::take` has already refused a
@@ -321,7 +311,7 @@ pub fn lock(dir: &Path) -> anyhow::Result<File> {
         .write(true)
         .open(&lock_path)
         .with_context(|| format!("cannot create the lock {}", lock_path.display()))?;
-    match try_lock_briefly(&lock) {
+    match pft_hdl::outfile::try_lock_briefly(&lock, false) {
         Ok(()) => Ok(lock),
         Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
             "another pftsim is writing into {}{} (it holds {}); wait for it to end or give another --out",
