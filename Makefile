@@ -40,10 +40,15 @@ trace:
 ##       The cargo tests and the four tool steps run two at a time (each tool step is mostly
 ##       one process; every log is printed whole as its step ends). Every step runs even
 ##       when another fails (`-k`, then threads-fuzz), and then `make test` fails.
+# (The sub-make's status goes through a file: a recipe line that holds `$(MAKE)` runs even
+# under `make -n`, so the fuzz has a line of its own, which `-n` only prints.)
+TEST_STATUS := $(BIN)/make-test.status
 test: verilog verilog-pipelined
-	st=0; $(MAKE) --no-print-directory -k -j2 --output-sync=target -o verilog \
+	mkdir -p $(BIN); st=0; $(MAKE) --no-print-directory -k -j2 --output-sync=target -o verilog \
 	    -o verilog-pipelined cargo-test formal cocotb fusesoc peakrdl || st=$$?; \
-	$(FUZZ_THREADS) --netbench $(BIN)/release/net-bench || st=$$?; exit $$st
+	echo $$st >$(TEST_STATUS)
+	st=0; $(FUZZ_THREADS) --netbench $(BIN)/release/net-bench || st=$$?; \
+	s=$$(cat $(TEST_STATUS)); rm -f $(TEST_STATUS); [ "$$s" = 0 ] && exit $$st; exit $$s
 
 # The Rust tests, built and run beside the EDA checks above (`make test` overlaps them: the
 # single-threaded tools fill the cores the build's serial stretches leave idle). The tests of
@@ -152,6 +157,7 @@ fmax-seeds: verilog verilog-pipelined
 ##               `pft` and `axis` are refused here (exit 2): `make synth` synthesizes them.
 ##               (A pattern rule: the family names are not .PHONY, or make would skip it.)
 synth-%:
+	FLOW_CHECK_ONLY=1 bash synth/flow.sh $*
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --family $* --out-dir synth/out
 	bash synth/flow.sh $*
 

@@ -5,7 +5,9 @@
 # Reports in synth/reports/<family>/.
 #
 #   usage: bash synth/flow.sh FAMILY   (needs the exports in synth/out/, as make writes them:)
-#   make synth-FAMILY  =  pft-verilog --family FAMILY --out-dir synth/out
+#   make synth-FAMILY  =  FLOW_CHECK_ONLY=1 bash synth/flow.sh FAMILY  (the family known and
+#                         not one of make synth's: nothing written on a refusal)
+#                         pft-verilog --family FAMILY --out-dir synth/out
 #                         bash synth/flow.sh FAMILY
 #
 # The family's designs, in the list's order: the first without sizes is its main design;
@@ -56,7 +58,7 @@ vars="$(python3 - "$list" "$family" <<'PY'
 import json, shlex, sys
 designs = [d for d in json.load(open(sys.argv[1])) if d["family"] == sys.argv[2]]
 if not designs:
-    fams = sorted({d["family"] for d in json.load(open(sys.argv[1])) if d["family"] != "pft"})
+    fams = sorted({d["family"] for d in json.load(open(sys.argv[1])) if d["family"] not in ("pft", "axis")})
     print(f"error: no family {sys.argv[2]!r} in {sys.argv[1]}; families: {' '.join(fams)}", file=sys.stderr)
     sys.exit(2)
 plain = [d for d in designs if not d["sizes"]]
@@ -81,6 +83,8 @@ else:
 PY
 )" || exit 2
 eval "$vars"
+# (`make synth-FAMILY` asks first, before its export writes into synth/out/)
+[[ "${FLOW_CHECK_ONLY:-0}" == 1 ]] && exit 0
 design="$family"
 for f in "$top" $variants ${flows:+"${counts[@]/#/$flows}"}; do
     if [[ ! -f "synth/out/$f.v" ]]; then
