@@ -131,7 +131,7 @@ fn keys_and_sizes() {
 }
 
 /// The messages stay short: a key of 100,000 characters is cut, in the file and in a
-/// `--set`.
+/// `--set` (one the argument parser refuses too).
 #[test]
 fn long_keys_are_cut() {
     let d = case_dir(&case_root!(), "long-keys");
@@ -143,16 +143,21 @@ fn long_keys_are_cut() {
     .unwrap();
     std::fs::write(d.join("b.toml"), BASE).unwrap();
     let set = format!("network.{long}=1");
-    for args in [
-        vec!["check", "s.toml", "--no-estimate"],
-        vec!["check", "b.toml", "--no-estimate", "--set", &set],
+    // (refused by the argument parser, exit 2: no `=`, and a key that is no key; clap
+    // printed the whole value before the message)
+    let (no_eq, bad_key) = (long.clone(), format!("{long}@=1"));
+    for (args, code) in [
+        (vec!["check", "s.toml", "--no-estimate"], 1),
+        (vec!["check", "b.toml", "--no-estimate", "--set", &set], 1),
+        (vec!["check", "b.toml", "--no-estimate", "--set", &no_eq], 2),
+        (vec!["run", "b.toml", "--out", "o", "--set", &bad_key], 2),
     ] {
         let o = Command::new(PFTSIM)
             .args(&args)
             .current_dir(&d)
             .output()
             .unwrap();
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(o.status.code(), Some(code), "{args:?}");
         assert!(
             o.stderr.len() < 4_000,
             "{args:?}: {} bytes of stderr",

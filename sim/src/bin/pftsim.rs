@@ -67,7 +67,7 @@ pub enum Cmd {
         /// Change a scenario value for this command (repeatable): KEY=VALUE with the
         /// file's dotted key outside the [[pft]]/[[cc]] entries, e.g. `--set seed=7 --set
         /// network.mtu_bytes=64` (docs/scenarios.md, "Commands").
-        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = SetParser)]
         sets: Vec<(String, toml::Value)>,
         #[command(flatten)]
         opts: Opts,
@@ -83,7 +83,7 @@ pub enum Cmd {
         /// Change a scenario value for this command (repeatable): KEY=VALUE with the
         /// file's dotted key outside the [[pft]]/[[cc]] entries, e.g. `--set seed=7 --set
         /// network.mtu_bytes=64` (docs/scenarios.md, "Commands").
-        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = SetParser)]
         sets: Vec<(String, toml::Value)>,
         #[command(flatten)]
         opts: Opts,
@@ -95,7 +95,7 @@ pub enum Cmd {
         /// Change a scenario value for this command (repeatable): KEY=VALUE with the
         /// file's dotted key outside the [[pft]]/[[cc]] entries, e.g. `--set seed=7 --set
         /// network.mtu_bytes=64` (docs/scenarios.md, "Commands").
-        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = SetParser)]
         sets: Vec<(String, toml::Value)>,
         /// Validate and warn only: no calibration runs, no estimate of `compare` (a check
         /// of a large scenario's runs takes seconds to a minute).
@@ -149,7 +149,7 @@ pub enum Cmd {
         #[arg(long)]
         out: PathBuf,
         /// Change a scenario value for this command (repeatable), as for `run`.
-        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_set)]
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = SetParser)]
         sets: Vec<(String, toml::Value)>,
     },
 }
@@ -242,9 +242,33 @@ fn say(args: std::fmt::Arguments) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write to stdout: {e}"))
 }
 
-/// `--set`: KEY=VALUE.
-fn parse_set(s: &str) -> Result<(String, toml::Value), String> {
-    pft_sim::scenario::overrides::parse_set(s)
+/// `--set`: KEY=VALUE. Its own parser, not a function: clap would print the whole value
+/// before the message, and the message already quotes it, cut (a value can be 100 kB).
+#[derive(Clone)]
+struct SetParser;
+
+impl clap::builder::TypedValueParser for SetParser {
+    type Value = (String, toml::Value);
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        let fail = |kind, msg: String| {
+            clap::Error::raw(kind, format!("invalid value for '--set <KEY=VALUE>': {msg}\n"))
+                .with_cmd(cmd)
+        };
+        let s = value.to_str().ok_or_else(|| {
+            fail(
+                clap::error::ErrorKind::InvalidUtf8,
+                "not UTF-8 text".to_string(),
+            )
+        })?;
+        pft_sim::scenario::overrides::parse_set(s)
+            .map_err(|e| fail(clap::error::ErrorKind::ValueValidation, e))
+    }
 }
 
 /// Loads a scenario with its `--set` values and validates it; its warnings go to stderr.
