@@ -27,10 +27,10 @@ pub enum ScheduleError {
     NotIncreasing { index: usize, text: String },
 }
 
-/// Parse a probability in 0..=1 (no NaN).
+/// Parse a probability in 0..=1 (no NaN; `-0` is 0, so that it is echoed as `0`).
 pub fn parse_probability(s: &str) -> Option<f64> {
     let p: f64 = s.trim().parse().ok()?;
-    (0.0..=1.0).contains(&p).then_some(p)
+    (0.0..=1.0).contains(&p).then_some(p + 0.0)
 }
 
 impl DrainSchedule {
@@ -96,7 +96,12 @@ impl fmt::Display for DrainSchedule {
             if i > 0 {
                 f.write_str(",")?;
             }
-            write!(f, "{c}:{p}")?;
+            // (a tiny probability in exponent form: `{}` would write 5e-324 with 324 digits)
+            if *p != 0.0 && *p < 1e-4 {
+                write!(f, "{c}:{p:e}")?;
+            } else {
+                write!(f, "{c}:{p}")?;
+            }
         }
         Ok(())
     }
@@ -115,6 +120,15 @@ mod tests {
         assert_eq!(s.at(4999), 0.2);
         assert_eq!(s.at(u64::MAX), 1.0);
         assert_eq!(s.to_string(), "0:0.9,2000:0.2,5000:1");
+    }
+
+    /// `-0` reads as 0 and a denormal is echoed short, and both read back the same.
+    #[test]
+    fn echoes_read_back() {
+        let s = DrainSchedule::parse("0:-0,10:5e-324,20:0.00001,30:0.5").unwrap();
+        assert_eq!(s.to_string(), "0:0,10:5e-324,20:1e-5,30:0.5");
+        assert_eq!(DrainSchedule::parse(&s.to_string()).unwrap(), s);
+        assert!(parse_probability("-0").unwrap().is_sign_positive());
     }
 
     #[test]
