@@ -157,3 +157,52 @@ fn compare_killed_at_random_points_leaves_nothing_misleading() {
         .count();
     assert!(aside >= 1, "nothing was moved aside");
 }
+
+/// A result directory whose name is not UTF-8 (`std::env::args` panicked on it when the
+/// manifest recorded the command line): `run` and a sweep's `--emit` write into it, and
+/// the manifest records the name with U+FFFD for the bytes that are not UTF-8.
+#[test]
+fn a_result_dir_named_in_bytes_that_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("result_dir_not_utf8");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/smoke.toml");
+    std::fs::write(
+        dir.join("g.toml"),
+        "seeds = [1]\n[[axis]]\nkey = \"network.mtu_bytes\"\nvalues = [64, 128]\n",
+    )
+    .unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"r\xffx");
+    for (args, wrote) in [
+        (vec!["run", smoke, "--quiet", "--out"], "summary.json"),
+        (
+            vec![
+                "sweep", smoke, "--grid", "g.toml", "--emit", "parallel", "--out",
+            ],
+            "jobs.txt",
+        ),
+    ] {
+        let _ = std::fs::remove_dir_all(dir.join(name));
+        let o = Command::new(PFTSIM)
+            .args(&args)
+            .arg(name)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(dir.join(name).join(wrote).is_file(), "{args:?}: no {wrote}");
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join(name).join("manifest.json")).unwrap())
+                .unwrap();
+        let argv: Vec<&str> = m["argv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        assert_eq!(argv.last(), Some(&"r\u{fffd}x"), "{args:?}");
+    }
+}

@@ -32,7 +32,7 @@ struct Row {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = pft_tb::args()?;
     let (csv, out, points) = match args.as_slice() {
         [csv, out] => (csv, out, None),
         [csv, out, points] => (csv, out, Some(points)),

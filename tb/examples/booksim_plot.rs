@@ -15,7 +15,7 @@ use pft_sim::scenario::plot::lines_svg;
 use std::path::Path;
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = pft_tb::args()?;
     let [csv, out] = args.as_slice() else {
         bail!("usage: booksim_plot CURVES.csv OUT_DIR");
     };

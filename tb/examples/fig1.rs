@@ -73,7 +73,7 @@ fn plot(path: &PathBuf, title: &str, series: &[(Curve, Vec<Point>)]) -> anyhow::
 fn main() -> anyhow::Result<()> {
     let mut out = PathBuf::from("out/reproduce/fig1");
     let mut cycles = 8192u64;
-    let mut args = std::env::args().skip(1);
+    let mut args = pft_tb::args()?.into_iter();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--out" => out = PathBuf::from(args.next().context("--out needs a directory")?),

@@ -46,7 +46,7 @@ fn num(v: &Value, path: &[&str]) -> f64 {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = pft_tb::args()?;
     let [dir] = args.as_slice() else {
         bail!("usage: mvcm_sweep OUT_DIR");
     };

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = pft_tb::args()?;
     let [dir] = args.as_slice() else {
         bail!("usage: selftuned_curves OUT_DIR");
     };

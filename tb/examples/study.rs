@@ -139,7 +139,7 @@ fn seeds(rows: &[&Row]) -> String {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = pft_tb::args()?;
     let [out] = args.as_slice() else {
         bail!("usage: study OUT_DIR (the directory of tb/study/run.sh)");
     };

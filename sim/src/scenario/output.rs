@@ -494,6 +494,14 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The command line as a manifest records it: `std::env::args` panics on an argument that
+/// is not UTF-8 (a directory named so), so its bytes that are not are written as U+FFFD.
+pub fn argv() -> Vec<String> {
+    std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
 impl Manifest {
     /// A manifest for `command` on `sc` (read from `scenario`, if from a file), writing
     /// `files` for `runs`.
@@ -507,7 +515,7 @@ impl Manifest {
         Manifest {
             tool: format!("pftsim {}", env!("CARGO_PKG_VERSION")),
             command: command.to_string(),
-            argv: std::env::args().collect(),
+            argv: argv(),
             scenario: scenario.map(|p| p.display().to_string()),
             scenario_sha256: scenario_sha256(sc),
             runs,

@@ -334,7 +334,7 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
     let rd = if a.resume {
         let rd = ResultDir::reopen(&a.out, "sweep", &inputs)?;
         rd.update(|m| {
-            m.argv = std::env::args().collect();
+            m.argv = output::argv();
             m.failed_runs.clear();
             m.error = None;
         });
@@ -445,6 +445,6 @@ pub fn collect_command(
     // every summary a row reads, read once before (a damaged one changes nothing)
     collect::rows(&plan, dir)?;
     let rd = ResultDir::reopen(dir, "sweep", inputs)?;
-    rd.update(|m| m.argv = std::env::args().collect());
+    rd.update(|m| m.argv = output::argv());
     rd.run(|rd| collect_into(rd, &plan))
 }
