@@ -480,13 +480,20 @@ fn trace_cli_cases() -> Vec<Case> {
         ]),
         // into a finished pftsim run's result directory: a file its manifest lists, and
         // its manifest (the check is `outfile::check`'s, as for pftsim's SR rows)
-        case("TX-33", t, &["--stimulus", "ok.csv", "--out", "r/nodes.csv"])
-            .file("ok.csv", OK_STIM)
-            .dir("r")
-            .file("r/.pftsim.lock", "")
-            .file("r/manifest.json", r#"{"files": ["nodes.csv"], "finished": true}"#)
-            .file("r/nodes.csv", "a run's results\n")
-            .also(&["--stimulus", "ok.csv", "--summary", "r/manifest.json"]),
+        case(
+            "TX-33",
+            t,
+            &["--stimulus", "ok.csv", "--out", "r/nodes.csv"],
+        )
+        .file("ok.csv", OK_STIM)
+        .dir("r")
+        .file("r/.pftsim.lock", "")
+        .file(
+            "r/manifest.json",
+            r#"{"files": ["nodes.csv"], "finished": true}"#,
+        )
+        .file("r/nodes.csv", "a run's results\n")
+        .also(&["--stimulus", "ok.csv", "--summary", "r/manifest.json"]),
         case("TX-26", t, &["--stimulus", "ok.csv", "--out", "dl.csv"])
             .file("ok.csv", OK_STIM)
             .symlink("dl.csv", "nowhere/x.csv"),

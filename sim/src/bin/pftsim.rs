@@ -257,8 +257,11 @@ impl clap::builder::TypedValueParser for SetParser {
         value: &std::ffi::OsStr,
     ) -> Result<Self::Value, clap::Error> {
         let fail = |kind, msg: String| {
-            clap::Error::raw(kind, format!("invalid value for '--set <KEY=VALUE>': {msg}\n"))
-                .with_cmd(cmd)
+            clap::Error::raw(
+                kind,
+                format!("invalid value for '--set <KEY=VALUE>': {msg}\n"),
+            )
+            .with_cmd(cmd)
         };
         let s = value.to_str().ok_or_else(|| {
             fail(
