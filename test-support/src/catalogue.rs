@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 /// Every prefix of the catalogue, and the test file that owns it.
 pub const ALL_PREFIXES: [(&str, &str); 14] = [
     ("SC", "sim/tests/bad_inputs.rs"),
-    ("SX", "sim/tests/bad_inputs.rs"),
+    ("SX", "sim/tests/bad_inputs_cli.rs"),
     ("SW", "sim/tests/bad_inputs_sweep.rs"),
     ("SP", "sim/tests/bad_inputs_paths.rs"),
     ("SV", "sim/tests/bad_inputs_validation.rs"),
