@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use pft_sim::net::types::{Delivery, Message, Workload};
+use pft_sim::workload::{UniformConfig, UniformWorkload};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -146,4 +147,21 @@ impl Fabric {
     pub fn in_flight(&self) -> usize {
         self.heap.len()
     }
+}
+
+/// `cfg` on an ideal fabric of `nodes` NICs (latency 5) up to cycle `cycles`.
+pub fn run_uniform(cfg: &UniformConfig, nodes: u32, flit: u32, seed: u64, cycles: u64) -> Fabric {
+    let mut w = UniformWorkload::new(cfg, nodes, flit, seed).expect("valid");
+    let mut f = Fabric::ideal(nodes, 5);
+    f.run_until(&mut w, cycles);
+    f
+}
+
+/// Per-source created flits.
+pub fn flits_by_src(msgs: &[Message], nodes: u32, flit: u32) -> Vec<u64> {
+    let mut v = vec![0u64; nodes as usize];
+    for m in msgs {
+        v[m.src.index()] += (m.bytes as u64).div_ceil(flit as u64);
+    }
+    v
 }
