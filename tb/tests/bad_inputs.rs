@@ -1,6 +1,7 @@
 //! The bad-input catalogue (docs/bad-inputs.md), rows `TC-*` (pft-trace config files),
-//! `TS-*` (stimulus CSV files), `TX-*` (pft-trace arguments and outputs) and `TB-*`
-//! (pft-bench arguments): one case per row, run on the real binary in a fresh directory.
+//! `TS-*` (stimulus CSV files) and `TX-*` (pft-trace arguments and outputs; `TB-*`,
+//! pft-bench's arguments, are in `bad_inputs_bench.rs`): one case per row, run on the real
+//! binary in a fresh directory.
 //! Every case checks that the process exits with the row's status and did not panic, that
 //! its output contains every ``code span`` of the row's "what it gets" column, and what is
 //! left on disk (by default: nothing, not even a temporary file). `catalogue_matches_cases`
@@ -11,10 +12,9 @@
 //! with the `bad_inputs*` tests of `sim` and `hdl`.
 
 const PFT_TRACE: &str = env!("CARGO_BIN_EXE_pft-trace");
-const PFT_BENCH: &str = env!("CARGO_BIN_EXE_pft-bench");
 
 /// Row prefixes this file owns.
-const OWNED: [&str; 4] = ["TC", "TS", "TX", "TB"];
+const OWNED: [&str; 3] = ["TC", "TS", "TX"];
 use pft_test_support::catalogue;
 use pft_test_support::catalogue::*;
 
@@ -564,65 +564,10 @@ fn trace_cli_cases() -> Vec<Case> {
     ]
 }
 
-// ---------------------------------------------------------------------------------------
-// pft-bench
-
-fn bench_cases() -> Vec<Case> {
-    let b = PFT_BENCH;
-    vec![
-        case("TB-01", b, &["--trace-cycles", "0", "--dir", "bench"]),
-        case("TB-02", b, &["--model-cycles", "-1", "--dir", "bench"]).also(&[
-            "--rtl-cycles",
-            "many",
-            "--dir",
-            "bench",
-        ]),
-        case("TB-03", b, &["--dir", "afile"]).file("afile", "keep me\n"),
-        // its own files' names as links out of --dir: written through (notes.txt replaced)
-        case(
-            "TB-04",
-            b,
-            &[
-                "--dir",
-                "w",
-                "--model-cycles",
-                "1000",
-                "--rtl-cycles",
-                "100",
-                "--verilator-cycles",
-                "1000",
-                "--trace-cycles",
-                "100",
-            ],
-        )
-        .dir("w")
-        .file("notes.txt", "keep me\n")
-        .symlink("w/trace.vec", "../notes.txt"),
-        // (as root this created files among the device nodes)
-        case(
-            "TB-05",
-            b,
-            &[
-                "--dir",
-                "/dev/pft-tb05",
-                "--model-cycles",
-                "1000",
-                "--rtl-cycles",
-                "100",
-                "--verilator-cycles",
-                "1000",
-                "--trace-cycles",
-                "100",
-            ],
-        ),
-    ]
-}
-
 fn all_cases() -> Vec<Case> {
     let mut v = config_cases();
     v.extend(stimulus_cases());
     v.extend(trace_cli_cases());
-    v.extend(bench_cases());
     v
 }
 
@@ -654,14 +599,6 @@ fn stimulus_files() {
 fn trace_arguments_and_outputs() {
     let cat = catalogue!();
     for c in trace_cli_cases() {
-        cat.run(&c);
-    }
-}
-
-#[test]
-fn bench_arguments() {
-    let cat = catalogue!();
-    for c in bench_cases() {
         cat.run(&c);
     }
 }

@@ -24,7 +24,7 @@ pub const ALL_PREFIXES: [(&str, &str); 14] = [
     ("TC", "tb/tests/bad_inputs.rs"),
     ("TS", "tb/tests/bad_inputs.rs"),
     ("TX", "tb/tests/bad_inputs.rs"),
-    ("TB", "tb/tests/bad_inputs.rs"),
+    ("TB", "tb/tests/bad_inputs_bench.rs"),
     ("HX", "hdl/tests/bad_inputs.rs"),
     ("BK", "hdl/tests/bad_inputs.rs"),
 ];
