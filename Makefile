@@ -40,13 +40,15 @@ trace:
 ##       The cargo tests and the four tool steps run two at a time (each tool step is mostly
 ##       one process; every log is printed whole as its step ends). Every step runs even
 ##       when another fails (`-k`, then threads-fuzz), and then `make test` fails.
-# (The sub-make's status goes through a file: a recipe line that holds `$(MAKE)` runs even
-# under `make -n`, so the fuzz has a line of its own, which `-n` only prints.)
-TEST_STATUS := $(BIN)/make-test.status
+# (The sub-make's status goes through a file, one per make process ($$PPID: both lines'
+# shells are make's children): a recipe line that holds `$(MAKE)` runs even under `make
+# -n`, so the fuzz has a line of its own, which `-n` only prints, and `-n` writes no file.)
+TEST_STATUS = $(BIN)/make-test.$$PPID.status
+NOEXEC := $(findstring n,$(firstword -$(MAKEFLAGS)))
 test: verilog verilog-pipelined
-	mkdir -p $(BIN); st=0; $(MAKE) --no-print-directory -k -j2 --output-sync=target -o verilog \
+	st=0; $(MAKE) --no-print-directory -k -j2 --output-sync=target -o verilog \
 	    -o verilog-pipelined cargo-test formal cocotb fusesoc peakrdl || st=$$?; \
-	echo $$st >$(TEST_STATUS)
+	$(if $(NOEXEC),:,mkdir -p $(BIN) && echo $$st >$(TEST_STATUS))
 	st=0; $(FUZZ_THREADS) --netbench $(BIN)/release/net-bench || st=$$?; \
 	s=$$(cat $(TEST_STATUS)); rm -f $(TEST_STATUS); [ "$$s" = 0 ] && exit $$st; exit $$s
 
@@ -157,7 +159,7 @@ fmax-seeds: verilog verilog-pipelined
 ##               `pft` and `axis` are refused here (exit 2): `make synth` synthesizes them.
 ##               (A pattern rule: the family names are not .PHONY, or make would skip it.)
 synth-%:
-	FLOW_CHECK_ONLY=1 bash synth/flow.sh $*
+	bash synth/flow.sh --check $*
 	$(CARGO) run $(RELEASE) --locked --bin pft-verilog -- --family $* --out-dir synth/out
 	bash synth/flow.sh $*
 

@@ -4,9 +4,9 @@
 # per-flow source state (seed 004), IB CC's (seed 002), and any family added to the list.
 # Reports in synth/reports/<family>/.
 #
-#   usage: bash synth/flow.sh FAMILY   (needs the exports in synth/out/, as make writes them:)
-#   make synth-FAMILY  =  FLOW_CHECK_ONLY=1 bash synth/flow.sh FAMILY  (the family known and
-#                         not one of make synth's: nothing written on a refusal)
+#   usage: bash synth/flow.sh [--check] FAMILY   (needs the exports in synth/out/, as make writes them:)
+#   make synth-FAMILY  =  bash synth/flow.sh --check FAMILY  (the family known and not one
+#                         of make synth's, and nothing more: nothing written on a refusal)
 #                         pft-verilog --family FAMILY --out-dir synth/out
 #                         bash synth/flow.sh FAMILY
 #
@@ -38,9 +38,14 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 cd "$root"
+check_only=0
+if [[ "${1:-}" == --check ]]; then
+    check_only=1
+    shift
+fi
 family="${1:-}"
 if [[ -z "$family" || $# -ne 1 ]]; then
-    echo "usage: bash synth/flow.sh FAMILY" >&2
+    echo "usage: bash synth/flow.sh [--check] FAMILY" >&2
     exit 2
 fi
 if [[ "$family" == pft ]]; then
@@ -84,7 +89,7 @@ PY
 )" || exit 2
 eval "$vars"
 # (`make synth-FAMILY` asks first, before its export writes into synth/out/)
-[[ "${FLOW_CHECK_ONLY:-0}" == 1 ]] && exit 0
+[[ "$check_only" == 1 ]] && exit 0
 design="$family"
 for f in "$top" $variants ${flows:+"${counts[@]/#/$flows}"}; do
     if [[ ! -f "synth/out/$f.v" ]]; then

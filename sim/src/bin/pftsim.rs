@@ -256,12 +256,13 @@ impl clap::builder::TypedValueParser for SetParser {
         _arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<Self::Value, clap::Error> {
+        // (`format`, not `with_cmd`: only so does a raw message get the usage and the hint)
         let fail = |kind, msg: String| {
             clap::Error::raw(
                 kind,
-                format!("invalid value for '--set <KEY=VALUE>': {msg}\n"),
+                format!("invalid value for '--set <KEY=VALUE>': {msg}"),
             )
-            .with_cmd(cmd)
+            .format(&mut cmd.clone())
         };
         let s = value.to_str().ok_or_else(|| {
             fail(
