@@ -188,13 +188,15 @@ impl<S: Scheme> Network<S> {
     /// A credit arrives at switch output port `g`.
     #[inline(always)]
     pub(crate) fn port_credit(&mut self, g: PortId) -> Result<(), Box<NetError>> {
-        let u = &mut self.sw.out[g].used;
-        if *u == 0 {
+        let op = &mut self.sw.out[g];
+        if op.used == 0 {
             return Err(self.credit_underflow(g));
         }
-        *u -= 1;
+        op.used -= 1;
         if self.sw.router.is_some() {
-            self.lane_credit(g);
+            // (the record's fields the lane router needs, not a second look-up)
+            let (used, limit, si, rx) = (op.used, op.limit, op.sw, op.rx);
+            self.lane_credit(g, used, limit, si, rx);
         }
         Ok(())
     }

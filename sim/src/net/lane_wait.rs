@@ -10,7 +10,7 @@ use super::config::Fault;
 use super::lanes::Routing;
 use super::network::Network;
 use super::scheme::Scheme;
-use super::store::{End, Id, PortId};
+use super::store::{End, Endpoint, Id, PortId, SwitchId};
 
 impl<S: Scheme> Network<S> {
     /// The lane router's wait lists on (the default, not under Disha) or off (every waiting
@@ -38,33 +38,36 @@ impl<S: Scheme> Network<S> {
             .sum()
     }
 
-    /// A credit came back to output lane `g` (global) of a lane router: the lane has a
-    /// credit again (`Switches::no_credit`); if it may have made the lane free (`lane_free`),
-    /// the heads blocked on it ask again.
+    /// A credit came back to output lane `g` (global) of lane router `si`, its credits now
+    /// `used` of `limit`, its receiver `rx`: the lane has a credit again
+    /// (`Switches::no_credit`); if it may have made the lane free (`lane_free`), the heads
+    /// blocked on it ask again.
     #[inline(always)]
-    pub(crate) fn lane_credit(&mut self, g: PortId) {
-        let op = &self.sw.out[g];
-        if op.used + 1 == op.limit {
-            let si = op.sw;
-            if !self.stale_no_credit() {
-                let st = &self.sw.sw[si];
-                let l = st.local(g);
-                self.sw.no_credit[si.index()] &= !(1u128 << l);
-                if st.locked_out >> l & 1 != 0 {
-                    // the input lane holding it may move again
-                    let i = self.sw.held_from[g.index()];
-                    self.sw.stalled_in[si.index()] &= !(1u128 << i);
-                }
+    pub(crate) fn lane_credit(
+        &mut self,
+        g: PortId,
+        used: u32,
+        limit: u32,
+        si: SwitchId,
+        rx: Endpoint,
+    ) {
+        if used + 1 == limit && !self.stale_no_credit() {
+            let st = &self.sw.sw[si];
+            let l = st.local(g);
+            self.sw.no_credit[si.index()] &= !(1u128 << l);
+            if st.locked_out >> l & 1 != 0 {
+                // the input lane holding it may move again
+                let i = self.sw.held_from[g.index()];
+                self.sw.stalled_in[si.index()] &= !(1u128 << i);
             }
         }
-        let op = &self.sw.out[g];
         if self.sw.waiters.is_empty() {
             return;
         }
-        let may = match op.rx.end() {
+        let may = match rx.end() {
             End::Nic(_) => true,
             End::Port(_) if self.sw.reuse_tail => self.sw.whole,
-            End::Port(_) => op.used == 0,
+            End::Port(_) => used == 0,
         };
         if may {
             self.lane_freed(g);
@@ -83,6 +86,25 @@ impl<S: Scheme> Network<S> {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Is output lane `o` (local) of switch `si` free for a packet of `len` flits?
+    #[inline]
+    pub(super) fn lane_free(&self, si: SwitchId, o: u32, len: u16) -> bool {
+        let st = &self.sw.sw[si];
+        if st.used_mask >> o & 1 == 0 || st.locked_out >> o & 1 != 0 {
+            return false;
+        }
+        let op = &self.sw.out[st.port(o)];
+        match op.rx.end() {
+            End::Nic(_) => op.limit - op.used >= len as u32,
+            // `lane_reuse = "tail"`: the previous tail has left (under `vct` and Duato's
+            // routings the lane behind must also be empty or take the whole packet)
+            End::Port(_) if self.sw.reuse_tail => {
+                !self.sw.whole || op.used == 0 || op.limit - op.used >= len as u32
+            }
+            End::Port(_) => op.used == 0,
         }
     }
 

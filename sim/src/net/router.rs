@@ -49,10 +49,8 @@ use super::lanes::{self, Routing};
 use super::network::Network;
 use super::plain::GENERAL;
 use super::scheme::{OutputAt, Scheme};
-use super::state::LaneMask;
-use super::store::{
-    CreditEv, End, EntryId, FlitEv, Id, PktId, PortId, SwitchId, CONTROL, RECOVERY,
-};
+use super::state::{LaneMask, Mask};
+use super::store::{CreditEv, EntryId, FlitEv, Id, PktId, PortId, SwitchId, CONTROL, RECOVERY};
 use super::topology::Peer;
 use std::mem::MaybeUninit;
 
@@ -95,14 +93,22 @@ impl<S: Scheme> Network<S> {
     /// lane routers have none of what `plain_lanes` leaves out.
     #[inline(always)]
     pub(super) fn eval_router_on<M: LaneMask, const PLAIN: u8>(&mut self, si: SwitchId) {
-        // the fields used, not the whole record (as in `traverse`)
-        let (base, radix, waiting, blocked) = {
-            let st = &self.sw.sw[si];
-            if st.resident == 0 {
+        // the fields used (not the whole record), read once for `traverse` too
+        let (base, radix, queued, mut locked_in, blocked, paused) = {
+            let s = &self.sw.sw[si];
+            if s.resident == 0 {
                 return;
             }
-            (st.base, st.radix, st.queued & !st.locked_in, st.blocked)
+            (
+                s.base,
+                s.radix,
+                s.queued,
+                s.locked_in,
+                s.blocked,
+                s.paused_out,
+            )
         };
+        let waiting = queued & !locked_in;
         // heads on a wait list (none of their lanes has freed) would ask in vain: left out,
         // but after the central arbiter, which picks among all waiting heads
         let skip = M::of(blocked);
@@ -142,8 +148,9 @@ impl<S: Scheme> Network<S> {
         waiting &= !skip;
         if waiting != M::ZERO {
             self.allocate_lanes(si, waiting, prio);
+            locked_in = self.sw.sw[si].locked_in;
         }
-        self.traverse::<M, PLAIN>(si);
+        self.traverse::<M, PLAIN>(si, base, radix, locked_in, paused);
         if S::MARKS && self.seams.marks {
             let v = self.sw.vcs;
             let m = self.marked_lanes();
@@ -186,25 +193,6 @@ impl<S: Scheme> Network<S> {
             global: st.port(p * v).index(),
             free,
             queue: 0,
-        }
-    }
-
-    /// Is output lane `o` (local) of switch `si` free for a packet of `len` flits?
-    #[inline]
-    fn lane_free(&self, si: SwitchId, o: u32, len: u16) -> bool {
-        let st = &self.sw.sw[si];
-        if st.used_mask >> o & 1 == 0 || st.locked_out >> o & 1 != 0 {
-            return false;
-        }
-        let op = &self.sw.out[st.port(o)];
-        match op.rx.end() {
-            End::Nic(_) => op.limit - op.used >= len as u32,
-            // `lane_reuse = "tail"`: the previous tail has left (under `vct` and Duato's
-            // routings the lane behind must also be empty or take the whole packet)
-            End::Port(_) if self.sw.reuse_tail => {
-                !self.sw.whole || op.used == 0 || op.limit - op.used >= len as u32
-            }
-            End::Port(_) => op.used == 0,
         }
     }
 
@@ -451,18 +439,20 @@ impl<S: Scheme> Network<S> {
         self.sw.stalled_in[si.index()] = stalled;
     }
 
-    /// Switch allocation and traversal of switch `si`: at most one flit per input port and
-    /// per output port. (Inlined in the loop over routers, `eval_routers_in`: a call per
-    /// router costs more.)
+    /// Switch allocation and traversal of switch `si` (its `base`, `radix`, `locked_in` and
+    /// `paused_out` given): at most one flit per input port and per output port. (Inlined
+    /// in the loop over routers, `eval_routers_in`: a call per router costs more.)
     #[inline(always)]
-    fn traverse<M: LaneMask, const PLAIN: u8>(&mut self, si: SwitchId) {
-        // the fields used, not the whole record (its masks are 16 bytes each)
-        let (base, lanes, locked_in, paused) = {
-            let st = &self.sw.sw[si];
-            (st.base, st.radix, st.locked_in, st.paused_out)
-        };
+    fn traverse<M: LaneMask, const PLAIN: u8>(
+        &mut self,
+        si: SwitchId,
+        base: PortId,
+        lanes: u32,
+        locked_in: Mask,
+        paused: Mask,
+    ) {
         let v = self.sw.vcs;
-        // (no division by `v`, known only at run time: the port table, and the pointers
+        // (no division by `v`, known only at run time: `lane_port`, and the pointers
         // kept at each port's lane 0)
         let ports = self.sw.lane_port.of(lanes - 1) + 1;
         let lbase = base.index();
@@ -471,8 +461,9 @@ impl<S: Scheme> Network<S> {
         // them: not cleared per call)
         let mut ready = M::ZERO;
         let mut out_of = [MaybeUninit::<u8>::uninit(); 128];
-        // Disha: the token holder's flit goes first
-        let holder = self.disha.as_deref().map_or(PktId::NONE, |d| d.holder);
+        // Disha (never in the plain copy, `plain_lanes`): the token holder's flit goes first
+        let disha = self.disha.as_deref().filter(|_| PLAIN == GENERAL);
+        let holder = disha.map_or(PktId::NONE, |d| d.holder);
         let mut first = u32::MAX;
         let by_masks = paused == 0
             && (PLAIN != GENERAL
@@ -507,15 +498,15 @@ impl<S: Scheme> Network<S> {
                 let i = op.from.0 - base.0;
                 ready |= M::ONE << i;
                 out_of[i as usize] = MaybeUninit::new(o as u8);
-                if op.pkt == holder {
+                if PLAIN == GENERAL && op.pkt == holder {
                     first = i;
                 }
             }
         }
-        // the output lane input lane `i` (in `ready`) holds
+        // the output lane input lane `i` (in `ready`) holds (plain copy: `held_to`, no test fault)
         macro_rules! out_of {
             ($i:expr) => {
-                if by_masks {
+                if PLAIN != GENERAL || by_masks {
                     self.sw.held_to[lbase + $i as usize]
                 } else {
                     // SAFETY: lane `$i` is in `ready`: the held-lane scan set `out_of[$i]`
@@ -533,17 +524,19 @@ impl<S: Scheme> Network<S> {
             let o = out_of!(i) as u32;
             let (p, q) = (self.sw.lane_port.of(i), self.sw.lane_port.of(o));
             self.sa_grant(lbase, v, ports, i, p, q);
-            self.move_flit::<PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
+            self.move_flit::<M, PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
             return;
         }
         // input ports pick a lane; output ports keep the closest input port to their pointer
         let lane_mask = if v >= 64 { u64::MAX } else { (1u64 << v) - 1 };
-        // per output port in `wanted`: (input lane, distance); read only for those ports
-        let mut best = [MaybeUninit::<(u8, u8)>::uninit(); 64];
+        // per output port in `wanted`: input lane, distance, its output lane and input port,
+        // read only for those ports (an array each: a tuple's store packs them first)
+        let [mut best_in, mut best_dist, mut best_out, mut best_port] =
+            [[MaybeUninit::<u8>::uninit(); 64]; 4];
         let mut wanted = 0u64;
         // the ports with a ready lane, lowest first
         let mut rest = ready;
-        // (divisions by v and ports by table and compare: p, rr < ports, c < v)
+        // (divisions by v and ports by `lane_port` and compare: p, rr < ports, c < v)
         while rest != M::ZERO {
             let p = self.sw.lane_port.of(rest.tz());
             rest &= !(M::from_u64(lane_mask) << (p * v));
@@ -561,30 +554,34 @@ impl<S: Scheme> Network<S> {
             let q = self.sw.lane_port.of(o as u32);
             let rr = self.sw.sa_out[lbase + (q * v) as usize] as u32;
             debug_assert!(p < ports && rr < ports && c < v, "pointers wrap by compare");
-            let dist = if i == first {
+            let dist = if PLAIN == GENERAL && i == first {
                 0
             } else {
                 // (p - rr) mod ports
                 let d = p + ports - rr;
                 1 + (if d >= ports { d - ports } else { d }) as u8
             };
-            let b = &mut best[q as usize];
+            let q = q as usize;
             // SAFETY: read only once port `q` is in `wanted`, which is set below after
             // the first write
-            if wanted >> q & 1 == 0 || dist < unsafe { b.assume_init() }.1 {
-                *b = MaybeUninit::new((i as u8, dist));
+            if wanted >> q & 1 == 0 || dist < unsafe { best_dist[q].assume_init() } {
+                best_in[q] = MaybeUninit::new(i as u8);
+                best_dist[q] = MaybeUninit::new(dist);
+                best_out[q] = MaybeUninit::new(o);
+                best_port[q] = MaybeUninit::new(p as u8);
             }
             wanted |= 1 << q;
         }
         while wanted != 0 {
             let q = wanted.trailing_zeros();
             wanted &= wanted - 1;
-            // SAFETY: port `q` is in `wanted`: its `best` was written
-            let i = unsafe { best[q as usize].assume_init() }.0 as u32;
-            // (lane `i` won its output port, so it was in `ready`)
-            let o = out_of!(i) as u32;
-            self.sa_grant(lbase, v, ports, i, self.sw.lane_port.of(i), q);
-            self.move_flit::<PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
+            let k = q as usize;
+            // SAFETY (the three): port `q` is in `wanted`, so its entries were written
+            let i = unsafe { best_in[k].assume_init() } as u32;
+            let o = unsafe { best_out[k].assume_init() } as u32;
+            let p = unsafe { best_port[k].assume_init() } as u32;
+            self.sa_grant(lbase, v, ports, i, p, q);
+            self.move_flit::<M, PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
         }
     }
 
@@ -604,7 +601,7 @@ impl<S: Scheme> Network<S> {
     /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
     /// was.) Inlined in both widths of `traverse` (a call per flit costs more).
     #[inline(always)]
-    fn move_flit<const PLAIN: u8>(&mut self, si: SwitchId, bo: PortId, g: PortId) {
+    fn move_flit<M: LaneMask, const PLAIN: u8>(&mut self, si: SwitchId, bo: PortId, g: PortId) {
         // (the input lane `g` given, not read from the output lane's record: the two
         // records are then read side by side, not one after the other)
         let op = &mut self.sw.out[bo];
@@ -674,7 +671,7 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
-        self.sw.has_flit[si.index()].clear_if(lane_in, empty);
+        self.sw.has_flit[si.index()].clear_if(lane_in, empty, M::NARROW);
         if !drop_credit {
             self.push_credit::<PLAIN>(self.credit_at_in::<PLAIN>(credit.tx), back, credit);
         }

@@ -52,6 +52,9 @@ pub(crate) trait LaneMask:
     fn wide(self) -> Mask;
     /// The lowest set bit's index (the width when none is set).
     fn tz(self) -> u32;
+    /// `u64`: run only where every switch has at most 64 lane records (`Switches::narrow`).
+    const NARROW: bool = Self::BITS == 64;
+    const BITS: u32;
 }
 
 macro_rules! lane_mask {
@@ -59,6 +62,7 @@ macro_rules! lane_mask {
         impl LaneMask for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
+            const BITS: u32 = <$t>::BITS;
             #[inline(always)]
             fn of(m: Mask) -> Self {
                 m as $t
@@ -218,54 +222,42 @@ impl LaneBits {
     pub fn set(&mut self, l: u32) {
         self.0[(l as usize >> 6) & 1] |= 1 << (l & 63);
     }
-    /// Clear local lane `l`'s bit when `clear`.
+    /// Clear local lane `l`'s bit when `clear`; `narrow`: `l` < 64 (a switch of at most 64
+    /// lanes), so the low word's.
     #[inline(always)]
-    pub fn clear_if(&mut self, l: u32, clear: bool) {
-        self.0[(l as usize >> 6) & 1] &= !(u64::from(clear) << (l & 63));
+    pub fn clear_if(&mut self, l: u32, clear: bool, narrow: bool) {
+        let w = if narrow { 0 } else { (l as usize >> 6) & 1 };
+        self.0[w] &= !(u64::from(clear) << (l & 63));
     }
 }
 
 /// A local lane's port on the lane router, `lane / vcs`, for the 128 lanes a switch may
-/// have (its masks are `u128`): a shift when `vcs` is a power of two, else a table (a load
-/// on the switch allocator's path, where the shift is not).
-#[derive(Clone, Debug)]
+/// have (its masks are `u128`): a multiply and a shift, whatever `vcs` (a branch between a
+/// shift and a table cost more instructions on the switch allocator's path).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct LanePorts {
-    ports: [u8; 128],
-    /// log2 of `vcs` when it is a power of two, else `NO_SHIFT`.
-    shift: u32,
-}
-
-impl Default for LanePorts {
-    fn default() -> Self {
-        LanePorts {
-            ports: [0; 128],
-            shift: Self::NO_SHIFT,
-        }
-    }
+    /// ceil(2^16 / vcs) (0 without lanes): `lane * mul >> 16` is `lane / vcs` for every
+    /// lane < 128, as the error `lane * (mul - 2^16 / vcs) / 2^16` < 128 / 2^16 stays below
+    /// `1 / vcs`, the gap from any `lane / vcs` to the next integer (`new` checks them all).
+    mul: u32,
 }
 
 impl LanePorts {
-    const NO_SHIFT: u32 = u32::MAX;
-
     pub fn new(vcs: u32) -> Self {
-        LanePorts {
-            ports: std::array::from_fn(|l| (l as u32 / vcs) as u8),
-            shift: if vcs.is_power_of_two() {
-                vcs.trailing_zeros()
-            } else {
-                Self::NO_SHIFT
-            },
-        }
+        let lp = LanePorts {
+            mul: 65536u32.div_ceil(vcs),
+        };
+        assert!(
+            (0..128).all(|l| lp.of(l) == l / vcs),
+            "lane ports of {vcs} lanes"
+        );
+        lp
     }
     /// The port of local lane `lane` (< 128).
     #[inline(always)]
     pub fn of(&self, lane: u32) -> u32 {
         debug_assert!(lane < 128, "lane {lane} of a switch with at most 128");
-        if self.shift != Self::NO_SHIFT {
-            lane >> self.shift
-        } else {
-            self.ports[(lane & 127) as usize] as u32
-        }
+        (lane * self.mul) >> 16
     }
 }
 
@@ -322,7 +314,7 @@ pub(crate) struct Switches {
     /// read only while `locked_in` has it.
     pub stalled_in: Vec<Mask>,
     /// Lane router: a local lane's port (`lane / vcs`), so that the switch allocator
-    /// divides by shift or table rather than by a divisor known only at run time.
+    /// divides by multiply and shift rather than by a divisor known only at run time.
     pub lane_port: LanePorts,
     /// Lane router with `allocator = "central"`: per switch, the central arbiter's
     /// round-robin pointer over input lanes (empty with the separable allocator).
