@@ -70,6 +70,21 @@ th_enter = 40
 th_escape = 20
 "#;
 
+/// TINY with an MVCM, an IB CC and a DCQCN entry beside its PFT entry (SX-39..44, `pftsim
+/// verilog`).
+fn with_cc() -> String {
+    // (TINY's first PFT entry only; MVCM validates at CIOQ outputs and learns from ACKs)
+    let head = &TINY[..TINY
+        .find("[[pft]]\nname = \"q\"")
+        .expect("TINY's second entry")];
+    head.replace(
+        "mtu_bytes = 1024\n",
+        "mtu_bytes = 1024\nspeedup = 2\nack_bytes = 22\n",
+    ) + "[[cc]]\nname = \"m\"\nkind = \"mvcm\"\nk = 2\nn = 1\n\
+           [[cc]]\nname = \"i\"\nkind = \"ibcc\"\n\
+           [[cc]]\nname = \"d\"\nkind = \"dcqcn\"\n"
+}
+
 /// TINY on 64 NICs for 10^10 cycles: about 6 * 10^11 node-cycles, hours on any machine.
 fn huge() -> String {
     TINY.replace("max = 2000", "max = 10_000_000_000")
@@ -342,6 +357,30 @@ fn cli_cases() -> Vec<Case> {
             "g.toml",
             "[[axis]]\nkey = \"pft.m\"\nvalues = [32, 18, 40]\n",
         ),
+        case("SX-39", p, &["verilog", "s.toml", "--cc", "nope", "--out", "o.v"])
+            .file("s.toml", with_cc()),
+        case("SX-40", p, &["verilog", "s.toml", "--cc", "p", "--out", "o.v"])
+            .file("s.toml", with_cc()),
+        case(
+            "SX-41",
+            p,
+            &["verilog", "s.toml", "--cc", "m", "--flows", "3", "--out", "o.v"],
+        )
+        .file("s.toml", with_cc()),
+        case(
+            "SX-42",
+            p,
+            &["verilog", "s.toml", "--cc", "m", "--nic", "6", "--out", "o.v"],
+        )
+        .file("s.toml", with_cc()),
+        case(
+            "SX-43",
+            p,
+            &["verilog", "s.toml", "--cc", "i", "--flows", "4", "--out", "o.v"],
+        )
+        .file("s.toml", with_cc()),
+        case("SX-44", p, &["verilog", "s.toml", "--cc", "m", "--out", "s.toml"])
+            .file("s.toml", with_cc()),
     ]
 }
 

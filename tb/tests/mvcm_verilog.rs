@@ -12,6 +12,7 @@ use pft_hdl::mvcm::model::{Flow, Params};
 use pft_hdl::mvcm::stepper::{model_flows_cycle, FlowsOutputs};
 use pft_hdl::mvcm::verilog::{mvcm_flows_top, mvcm_flows_verilog, mvcm_verilog, TOP_MVCM};
 use pft_hdl::mvcm::PAPER;
+use pft_sim::cc::export::RtlParams;
 use pft_tb::verilator;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -139,16 +140,32 @@ fn replay_exe(name: &str, verilog: &Path, top: &str) -> PathBuf {
 
 /// Export, lint, build and replay one flow of `p`; every output must match in every cycle.
 fn one_flow_matches_model(name: &str, p: Params, seed: u64) {
+    verilog_matches_model(name, mvcm_verilog(&p), p, seed, (CYCLES, false));
+}
+
+/// `one_flow_matches_model` on the Verilog `verilog` of one flow of `p`, over `cycles`
+/// (`long_waits`: a scenario's round trip, whose waits leave fewer injections).
+fn verilog_matches_model(
+    name: &str,
+    verilog: String,
+    p: Params,
+    seed: u64,
+    (cycles, long_waits): (u64, bool),
+) {
     verilator::require_tools(name, &[verilator::VERILATOR, verilator::IVERILOG]);
     let dir = work().join(name);
-    let v = export(mvcm_verilog(&p), TOP_MVCM, &dir, None);
+    let v = export(verilog, TOP_MVCM, &dir, None);
     let exe = replay_exe(name, &v, TOP_MVCM);
     let vec = dir.join("vectors.txt");
-    let cov = vectors(&p, 1, seed, CYCLES, &vec);
-    cov.check_the_rules_ran(&p);
+    let cov = vectors(&p, 1, seed, cycles, &vec);
+    if long_waits {
+        cov.check_the_rules_ran_with_long_waits(&p);
+    } else {
+        cov.check_the_rules_ran(&p);
+    }
     let (r, log) = verilator::replay(&exe, &vec).unwrap();
     eprintln!("{name}: {p:?}\n  verilator {r:?}, {cov:?}");
-    assert_eq!(r.cycles, CYCLES, "{log}");
+    assert_eq!(r.cycles, cycles, "{log}");
     assert_eq!(
         r.mismatches, 0,
         "the Verilog differs from the model:\n{log}"
@@ -162,6 +179,42 @@ fn verilator_matches_model_paper_k_and_n_at_the_paper_widths() {
     // k = 4, n = 5, dw_max = 2 as in the paper, rtt_min 3 so the slots reach the cap in
     // the run: the export's widths (2, 3, 19 bits).
     one_flow_matches_model("paper-short-rtt", PAPER_SHORT_RTT, 0x3C3_1001);
+}
+
+/// The scenarios' runs: their waits (up to k^n * rtt_min cycles) need a longer run to
+/// reach the slots' cap, with fewer injections a cycle than the short round trip's.
+const SCENARIO_RUN: (u64, bool) = (1_000_000, true);
+
+/// What `pftsim verilog scenarios/FILE --cc ENTRY` writes for one flow: its Verilog and
+/// the model's constants.
+fn scenario_export(file: &str, entry: &str) -> (String, Params) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(file);
+    let sc = pft_sim::scenario::Scenario::load(&path).unwrap();
+    let e = pft_sim::cc::export::export_entry(&sc, entry, None, 0).unwrap();
+    let RtlParams::Mvcm(p) = e.params else {
+        panic!("{file} `{entry}`: not MVCM: {:?}", e.params)
+    };
+    assert_eq!(e.top, TOP_MVCM);
+    (e.verilog, p)
+}
+
+#[test]
+fn verilator_matches_model_at_mvcm_hotspots_constants() {
+    // `pftsim verilog scenarios/mvcm-hotspot.toml --cc mvcm`: rtt_min 58 of its 8-byte
+    // flits (docs/hardware.md, "A scenario's constants"), not the export's 354
+    let (v, p) = scenario_export("mvcm-hotspot.toml", "mvcm");
+    assert_eq!((p.dw_max, p.k, p.n, p.rtt_min), (2, 4, 5, 58), "{p:?}");
+    verilog_matches_model("scenario-mvcm-hotspot", v, p, 0x3C3_1003, SCENARIO_RUN);
+}
+
+#[test]
+fn verilator_matches_model_at_the_study_butterflys_constants() {
+    // `pftsim verilog scenarios/study/butterfly.toml --cc mvcm`: dw_max 3, n 3, rtt_min 157
+    let (v, p) = scenario_export("study/butterfly.toml", "mvcm");
+    assert_eq!((p.dw_max, p.k, p.n, p.rtt_min), (3, 4, 3, 157), "{p:?}");
+    verilog_matches_model("scenario-study-butterfly", v, p, 0x3C3_1004, SCENARIO_RUN);
 }
 
 #[test]

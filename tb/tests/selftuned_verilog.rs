@@ -27,11 +27,10 @@ fn work() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("selftuned_verilog")
 }
 
-/// The Verilog of `p` in `dir`, linted like synth/check_verilog.sh does (`-Wall`, the
+/// The Verilog `v` of `p` in `dir`, linted like synth/check_verilog.sh does (`-Wall`, the
 /// project's waivers only).
-fn export(p: &Params, dir: &Path) -> PathBuf {
+fn export(v: String, p: &Params, dir: &Path) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
-    let v = selftuned_verilog(p);
     assert!(v.contains(&format!("module {TOP_SELFTUNED}(")));
     let f = dir.join(format!("{TOP_SELFTUNED}.v"));
     std::fs::write(&f, v).unwrap();
@@ -98,9 +97,14 @@ fn replay_exe(name: &str, verilog: &Path) -> PathBuf {
 
 /// Export, lint, build and replay `p`; every output must match in every cycle.
 fn verilator_matches_model(name: &str, p: Params, seed: u64) {
+    verilog_matches_model(name, selftuned_verilog(&p), p, seed);
+}
+
+/// `verilator_matches_model` on the Verilog `verilog` of `p`.
+fn verilog_matches_model(name: &str, verilog: String, p: Params, seed: u64) {
     verilator::require_tools(name, &[verilator::VERILATOR, verilator::IVERILOG]);
     let dir = work().join(name);
-    let v = export(&p, &dir);
+    let v = export(verilog, &p, &dir);
     let exe = replay_exe(name, &v);
     let vec = dir.join("vectors.txt");
     let cov = vectors(&p, seed, CYCLES, &vec);
@@ -115,6 +119,23 @@ fn verilator_matches_model(name: &str, p: Params, seed: u64) {
     );
     // the second simulator on the first 20,000 of the same vectors
     verilator::assert_iverilog_prefix(&v, TOP_SELFTUNED, &vec, 20_000, &dir.join("iverilog"));
+}
+
+#[test]
+fn verilator_matches_model_at_the_study_toruss_constants() {
+    // `pftsim verilog scenarios/study/torus.toml --cc selftuned`: the constants its 768
+    // buffers derive (docs/hardware.md, "A scenario's constants"), not the seed's
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/study/torus.toml");
+    let sc = pft_sim::scenario::Scenario::load(&path).unwrap();
+    let e = pft_sim::cc::export::export_entry(&sc, "selftuned", None, 0).unwrap();
+    let pft_sim::cc::export::RtlParams::SelfTuned(p) = e.params else {
+        panic!("not the self-tuned node: {:?}", e.params)
+    };
+    assert_eq!(
+        (p.g, p.periods, p.t_init, p.inc, p.dec, p.t_ceiling),
+        (16, 6, 7, 7, 30, 768)
+    );
+    verilog_matches_model("scenario-study-torus", e.verilog, p, 0x5E1F_1006);
 }
 
 #[test]
@@ -175,7 +196,7 @@ const MUTANTS: [(&str, &str, &str); 3] = [
 fn verilator_catches_broken_verilog() {
     verilator::require_tools("verilator_catches_broken_verilog", &[verilator::VERILATOR]);
     let dir = work().join("mutants");
-    let good = export(&SEED, &dir);
+    let good = export(selftuned_verilog(&SEED), &SEED, &dir);
     let vec = dir.join("vectors.txt");
     vectors(&SEED, 0x5E1F_1001, CYCLES, &vec);
     for (name, from, to) in MUTANTS {

@@ -6,6 +6,7 @@
 //! pftsim run SCENARIO.toml --out DIR [--pft NAME | --cc NAME] [--jobs N] [--quiet]
 //! pftsim compare SCENARIO.toml --out DIR [--jobs N] [--quiet]
 //! pftsim check SCENARIO.toml [--no-estimate] [--set KEY=VALUE]
+//! pftsim verilog SCENARIO.toml --cc NAME [--flows N] [--nic N] --out OUT.v|-
 //! pftsim sweep SCENARIO.toml --grid GRID.toml --out DIR [--emit parallel|slurm] [--jobs N] [--yes]
 //!              [--array-max N] [--time T] [--mem M]
 //! pftsim sweep --collect --out DIR
@@ -101,6 +102,31 @@ pub enum Cmd {
         /// of a large scenario's runs takes seconds to a minute).
         #[arg(long)]
         no_estimate: bool,
+    },
+    /// Write the Verilog of a [[cc]] entry's NIC logic (ibcc, mvcm, dcqcn, selftuned) with
+    /// the constants a run of the entry derives from the scenario (docs/hardware.md, "A
+    /// scenario's constants").
+    Verilog {
+        /// Scenario file (TOML).
+        scenario: PathBuf,
+        /// Name of the [[cc]] entry.
+        #[arg(long, value_name = "NAME")]
+        cc: String,
+        /// The N-flow block (N: 1, 4, 16, 64) instead of one flow.
+        #[arg(long, value_name = "N")]
+        flows: Option<usize>,
+        /// IB CC: the NIC whose CCTI timer phase the block takes (the network draws one per
+        /// NIC).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        nic: u32,
+        /// Output file (`-`: standard output); written under a temporary name and renamed.
+        #[arg(long, value_name = "OUT.v")]
+        out: PathBuf,
+        /// Change a scenario value for this command (repeatable): KEY=VALUE with the
+        /// file's dotted key outside the [[pft]]/[[cc]] entries, e.g. `--set seed=7 --set
+        /// network.mtu_bytes=64` (docs/scenarios.md, "Commands").
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = SetParser)]
+        sets: Vec<(String, toml::Value)>,
     },
     /// Run a scenario over a grid of values (docs/sweeps.md) on the local cores, or write
     /// the runs as a job list for GNU parallel and Slurm job arrays (`--emit`); `--collect`
@@ -284,6 +310,50 @@ fn load(path: &std::path::Path, sets: &[(String, toml::Value)]) -> anyhow::Resul
     Ok(sc)
 }
 
+/// `pftsim verilog`: the entry's RTL at its derived constants, to `out` (`-`: stdout).
+fn verilog_cmd(
+    sc: &Scenario,
+    path: &std::path::Path,
+    name: &str,
+    flows: Option<usize>,
+    nic: u32,
+    out: &std::path::Path,
+) -> anyhow::Result<()> {
+    let stdout = out.as_os_str() == "-";
+    if !stdout {
+        // refused before any work: an input, a directory, a device, ...
+        pft_hdl::outfile::check(out, &[path])?;
+    }
+    let e = pft_sim::cc::export::export_entry(sc, name, flows, nic).map_err(|m| {
+        anyhow::anyhow!(
+            "--cc {}: {m} ({})",
+            scenario::sanitize(name),
+            path.display()
+        )
+    })?;
+    let consts: Vec<String> = e
+        .constants
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let what = format!(
+        "design {} (top `{}`) of [[cc]] `{name}` with {}",
+        e.design,
+        e.top,
+        consts.join(" ")
+    );
+    if stdout {
+        pft_hdl::outfile::write_stdout(&e.verilog)
+            .map_err(|err| anyhow::anyhow!("cannot write the Verilog to stdout: {err}"))?;
+        pft_sim::eprintln_safe!("{what}");
+        Ok(())
+    } else {
+        pft_hdl::outfile::write_atomic(out, e.verilog.as_bytes())
+            .map_err(|err| anyhow::anyhow!("cannot write {}: {err}", out.display()))?;
+        say(format_args!("wrote {}: {what}\n", out.display()))
+    }
+}
+
 fn fmt_opt(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |x| format!("{x:.4}"))
 }
@@ -399,6 +469,14 @@ fn main() -> ExitCode {
     scenario::output::LastWords::reserve();
     let cli: Cli = pft_sim::cli::parse();
     let res = match &cli.cmd {
+        Cmd::Verilog {
+            scenario,
+            cc,
+            flows,
+            nic,
+            out,
+            sets,
+        } => load(scenario, sets).and_then(|sc| verilog_cmd(&sc, scenario, cc, *flows, *nic, out)),
         Cmd::Check {
             scenario,
             sets,

@@ -60,6 +60,7 @@ macro_rules! credit_gate_hooks {
 
 pub mod alo;
 pub mod dcqcn;
+pub mod export;
 pub mod ibcc;
 pub mod mvcm;
 pub mod none;

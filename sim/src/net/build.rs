@@ -35,8 +35,14 @@ impl BuildCtx<'_> {
     /// A seed for NIC `nic`'s own random source, from the run seed and `salt` (the same for
     /// every run with the same seed; different NICs and salts give unrelated values).
     pub fn nic_seed(&self, nic: u32, salt: u64) -> u64 {
-        faults::mix(self.seed, Endpoint::nic(nic).raw(), salt)
+        nic_seed(self.seed, nic, salt)
     }
+}
+
+/// `BuildCtx::nic_seed` of a run with seed `seed`, without the network (an export of a
+/// NIC's constants: `crate::cc::export`).
+pub fn nic_seed(seed: u64, nic: u32, salt: u64) -> u64 {
+    faults::mix(seed, Endpoint::nic(nic).raw(), salt)
 }
 
 impl<S: Scheme> Network<S> {

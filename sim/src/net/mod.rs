@@ -70,6 +70,7 @@ pub mod topology;
 pub mod types;
 
 pub use crate::error::FieldError;
+pub(crate) use build::nic_seed;
 pub use build::BuildCtx;
 pub use config::{
     Allocator, Arbitration, Fault, LaneReuse, NetConfig, Routing, Switching, TopologyConfig,

@@ -207,6 +207,14 @@ impl Coverage {
 
     /// What every run of the stream must show, for `p`.
     pub fn check_the_rules_ran(&self, p: &Params) {
+        self.check_the_rules_ran_above_the_floor(p);
+        assert!(self.at_floor > 0, "{self:?}");
+    }
+
+    /// `check_the_rules_ran` but a timer expiry at the CCTI's floor: with a timer much
+    /// slower than the stream's BECNs (a scenario's 30,000 cycles at 100 Gb/s against a
+    /// BECN every 30 cycles or so) the CCTI never falls back to the floor.
+    pub fn check_the_rules_ran_above_the_floor(&self, p: &Params) {
         let c = self;
         assert!(c.becns > c.cycles / 500 && c.ticks > 10, "{c:?}");
         assert!(c.starts > c.cycles / 200 && c.at_next_ok > 10, "{c:?}");
@@ -217,6 +225,5 @@ impl Coverage {
                 assert!(c.lowered > 5, "{c:?}");
             }
         }
-        assert!(c.at_floor > 0, "{c:?}");
     }
 }

@@ -275,8 +275,24 @@ impl Coverage {
 
     /// What every run of the stream must show: each rule and error ran, for `p`.
     pub fn check_the_rules_ran(&self, p: &Params) {
+        assert!(
+            self.injections > self.cycles / 50,
+            "few injections: {self:?}"
+        );
+        assert!(
+            self.ws_at_cap > 0,
+            "the slots never reached the cap: {self:?}"
+        );
+        self.check_the_rules_ran_with_long_waits(p);
+    }
+
+    /// `check_the_rules_ran` but the injection rate and the slots' cap, for a round trip
+    /// as long as a scenario's: waits of up to k^n * rtt_min cycles leave fewer injections
+    /// a cycle, and the stream's resets come before n raises in a row (`mvcm-hotspot`'s
+    /// 4^5 * 58 cycles). Each rule and error still ran.
+    pub fn check_the_rules_ran_with_long_waits(&self, p: &Params) {
         let c = self;
-        assert!(c.injections > c.cycles / 50, "few injections: {c:?}");
+        assert!(c.injections > 100, "few injections: {c:?}");
         assert!(c.ws_set > 3 && c.ws_removed > 3, "{c:?}");
         if p.dw_max > 1 {
             assert!(c.dw_down > 3 && c.dw_up > 3, "{c:?}");
@@ -284,7 +300,6 @@ impl Coverage {
         if p.ws_max_incs > 0 {
             assert!(c.ws_up > 3, "{c:?}");
         }
-        assert!(c.ws_at_cap > 0, "the slots never reached the cap: {c:?}");
         assert!(c.fast_resets > 3 && c.stray > 0 && c.marks > 0, "{c:?}");
         assert!(c.not_eligible > 3 && c.at_next_ok > 3, "{c:?}");
         assert!(

@@ -27,6 +27,16 @@ use crate::net::scheme::{Arrival, Control, CreditGate, Departure, InputAt, Outpu
 use crate::net::{BuildCtx, NetConfig, NetError, Peer};
 use std::collections::VecDeque;
 
+/// The salt of the NICs' CCTI timer phases (`BuildCtx::nic_seed`).
+const TIMER_SALT: u64 = 0x1bcc;
+
+/// The cycle of NIC `nic`'s first CCTI timer expiry in a run with seed `seed` and a timer
+/// of `period` cycles: each NIC's phase is its own, so the NICs' timers do not expire in
+/// lock-step (`IbccNics::new`; `pftsim verilog` exports it).
+pub fn timer_first(seed: u64, nic: u32, period: u64) -> u64 {
+    nic::first_expiry(crate::net::nic_seed(seed, nic, TIMER_SALT), period)
+}
+
 /// The scheme bit a switch sets in a data packet leaving a congested output.
 pub const FECN: u8 = 1;
 /// Under `marking = "validated"`: MVCM's input mark, which only a validation at an output
@@ -117,7 +127,9 @@ impl Plugin for Ibcc {
             validated,
             input_marked: 0,
             gate: CreditGate::new(ctx.nodes, net.buffer_flits as u16),
-            nics: IbccNics::new(cfg, ctx.nodes, net.cycle_ns(), |i| ctx.nic_seed(i, 0x1bcc)),
+            nics: IbccNics::new(cfg, ctx.nodes, net.cycle_ns(), |i| {
+                ctx.nic_seed(i, TIMER_SALT)
+            }),
             switches: IbccSwitches::new(
                 &sw_cfg,
                 ctx.ports,

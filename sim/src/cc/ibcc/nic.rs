@@ -66,6 +66,12 @@ pub struct IbccNicStats {
     pub ccti_decrements: u64,
 }
 
+/// The first expiry of a timer of `period` cycles whose phase source is `phase` (any
+/// u64): cycle 1..=period.
+pub fn first_expiry(phase: u64, period: u64) -> u64 {
+    1 + phase % period
+}
+
 impl IbccNics {
     /// State for `nodes` NICs; `cycle_ns` converts the timer; `phase(n)` is NIC n's timer
     /// phase source (any u64; reduced modulo the period).
@@ -84,7 +90,7 @@ impl IbccNics {
             listed: vec![Vec::new(); n],
             hot: vec![0; n],
             timer: (0..nodes)
-                .map(|i| Timer::new(period, 1 + phase(i) % period))
+                .map(|i| Timer::new(period, first_expiry(phase(i), period)))
                 .collect(),
             blocked_until: vec![0; n],
             cnp_q: (0..n).map(|_| VecDeque::new()).collect(),
