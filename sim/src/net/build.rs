@@ -122,6 +122,7 @@ impl<S: Scheme> Network<S> {
                     rr: 0,
                     local: l as u8,
                     resv: 0,
+                    moved_at: 0,
                 });
                 sw.out.push(OutPort {
                     used: 0,
@@ -325,7 +326,6 @@ impl<S: Scheme> Network<S> {
             if cfg.allocator == Some(super::lanes::Allocator::Central) {
                 sw.central = vec![0; sw.sw.len()];
             }
-            sw.moved_at = vec![0; sw.inp.len()];
             sw.no_credit = vec![0; sw.sw.len()];
             sw.has_flit = vec![Default::default(); sw.sw.len()];
             sw.held_from = vec![0; sw.out.len()];

@@ -215,7 +215,8 @@ impl<S: Scheme> Network<S> {
         let limit = self.cfg.deadlock_cycles;
         let stuck: Vec<bool> = (0..self.sw.inp.len())
             .map(|g| {
-                self.sw.inp[PortId(g as u32)].occ > 0 && self.now - self.sw.moved_at[g] >= limit
+                let ip = &self.sw.inp[PortId(g as u32)];
+                ip.occ > 0 && self.now - ip.moved_at >= limit
             })
             .collect();
         let lanes: Vec<PortId> = (0..stuck.len())
@@ -250,7 +251,7 @@ impl<S: Scheme> Network<S> {
                 lines.push(format!(
                     "  {}: holds {occ} flits, none left since cycle {}",
                     self.in_port_name(Endpoint::port(g)),
-                    self.sw.moved_at[g.index()]
+                    self.sw.inp[g].moved_at
                 ));
             }
         }

@@ -193,7 +193,7 @@ impl<S: Scheme> Network<S> {
         while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
-            let since = self.sw.moved_at[st.port(i).index()];
+            let since = self.sw.inp[st.port(i)].moved_at;
             if now - since >= d.timeout && best.is_none_or(|b| since < b.0) {
                 best = Some((since, i));
             }

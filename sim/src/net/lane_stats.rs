@@ -17,7 +17,7 @@
 use super::config::Routing;
 use super::network::Network;
 use super::scheme::Scheme;
-use super::store::{Id, PktId, PortId, SwitchId};
+use super::store::{PktId, PortId, SwitchId};
 use super::topology::cube;
 
 /// The `series.csv` columns this module may add (`cc_probes.svg` leaves them out: they
@@ -141,7 +141,7 @@ impl<S: Scheme> Network<S> {
                 // a head without an output lane that has waited out Disha's time-out
                 if st.queued >> i & 1 != 0
                     && st.locked_in >> i & 1 == 0
-                    && self.now - self.sw.moved_at[g.index()] >= timeout
+                    && self.now - self.sw.inp[g].moved_at >= timeout
                 {
                     presumed += 1;
                 }

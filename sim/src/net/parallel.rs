@@ -461,6 +461,17 @@ impl<S: Scheme> Network<S> {
         }
     }
 
+    /// `push_flit` of a flit that stays in the network (a lane router's move), without the
+    /// watchdog's progress: the router marks it once per visit (`moved_in`), not per flit.
+    #[inline(always)]
+    pub(crate) fn push_flit_quiet<const PLAIN: u8>(&mut self, at: u64, o: u32, ev: FlitEv) {
+        if threaded::<PLAIN>(self.par_on) {
+            log().fbox[o as usize].push(at, ev);
+        } else {
+            self.fwheel.push_to(at, o as usize, ev);
+        }
+    }
+
     /// A NIC or switch sends a credit back, to owner `o` (`owner_of(ev.tx)`).
     #[inline(always)]
     pub(crate) fn send_credit(&mut self, at: u64, o: u32, ev: CreditEv) {
@@ -488,7 +499,13 @@ impl<S: Scheme> Network<S> {
     /// A flit moved this cycle (the deadlock watchdog's progress).
     #[inline]
     pub(crate) fn moved(&mut self) {
-        if self.par_on {
+        self.moved_in::<GENERAL>();
+    }
+
+    /// `moved` by copy `PLAIN` of the caller's cycle (`plain.rs`).
+    #[inline(always)]
+    pub(crate) fn moved_in<const PLAIN: u8>(&mut self) {
+        if threaded::<PLAIN>(self.par_on) {
             log().progressed = true;
         } else {
             self.last_progress = self.now;

@@ -66,18 +66,19 @@ impl<S: Scheme> Network<S> {
     /// compiled as before).
     #[inline(never)]
     pub(super) fn eval_routers_prefetching<const PLAIN: u8>(&mut self, lo: u32, hi: u32) {
+        let sends = self.sends::<PLAIN>();
         if self.sw.narrow && !self.sw.wide_masks {
             self.visit_busy::<PLAIN>(
                 lo,
                 hi,
-                |n, s| n.eval_router_on::<u64, PLAIN>(s),
+                |n, s| n.eval_router_on::<u64, PLAIN>(s, sends),
                 Some(|n: &Self, next, after| n.router_ahead::<u64>(next, after)),
             );
         } else {
             self.visit_busy::<PLAIN>(
                 lo,
                 hi,
-                |n, s| n.eval_router_on::<u128, PLAIN>(s),
+                |n, s| n.eval_router_on::<u128, PLAIN>(s, sends),
                 Some(|n: &Self, next, after| n.router_ahead::<u128>(next, after)),
             );
         }

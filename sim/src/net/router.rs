@@ -50,7 +50,9 @@ use super::network::Network;
 use super::plain::GENERAL;
 use super::scheme::{OutputAt, Scheme};
 use super::state::{LaneMask, Mask};
-use super::store::{CreditEv, EntryId, FlitEv, Id, PktId, PortId, SwitchId, CONTROL, RECOVERY};
+use super::store::{
+    CreditEv, EntryId, FlitEv, Id, PktId, PortId, SwitchId, CONTROL, NEVER, RECOVERY,
+};
 use super::topology::Peer;
 use std::mem::MaybeUninit;
 
@@ -60,10 +62,11 @@ impl<S: Scheme> Network<S> {
     /// either way).
     #[inline(never)]
     pub(crate) fn eval_router(&mut self, si: SwitchId) {
+        let sends = self.sends::<GENERAL>();
         if self.sw.narrow && !self.sw.wide_masks {
-            self.eval_router_on::<u64, GENERAL>(si);
+            self.eval_router_on::<u64, GENERAL>(si, sends);
         } else {
-            self.eval_router_on::<u128, GENERAL>(si);
+            self.eval_router_on::<u128, GENERAL>(si, sends);
         }
     }
 
@@ -81,10 +84,14 @@ impl<S: Scheme> Network<S> {
             return self.eval_routers_prefetching::<PLAIN>(lo, hi);
         }
         let none = None::<fn(&Self, SwitchId, Option<SwitchId>)>;
+        // (looked up once for the routers' flit moves: the same all cycle)
+        let sends = self.sends::<PLAIN>();
         if self.sw.narrow && !self.sw.wide_masks {
-            self.visit_busy::<PLAIN>(lo, hi, |n, s| n.eval_router_on::<u64, PLAIN>(s), none);
+            let eval = |n: &mut Self, s| n.eval_router_on::<u64, PLAIN>(s, sends);
+            self.visit_busy::<PLAIN>(lo, hi, eval, none);
         } else {
-            self.visit_busy::<PLAIN>(lo, hi, |n, s| n.eval_router_on::<u128, PLAIN>(s), none);
+            let eval = |n: &mut Self, s| n.eval_router_on::<u128, PLAIN>(s, sends);
+            self.visit_busy::<PLAIN>(lo, hi, eval, none);
         }
     }
 
@@ -92,7 +99,11 @@ impl<S: Scheme> Network<S> {
     /// cycle is plain (`Network::plain`: no test or credit fault, ...) and the network's
     /// lane routers have none of what `plain_lanes` leaves out.
     #[inline(always)]
-    pub(super) fn eval_router_on<M: LaneMask, const PLAIN: u8>(&mut self, si: SwitchId) {
+    pub(super) fn eval_router_on<M: LaneMask, const PLAIN: u8>(
+        &mut self,
+        si: SwitchId,
+        sends: Sends,
+    ) {
         // the fields used (not the whole record), read once for `traverse` too
         let (base, radix, queued, mut locked_in, blocked, paused) = {
             let s = &self.sw.sw[si];
@@ -150,7 +161,7 @@ impl<S: Scheme> Network<S> {
             self.allocate_lanes(si, waiting, prio);
             locked_in = self.sw.sw[si].locked_in;
         }
-        self.traverse::<M, PLAIN>(si, base, radix, locked_in, paused);
+        self.traverse::<M, PLAIN>(si, base, radix, locked_in, paused, sends);
         if S::MARKS && self.seams.marks {
             let v = self.sw.vcs;
             let m = self.marked_lanes();
@@ -450,6 +461,7 @@ impl<S: Scheme> Network<S> {
         lanes: u32,
         locked_in: Mask,
         paused: Mask,
+        sends: Sends,
     ) {
         let v = self.sw.vcs;
         // (no division by `v`, known only at run time: `lane_port`, and the pointers
@@ -517,6 +529,8 @@ impl<S: Scheme> Network<S> {
         if ready == M::ZERO {
             return;
         }
+        // a flit moves (`ready` is not empty): the watchdog's progress, once for them all
+        self.moved_in::<PLAIN>();
         if ready & (ready - M::ONE) == M::ZERO && (PLAIN != GENERAL || !self.sw.sa_search) {
             // one lane ready: it wins its input port and its output port (what the
             // allocator below grants it, without the search)
@@ -524,7 +538,9 @@ impl<S: Scheme> Network<S> {
             let o = out_of!(i) as u32;
             let (p, q) = (self.sw.lane_port.of(i), self.sw.lane_port.of(o));
             self.sa_grant(lbase, v, ports, i, p, q);
-            self.move_flit::<M, PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
+            let emptied =
+                self.move_flit::<M, PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i), sends);
+            self.sw.has_flit[si.index()].clear(emptied);
             return;
         }
         // input ports pick a lane; output ports keep the closest input port to their pointer
@@ -572,6 +588,8 @@ impl<S: Scheme> Network<S> {
             }
             wanted |= 1 << q;
         }
+        // the input lanes whose last flit left (`has_flit`, cleared once after the moves)
+        let mut emptied = M::ZERO;
         while wanted != 0 {
             let q = wanted.trailing_zeros();
             wanted &= wanted - 1;
@@ -581,7 +599,31 @@ impl<S: Scheme> Network<S> {
             let o = unsafe { best_out[k].assume_init() } as u32;
             let p = unsafe { best_port[k].assume_init() } as u32;
             self.sa_grant(lbase, v, ports, i, p, q);
-            self.move_flit::<M, PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i));
+            emptied |=
+                self.move_flit::<M, PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i), sends);
+        }
+        self.sw.has_flit[si.index()].clear(emptied);
+    }
+
+    /// What the lane routers' flit moves share this cycle (`Sends`), looked up once for
+    /// the routers a call visits, not per flit.
+    #[inline(always)]
+    pub(super) fn sends<const PLAIN: u8>(&self) -> Sends {
+        let now = self.now;
+        Sends {
+            credit_at: if self.sw.lat_cred.is_empty()
+                && (PLAIN != GENERAL || !self.faults.credit.on)
+            {
+                now + self.lat_credit
+            } else {
+                NEVER
+            },
+            flit_at: if self.sw.lat_out.is_empty() {
+                now + self.lat_sw
+            } else {
+                NEVER
+            },
+            hops: !self.sw.hop_flits.is_empty(),
         }
     }
 
@@ -600,8 +642,16 @@ impl<S: Scheme> Network<S> {
     /// credit goes upstream, the flit onto the link; the tail frees both lanes. (Today's
     /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
     /// was.) Inlined in both widths of `traverse` (a call per flit costs more).
+    /// Returns the input lane's bit if its last flit left (for the caller to clear in
+    /// `has_flit`, once for the visit's moves).
     #[inline(always)]
-    fn move_flit<M: LaneMask, const PLAIN: u8>(&mut self, si: SwitchId, bo: PortId, g: PortId) {
+    fn move_flit<M: LaneMask, const PLAIN: u8>(
+        &mut self,
+        si: SwitchId,
+        bo: PortId,
+        g: PortId,
+        sends: Sends,
+    ) -> M {
         // (the input lane `g` given, not read from the output lane's record: the two
         // records are then read side by side, not one after the other)
         let op = &mut self.sw.out[bo];
@@ -611,6 +661,7 @@ impl<S: Scheme> Network<S> {
         op.sent += 1;
         op.used += 1;
         ip.occ -= 1;
+        ip.moved_at = self.now;
         // (the input lane's bit in `has_flit` goes with its last flit)
         let (mut empty, lane_in) = (ip.occ == 0, ip.local as u32);
         let last_credit = op.used == op.limit;
@@ -630,7 +681,9 @@ impl<S: Scheme> Network<S> {
         if PLAIN == GENERAL && self.disha.is_some() {
             self.disha_moved(si, pkt, tail, to);
         }
-        self.count_hop(si, bo, pkt);
+        if sends.hops {
+            self.count_hop(si, bo, pkt);
+        }
         if S::MARKS && self.seams.marks {
             let at = self.lane_output_at(si, self.sw.sw[si].local(bo) / self.sw.vcs);
             let pk = &mut self.packets[pkt];
@@ -645,9 +698,8 @@ impl<S: Scheme> Network<S> {
             self.sw.stalled_in[si.index()] |= 1u128 << lane_in;
         }
         let now = self.now;
-        self.sw.moved_at[g.index()] = now;
-        let flit_at = if self.sw.lat_out.is_empty() {
-            now + self.lat_sw
+        let flit_at = if sends.flit_at != NEVER {
+            sends.flit_at
         } else {
             now + self.sw.lat_out[bo.index()] as u64
         };
@@ -671,11 +723,15 @@ impl<S: Scheme> Network<S> {
                 }
             }
         }
-        self.sw.has_flit[si.index()].clear_if(lane_in, empty, M::NARROW);
         if !drop_credit {
-            self.push_credit::<PLAIN>(self.credit_at_in::<PLAIN>(credit.tx), back, credit);
+            let at = if sends.credit_at != NEVER {
+                sends.credit_at
+            } else {
+                self.credit_at_in::<PLAIN>(credit.tx)
+            };
+            self.push_credit::<PLAIN>(at, back, credit);
         }
-        self.push_flit::<PLAIN>(flit_at, rx_o, flit, 0);
+        self.push_flit_quiet::<PLAIN>(flit_at, rx_o, flit);
         if tail {
             let st = &mut self.sw.sw[si];
             let (o, i) = (st.local(bo), st.local(g));
@@ -692,5 +748,19 @@ impl<S: Scheme> Network<S> {
             self.entries[e].live = false;
             self.free_entry(e);
         }
+        M::from_u64(u64::from(empty)) << lane_in
     }
+}
+
+/// What the lane routers' flit moves share in a cycle, looked up once (`sends`).
+#[derive(Clone, Copy)]
+pub(super) struct Sends {
+    /// The cycle a credit sent now arrives, when every credit link takes the same time and
+    /// no fault delays one (`NEVER`: ask `credit_at_in` per credit).
+    credit_at: u64,
+    /// The cycle a flit sent now enters its link, when every output lane takes the same
+    /// time (`NEVER`: per lane, `Switches::lat_out`).
+    flit_at: u64,
+    /// Hops are counted (`count_hop`).
+    hops: bool,
 }

@@ -171,7 +171,13 @@ pub(crate) struct InPort {
     pub local: u8,
     /// Outputs (local numbers) reserved for this input's next packet to each.
     pub resv: u64,
+    /// Lane router: the cycle a flit last left this input lane or a head arrived into its
+    /// empty queue (the per-lane stall watchdog). Here, not in an array beside: the flit
+    /// move writes it with the record it already holds (it fills the record's cache line).
+    pub moved_at: u64,
 }
+
+const _: () = assert!(std::mem::size_of::<InPort>() == 64);
 
 /// A switch output port and the credit state of its link. (A cache line each, as
 /// `InPort`.)
@@ -222,12 +228,16 @@ impl LaneBits {
     pub fn set(&mut self, l: u32) {
         self.0[(l as usize >> 6) & 1] |= 1 << (l & 63);
     }
-    /// Clear local lane `l`'s bit when `clear`; `narrow`: `l` < 64 (a switch of at most 64
-    /// lanes), so the low word's.
+    /// Clear the bits of `m` (a working copy of the switch's lane mask).
     #[inline(always)]
-    pub fn clear_if(&mut self, l: u32, clear: bool, narrow: bool) {
-        let w = if narrow { 0 } else { (l as usize >> 6) & 1 };
-        self.0[w] &= !(u64::from(clear) << (l & 63));
+    pub fn clear<M: LaneMask>(&mut self, m: M) {
+        if M::NARROW {
+            self.0[0] &= !m.low();
+        } else {
+            let w = m.wide();
+            self.0[0] &= !(w as u64);
+            self.0[1] &= !((w >> 64) as u64);
+        }
     }
 }
 
@@ -326,9 +336,6 @@ pub(crate) struct Switches {
     /// Lane router with `head_latency_cycles` > 0: per input lane (global), the cycle from
     /// which its front packet may ask for an output lane (empty otherwise).
     pub va_at: Vec<u64>,
-    /// Lane router: per input lane (global), the cycle a flit last left it or a head
-    /// arrived into its empty queue (the per-lane stall watchdog; empty without lanes).
-    pub moved_at: Vec<u64>,
     /// Lane router (not Disha): per output lane (global), the input lanes (local, of its
     /// switch) blocked on it (`SwState::blocked`), woken when it may have freed: a tail
     /// leaving it, or a credit back that can make it free (`lane_free`). Empty otherwise.

@@ -235,7 +235,7 @@ impl<S: Scheme> Network<S> {
             if self.sw.vcs != 0 {
                 // lane router: the stall watchdog's clock restarts, and so do the
                 // route and lane allocation of the head
-                self.sw.moved_at[g.index()] = self.now;
+                ip.moved_at = self.now;
                 if self.lat_head != 0 {
                     self.sw.va_at[g.index()] = self.now + self.lat_head;
                 }
