@@ -89,14 +89,11 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// Is output lane `o` (local) of switch `si` free for a packet of `len` flits?
+    /// Is output lane `g` (global; it has a link and no packet holds it: the caller's
+    /// masks, `SwState::used_mask` and `locked_out`) free for a packet of `len` flits?
     #[inline]
-    pub(super) fn lane_free(&self, si: SwitchId, o: u32, len: u16) -> bool {
-        let st = &self.sw.sw[si];
-        if st.used_mask >> o & 1 == 0 || st.locked_out >> o & 1 != 0 {
-            return false;
-        }
-        let op = &self.sw.out[st.port(o)];
+    pub(super) fn lane_free(&self, g: PortId, len: u16) -> bool {
+        let op = &self.sw.out[g];
         match op.rx.end() {
             End::Nic(_) => op.limit - op.used >= len as u32,
             // `lane_reuse = "tail"`: the previous tail has left (under `vct` and Duato's

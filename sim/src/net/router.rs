@@ -222,6 +222,9 @@ impl<S: Scheme> Network<S> {
         let mut best = [(u8::MAX, u8::MAX); 128];
         let mut asked = M::ZERO;
         let mut blocked = M::of(st.blocked);
+        // the output lanes with a link that no packet holds (none is granted before the
+        // heads have picked: a working copy, not the records' u128 masks per lane)
+        let open = M::of(st.used_mask & !st.locked_out);
         while waiting != M::ZERO {
             let i = waiting.tz();
             waiting &= waiting - M::ONE;
@@ -292,7 +295,10 @@ impl<S: Scheme> Network<S> {
                 } else {
                     base
                 };
-                let free_lane = (lo..hi).find(|&c| self.lane_free(si, p * v + b + c, en.len));
+                let free_lane = (lo..hi).find(|&c| {
+                    let o = p * v + b + c;
+                    open >> o & M::ONE != M::ZERO && self.lane_free(st.port(o), en.len)
+                });
                 let Some(c) = free_lane else {
                     tried |= (lo..hi).fold(M::ZERO, |m, c| m | M::ONE << (p * v + b + c));
                     continue;
@@ -351,16 +357,17 @@ impl<S: Scheme> Network<S> {
             let g = st.port(i);
             let q = &mut self.sw.q[g.index()];
             let e = q.0;
-            let next = self.entries[e].next;
+            // (the entry looked up once: its pool and slot take a few instructions each time)
+            let en = &mut self.entries[e];
+            let (next, routed) = (en.next, en.out as u32);
+            en.out = o as u8;
+            let en = *en;
             q.0 = next;
             if next == EntryId::NONE {
                 q.1 = EntryId::NONE;
                 self.sw.inp[g].nonempty = 0;
                 queued &= !(1 << i);
             }
-            let routed = self.entries[e].out as u32;
-            self.entries[e].out = o as u8;
-            let en = self.entries[e];
             if S::MARKS && self.seams.marks && routed != o / v {
                 // adaptive routing took another port than the table's: the packet's flits
                 // here count for the port it takes
