@@ -5,6 +5,7 @@
 //! channels of its own and reads them just before it is evaluated.
 
 use super::error::NetError;
+use super::lane_wait::LaneWake;
 use super::network::{Clocked, Network, Nic, Switch};
 use super::scheme::Scheme;
 use super::store::{CreditEv, End, Endpoint, FlitEv, Id, PortId};
@@ -90,6 +91,7 @@ impl<S: Scheme> Network<S> {
         self.fwheel.restore_to(now, ob, flits);
         let mut r = Ok(());
         let credits = self.cwheel.take_from(now, ob);
+        let wake = self.lane_wake();
         let mut bad: &CreditEv = &CreditEv::default();
         for ev in &credits {
             if PF {
@@ -100,7 +102,7 @@ impl<S: Scheme> Network<S> {
                     self.nic.st[n as usize].credit_in += 1;
                     self.nic.poke(n);
                 }
-                End::Port(g) => r = self.port_credit(g),
+                End::Port(g) => r = self.port_credit(g, wake),
             }
             if r.is_err() {
                 bad = ev;
@@ -185,18 +187,18 @@ impl<S: Scheme> Network<S> {
         }
     }
 
-    /// A credit arrives at switch output port `g`.
+    /// A credit arrives at switch output port `g` (`wake`: `lane_wake`).
     #[inline(always)]
-    pub(crate) fn port_credit(&mut self, g: PortId) -> Result<(), Box<NetError>> {
+    pub(crate) fn port_credit(&mut self, g: PortId, wake: LaneWake) -> Result<(), Box<NetError>> {
         let op = &mut self.sw.out[g];
         if op.used == 0 {
             return Err(self.credit_underflow(g));
         }
         op.used -= 1;
-        if self.sw.router.is_some() {
+        if wake.lanes {
             // (the record's fields the lane router needs, not a second look-up)
             let (used, limit, si, rx) = (op.used, op.limit, op.sw, op.rx);
-            self.lane_credit(g, used, limit, si, rx);
+            self.lane_credit(g, used, limit, si, rx, wake);
         }
         Ok(())
     }

@@ -12,6 +12,19 @@ use super::network::Network;
 use super::scheme::Scheme;
 use super::store::{End, Endpoint, Id, PortId, SwitchId};
 
+/// How a credit back to a switch output is taken (`Network::lane_wake`): with wait lists
+/// (`Switches::waiters`), a credit may free its lane (`lane_free`) when the lane is to a
+/// NIC (`nic`), or when its credits in use drop below `below`: every one back (1), any
+/// (`lane_reuse = "tail"` with `Switches::whole`: u32::MAX) or never (0: no wait lists, or
+/// the tail alone frees the lane).
+#[derive(Clone, Copy)]
+pub(crate) struct LaneWake {
+    /// The switches are lane routers (`lane_credit`).
+    pub lanes: bool,
+    pub below: u32,
+    pub nic: bool,
+}
+
 impl<S: Scheme> Network<S> {
     /// The lane router's wait lists on (the default, not under Disha) or off (every waiting
     /// head asks for a lane every cycle). Call before the first step; for tests, which show
@@ -38,10 +51,30 @@ impl<S: Scheme> Network<S> {
             .sum()
     }
 
+    /// How a credit back to a switch output is taken (`port_credit`), looked up once for
+    /// an owner's credits: the same all phase 1.
+    #[inline]
+    pub(crate) fn lane_wake(&self) -> LaneWake {
+        let below = if self.sw.waiters.is_empty() {
+            0
+        } else if !self.sw.reuse_tail {
+            1
+        } else if self.sw.whole {
+            u32::MAX
+        } else {
+            0
+        };
+        LaneWake {
+            lanes: self.sw.router.is_some(),
+            below,
+            nic: !self.sw.waiters.is_empty(),
+        }
+    }
+
     /// A credit came back to output lane `g` (global) of lane router `si`, its credits now
     /// `used` of `limit`, its receiver `rx`: the lane has a credit again
     /// (`Switches::no_credit`); if it may have made the lane free (`lane_free`), the heads
-    /// blocked on it ask again.
+    /// blocked on it ask again (`wake`).
     #[inline(always)]
     pub(crate) fn lane_credit(
         &mut self,
@@ -50,6 +83,7 @@ impl<S: Scheme> Network<S> {
         limit: u32,
         si: SwitchId,
         rx: Endpoint,
+        wake: LaneWake,
     ) {
         if used + 1 == limit && !self.stale_no_credit() {
             let st = &self.sw.sw[si];
@@ -61,15 +95,7 @@ impl<S: Scheme> Network<S> {
                 self.sw.stalled_in[si.index()] &= !(1u128 << i);
             }
         }
-        if self.sw.waiters.is_empty() {
-            return;
-        }
-        let may = match rx.end() {
-            End::Nic(_) => true,
-            End::Port(_) if self.sw.reuse_tail => self.sw.whole,
-            End::Port(_) => used == 0,
-        };
-        if may {
+        if used < wake.below || wake.nic && matches!(rx.end(), End::Nic(_)) {
             self.lane_freed(g);
         }
     }
