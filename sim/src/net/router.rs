@@ -345,10 +345,13 @@ impl<S: Scheme> Network<S> {
             }
         }
         self.put_cand(cand);
-        let (mut locked_out, mut locked_in, mut queued) = (st.locked_out, st.locked_in, st.queued);
+        // (working copies as wide as the switch needs, `LaneMask`: a grant's bits are
+        // run-time shifts, several instructions each on u128)
+        let (mut locked_out, mut locked_in, mut queued) =
+            (M::of(st.locked_out), M::of(st.locked_in), M::of(st.queued));
         let (no_credit, mut stalled) = (
-            self.sw.no_credit[si.index()],
-            self.sw.stalled_in[si.index()],
+            M::of(self.sw.no_credit[si.index()]),
+            M::of(self.sw.stalled_in[si.index()]),
         );
         while asked != M::ZERO {
             let o = asked.tz();
@@ -366,7 +369,7 @@ impl<S: Scheme> Network<S> {
             if next == EntryId::NONE {
                 q.1 = EntryId::NONE;
                 self.sw.inp[g].nonempty = 0;
-                queued &= !(1 << i);
+                queued &= !(M::ONE << i);
             }
             if S::MARKS && self.seams.marks && routed != o / v {
                 // adaptive routing took another port than the table's: the packet's flits
@@ -414,7 +417,7 @@ impl<S: Scheme> Network<S> {
             }
             self.sw.held_from[st.port(o).index()] = i as u8;
             self.sw.held_to[g.index()] = o as u8;
-            stalled = stalled & !(1 << i) | (no_credit >> o & 1) << i;
+            stalled = stalled & !(M::ONE << i) | (no_credit >> o & M::ONE) << i;
             let op = &mut self.sw.out[st.port(o)];
             op.entry = e;
             op.from = g;
@@ -422,18 +425,18 @@ impl<S: Scheme> Network<S> {
             op.len = en.len;
             op.sent = 0;
             op.rr = ((i + 1) % lanes) as u8;
-            locked_out |= 1 << o;
-            locked_in |= 1 << i;
+            locked_out |= M::ONE << o;
+            locked_in |= M::ONE << i;
             if let Some(Fault::StaleStalled { cycle }) = self.faults.test {
                 if !self.faults.test_fired && self.now >= cycle {
                     // test hook: the input lane marked stalled, its output lane has credits
                     self.faults.test_fired = true;
-                    stalled |= 1 << i;
+                    stalled |= M::ONE << i;
                 }
             } else if let Some(Fault::DoubleGrant { cycle }) = self.faults.test {
                 if !self.faults.test_fired && self.now >= cycle {
                     // test hook: a second output lane for the same packet
-                    let free = st.used_mask & !locked_out;
+                    let free = st.used_mask & !locked_out.wide();
                     if free != 0 {
                         self.faults.test_fired = true;
                         let o2 = free.trailing_zeros();
@@ -444,17 +447,17 @@ impl<S: Scheme> Network<S> {
                         op2.pkt = en.pkt;
                         op2.len = en.len;
                         op2.sent = 0;
-                        locked_out |= 1 << o2;
+                        locked_out |= M::ONE << o2;
                     }
                 }
             }
         }
         let st = &mut self.sw.sw[si];
-        st.locked_out = locked_out;
-        st.locked_in = locked_in;
-        st.queued = queued;
+        st.locked_out = locked_out.wide();
+        st.locked_in = locked_in.wide();
+        st.queued = queued.wide();
         st.blocked = blocked.wide();
-        self.sw.stalled_in[si.index()] = stalled;
+        self.sw.stalled_in[si.index()] = stalled.wide();
     }
 
     /// Switch allocation and traversal of switch `si` (its `base`, `radix`, `locked_in` and
