@@ -70,7 +70,7 @@ th_enter = 40
 th_escape = 20
 "#;
 
-/// TINY with an MVCM, an IB CC and a DCQCN entry beside its PFT entry (SX-39..44, `pftsim
+/// TINY with an MVCM, an IB CC and a DCQCN entry beside its PFT entry (SX-39..48, `pftsim
 /// verilog`).
 fn with_cc() -> String {
     // (TINY's first PFT entry only; MVCM validates at CIOQ outputs and learns from ACKs)
@@ -370,7 +370,7 @@ fn cli_cases() -> Vec<Case> {
         case(
             "SX-42",
             p,
-            &["verilog", "s.toml", "--cc", "m", "--nic", "6", "--out", "o.v"],
+            &["verilog", "s.toml", "--cc", "i", "--nic", "6", "--out", "o.v"],
         )
         .file("s.toml", with_cc()),
         case(
@@ -381,6 +381,22 @@ fn cli_cases() -> Vec<Case> {
         .file("s.toml", with_cc()),
         case("SX-44", p, &["verilog", "s.toml", "--cc", "m", "--out", "s.toml"])
             .file("s.toml", with_cc()),
+        case(
+            "SX-45",
+            p,
+            &["verilog", "s.toml", "--cc", "m", "--nic", "0", "--out", "o.v"],
+        )
+        .file("s.toml", with_cc()),
+        case("SX-46", p, &["verilog", "s.toml", "--cc", "m", "--out", "o.v"])
+            .file("s.toml", with_cc().replace("kind = \"mvcm\"\n", "kind = \"mvcm\"\nwarm = false\n")),
+        case("SX-47", p, &["verilog", "s.toml", "--cc", "d", "--out", "o.v"])
+            .file("s.toml", with_cc().replace("kind = \"dcqcn\"\n", "kind = \"dcqcn\"\nrai_mbps = 1.0\n")),
+        case(
+            "SX-48",
+            p,
+            &["verilog", "s.toml", "--cc", "m", "--top", "9x", "--out", "o.v"],
+        )
+        .file("s.toml", with_cc()),
     ]
 }
 

@@ -1,8 +1,9 @@
 //! `pftsim verilog`: the file it writes (and what `--out -` prints) is the Verilog of the
 //! entry's block at the constants a run of the entry derives, the constants it reports are
 //! `summary.json`'s `cc_derived` where the run derives them, and `--flows` picks the
-//! N-flow top. (The Verilog against the models under Verilator: `tb/tests/*_verilog.rs`,
-//! "at ... constants"; bad arguments: docs/bad-inputs.md, SX-39..44.)
+//! N-flow top, `--top` renames every module; and the constants are those the network a run
+//! builds holds (MVCM's, IB CC's timer per NIC). (The Verilog against the models under Verilator: `tb/tests/*_verilog.rs`,
+//! "at ... constants"; bad arguments: docs/bad-inputs.md, SX-39..48.)
 
 use pft_sim::cc::export::{export_entry, RtlParams};
 use pft_sim::scenario::Scenario;
@@ -51,7 +52,7 @@ fn the_file_is_the_entrys_block_at_its_derived_constants() {
     let (ok, stdout, err) = verilog("mvcm-hotspot.toml", "mvcm", &[], &out);
     assert!(ok, "{err}");
     let sc = Scenario::load(&scenario("mvcm-hotspot.toml")).unwrap();
-    let e = export_entry(&sc, "mvcm", None, 0).unwrap();
+    let e = export_entry(&sc, "mvcm", None, None).unwrap();
     let written = std::fs::read_to_string(&out).unwrap();
     assert_eq!(written, e.verilog);
     assert!(written.contains("module mvcm_flow("));
@@ -115,7 +116,7 @@ fn flows_pick_the_n_flow_top() {
 #[test]
 fn ibcc_nics_take_their_own_timer_phase() {
     let sc = Scenario::load(&scenario("ib-silent-forest.toml")).unwrap();
-    let first = |nic| match export_entry(&sc, "ibcc", None, nic).unwrap().params {
+    let first = |nic| match export_entry(&sc, "ibcc", None, Some(nic)).unwrap().params {
         RtlParams::Ibcc { first, period, .. } => {
             assert!((1..=period).contains(&first), "{first} of {period}");
             first
@@ -124,4 +125,68 @@ fn ibcc_nics_take_their_own_timer_phase() {
     };
     let phases: std::collections::BTreeSet<u64> = (0..16).map(first).collect();
     assert!(phases.len() > 8, "16 NICs, phases {phases:?}");
+}
+
+#[test]
+fn the_constants_are_those_of_the_network_a_run_builds() {
+    use pft_sim::cc::Network;
+    for (file, entry) in [
+        ("mvcm-hotspot.toml", "mvcm"),
+        ("study/butterfly.toml", "mvcm"),
+        ("ib-silent-forest.toml", "ibcc"),
+        ("study/torus.toml", "ibcc"),
+    ] {
+        let sc = Scenario::load(&scenario(file)).unwrap();
+        let cc = sc.config_named(entry).unwrap();
+        let net = Network::with_cc(&sc.network, &cc, sc.engine, sc.seed).unwrap();
+        match &net {
+            Network::Mvcm(n) => {
+                let RtlParams::Mvcm(p) = export_entry(&sc, entry, None, None).unwrap().params
+                else {
+                    panic!("{file}: not MVCM")
+                };
+                assert_eq!(n.scheme().params(), &p, "{file}");
+            }
+            Network::Ibcc(n) => {
+                for nic in [0, 1, 7, 63] {
+                    let RtlParams::Ibcc { period, first, .. } =
+                        export_entry(&sc, entry, None, Some(nic)).unwrap().params
+                    else {
+                        panic!("{file}: not IB CC")
+                    };
+                    assert_eq!(n.scheme().nics.period(), period, "{file}");
+                    assert_eq!(n.scheme().nics.next_expiry(nic), first, "{file} NIC {nic}");
+                }
+            }
+            _ => panic!("{file} `{entry}`: another scheme"),
+        }
+    }
+}
+
+#[test]
+fn top_renames_every_module() {
+    let modules = |v: &str| -> Vec<String> {
+        v.lines()
+            .filter_map(|l| l.trim_start().strip_prefix("module "))
+            .map(|l| l.split('(').next().unwrap().trim().to_string())
+            .collect()
+    };
+    let d = work("top");
+    let (a, b) = (d.join("n0.v"), d.join("n5.v"));
+    for (out, nic, top) in [(&a, "0", "ibcc_n0"), (&b, "5", "ibcc_n5")] {
+        let (ok, _, err) = verilog(
+            "study/torus.toml",
+            "ibcc",
+            &["--nic", nic, "--top", top],
+            out,
+        );
+        assert!(ok, "{err}");
+    }
+    let (ma, mb) = (
+        modules(&std::fs::read_to_string(&a).unwrap()),
+        modules(&std::fs::read_to_string(&b).unwrap()),
+    );
+    assert!(ma.len() > 1 && ma.len() == mb.len(), "{ma:?} {mb:?}");
+    assert!(ma.iter().all(|m| m.starts_with("ibcc_n0")), "{ma:?}");
+    assert!(mb.iter().all(|m| m.starts_with("ibcc_n5")), "{mb:?}");
 }

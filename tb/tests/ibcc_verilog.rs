@@ -192,7 +192,7 @@ fn verilator_matches_model_at_the_study_toruss_constants() {
     // NIC 0's timer phase as the run draws it (docs/hardware.md, "A scenario's constants")
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/study/torus.toml");
     let sc = pft_sim::scenario::Scenario::load(&path).unwrap();
-    let e = pft_sim::cc::export::export_entry(&sc, "ibcc", None, 0).unwrap();
+    let e = pft_sim::cc::export::export_entry(&sc, "ibcc", None, None).unwrap();
     let pft_sim::cc::export::RtlParams::Ibcc {
         p,
         period,

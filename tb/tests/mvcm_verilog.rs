@@ -192,7 +192,7 @@ fn scenario_export(file: &str, entry: &str) -> (String, Params) {
         .join("../scenarios")
         .join(file);
     let sc = pft_sim::scenario::Scenario::load(&path).unwrap();
-    let e = pft_sim::cc::export::export_entry(&sc, entry, None, 0).unwrap();
+    let e = pft_sim::cc::export::export_entry(&sc, entry, None, None).unwrap();
     let RtlParams::Mvcm(p) = e.params else {
         panic!("{file} `{entry}`: not MVCM: {:?}", e.params)
     };

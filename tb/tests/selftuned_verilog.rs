@@ -127,7 +127,7 @@ fn verilator_matches_model_at_the_study_toruss_constants() {
     // buffers derive (docs/hardware.md, "A scenario's constants"), not the seed's
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/study/torus.toml");
     let sc = pft_sim::scenario::Scenario::load(&path).unwrap();
-    let e = pft_sim::cc::export::export_entry(&sc, "selftuned", None, 0).unwrap();
+    let e = pft_sim::cc::export::export_entry(&sc, "selftuned", None, None).unwrap();
     let pft_sim::cc::export::RtlParams::SelfTuned(p) = e.params else {
         panic!("not the self-tuned node: {:?}", e.params)
     };

@@ -6,7 +6,7 @@
 //! pftsim run SCENARIO.toml --out DIR [--pft NAME | --cc NAME] [--jobs N] [--quiet]
 //! pftsim compare SCENARIO.toml --out DIR [--jobs N] [--quiet]
 //! pftsim check SCENARIO.toml [--no-estimate] [--set KEY=VALUE]
-//! pftsim verilog SCENARIO.toml --cc NAME [--flows N] [--nic N] --out OUT.v|-
+//! pftsim verilog SCENARIO.toml --cc NAME [--flows N] [--nic N] [--top NAME] --out OUT.v|-
 //! pftsim sweep SCENARIO.toml --grid GRID.toml --out DIR [--emit parallel|slurm] [--jobs N] [--yes]
 //!              [--array-max N] [--time T] [--mem M]
 //! pftsim sweep --collect --out DIR
@@ -115,10 +115,14 @@ pub enum Cmd {
         /// The N-flow block (N: 1, 4, 16, 64) instead of one flow.
         #[arg(long, value_name = "N")]
         flows: Option<usize>,
-        /// IB CC: the NIC whose CCTI timer phase the block takes (the network draws one per
-        /// NIC).
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        nic: u32,
+        /// IB CC only: the NIC whose CCTI timer phase the block takes (the network draws one
+        /// per NIC) [default: 0].
+        #[arg(long, value_name = "N")]
+        nic: Option<u32>,
+        /// The top module's name (its submodules' too: `NAME$...`), so that one design can
+        /// hold several exports [default: the registry's, e.g. `ibcc_flow`].
+        #[arg(long, value_name = "NAME")]
+        top: Option<String>,
         /// Output file (`-`: standard output); written under a temporary name and renamed.
         #[arg(long, value_name = "OUT.v")]
         out: PathBuf,
@@ -315,22 +319,27 @@ fn verilog_cmd(
     sc: &Scenario,
     path: &std::path::Path,
     name: &str,
-    flows: Option<usize>,
-    nic: u32,
+    (flows, nic, top): (Option<usize>, Option<u32>, Option<&str>),
     out: &std::path::Path,
 ) -> anyhow::Result<()> {
+    use pft_sim::cc::export;
     let stdout = out.as_os_str() == "-";
     if !stdout {
         // refused before any work: an input, a directory, a device, ...
         pft_hdl::outfile::check(out, &[path])?;
     }
-    let e = pft_sim::cc::export::export_entry(sc, name, flows, nic).map_err(|m| {
-        anyhow::anyhow!(
-            "--cc {}: {m} ({})",
-            scenario::sanitize(name),
-            path.display()
-        )
-    })?;
+    let e = export::export_entry(sc, name, flows, nic)
+        .and_then(|e| match top {
+            Some(t) => export::with_top(e, t),
+            None => Ok(e),
+        })
+        .map_err(|m| {
+            anyhow::anyhow!(
+                "--cc {}: {m} ({})",
+                scenario::sanitize(name),
+                path.display()
+            )
+        })?;
     let consts: Vec<String> = e
         .constants
         .iter()
@@ -474,9 +483,12 @@ fn main() -> ExitCode {
             cc,
             flows,
             nic,
+            top,
             out,
             sets,
-        } => load(scenario, sets).and_then(|sc| verilog_cmd(&sc, scenario, cc, *flows, *nic, out)),
+        } => load(scenario, sets).and_then(|sc| {
+            verilog_cmd(&sc, scenario, cc, (*flows, *nic, top.as_deref()), out)
+        }),
         Cmd::Check {
             scenario,
             sets,

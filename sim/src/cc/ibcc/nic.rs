@@ -103,6 +103,12 @@ impl IbccNics {
         self.period
     }
 
+    /// NIC `n`'s next timer expiry (before the first cycle: its first, the phase
+    /// `pftsim verilog --nic` exports).
+    pub fn next_expiry(&self, n: u32) -> u64 {
+        self.timer[n as usize].at
+    }
+
     /// The record of flow `src -> dst` ((0, 0) without one).
     #[inline]
     fn flow(&self, src: u32, dst: u32) -> (u16, u64) {
