@@ -300,13 +300,13 @@ fn ibcc_export(
                 "packets of {packet} flits (a {l}-bit length: 1..={})",
                 (1u64 << l) - 1
             ));
-        } else if p.max_spacing((1 << l) - 1) - 1 >= 1 << t {
+        } else if p.max_spacing((1 << l) - 1) > 1 << t {
             m.push(format!(
                 "the CCT's longest spacing, {} cycles (a {t}-bit spacing counter)",
                 p.max_spacing((1 << l) - 1)
             ));
         }
-        if period - 1 >= 1 << q {
+        if period > 1 << q {
             m.push(format!(
                 "a timer of {period} cycles (a {q}-bit timer: 1..={})",
                 1u64 << q
