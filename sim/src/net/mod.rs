@@ -49,6 +49,7 @@ pub mod error;
 pub mod faults;
 pub mod flows;
 mod idle;
+mod lane_move;
 mod lane_route;
 mod lane_stats;
 mod lane_wait;

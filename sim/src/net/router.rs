@@ -45,14 +45,13 @@
 //! packet (checked), so a packet with an output lane never waits for a credit.
 
 use super::config::Fault;
+use super::lane_move::Sends;
 use super::lanes::{self, Routing};
 use super::network::Network;
 use super::plain::GENERAL;
 use super::scheme::{OutputAt, Scheme};
 use super::state::{LaneMask, Mask};
-use super::store::{
-    CreditEv, EntryId, FlitEv, Id, PktId, PortId, SwitchId, CONTROL, NEVER, RECOVERY,
-};
+use super::store::{EntryId, Id, PktId, PortId, SwitchId, CONTROL, NEVER, RECOVERY};
 use super::topology::Peer;
 use std::mem::MaybeUninit;
 
@@ -647,130 +646,4 @@ impl<S: Scheme> Network<S> {
         self.sw.sa_in[lbase + (p * v) as usize] = if c + 1 == v { 0 } else { c + 1 } as u8;
         self.sw.sa_out[lbase + (q * v) as usize] = if p + 1 == ports { 0 } else { p + 1 } as u8;
     }
-
-    /// Move the next flit through output lane `bo` (it is here and has a credit): the
-    /// credit goes upstream, the flit onto the link; the tail frees both lanes. (Today's
-    /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
-    /// was.) Inlined in both widths of `traverse` (a call per flit costs more).
-    /// Returns the input lane's bit if its last flit left (for the caller to clear in
-    /// `has_flit`, once for the visit's moves).
-    #[inline(always)]
-    fn move_flit<M: LaneMask, const PLAIN: u8>(
-        &mut self,
-        si: SwitchId,
-        bo: PortId,
-        g: PortId,
-        sends: Sends,
-    ) -> M {
-        // (the input lane `g` given, not read from the output lane's record: the two
-        // records are then read side by side, not one after the other)
-        let op = &mut self.sw.out[bo];
-        debug_assert!(op.from == g, "output lane {bo:?} is held from {g:?}");
-        let ip = &mut self.sw.inp[g];
-        let seq = op.sent;
-        op.sent += 1;
-        op.used += 1;
-        ip.occ -= 1;
-        ip.moved_at = self.now;
-        // (the input lane's bit in `has_flit` goes with its last flit)
-        let (mut empty, lane_in) = (ip.occ == 0, ip.local as u32);
-        let last_credit = op.used == op.limit;
-        let (e, tail) = (op.entry, op.sent == op.len);
-        let credit = CreditEv { tx: ip.credit_to };
-        let (rx_o, back) = (op.rx_owner, ip.credit_owner);
-        let flit = FlitEv {
-            rx: op.rx,
-            pkt: op.pkt,
-            seq,
-        };
-        let pkt = op.pkt;
-        let to = op.rx.end();
-        if tail {
-            op.entry = EntryId::NONE;
-        }
-        if PLAIN == GENERAL && self.disha.is_some() {
-            self.disha_moved(si, pkt, tail, to);
-        }
-        if sends.hops {
-            self.count_hop(si, bo, pkt);
-        }
-        if S::MARKS && self.seams.marks {
-            let at = self.lane_output_at(si, self.sw.sw[si].local(bo) / self.sw.vcs);
-            let pk = &mut self.packets[pkt];
-            let d = pk.departure(seq);
-            pk.bits |= self.cc.departs(&at, &d);
-        }
-        if last_credit {
-            // no credit left: the switch allocator skips the lane until one comes back
-            // (`port_credit`)
-            let l = self.sw.sw[si].local(bo);
-            self.sw.no_credit[si.index()] |= 1u128 << l;
-            self.sw.stalled_in[si.index()] |= 1u128 << lane_in;
-        }
-        let now = self.now;
-        let flit_at = if sends.flit_at != NEVER {
-            sends.flit_at
-        } else {
-            now + self.sw.lat_out[bo.index()] as u64
-        };
-        let mut drop_credit = false;
-        if let (true, Some(f)) = (PLAIN == GENERAL, self.faults.test) {
-            if !self.faults.test_fired {
-                match f {
-                    Fault::DropCredit { cycle } if now >= cycle => {
-                        self.faults.test_fired = true;
-                        drop_credit = true;
-                    }
-                    Fault::DuplicateFlit { cycle } if now >= cycle => {
-                        self.faults.test_fired = true;
-                        self.send_flit(flit_at, rx_o, flit);
-                    }
-                    Fault::StaleHasFlit { cycle } if now >= cycle && empty => {
-                        self.faults.test_fired = true;
-                        empty = false;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if !drop_credit {
-            let at = if sends.credit_at != NEVER {
-                sends.credit_at
-            } else {
-                self.credit_at_in::<PLAIN>(credit.tx)
-            };
-            self.push_credit::<PLAIN>(at, back, credit);
-        }
-        self.push_flit_quiet::<PLAIN>(flit_at, rx_o, flit);
-        if tail {
-            let st = &mut self.sw.sw[si];
-            let (o, i) = (st.local(bo), st.local(g));
-            st.locked_out &= !(1 << o);
-            st.locked_in &= !(1 << i);
-            st.resident -= 1;
-            if !self.sw.waiters.is_empty() {
-                self.lane_freed(bo);
-            }
-            if self.lat_head != 0 {
-                // the next packet of this input lane reaches its front now
-                self.sw.va_at[g.index()] = now + self.lat_head;
-            }
-            self.entries[e].live = false;
-            self.free_entry(e);
-        }
-        M::from_u64(u64::from(empty)) << lane_in
-    }
-}
-
-/// What the lane routers' flit moves share in a cycle, looked up once (`sends`).
-#[derive(Clone, Copy)]
-pub(super) struct Sends {
-    /// The cycle a credit sent now arrives, when every credit link takes the same time and
-    /// no fault delays one (`NEVER`: ask `credit_at_in` per credit).
-    credit_at: u64,
-    /// The cycle a flit sent now enters its link, when every output lane takes the same
-    /// time (`NEVER`: per lane, `Switches::lat_out`).
-    flit_at: u64,
-    /// Hops are counted (`count_hop`).
-    hops: bool,
 }
