@@ -85,7 +85,8 @@ pub fn with_top(mut e: RtlExport, top: &str) -> Result<RtlExport, String> {
 
 /// The RTL of `cc` (an entry of `sc`, which is valid) with the constants its run derives:
 /// one flow (`flows` None) or the `flows`-flow block; `nic` picks the NIC whose IB CC timer
-/// phase the block takes (the network draws one per NIC). Errors say what the RTL cannot
+/// phase the block takes (the network draws one per NIC; `None`: NIC 0; refused for the
+/// other kinds). Errors say what the RTL cannot
 /// hold, naming the key and the range.
 pub fn rtl_export(
     sc: &Scenario,

@@ -10,6 +10,28 @@ use super::state::LaneMask;
 use super::store::{CreditEv, EntryId, FlitEv, Id, PortId, SwitchId, NEVER};
 
 impl<S: Scheme> Network<S> {
+    /// What the lane routers' flit moves share this cycle (`Sends`), looked up once for
+    /// the routers a call visits, not per flit.
+    #[inline(always)]
+    pub(super) fn sends<const PLAIN: u8>(&self) -> Sends {
+        let now = self.now;
+        Sends {
+            credit_at: if self.sw.lat_cred.is_empty()
+                && (PLAIN != GENERAL || !self.faults.credit.on)
+            {
+                now + self.lat_credit
+            } else {
+                NEVER
+            },
+            flit_at: if self.sw.lat_out.is_empty() {
+                now + self.lat_sw
+            } else {
+                NEVER
+            },
+            hops: !self.sw.hop_flits.is_empty(),
+        }
+    }
+
     /// Move the next flit through output lane `bo` (it is here and has a credit): the
     /// credit goes upstream, the flit onto the link; the tail frees both lanes. (Today's
     /// switch has its own copy, `transmit`; one copy each keeps that switch's code as it
@@ -129,10 +151,10 @@ impl<S: Scheme> Network<S> {
 pub(super) struct Sends {
     /// The cycle a credit sent now arrives, when every credit link takes the same time and
     /// no fault delays one (`NEVER`: ask `credit_at_in` per credit).
-    pub(super) credit_at: u64,
+    credit_at: u64,
     /// The cycle a flit sent now enters its link, when every output lane takes the same
     /// time (`NEVER`: per lane, `Switches::lat_out`).
-    pub(super) flit_at: u64,
+    flit_at: u64,
     /// Hops are counted (`count_hop`).
-    pub(super) hops: bool,
+    hops: bool,
 }

@@ -51,7 +51,7 @@ use super::network::Network;
 use super::plain::GENERAL;
 use super::scheme::{OutputAt, Scheme};
 use super::state::{LaneMask, Mask};
-use super::store::{EntryId, Id, PktId, PortId, SwitchId, CONTROL, NEVER, RECOVERY};
+use super::store::{EntryId, Id, PktId, PortId, SwitchId, CONTROL, RECOVERY};
 use super::topology::Peer;
 use std::mem::MaybeUninit;
 
@@ -612,28 +612,6 @@ impl<S: Scheme> Network<S> {
                 self.move_flit::<M, PLAIN>(si, PortId(base.0 + o), PortId(base.0 + i), sends);
         }
         self.sw.has_flit[si.index()].clear(emptied);
-    }
-
-    /// What the lane routers' flit moves share this cycle (`Sends`), looked up once for
-    /// the routers a call visits, not per flit.
-    #[inline(always)]
-    pub(super) fn sends<const PLAIN: u8>(&self) -> Sends {
-        let now = self.now;
-        Sends {
-            credit_at: if self.sw.lat_cred.is_empty()
-                && (PLAIN != GENERAL || !self.faults.credit.on)
-            {
-                now + self.lat_credit
-            } else {
-                NEVER
-            },
-            flit_at: if self.sw.lat_out.is_empty() {
-                now + self.lat_sw
-            } else {
-                NEVER
-            },
-            hops: !self.sw.hop_flits.is_empty(),
-        }
     }
 
     /// The switch allocator grants input lane `i` (local, of port `p`) its output lane on
