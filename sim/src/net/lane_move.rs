@@ -15,19 +15,22 @@ impl<S: Scheme> Network<S> {
     #[inline(always)]
     pub(super) fn sends<const PLAIN: u8>(&self) -> Sends {
         let now = self.now;
-        Sends {
-            credit_at: if self.sw.lat_cred.is_empty()
-                && (PLAIN != GENERAL || !self.faults.credit.on)
-            {
+        let credit_at =
+            if self.sw.lat_cred.is_empty() && (PLAIN != GENERAL || !self.faults.credit.on) {
                 now + self.lat_credit
             } else {
                 NEVER
-            },
-            flit_at: if self.sw.lat_out.is_empty() {
-                now + self.lat_sw
-            } else {
-                NEVER
-            },
+            };
+        let flit_at = if self.sw.lat_out.is_empty() {
+            now + self.lat_sw
+        } else {
+            NEVER
+        };
+        Sends {
+            credit_at,
+            credit_row: self.cwheel.row(credit_at),
+            flit_at,
+            flit_row: self.fwheel.row(flit_at),
             hops: !self.sw.hop_flits.is_empty(),
         }
     }
@@ -92,10 +95,11 @@ impl<S: Scheme> Network<S> {
             self.sw.stalled_in[si.index()] |= 1u128 << lane_in;
         }
         let now = self.now;
-        let flit_at = if sends.flit_at != NEVER {
-            sends.flit_at
+        let (flit_at, flit_row) = if sends.flit_at != NEVER {
+            (sends.flit_at, sends.flit_row)
         } else {
-            now + self.sw.lat_out[bo.index()] as u64
+            let at = now + self.sw.lat_out[bo.index()] as u64;
+            (at, self.fwheel.row(at))
         };
         let mut drop_credit = false;
         if let (true, Some(f)) = (PLAIN == GENERAL, self.faults.test) {
@@ -118,14 +122,15 @@ impl<S: Scheme> Network<S> {
             }
         }
         if !drop_credit {
-            let at = if sends.credit_at != NEVER {
-                sends.credit_at
+            let (at, row) = if sends.credit_at != NEVER {
+                (sends.credit_at, sends.credit_row)
             } else {
-                self.credit_at_in::<PLAIN>(credit.tx)
+                let at = self.credit_at_in::<PLAIN>(credit.tx);
+                (at, self.cwheel.row(at))
             };
-            self.push_credit::<PLAIN>(at, back, credit);
+            self.push_credit_row::<PLAIN>(at, row, back, credit);
         }
-        self.push_flit_quiet::<PLAIN>(flit_at, rx_o, flit);
+        self.push_flit_row::<PLAIN>(flit_at, flit_row, rx_o, flit);
         if tail {
             let st = &mut self.sw.sw[si];
             let (o, i) = (st.local(bo), st.local(g));
@@ -152,9 +157,13 @@ pub(super) struct Sends {
     /// The cycle a credit sent now arrives, when every credit link takes the same time and
     /// no fault delays one (`NEVER`: ask `credit_at_in` per credit).
     credit_at: u64,
+    /// `credit_at`'s row in the credit wheel (`Wheel::row`).
+    credit_row: usize,
     /// The cycle a flit sent now enters its link, when every output lane takes the same
     /// time (`NEVER`: per lane, `Switches::lat_out`).
     flit_at: u64,
+    /// `flit_at`'s row in the flit wheel.
+    flit_row: usize,
     /// Hops are counted (`count_hop`).
     hops: bool,
 }

@@ -462,13 +462,36 @@ impl<S: Scheme> Network<S> {
     }
 
     /// `push_flit` of a flit that stays in the network (a lane router's move), without the
-    /// watchdog's progress: the router marks it once per visit (`moved_in`), not per flit.
+    /// watchdog's progress (the router marks it once per visit, `moved_in`), the arrival
+    /// cycle's wheel row given (`Wheel::row` of `at`: once for the visit's moves).
     #[inline(always)]
-    pub(crate) fn push_flit_quiet<const PLAIN: u8>(&mut self, at: u64, o: u32, ev: FlitEv) {
+    pub(crate) fn push_flit_row<const PLAIN: u8>(
+        &mut self,
+        at: u64,
+        row: usize,
+        o: u32,
+        ev: FlitEv,
+    ) {
         if threaded::<PLAIN>(self.par_on) {
             log().fbox[o as usize].push(at, ev);
         } else {
-            self.fwheel.push_to(at, o as usize, ev);
+            self.fwheel.push_row(row, o as usize, ev);
+        }
+    }
+
+    /// `push_credit`, the arrival cycle's wheel row given (`Wheel::row` of `at`).
+    #[inline(always)]
+    pub(crate) fn push_credit_row<const PLAIN: u8>(
+        &mut self,
+        at: u64,
+        row: usize,
+        o: u32,
+        ev: CreditEv,
+    ) {
+        if threaded::<PLAIN>(self.par_on) {
+            log().cbox[o as usize].push(at, ev);
+        } else {
+            self.cwheel.push_row(row, o as usize, ev);
         }
     }
 

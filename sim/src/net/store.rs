@@ -443,8 +443,9 @@ pub(crate) struct Wheel<T> {
     buckets: Vec<Vec<T>>,
     mask: u64,
     /// Receivers with channels of their own (phase 1 by owner: one per switch chunk):
-    /// bucket t of receiver k is `buckets[k << size_bits | (t & mask)]`.
-    size_bits: u32,
+    /// bucket t of receiver k is `buckets[row(t) + k]`, a cycle's buckets side by side (a
+    /// sender of many events arriving in one cycle computes the row once: `push_row`).
+    receivers: usize,
 }
 
 impl<T> Wheel<T> {
@@ -454,18 +455,30 @@ impl<T> Wheel<T> {
         Wheel {
             buckets: (0..size * chunks.max(1)).map(|_| Vec::new()).collect(),
             mask: size as u64 - 1,
-            size_bits: size.trailing_zeros(),
+            receivers: chunks.max(1),
         }
+    }
+    /// The first bucket of cycle `t`'s events (`push_row`).
+    #[inline(always)]
+    pub fn row(&self, t: u64) -> usize {
+        (t & self.mask) as usize * self.receivers
     }
     #[inline(always)]
     fn at(&self, t: u64, k: usize) -> usize {
-        k << self.size_bits | (t & self.mask) as usize
+        debug_assert!(k < self.receivers, "receiver {k} of {}", self.receivers);
+        self.row(t) + k
     }
     /// Commit: `ev` arrives at receiver `k` in cycle `at`.
     #[inline(always)]
     pub fn push_to(&mut self, at: u64, k: usize, ev: T) {
         let i = self.at(at, k);
         self.buckets[i].push(ev);
+    }
+    /// `push_to` with the arrival cycle's `row` given.
+    #[inline(always)]
+    pub fn push_row(&mut self, row: usize, k: usize, ev: T) {
+        debug_assert!(k < self.receivers, "receiver {k} of {}", self.receivers);
+        self.buckets[row + k].push(ev);
     }
     /// Commit: the events `evs` arrive at receiver `k` in cycle `at`, in that order; the
     /// copies, for the caller to amend.
@@ -534,7 +547,11 @@ mod tests {
                 } else {
                     0
                 };
-                if v != 0 {
+                if v != 0 && i == 3 {
+                    // (a sender's row of its arrival cycle, computed once)
+                    let row = wheel.row(t + lat[i] as u64);
+                    wheel.push_row(row, i % 2, (i, v));
+                } else if v != 0 {
                     wheel.push_to(t + lat[i] as u64, i % 2, (i, v));
                 }
                 c.commit(v);
