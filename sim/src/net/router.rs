@@ -216,9 +216,9 @@ impl<S: Scheme> Network<S> {
         let v = rt.vcs;
         let lanes = st.radix;
         let mut cand = self.take_cand();
-        // per output lane, the head that won it so far (input lane, distance from the
-        // lane's pointer)
-        let mut best = [(u8::MAX, u8::MAX); 128];
+        // per output lane in `asked`, the head that won it so far (input lane, distance
+        // from the lane's pointer): read only for those lanes, so not cleared per call
+        let mut best = [MaybeUninit::<(u8, u8)>::uninit(); 128];
         let mut asked = M::ZERO;
         let mut blocked = M::of(st.blocked);
         // the output lanes with a link that no packet holds (none is granted before the
@@ -337,8 +337,10 @@ impl<S: Scheme> Network<S> {
                     1 + ((i + lanes - rr) % lanes) as u8
                 };
                 let b = &mut best[o as usize];
-                if b.0 == u8::MAX || dist < b.1 {
-                    *b = (i as u8, dist);
+                // SAFETY: read only once lane `o` is in `asked`, set below after the
+                // first write
+                if asked >> o & M::ONE == M::ZERO || dist < unsafe { b.assume_init().1 } {
+                    *b = MaybeUninit::new((i as u8, dist));
                 }
                 asked |= M::ONE << o;
             }
@@ -355,7 +357,8 @@ impl<S: Scheme> Network<S> {
         while asked != M::ZERO {
             let o = asked.tz();
             asked &= asked - M::ONE;
-            let i = best[o as usize].0 as u32;
+            // SAFETY: lane `o` is in `asked`, so its entry was written
+            let i = unsafe { best[o as usize].assume_init().0 } as u32;
             let g = st.port(i);
             let q = &mut self.sw.q[g.index()];
             let e = q.0;
