@@ -569,7 +569,7 @@ impl<S: Scheme> Network<S> {
             let p = self.sw.lane_port.of(rest.tz());
             rest &= !(M::from_u64(lane_mask) << (p * v));
             let m = (ready >> (p * v)).low() & lane_mask;
-            let start = self.sw.sa_in[lbase + (p * v) as usize] as u32;
+            let start = self.sw.sa_in[lbase + p as usize] as u32;
             let c = if first != u32::MAX && self.sw.lane_port.of(first) == p {
                 first - p * v
             } else {
@@ -580,7 +580,7 @@ impl<S: Scheme> Network<S> {
             // lane)
             let o = out_of!(i);
             let q = self.sw.lane_port.of(o as u32);
-            let rr = self.sw.sa_out[lbase + (q * v) as usize] as u32;
+            let rr = self.sw.sa_out[lbase + q as usize] as u32;
             debug_assert!(p < ports && rr < ports && c < v, "pointers wrap by compare");
             let dist = if PLAIN == GENERAL && i == first {
                 0
@@ -624,7 +624,7 @@ impl<S: Scheme> Network<S> {
     #[inline(always)]
     fn sa_grant(&mut self, lbase: usize, v: u32, ports: u32, i: u32, p: u32, q: u32) {
         let c = i - p * v;
-        self.sw.sa_in[lbase + (p * v) as usize] = if c + 1 == v { 0 } else { c + 1 } as u8;
-        self.sw.sa_out[lbase + (q * v) as usize] = if p + 1 == ports { 0 } else { p + 1 } as u8;
+        self.sw.sa_in[lbase + p as usize] = if c + 1 == v { 0 } else { c + 1 } as u8;
+        self.sw.sa_out[lbase + q as usize] = if p + 1 == ports { 0 } else { p + 1 } as u8;
     }
 }

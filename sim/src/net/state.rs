@@ -294,9 +294,10 @@ pub(crate) struct Switches {
     pub vcs: u32,
     /// The lane router's routing (None without lanes).
     pub router: Option<super::lanes::Router>,
-    /// Lane router: per physical port, at its lane 0's global id (one entry a lane, so
-    /// that no division by `vcs` finds a port's), the switch allocator's round-robin
-    /// pointers: the input's over its lanes, the output's over input ports.
+    /// Lane router: per physical port p of a switch, at the switch's first lane's global
+    /// id + p (one entry a lane, the first `ports` used: no multiplication by `vcs` finds
+    /// a port's), the switch allocator's round-robin pointers: the input's over its lanes,
+    /// the output's over input ports.
     pub sa_in: Vec<u8>,
     pub sa_out: Vec<u8>,
     /// Lane router, per switch: the output lanes with no credit left (`used == limit`),
