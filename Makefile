@@ -5,7 +5,7 @@ OUT     := out
 # cargo's target directory: CARGO_TARGET_DIR when set (as cargo takes it), else target/
 BIN     := $(abspath $(or $(CARGO_TARGET_DIR),target))
 
-.PHONY: setup run trace test cargo-test threads-fuzz verilog verilog-pipelined synth fmax-seeds asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results lane-vs estimate-accuracy booksim peers docs fmt lint clean
+.PHONY: setup run trace test cargo-test threads-fuzz verilog verilog-pipelined synth fmax-seeds asic formal cocotb fusesoc peakrdl vcd screenshots bench faults soak reproduce reproduce-ib study same-results lane-vs estimate-accuracy sweep-estimate-accuracy booksim peers docs fmt lint clean
 
 ## setup: install yosys, verilator, iverilog, nextpnr-ice40, icestorm, z3, GNU parallel, OpenSTA,
 ##        the OSU 0.18 um cells and ccache (apt, .ci/install-deps; uses sudo when not root), and
@@ -315,6 +315,15 @@ lane-vs:
 estimate-accuracy:
 	cargo build --release --locked -p pft-sim --bin pftsim
 	bash tb/examples/estimate_accuracy.sh $(OUT)/estimate-accuracy-$$(date +%Y%m%d-%H%M%S)
+
+## sweep-estimate-accuracy: `pftsim sweep`'s estimate (the whole sweep and its longest run)
+##                    against the sweep's wall time and its longest run's, on the shipped grids
+##                    but the F_C map, into $(OUT)/sweep-estimate-accuracy-<time>/sweep-estimates.csv
+##                    (docs/sweeps.md, "How close the estimate is"; about 21 minutes on 2 cores
+##                    of an idle machine; not in CI)
+sweep-estimate-accuracy:
+	cargo build --release --locked -p pft-sim --bin pftsim
+	bash tb/examples/sweep_estimate_accuracy.sh $(OUT)/sweep-estimate-accuracy-$$(date +%Y%m%d-%H%M%S)
 
 ## docs: regenerate docs/registers.md and hdl/generated/ (SystemRDL, SystemVerilog package,
 ##       Verilog defines, C header, Python module) from hdl/src/regs.rs, and the design
