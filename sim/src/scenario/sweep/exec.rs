@@ -200,11 +200,13 @@ pub fn sample_units(plan: &Plan, per: &[f64]) -> Vec<usize> {
     let Some(first) = cands.first().map(|c| c.1) else {
         return big.first().map_or(Vec::new(), |&i| vec![i]);
     };
-    // each axis's values (the seed last) in the plan's order
+    // each axis's values (the seed last) in the plan's order (a set each for the look-up:
+    // an axis may hold thousands)
     let mut vals: Vec<Vec<&str>> = vec![Vec::new(); plan.axes.len() + 1];
+    let mut has: Vec<std::collections::HashSet<&str>> = vec![Default::default(); vals.len()];
     for (key, _) in &cands {
-        for (a, v) in key.iter().enumerate() {
-            if !vals[a].contains(v) {
+        for (a, &v) in key.iter().enumerate() {
+            if has[a].insert(v) {
                 vals[a].push(v);
             }
         }
