@@ -197,9 +197,9 @@ pub fn sample_units(plan: &Plan, per: &[f64]) -> Vec<usize> {
             cands.push((key, i));
         }
     }
-    let Some(first) = cands.first().map(|c| c.1) else {
+    if cands.is_empty() {
         return big.first().map_or(Vec::new(), |&i| vec![i]);
-    };
+    }
     // each axis's values (the seed last) in the plan's order (a set each for the look-up:
     // an axis may hold thousands)
     let mut vals: Vec<Vec<&str>> = vec![Vec::new(); plan.axes.len() + 1];
@@ -235,9 +235,6 @@ pub fn sample_units(plan: &Plan, per: &[f64]) -> Vec<usize> {
         if let Some(i) = pick {
             out.push(i);
         }
-    }
-    if out.is_empty() {
-        out.push(first);
     }
     out
 }
