@@ -383,7 +383,18 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
     // --resume runs only what is missing
     let kept = std::fs::read_to_string(root.join("local/runs/p0000-s7/manifest.json")).unwrap();
     std::fs::remove_dir_all(root.join("local/runs/p0001-s7")).unwrap();
-    pftsim(&["sweep", "--resume", "--out", "local", "--quiet"], &root);
+    let o = Command::new(PFTSIM)
+        .args(["sweep", "--resume", "--out", "local"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    // its estimate prices the one run it starts, not the seven finished
+    assert!(
+        err.contains("estimate: 1 run(s), ") && err.contains("(7 finished run(s) not counted)"),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read_to_string(root.join("local/runs/p0000-s7/manifest.json")).unwrap(),
         kept,

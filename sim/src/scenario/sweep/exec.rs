@@ -72,10 +72,12 @@ fn unit_node_cycles(plan: &Plan, u: &Unit) -> anyhow::Result<f64> {
     Ok(estimate::node_cycles(&sc, 1))
 }
 
-/// The cost of `plan` with `jobs` runs at once. The speed is measured on the largest runs,
-/// a sample of their points and seeds (`sample_units`), `jobs` calibrations at once; `always`
-/// calibrates even a small sweep (the Slurm script needs a time and a memory).
-pub fn cost(plan: &Plan, jobs: usize, always: bool) -> anyhow::Result<SweepCost> {
+/// The cost of the runs `todo` of `plan` (indices into `plan.units`, ascending: every run,
+/// or on a local `--resume` the unfinished ones) with `jobs` runs at once. The speed is
+/// measured on the largest of them, a sample of their points and seeds (`sample_units`),
+/// `jobs` calibrations at once; `always` calibrates even a small sweep (the Slurm script
+/// needs a time and a memory).
+pub fn cost(plan: &Plan, todo: &[usize], jobs: usize, always: bool) -> anyhow::Result<SweepCost> {
     let mut per: Vec<f64> = Vec::with_capacity(plan.units.len());
     // point files repeat across runs: parse each once
     let mut by_file: std::collections::BTreeMap<&str, f64> = Default::default();
@@ -90,7 +92,8 @@ pub fn cost(plan: &Plan, jobs: usize, always: bool) -> anyhow::Result<SweepCost>
         };
         per.push(nc);
     }
-    let total: f64 = per.iter().sum();
+    // (a fold from +0: an empty sum of f64 is -0)
+    let total: f64 = todo.iter().map(|&i| per[i]).fold(0.0, |a, b| a + b);
     let mut c = SweepCost {
         node_cycles: total,
         calibration: None,
@@ -99,7 +102,7 @@ pub fn cost(plan: &Plan, jobs: usize, always: bool) -> anyhow::Result<SweepCost>
         run_memory: None,
         calibrated: 0,
     };
-    if !always && total < CALIBRATE_ABOVE {
+    if todo.is_empty() || (!always && total < CALIBRATE_ABOVE) {
         return Ok(c);
     }
     // The largest runs are calibrated, a sample that holds every value of every axis and
@@ -111,7 +114,7 @@ pub fn cost(plan: &Plan, jobs: usize, always: bool) -> anyhow::Result<SweepCost>
     // costs time every cycle (PFT's model about doubles a GPCNeT cycle's time against
     // `off`), so, as `compare`'s estimate does (`estimate_specs`), the estimate errs high
     // for the baselines rather than low for every run of the entry.
-    let sample = sample_units(plan, &per);
+    let sample = sample_units(plan, &per, todo);
     let cals = super::super::each_job(sample.len(), jobs, |k| {
         let u = &plan.units[sample[k]];
         let sc = Scenario::parse(&plan.files[&u.scenario])
@@ -132,12 +135,12 @@ pub fn cost(plan: &Plan, jobs: usize, always: bool) -> anyhow::Result<SweepCost>
         .iter()
         .fold((0.0, 0.0), |(b, t), &(bi, ti)| (b + bi / k, t + ti / k));
     // the longest run: the largest at the slowest run calibrated
-    let nc = per.iter().copied().fold(0.0, f64::max);
+    let nc = todo.iter().map(|&i| per[i]).fold(0.0, f64::max);
     let longest = times.iter().map(|&(b, t)| b + nc * t).fold(0.0, f64::max);
     c.longest_run_s = Some(longest);
     // every run at the sample's mean; `jobs` at once: the work spread over the cores, but
     // never below the longest run
-    let all: f64 = per.iter().map(|&n| build + n * tau).sum();
+    let all: f64 = todo.iter().map(|&i| build + per[i] * tau).sum();
     c.total_s = Some((all / jobs.max(1) as f64).max(longest));
     c.run_memory = Some(cals.iter().map(|e| e.memory_bytes).fold(0.0, f64::max));
     c.calibrated = cals.len();
@@ -154,22 +157,24 @@ pub fn cost(plan: &Plan, jobs: usize, always: bool) -> anyhow::Result<SweepCost>
 /// At most this many runs are calibrated (`sample_units`).
 pub const SAMPLE_POINTS: usize = 8;
 
-/// The runs `cost` calibrates: among the largest runs (`per`: each unit's node-cycles at
-/// `cycles.max`), those with congestion control on if any (else `off`, else any), and of
+/// The runs `cost` calibrates: among the largest runs of `todo` (ascending indices into
+/// `plan.units`; `per`: each unit's node-cycles at `cycles.max`), those with congestion control on if any (else `off`, else any), and of
 /// them a sample in which every value of every axis, and every seed, appears: the seed is
 /// one more axis (a run's end depends on it: `pipelined-paper.toml`'s seeds run 1.5 to 6.5
 /// million cycles), the j-th sample takes each axis's (j mod its length)-th value, and an
 /// axis longer than `SAMPLE_POINTS` is spread over the samples. A sampled combination the
 /// candidates lack is replaced by the candidate that matches most of it (the first in the
 /// plan's order among equals).
-pub fn sample_units(plan: &Plan, per: &[f64]) -> Vec<usize> {
-    let top = per.iter().copied().fold(0.0, f64::max);
+pub fn sample_units(plan: &Plan, per: &[f64], todo: &[usize]) -> Vec<usize> {
+    let top = todo.iter().map(|&i| per[i]).fold(0.0, f64::max);
     let kind = |u: &Unit| match u.run.as_str() {
         super::super::ISOLATED => 0,
         super::super::OFF => 1,
         _ => 2,
     };
-    let big: Vec<usize> = (0..plan.units.len())
+    let big: Vec<usize> = todo
+        .iter()
+        .copied()
         .filter(|&i| per[i] >= top * (1.0 - 1e-9))
         .collect();
     let best = big.iter().map(|&i| kind(&plan.units[i])).max().unwrap_or(0);
@@ -441,6 +446,11 @@ mod tests {
         }
     }
 
+    /// Every run of `p`, as a fresh sweep prices them.
+    fn all(p: &Plan) -> Vec<usize> {
+        (0..p.units.len()).collect()
+    }
+
     /// Each sampled run's axis values and seed.
     fn values(p: &Plan, sample: &[usize]) -> Vec<(Vec<String>, String)> {
         sample
@@ -472,7 +482,7 @@ mod tests {
         ];
         let p = plan(&axes);
         let per = vec![1e9; p.units.len()];
-        let s = sample_units(&p, &per);
+        let s = sample_units(&p, &per, &all(&p));
         assert_eq!(s.len(), 5);
         let v = values(&p, &s);
         for (a, vals) in axes.iter().enumerate() {
@@ -503,7 +513,7 @@ mod tests {
         // point p0000's runs are smaller: not candidates
         per[0] = 1e8;
         per[1] = 1e8;
-        let s = sample_units(&p, &per);
+        let s = sample_units(&p, &per, &all(&p));
         assert_eq!(s.len(), SAMPLE_POINTS);
         let v: Vec<usize> = values(&p, &s)
             .iter()
@@ -526,10 +536,26 @@ mod tests {
         let mut p = plan(&[&["1", "2"]]);
         p.units.retain(|u| u.run == super::super::super::OFF);
         let per = vec![1e9; p.units.len()];
-        let s = sample_units(&p, &per);
+        let s = sample_units(&p, &per, &all(&p));
         assert_eq!(s.len(), 2);
         assert!(s
             .iter()
             .all(|&i| p.units[i].run == super::super::super::OFF));
+    }
+
+    /// On `--resume` only the unfinished runs are candidates: a finished run is never
+    /// calibrated, however large, and the largest unfinished ones are.
+    #[test]
+    fn sample_leaves_finished_runs_out() {
+        let p = plan(&[&["1", "2", "3"]]);
+        let mut per = vec![1e9; p.units.len()];
+        // p0000's runs (0, 1) finished and the largest; p0001's (2, 3) left, one larger
+        per[0] = 4e9;
+        per[1] = 4e9;
+        per[3] = 2e9;
+        let todo: Vec<usize> = (2..p.units.len()).collect();
+        let s = sample_units(&p, &per, &todo);
+        assert_eq!(s, vec![3], "the largest run left");
+        assert!(sample_units(&p, &per, &[]).is_empty());
     }
 }

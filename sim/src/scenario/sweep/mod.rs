@@ -296,17 +296,33 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
         ResultDir::check(&a.out, &manifest, &legacy(&a.out), &inputs)?;
         Some(manifest)
     };
-    let cost = exec::cost(&plan, a.jobs, a.emit == Some(Emit::Slurm))?;
+    // the runs a local resume will start (a fresh sweep, or one for a cluster, all of them)
+    let todo: Vec<usize> = (0..plan.units.len())
+        .filter(|&i| !(a.resume && exec::unit_done(&plan, &a.out, &plan.units[i])))
+        .collect();
+    // a local resume is priced by what it runs; the scripts' time and memory by every run
+    let all: Vec<usize> = (0..plan.units.len()).collect();
+    let priced = if a.emit.is_none() { &todo } else { &all };
+    let cost = exec::cost(&plan, priced, a.jobs, a.emit == Some(Emit::Slurm))?;
+    let finished = plan.units.len() - priced.len();
+    let described = match (priced.len(), finished) {
+        (0, _) => format!("no run left to run ({finished} finished)"),
+        (_, 0) => cost.describe(priced.len(), a.jobs),
+        (n, _) => format!(
+            "{} ({finished} finished run(s) not counted)",
+            cost.describe(n, a.jobs)
+        ),
+    };
     if a.emit.is_none() && !a.yes && cost.needs_confirmation(a.jobs) {
         bail!(
             "this sweep is estimated at {}; that is above {} h or {:.0}% of the available memory, so it needs --yes (or fewer points, seeds or cycles; or --emit for a cluster)",
-            cost.describe(plan.units.len(), a.jobs),
+            described,
             super::estimate::LIMIT_SECONDS / 3600.0,
             100.0 * super::estimate::LIMIT_MEMORY_FRACTION
         );
     }
     if !a.quiet {
-        crate::eprintln_safe!("estimate: {}", cost.describe(plan.units.len(), a.jobs));
+        crate::eprintln_safe!("estimate: {described}");
     }
     let exe = cluster::this_binary()?;
     let slurm = SlurmOpts {
@@ -322,12 +338,9 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
     };
     // refused before the directory is taken: a binary path the job lines cannot carry
     let jobs_text = cluster::jobs_text(&plan, &exe)?;
-    // the runs a local resume will start: each must be able to write its files, checked
-    // before the directory is taken and before the first run (a fresh sweep moves the run
+    // each run a local resume will start must be able to write its files, checked before
+    // the directory is taken and before the first run (a fresh sweep moves the run
     // directories aside, and `ResultDir::open` checks them)
-    let todo: Vec<usize> = (0..plan.units.len())
-        .filter(|&i| !(a.resume && exec::unit_done(&plan, &a.out, &plan.units[i])))
-        .collect();
     if a.resume && a.emit.is_none() {
         exec::check_run_outputs(&plan, &a.out, &todo)?;
     }
