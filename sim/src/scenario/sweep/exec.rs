@@ -75,9 +75,15 @@ fn unit_node_cycles(plan: &Plan, u: &Unit) -> anyhow::Result<f64> {
 /// The cost of the runs `todo` of `plan` (indices into `plan.units`, ascending: every run,
 /// or on a local `--resume` the unfinished ones) with `jobs` runs at once. The speed is
 /// measured on the largest of them, a sample of their points and seeds (`sample_units`),
-/// `jobs` calibrations at once; `always` calibrates even a small sweep (the Slurm script
-/// needs a time and a memory).
-pub fn cost(plan: &Plan, todo: &[usize], jobs: usize, always: bool) -> anyhow::Result<SweepCost> {
+/// `jobs` calibrations at once, each on `threads` if given (as `run_units` runs them);
+/// `always` calibrates even a small sweep (the Slurm script needs a time and a memory).
+pub fn cost(
+    plan: &Plan,
+    todo: &[usize],
+    jobs: usize,
+    threads: Option<u32>,
+    always: bool,
+) -> anyhow::Result<SweepCost> {
     let mut per: Vec<f64> = Vec::with_capacity(plan.units.len());
     // point files repeat across runs: parse each once
     let mut by_file: std::collections::BTreeMap<&str, f64> = Default::default();
@@ -117,8 +123,11 @@ pub fn cost(plan: &Plan, todo: &[usize], jobs: usize, always: bool) -> anyhow::R
     let sample = sample_units(plan, &per, todo);
     let cals = super::super::each_job(sample.len(), jobs, |k| {
         let u = &plan.units[sample[k]];
-        let sc = Scenario::parse(&plan.files[&u.scenario])
+        let mut sc = Scenario::parse(&plan.files[&u.scenario])
             .map_err(|m| anyhow::anyhow!("{}: {m}", u.scenario))?;
+        if let Some(t) = threads {
+            sc.network.threads = t;
+        }
         let spec = super::super::run_spec(&sc, &u.run)?;
         estimate::estimate(&sc, &spec, 1, 1)
             .with_context(|| format!("calibrating run {} of the sweep", u.dir))

@@ -303,7 +303,9 @@ pub fn sweep_command(a: &SweepArgs) -> anyhow::Result<(Plan, Option<Collected>)>
     // a local resume is priced by what it runs; the scripts' time and memory by every run
     let all: Vec<usize> = (0..plan.units.len()).collect();
     let priced = if a.emit.is_none() { &todo } else { &all };
-    let cost = exec::cost(&plan, priced, a.jobs, a.emit == Some(Emit::Slurm))?;
+    // (the scripts' runs keep the point files' threads; a local sweep's take `--threads`)
+    let threads = if a.emit.is_none() { a.threads } else { None };
+    let cost = exec::cost(&plan, priced, a.jobs, threads, a.emit == Some(Emit::Slurm))?;
     let finished = plan.units.len() - priced.len();
     let described = match (priced.len(), finished) {
         (0, _) => format!("no run left to run ({finished} finished)"),
