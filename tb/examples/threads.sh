@@ -14,7 +14,7 @@
 # cycles, the barrier and the chunks' fixed costs),
 # DF_CYCLES (the 16,512-NIC dragonfly's cycles, default 3000), NETBENCH (a net-bench binary;
 # default: built here with `--profile fast`, as `make bench` does). Writes OUT_DIR/runs.csv
-# (one row per run), OUT_DIR/speedup.csv and OUT_DIR/barrier-probe.csv (each round's probe
+# (one row per run), OUT_DIR/speedup.csv and OUT_DIR/barrier-probe.csv (each round's probes
 # of the hand-over between cores, below).
 set -euo pipefail
 out=${1:?usage: threads.sh OUT_DIR [MAX_THREADS]}
@@ -62,14 +62,27 @@ echo "network,threads,round,wall_s" >"$runs"
 # 10^6 cycles on two threads, net-bench's own wall time per cycle (0.15-0.25 us in this
 # machine's normal hours, about 0.6-0.8 us in its slow spells: docs/performance.md, "What a
 # slow spell is"). Not with MAX_THREADS 1.
+# Beside it, with a C compiler, the host's own reading: two threads handing a value back and
+# forth through two cache lines (docs/img/core-pingpong.c), nanoseconds a round trip (on a
+# KVM machine of 2026-12-07, 111-126 ns in its fast hours and 483-532 ns in its slow ones,
+# with nothing of ours in it); empty without a compiler.
 probe=$out/barrier-probe.csv
-echo "round,barrier_us_per_cycle" >"$probe"
+echo "round,barrier_us_per_cycle,pingpong_round_trip_ns" >"$probe"
+pingpong=
+if [ "$max" -ge 2 ] && command -v cc >/dev/null &&
+    cc -O2 -pthread -o "$out/core-pingpong" "$root/docs/img/core-pingpong.c" 2>"$out/core-pingpong.log"; then
+    pingpong=$out/core-pingpong
+fi
 for r in $(seq 1 "$rounds"); do
     if [ "$max" -ge 2 ]; then
         # (10^6 cycles: seconds of wall time are microseconds a cycle)
         w=$("$NETBENCH" --topo single:2 --load 0 --cycles 1000000 --threads 2 |
             grep -o ' wall_s=[0-9.]*' | cut -d= -f2)
-        echo "$r,$w" >>"$probe"
+        p=
+        if [ -n "$pingpong" ]; then
+            p=$("$pingpong" | grep -o '[0-9.]* ns' | cut -d' ' -f1)
+        fi
+        echo "$r,$w,$p" >>"$probe"
     fi
     for net in $nets; do
         for t in $(seq 1 "$max"); do
@@ -110,5 +123,9 @@ EOF
 if [ "$max" -ge 2 ]; then
     echo "barrier probe, us per cycle at two threads, round by round: $(tail -n +2 "$probe" |
         cut -d, -f2 | paste -sd' ') (0.15-0.25 in normal hours on 2026-12-05; 0.6 or more, a slow spell)"
+    if [ -n "$pingpong" ]; then
+        echo "core ping-pong, ns a round trip, round by round: $(tail -n +2 "$probe" |
+            cut -d, -f3 | paste -sd' ') (111-126 in the fast hours of a KVM machine on 2026-12-07, 483-532 in its slow ones)"
+    fi
 fi
 exit "$bad"
