@@ -167,13 +167,13 @@ pub fn cost(
 pub const SAMPLE_POINTS: usize = 8;
 
 /// The runs `cost` calibrates: among the largest runs of `todo` (ascending indices into
-/// `plan.units`; `per`: each unit's node-cycles at `cycles.max`), those with congestion control on if any (else `off`, else any), and of
-/// them a sample in which every value of every axis, and every seed, appears: the seed is
-/// one more axis (a run's end depends on it: `pipelined-paper.toml`'s seeds run 1.5 to 6.5
-/// million cycles), the j-th sample takes each axis's (j mod its length)-th value, and an
-/// axis longer than `SAMPLE_POINTS` is spread over the samples. A sampled combination the
-/// candidates lack is replaced by the candidate that matches most of it (the first in the
-/// plan's order among equals).
+/// `plan.units`; `per`: each unit's node-cycles at `cycles.max`), those with congestion
+/// control on if any (else `off`, else any), and of them a sample in which every value of
+/// every axis, and every seed, appears: the seed is one more axis (a run's end depends on
+/// it: `pipelined-paper.toml`'s seeds run 1.5 to 6.5 million cycles), the j-th sample takes
+/// each axis's (j mod its length)-th value, and an axis longer than `SAMPLE_POINTS` is
+/// spread over the samples. A sampled combination the candidates lack is replaced by the
+/// candidate that matches most of it (the first in the plan's order among equals).
 pub fn sample_units(plan: &Plan, per: &[f64], todo: &[usize]) -> Vec<usize> {
     let top = todo.iter().map(|&i| per[i]).fold(0.0, f64::max);
     let kind = |u: &Unit| match u.run.as_str() {
