@@ -196,7 +196,8 @@ screenshots: vcd
 ##        one lane and with 4 lanes, the 16,512-NIC dragonfly for 10^5 cycles with none and
 ##        pft), the wall time of the IB silent-forest compare, and one run on 1..nproc threads
 ##        (tb/examples/threads.sh: ib648, the 16-ary 2-cube with lanes, the 16,512-NIC dragonfly)
-##        and the per-cycle cost of the threads' barrier (threads.sh's barrier and ib648idle)
+##        and the per-cycle cost of the threads' barrier (threads.sh's barrier and ib648idle,
+##        beside a C ping-pong between the two cores when cc is found)
 bench: verilog
 	$(CARGO) run $(RELEASE) --bin pft-bench -- --dir $(OUT)/bench
 	$(CARGO) build --profile fast -q --bin net-bench
