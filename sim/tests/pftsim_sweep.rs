@@ -380,20 +380,54 @@ fn local_parallel_and_slurm_sweeps_collect_the_same_csv() {
         local
     );
 
-    // --resume runs only what is missing
+    // --resume runs only what is missing, and its estimate prices only that: nothing, then
+    // one run of the eight (each of the same size: an eighth of the node-cycles of the
+    // whole sweep, which `--emit` prices)
+    let estimate = |args: &[&str]| {
+        let o = Command::new(PFTSIM)
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{args:?}: {err}");
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("estimate: "))
+            .unwrap_or_else(|| panic!("{args:?}: no estimate in {err}"))
+            .to_string();
+        let nc = line
+            .split(", ")
+            .nth(1)
+            .and_then(|f| f.split(' ').next())
+            .and_then(|x| x.parse::<f64>().ok());
+        (line, nc)
+    };
+    let (line, _) = estimate(&["sweep", "--resume", "--out", "local"]);
+    assert_eq!(line, "estimate: no run left to run (8 finished)");
+    let (line, whole) = estimate(&[
+        "sweep",
+        SMOKE,
+        "--grid",
+        "grid.toml",
+        "--out",
+        "emitted",
+        "--emit",
+        "parallel",
+    ]);
+    assert!(line.starts_with("estimate: 8 run(s), "), "{line}");
     let kept = std::fs::read_to_string(root.join("local/runs/p0000-s7/manifest.json")).unwrap();
     std::fs::remove_dir_all(root.join("local/runs/p0001-s7")).unwrap();
-    let o = Command::new(PFTSIM)
-        .args(["sweep", "--resume", "--out", "local"])
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
-    // its estimate prices the one run it starts, not the seven finished
+    let (line, one) = estimate(&["sweep", "--resume", "--out", "local"]);
     assert!(
-        err.contains("estimate: 1 run(s), ") && err.contains("(7 finished run(s) not counted)"),
-        "{err}"
+        line.starts_with("estimate: 1 run(s), ")
+            && line.ends_with("(7 finished run(s) not counted)"),
+        "{line}"
+    );
+    let (one, whole) = (one.unwrap(), whole.unwrap());
+    assert!(
+        (8.0 * one - whole).abs() <= 0.01 * whole,
+        "{line}: 8 x {one} != {whole}"
     );
     assert_eq!(
         std::fs::read_to_string(root.join("local/runs/p0000-s7/manifest.json")).unwrap(),

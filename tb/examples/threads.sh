@@ -69,7 +69,9 @@ echo "network,threads,round,wall_s" >"$runs"
 probe=$out/barrier-probe.csv
 echo "round,barrier_us_per_cycle,pingpong_round_trip_ns" >"$probe"
 pingpong=
-if [ "$max" -ge 2 ] && command -v cc >/dev/null &&
+# (only with two cores or more: it spins, and on one core each round trip would wait for
+# the scheduler)
+if [ "$max" -ge 2 ] && [ "$(nproc)" -ge 2 ] && command -v cc >/dev/null &&
     cc -O2 -pthread -o "$out/core-pingpong" "$root/docs/img/core-pingpong.c" 2>"$out/core-pingpong.log"; then
     pingpong=$out/core-pingpong
 fi
@@ -80,7 +82,8 @@ for r in $(seq 1 "$rounds"); do
             grep -o ' wall_s=[0-9.]*' | cut -d= -f2)
         p=
         if [ -n "$pingpong" ]; then
-            p=$("$pingpong" | grep -o '[0-9.]* ns' | cut -d' ' -f1)
+            # (an optional column: a failed or hung probe leaves it empty, not the run)
+            p=$(timeout 60 "$pingpong" | grep -o '[0-9.]* ns' | cut -d' ' -f1) || p=
         fi
         echo "$r,$w,$p" >>"$probe"
     fi
