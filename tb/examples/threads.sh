@@ -64,7 +64,7 @@ echo "network,threads,round,wall_s" >"$runs"
 # slow spell is"). Not with MAX_THREADS 1.
 # Beside it, with a C compiler, the host's own reading: two threads handing a value back and
 # forth through two cache lines (docs/img/core-pingpong.c), nanoseconds a round trip (on a
-# KVM machine of 2026-12-07, 111-126 ns in its fast hours and 483-532 ns in its slow ones,
+# KVM machine of 2026-12-07, 97-132 ns in its fast hours and 344-562 ns in its slow ones,
 # with nothing of ours in it); empty without a compiler.
 probe=$out/barrier-probe.csv
 echo "round,barrier_us_per_cycle,pingpong_round_trip_ns" >"$probe"
@@ -128,7 +128,7 @@ if [ "$max" -ge 2 ]; then
         cut -d, -f2 | paste -sd' ') (0.15-0.25 in normal hours on 2026-12-05; 0.6 or more, a slow spell)"
     if [ -n "$pingpong" ]; then
         echo "core ping-pong, ns a round trip, round by round: $(tail -n +2 "$probe" |
-            cut -d, -f3 | paste -sd' ') (111-126 in the fast hours of a KVM machine on 2026-12-07, 483-532 in its slow ones)"
+            cut -d, -f3 | paste -sd' ') (97-132 in the fast hours of a KVM machine on 2026-12-07, 344-562 in its slow ones)"
     fi
 fi
 exit "$bad"
