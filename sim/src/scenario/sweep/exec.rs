@@ -98,8 +98,7 @@ pub fn cost(
         };
         per.push(nc);
     }
-    // (a fold from +0: an empty sum of f64 is -0)
-    let total: f64 = todo.iter().map(|&i| per[i]).fold(0.0, |a, b| a + b);
+    let total: f64 = todo.iter().map(|&i| per[i]).sum();
     let mut c = SweepCost {
         node_cycles: total,
         calibration: None,
