@@ -397,8 +397,64 @@ fn cli_cases() -> Vec<Case> {
             &["verilog", "s.toml", "--cc", "m", "--top", "9x", "--out", "o.v"],
         )
         .file("s.toml", with_cc()),
+        // one configuration starves its run: the other runs' results are written (they
+        // used to be dropped, leaving only the manifest)
+        case("SX-49", p, &["compare", "s.toml", "--out", "o", "--quiet"])
+            .file("s.toml", STARVING)
+            .left(|d| {
+                for f in ["off/summary.json", "mild/summary.json", "mild/nodes.csv", "compare.json"] {
+                    assert!(d.join("o").join(f).is_file(), "o/{f} not written");
+                }
+                assert!(!d.join("o/blocking").exists(), "the failed run left a directory");
+                let csv = std::fs::read_to_string(d.join("o/compare.csv")).unwrap();
+                let rows: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+                assert_eq!(rows, ["off", "mild"], "{csv}");
+                let m: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(d.join("o/manifest.json")).unwrap()).unwrap();
+                assert_eq!(m["status"], "failed", "{m}");
+                assert_eq!(m["finished"], false, "{m}");
+                let failed = m["failed_runs"].as_array().unwrap();
+                assert_eq!(failed.len(), 1, "{m}");
+                assert!(failed[0].as_str().unwrap().starts_with("run `blocking` failed in cycle"), "{m}");
+            }),
     ]
 }
+
+/// A hot-spot scenario whose `[[pft]]` entry `blocking` (P(send) = 0 once Congested)
+/// starves a NIC within a few thousand cycles; `off` and `mild` finish (SX-49).
+const STARVING: &str = r#"name = "starve"
+seed = 1
+isolated = false
+[cycles]
+max = 10000
+[network]
+topology = { kind = "three_stage", radix = 8 }
+buffer_flits = 64
+eject_buffer_flits = 64
+voq = true
+eject_rate = 0.68
+deadlock_cycles = 1000
+[workload]
+kind = "hotspot"
+hotspots = 2
+frac_c = 0.8
+frac_v = 0.2
+frac_b = 0.0
+load = 0.675
+msg_bytes = 4096
+injection = { type = "budget" }
+max_outstanding = 8
+[[pft]]
+name = "mild"
+th_enter = 40
+th_escape = 48
+m = 20
+[[pft]]
+name = "blocking"
+th_enter = 20
+th_escape = 48
+m = 31
+"#;
 
 #[test]
 fn catalogue_matches_cases() {

@@ -40,15 +40,19 @@ pub const OFF: &str = "off";
 /// Label of the isolated baseline (congestors off, PFT off).
 pub const ISOLATED: &str = "isolated";
 
-/// Runs `specs` on up to `jobs` threads; results in the order of `specs`.
+/// Runs every one of `specs` on up to `jobs` threads, whether or not another fails (the
+/// runs of a command are independent: a configuration that stops its run says nothing of
+/// the others, which the user asked for too); each run's result, in the order of `specs`.
 pub fn run_all(
     sc: &Scenario,
     specs: &[RunSpec],
     jobs: usize,
     progress: &Progress,
-) -> anyhow::Result<Vec<RunOutput>> {
-    let runs: Vec<(&Scenario, &RunSpec)> = specs.iter().map(|s| (sc, s)).collect();
-    run_each(&runs, jobs, progress)
+) -> Vec<anyhow::Result<RunOutput>> {
+    jobs_on(specs.len(), jobs, false, |i| run::run(sc, &specs[i], progress))
+        .into_iter()
+        .map(|r| r.expect("every run is handed out"))
+        .collect()
 }
 
 /// Runs each (scenario, spec) pair on up to `jobs` threads; results in their order. After
@@ -71,6 +75,25 @@ fn each_job<T: Send>(
     jobs: usize,
     job: impl Fn(usize) -> anyhow::Result<T> + Sync,
 ) -> anyhow::Result<Vec<T>> {
+    let mut out = Vec::with_capacity(n);
+    for r in jobs_on(n, jobs, true, job) {
+        match r {
+            Some(r) => out.push(r?),
+            None => anyhow::bail!("a run was skipped after another run failed"),
+        }
+    }
+    Ok(out)
+}
+
+/// `job(0)`, ..., `job(n - 1)` on up to `jobs` threads, each thread taking the next index
+/// when free; each job's result in index order, `None` for those not started because an
+/// earlier one failed (only with `stop_on_error`).
+fn jobs_on<T: Send>(
+    n: usize,
+    jobs: usize,
+    stop_on_error: bool,
+    job: impl Fn(usize) -> anyhow::Result<T> + Sync,
+) -> Vec<Option<anyhow::Result<T>>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<anyhow::Result<T>>>> = Mutex::new((0..n).map(|_| None).collect());
     std::thread::scope(|s| {
@@ -83,21 +106,71 @@ fn each_job<T: Send>(
                 let r = job(i);
                 let failed = r.is_err();
                 results.lock().expect("no panics while held")[i] = Some(r);
-                if failed {
-                    // stop handing out work; the error is reported below
+                if failed && stop_on_error {
+                    // stop handing out work; the error is reported by the caller
                     next.store(n, Ordering::Relaxed);
                 }
             });
         }
     });
-    let mut out = Vec::with_capacity(n);
-    for r in results.into_inner().expect("no panics while held") {
+    results.into_inner().expect("no panics while held")
+}
+
+/// The runs of `results` (of `specs`) that finished, and, when some failed, the error to
+/// return once the finished ones are written: every failed run with its error, and where
+/// the others went. `rd`'s manifest lists the failed runs (`failed_runs`).
+fn split_failed(
+    specs: &[RunSpec],
+    results: Vec<anyhow::Result<RunOutput>>,
+    out: &Path,
+    rd: &output::ResultDir,
+) -> (Vec<RunOutput>, Option<anyhow::Error>) {
+    let mut runs = Vec::new();
+    let mut failed = Vec::new();
+    for (sp, r) in specs.iter().zip(results) {
         match r {
-            Some(r) => out.push(r?),
-            None => anyhow::bail!("a run was skipped after another run failed"),
+            Ok(r) => runs.push(r),
+            Err(e) => failed.push((sp.label.clone(), e)),
         }
     }
-    Ok(out)
+    if failed.is_empty() {
+        return (runs, None);
+    }
+    let lines: Vec<String> = failed
+        .iter()
+        .map(|(l, e)| {
+            let msg = sanitize(&format!("{e:#}"));
+            // (a run's own error names it: `run `off` failed in cycle ...`)
+            if msg.starts_with(&format!("run `{}`", sanitize(l))) {
+                msg
+            } else {
+                format!("{}: {msg}", sanitize(l))
+            }
+        })
+        .collect();
+    rd.update(|m| m.failed_runs = lines.clone());
+    if specs.len() == 1 {
+        // a command of one run: its error as it is
+        let (_, e) = failed.pop().expect("one run, failed");
+        return (runs, Some(e));
+    }
+    let kept = if runs.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\nthe {} finished run(s) are written in {} ({})",
+            runs.len(),
+            sanitize(&out.display().to_string()),
+            runs.iter().map(|r| sanitize(&r.spec.label)).collect::<Vec<_>>().join(", ")
+        )
+    };
+    let e = anyhow::anyhow!(
+        "{} of {} runs failed:\n  {}{kept}",
+        failed.len(),
+        specs.len(),
+        lines.join("\n  ")
+    );
+    (runs, Some(e))
 }
 
 /// The spec of the `[[pft]]` or `[[cc]]` entry `name`, or of no congestion control for
@@ -415,15 +488,22 @@ pub fn run_command(
     confirm_cost(sc, &specs, jobs, yes)?;
     let rd = output::ResultDir::open(out, manifest, &legacy_files(&specs), inputs)?;
     rd.run(|rd| {
-        let runs = run_all(sc, &specs, jobs, progress)?;
-        if !runs[0].finished {
-            rd.update(|m| m.unfinished_runs.push(runs[0].spec.label.clone()));
+        let (runs, failed) = split_failed(&specs, run_all(sc, &specs, jobs, progress), out, rd);
+        // (the run first, then the isolated baseline; either may have failed)
+        let main = runs.iter().find(|r| r.spec.label == specs[0].label);
+        let iso = runs.iter().find(|r| specs.len() > 1 && r.spec.label == ISOLATED);
+        if let Some(r) = main.filter(|r| !r.finished) {
+            rd.update(|m| m.unfinished_runs.push(r.spec.label.clone()));
         }
-        let iso = runs.get(1);
         if let Some(i) = iso {
             write_run(&out.join(ISOLATED), sc, i, None, None)?;
         }
-        write_run(out, sc, &runs[0], iso, None)
+        let summary = main.map(|r| write_run(out, sc, r, iso, None)).transpose()?;
+        match (failed, summary) {
+            (Some(e), _) => Err(e),
+            (None, Some(s)) => Ok(s),
+            (None, None) => anyhow::bail!("the run left no result and no error (a bug)"),
+        }
     })
 }
 
@@ -587,7 +667,10 @@ fn compare_runs(
     wall: Instant,
     rd: &output::ResultDir,
 ) -> anyhow::Result<CompareReport> {
-    let runs = run_all(sc, specs, jobs, progress)?;
+    let (runs, failed) = split_failed(specs, run_all(sc, specs, jobs, progress), out, rd);
+    if runs.is_empty() {
+        return Err(failed.expect("no run finished, so one failed"));
+    }
     rd.update(|m| {
         m.unfinished_runs = runs
             .iter()
@@ -634,7 +717,10 @@ fn compare_runs(
         config: sc.clone(),
     };
     output::write_json(&out.join("compare.json"), &rep)?;
-    Ok(rep)
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(rep),
+    }
 }
 
 /// `s` with control characters shown as escapes (`\u{1b}`), so that a value from a file
