@@ -49,10 +49,12 @@ pub fn run_all(
     jobs: usize,
     progress: &Progress,
 ) -> Vec<anyhow::Result<RunOutput>> {
-    jobs_on(specs.len(), jobs, false, |i| run::run(sc, &specs[i], progress))
-        .into_iter()
-        .map(|r| r.expect("every run is handed out"))
-        .collect()
+    jobs_on(specs.len(), jobs, false, |i| {
+        run::run(sc, &specs[i], progress)
+    })
+    .into_iter()
+    .map(|r| r.expect("every run is handed out"))
+    .collect()
 }
 
 /// Runs each (scenario, spec) pair on up to `jobs` threads; results in their order. After
@@ -161,7 +163,10 @@ fn split_failed(
             "\nthe {} finished run(s) are written in {} ({})",
             runs.len(),
             sanitize(&out.display().to_string()),
-            runs.iter().map(|r| sanitize(&r.spec.label)).collect::<Vec<_>>().join(", ")
+            runs.iter()
+                .map(|r| sanitize(&r.spec.label))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     };
     let e = anyhow::anyhow!(
@@ -491,7 +496,9 @@ pub fn run_command(
         let (runs, failed) = split_failed(&specs, run_all(sc, &specs, jobs, progress), out, rd);
         // (the run first, then the isolated baseline; either may have failed)
         let main = runs.iter().find(|r| r.spec.label == specs[0].label);
-        let iso = runs.iter().find(|r| specs.len() > 1 && r.spec.label == ISOLATED);
+        let iso = runs
+            .iter()
+            .find(|r| specs.len() > 1 && r.spec.label == ISOLATED);
         if let Some(r) = main.filter(|r| !r.finished) {
             rd.update(|m| m.unfinished_runs.push(r.spec.label.clone()));
         }
