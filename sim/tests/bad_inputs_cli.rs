@@ -417,6 +417,26 @@ fn cli_cases() -> Vec<Case> {
                 assert_eq!(failed.len(), 1, "{m}");
                 assert!(failed[0].as_str().unwrap().starts_with("run `blocking` failed in cycle"), "{m}");
             }),
+        // every run deadlocks: each named, the first one's dump in full, the manifest holds
+        // both dumps
+        case("SX-50", p, &["compare", "s.toml", "--out", "o", "--quiet", "--yes"])
+            .file(
+                "s.toml",
+                pft_test_support::scenario::deadlocking(pft_test_support::scenario::TINY_HOTSPOT),
+            )
+            .left(|d| {
+                let m: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(d.join("o/manifest.json")).unwrap()).unwrap();
+                assert_eq!(m["status"], "failed", "{m}");
+                let failed = m["failed_runs"].as_array().unwrap();
+                assert_eq!(failed.len(), 2, "{m}");
+                for (f, run) in failed.iter().zip(["off", "p"]) {
+                    let f = f.as_str().unwrap();
+                    assert!(f.starts_with(&format!("run `{run}` failed in cycle")), "{m}");
+                    assert!(f.contains("\n  switch 0 input 0: holds"), "{m}");
+                }
+                assert!(!d.join("o/compare.csv").exists(), "a table of no run");
+            }),
     ]
 }
 

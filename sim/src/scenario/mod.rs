@@ -43,18 +43,51 @@ pub const ISOLATED: &str = "isolated";
 /// Runs every one of `specs` on up to `jobs` threads, whether or not another fails (the
 /// runs of a command are independent: a configuration that stops its run says nothing of
 /// the others, which the user asked for too); each run's result, in the order of `specs`.
+/// A run that fails is said at once on stderr and recorded in `rd`'s manifest
+/// (`failed_runs`), so that it is known while the others go on, and after an interrupt.
 pub fn run_all(
     sc: &Scenario,
     specs: &[RunSpec],
     jobs: usize,
     progress: &Progress,
+    rd: &output::ResultDir,
 ) -> Vec<anyhow::Result<RunOutput>> {
+    let others = specs.len() > 1;
     jobs_on(specs.len(), jobs, false, |i| {
-        run::run(sc, &specs[i], progress)
+        let r = run::run(sc, &specs[i], progress);
+        if let Err(e) = &r {
+            let line = failure_line(&specs[i].label, e);
+            rd.update(|m| m.failed_runs.push(line));
+            if others {
+                progress.note(&format!(
+                    "note: {}; the other runs go on",
+                    first_line(&failure_line(&specs[i].label, e))
+                ));
+            }
+        }
+        r
     })
     .into_iter()
     .map(|r| r.expect("every run is handed out"))
     .collect()
+}
+
+/// Run `label`'s error `e` as one entry of a manifest's `failed_runs`: the whole text, each
+/// line sanitized, starting with the run's name (its own error names it already: `run
+/// `off` failed in cycle ...`).
+fn failure_line(label: &str, e: &anyhow::Error) -> String {
+    let text = format!("{e:#}");
+    let msg = text.lines().map(sanitize).collect::<Vec<_>>().join("\n");
+    if msg.starts_with(&format!("run `{}`", sanitize(label))) {
+        msg
+    } else {
+        format!("{}: {msg}", sanitize(label))
+    }
+}
+
+/// The first line of `s`.
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
 }
 
 /// Runs each (scenario, spec) pair on up to `jobs` threads; results in their order. After
@@ -119,13 +152,13 @@ fn jobs_on<T: Send>(
 }
 
 /// The runs of `results` (of `specs`) that finished, and, when some failed, the error to
-/// return once the finished ones are written: every failed run with its error, and where
-/// the others went. `rd`'s manifest lists the failed runs (`failed_runs`).
+/// return once the finished ones are written: each failed run with the first line of its
+/// error (the whole text is in the manifest, `run_all`), and where the finished ones go
+/// (`dir_of`: a run's directory). A command of one run returns its run's error as it is.
 fn split_failed(
     specs: &[RunSpec],
     results: Vec<anyhow::Result<RunOutput>>,
-    out: &Path,
-    rd: &output::ResultDir,
+    dir_of: impl Fn(&str) -> std::path::PathBuf,
 ) -> (Vec<RunOutput>, Option<anyhow::Error>) {
     let mut runs = Vec::new();
     let mut failed = Vec::new();
@@ -138,44 +171,53 @@ fn split_failed(
     if failed.is_empty() {
         return (runs, None);
     }
-    let lines: Vec<String> = failed
-        .iter()
-        .map(|(l, e)| {
-            let msg = sanitize(&format!("{e:#}"));
-            // (a run's own error names it: `run `off` failed in cycle ...`)
-            if msg.starts_with(&format!("run `{}`", sanitize(l))) {
-                msg
-            } else {
-                format!("{}: {msg}", sanitize(l))
-            }
-        })
-        .collect();
-    rd.update(|m| m.failed_runs = lines.clone());
     if specs.len() == 1 {
-        // a command of one run: its error as it is
         let (_, e) = failed.pop().expect("one run, failed");
         return (runs, Some(e));
     }
+    let lines: Vec<String> = failed
+        .iter()
+        .map(|(l, e)| first_line(&failure_line(l, e)).to_string())
+        .collect();
     let kept = if runs.is_empty() {
         String::new()
     } else {
         format!(
-            "\nthe {} finished run(s) are written in {} ({})",
+            "\nthe {} finished run(s) are written: {}",
             runs.len(),
-            sanitize(&out.display().to_string()),
             runs.iter()
-                .map(|r| sanitize(&r.spec.label))
+                .map(|r| sanitize(&dir_of(&r.spec.label).display().to_string()))
                 .collect::<Vec<_>>()
                 .join(", ")
         )
     };
+    // the first failure's whole text when it has more than a line (a deadlock's dump)
+    let full = failure_line(&failed[0].0, &failed[0].1);
+    let full = if full.contains('\n') {
+        format!("\nthe first failure in full:\n{full}")
+    } else {
+        String::new()
+    };
     let e = anyhow::anyhow!(
-        "{} of {} runs failed:\n  {}{kept}",
+        "{} of {} runs failed (each error whole in the manifest's failed_runs):\n  {}{kept}{full}",
         failed.len(),
         specs.len(),
         lines.join("\n  ")
     );
     (runs, Some(e))
+}
+
+/// `written`, the result of writing the finished runs, with the runs' failure `failed`:
+/// the failure when the writing succeeded, both when it did not.
+fn with_failed<T>(written: anyhow::Result<T>, failed: Option<anyhow::Error>) -> anyhow::Result<T> {
+    match (written, failed) {
+        (Ok(v), None) => Ok(v),
+        (Ok(_), Some(f)) => Err(f),
+        (Err(w), None) => Err(w),
+        (Err(w), Some(f)) => Err(anyhow::anyhow!(
+            "{f:#}\nand writing the finished runs' results failed: {w:#}"
+        )),
+    }
 }
 
 /// The spec of the `[[pft]]` or `[[cc]]` entry `name`, or of no congestion control for
@@ -493,7 +535,16 @@ pub fn run_command(
     confirm_cost(sc, &specs, jobs, yes)?;
     let rd = output::ResultDir::open(out, manifest, &legacy_files(&specs), inputs)?;
     rd.run(|rd| {
-        let (runs, failed) = split_failed(&specs, run_all(sc, &specs, jobs, progress), out, rd);
+        let results = run_all(sc, &specs, jobs, progress, rd);
+        let main_label = specs[0].label.clone();
+        let dir_of = |l: &str| {
+            if l == main_label {
+                out.to_path_buf()
+            } else {
+                out.join(l)
+            }
+        };
+        let (runs, failed) = split_failed(&specs, results, dir_of);
         // (the run first, then the isolated baseline; either may have failed)
         let main = runs.iter().find(|r| r.spec.label == specs[0].label);
         let iso = runs
@@ -502,14 +553,15 @@ pub fn run_command(
         if let Some(r) = main.filter(|r| !r.finished) {
             rd.update(|m| m.unfinished_runs.push(r.spec.label.clone()));
         }
-        if let Some(i) = iso {
-            write_run(&out.join(ISOLATED), sc, i, None, None)?;
-        }
-        let summary = main.map(|r| write_run(out, sc, r, iso, None)).transpose()?;
-        match (failed, summary) {
-            (Some(e), _) => Err(e),
-            (None, Some(s)) => Ok(s),
-            (None, None) => anyhow::bail!("the run left no result and no error (a bug)"),
+        let written = (|| {
+            if let Some(i) = iso {
+                write_run(&out.join(ISOLATED), sc, i, None, None)?;
+            }
+            main.map(|r| write_run(out, sc, r, iso, None)).transpose()
+        })();
+        match with_failed(written, failed)? {
+            Some(s) => Ok(s),
+            None => anyhow::bail!("the run left no result and no error (a bug)"),
         }
     })
 }
@@ -674,10 +726,22 @@ fn compare_runs(
     wall: Instant,
     rd: &output::ResultDir,
 ) -> anyhow::Result<CompareReport> {
-    let (runs, failed) = split_failed(specs, run_all(sc, specs, jobs, progress), out, rd);
+    let results = run_all(sc, specs, jobs, progress, rd);
+    let (runs, failed) = split_failed(specs, results, |l| out.join(l));
     if runs.is_empty() {
         return Err(failed.expect("no run finished, so one failed"));
     }
+    with_failed(write_compare(sc, &runs, out, wall, rd), failed)
+}
+
+/// The files of `compare_command` for the finished runs `runs` (not empty).
+fn write_compare(
+    sc: &Scenario,
+    runs: &[RunOutput],
+    out: &Path,
+    wall: Instant,
+    rd: &output::ResultDir,
+) -> anyhow::Result<CompareReport> {
     rd.update(|m| {
         m.unfinished_runs = runs
             .iter()
@@ -687,7 +751,7 @@ fn compare_runs(
     });
     let iso = runs.iter().find(|r| r.spec.label == ISOLATED);
     let off = runs.iter().find(|r| r.spec.label == OFF);
-    for r in &runs {
+    for r in runs {
         let is_iso = r.spec.label == ISOLATED;
         let off_for = off.filter(|_| r.spec.cc.active() && !is_iso);
         write_run(
@@ -724,10 +788,7 @@ fn compare_runs(
         config: sc.clone(),
     };
     output::write_json(&out.join("compare.json"), &rep)?;
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(rep),
-    }
+    Ok(rep)
 }
 
 /// `s` with control characters shown as escapes (`\u{1b}`), so that a value from a file

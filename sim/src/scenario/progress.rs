@@ -87,6 +87,11 @@ impl Progress {
         }
     }
 
+    /// Prints `line` on stderr above the bars (also when quiet: it is not progress).
+    pub fn note(&self, line: &str) {
+        self.multi.suspend(|| crate::eprintln_safe!("{line}"));
+    }
+
     /// Moves `bar` to `cycle` (and, for a bar measured in work, to the share `work_done`),
     /// with `note` (e.g. the GPCNeT test running) after it; turns drawing on once a second
     /// has passed.

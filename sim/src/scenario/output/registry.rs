@@ -78,7 +78,8 @@ pub struct Manifest {
     /// Why it did not finish.
     #[serde(default)]
     pub error: Option<String>,
-    /// Runs that failed (a sweep's run directories), with their errors.
+    /// Runs that failed, with their errors: a sweep's run directories, or a `run`'s or
+    /// `compare`'s runs (recorded as each fails).
     #[serde(default)]
     pub failed_runs: Vec<String>,
     /// Runs that reached `cycles.max` before their workload finished.
