@@ -576,7 +576,20 @@ fn main() -> ExitCode {
             .map(|sc| opts.with_engine(sc))
             .and_then(|sc| {
                 let inputs = sc.inputs(scenario);
-                let rep = scenario::compare_command(&sc, &inputs, out, opts.jobs(), opts.yes, &opts.progress())?;
+                let rep = match scenario::compare_command(&sc, &inputs, out, opts.jobs(), opts.yes, &opts.progress()) {
+                    Ok(rep) => rep,
+                    Err(e) => {
+                        // some runs failed: the table of those that finished, then the error
+                        if let Some(p) = e.downcast_ref::<scenario::PartialCompare>() {
+                            say(format_args!(
+                                "{}(the runs that finished; wrote {})\n",
+                                report::compare_table(&p.report),
+                                out.join("compare.json").display()
+                            ))?;
+                        }
+                        return Err(e);
+                    }
+                };
                 say(format_args!(
                     "{}{:.1} s wall; wrote {}\n",
                     report::compare_table(&rep),

@@ -207,6 +207,22 @@ fn split_failed(
     (runs, Some(e))
 }
 
+/// A `compare` some of whose runs failed: the report of the runs that finished (written,
+/// and shown by the CLI before the error) and the failure.
+#[derive(Debug)]
+pub struct PartialCompare {
+    pub report: CompareReport,
+    pub failed: anyhow::Error,
+}
+
+impl std::fmt::Display for PartialCompare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.failed)
+    }
+}
+
+impl std::error::Error for PartialCompare {}
+
 /// `written`, the result of writing the finished runs, with the runs' failure `failed`:
 /// the failure when the writing succeeded, both when it did not.
 fn with_failed<T>(written: anyhow::Result<T>, failed: Option<anyhow::Error>) -> anyhow::Result<T> {
@@ -731,7 +747,10 @@ fn compare_runs(
     if runs.is_empty() {
         return Err(failed.expect("no run finished, so one failed"));
     }
-    with_failed(write_compare(sc, &runs, out, wall, rd), failed)
+    match (write_compare(sc, &runs, out, wall, rd), failed) {
+        (Ok(report), Some(failed)) => Err(anyhow::Error::new(PartialCompare { report, failed })),
+        (written, failed) => with_failed(written, failed),
+    }
 }
 
 /// The files of `compare_command` for the finished runs `runs` (not empty).
