@@ -409,8 +409,7 @@ fn cli_cases() -> Vec<Case> {
                 let csv = std::fs::read_to_string(d.join("o/compare.csv")).unwrap();
                 let rows: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
                 assert_eq!(rows, ["off", "mild"], "{csv}");
-                let m: serde_json::Value =
-                    serde_json::from_str(&std::fs::read_to_string(d.join("o/manifest.json")).unwrap()).unwrap();
+                let m = manifest_json(&d.join("o/manifest.json"));
                 assert_eq!(m["status"], "failed", "{m}");
                 assert_eq!(m["finished"], false, "{m}");
                 let failed = m["failed_runs"].as_array().unwrap();
@@ -425,8 +424,7 @@ fn cli_cases() -> Vec<Case> {
                 pft_test_support::scenario::deadlocking(pft_test_support::scenario::TINY_HOTSPOT),
             )
             .left(|d| {
-                let m: serde_json::Value =
-                    serde_json::from_str(&std::fs::read_to_string(d.join("o/manifest.json")).unwrap()).unwrap();
+                let m = manifest_json(&d.join("o/manifest.json"));
                 assert_eq!(m["status"], "failed", "{m}");
                 let failed = m["failed_runs"].as_array().unwrap();
                 assert_eq!(failed.len(), 2, "{m}");
@@ -438,6 +436,11 @@ fn cli_cases() -> Vec<Case> {
                 assert!(!d.join("o/compare.csv").exists(), "a table of no run");
             }),
     ]
+}
+
+/// The manifest at `p`, parsed (SX-49, SX-50).
+fn manifest_json(p: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
 /// A hot-spot scenario whose `[[pft]]` entry `blocking` (P(send) = 0 once Congested)

@@ -26,13 +26,11 @@ pub fn run_all(
         let r = run::run(sc, &specs[i], progress);
         if let Err(e) = &r {
             let line = failure_line(&specs[i].label, e);
-            rd.update(|m| m.failed_runs.push(line));
             if others {
-                progress.note(&format!(
-                    "note: {}; the other runs go on",
-                    first_line(&failure_line(&specs[i].label, e))
-                ));
+                let head = first_line(&line);
+                progress.note(&format!("note: {head}; the other runs go on"));
             }
+            rd.update(|m| m.failed_runs.push(line));
         }
         r
     })
